@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# pagehop: one entry point.
+#
+#   make / make all   build the command (build/pagehop) and the unit tests
+#   make run          install what is missing, build, run the default job
+#   make check        install what the tests need, build with gcc and clang,
+#                     run unit (plain and ASan+UBSan), host and VM tests
+#   make install      install the command, the man page and the module (dkms)
+#   make kmod         build pagehop.ko against KVER (default: running kernel)
+#   make load/unload  insmod / rmmod the module built for the running kernel
+#   make clean
+#
+# Variables: CC, BUILD (output directory), CFLAGS (optimisation, sanitizers),
+# KVER, PREFIX, DESTDIR.
+
+ifeq ($(origin CC),default)
+CC       := gcc
+endif
+BUILD    ?= build
+V        ?= 0
+CFLAGS   ?= -O2 -g
+PREFIX   ?= /usr/local
+KVER     ?= $(shell uname -r)
+KDIR     ?= /lib/modules/$(KVER)/build
+
+PKGS     := numa hwloc libcpuid json-c
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+            -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Iinclude -Iuser -Ikernels \
+             $(PKG_CFLAGS) -MMD -MP
+LDLIBS     = $(PKG_LIBS) -lpthread -lm
+
+USER_SRCS   := $(filter-out user/main.c,$(wildcard user/*.c))
+KERNEL_SRCS := $(wildcard kernels/*.c)
+LIB_OBJS    := $(patsubst %.c,$(BUILD)/obj/%.o,$(USER_SRCS) $(KERNEL_SRCS))
+MAIN_OBJ    := $(BUILD)/obj/user/main.o
+LIB         := $(BUILD)/libpagehop.a
+
+UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
+UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+
+.PHONY: all run check unit unit-asan clang host-tests vm-tests dkms-test \
+        install uninstall kmod load unload clean deps deps-check
+
+all: $(BUILD)/pagehop $(UNIT_BINS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/pagehop: $(MAIN_OBJ) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS) -lcmocka
+
+-include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d)
+
+deps:
+	@bash scripts/install-deps.sh run
+
+deps-check:
+	@bash scripts/install-deps.sh check
+
+# The default job: the survey a user runs first.
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/pagehop
+
+unit: all
+	@bash tests/unit/run.sh $(BUILD)/tests
+
+# The same unit tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+unit-asan:
+	@$(MAKE) --no-print-directory BUILD=build/asan \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" all
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		bash tests/unit/run.sh build/asan/tests
+
+# -Werror under clang too, where clang is installed.
+clang:
+	@if command -v clang >/dev/null; then \
+		$(MAKE) --no-print-directory BUILD=build/clang CC=clang all; \
+	else echo "clang not installed: skipping the clang build"; fi
+
+host-tests: all
+	@bash tests/host/run.sh $(BUILD)/pagehop
+
+vm-tests: all
+	@bash tests/vm/run.sh
+
+check: deps-check
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory clang
+	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory unit-asan
+	@$(MAKE) --no-print-directory host-tests
+	@$(MAKE) --no-print-directory vm-tests
+	@echo "make check: all tests passed"
+
+install: all
+	install -D -m 0755 $(BUILD)/pagehop $(DESTDIR)$(PREFIX)/bin/pagehop
+	install -D -m 0644 docs/pagehop.1 $(DESTDIR)$(PREFIX)/share/man/man1/pagehop.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/pagehop $(DESTDIR)$(PREFIX)/share/man/man1/pagehop.1
+
+clean:
+	rm -rf build

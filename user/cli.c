@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli.c - option parsing shared by the subcommands.
+ */
+#include "cli.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <numa.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * libnuma reports parse errors through numa_warn(), a weak symbol that an
+ * application may replace.  While a list is being parsed we keep the message
+ * to put into our own one-line error; at any other time libnuma's warnings
+ * are passed on as ours.
+ */
+static bool capturing;
+static char numa_msg[256];
+
+/* libnuma's prototypes for these are not const-correct; match them. */
+void numa_warn(int num, char *fmt, ...);
+void numa_error(char *where);
+
+void numa_warn(int num, char *fmt, ...)
+{
+	va_list ap;
+	char msg[256];
+
+	(void)num;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	msg[strcspn(msg, "\n")] = '\0';
+	if (capturing)
+		snprintf(numa_msg, sizeof(numa_msg), "%s", msg);
+	else
+		ph_warn("libnuma: %s", msg);
+}
+
+void numa_error(char *where)
+{
+	int err = errno;
+
+	if (capturing)
+		snprintf(numa_msg, sizeof(numa_msg), "%s: %s", where, strerror(err));
+	else
+		ph_warn("libnuma: %s: %s", where, strerror(err));
+}
+
+const char *cli_last_numa_message(void)
+{
+	return numa_msg;
+}
+
+int cli_parse_format(const char *opt, const char *arg, enum ph_format *out)
+{
+	if (!strcmp(arg, "table"))
+		*out = PH_FMT_TABLE;
+	else if (!strcmp(arg, "csv"))
+		*out = PH_FMT_CSV;
+	else if (!strcmp(arg, "json"))
+		*out = PH_FMT_JSON;
+	else {
+		ph_err("%s: unknown format '%s'; expected table, csv or json", opt, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_list(const char *opt, const char *arg, struct bitmask **out,
+		      bool cpus)
+{
+	const char *what = cpus ? "CPU" : "node";
+	struct bitmask *bm;
+
+	if (numa_available() < 0) {
+		ph_err("%s: NUMA is not available on this kernel", opt);
+		return -EINVAL;
+	}
+	numa_msg[0] = '\0';
+	capturing = true;
+	/* libnuma takes a non-const string but does not write to it. */
+	bm = cpus ? numa_parse_cpustring((char *)arg)
+		  : numa_parse_nodestring((char *)arg);
+	capturing = false;
+	if (!bm) {
+		const char *why = numa_msg[0] ? numa_msg : "not a list";
+
+		ph_err("%s: invalid %s list '%s': %s; expected a list as numactl takes it, e.g. 0,2-3 or all",
+		       opt, what, arg, why);
+		return -EINVAL;
+	}
+	if (numa_bitmask_weight(bm) == 0) {
+		numa_bitmask_free(bm);
+		ph_err("%s: %s list '%s' selects no %s; expected at least one, e.g. 0 or all",
+		       opt, what, arg, what);
+		return -EINVAL;
+	}
+	*out = bm;
+	return 0;
+}
+
+int cli_parse_nodes(const char *opt, const char *arg, struct bitmask **out)
+{
+	return parse_list(opt, arg, out, false);
+}
+
+int cli_parse_cpus(const char *opt, const char *arg, struct bitmask **out)
+{
+	return parse_list(opt, arg, out, true);
+}
+
+int cli_parse_size(const char *opt, const char *arg, uint64_t *out)
+{
+	int err = parse_size(arg, out, false);
+
+	if (err) {
+		ph_err("%s: invalid size '%s'; expected a positive number with an optional K, M, G or T suffix, e.g. 64M",
+		       opt, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cli_parse_uint(const char *opt, const char *arg, unsigned min,
+		   unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (!*arg || *arg == '-' || *end || errno || v < min || v > max) {
+		ph_err("%s: invalid number '%s'; expected an integer from %u to %u",
+		       opt, arg, min, max);
+		return -EINVAL;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
+int cli_parse_double(const char *opt, const char *arg, double min,
+		     double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!*arg || *end || errno || !isfinite(v) || v < min || v > max) {
+		ph_err("%s: invalid number '%s'; expected a number from %g to %g",
+		       opt, arg, min, max);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+void cli_option_error(int c, char *const argv[], const struct option *longopts)
+{
+	const char *bad = argv[optind - 1];
+	char name[64];
+
+	if (c == ':') {
+		/* optopt is the short option, or the long option's val. */
+		for (const struct option *o = longopts; o && o->name; o++) {
+			if (!o->flag && o->val == optopt) {
+				snprintf(name, sizeof(name), "--%s", o->name);
+				ph_err("option '%s' needs a value; see '%s --help'",
+				       name, ph_progname());
+				return;
+			}
+		}
+		ph_err("option '%s' needs a value; see '%s --help'", bad, ph_progname());
+		return;
+	}
+	if (optopt && optopt < 256 && !(bad[0] == '-' && bad[1] == '-'))
+		ph_err("unknown option '-%c'; see '%s --help'", optopt, ph_progname());
+	else
+		ph_err("unknown option '%s'; see '%s --help'", bad, ph_progname());
+}

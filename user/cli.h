@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cli.h - option parsing shared by every subcommand.  Node and CPU lists
+ * go through libnuma's own parsers, so they mean exactly what they mean to
+ * numactl; this layer only turns libnuma's warnings into one-line errors.
+ */
+#ifndef PAGEHOP_CLI_H
+#define PAGEHOP_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct bitmask;
+
+enum ph_format {
+	PH_FMT_TABLE = 1,
+	PH_FMT_CSV,
+	PH_FMT_JSON,
+};
+
+/*
+ * Each returns 0, or prints "pagehop CMD: OPT: why; expected ..." and
+ * returns -EINVAL.  opt is the option as the user wrote it ("--membind").
+ */
+int cli_parse_format(const char *opt, const char *arg, enum ph_format *out);
+int cli_parse_nodes(const char *opt, const char *arg, struct bitmask **out);
+int cli_parse_cpus(const char *opt, const char *arg, struct bitmask **out);
+int cli_parse_size(const char *opt, const char *arg, uint64_t *out);
+int cli_parse_uint(const char *opt, const char *arg, unsigned min,
+		   unsigned max, unsigned *out);
+int cli_parse_double(const char *opt, const char *arg, double min,
+		     double max, double *out);
+
+/*
+ * Report what getopt_long() returned for a bad option ('?' or ':'), in the
+ * house format.  Call with opterr = 0 and an optstring starting with ':'.
+ */
+void cli_option_error(int c, char *const argv[], const struct option *longopts);
+
+/*
+ * The last libnuma warning captured while parsing, for tests; "" if none.
+ */
+const char *cli_last_numa_message(void);
+
+#endif

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * commands.h - the subcommands.  Each takes argv from its own name on,
+ * parses its own options and returns an exit code (util.h).
+ */
+#ifndef PAGEHOP_COMMANDS_H
+#define PAGEHOP_COMMANDS_H
+
+int cmd_info(int argc, char *argv[]);
+
+#endif

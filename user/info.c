@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * info.c - "pagehop info": what to check before measuring.  Nodes with
+ * their CPUs, memory and hugepage pools; the SLIT in numactl's layout; HMAT;
+ * THP; the CPU, its caches and SMT siblings; the clock; the module.
+ */
+#include "clock.h"
+#include "cli.h"
+#include "commands.h"
+#include "cpu.h"
+#include "kmod.h"
+#include "output.h"
+#include "topology.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+static void info_usage(void)
+{
+	printf("usage: pagehop info [--format table|csv|json]\n"
+	       "\n"
+	       "Show what to check before measuring: NUMA nodes with their CPUs,\n"
+	       "memory and 2 MiB / 1 GiB hugepage pools; the SLIT distances as\n"
+	       "numactl prints them; HMAT latency and bandwidth where the kernel\n"
+	       "exposes them; THP mode; CPU, caches and SMT siblings; the TSC\n"
+	       "frequency, where it came from and whether it is invariant; and\n"
+	       "whether /dev/pagehop is loaded and can control the prefetchers.\n"
+	       "\n"
+	       "  -f, --format FMT   table (default), csv or json\n"
+	       "  -h, --help         this text\n");
+}
+
+static void add_nodes(struct ph_doc *doc, const struct ph_topology *t)
+{
+	struct ph_table *tb = doc_add_table(doc, "nodes", "nodes");
+	static const char *const cols[] = {
+		"node", "cpus", "ncpus", "mem_total_MiB", "mem_free_MiB",
+		"hp2M_total", "hp2M_free", "hp1G_total", "hp1G_free",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(tb, cols[i]);
+	for (int i = 0; i < t->nnodes; i++) {
+		const struct ph_node *n = &t->nodes[i];
+		int r = table_add_row(tb);
+
+		table_int(tb, r, "node", n->id);
+		table_str(tb, r, "cpus", n->cpulist[0] ? n->cpulist : NULL);
+		table_int(tb, r, "ncpus", n->ncpus);
+		table_int(tb, r, "mem_total_MiB", (long long)(n->mem_total / MiB));
+		table_int(tb, r, "mem_free_MiB", (long long)(n->mem_free / MiB));
+		if (n->hp_2m.total >= 0) {
+			table_int(tb, r, "hp2M_total", n->hp_2m.total);
+			table_int(tb, r, "hp2M_free", n->hp_2m.free);
+		}
+		if (n->hp_1g.total >= 0) {
+			table_int(tb, r, "hp1G_total", n->hp_1g.total);
+			table_int(tb, r, "hp1G_free", n->hp_1g.free);
+		}
+	}
+}
+
+static void add_distances(struct ph_doc *doc, const struct ph_topology *t)
+{
+	int ids[t->nnodes > 0 ? t->nnodes : 1];
+	struct ph_matrix *m;
+
+	for (int i = 0; i < t->nnodes; i++)
+		ids[i] = t->nodes[i].id;
+	m = doc_add_matrix(doc, "distances", "node distances", "distance",
+			   t->nnodes, ids, t->nnodes, ids);
+	for (int i = 0; i < t->nnodes; i++)
+		for (int j = 0; j < t->nnodes; j++)
+			matrix_int(m, i, j, t->distance[i * t->nnodes + j]);
+}
+
+static void add_hmat(struct ph_doc *doc, const struct ph_topology *t)
+{
+	struct ph_table *tb;
+	static const char *const cols[] = {
+		"node", "access", "initiators", "read_lat_ns", "write_lat_ns",
+		"read_bw_MiBps", "write_bw_MiBps",
+	};
+
+	tb = doc_add_table(doc, "hmat", "HMAT (best initiators per memory node)");
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(tb, cols[i]);
+	for (int i = 0; i < t->nhmat; i++) {
+		const struct ph_hmat *h = &t->hmat[i];
+		int r = table_add_row(tb);
+
+		table_int(tb, r, "node", h->target);
+		table_int(tb, r, "access", h->access);
+		table_str(tb, r, "initiators", h->initiators[0] ? h->initiators : NULL);
+		if (h->read_latency_ns >= 0)
+			table_int(tb, r, "read_lat_ns", h->read_latency_ns);
+		if (h->write_latency_ns >= 0)
+			table_int(tb, r, "write_lat_ns", h->write_latency_ns);
+		if (h->read_bandwidth_MiBps >= 0)
+			table_int(tb, r, "read_bw_MiBps", h->read_bandwidth_MiBps);
+		if (h->write_bandwidth_MiBps >= 0)
+			table_int(tb, r, "write_bw_MiBps", h->write_bandwidth_MiBps);
+	}
+	if (!t->nhmat)
+		doc_note(doc, "HMAT: not exposed by this kernel (no /sys/devices/system/node/node*/access*/initiators); the firmware has no HMAT or the kernel lacks CONFIG_HMEM_REPORTING");
+}
+
+static void add_memory(struct ph_doc *doc, const struct ph_topology *t)
+{
+	struct ph_section *s = doc_add_section(doc, "memory", "memory");
+	char sizes[32];
+
+	section_str(s, "thp_enabled", t->thp_enabled);
+	section_str(s, "thp_defrag", t->thp_defrag);
+	snprintf(sizes, sizeof(sizes), "%s%s%s", t->hugetlb_2m ? "2M" : "",
+		 t->hugetlb_2m && t->hugetlb_1g ? "," : "", t->hugetlb_1g ? "1G" : "");
+	section_str(s, "hugetlb_sizes", sizes[0] ? sizes : NULL);
+}
+
+static void add_cpu(struct ph_doc *doc, const struct ph_cpu *c)
+{
+	struct ph_section *s = doc_add_section(doc, "cpu", "cpu");
+	char microcode[32] = "", isa[48];
+	FILE *f;
+
+	if (c->identified) {
+		section_str(s, "vendor", c->vendor);
+		section_str(s, "model_name", c->brand);
+		section_str(s, "codename", c->codename);
+		section_int(s, "family", c->family);
+		section_int(s, "model", c->model);
+		section_int(s, "stepping", c->stepping);
+	} else {
+		doc_note(doc, "CPU identity: libcpuid could not identify this CPU");
+	}
+	/* The microcode revision is the kernel's, from /proc/cpuinfo. */
+	f = fopen("/proc/cpuinfo", "re");
+	if (f) {
+		char line[256];
+
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "microcode : %31s", microcode) == 1)
+				break;
+		fclose(f);
+	}
+	section_str(s, "microcode", microcode[0] ? microcode : NULL);
+	section_int(s, "packages", c->packages);
+	section_int(s, "cores", c->cores);
+	section_int(s, "cpus", c->pus);
+	section_int(s, "threads_per_core", c->threads_per_core);
+	snprintf(isa, sizeof(isa), "%s%s%s", c->sse2 ? "sse2" : "",
+		 c->avx2 ? ",avx2" : "", c->avx512f ? ",avx512f" : "");
+	section_str(s, "isa", isa[0] ? isa : NULL);
+	section_bool(s, "hypervisor", c->hypervisor);
+}
+
+static void add_caches(struct ph_doc *doc, const struct ph_cpu *c)
+{
+	struct ph_table *tb = doc_add_table(doc, "caches", "caches");
+	static const char *const cols[] = {
+		"level", "type", "size_KiB", "line_B", "ways", "instances",
+		"cpus_per_instance",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(tb, cols[i]);
+	for (int i = 0; i < c->ncaches; i++) {
+		const struct ph_cache *pc = &c->caches[i];
+		int r = table_add_row(tb);
+
+		table_int(tb, r, "level", pc->level);
+		table_str(tb, r, "type", pc->type);
+		table_int(tb, r, "size_KiB", (long long)(pc->size / KiB));
+		table_int(tb, r, "line_B", pc->line);
+		if (pc->ways == -1)
+			table_str(tb, r, "ways", "full");
+		else if (pc->ways > 0)
+			table_int(tb, r, "ways", pc->ways);
+		table_int(tb, r, "instances", pc->instances);
+		table_int(tb, r, "cpus_per_instance", pc->cpus_per_instance);
+	}
+}
+
+static void add_smt(struct ph_doc *doc, const struct ph_cpu *c)
+{
+	struct ph_table *tb = doc_add_table(doc, "smt", "cores and their SMT siblings");
+
+	table_add_col(tb, "package");
+	table_add_col(tb, "core");
+	table_add_col(tb, "cpus");
+	for (int i = 0; i < c->ncore_list; i++) {
+		int r = table_add_row(tb);
+
+		table_int(tb, r, "package", c->core_list[i].package);
+		table_int(tb, r, "core", c->core_list[i].core);
+		table_str(tb, r, "cpus", c->core_list[i].pus);
+	}
+}
+
+static void add_clock(struct ph_doc *doc, const struct ph_clock *c)
+{
+	struct ph_section *s = doc_add_section(doc, "clock", "clock");
+
+	section_str(s, "clock", c->name);
+	section_num(s, "tsc_hz", c->tsc_hz, "%.0f");
+	section_str(s, "tsc_hz_source", c->tsc_source);
+	section_num(s, "tsc_calibrated_hz", c->calibrated_hz, "%.0f");
+	section_num(s, "tsc_calibration_spread_ppm", c->calibration_ppm, "%.1f");
+	section_bool(s, "tsc_invariant", c->invariant);
+	section_bool(s, "kernel_trusts_tsc", c->kernel_trusts_tsc);
+	section_str(s, "kernel_clocksource", c->clocksource);
+	section_num(s, "resolution_ns", c->resolution_ns, "%.1f");
+	section_str(s, "fallback_reason", c->why[0] ? c->why : NULL);
+}
+
+static void add_module(struct ph_doc *doc, const struct ph_kmod *k)
+{
+	struct ph_section *s = doc_add_section(doc, "module", "pagehop.ko");
+	char feat[96];
+
+	section_str(s, "device", PAGEHOP_DEVICE_PATH);
+	section_bool(s, "present", k->present);
+	section_bool(s, "usable", k->fd >= 0);
+	if (k->fd < 0) {
+		section_str(s, "why", k->why);
+		if (k->err == EPROTO)
+			section_int(s, "api_version", k->info.api_version);
+		section_str(s, "prefetch_control", "no");
+		section_str(s, "prefetch_why", k->why);
+		return;
+	}
+	section_int(s, "api_version", k->info.api_version);
+	section_str(s, "features", kmod_feature_list(k->info.features, feat, sizeof(feat)));
+	section_int(s, "pin_cap_MiB", (long long)(k->info.pin_cap_bytes / MiB));
+	section_int(s, "pinned_MiB", (long long)(k->info.pinned_bytes / MiB));
+	section_int(s, "tsc_khz", k->info.tsc_khz);
+	if (!kmod_has(k, PAGEHOP_FEAT_PREFETCH)) {
+		section_str(s, "prefetch_control", "no");
+		section_str(s, "prefetch_why",
+			    "pagehop.ko reports no prefetcher MSR it can control on this CPU");
+		return;
+	}
+	struct pagehop_prefetch pf = { .size = sizeof(pf), .op = PAGEHOP_PREFETCH_GET, .cpu = 0 };
+
+	if (ioctl(k->fd, PAGEHOP_IOC_PREFETCH, &pf)) {
+		section_str(s, "prefetch_control", "no");
+		section_str(s, "prefetch_why", strerror(errno));
+		return;
+	}
+	section_str(s, "prefetch_control", "yes");
+	section_str(s, "prefetch_msr", pf.msr_kind == PAGEHOP_PF_INTEL_MISC_FEATURE ?
+		    "0x1a4 (Intel MISC_FEATURE_CONTROL)" : "0xc0000108 (AMD PrefetchControl)");
+	section_int(s, "prefetch_disabled_bits_cpu0", (long long)pf.disable);
+}
+
+int cmd_info(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum ph_format fmt = PH_FMT_TABLE;
+	struct ph_topology topo;
+	struct ph_cpu cpu;
+	struct ph_kmod km;
+	struct ph_clock clk;
+	struct ph_doc *doc;
+	int c, err;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (cli_parse_format("--format", optarg, &fmt))
+				return PH_EXIT_USAGE;
+			break;
+		case 'h':
+			info_usage();
+			return PH_EXIT_OK;
+		default:
+			cli_option_error(c, argv, opts);
+			return PH_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		ph_err("unexpected argument '%s'; see 'pagehop info --help'", argv[optind]);
+		return PH_EXIT_USAGE;
+	}
+
+	err = topology_load(&topo);
+	if (err) {
+		ph_errno(-err, "cannot read the NUMA topology");
+		return err == -ENOSYS ? PH_EXIT_UNSUPPORTED : PH_EXIT_FAIL;
+	}
+	cpu_load(&cpu);
+	kmod_open(&km);
+	clock_setup(&clk, &cpu, &km);
+
+	doc = doc_new("info");
+	add_nodes(doc, &topo);
+	add_distances(doc, &topo);
+	add_hmat(doc, &topo);
+	add_memory(doc, &topo);
+	add_cpu(doc, &cpu);
+	add_caches(doc, &cpu);
+	add_smt(doc, &cpu);
+	add_clock(doc, &clk);
+	add_module(doc, &km);
+	err = doc_render(doc, fmt, stdout);
+
+	doc_free(doc);
+	kmod_close(&km);
+	cpu_free(&cpu);
+	topology_free(&topo);
+	if (err) {
+		ph_errno(-err, "cannot write the output");
+		return PH_EXIT_FAIL;
+	}
+	return PH_EXIT_OK;
+}

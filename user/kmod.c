@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kmod.c - open /dev/pagehop and check what the loaded module can do.
+ */
+#include "kmod.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+int kmod_open(struct ph_kmod *k)
+{
+	int err;
+
+	memset(k, 0, sizeof(*k));
+	k->fd = -1;
+	k->present = path_exists(PAGEHOP_DEVICE_PATH);
+	if (!k->present) {
+		k->err = ENOENT;
+		snprintf(k->why, sizeof(k->why), "%s not present (pagehop.ko not loaded)",
+			 PAGEHOP_DEVICE_PATH);
+		return -ENOENT;
+	}
+	k->fd = open(PAGEHOP_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	if (k->fd < 0) {
+		k->err = errno;
+		snprintf(k->why, sizeof(k->why), "cannot open %s: %s%s", PAGEHOP_DEVICE_PATH,
+			 strerror(k->err),
+			 k->err == EACCES || k->err == EPERM ? " (needs root: CAP_SYS_ADMIN)" : "");
+		return -k->err;
+	}
+	k->nr_node_ids = 1024;
+	k->node_free = xcalloc(k->nr_node_ids, sizeof(uint64_t));
+	k->info.size = sizeof(k->info);
+	k->info.node_free_ptr = (uint64_t)(uintptr_t)k->node_free;
+	k->info.node_free_count = k->nr_node_ids;
+	if (ioctl(k->fd, PAGEHOP_IOC_INFO, &k->info)) {
+		err = errno;
+		snprintf(k->why, sizeof(k->why), "%s: INFO failed: %s", PAGEHOP_DEVICE_PATH,
+			 strerror(err));
+		goto fail;
+	}
+	if (k->info.node_free_count < k->nr_node_ids)
+		k->nr_node_ids = k->info.node_free_count;
+	if (k->info.api_version != PAGEHOP_API_VERSION) {
+		err = EPROTO;
+		snprintf(k->why, sizeof(k->why),
+			 "pagehop.ko speaks API version %u, this command needs %u; load the module built with this command",
+			 k->info.api_version, PAGEHOP_API_VERSION);
+		goto fail;
+	}
+	return 0;
+fail:
+	k->err = err;
+	close(k->fd);
+	k->fd = -1;
+	return -err;
+}
+
+void kmod_close(struct ph_kmod *k)
+{
+	if (k->fd >= 0)
+		close(k->fd);
+	k->fd = -1;
+	free(k->node_free);
+	k->node_free = NULL;
+}
+
+bool kmod_has(const struct ph_kmod *k, uint64_t feature)
+{
+	return k->fd >= 0 && (k->info.features & feature) == feature;
+}
+
+const char *kmod_feature_list(uint64_t features, char *buf, size_t size)
+{
+	static const struct { uint64_t bit; const char *name; } names[] = {
+		{ PAGEHOP_FEAT_PAGE_4K, "4k" },
+		{ PAGEHOP_FEAT_PAGE_2M, "2m" },
+		{ PAGEHOP_FEAT_PAGE_1G, "1g" },
+		{ PAGEHOP_FEAT_QUERY, "query" },
+		{ PAGEHOP_FEAT_CHASE, "chase" },
+		{ PAGEHOP_FEAT_PREFETCH, "prefetch" },
+	};
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(names) && len < size; i++)
+		if (features & names[i].bit)
+			len += snprintf(buf + len, size - len, "%s%s", len ? "," : "",
+					names[i].name);
+	return buf;
+}

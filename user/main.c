@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * main.c - the pagehop command: find the subcommand and run it.
+ */
+#include "commands.h"
+#include "util.h"
+#include "version.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+struct ph_command {
+	const char *name;
+	int (*run)(int argc, char *argv[]);
+	const char *summary;
+};
+
+static const struct ph_command commands[] = {
+	{ "info", cmd_info,
+	  "nodes, distances (SLIT), HMAT, CPU, caches, clock and module state" },
+};
+
+static const struct ph_command *find_command(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pagehop [COMMAND] [OPTIONS]\n"
+		"\n"
+		"Measure memory bandwidth and latency per NUMA node, page size and\n"
+		"prefetch setting on verified memory, and compare it with the\n"
+		"firmware's SLIT and HMAT.  With no command, runs 'pagehop info'.\n"
+		"\n"
+		"commands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f,
+		"  %-10s this text, or 'pagehop help COMMAND' for a command's options\n"
+		"\n"
+		"Every command takes --format table|csv|json and --help.\n"
+		"Exit status: 0 ok, 1 measurement or verification failed, 2 bad usage,\n"
+		"4 not supported on this machine, 130 interrupted.\n"
+		"See pagehop(1).\n", "help");
+}
+
+static int run(const struct ph_command *cmd, int argc, char *argv[])
+{
+	static char progname[64];
+
+	snprintf(progname, sizeof(progname), "pagehop %s", cmd->name);
+	ph_set_progname(progname);
+	optind = 0;	/* glibc: 0 reinitialises getopt for a fresh argv */
+	return cmd->run(argc, argv);
+}
+
+int main(int argc, char *argv[])
+{
+	const struct ph_command *cmd;
+
+	ph_set_cmdline(argc, argv);
+	if (argc < 2) {
+		char *def[] = { "info", NULL };
+
+		return run(find_command("info"), 1, def);
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return PH_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("pagehop %s\n", PAGEHOP_VERSION);
+		return PH_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "help")) {
+		char *help[] = { NULL, "--help", NULL };
+
+		if (argc < 3) {
+			usage(stdout);
+			return PH_EXIT_OK;
+		}
+		cmd = find_command(argv[2]);
+		if (!cmd) {
+			ph_err("unknown command '%s'; see 'pagehop help'", argv[2]);
+			return PH_EXIT_USAGE;
+		}
+		help[0] = (char *)cmd->name;
+		return run(cmd, 2, help);
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		if (argv[1][0] == '-')
+			ph_err("unknown option '%s' before the command; see 'pagehop help'", argv[1]);
+		else
+			ph_err("unknown command '%s'; see 'pagehop help'", argv[1]);
+		return PH_EXIT_USAGE;
+	}
+	return run(cmd, argc - 1, argv + 1);
+}

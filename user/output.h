@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * output.h - the one output layer.  A command builds a document of
+ * key/value sections, tables and matrices, then renders it once, as a table
+ * for people, CSV, or JSON with a provenance block.  Rendering happens only
+ * when the command is done (or interrupted), into memory first, so a failed
+ * run never leaves half a document on stdout.
+ */
+#ifndef PAGEHOP_OUTPUT_H
+#define PAGEHOP_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+/* Where and when a document was made; JSON carries it whole. */
+struct ph_provenance {
+	char command[256];	/* the command line, shell-quoted */
+	char host[128];
+	char kernel[256];	/* uname -r and -v */
+	char machine[72];
+	char cpu[128];		/* /proc/cpuinfo model name */
+	char microcode[32];
+	char bios[256];		/* /sys/class/dmi/id, "" where unreadable */
+	char version[32];	/* pagehop's */
+	char time_utc[32];	/* ISO 8601 */
+};
+
+/* Fill p for this run; the command line is the one given to ph_set_cmdline(). */
+void provenance_collect(struct ph_provenance *p);
+
+struct ph_doc;
+struct ph_section;
+struct ph_table;
+struct ph_matrix;
+
+struct ph_doc *doc_new(const char *command);
+void doc_free(struct ph_doc *d);
+/* Use p instead of collecting the provenance at render time (tests). */
+void doc_set_provenance(struct ph_doc *d, const struct ph_provenance *p);
+
+/* A key/value block: "clock": {"tsc_hz": ..., ...}. */
+struct ph_section *doc_add_section(struct ph_doc *d, const char *name,
+				   const char *title);
+void section_str(struct ph_section *s, const char *key, const char *val);
+void section_int(struct ph_section *s, const char *key, long long val);
+void section_num(struct ph_section *s, const char *key, double val,
+		 const char *fmt);
+void section_bool(struct ph_section *s, const char *key, bool val);
+
+/*
+ * A table of records.  Columns are declared first, in order; column names
+ * carry their unit (lat_ns, bw_GBps).  Cells not set are null / "-".
+ */
+struct ph_table *doc_add_table(struct ph_doc *d, const char *name,
+			       const char *title);
+void table_add_col(struct ph_table *t, const char *name);
+int table_add_row(struct ph_table *t);
+int table_nrows(const struct ph_table *t);
+void table_str(struct ph_table *t, int row, const char *col, const char *val);
+void table_int(struct ph_table *t, int row, const char *col, long long val);
+void table_num(struct ph_table *t, int row, const char *col, double val,
+	       const char *fmt);
+void table_bool(struct ph_table *t, int row, const char *col, bool val);
+
+/*
+ * A node x node matrix, printed as numactl prints "node distances" and as
+ * the CSV that "pagehop slit --input" reads.  metric names the values:
+ * "distance", "latency_ns", "bandwidth_GBps".
+ */
+struct ph_matrix *doc_add_matrix(struct ph_doc *d, const char *name,
+				 const char *title, const char *metric,
+				 int nrows, const int *row_ids,
+				 int ncols, const int *col_ids);
+void matrix_int(struct ph_matrix *m, int r, int c, long long val);
+void matrix_num(struct ph_matrix *m, int r, int c, double val,
+		const char *fmt);
+
+/* A sentence for the reader: a skipped feature and why, a caveat. */
+void doc_note(struct ph_doc *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Render the whole document; 0 or -errno. */
+int doc_render(struct ph_doc *d, enum ph_format fmt, FILE *out);
+/* Write the JSON rendering to path through a temporary file and rename(). */
+int doc_save_json(struct ph_doc *d, const char *path);
+
+#endif

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * util.h - small helpers every part of the command uses: error reporting in
+ * the one house format, sysfs reads, sizes.
+ */
+#ifndef PAGEHOP_UTIL_H
+#define PAGEHOP_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes of the command; docs/pagehop.1 lists them. */
+enum {
+	PH_EXIT_OK = 0,
+	PH_EXIT_FAIL = 1,	 /* a measurement or verification failed */
+	PH_EXIT_USAGE = 2,	 /* bad options or input; nothing was written */
+	PH_EXIT_UNSUPPORTED = 4, /* the machine lacks what was asked for */
+	PH_EXIT_INTERRUPTED = 130,
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define KiB (1ULL << 10)
+#define MiB (1ULL << 20)
+#define GiB (1ULL << 30)
+
+/* Name of the running (sub)command for messages: "pagehop info". */
+void ph_set_progname(const char *name);
+const char *ph_progname(void);
+
+/* The command line as given, shell-quoted, for provenance. */
+void ph_set_cmdline(int argc, char *const argv[]);
+const char *ph_cmdline(void);
+
+/* "pagehop info: <what>: <why>" on stderr; one line. */
+void ph_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same, with ": strerror(err)" appended; err is a positive errno. */
+void ph_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "pagehop info: warning: ..." */
+void ph_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocation that cannot fail quietly: aborts with a message on ENOMEM. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Read a small sysfs or procfs file into buf, without the trailing newline.
+ * Returns the length or -errno.
+ */
+int read_text(const char *path, char *buf, size_t size);
+/* Read one unsigned integer (decimal or 0x hex); -errno on failure. */
+int read_u64(const char *path, uint64_t *val);
+bool path_exists(const char *path);
+
+/*
+ * Parse a byte size: a decimal number with an optional binary suffix
+ * k/K, m/M, g/G, t/T (powers of 1024), optionally followed by "B" or "iB".
+ * Returns 0 or -EINVAL (malformed) / -ERANGE (overflow or zero when !allow_zero).
+ */
+int parse_size(const char *s, uint64_t *out, bool allow_zero);
+/* Format bytes as "4 KiB", "2 MiB", "1.5 GiB" into buf. */
+const char *format_size(uint64_t bytes, char *buf, size_t size);
+
+/* Seconds of CLOCK_MONOTONIC_RAW. */
+double now_mono_raw(void);
+
+#endif
