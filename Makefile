@@ -42,10 +42,18 @@ LIB         := $(BUILD)/libpagehop.a
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 
+# Helper programs the QEMU guests run (tests/vm/guest/*.c -> build/vm/*).
+VM_HELPER_SRCS := $(wildcard tests/vm/guest/*.c)
+VM_HELPERS     := $(patsubst tests/vm/guest/%.c,$(BUILD)/vm/%,$(VM_HELPER_SRCS))
+
+# pagehop.ko is built out of tree in a copy per kernel, so that one tree can
+# hold modules for several kernels at once (the guests boot 6.1 and 6.12).
+KMOD_OUT    = $(BUILD)/kmod/$(KVER)
+
 .PHONY: all run check unit unit-asan clang host-tests vm-tests dkms-test \
         install uninstall kmod load unload clean deps deps-check
 
-all: $(BUILD)/pagehop $(UNIT_BINS)
+all: $(BUILD)/pagehop $(UNIT_BINS) $(VM_HELPERS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -63,7 +71,23 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS) -lcmocka
 
+$(BUILD)/vm/%: tests/vm/guest/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d)
+
+kmod:
+	@test -d $(KDIR) || { echo "pagehop: no kernel headers at $(KDIR): apt-get install linux-headers-$(KVER)" >&2; exit 4; }
+	@rm -rf $(KMOD_OUT) && mkdir -p $(KMOD_OUT)/include
+	@cp -r kmod $(KMOD_OUT)/ && cp -r include/uapi $(KMOD_OUT)/include/
+	$(MAKE) -C $(KDIR) M=$(abspath $(KMOD_OUT))/kmod modules
+
+load: kmod
+	insmod $(KMOD_OUT)/kmod/pagehop.ko
+
+unload:
+	rmmod pagehop
 
 deps:
 	@bash scripts/install-deps.sh run

@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# tests/vm/lib.sh - build and boot pagehop's QEMU test guests.  Sourced by
+# tests/vm/run.sh.
+#
+# A guest is a Debian kernel from /boot booted under TCG with an initramfs of
+# busybox, the pagehop command and its shared libraries, jq, the module built
+# for that kernel, the test helpers (build/vm/*) and tests/vm/guest/*.sh.
+# The guest's init runs the listed tests, each printing TAP, on the second
+# serial port (ttyS1); the kernel's console is the first (ttyS0), and both
+# are files the host reads after QEMU exits.
+
+VM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+VM_BUILD=${VM_BUILD:-$VM_ROOT/build}
+
+vm_die() {
+	echo "vm: $*" >&2
+	exit 1
+}
+
+# vm_find_kernel 6.1 -> sets VM_KVER, VM_VMLINUZ, VM_KDIR for the newest
+# installed kernel of that series that has both an image and headers.
+vm_find_kernel() {
+	local series=$1 v best=
+	for d in /lib/modules/*/; do
+		v=$(basename "$d")
+		case "$v" in "$series".*) ;; *) continue ;; esac
+		[ -f "/boot/vmlinuz-$v" ] && [ -d "/lib/modules/$v/build" ] || continue
+		if [ -z "$best" ] || [ "$(printf '%s\n%s\n' "$best" "$v" | sort -V | tail -n1)" = "$v" ]; then
+			best=$v
+		fi
+	done
+	[ -n "$best" ] || return 1
+	VM_KVER=$best
+	VM_VMLINUZ=/boot/vmlinuz-$best
+	VM_KDIR=/lib/modules/$best/build
+}
+
+# Copy a binary and the shared libraries it needs into root $1.
+vm_copy_binary() {
+	local root=$1 bin=$2 dest=${3:-$2} lib
+	install -D -m 0755 "$bin" "$root$dest"
+	for lib in $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*'); do
+		[ -e "$root$lib" ] || install -D -m 0755 "$(readlink -f "$lib")" "$root$lib"
+	done
+}
+
+# vm_build_initramfs OUT ENVFILE TESTS... -> OUT (a gzip'd newc cpio).
+vm_build_initramfs() {
+	local out=$1 envfile=$2 root t h
+	shift 2
+	root=$(mktemp -d)
+	mkdir -p "$root"/{bin,sbin,usr/bin,etc,proc,sys,dev,tmp,tests,lib/modules,mnt}
+	install -m 0755 /bin/busybox "$root/bin/busybox"
+	vm_copy_binary "$root" "$VM_BUILD/pagehop" /usr/bin/pagehop
+	vm_copy_binary "$root" "$(command -v jq)" /usr/bin/jq
+	for h in "$VM_BUILD"/vm/*; do
+		[ -x "$h" ] && [ -f "$h" ] && vm_copy_binary "$root" "$h" "/usr/bin/$(basename "$h")"
+	done
+	if [ -n "${VM_MODULE:-}" ]; then
+		install -m 0644 "$VM_MODULE" "$root/lib/modules/pagehop.ko"
+	fi
+	install -m 0755 "$VM_ROOT/tests/vm/guest/init" "$root/init"
+	install -m 0644 "$VM_ROOT/tests/vm/guest/tap.sh" "$root/tests/tap.sh"
+	for t in "$@"; do
+		[ -f "$VM_ROOT/tests/vm/guest/$t.sh" ] || vm_die "no guest test tests/vm/guest/$t.sh"
+		install -m 0755 "$VM_ROOT/tests/vm/guest/$t.sh" "$root/tests/$t.sh"
+	done
+	for d in "$VM_ROOT"/tests/vm/guest/data "$VM_ROOT"/tests/data; do
+		[ -d "$d" ] && cp -r "$d" "$root/tests/"
+	done
+	install -m 0644 "$envfile" "$root/etc/pagehop-vm.env"
+	printf '%s\n' "$@" >"$root/etc/pagehop-vm.tests"
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"
+	rm -rf "$root"
+}
+
+# ---- machine configurations ------------------------------------------------
+#
+# Each vm_config_NAME sets:
+#   VM_QEMU_NUMA  the -numa/-object/-machine arguments
+#   VM_APPEND     extra kernel command line
+#   VM_ENV        lines for /etc/pagehop-vm.env: what the guest should see
+#
+# numa4: 4 nodes of 2 GiB, one CPU each (each its own socket, else the guest
+# kernel warns about CPUs sharing a cache across nodes), a SLIT with two near
+# pairs {0,1} and {2,3} at 16 and the rest at 22, and HMAT figures for every
+# initiator/target pair.  One 1 GiB page is reserved on node 2 at boot.
+
+vm_numa_nodes() {
+	local n
+	VM_QEMU_NUMA=(-machine q35,hmat=on -m 8G -smp 4,sockets=4,cores=1,threads=1)
+	for n in 0 1 2 3; do
+		VM_QEMU_NUMA+=(-object "memory-backend-ram,id=m$n,size=2G"
+			-numa "node,nodeid=$n,cpus=$n,memdev=m$n,initiator=$n")
+	done
+}
+
+# vm_slit_args "10 16 22 22 16 10 ...": -numa dist for every pair i<j.
+vm_slit_args() {
+	local -a m
+	local i j
+	read -r -a m <<<"$1"
+	for i in 0 1 2 3; do
+		for j in 0 1 2 3; do
+			[ "$i" -lt "$j" ] || continue
+			VM_QEMU_NUMA+=(-numa "dist,src=$i,dst=$j,val=${m[$((i * 4 + j))]}")
+		done
+	done
+}
+
+# HMAT: latency in ns and bandwidth in MiB/s per distance class, so each
+# node's best initiator (itself) sees the local figures.
+VM_HMAT_LOCAL_LAT=80
+VM_HMAT_LOCAL_BW=20480
+
+vm_hmat_args() {
+	local -a m
+	local i j d lat bw
+	read -r -a m <<<"$1"
+	for i in 0 1 2 3; do
+		for j in 0 1 2 3; do
+			d=${m[$((i * 4 + j))]}
+			if [ "$d" -eq 10 ]; then lat=$VM_HMAT_LOCAL_LAT bw=$VM_HMAT_LOCAL_BW
+			elif [ "$d" -le 16 ]; then lat=130 bw=10240
+			else lat=200 bw=5120; fi
+			VM_QEMU_NUMA+=(-numa "hmat-lb,initiator=$i,target=$j,hierarchy=memory,data-type=access-latency,latency=$lat"
+				-numa "hmat-lb,initiator=$i,target=$j,hierarchy=memory,data-type=access-bandwidth,bandwidth=${bw}M")
+		done
+	done
+}
+
+# vm_config_with_slit "SLIT row-major": 4 nodes with that SLIT and HMAT.
+vm_config_with_slit() {
+	vm_numa_nodes
+	vm_slit_args "$1"
+	vm_hmat_args "$1"
+	VM_APPEND="hugepagesz=1G hugepages=2:1"
+	VM_ENV="VM_NODES=4
+VM_SLIT='$1'
+VM_HMAT_LOCAL_LAT=$VM_HMAT_LOCAL_LAT
+VM_HMAT_LOCAL_BW=$VM_HMAT_LOCAL_BW
+VM_HP1G_NODE=2"
+}
+
+vm_config_numa4() {
+	vm_config_with_slit "10 16 22 22 16 10 22 22 22 22 10 16 22 22 16 10"
+}
+
+# flat11: every remote pair at 11.
+vm_config_flat11() {
+	vm_config_with_slit "10 11 11 11 11 10 11 11 11 11 10 11 11 11 11 10"
+}
+
+# vm_boot CONFIG TIMEOUT OUTDIR TESTS... -> OUTDIR/{console,tap}.log
+# VM_EXTRA_INITRD, if set, is a cpio put in front of the initramfs (ACPI
+# table upgrades).  Returns QEMU's status (124 on timeout).
+vm_boot() {
+	local config=$1 timeout=$2 out=$3 initrd rc
+	shift 3
+	"vm_config_$config" || vm_die "unknown machine config '$config'"
+	mkdir -p "$out"
+	printf '%s\nVM_CONFIG=%s\nVM_KVER=%s\n' "$VM_ENV" "$config" "$VM_KVER" >"$out/env"
+	vm_build_initramfs "$out/initramfs.gz" "$out/env" "$@"
+	initrd=$out/initramfs.gz
+	if [ -n "${VM_EXTRA_INITRD:-}" ]; then
+		cat "$VM_EXTRA_INITRD" "$out/initramfs.gz" >"$out/initrd-combined"
+		initrd=$out/initrd-combined
+	fi
+	rm -f "$out/console.log" "$out/tap.log"
+	timeout --kill-after=10 "$timeout" qemu-system-x86_64 -accel tcg -cpu max \
+		"${VM_QEMU_NUMA[@]}" \
+		-kernel "$VM_VMLINUZ" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 oops=panic $VM_APPEND" \
+		-display none -no-reboot -nic none \
+		-serial "file:$out/console.log" -serial "file:$out/tap.log" \
+		</dev/null >"$out/qemu.log" 2>&1
+	rc=$?
+	return $rc
+}
+
+# vm_check OUTDIR TESTS... -> 0 if every test ran its plan with no failure and
+# the kernel log is clean.  Prints a TAP-like summary line per test.
+vm_check() {
+	local out=$1 t block plan nok nnotok rc fail=0
+	shift
+	for t in "$@"; do
+		block=$(tr -d '\r' <"$out/tap.log" | awk -v t="$t" '
+			$0 == "### begin " t {on=1; next}
+			on && index($0, "### end " t " ") == 1 {print; exit}
+			on {print}')
+		if ! grep -q "^### end $t " <<<"$block"; then
+			echo "not ok - $t: no result (guest crashed, hung or timed out)"
+			fail=1
+			continue
+		fi
+		rc=$(sed -n "s/^### end $t rc=//p" <<<"$block")
+		plan=$(grep -m1 -E '^1\.\.[0-9]+' <<<"$block" | cut -d. -f3)
+		nok=$(grep -cE '^ok ' <<<"$block")
+		nnotok=$(grep -cE '^not ok ' <<<"$block")
+		if [ -z "$plan" ] || [ $((nok + nnotok)) -ne "$plan" ] || [ "$nnotok" -ne 0 ] || [ "$rc" != 0 ]; then
+			echo "not ok - $t: plan ${plan:-missing}, $nok ok, $nnotok not ok, exit $rc"
+			grep -E '^not ok|^#' <<<"$block" | sed 's/^/    /'
+			fail=1
+		else
+			echo "ok - $t: $nok/$plan"
+		fi
+	done
+	if grep -nE 'BUG:|WARNING:|Oops|Call Trace|general protection fault|Kernel panic|UBSAN|KASAN|list_del corruption|bad page' "$out/console.log" >"$out/kernel-problems"; then
+		echo "not ok - kernel log of the guest is not clean:"
+		head -n 20 "$out/kernel-problems" | sed 's/^/    /'
+		fail=1
+	fi
+	return $fail
+}
