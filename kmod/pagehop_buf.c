@@ -1,0 +1,650 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pagehop_buf.c - ALLOC, FREE and mmap: pinned buffers on one node, of one
+ * page size, or nothing.
+ *
+ * 4 KiB buffers are order-0 pages (allocated up to 2 MiB at a time, then
+ * split) put into the VMA with vm_insert_pages() at mmap time; they are
+ * ordinary struct pages, visible to move_pages(2) and /proc/self/pagemap.
+ * 2 MiB and 1 GiB buffers are mapped by PMD and PUD leaves from ->huge_fault
+ * on a VM_PFNMAP VMA, where the kernel offers that (pagehop_compat.h); such
+ * leaves are invisible to move_pages and pagemap, which is why QUERY exists.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/gfp.h>
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "pagehop.h"
+
+/*
+ * Node-exact (__GFP_THISNODE), no OOM killer and no long reclaim
+ * (__GFP_NORETRY), no allocation-failure splat for a request the caller
+ * made (__GFP_NOWARN), zeroed.  Not __GFP_MOVABLE: these pages stay pinned
+ * and must not sit in ZONE_MOVABLE or CMA.
+ */
+#define PAGEHOP_GFP (GFP_HIGHUSER | __GFP_ZERO | __GFP_THISNODE | __GFP_NORETRY | __GFP_NOWARN)
+
+/* 4 KiB buffers are allocated in blocks of up to 2 MiB, then split. */
+#define PAGEHOP_4K_BLOCK_ORDER	min(PMD_SHIFT - PAGE_SHIFT, PAGEHOP_MAX_PAGE_ORDER)
+#define PAGEHOP_PMD_ORDER	(PMD_SHIFT - PAGE_SHIFT)
+#define PAGEHOP_PUD_ORDER	(PUD_SHIFT - PAGE_SHIFT)
+
+/* A node must keep this share of its memory free after an ALLOC: 1/20. */
+#define PAGEHOP_FLOOR_DIV	20
+
+static atomic64_t pagehop_pinned = ATOMIC64_INIT(0);
+
+u64 pagehop_pinned_bytes(void)
+{
+	return atomic64_read(&pagehop_pinned);
+}
+
+static int pagehop_shift_of(u32 page_size)
+{
+	switch (page_size) {
+	case PAGEHOP_PAGE_4K:
+		return PAGE_SHIFT;
+	case PAGEHOP_PAGE_2M:
+		return PMD_SHIFT;
+	case PAGEHOP_PAGE_1G:
+		return PUD_SHIFT;
+	default:
+		return -EINVAL;
+	}
+}
+
+static u64 pagehop_feature_of(u32 page_size)
+{
+	switch (page_size) {
+	case PAGEHOP_PAGE_2M:
+		return PAGEHOP_FEAT_PAGE_2M;
+	case PAGEHOP_PAGE_1G:
+		return PAGEHOP_FEAT_PAGE_1G;
+	default:
+		return PAGEHOP_FEAT_PAGE_4K;
+	}
+}
+
+/* Give back whatever chunks[] holds; entries not yet allocated are NULL. */
+static void pagehop_buf_free_pages(struct pagehop_buf *b)
+{
+	unsigned long i;
+
+	for (i = 0; i < b->nr_chunks; i++) {
+		struct page *page = b->chunks[i];
+
+		if (!page)
+			continue;
+		switch (b->page_size) {
+		case PAGEHOP_PAGE_4K:
+			/*
+			 * put_page, not __free_page: a 4 KiB page is a normal
+			 * page that get_user_pages (O_DIRECT, move_pages) may
+			 * still hold for a moment; the last put frees it.
+			 */
+			put_page(page);
+			break;
+		case PAGEHOP_PAGE_2M:
+			__free_pages(page, PAGEHOP_PMD_ORDER);
+			break;
+		case PAGEHOP_PAGE_1G:
+			free_contig_range(page_to_pfn(page), 1UL << PAGEHOP_PUD_ORDER);
+			break;
+		}
+		if ((i & 511) == 511)
+			cond_resched();
+	}
+}
+
+static void pagehop_buf_release(struct kref *ref)
+{
+	struct pagehop_buf *b = container_of(ref, struct pagehop_buf, ref);
+
+	pagehop_buf_free_pages(b);
+	atomic64_sub(b->length, &pagehop_pinned);
+	kvfree(b->chunks);
+	kfree(b);
+}
+
+void pagehop_buf_put(struct pagehop_buf *b)
+{
+	kref_put(&b->ref, pagehop_buf_release);
+}
+
+/* The fd's buffer with this id, with a reference taken, or NULL. */
+struct pagehop_buf *pagehop_buf_get(struct pagehop_file *pf, u32 id)
+{
+	struct pagehop_buf *b;
+
+	xa_lock(&pf->bufs);
+	b = xa_load(&pf->bufs, id);
+	if (b)
+		kref_get(&b->ref);
+	xa_unlock(&pf->bufs);
+	return b;
+}
+
+static int pagehop_alloc_4k(struct pagehop_buf *b)
+{
+	unsigned long i = 0, n = b->nr_chunks;
+	unsigned int order, j;
+	struct page *page;
+
+	while (i < n) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		order = min_t(unsigned int, PAGEHOP_4K_BLOCK_ORDER, ilog2(n - i));
+		page = alloc_pages_node(b->node, PAGEHOP_GFP, order);
+		/* A fragmented node still has single pages: go straight there. */
+		if (!page && order) {
+			order = 0;
+			page = alloc_pages_node(b->node, PAGEHOP_GFP, 0);
+		}
+		if (!page)
+			return -ENOMEM;
+		if (page_to_nid(page) != b->node) {
+			__free_pages(page, order);
+			return -ENOMEM;
+		}
+		split_page(page, order);
+		for (j = 0; j < (1U << order); j++)
+			b->chunks[i++] = page + j;
+		cond_resched();
+	}
+	return 0;
+}
+
+static int pagehop_alloc_2m(struct pagehop_buf *b)
+{
+	struct page *page;
+	unsigned long i;
+
+	for (i = 0; i < b->nr_chunks; i++) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		page = alloc_pages_node(b->node, PAGEHOP_GFP, PAGEHOP_PMD_ORDER);
+		if (!page)
+			return -ENOMEM;
+		b->chunks[i] = page;
+		if (page_to_nid(page) != b->node)
+			return -ENOMEM;
+		cond_resched();
+	}
+	return 0;
+}
+
+#if PAGEHOP_HAVE_PUD_PFNMAP
+/*
+ * Could [pfn, pfn + nr) be had by alloc_contig_range()?  The cheap checks
+ * mm/page_alloc.c:pfn_range_valid_contig() makes (it is static): all online,
+ * all in this zone, nothing reserved (memmap, kernel image), no hugetlb page.
+ * alloc_contig_range() does the real work and may still fail.
+ */
+static bool pagehop_range_may_contig(struct zone *zone, unsigned long pfn, unsigned long nr)
+{
+	unsigned long i;
+	struct page *page;
+
+	for (i = pfn; i < pfn + nr; i++) {
+		page = pfn_to_online_page(i);
+		if (!page || page_zone(page) != zone || PageReserved(page) || PageHuge(page))
+			return false;
+	}
+	return true;
+}
+
+/* Zero a 1 GiB range page by page: alloc_contig_range() does not. */
+static int pagehop_clear_range(struct page *page, unsigned long nr)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr; i++) {
+		clear_highpage(page + i);
+		if ((i & 511) == 511) {
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			cond_resched();
+		}
+	}
+	return 0;
+}
+
+/*
+ * One physically contiguous, 1 GiB-aligned GiB on the node: scan its zones
+ * for an aligned range and let alloc_contig_range() isolate and migrate it,
+ * as alloc_contig_pages() does (not exported before 7.x).  Best effort: a
+ * node whose every GiB holds unmovable pages gives -ENOMEM; the reliable
+ * route is a boot-time hugetlb reservation, hugepagesz=1G hugepages=N:n.
+ */
+static struct page *pagehop_alloc_1g_one(int nid)
+{
+	const unsigned long nr = 1UL << PAGEHOP_PUD_ORDER;
+	pg_data_t *pgdat = NODE_DATA(nid);
+	unsigned long pfn;
+	int z, err;
+
+	for (z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+
+		if (!populated_zone(zone))
+			continue;
+		for (pfn = ALIGN(zone->zone_start_pfn, nr);
+		     zone_spans_pfn(zone, pfn + nr - 1); pfn += nr) {
+			if (fatal_signal_pending(current))
+				return ERR_PTR(-EINTR);
+			cond_resched();
+			if (!pagehop_range_may_contig(zone, pfn, nr))
+				continue;
+			if (alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE, PAGEHOP_CONTIG_GFP))
+				continue;
+			err = pagehop_clear_range(pfn_to_page(pfn), nr);
+			if (err) {
+				free_contig_range(pfn, nr);
+				return ERR_PTR(err);
+			}
+			return pfn_to_page(pfn);
+		}
+	}
+	return ERR_PTR(-ENOMEM);
+}
+
+static int pagehop_alloc_1g(struct pagehop_buf *b)
+{
+	struct page *page;
+	unsigned long i;
+
+	for (i = 0; i < b->nr_chunks; i++) {
+		page = pagehop_alloc_1g_one(b->node);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+		b->chunks[i] = page;
+	}
+	return 0;
+}
+#else
+static int pagehop_alloc_1g(struct pagehop_buf *b)
+{
+	return -EOPNOTSUPP;
+}
+#endif /* PAGEHOP_HAVE_PUD_PFNMAP */
+
+/*
+ * The checks of ALLOC, in the order docs/abi.md gives them, so each kind of
+ * mistake has its own errno whatever else is wrong.
+ */
+static int pagehop_alloc_check(const struct pagehop_alloc *a, int *shift)
+{
+	if (a->flags || a->reserved0 || a->reserved[0] || a->reserved[1])
+		return -EINVAL;
+	if (a->node >= nr_node_ids || !node_online(a->node)) {
+		pagehop_warn("ALLOC: node %u is not an online node\n", a->node);
+		return -EINVAL;
+	}
+	*shift = pagehop_shift_of(a->page_size);
+	if (*shift < 0) {
+		pagehop_warn("ALLOC: page size %u is not a pagehop_page_size\n", a->page_size);
+		return -EINVAL;
+	}
+	if (!a->length || !IS_ALIGNED(a->length, 1ULL << *shift)) {
+		pagehop_warn("ALLOC: length %llu is not a non-zero multiple of the page size\n",
+			     a->length);
+		return -EINVAL;
+	}
+	if (!(pagehop_features() & pagehop_feature_of(a->page_size))) {
+		pagehop_warn("ALLOC: this kernel cannot map %s pages from a device\n",
+			     a->page_size == PAGEHOP_PAGE_2M ? "2 MiB" : "1 GiB");
+		return -EOPNOTSUPP;
+	}
+	if (!node_state(a->node, N_MEMORY))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Reserve length bytes against the cap and the node's floor, or -E2BIG. */
+static int pagehop_reserve(u64 length, int node)
+{
+	u64 cap = pagehop_pin_cap_bytes(), pages = length >> PAGE_SHIFT;
+	u64 free = pagehop_node_free_pages(node);
+	u64 floor = pagehop_node_managed_pages(node) / PAGEHOP_FLOOR_DIV;
+
+	/* Beyond the buffer's 1 TiB offset window is beyond any cap too. */
+	if (length >= PAGEHOP_BUF_MAX || length > cap)
+		goto over_cap;
+	if (atomic64_add_return(length, &pagehop_pinned) > cap) {
+		atomic64_sub(length, &pagehop_pinned);
+		goto over_cap;
+	}
+	/*
+	 * Racy against other allocations by design: the floor keeps a request
+	 * from pushing the node into reclaim; __GFP_NORETRY is what keeps the
+	 * OOM killer away if two requests race past it together.
+	 */
+	if (free < pages || free - pages < floor) {
+		atomic64_sub(length, &pagehop_pinned);
+		pagehop_warn("ALLOC: %llu MiB would leave node %d below 5%% free\n",
+			     length >> 20, node);
+		return -E2BIG;
+	}
+	return 0;
+
+over_cap:
+	pagehop_warn("ALLOC: %llu MiB would exceed max_pinned_mb=%llu (%llu MiB pinned)\n",
+		     length >> 20, cap >> 20, pagehop_pinned_bytes() >> 20);
+	return -E2BIG;
+}
+
+long pagehop_ioc_alloc(struct pagehop_file *pf, void __user *arg)
+{
+	struct pagehop_alloc a;
+	struct pagehop_buf *b;
+	int shift, err;
+	u32 usize, id;
+
+	err = pagehop_copy_in(&a, sizeof(a), arg, &usize);
+	if (err)
+		return err;
+	err = pagehop_alloc_check(&a, &shift);
+	if (err)
+		return err;
+	err = pagehop_reserve(a.length, a.node);
+	if (err)
+		return err;
+
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b) {
+		atomic64_sub(a.length, &pagehop_pinned);
+		return -ENOMEM;
+	}
+	kref_init(&b->ref);
+	b->node = a.node;
+	b->page_size = a.page_size;
+	b->shift = shift;
+	b->length = a.length;
+	b->nr_chunks = a.length >> shift;
+	/* From here on the release function undoes everything. */
+	b->chunks = kvcalloc(b->nr_chunks, sizeof(*b->chunks), GFP_KERNEL);
+	if (!b->chunks) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	switch (a.page_size) {
+	case PAGEHOP_PAGE_4K:
+		err = pagehop_alloc_4k(b);
+		break;
+	case PAGEHOP_PAGE_2M:
+		err = pagehop_alloc_2m(b);
+		break;
+	default:
+		err = pagehop_alloc_1g(b);
+		break;
+	}
+	if (err) {
+		if (err == -ENOMEM)
+			pagehop_warn("ALLOC: node %d has no %llu MiB of %s pages now\n",
+				     b->node, b->length >> 20,
+				     shift == PAGE_SHIFT ? "4 KiB" :
+				     shift == PMD_SHIFT ? "2 MiB" : "contiguous 1 GiB");
+		goto fail;
+	}
+
+	err = xa_alloc(&pf->bufs, &id, b, XA_LIMIT(1, PAGEHOP_ID_MAX), GFP_KERNEL);
+	if (err) {
+		err = err == -EBUSY ? -ENOSPC : err;
+		goto fail;
+	}
+	b->id = id;
+	a.id = id;
+	a.mmap_offset = (u64)id << PAGEHOP_OFF_SHIFT;
+	err = pagehop_copy_out(arg, &a, sizeof(a), usize);
+	if (err) {
+		xa_erase(&pf->bufs, id);
+		goto fail;
+	}
+	return 0;
+
+fail:
+	pagehop_buf_put(b);
+	return err;
+}
+
+long pagehop_ioc_free(struct pagehop_file *pf, void __user *arg)
+{
+	struct pagehop_free f;
+	struct pagehop_buf *b;
+	u32 usize;
+	int err;
+
+	err = pagehop_copy_in(&f, sizeof(f), arg, &usize);
+	if (err)
+		return err;
+	if (f.reserved[0] || f.reserved[1])
+		return -EINVAL;
+	b = xa_erase(&pf->bufs, f.id);
+	if (!b)
+		return -ENOENT;
+	pagehop_buf_put(b);
+	return 0;
+}
+
+void pagehop_file_release_bufs(struct pagehop_file *pf)
+{
+	struct pagehop_buf *b;
+	unsigned long id;
+
+	xa_for_each(&pf->bufs, id, b) {
+		xa_erase(&pf->bufs, id);
+		pagehop_buf_put(b);
+	}
+}
+
+/* ---- mapping ------------------------------------------------------------ */
+
+/* Byte offset into the buffer of the page containing addr. */
+static u64 pagehop_vma_buf_offset(struct vm_area_struct *vma, unsigned long addr)
+{
+	u64 off = ((u64)vma->vm_pgoff << PAGE_SHIFT) + (addr - vma->vm_start);
+
+	return off & (PAGEHOP_BUF_MAX - 1);
+}
+
+static void pagehop_vm_open(struct vm_area_struct *vma)
+{
+	struct pagehop_buf *b = vma->vm_private_data;
+
+	/* A split VMA or an mremap copy: one more mapping of the buffer. */
+	kref_get(&b->ref);
+}
+
+static void pagehop_vm_close(struct vm_area_struct *vma)
+{
+	pagehop_buf_put(vma->vm_private_data);
+}
+
+/* Never leave a huge leaf half mapped: split only on page boundaries. */
+static int pagehop_vm_may_split(struct vm_area_struct *vma, unsigned long addr)
+{
+	struct pagehop_buf *b = vma->vm_private_data;
+
+	return IS_ALIGNED(addr, pagehop_page_bytes(b)) ? 0 : -EINVAL;
+}
+
+/* mremap may move a mapping, but only to an address huge leaves fit. */
+static int pagehop_vm_mremap(struct vm_area_struct *vma)
+{
+	struct pagehop_buf *b = vma->vm_private_data;
+
+	return IS_ALIGNED(vma->vm_start, pagehop_page_bytes(b)) ? 0 : -EINVAL;
+}
+
+static unsigned long pagehop_vm_pagesize(struct vm_area_struct *vma)
+{
+	struct pagehop_buf *b = vma->vm_private_data;
+
+	return pagehop_page_bytes(b);
+}
+
+/*
+ * 4 KiB buffers are mapped whole at mmap time; this refills a PTE that was
+ * zapped since (MADV_DONTNEED), with the same page, as udmabuf does.
+ * A huge buffer reaching here was denied ->huge_fault (MADV_NOHUGEPAGE or
+ * prctl(PR_SET_THP_DISABLE) on the caller): mapping it with 4 KiB PTEs
+ * would break the promise of the page size, so it is a SIGBUS.
+ */
+static vm_fault_t pagehop_vm_fault(struct vm_fault *vmf)
+{
+	struct pagehop_buf *b = vmf->vma->vm_private_data;
+	u64 off = pagehop_vma_buf_offset(vmf->vma, vmf->address);
+	struct page *page;
+
+	if (b->shift != PAGE_SHIFT) {
+		pagehop_warn("fault on a %s buffer without a huge fault: THP disabled for this mapping?\n",
+			     b->shift == PMD_SHIFT ? "2 MiB" : "1 GiB");
+		return VM_FAULT_SIGBUS;
+	}
+	if (off >= b->length)
+		return VM_FAULT_SIGBUS;
+	page = b->chunks[off >> PAGE_SHIFT];
+	get_page(page);
+	vmf->page = page;
+	return 0;
+}
+
+#if PAGEHOP_HAVE_PMD_PFNMAP
+/*
+ * Map the PMD or PUD leaf holding the fault, whole.  The VMA's start and
+ * offset are aligned to the buffer's page size (pagehop_mmap), so the leaf
+ * lies inside the VMA and inside one page of the buffer.  A 2 MiB buffer
+ * offered a PUD falls back to the PMD; a 1 GiB buffer offered a PMD (its
+ * PUD was refused) fails rather than map smaller leaves than asked.
+ */
+static vm_fault_t pagehop_vm_huge_fault(PAGEHOP_HUGE_FAULT_ARGS(vmf, order))
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct pagehop_buf *b = vma->vm_private_data;
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	unsigned long addr, pfn;
+	u64 off;
+
+	if (order == PMD_ORDER && b->shift == PMD_SHIFT) {
+		addr = vmf->address & PMD_MASK;
+		if (addr < vma->vm_start || addr + PMD_SIZE > vma->vm_end)
+			return VM_FAULT_SIGBUS;
+		off = pagehop_vma_buf_offset(vma, addr);
+		if (off >= b->length)
+			return VM_FAULT_SIGBUS;
+		pfn = page_to_pfn(b->chunks[off >> PMD_SHIFT]);
+		return pagehop_insert_pfn_pmd(vmf, pfn, write);
+	}
+#if PAGEHOP_HAVE_PUD_PFNMAP
+	if (order == PUD_ORDER && b->shift == PUD_SHIFT) {
+		addr = vmf->address & PUD_MASK;
+		if (addr < vma->vm_start || addr + PUD_SIZE > vma->vm_end)
+			return VM_FAULT_SIGBUS;
+		off = pagehop_vma_buf_offset(vma, addr);
+		if (off >= b->length)
+			return VM_FAULT_SIGBUS;
+		pfn = page_to_pfn(b->chunks[off >> PUD_SHIFT]);
+		return pagehop_insert_pfn_pud(vmf, pfn, write);
+	}
+#endif
+	if (order > PMD_ORDER && b->shift == PMD_SHIFT)
+		return VM_FAULT_FALLBACK;
+	return VM_FAULT_SIGBUS;
+}
+#endif
+
+static const struct vm_operations_struct pagehop_vm_ops = {
+	.open = pagehop_vm_open,
+	.close = pagehop_vm_close,
+	.may_split = pagehop_vm_may_split,
+	.mremap = pagehop_vm_mremap,
+	.fault = pagehop_vm_fault,
+#if PAGEHOP_HAVE_PMD_PFNMAP
+	.huge_fault = pagehop_vm_huge_fault,
+#endif
+	.pagesize = pagehop_vm_pagesize,
+};
+
+int pagehop_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct pagehop_file *pf = filp->private_data;
+	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	u64 len = vma->vm_end - vma->vm_start;
+	u64 within = off & (PAGEHOP_BUF_MAX - 1);
+	unsigned long flags = VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
+	struct pagehop_buf *b;
+	unsigned long num;
+	int err = -EINVAL;
+
+	b = pagehop_buf_get(pf, off >> PAGEHOP_OFF_SHIFT);
+	if (!b) {
+		pagehop_warn("mmap: offset 0x%llx is no buffer of this fd\n", off);
+		return -EINVAL;
+	}
+	/* A private (COW) copy of pinned memory would defeat the pinning. */
+	if (!(vma->vm_flags & VM_MAYSHARE)) {
+		pagehop_warn("mmap: MAP_PRIVATE refused, use MAP_SHARED\n");
+		goto fail;
+	}
+	if (!IS_ALIGNED(within | len | vma->vm_start, pagehop_page_bytes(b))) {
+		pagehop_warn("mmap: offset, length and address must be multiples of the buffer's page size\n");
+		goto fail;
+	}
+	if (within + len > b->length) {
+		pagehop_warn("mmap: 0x%llx bytes at 0x%llx go beyond the %llu-byte buffer\n",
+			     len, within, b->length);
+		goto fail;
+	}
+
+	if (b->shift == PAGE_SHIFT) {
+		pagehop_vm_flags_set(vma, flags | VM_MIXEDMAP);
+		num = len >> PAGE_SHIFT;
+		err = vm_insert_pages(vma, vma->vm_start, b->chunks + (within >> PAGE_SHIFT), &num);
+		if (!err && num)
+			err = -ENOMEM;
+		if (err)
+			goto fail;
+	} else {
+		pagehop_vm_flags_set(vma, flags | VM_PFNMAP);
+	}
+	/* The reference taken above now belongs to the VMA. */
+	vma->vm_private_data = b;
+	vma->vm_ops = &pagehop_vm_ops;
+	return 0;
+
+fail:
+	pagehop_buf_put(b);
+	return err;
+}
+
+/*
+ * Place a huge buffer's mapping at an address aligned to its page size, as
+ * drivers/dax/device.c does: ask for len + align and round up inside.
+ */
+unsigned long pagehop_get_unmapped_area(struct file *filp, unsigned long addr,
+					unsigned long len, unsigned long pgoff,
+					unsigned long flags)
+{
+	struct pagehop_file *pf = filp->private_data;
+	unsigned long align = PAGE_SIZE, area;
+	struct pagehop_buf *b;
+
+	b = pagehop_buf_get(pf, pgoff >> (PAGEHOP_OFF_SHIFT - PAGE_SHIFT));
+	if (b) {
+		align = pagehop_page_bytes(b);
+		pagehop_buf_put(b);
+	}
+	if (align == PAGE_SIZE || (flags & MAP_FIXED) || len + align < len)
+		return pagehop_mm_get_unmapped_area(filp, addr, len, pgoff, flags);
+	area = pagehop_mm_get_unmapped_area(filp, 0, len + align, pgoff, flags);
+	if (IS_ERR_VALUE(area))
+		return area;
+	return round_up(area, align);
+}
