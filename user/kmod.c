@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kmod.c - open /dev/pagehop and check what the loaded module can do.
+ * kmod.c - open /dev/pagehop, check what the loaded module can do, and
+ * use it: pinned buffers, page-table queries, the in-kernel chase, the
+ * prefetcher bits.
  */
 #include "kmod.h"
 #include "util.h"
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 int kmod_open(struct ph_kmod *k)
@@ -94,4 +97,120 @@ const char *kmod_feature_list(uint64_t features, char *buf, size_t size)
 			len += snprintf(buf + len, size - len, "%s%s", len ? "," : "",
 					names[i].name);
 	return buf;
+}
+
+int kmod_alloc_map(struct ph_kmod *k, int node, uint32_t page_size, uint64_t length,
+		   struct ph_kbuf *out)
+{
+	struct pagehop_alloc a = {
+		.size = sizeof(a),
+		.node = (uint32_t)node,
+		.page_size = page_size,
+		.length = length,
+	};
+	struct pagehop_free f = { .size = sizeof(f) };
+	void *p;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (k->fd < 0)
+		return -EBADF;
+	if (node < 0 || length > SIZE_MAX)
+		return -EINVAL;
+	if (ioctl(k->fd, PAGEHOP_IOC_ALLOC, &a))
+		return -errno;
+	/* The module aligns the address to the page size (get_unmapped_area). */
+	p = mmap(NULL, (size_t)length, PROT_READ | PROT_WRITE, MAP_SHARED, k->fd,
+		 (off_t)a.mmap_offset);
+	if (p == MAP_FAILED) {
+		err = -errno;
+		f.id = a.id;
+		ioctl(k->fd, PAGEHOP_IOC_FREE, &f);
+		return err;
+	}
+	out->id = a.id;
+	out->addr = p;
+	out->length = length;
+	out->page_size = page_size;
+	out->node = node;
+	return 0;
+}
+
+void kmod_unmap_free(struct ph_kmod *k, struct ph_kbuf *b)
+{
+	struct pagehop_free f = { .size = sizeof(f), .id = b->id };
+
+	if (b->addr)
+		munmap(b->addr, (size_t)b->length);
+	if (b->id && k->fd >= 0)
+		ioctl(k->fd, PAGEHOP_IOC_FREE, &f);
+	memset(b, 0, sizeof(*b));
+}
+
+int kmod_query(struct ph_kmod *k, const void *addr, uint64_t length,
+	       int (*cb)(const struct pagehop_query_entry *e, void *arg), void *arg)
+{
+	enum { BATCH = 256 };
+	struct pagehop_query_entry ents[BATCH];
+	uint64_t a = (uint64_t)(uintptr_t)addr, end = a + length;
+	int ret;
+
+	if (k->fd < 0)
+		return -EBADF;
+	while (a < end) {
+		struct pagehop_query q = {
+			.size = sizeof(q),
+			.addr = a,
+			.length = end - a,
+			.entries_ptr = (uint64_t)(uintptr_t)ents,
+			.max_entries = BATCH,
+		};
+
+		if (ioctl(k->fd, PAGEHOP_IOC_QUERY, &q))
+			return -errno;
+		for (uint32_t i = 0; i < q.nr_entries; i++) {
+			ret = cb(&ents[i], arg);
+			if (ret)
+				return ret;
+		}
+		/* The module always moves on; guard against a stuck walk anyway. */
+		if (q.next_addr <= a)
+			return -EIO;
+		a = q.next_addr;
+	}
+	return 0;
+}
+
+int kmod_chase(struct ph_kmod *k, uint32_t id, int cpu, uint64_t start,
+	       uint32_t loads_per_window, uint32_t windows, uint64_t *cycles, uint64_t *end)
+{
+	struct pagehop_chase c = {
+		.size = sizeof(c),
+		.id = id,
+		.cpu = (uint32_t)cpu,
+		.start = start,
+		.loads_per_window = loads_per_window,
+		.windows = windows,
+		.cycles_ptr = (uint64_t)(uintptr_t)cycles,
+	};
+
+	if (k->fd < 0)
+		return -EBADF;
+	if (cpu < 0)
+		return -EINVAL;
+	if (ioctl(k->fd, PAGEHOP_IOC_CHASE, &c))
+		return -errno;
+	if (end)
+		*end = c.end;
+	return 0;
+}
+
+int kmod_prefetch(struct ph_kmod *k, struct pagehop_prefetch *pf)
+{
+	if (k->fd < 0)
+		return -EBADF;
+	pf->size = sizeof(*pf);
+	if (ioctl(k->fd, PAGEHOP_IOC_PREFETCH, pf))
+		return -errno;
+	return 0;
 }

@@ -31,4 +31,39 @@ bool kmod_has(const struct ph_kmod *k, uint64_t feature);
 /* "4k,2m,query,chase" */
 const char *kmod_feature_list(uint64_t features, char *buf, size_t size);
 
+/* A buffer pinned by the module and mapped into this process. */
+struct ph_kbuf {
+	uint32_t id;		/* the module's buffer id */
+	void *addr;		/* where it is mapped (MAP_SHARED) */
+	uint64_t length;	/* bytes */
+	uint32_t page_size;	/* enum pagehop_page_size */
+	int node;
+};
+
+/*
+ * ALLOC length bytes of page_size pages on node, and mmap them MAP_SHARED.
+ * 0 or -errno (the module's: -ENOMEM, -EOPNOTSUPP, -E2BIG, -EINVAL, ...);
+ * on failure nothing stays allocated or mapped.
+ */
+int kmod_alloc_map(struct ph_kmod *k, int node, uint32_t page_size, uint64_t length,
+		   struct ph_kbuf *out);
+/* munmap and FREE; b is zeroed.  Safe on a zeroed ph_kbuf. */
+void kmod_unmap_free(struct ph_kmod *k, struct ph_kbuf *b);
+/*
+ * QUERY [addr, addr + length) of this process, calling cb once per entry
+ * (leaf or hole) in address order.  Stops early and returns cb's value if
+ * it is non-zero; else 0 or -errno.
+ */
+int kmod_query(struct ph_kmod *k, const void *addr, uint64_t length,
+	       int (*cb)(const struct pagehop_query_entry *e, void *arg), void *arg);
+/*
+ * CHASE buffer id on cpu from byte offset start: windows windows of
+ * loads_per_window hops each; cycles[windows] gets each window's TSC cycles
+ * and *end the offset reached.  0 or -errno.
+ */
+int kmod_chase(struct ph_kmod *k, uint32_t id, int cpu, uint64_t start,
+	       uint32_t loads_per_window, uint32_t windows, uint64_t *cycles, uint64_t *end);
+/* PREFETCH with pf's op, cpu and (for SET) disable; fills pf->size. 0 or -errno. */
+int kmod_prefetch(struct ph_kmod *k, struct pagehop_prefetch *pf);
+
 #endif
