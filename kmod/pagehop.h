@@ -21,7 +21,7 @@
  * the errno is what the caller acts on, the log line is for the admin.
  */
 #define pagehop_warn(fmt, ...) \
-	pr_warn_ratelimited("pagehop: %s[%d]: " fmt, current->comm, \
+	pr_warn_ratelimited("%s[%d]: " fmt, current->comm, \
 			    task_pid_nr(current), ##__VA_ARGS__)
 
 /*

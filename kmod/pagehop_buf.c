@@ -227,8 +227,9 @@ static struct page *pagehop_alloc_1g_one(int nid)
 {
 	const unsigned long nr = 1UL << PAGEHOP_PUD_ORDER;
 	pg_data_t *pgdat = NODE_DATA(nid);
+	unsigned int scanned = 0, tried = 0;
 	unsigned long pfn;
-	int z, err;
+	int z, err = 0;
 
 	for (z = 0; z < MAX_NR_ZONES; z++) {
 		struct zone *zone = &pgdat->node_zones[z];
@@ -240,9 +241,12 @@ static struct page *pagehop_alloc_1g_one(int nid)
 			if (fatal_signal_pending(current))
 				return ERR_PTR(-EINTR);
 			cond_resched();
+			scanned++;
 			if (!pagehop_range_may_contig(zone, pfn, nr))
 				continue;
-			if (alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE, PAGEHOP_CONTIG_GFP))
+			tried++;
+			err = alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE, PAGEHOP_CONTIG_GFP);
+			if (err)
 				continue;
 			err = pagehop_clear_range(pfn_to_page(pfn), nr);
 			if (err) {
@@ -252,6 +256,8 @@ static struct page *pagehop_alloc_1g_one(int nid)
 			return pfn_to_page(pfn);
 		}
 	}
+	pagehop_warn("ALLOC: node %d: %u aligned GiB, %u without reserved or hugetlb pages, alloc_contig_range: %d\n",
+		     nid, scanned, tried, err);
 	return ERR_PTR(-ENOMEM);
 }
 

@@ -86,11 +86,12 @@ vm_build_initramfs() {
 # pairs {0,1} and {2,3} at 16 and the rest at 22, and HMAT figures for every
 # initiator/target pair.  One 1 GiB page is reserved on node 2 at boot.
 
+# vm_numa_nodes [GIB]: 4 nodes of GIB GiB each (default 2).
 vm_numa_nodes() {
-	local n
-	VM_QEMU_NUMA=(-machine q35,hmat=on -m 8G -smp 4,sockets=4,cores=1,threads=1)
+	local n gib=${1:-2}
+	VM_QEMU_NUMA=(-machine q35,hmat=on -m $((gib * 4))G -smp 4,sockets=4,cores=1,threads=1)
 	for n in 0 1 2 3; do
-		VM_QEMU_NUMA+=(-object "memory-backend-ram,id=m$n,size=2G"
+		VM_QEMU_NUMA+=(-object "memory-backend-ram,id=m$n,size=${gib}G"
 			-numa "node,nodeid=$n,cpus=$n,memdev=m$n,initiator=$n")
 	done
 }
@@ -129,21 +130,36 @@ vm_hmat_args() {
 	done
 }
 
-# vm_config_with_slit "SLIT row-major": 4 nodes with that SLIT and HMAT.
+# vm_config_with_slit "SLIT row-major" [GIB]: 4 nodes of GIB GiB (default 2)
+# with that SLIT and HMAT.
+#
+# nokaslr: with physical KASLR the kernel image may land anywhere, also in
+# node 2's only free aligned GiB; the boot-time 1 GiB page then silently
+# falls back to another node (memblock_alloc_try_nid_raw), and 1 GiB
+# contiguous allocations become a matter of luck.
 vm_config_with_slit() {
-	vm_numa_nodes
+	vm_numa_nodes "${2:-2}"
 	vm_slit_args "$1"
 	vm_hmat_args "$1"
-	VM_APPEND="hugepagesz=1G hugepages=2:1"
+	VM_APPEND="nokaslr hugepagesz=1G hugepages=2:1"
 	VM_ENV="VM_NODES=4
 VM_SLIT='$1'
 VM_HMAT_LOCAL_LAT=$VM_HMAT_LOCAL_LAT
 VM_HMAT_LOCAL_BW=$VM_HMAT_LOCAL_BW
-VM_HP1G_NODE=2"
+VM_HP1G_NODE=2
+VM_NODE_GIB=${2:-2}"
 }
 
 vm_config_numa4() {
 	vm_config_with_slit "10 16 22 22 16 10 22 22 22 22 10 16 22 22 16 10"
+}
+
+# numa4big: numa4 with 3 GiB nodes, for pagehop.ko's tests: early
+# unmovable allocations fill a node from the bottom and its memmap sits at
+# the top, so only a node of 3 GiB or more keeps an aligned GiB free for
+# 1 GiB buffers (alloc_contig_range), as large machines do.
+vm_config_numa4big() {
+	vm_config_with_slit "10 16 22 22 16 10 22 22 22 22 10 16 22 22 16 10" 3
 }
 
 # flat11: every remote pair at 11.
