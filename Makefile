@@ -46,12 +46,16 @@ UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 VM_HELPER_SRCS := $(wildcard tests/vm/guest/*.c)
 VM_HELPERS     := $(patsubst tests/vm/guest/%.c,$(BUILD)/vm/%,$(VM_HELPER_SRCS))
 
+# The ABI version: dkms packages the module under it (dkms.conf).
+PAGEHOP_API := $(shell sed -n 's/^\#define PAGEHOP_API_VERSION[[:space:]]*\([0-9]*\).*/\1/p' include/uapi/pagehop.h)
+DKMS_SRC    := $(DESTDIR)/usr/src/pagehop-$(PAGEHOP_API)
+
 # pagehop.ko is built out of tree in a copy per kernel, so that one tree can
 # hold modules for several kernels at once (the guests boot 6.1 and 6.12).
 KMOD_OUT    = $(BUILD)/kmod/$(KVER)
 
 .PHONY: all run check unit unit-asan clang host-tests vm-tests dkms-test \
-        install uninstall kmod load unload clean deps deps-check
+        install install-kmod uninstall kmod load unload clean deps deps-check
 
 all: $(BUILD)/pagehop $(UNIT_BINS) $(VM_HELPERS)
 
@@ -81,7 +85,7 @@ kmod:
 	@test -d $(KDIR) || { echo "pagehop: no kernel headers at $(KDIR): apt-get install linux-headers-$(KVER)" >&2; exit 4; }
 	@rm -rf $(KMOD_OUT) && mkdir -p $(KMOD_OUT)/include
 	@cp -r kmod $(KMOD_OUT)/ && cp -r include/uapi $(KMOD_OUT)/include/
-	$(MAKE) -C $(KDIR) M=$(abspath $(KMOD_OUT))/kmod modules
+	$(MAKE) -C $(KDIR) M=$(abspath $(KMOD_OUT))/kmod PAGEHOP_WERROR=y modules
 
 load: kmod
 	insmod $(KMOD_OUT)/kmod/pagehop.ko
@@ -134,9 +138,33 @@ check: deps-check
 install: all
 	install -D -m 0755 $(BUILD)/pagehop $(DESTDIR)$(PREFIX)/bin/pagehop
 	install -D -m 0644 docs/pagehop.1 $(DESTDIR)$(PREFIX)/share/man/man1/pagehop.1
+	@$(MAKE) --no-print-directory install-kmod
+
+# The module: through dkms when it is there (rebuilt on kernel updates), else
+# built for KVER into /lib/modules/KVER/extra.  With DESTDIR (packaging) the
+# sources go to DESTDIR/usr/src/pagehop-API for the package's dkms hooks.
+install-kmod:
+	@if command -v dkms >/dev/null 2>&1; then \
+		rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC)/include && \
+		cp -r dkms.conf kmod $(DKMS_SRC)/ && cp -r include/uapi $(DKMS_SRC)/include/ && \
+		rm -f $(DKMS_SRC)/kmod/*.o $(DKMS_SRC)/kmod/*.ko $(DKMS_SRC)/kmod/.*.cmd; \
+		if [ -z "$(DESTDIR)" ]; then \
+			dkms remove pagehop/$(PAGEHOP_API) --all >/dev/null 2>&1 || true; \
+			dkms add pagehop/$(PAGEHOP_API) && \
+			dkms install pagehop/$(PAGEHOP_API) -k $(KVER); \
+		fi; \
+	else \
+		$(MAKE) --no-print-directory kmod KVER=$(KVER) && \
+		install -D -m 0644 $(KMOD_OUT)/kmod/pagehop.ko \
+			$(DESTDIR)/lib/modules/$(KVER)/extra/pagehop.ko && \
+		{ [ -n "$(DESTDIR)" ] || depmod -a $(KVER); }; \
+	fi
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pagehop $(DESTDIR)$(PREFIX)/share/man/man1/pagehop.1
+	-@if command -v dkms >/dev/null 2>&1 && [ -z "$(DESTDIR)" ]; then \
+		dkms remove pagehop/$(PAGEHOP_API) --all; fi
+	rm -rf $(DKMS_SRC) $(DESTDIR)/lib/modules/$(KVER)/extra/pagehop.ko
 
 clean:
 	rm -rf build

@@ -5,7 +5,7 @@
 . /tests/tap.sh
 case "$VM_KVER" in 6.1.*) sizes="4k" ;; *) sizes="4k 2m" ;; esac
 nsz=$(echo $sizes | wc -w)
-plan $((nsz * 6 + 5))
+plan $((nsz * 7 + 5))
 
 for s in $sizes; do
 	check "$s: close the fd, then touch the mapping" kmodtest life close-then-touch $s
@@ -14,6 +14,7 @@ for s in $sizes; do
 	check "$s: fork: the child has no mapping" kmodtest life fork $s
 	check "$s: mremap: grow EFAULT, move keeps the pages" kmodtest life mremap $s
 	check "$s: partial munmap keeps the rest" kmodtest life partial-munmap $s
+	check "$s: MADV_DONTNEED, then the same pages fault back" kmodtest life dontneed $s
 done
 
 # rmmod while a buffer exists: EBUSY, whether an fd or only a mapping holds it.

@@ -923,6 +923,34 @@ static int cmd_life(int argc, char **argv)
 		b.length = len / 2;
 		kmod_unmap_free(&k, &b);
 		kmod_close(&k);
+	} else if (!strcmp(w, "dontneed")) {
+		/*
+		 * MADV_DONTNEED zaps 4 KiB PTEs; the next touch must bring back
+		 * the same pages, data intact.  PFNMAP (huge) mappings refuse it.
+		 */
+		if (query_all(&k, b.addr, len, &q))
+			return fail("QUERY failed");
+		uint64_t pfn0 = q.e[0].pfn;
+		int e = madvise(b.addr, len, MADV_DONTNEED) ? errno : 0;
+
+		free(q.e);
+		if (ps != PAGEHOP_PAGE_4K) {
+			rc |= expect("MADV_DONTNEED on a huge buffer", e, EINVAL);
+		} else {
+			rc |= expect("MADV_DONTNEED", e, 0);
+			if (query_all(&k, b.addr, len, &q) || q.n != 1 ||
+			    q.e[0].level != PAGEHOP_LEVEL_NONE)
+				rc |= fail("after MADV_DONTNEED the PTEs are still there");
+			free(q.e);
+		}
+		rc |= verify(b.addr, len, 0xabcdef);
+		if (query_all(&k, b.addr, len, &q) ||
+		    check_leaves(&q, b.addr, len, ps_level(ps), ps_bytes(ps), 1) ||
+		    q.e[0].pfn != pfn0)
+			rc |= fail("after refault QUERY does not show the same pages");
+		free(q.e);
+		kmod_unmap_free(&k, &b);
+		kmod_close(&k);
 	} else if (!strcmp(w, "partial-munmap")) {
 		/* Unmapping the second page leaves the first mapped and intact. */
 		munmap((char *)b.addr + len / 2, len / 2);
