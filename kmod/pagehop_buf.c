@@ -13,6 +13,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/gfp.h>
+#include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
@@ -200,6 +201,26 @@ static bool pagehop_range_may_contig(struct zone *zone, unsigned long pfn, unsig
 	return true;
 }
 
+/*
+ * alloc_contig_range() fails with -EBUSY also for a moment's reasons: a
+ * page in flight on an LRU or per-CPU list, a short get_page() elsewhere.
+ * A few tries a little apart turn most of those into a success; a range
+ * with a truly unmovable page fails every time, and costs 3 tries.
+ */
+#define PAGEHOP_CONTIG_TRIES	3
+
+static int pagehop_contig_range(unsigned long pfn, unsigned long nr)
+{
+	int i, err = -EBUSY;
+
+	for (i = 0; i < PAGEHOP_CONTIG_TRIES && err == -EBUSY; i++) {
+		if (i)
+			msleep(20);
+		err = alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE, PAGEHOP_CONTIG_GFP);
+	}
+	return err;
+}
+
 /* Zero a 1 GiB range page by page: alloc_contig_range() does not. */
 static int pagehop_clear_range(struct page *page, unsigned long nr)
 {
@@ -245,7 +266,7 @@ static struct page *pagehop_alloc_1g_one(int nid)
 			if (!pagehop_range_may_contig(zone, pfn, nr))
 				continue;
 			tried++;
-			err = alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE, PAGEHOP_CONTIG_GFP);
+			err = pagehop_contig_range(pfn, nr);
 			if (err)
 				continue;
 			err = pagehop_clear_range(pfn_to_page(pfn), nr);

@@ -1,12 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # kmod_chase.sh - CHASE walks a whole cycle on every CPU with interrupts off
 # and ends where userspace says; PREFETCH fails cleanly without the MSRs.
+# (1 GiB pages: in kmod_place.sh, while a free GiB is there.)
 . /tests/tap.sh
+# check_v DESC CMD...: as check, and on success the command's output as diagnostics.
+check_v() {
+	_d=$1
+	shift
+	if _o=$("$@" 2>&1); then ok "$_d"; [ -n "$_o" ] && printf '%s\n' "$_o" | sed 's/^/# /'; else not_ok "$_d" "$_o"; fi
+}
 plan 3
 
-check "CHASE over 4 KiB pages (vmap)" kmodtest chase 4k 0
+check_v "CHASE over 4 KiB pages (vmap)" kmodtest chase 4k 0
 case "$VM_KVER" in
 6.1.*) skip "CHASE over 2 MiB pages" "no 2 MiB buffers on $VM_KVER" ;;
-*) check "CHASE over 2 MiB pages (direct map)" kmodtest chase 2m 1 ;;
+*) check_v "CHASE over 2 MiB pages (direct map)" kmodtest chase 2m 1 ;;
 esac
 check "PREFETCH: EOPNOTSUPP where there is no prefetcher MSR" kmodtest prefetch

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # kmod_life.sh - buffer lifetimes: the fd and every mapping each keep a
 # buffer alive; fork does not pass mappings on; mremap may move but not grow
-# them; rmmod is refused while any buffer exists.
+# them; rmmod is refused while any buffer exists.  (1 GiB buffers: in
+# kmod_place.sh, while a free GiB is there.)
 . /tests/tap.sh
 case "$VM_KVER" in 6.1.*) sizes="4k" ;; *) sizes="4k 2m" ;; esac
 nsz=$(echo $sizes | wc -w)

@@ -5,18 +5,24 @@
 # is checked against hugetlbfs pages placed with mbind, and plain and THP
 # anonymous memory.
 . /tests/tap.sh
-plan $((VM_NODES * 3 + 6))
+# check_v DESC CMD...: as check, and on success the command's output as diagnostics.
+check_v() {
+	_d=$1
+	shift
+	if _o=$("$@" 2>&1); then ok "$_d"; [ -n "$_o" ] && printf '%s\n' "$_o" | sed 's/^/# /'; else not_ok "$_d" "$_o"; fi
+}
+plan $((VM_NODES * 3 + 8))
 
 case "$VM_KVER" in 6.1.*) huge=no ;; *) huge=yes ;; esac
 g1ok=0
 for n in $(seq 0 $((VM_NODES - 1))); do
-	check "node $n 4 KiB x 1024" kmodtest place $n 4k 4M
+	check_v "node $n 4 KiB x 1024" kmodtest place $n 4k 4M
 	if [ $huge = yes ]; then
-		check "node $n 2 MiB x 4" kmodtest place $n 2m 8M
+		check_v "node $n 2 MiB x 4" kmodtest place $n 2m 8M
 		# 1 GiB is best effort: a free aligned GiB on the node, or ENOMEM.
 		if o=$(kmodtest place $n 1g 1G --or-enomem 2>&1); then
 			ok "node $n 1 GiB: $o"
-			case "$o" in ENOMEM*) ;; *) g1ok=$((g1ok + 1)) ;; esac
+			case "$o" in ENOMEM*) ;; *) g1ok=$((g1ok + 1)) g1node=${g1node:-$n} ;; esac
 		else
 			not_ok "node $n 1 GiB" "$o"
 		fi
@@ -29,8 +35,13 @@ if [ $huge = yes ]; then
 	# With 3 GiB nodes (numa4big) the middle GiB of a node is free: at least
 	# one node must give a 1 GiB buffer.
 	[ $g1ok -ge 1 ] && ok "1 GiB buffers placed on $g1ok nodes" || not_ok "no node gave a 1 GiB buffer"
+	# While that node has a free GiB: lifetimes and CHASE on a PUD leaf.
+	check_v "1 GiB lifetimes on node ${g1node:-none}" kmodtest life1g ${g1node:-1}
+	check_v "CHASE over a 1 GiB page (direct map) on node ${g1node:-none}" kmodtest chase 1g ${g1node:-1}
 else
 	ok "1 GiB buffers not offered on $VM_KVER"
+	skip "1 GiB lifetimes" "no 1 GiB buffers on $VM_KVER"
+	skip "CHASE over a 1 GiB page" "no 1 GiB buffers on $VM_KVER"
 fi
 check "unsupported sizes agree with INFO" kmodtest err unsupported
 
@@ -42,11 +53,11 @@ for n in $(seq 0 $((VM_NODES - 1))); do
 	[ "$(cat /sys/devices/system/node/node$n/hugepages/hugepages-1048576kB/free_hugepages)" -ge 1 ] && hp=$n
 done
 [ "$hp" = "$VM_HP1G_NODE" ] || diag "the boot-time 1 GiB page is on node '$hp', not $VM_HP1G_NODE"
-check "QUERY of a hugetlb 1 GiB page on node $hp" kmodtest hugetlb 1g ${hp:-$VM_HP1G_NODE}
+check_v "QUERY of a hugetlb 1 GiB page on node $hp" kmodtest hugetlb 1g ${hp:-$VM_HP1G_NODE}
 # ... and 2 MiB pages reserved here on node 1 only.
 f=/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages
 echo 2 >$f
-check "QUERY of hugetlb 2 MiB pages on node 1" kmodtest hugetlb 2m 1
+check_v "QUERY of hugetlb 2 MiB pages on node 1" kmodtest hugetlb 2m 1
 echo 0 >$f
-check "QUERY of anonymous 4 KiB and THP memory on node 3" kmodtest anon 3
+check_v "QUERY of anonymous 4 KiB and THP memory on node 3" kmodtest anon 3
 check "QUERY paging with max_entries 1" kmodtest query-paging

@@ -3,9 +3,15 @@
 # allocating, mapping, touching, querying, unmapping and freeing at random
 # for 30 s.  Nothing may stay pinned; the kernel log must stay clean (run.sh).
 . /tests/tap.sh
+# check_v DESC CMD...: as check, and on success the command's output as diagnostics.
+check_v() {
+	_d=$1
+	shift
+	if _o=$("$@" 2>&1); then ok "$_d"; [ -n "$_o" ] && printf '%s\n' "$_o" | sed 's/^/# /'; else not_ok "$_d" "$_o"; fi
+}
 plan 2
 
 seed=$(date +%s)
 diag "fuzz seed $seed"
-check "fuzz: 100000 ioctls, only ABI errnos, nothing left pinned" kmodtest fuzz 100000 $seed
-check "stress: 4 threads for 30 s" kmodtest stress 4 30
+check_v "fuzz: 100000 ioctls, only ABI errnos, nothing left pinned" kmodtest fuzz 100000 $seed
+check_v "stress: 4 threads for 30 s" kmodtest stress 4 30

@@ -814,17 +814,19 @@ static int cmd_life(int argc, char **argv)
 	uint64_t base = pinned_now(), len;
 	uint32_t ps;
 	const char *w;
-	int err, rc = 0, st;
+	int err, rc = 0, st, node;
 
 	if (argc < 3)
 		return 2;
 	w = argv[1];
 	ps = parse_ps(argv[2]);
-	len = 2 * ps_bytes(ps);
+	/* Two pages, so that there is something to split; one GiB at most. */
+	len = ps == PAGEHOP_PAGE_1G ? GiB : 2 * ps_bytes(ps);
+	node = argc > 3 ? atoi(argv[3]) : 1;
 	open_kmod(&k);
-	err = kmod_alloc_map(&k, 1, ps, len, &b);
+	err = kmod_alloc_map(&k, node, ps, len, &b);
 	if (err)
-		return fail("ALLOC+mmap: %s", errname(-err));
+		return fail("ALLOC+mmap on node %d: %s", node, errname(-err));
 	fill(&b, 0xabcdef);
 
 	if (!strcmp(w, "close-then-touch")) {
@@ -838,8 +840,8 @@ static int cmd_life(int argc, char **argv)
 				   base + len);
 		open_kmod(&k);
 		if (query_all(&k, b.addr, len, &q) ||
-		    check_leaves(&q, b.addr, len, ps_level(ps), ps_bytes(ps), 1))
-			rc |= fail("after close the mapping is not the buffer's pages on node 1");
+		    check_leaves(&q, b.addr, len, ps_level(ps), ps_bytes(ps), node))
+			rc |= fail("after close the mapping is not the buffer's pages on node %d", node);
 		kmod_close(&k);
 		munmap(b.addr, len);
 	} else if (!strcmp(w, "munmap-then-close")) {
@@ -905,7 +907,7 @@ static int cmd_life(int argc, char **argv)
 			b.addr = n;
 			rc |= verify(b.addr, len, 0xabcdef);
 			if (query_all(&k, b.addr, len, &q) ||
-			    check_leaves(&q, b.addr, len, ps_level(ps), ps_bytes(ps), 1) ||
+			    check_leaves(&q, b.addr, len, ps_level(ps), ps_bytes(ps), node) ||
 			    q.e[0].pfn != pfn0)
 				rc |= fail("after the move QUERY does not show the same pages");
 			free(q.e);
@@ -917,10 +919,12 @@ static int cmd_life(int argc, char **argv)
 			rc |= verify(b.addr, len, 0xabcdef);
 		}
 		/* Shrinking by one page: allowed, the rest stays. */
-		n = mremap(b.addr, len, len / 2, 0);
-		rc |= expect("mremap shrink by a page", n == MAP_FAILED ? errno : 0, 0);
-		rc |= verify(b.addr, len / 2, 0xabcdef);
-		b.length = len / 2;
+		if (len > ps_bytes(ps)) {
+			n = mremap(b.addr, len, len / 2, 0);
+			rc |= expect("mremap shrink by a page", n == MAP_FAILED ? errno : 0, 0);
+			rc |= verify(b.addr, len / 2, 0xabcdef);
+			b.length = len / 2;
+		}
 		kmod_unmap_free(&k, &b);
 		kmod_close(&k);
 	} else if (!strcmp(w, "dontneed")) {
@@ -945,7 +949,7 @@ static int cmd_life(int argc, char **argv)
 		}
 		rc |= verify(b.addr, len, 0xabcdef);
 		if (query_all(&k, b.addr, len, &q) ||
-		    check_leaves(&q, b.addr, len, ps_level(ps), ps_bytes(ps), 1) ||
+		    check_leaves(&q, b.addr, len, ps_level(ps), ps_bytes(ps), node) ||
 		    q.e[0].pfn != pfn0)
 			rc |= fail("after refault QUERY does not show the same pages");
 		free(q.e);
@@ -966,6 +970,80 @@ static int cmd_life(int argc, char **argv)
 	}
 	if (pinned_now() != base)
 		rc |= fail("%" PRIu64 " bytes still pinned at the end", pinned_now() - base);
+	return rc;
+}
+
+/*
+ * life1g NODE: the lifetime rules on one 1 GiB buffer, allocated once (a
+ * node rarely has two free aligned GiB in a row): fork, mremap grow, move
+ * and misaligned move, FREE while mapped, close while mapped, then munmap
+ * gives it back.
+ */
+static int cmd_life1g(int argc, char **argv)
+{
+	const uint64_t len = GiB;
+	uint64_t base = pinned_now(), pfn0;
+	struct ph_kmod k;
+	struct ph_kbuf b;
+	struct qlist q;
+	int node, err, rc = 0, st;
+	char *dst;
+	void *n;
+	pid_t pid;
+
+	if (argc < 2)
+		return 2;
+	node = atoi(argv[1]);
+	open_kmod(&k);
+	err = kmod_alloc_map(&k, node, PAGEHOP_PAGE_1G, len, &b);
+	if (err)
+		return fail("ALLOC+mmap of 1 GiB on node %d: %s", node, errname(-err));
+	fill(&b, 0x1961);
+	if (query_all(&k, b.addr, len, &q) ||
+	    check_leaves(&q, b.addr, len, PAGEHOP_LEVEL_PUD, GiB, node))
+		return fail("not one PUD leaf on node %d", node);
+	pfn0 = q.e[0].pfn;
+	free(q.e);
+
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGSEGV, SIG_DFL);
+		(void)*(volatile char *)b.addr;
+		_exit(4);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFSIGNALED(st) || WTERMSIG(st) != SIGSEGV)
+		rc |= fail("fork: the child could touch the buffer");
+	else
+		printf("fork: the child has no mapping (SIGSEGV)\n");
+
+	n = mremap(b.addr, len, 2 * len, MREMAP_MAYMOVE);
+	rc |= expect("mremap grow", n == MAP_FAILED ? errno : 0, EFAULT);
+	n = mmap(NULL, 2 * len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	dst = (char *)(((uintptr_t)n + GiB - 1) & ~(uintptr_t)(GiB - 1));
+	n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst + 2 * MiB);
+	rc |= expect("mremap move to a 2 MiB-aligned address", n == MAP_FAILED ? errno : 0, EINVAL);
+	n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+	rc |= expect("mremap move to a 1 GiB-aligned address", n == MAP_FAILED ? errno : 0, 0);
+	if (n != MAP_FAILED)
+		b.addr = n;
+	rc |= verify(b.addr, len, 0x1961);
+	if (query_all(&k, b.addr, len, &q) ||
+	    check_leaves(&q, b.addr, len, PAGEHOP_LEVEL_PUD, GiB, node) || q.e[0].pfn != pfn0)
+		rc |= fail("after the move QUERY does not show the same PUD leaf");
+	free(q.e);
+
+	struct pagehop_free f = { .size = sizeof(f), .id = b.id };
+
+	rc |= expect("FREE while mapped", xioctl(k.fd, PAGEHOP_IOC_FREE, &f), 0);
+	kmod_close(&k);
+	rc |= verify(b.addr, len, 0x1961);
+	if (pinned_now() != base + len)
+		rc |= fail("FREE and close released a mapped buffer");
+	else
+		printf("FREE and close: still mapped, data intact, still pinned\n");
+	munmap(b.addr, len);
+	if (pinned_now() != base)
+		rc |= fail("munmap did not release the buffer");
 	return rc;
 }
 
@@ -1032,23 +1110,23 @@ static uint64_t rnd(void)
  */
 static int cmd_chase(int argc, char **argv)
 {
-	const uint64_t stride = 4096 + 64;	/* each hop a new page and line */
 	struct ph_kmod k;
 	struct ph_kbuf b;
-	uint64_t len, nslots, *perm, cycles[8], end, want;
+	uint64_t len, nslots, *perm, cycles[8], end, want, stride;
 	uint32_t ps;
 	int err, rc = 0, ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 
 	if (argc < 3)
 		return 2;
 	ps = parse_ps(argv[1]);
-	len = ps == PAGEHOP_PAGE_4K ? 4 * MiB : 2 * ps_bytes(ps);
+	len = ps == PAGEHOP_PAGE_4K ? 4 * MiB : ps == PAGEHOP_PAGE_2M ? 4 * MiB : GiB;
+	/*
+	 * Each hop a new 4 KiB page and cache line, at most ~1000 slots over
+	 * the whole buffer so that one window walks the cycle.
+	 */
+	stride = (len / 1024 > 4096 ? len / 1024 : 4096) + 64;
 	open_kmod(&k);
 	err = kmod_alloc_map(&k, atoi(argv[2]), ps, len, &b);
-	if (err == -ENOMEM && ps == PAGEHOP_PAGE_1G) {
-		printf("no contiguous GiB free: nothing to chase\n");
-		return 0;
-	}
 	if (err)
 		return fail("ALLOC+mmap: %s", errname(-err));
 	nslots = len / stride;
@@ -1431,7 +1509,8 @@ int main(int argc, char **argv)
 	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
 		{ "info", cmd_info }, { "place", cmd_place }, { "hugetlb", cmd_hugetlb },
 		{ "anon", cmd_anon }, { "query-paging", cmd_query_paging }, { "err", cmd_err },
-		{ "life", cmd_life }, { "hold", cmd_hold }, { "rmmod-busy", cmd_rmmod_busy }, { "chase", cmd_chase },
+		{ "life", cmd_life }, { "hold", cmd_hold }, { "rmmod-busy", cmd_rmmod_busy },
+		{ "life1g", cmd_life1g }, { "chase", cmd_chase },
 		{ "prefetch", cmd_prefetch }, { "fuzz", cmd_fuzz }, { "stress", cmd_stress },
 	};
 
