@@ -551,7 +551,7 @@ static vm_fault_t pagehop_vm_fault(struct vm_fault *vmf)
  * offered a PUD falls back to the PMD; a 1 GiB buffer offered a PMD (its
  * PUD was refused) fails rather than map smaller leaves than asked.
  */
-static vm_fault_t pagehop_vm_huge_fault(PAGEHOP_HUGE_FAULT_ARGS(vmf, order))
+static vm_fault_t pagehop_vm_huge_fault(struct vm_fault *vmf, unsigned int order)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct pagehop_buf *b = vma->vm_private_data;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pagehop_compat.h - every difference between the kernels pagehop.ko builds
- * for, in one place.  Verified against Debian's 6.1.192 and 6.12.117 sources;
- * keyed on Kconfig symbols where a feature has one, else on the version.
+ * for, in one place.  Verified against Debian's 6.1.192 and 6.12.117 sources
+ * (both built and tested in QEMU guests); keyed on Kconfig symbols where a
+ * feature has one, else on the version.  The branches for kernels after
+ * 6.12 follow upstream renames as we understand them and are not built here.
  */
 #ifndef _PAGEHOP_COMPAT_H
 #define _PAGEHOP_COMPAT_H
@@ -44,11 +46,11 @@
 #if PAGEHOP_HAVE_PMD_PFNMAP
 /*
  * ->huge_fault took an enum page_entry_size until 6.6 and an order after;
- * every kernel with huge pfnmaps has the order form.  The pfn went in as a
- * pfn_t up to 6.16 (pfn_t was removed in 6.17); flags 0 makes the entry
- * "special" rather than devmap, which is what a VM_PFNMAP leaf must be.
+ * every kernel with huge pfnmaps has the order form, so pagehop_buf.c uses
+ * it as is.  The pfn goes in as a pfn_t (removed upstream in 6.17); flags 0
+ * make the entry "special" rather than devmap, which is what a VM_PFNMAP
+ * leaf must be (6.12 insert_pfn_pmd/pud: pmd/pud_mkspecial).
  */
-#define PAGEHOP_HUGE_FAULT_ARGS(vmf, order)	struct vm_fault *vmf, unsigned int order
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0)
 #define pagehop_insert_pfn_pmd(vmf, pfn, write) \
 	vmf_insert_pfn_pmd(vmf, __pfn_to_pfn_t(pfn, 0), write)

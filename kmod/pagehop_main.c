@@ -256,7 +256,7 @@ fail:
 /*
  * No buffer can exist here: each is referenced from an open file (the fd's
  * table or a VMA's vm_file), and every open file holds a module reference,
- * so rmmod fails with EBUSY until the last one is gone.
+ * so delete_module() fails (EWOULDBLOCK, "in use") until the last is gone.
  */
 static void __exit pagehop_exit(void)
 {
