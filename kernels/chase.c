@@ -263,42 +263,63 @@ static void build_stride(char *base, uint64_t bytes, uint64_t stride)
 	link_slot(prev, base);
 }
 
+int64_t chase_slots(uint64_t bytes, const struct chase_spec *spec)
+{
+	uint64_t p = spec->param;
+
+	if (bytes < 2 * CHASE_SLOT || bytes % CHASE_SLOT)
+		return -EINVAL;
+	switch (spec->pattern) {
+	case CHASE_RANDOM:
+	case CHASE_SEQ:
+		return (int64_t)(bytes / CHASE_SLOT);
+	case CHASE_STRIDE:
+		if (!p || p % CHASE_SLOT || p > bytes / 2 || bytes % p)
+			return -EINVAL;
+		return (int64_t)(bytes / CHASE_SLOT);
+	case CHASE_TLB:
+		if (!p || p % CHASE_SLOT || p > bytes || bytes % p)
+			return -EINVAL;
+		return (int64_t)(bytes / CHASE_SLOT);
+	case CHASE_PAGE:
+		if (!p || p % CHASE_SLOT || bytes % p || bytes / p < 2)
+			return -EINVAL;
+		return (int64_t)(bytes / p);
+	}
+	return -EINVAL;
+}
+
 int64_t chase_build(void *buf, uint64_t bytes, const struct chase_spec *spec,
 		    void **start)
 {
 	char *base = buf;
-	uint64_t n = bytes / CHASE_SLOT, p = spec->param;
+	int64_t n = chase_slots(bytes, spec);
 	struct rng r;
 	int err;
 
-	if (((uintptr_t)buf % CHASE_SLOT) || bytes < 2 * CHASE_SLOT || bytes % CHASE_SLOT)
+	if (n < 0 || ((uintptr_t)buf % CHASE_SLOT))
 		return -EINVAL;
 	rng_seed(&r, spec->seed);
 	*start = base;
 	switch (spec->pattern) {
 	case CHASE_RANDOM:
-		build_random(base, n, &r);
-		return (int64_t)n;
+		build_random(base, (uint64_t)n, &r);
+		break;
 	case CHASE_SEQ:
 		build_stride(base, bytes, CHASE_SLOT);
-		return (int64_t)n;
+		break;
 	case CHASE_STRIDE:
-		if (!p || p % CHASE_SLOT || p > bytes / 2 || bytes % p)
-			return -EINVAL;
-		build_stride(base, bytes, p);
-		return (int64_t)n;
+		build_stride(base, bytes, spec->param);
+		break;
 	case CHASE_TLB:
 	case CHASE_PAGE:
-		if (!p || p % CHASE_SLOT || p > bytes || bytes % p)
-			return -EINVAL;
-		if (spec->pattern == CHASE_PAGE && bytes / p < 2)
-			return -EINVAL;
-		err = build_windows(base, bytes, p, &r, spec->pattern == CHASE_PAGE, start);
+		err = build_windows(base, bytes, spec->param, &r,
+				    spec->pattern == CHASE_PAGE, start);
 		if (err)
 			return err;
-		return (int64_t)(spec->pattern == CHASE_PAGE ? bytes / p : n);
+		break;
 	}
-	return -EINVAL;
+	return n;
 }
 
 int chase_verify(void *start, uint64_t nslots, void **starts, unsigned nstarts)

@@ -50,6 +50,9 @@ int chase_parse(const char *s, struct chase_spec *out);
 /* The spec back as text: "tlb:2M". */
 const char *chase_spec_name(const struct chase_spec *spec, char *buf, size_t size);
 
+/* Number of slots chase_build() would make over bytes, or -EINVAL. */
+int64_t chase_slots(uint64_t bytes, const struct chase_spec *spec);
+
 /*
  * Write the chain into buf (bytes long, 64-byte aligned).  Returns the number
  * of slots in the cycle, or -EINVAL if the pattern's parameter does not fit

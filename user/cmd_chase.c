@@ -322,6 +322,18 @@ int cmd_chase(int argc, char *argv[])
 	}
 	if (rc)
 		goto out;
+	/* Every pattern must fit before anything is measured or printed. */
+	for (int p = 0; p < nspecs; p++) {
+		char name[64];
+
+		if (chase_slots(s.per_thread, &specs[p]) < (int64_t)chains) {
+			ph_err("--pattern %s does not fit a %llu-byte working set per thread (its size must divide it and be at most half of it)",
+			       chase_spec_name(&specs[p], name, sizeof(name)),
+			       (unsigned long long)s.per_thread);
+			rc = PH_EXIT_USAGE;
+			goto out;
+		}
+	}
 	doc = doc_new("chase");
 	t = doc_add_table(doc, "chase", "latency per load");
 	table_add_col(t, "pattern");
@@ -363,10 +375,9 @@ int cmd_chase(int argc, char *argv[])
 		chase_spec_name(&r.spec, name, sizeof(name));
 		team_run(s.team, work_build, &r, &s.clk, r.ticks);
 		for (int i = 0; i < s.binding.n; i++)
-			if (r.err[i] || r.nslots[i] < (int64_t)chains) {
-				ph_err("--pattern %s does not fit a %llu-byte working set per thread (a parameter must divide it and be at most half of it)",
-				       name, (unsigned long long)s.per_thread);
-				rc = PH_EXIT_USAGE;
+			if (r.err[i]) {
+				ph_errno(-r.err[i], "building the %s chain of thread %d", name, i);
+				rc = PH_EXIT_FAIL;
 				goto render;
 			}
 		team_run(s.team, work_verify, &r, &s.clk, r.ticks);
