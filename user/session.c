@@ -333,7 +333,7 @@ void session_fill_common(struct ph_session *s, struct ph_table *t, int row)
 	table_bool(t, row, "verified", s->all_verified);
 }
 
-void session_free(struct ph_session *s)
+void session_stop(struct ph_session *s)
 {
 	team_stop(s->team);
 	s->team = NULL;
@@ -342,6 +342,11 @@ void session_free(struct ph_session *s)
 	free(s->segs);
 	s->segs = NULL;
 	binding_free(&s->binding);
+}
+
+void session_free(struct ph_session *s)
+{
+	session_stop(s);
 	bindopts_free(&s->bind);
 	kmod_close(&s->km);
 	cpu_free(&s->cpu);

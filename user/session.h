@@ -106,6 +106,8 @@ void session_buffers_table(struct ph_session *s, struct ph_doc *doc);
 void session_add_common_cols(struct ph_table *t);
 void session_fill_common(struct ph_session *s, struct ph_table *t, int row);
 
+/* Undo session_start: stop the threads, free the memory; the machine stays. */
+void session_stop(struct ph_session *s);
 void session_free(struct ph_session *s);
 
 #endif
