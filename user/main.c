@@ -19,6 +19,8 @@ struct ph_command {
 static const struct ph_command commands[] = {
 	{ "info", cmd_info,
 	  "nodes, distances (SLIT), HMAT, CPU, caches, clock and module state" },
+	{ "slit", cmd_slit,
+	  "compare a measured node matrix with the SLIT and HMAT; propose a SLIT" },
 };
 
 static const struct ph_command *find_command(const char *name)
