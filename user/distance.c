@@ -429,12 +429,19 @@ void levels_slit(const struct ph_dmatrix *d, const struct ph_slit *s,
 		value[k] = sv;
 	}
 	qsort(vals, nv, sizeof(int), int_cmp);
-	/* Distinct values, each given its level. */
-	for (int i = 0; i < nv; i++) {
+	/*
+	 * Distinct values, each given its level: a value opens a new level
+	 * when it is more than the tolerance above the smallest value of the
+	 * current one, so that every two values of a level are within the
+	 * tolerance of one another.
+	 */
+	for (int i = 0, first = 0; i < nv; i++) {
 		if (nd && vals[i] == vals[nd - 1])
 			continue;
-		if (!nd || vals[i] > vals[nd - 1] * (1 + tolerance) + EPS)
+		if (!nd || vals[i] > first * (1 + tolerance) + EPS) {
 			out->n++;
+			first = vals[i];
+		}
 		vals[nd] = vals[i];
 		lvl_of[nd++] = out->n - 1;
 	}

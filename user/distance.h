@@ -134,8 +134,9 @@ struct ph_levels {
 void levels_measured(const struct ph_dmatrix *d, struct ph_levels *out);
 /*
  * SLIT levels over the same cells (those with a measured distance): sorted
- * distinct values, a value within tolerance of the previous one
- * (v <= prev * (1 + tol)) joins its level.
+ * distinct values; a value joins the current level when it is within the
+ * tolerance of the level's smallest value (v <= first * (1 + tol)), so
+ * the values of a level are all within the tolerance of one another.
  */
 void levels_slit(const struct ph_dmatrix *d, const struct ph_slit *s,
 		 double tolerance, struct ph_levels *out);
