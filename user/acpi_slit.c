@@ -137,21 +137,23 @@ char *acpi_slit_source(const struct ph_acpi_ids *ids, int n, const int *dist,
 	unsigned long long length = PH_ACPI_HEADER_SIZE + 8 + (unsigned long long)n * n;
 
 	sappend(&s, &len, "/*\n");
-	if (comment) {
-		/* One " * " per line; a "*" "/" in the text would end the comment. */
-		sappend(&s, &len, " * ");
-		for (const char *p = comment; *p; p++) {
-			if (*p == '\n')
-				sappend(&s, &len, "\n * ");
-			else if (*p == '*' && p[1] == '/')
+	for (const char *p = comment; p && *p;) {
+		size_t l = strcspn(p, "\n");
+
+		sappend(&s, &len, " *%s", l ? " " : "");
+		for (size_t i = 0; i < l; i++) {
+			/* A star and a slash would end the comment early. */
+			if (p[i] == '*' && i + 1 < l && p[i + 1] == '/')
 				sappend(&s, &len, "* ");
 			else
-				sappend(&s, &len, "%c", *p);
+				sappend(&s, &len, "%c", p[i]);
 		}
-		sappend(&s, &len, "\n *\n");
+		sappend(&s, &len, "\n");
+		p += l + (p[l] == '\n');
 	}
+	if (comment)
+		sappend(&s, &len, " *\n");
 	sappend(&s, &len,
-		" * Compile: iasl slit.asl (writes slit.aml)\n"
 		" * Format: [ByteLength]  FieldName : HexFieldValue\n"
 		" */\n");
 	sappend(&s, &len, "[0004]" FIELD() "\"SLIT\"    [System Locality Information Table]\n", "Signature");

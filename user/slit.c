@@ -150,6 +150,12 @@ char *slit_summary(const struct ph_analysis *a)
 	return s;
 }
 
+/* A value as printed with quantum q: never "-0". */
+static double nz(double x, double q)
+{
+	return fabs(x) < q / 2 ? 0.0 : x;
+}
+
 /* ---- pairs of a level: "{0,1} {2,3} 4>0", "local" for diagonal cells ---- */
 
 static bool in_level(const struct ph_dmatrix *d, const struct ph_levels *l,
@@ -472,7 +478,7 @@ static void add_magnitude(struct ph_doc *doc, const struct ph_analysis *a)
 		table_num(t, r, "dist_low", d->lo[k], "%.2f");
 		table_num(t, r, "dist_high", d->hi[k], "%.2f");
 		table_int(t, r, "slit", g->slit);
-		table_num(t, r, "rel_err_pct", g->rel_err * 100, "%+.1f");
+		table_num(t, r, "rel_err_pct", nz(g->rel_err * 100, 0.1), "%+.1f");
 		table_bool(t, r, "within", g->within);
 		table_int(t, r, "measured_level", a->measured.cell[k]);
 		table_int(t, r, "slit_level", a->slit.cell[k]);
@@ -556,14 +562,14 @@ static void hop_summary(const struct ph_slit_job *job, const struct ph_hop_model
 
 		if (job->m->metric == PH_METRIC_LATENCY)
 			t = xasprintf("%s%s%d hop%s %+.0f ns (n=%d)", s, i ? ", " : "",
-				      c->hops, plural(c->hops), c->extra_mean, c->n);
+				      c->hops, plural(c->hops), nz(c->extra_mean, 1), c->n);
 		else if (job->m->metric == PH_METRIC_BANDWIDTH)
 			t = xasprintf("%s%s%d hop%s %+.2f distance, bandwidth x%.2f of local (n=%d)",
-				      s, i ? ", " : "", c->hops, plural(c->hops), c->extra_mean,
+				      s, i ? ", " : "", c->hops, plural(c->hops), nz(c->extra_mean, 0.01),
 				      c->ratio_mean, c->n);
 		else
 			t = xasprintf("%s%s%d hop%s %+.2f distance (n=%d)", s, i ? ", " : "",
-				      c->hops, plural(c->hops), c->extra_mean, c->n);
+				      c->hops, plural(c->hops), nz(c->extra_mean, 0.01), c->n);
 		free(s);
 		s = t;
 	}
@@ -703,7 +709,7 @@ void slit_report(const struct ph_slit_job *job, const struct ph_analysis *a,
 		doc_note(doc, "per-hop figures are in distance units (10 = local), derived from %s; a latency matrix gives them in ns",
 			 job->figure);
 	if (job->ci_not_met)
-		doc_note(doc, "%d cell%s of %s did not reach the CI target when measured; their intervals are wider",
+		doc_note(doc, "%d cell%s of %s missed the CI target when measured (ci_met false); the analysis uses the CIs as recorded",
 			 job->ci_not_met, plural(job->ci_not_met), job->figure);
 	doc_note(doc, "each measured value is taken as uncertain by at least +-%g%% (--noise) where its CI is narrower or absent; distances whose intervals overlap are one level",
 		 a->opts.noise * 100);
@@ -810,11 +816,13 @@ static int emit_acpi(const struct acpi_opts *o, const struct ph_slit_job *job,
 	comment = xasprintf("SLIT proposed by pagehop slit from %s in %s.\n"
 			    "OEM ID and OEM table ID from %s%s.\n"
 			    "Locality i is the i-th node in ascending order; distances (numactl layout):%s\n\n"
-			    "Try it without reflashing (CONFIG_ACPI_TABLE_UPGRADE): put slit.aml as\n"
+			    "Compile with iasl (acpica-tools): iasl %s writes the .aml beside it.\n"
+			    "Try it without reflashing (CONFIG_ACPI_TABLE_UPGRADE): put the .aml as\n"
 			    "kernel/firmware/acpi/slit.aml in an uncompressed cpio in front of the\n"
 			    "initrd; see docs/slit.md.",
 			    job->figure, job->input, from,
-			    have_table && !o->have_rev ? ", OEM revision raised by one" : "", layout);
+			    have_table && !o->have_rev ? ", OEM revision raised by one" : "", layout,
+			    o->path);
 	text = acpi_slit_source(&ids, p->n, p->dist, comment);
 	err = write_file_atomic(o->path, text);
 	free(comment);
