@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 int kmod_open(struct ph_kmod *k)
@@ -94,4 +95,101 @@ const char *kmod_feature_list(uint64_t features, char *buf, size_t size)
 			len += snprintf(buf + len, size - len, "%s%s", len ? "," : "",
 					names[i].name);
 	return buf;
+}
+
+int kmod_alloc_map(struct ph_kmod *k, int node, uint32_t page_size,
+		   uint64_t length, struct ph_kbuf *out)
+{
+	struct pagehop_alloc a = { .size = sizeof(a), .node = (uint32_t)node,
+				   .page_size = page_size, .length = length };
+	struct pagehop_free f = { .size = sizeof(f) };
+	void *p;
+	int err;
+
+	if (k->fd < 0)
+		return -ENODEV;
+	if (ioctl(k->fd, PAGEHOP_IOC_ALLOC, &a))
+		return -errno;
+	p = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, k->fd,
+		 (off_t)a.mmap_offset);
+	if (p == MAP_FAILED) {
+		err = -errno;
+		f.id = a.id;
+		ioctl(k->fd, PAGEHOP_IOC_FREE, &f);
+		return err;
+	}
+	out->id = a.id;
+	out->addr = p;
+	out->length = length;
+	out->page_size = page_size;
+	out->node = node;
+	return 0;
+}
+
+void kmod_unmap_free(struct ph_kmod *k, struct ph_kbuf *b)
+{
+	struct pagehop_free f = { .size = sizeof(f), .id = b->id };
+
+	if (b->addr)
+		munmap(b->addr, b->length);
+	if (b->id && k->fd >= 0)
+		ioctl(k->fd, PAGEHOP_IOC_FREE, &f);
+	b->addr = NULL;
+	b->id = 0;
+}
+
+int kmod_query(struct ph_kmod *k, const void *addr, uint64_t length,
+	       int (*cb)(const struct pagehop_query_entry *e, void *arg), void *arg)
+{
+	enum { BATCH = 512 };
+	struct pagehop_query_entry e[BATCH];
+	uint64_t at = (uint64_t)(uintptr_t)addr, end = at + length;
+
+	if (k->fd < 0)
+		return -ENODEV;
+	while (at < end) {
+		struct pagehop_query q = {
+			.size = sizeof(q), .addr = at, .length = end - at,
+			.entries_ptr = (uint64_t)(uintptr_t)e, .max_entries = BATCH,
+		};
+
+		if (ioctl(k->fd, PAGEHOP_IOC_QUERY, &q))
+			return -errno;
+		for (uint32_t i = 0; i < q.nr_entries; i++) {
+			int rc = cb(&e[i], arg);
+
+			if (rc)
+				return rc;
+		}
+		if (q.next_addr <= at)
+			return -EIO;	/* no progress: a module bug, not a loop */
+		at = q.next_addr;
+	}
+	return 0;
+}
+
+int kmod_chase(struct ph_kmod *k, uint32_t id, int cpu, uint64_t start,
+	       uint32_t loads_per_window, uint32_t windows, uint64_t *cycles,
+	       uint64_t *end)
+{
+	struct pagehop_chase c = {
+		.size = sizeof(c), .id = id, .cpu = (uint32_t)cpu, .start = start,
+		.loads_per_window = loads_per_window, .windows = windows,
+		.cycles_ptr = (uint64_t)(uintptr_t)cycles,
+	};
+
+	if (k->fd < 0)
+		return -ENODEV;
+	if (ioctl(k->fd, PAGEHOP_IOC_CHASE, &c))
+		return -errno;
+	*end = c.end;
+	return 0;
+}
+
+int kmod_prefetch(struct ph_kmod *k, struct pagehop_prefetch *pf)
+{
+	if (k->fd < 0)
+		return -ENODEV;
+	pf->size = sizeof(*pf);
+	return ioctl(k->fd, PAGEHOP_IOC_PREFETCH, pf) ? -errno : 0;
 }

@@ -24,10 +24,37 @@ struct ph_kmod {
 	uint32_t nr_node_ids;
 };
 
+/* A buffer of pagehop.ko, mapped into this process. */
+struct ph_kbuf {
+	uint32_t id;
+	void *addr;
+	uint64_t length;
+	uint32_t page_size;	/* enum pagehop_page_size */
+	int node;
+};
+
 /* 0 if usable, else -errno with k->why filled; k->fd is -1 then. */
 int kmod_open(struct ph_kmod *k);
 void kmod_close(struct ph_kmod *k);
 bool kmod_has(const struct ph_kmod *k, uint64_t feature);
+/* ALLOC + mmap(MAP_SHARED); 0 or -errno, and nothing stays allocated. */
+int kmod_alloc_map(struct ph_kmod *k, int node, uint32_t page_size,
+		   uint64_t length, struct ph_kbuf *out);
+/* munmap + FREE. */
+void kmod_unmap_free(struct ph_kmod *k, struct ph_kbuf *b);
+/*
+ * QUERY over [addr, addr + length), calling cb for each leaf or hole in
+ * order; stops and returns cb's value if non-zero; else 0 or -errno.
+ */
+int kmod_query(struct ph_kmod *k, const void *addr, uint64_t length,
+	       int (*cb)(const struct pagehop_query_entry *e, void *arg), void *arg);
+/* CHASE; cycles[] gets windows entries.  0 or -errno. */
+int kmod_chase(struct ph_kmod *k, uint32_t id, int cpu, uint64_t start,
+	       uint32_t loads_per_window, uint32_t windows, uint64_t *cycles,
+	       uint64_t *end);
+/* PREFETCH GET or SET (pf->op); fills pf->size.  0 or -errno. */
+int kmod_prefetch(struct ph_kmod *k, struct pagehop_prefetch *pf);
+
 /* "4k,2m,query,chase" */
 const char *kmod_feature_list(uint64_t features, char *buf, size_t size);
 

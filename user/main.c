@@ -19,6 +19,8 @@ struct ph_command {
 static const struct ph_command commands[] = {
 	{ "info", cmd_info,
 	  "nodes, distances (SLIT), HMAT, CPU, caches, clock and module state" },
+	{ "chase", cmd_chase,
+	  "load-to-use latency by pointer chasing, per pattern and page size" },
 	{ "slit", cmd_slit,
 	  "compare a measured node matrix with the SLIT and HMAT; propose a SLIT" },
 };
