@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * slit.h - the report of "pagehop slit", reusable: offline it is built from
+ * slit_report.h - the report of "pagehop slit", reusable: offline it is built from
  * a file (--input), online from a matrix "pagehop matrix" has just measured.
  */
-#ifndef PAGEHOP_SLIT_H
-#define PAGEHOP_SLIT_H
+#ifndef PAGEHOP_SLIT_REPORT_H
+#define PAGEHOP_SLIT_REPORT_H
 
 #include "distance.h"
 #include "output.h"
