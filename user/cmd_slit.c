@@ -65,6 +65,7 @@ static void slit_usage(void)
 struct acpi_opts {
 	const char *path;
 	const char *oem_id, *oem_table_id, *table;
+	bool table_given;	/* --slit-table, rather than this machine's */
 	bool have_rev;
 	uint32_t rev;
 };
@@ -90,7 +91,7 @@ static int acpi_ids(const struct acpi_opts *o, struct ph_acpi_ids *ids, char *fr
 		*table_rev = h.oem_revision;
 	} else if (!o->oem_id || !o->oem_table_id) {
 		ph_err("--emit-acpi: cannot read the OEM IDs from %s (%s); give --oem-id and --oem-table-id",
-		       o->table, err == -ENOENT ? "no SLIT on this machine"
+		       o->table, err == -ENOENT && !o->table_given ? "no SLIT on this machine"
 			       : err == -EINVAL ? "shorter than an ACPI header" : strerror(-err));
 		return -EINVAL;
 	}
@@ -134,8 +135,8 @@ static int emit_acpi(const struct acpi_opts *o, const struct ph_slit_job *job,
 	int err;
 
 	if (p->nunknown) {
-		ph_err("--emit-acpi: %d entr%s of the proposed SLIT unknown (nodes measured in neither direction and not in a SLIT); give --slit FILE to fill them",
-		       p->nunknown, p->nunknown == 1 ? "y is" : "ies are");
+		ph_err("--emit-acpi: %d entr%s of the proposed SLIT %s unknown (nodes measured in neither direction and not in a SLIT); give --slit FILE to fill them",
+		       p->nunknown, p->nunknown == 1 ? "y" : "ies", p->nunknown == 1 ? "is" : "are");
 		free(layout);
 		return -EINVAL;
 	}
@@ -304,7 +305,6 @@ int cmd_slit(int argc, char *argv[])
 	enum ph_figure fig = PH_FIGURE_DEFAULT;
 	const char *input = NULL, *slit_path = NULL;
 	struct acpi_opts ao = { .table = PH_ACPI_SLIT_PATH };
-	bool table_given = false;
 	double tol = PH_DEFAULT_TOLERANCE * 100, noise = PH_DEFAULT_NOISE * 100;
 	struct ph_input in;
 	struct ph_slit *given = NULL;
@@ -362,7 +362,7 @@ int cmd_slit(int argc, char *argv[])
 			break;
 		case OPT_SLIT_TABLE:
 			ao.table = optarg;
-			table_given = true;
+			ao.table_given = true;
 			break;
 		case 'f':
 			if (cli_parse_format("--format", optarg, &fmt))
@@ -380,7 +380,7 @@ int cmd_slit(int argc, char *argv[])
 		ph_err("unexpected argument '%s'; see 'pagehop slit --help'", argv[optind]);
 		return PH_EXIT_USAGE;
 	}
-	if (!ao.path && (ao.oem_id || ao.oem_table_id || ao.have_rev || table_given)) {
+	if (!ao.path && (ao.oem_id || ao.oem_table_id || ao.have_rev || ao.table_given)) {
 		ph_err("--oem-id, --oem-table-id, --oem-revision and --slit-table only go with --emit-acpi FILE");
 		return PH_EXIT_USAGE;
 	}
