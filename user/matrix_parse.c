@@ -21,7 +21,7 @@
 #include <string.h>
 
 #define MAX_INPUT_BYTES (16 * MiB)	/* a 1024-node matrix with CIs is far less */
-#define MAX_NODES 4096
+#define MAX_NODES 1024	/* Linux's MAX_NUMNODES at NODES_SHIFT 10, its largest */
 
 static int perr(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -339,10 +339,10 @@ static void add_local(struct ph_doc *doc, const struct ph_slit_job *job,
 		table_num(t, row, col, job->m->val[r * job->m->ncols + ref], "%g");
 		table_num(t, row, "local_dist", a->dm.ref_dist[r], "%g");
 		if (a->dm.ref_how[r] == PH_LOCAL_SLIT_NEAREST)
-			doc_note(doc, "CPU node %d has no memory of its own: its distances are scaled so that its nearest memory by the SLIT, node %d, is at the SLIT's %g",
+			doc_note(doc, "CPU node %d has no measured local cell (no memory of its own, or the cell is missing): its distances are scaled so that its nearest memory by the SLIT, node %d, is at the SLIT's %g",
 				 a->dm.row_ids[r], a->dm.col_ids[ref], a->dm.ref_dist[r]);
 		else if (a->dm.ref_how[r] == PH_LOCAL_FASTEST)
-			doc_note(doc, "CPU node %d has no memory of its own and no SLIT row: its fastest measured memory, node %d, is taken as 10, so its distances understate the true ones",
+			doc_note(doc, "CPU node %d has no measured local cell and no SLIT row: its fastest measured memory, node %d, is taken as 10, so its distances understate the true ones",
 				 a->dm.row_ids[r], a->dm.col_ids[ref]);
 	}
 }
@@ -581,7 +581,7 @@ static void add_hops(struct ph_doc *doc, const struct ph_slit_job *job,
 		doc_note(doc, "per-hop model: %d cell%s lie in a level below their row's local one (remote faster than local beyond the noise) and are left out",
 			 h->nnegative, plural(h->nnegative));
 	if (h->nskipped_rows)
-		doc_note(doc, "per-hop model: %d CPU node%s without memory of their own left out (no local latency to count hops from)",
+		doc_note(doc, "per-hop model: %d CPU node%s without a measured local cell left out (no local figure to count hops from)",
 			 h->nskipped_rows, plural(h->nskipped_rows));
 }
 
