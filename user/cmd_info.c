@@ -10,6 +10,7 @@
 #include "cpu.h"
 #include "kmod.h"
 #include "output.h"
+#include "tlb.h"
 #include "topology.h"
 #include "util.h"
 
@@ -184,6 +185,33 @@ static void add_caches(struct ph_doc *doc, const struct ph_cpu *c)
 	}
 }
 
+static void add_tlbs(struct ph_doc *doc, const struct ph_cpu *c)
+{
+	struct ph_table *tb = doc_add_table(doc, "tlbs", "data TLBs");
+	struct ph_tlbs t;
+	char page[16];
+
+	tlb_load(c->vendor, &t);
+	table_add_col(tb, "level");
+	table_add_col(tb, "page");
+	table_add_col(tb, "entries");
+	table_add_col(tb, "ways");
+	table_add_col(tb, "reach_KiB");
+	for (int i = 0; i < t.n; i++) {
+		int r = table_add_row(tb);
+
+		table_int(tb, r, "level", t.t[i].level);
+		table_str(tb, r, "page", format_size(t.t[i].page, page, sizeof(page)));
+		table_int(tb, r, "entries", t.t[i].entries);
+		if (t.t[i].ways)
+			table_int(tb, r, "ways", t.t[i].ways);
+		else
+			table_str(tb, r, "ways", "full");
+		table_int(tb, r, "reach_KiB", (long long)((uint64_t)t.t[i].entries * t.t[i].page / KiB));
+	}
+	doc_note(doc, "TLBs: %s", t.n ? t.source : t.source[0] ? t.source : "not reported");
+}
+
 static void add_smt(struct ph_doc *doc, const struct ph_cpu *c)
 {
 	struct ph_table *tb = doc_add_table(doc, "smt", "cores and their SMT siblings");
@@ -307,6 +335,7 @@ int cmd_info(int argc, char *argv[])
 	add_memory(doc, &topo);
 	add_cpu(doc, &cpu);
 	add_caches(doc, &cpu);
+	add_tlbs(doc, &cpu);
 	add_smt(doc, &cpu);
 	add_clock(doc, &clk);
 	add_module(doc, &km);
