@@ -302,12 +302,16 @@ static void add_input_matrix(struct ph_doc *doc, const struct ph_slit_job *job)
 	free(title);
 }
 
-static void add_distances(struct ph_doc *doc, const struct ph_analysis *a)
+static void add_distances(struct ph_doc *doc, const struct ph_slit_job *job,
+			  const struct ph_analysis *a)
 {
 	const struct ph_dmatrix *d = &a->dm;
-	struct ph_matrix *x = doc_add_matrix(doc, "measured_distances",
-					     "measured distances (normalised, local = 10)",
+	char *der = derivation(job), *title = xasprintf("measured distances (%s)", der);
+	struct ph_matrix *x = doc_add_matrix(doc, "measured_distances", title,
 					     "distance", d->nrows, d->row_ids, d->ncols, d->col_ids);
+
+	free(der);
+	free(title);
 
 	for (int r = 0; r < d->nrows; r++)
 		for (int c = 0; c < d->ncols; c++)
@@ -349,10 +353,13 @@ static void add_local(struct ph_doc *doc, const struct ph_slit_job *job,
 
 static void add_levels(struct ph_doc *doc, const struct ph_analysis *a)
 {
-	struct ph_table *t = doc_add_table(doc, "levels", "distance levels");
+	char *title = xasprintf("distance levels (measured: overlapping intervals, noise floor %g%%; SLIT: within %g%% of a level's smallest value)",
+				a->opts.noise * 100, a->opts.tolerance * 100);
+	struct ph_table *t = doc_add_table(doc, "levels", title);
 	const struct ph_levels *sets[2] = { &a->measured, &a->slit };
 	static const char *const names[2] = { "measured", "slit" };
 
+	free(title);
 	table_add_col(t, "source");
 	table_add_col(t, "level");
 	table_add_col(t, "cells");
@@ -407,10 +414,11 @@ static void add_ordering(struct ph_doc *doc, const struct ph_analysis *a)
 	}
 }
 
-static void add_magnitude(struct ph_doc *doc, const struct ph_analysis *a)
+static void add_magnitude(struct ph_doc *doc, const struct ph_slit_job *job,
+			  const struct ph_analysis *a)
 {
-	char *title = xasprintf("magnitude: measured distance against the SLIT (tolerance %g%%)",
-				a->opts.tolerance * 100);
+	char *title = xasprintf("magnitude: measured distance against the SLIT of %s (tolerance %g%%)",
+				job->slit_from, a->opts.tolerance * 100);
 	struct ph_table *t = doc_add_table(doc, "magnitude", title);
 	const struct ph_dmatrix *d = &a->dm;
 	static const char *const cols[] = {
@@ -478,13 +486,15 @@ static void add_hmat(struct ph_doc *doc, const struct ph_slit_job *job)
 {
 	struct ph_hmat_cmp *c;
 	int n = hmat_compare(job->hmat, job->nhmat, job->latency, job->read_bw, &c);
-	struct ph_table *t = doc_add_table(doc, "hmat",
-					   "HMAT local figures against the measurement (best initiator)");
+	char *title = xasprintf("HMAT local figures against the measurement of %s (best initiator)",
+				job->input);
+	struct ph_table *t = doc_add_table(doc, "hmat", title);
 	static const char *const cols[] = {
 		"mem_node", "access", "initiators", "figure", "hmat", "measured",
 		"cpu_node", "measured_over_hmat",
 	};
 
+	free(title);
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
 	for (int i = 0; i < n; i++) {
@@ -585,13 +595,17 @@ static void add_hops(struct ph_doc *doc, const struct ph_slit_job *job,
 			 h->nskipped_rows, plural(h->nskipped_rows));
 }
 
-static void add_proposal(struct ph_doc *doc, const struct ph_analysis *a)
+static void add_proposal(struct ph_doc *doc, const struct ph_slit_job *job,
+			 const struct ph_analysis *a)
 {
 	const struct ph_proposal *p = &a->prop;
-	struct ph_matrix *x = doc_add_matrix(doc, "proposed_slit",
-					     "proposed SLIT (measured distances rounded; diagonal 10, others 11..254)",
+	char *title = xasprintf("proposed SLIT (measured distances from %s of %s rounded; diagonal 10, others 11..254)",
+				job->figure, job->input);
+	struct ph_matrix *x = doc_add_matrix(doc, "proposed_slit", title,
 					     "distance", p->n, p->ids, p->n, p->ids);
 	struct ph_table *t;
+
+	free(title);
 
 	for (int i = 0; i < p->n * p->n; i++)
 		if (p->dist[i] >= 0)
@@ -642,18 +656,18 @@ void slit_report(const struct ph_slit_job *job, const struct ph_analysis *a,
 	add_verdict(doc, job, a);
 	add_checks(doc, a, job->nhmat);
 	add_input_matrix(doc, job);
-	add_distances(doc, a);
+	add_distances(doc, job, a);
 	add_local(doc, job, a);
 	add_levels(doc, a);
 	if (a->have_slit) {
 		add_ordering(doc, a);
-		add_magnitude(doc, a);
+		add_magnitude(doc, job, a);
 	}
 	add_asymmetry(doc, job, a);
 	if (job->nhmat)
 		add_hmat(doc, job);
 	add_hops(doc, job, a);
-	add_proposal(doc, a);
+	add_proposal(doc, job, a);
 	if (!job->slit)
 		doc_note(doc, "no SLIT given: levels, asymmetry, per-hop model and proposed SLIT only; give --slit FILE (numactl --hardware output) to compare");
 	else if (!a->have_slit)
