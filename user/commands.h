@@ -8,5 +8,6 @@
 
 int cmd_info(int argc, char *argv[]);
 int cmd_chase(int argc, char *argv[]);
+int cmd_slit(int argc, char *argv[]);
 
 #endif

@@ -21,6 +21,8 @@ static const struct ph_command commands[] = {
 	  "nodes, distances (SLIT), HMAT, CPU, caches, clock and module state" },
 	{ "chase", cmd_chase,
 	  "load-to-use latency by pointer chasing, per pattern and page size" },
+	{ "slit", cmd_slit,
+	  "compare a measured node matrix with the SLIT and HMAT; propose a SLIT" },
 };
 
 static const struct ph_command *find_command(const char *name)
