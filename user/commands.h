@@ -8,6 +8,8 @@
 
 int cmd_info(int argc, char *argv[]);
 int cmd_chase(int argc, char *argv[]);
+int cmd_stream(int argc, char *argv[]);
+int cmd_list(int argc, char *argv[]);
 int cmd_slit(int argc, char *argv[]);
 
 #endif

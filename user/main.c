@@ -19,8 +19,12 @@ struct ph_command {
 static const struct ph_command commands[] = {
 	{ "info", cmd_info,
 	  "nodes, distances (SLIT), HMAT, CPU, caches, clock and module state" },
+	{ "stream", cmd_stream,
+	  "memory bandwidth with STREAM's kernels, per ISA and store kind" },
 	{ "chase", cmd_chase,
 	  "load-to-use latency by pointer chasing, per pattern and page size" },
+	{ "list", cmd_list,
+	  "every bandwidth kernel variant and chase pattern" },
 	{ "slit", cmd_slit,
 	  "compare a measured node matrix with the SLIT and HMAT; propose a SLIT" },
 };
