@@ -34,7 +34,7 @@ static void stream_usage(void)
 	       "stream:\n"
 	       "  --kernel K[,K...]      copy, scale, add, triad, read, write (default all)\n"
 	       "  --isa auto|scalar|sse2|avx2|avx512   (default auto: the widest here)\n"
-	       "  --nt                   non-temporal stores\n"
+	       "  --nt                   non-temporal stores (read stores nothing: it runs as is)\n"
 	       "  (default --size 1G: the working set of the arrays a kernel uses, all\n"
 	       "  threads together; default --threads: one per core)\n"
 	       "%s"
