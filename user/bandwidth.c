@@ -12,7 +12,7 @@
 #include <string.h>
 
 const char bandwidth_method[] =
-	"one block of whole passes (>= 10 ms) per sample; GB/s = bytes of all threads as STREAM counts them / the slowest thread's time; arrays checked afterwards";
+	"one block of whole passes (>= 10 ms) per sample; GB/s = bytes of all threads as STREAM counts them / the time from the first thread's start to the last thread's end (the slowest thread's time, as they start together); arrays checked afterwards";
 
 /* STREAM's scalar. */
 #define STREAM_SCALAR 3.0
@@ -59,16 +59,10 @@ static void work_check(void *ctx, int tid)
 				   r->n, r->sum[tid]);
 }
 
-static double slowest_ns(struct bw_run *r)
+/* The run's span: the slowest thread's time when they all ran at once. */
+static double span_ns(struct bw_run *r)
 {
-	double worst = 0;
-
-	for (int i = 0; i < r->s->binding.n; i++) {
-		double ns = clock_ticks_to_ns(&r->s->clk, r->ticks[i]);
-
-		worst = ns > worst ? ns : worst;
-	}
-	return worst;
+	return clock_ticks_to_ns(&r->s->clk, team_span(r->s->team));
 }
 
 static int sample_bw(void *ctx, double *sample)
@@ -77,7 +71,7 @@ static int sample_bw(void *ctx, double *sample)
 	double bytes = (double)r->n * r->k->bytes_stream * r->passes * r->s->binding.n;
 
 	team_run(r->s->team, work_pass, r, &r->s->clk, r->ticks);
-	*sample = bytes / slowest_ns(r);	/* bytes per ns = GB/s */
+	*sample = bytes / span_ns(r);	/* bytes per ns = GB/s */
 	return 0;
 }
 
@@ -121,7 +115,7 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 	team_run(s->team, work_init, &r, &s->clk, r.ticks);
 	/* Warm-up: one untimed pass; it also times a pass to size the blocks. */
 	team_run(s->team, work_pass, &r, &s->clk, r.ticks);
-	t = slowest_ns(&r) * 1e-9;
+	t = span_ns(&r) * 1e-9;
 	r.passes = t >= BLOCK_SECONDS ? 1 : (unsigned)ceil(BLOCK_SECONDS / fmax(t, 1e-9));
 	snprintf(label, sizeof(label), "stream %s %s%s", k->name, isa_name(k->isa), k->nt ? " nt" : "");
 	cfg.label = label;

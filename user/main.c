@@ -25,6 +25,8 @@ static const struct ph_command commands[] = {
 	  "load-to-use latency by pointer chasing, per pattern and page size" },
 	{ "list", cmd_list,
 	  "every bandwidth kernel variant and chase pattern" },
+	{ "matrix", cmd_matrix,
+	  "latency and bandwidth for every CPU node x memory node pair" },
 	{ "slit", cmd_slit,
 	  "compare a measured node matrix with the SLIT and HMAT; propose a SLIT" },
 };

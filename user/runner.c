@@ -48,6 +48,7 @@ struct ph_team {
 	void *ctx;
 	const struct ph_clock *clk;
 	uint64_t *ticks;
+	uint64_t *t0, *t1;	/* each thread's start and end, last run */
 	bool stop;
 };
 
@@ -81,6 +82,8 @@ static void *worker_main(void *arg)
 		t->fn(t->ctx, w->tid);
 		t1 = clock_end(t->clk);
 		t->ticks[w->tid] = t1 - t0;
+		t->t0[w->tid] = t0;
+		t->t1[w->tid] = t1;
 		pthread_barrier_wait(&t->done);
 	}
 	return NULL;
@@ -93,6 +96,8 @@ struct ph_team *team_start(const int *cpus, int n, char *why, size_t whylen)
 
 	t->n = n;
 	t->w = xcalloc((size_t)n, sizeof(*t->w));
+	t->t0 = xcalloc((size_t)n, sizeof(uint64_t));
+	t->t1 = xcalloc((size_t)n, sizeof(uint64_t));
 	pthread_barrier_init(&t->start, NULL, (unsigned)n + 1);
 	pthread_barrier_init(&t->done, NULL, (unsigned)n + 1);
 	for (int i = 0; i < n; i++) {
@@ -143,7 +148,20 @@ void team_stop(struct ph_team *t)
 	pthread_barrier_destroy(&t->start);
 	pthread_barrier_destroy(&t->done);
 	free(t->w);
+	free(t->t0);
+	free(t->t1);
 	free(t);
+}
+
+uint64_t team_span(const struct ph_team *t)
+{
+	uint64_t first = UINT64_MAX, last = 0;
+
+	for (int i = 0; i < t->n; i++) {
+		first = t->t0[i] < first ? t->t0[i] : first;
+		last = t->t1[i] > last ? t->t1[i] : last;
+	}
+	return last > first ? last - first : 0;
 }
 
 int team_size(const struct ph_team *t)

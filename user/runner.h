@@ -32,6 +32,15 @@ struct ph_team *team_start(const int *cpus, int n, char *why, size_t whylen);
 /* Run fn on every thread at once; ticks[i] = thread i's time in clock ticks. */
 void team_run(struct ph_team *t, team_work_fn fn, void *ctx,
 	      const struct ph_clock *clk, uint64_t *ticks);
+/*
+ * Of the last run: from the first thread's start to the last thread's end,
+ * in clock ticks.  The slowest thread's time when all start together (as
+ * the barrier makes them), longer if one started late; so a bandwidth over
+ * it cannot be inflated by threads that did not really run at once.  Needs
+ * a clock that agrees across CPUs: an invariant TSC the kernel trusts (it
+ * checks synchronisation), or CLOCK_MONOTONIC_RAW.
+ */
+uint64_t team_span(const struct ph_team *t);
 void team_stop(struct ph_team *t);
 int team_size(const struct ph_team *t);
 

@@ -302,11 +302,11 @@ static void ids_text(const bool *set, int n, char *out, size_t size)
 			len += (size_t)snprintf(out + len, size - len, "%s%d", len ? "," : "", i);
 }
 
-void session_fill_common(struct ph_session *s, struct ph_table *t, int row)
+void session_found(struct ph_session *s, char *nodes, size_t nodes_len,
+		   char *psizes, size_t psizes_len)
 {
 	enum { MAXN = 1024 };
 	bool seen[MAXN] = { false }, sizes[PH_PS_COUNT] = { false };
-	char nodes[256], psizes[64] = "";
 	size_t len = 0;
 
 	/* The nodes and page sizes the pages were found with, not those asked. */
@@ -318,11 +318,19 @@ void session_fill_common(struct ph_session *s, struct ph_table *t, int row)
 		for (int p = PH_PS_4K; p < PH_PS_COUNT; p++)
 			sizes[p] |= pl->psize_bytes[p] != 0;
 	}
-	ids_text(seen, MAXN, nodes, sizeof(nodes));
-	for (int p = PH_PS_4K; p < PH_PS_COUNT; p++)
+	ids_text(seen, MAXN, nodes, nodes_len);
+	psizes[0] = '\0';
+	for (int p = PH_PS_4K; p < PH_PS_COUNT && len < psizes_len; p++)
 		if (sizes[p])
-			len += (size_t)snprintf(psizes + len, sizeof(psizes) - len, "%s%s",
+			len += (size_t)snprintf(psizes + len, psizes_len - len, "%s%s",
 						len ? "+" : "", psize_name((enum ph_psize)p));
+}
+
+void session_fill_common(struct ph_session *s, struct ph_table *t, int row)
+{
+	char nodes[256], psizes[64];
+
+	session_found(s, nodes, sizeof(nodes), psizes, sizeof(psizes));
 	table_str(t, row, "backend", s->binding.n ? backend_name(s->segs[0].backend) : NULL);
 	table_str(t, row, "node", nodes[0] ? nodes : NULL);
 	table_str(t, row, "page_size", psizes[0] ? psizes : NULL);

@@ -105,6 +105,9 @@ void session_buffers_table(struct ph_session *s, struct ph_doc *doc);
 /* The columns every result row has, declared and filled in one place. */
 void session_add_common_cols(struct ph_table *t);
 void session_fill_common(struct ph_session *s, struct ph_table *t, int row);
+/* The nodes ("0,1") and page sizes ("2M", "4K+THP") the memory was found on. */
+void session_found(struct ph_session *s, char *nodes, size_t nodes_len,
+		   char *psizes, size_t psizes_len);
 
 /* Undo session_start: stop the threads, free the memory; the machine stays. */
 void session_stop(struct ph_session *s);
