@@ -9,7 +9,9 @@
 #include "cli.h"
 #include "commands.h"
 #include "distance.h"
+#include "matrix.h"
 #include "matrix_parse.h"
+#include "session.h"
 #include "output.h"
 #include "slit_report.h"
 #include "topology.h"
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void slit_usage(void)
 {
@@ -53,7 +56,12 @@ static void slit_usage(void)
 	       "  -f, --format FMT      table (default), csv or json\n"
 	       "  -h, --help            this text\n"
 	       "\n"
-	       "Without --input, measures this machine (on one node: nothing to compare).\n"
+	       "Without --input, measures this machine first, as 'pagehop matrix' does\n"
+	       "(latency and read bandwidth; on one node there is nothing to compare):\n"
+	       "      --save FILE       keep the measurement (pagehop's JSON) in FILE\n"
+	       "      --time S, --ci PCT, --size SIZE, --page-size 4k|2m|1g|thp,\n"
+	       "      --backend B, --threads N, --reserve, --allow-unverified\n"
+	       "                        as for 'pagehop matrix'\n"
 	       "Exit status: 0 consistent (or nothing to compare), 1 inconsistent (ordering\n"
 	       "violations or a level mismatch), 3 in order but outside the tolerance,\n"
 	       "2 bad usage or input.\n",
@@ -223,29 +231,6 @@ static int single_node(enum ph_format fmt, const struct ph_topology *t, bool num
 	return PH_EXIT_OK;
 }
 
-static int online(enum ph_format fmt, bool emit)
-{
-	struct ph_topology t;
-	int err = topology_load(&t), ret;
-
-	if (err == -ENOSYS)
-		return single_node(fmt, NULL, false, emit);
-	if (err) {
-		ph_errno(-err, "cannot read the NUMA topology");
-		return PH_EXIT_FAIL;
-	}
-	if (t.nnodes <= 1) {
-		ret = single_node(fmt, &t, true, emit);
-	} else {
-		/* The lead's "pagehop matrix" measurement replaces this branch. */
-		ph_err("no --input: measuring %d nodes here is not implemented yet; give --input FILE (pagehop's JSON, or CSV)",
-		       t.nnodes);
-		ret = PH_EXIT_USAGE;
-	}
-	topology_free(&t);
-	return ret;
-}
-
 /* Every measured node must be in the SLIT, or the comparison is of two machines. */
 static int check_coverage(const struct ph_nmatrix *m, const struct ph_slit *s,
 			  const char *from)
@@ -282,7 +267,153 @@ enum {
 	OPT_OEM_TABLE_ID,
 	OPT_OEM_REVISION,
 	OPT_SLIT_TABLE,
+	OPT_SAVE,
 };
+
+/*
+ * Analyse a saved matrix: pagehop's JSON or CSV at path (label is how the
+ * report names it), against the SLIT of slit_path or the one recorded in it.
+ */
+static int analyse_file(const char *input, const char *label, enum ph_figure fig,
+			const char *slit_path, double tol, double noise,
+			struct acpi_opts *aop, enum ph_format fmt)
+{
+	struct acpi_opts ao = *aop;
+	struct ph_input in;
+	struct ph_slit *given = NULL;
+	struct ph_slit_job job;
+	struct ph_analysis a;
+	struct ph_doc *doc;
+	char err[512], *slit_from = NULL;
+	int c, ret;
+
+	if (input_load(input, fig, &in, err, sizeof(err))) {
+		ph_err("%s", err);
+		return PH_EXIT_USAGE;
+	}
+	if (slit_path) {
+		if (slit_load_numactl(slit_path, &given, err, sizeof(err))) {
+			ph_err("%s", err);
+			input_free(&in);
+			return PH_EXIT_USAGE;
+		}
+		slit_from = xasprintf("%s (numactl --hardware)", slit_path);
+	} else if (in.slit) {
+		slit_from = xasprintf("%s (distances recorded with the measurement)", label);
+	}
+	memset(&job, 0, sizeof(job));
+	job.m = in.m;
+	job.input = label;
+	job.figure = in.figure;
+	job.source = in.source;
+	job.latency = in.latency;
+	job.read_bw = in.read_bw;
+	job.slit = given ? given : in.slit;
+	job.slit_from = slit_from;
+	job.hmat = in.hmat;
+	job.nhmat = in.nhmat;
+	job.ci_not_met = in.ci_not_met;
+	job.opts.tolerance = tol / 100;
+	job.opts.noise = noise / 100;
+
+	ret = PH_EXIT_USAGE;
+	if (job.slit && check_coverage(job.m, job.slit, slit_from))
+		goto out_input;
+	if (slit_analyse(&job, &a, err, sizeof(err))) {
+		ph_err("%s", err);
+		goto out_input;
+	}
+	doc = doc_new("slit");
+	slit_report(&job, &a, doc);
+	if (ao.path && emit_acpi(&ao, &job, &a, doc))
+		goto out_doc;
+	c = doc_render(doc, fmt, stdout);
+	if (c) {
+		ph_errno(-c, "cannot write the output");
+		ret = PH_EXIT_FAIL;
+		goto out_doc;
+	}
+	ret = verdict_exit(a.verdict);
+out_doc:
+	doc_free(doc);
+	analysis_free(&a);
+out_input:
+	slit_free(given);
+	free(slit_from);
+	input_free(&in);
+	return ret;
+}
+
+/*
+ * Without --input: measure this machine with "pagehop matrix" (latency and
+ * read bandwidth, so that HMAT's figures can be compared too), save it as
+ * pagehop's JSON (to --save, or a temporary file) and analyse that file
+ * exactly as --input would.
+ */
+static int online(struct ph_session *s, const char *save, enum ph_figure fig,
+		  const char *slit_path, double tol, double noise,
+		  struct acpi_opts *ao, bool psize_given)
+{
+	struct ph_mx mx = { 0 };
+	struct ph_doc *doc;
+	char tmp[] = "/tmp/pagehop-slit-XXXXXX";
+	const char *path = save;
+	int rc, fd;
+
+	rc = session_machine(s);
+	if (rc == PH_EXIT_UNSUPPORTED)
+		return single_node(s->fmt, NULL, false, ao->path != NULL);
+	if (rc)
+		return rc;
+	if (s->topo.nnodes <= 1)
+		return single_node(s->fmt, &s->topo, true, ao->path != NULL);
+	mx.figures = MX_LATENCY | MX_READ | (fig == PH_FIGURE_TRIAD ? MX_TRIAD : 0);
+	chase_parse("random", &mx.pattern);
+	mx.pattern.seed = 1;
+	mx.lat_size = mx.bw_size = s->size;
+	mx.bw_threads = s->bind.threads;
+	s->bind.threads = 0;
+	rc = matrix_plan(&mx, &s->topo, NULL, NULL, NULL);
+	if (rc)
+		goto out;
+	if (!psize_given)
+		s->bufreq.psize = matrix_default_psize(&mx, s);
+	runner_catch_sigint();
+	rc = matrix_measure(&mx, s, save);
+	if (mx.interrupted) {
+		ph_err("interrupted after %d of %d cells: nothing to compare%s%s", mx.done, mx.total,
+		       save ? "; what was measured is in " : "", save ? save : "");
+		rc = PH_EXIT_INTERRUPTED;
+		goto out;
+	}
+	if (rc)
+		goto out;
+	if (!path) {
+		fd = mkstemp(tmp);
+		if (fd < 0) {
+			ph_errno(errno, "cannot create a temporary file for the measurement");
+			rc = PH_EXIT_FAIL;
+			goto out;
+		}
+		close(fd);
+		path = tmp;
+	}
+	doc = matrix_doc(&mx, s);
+	rc = doc_save_json(doc, path);
+	doc_free(doc);
+	if (rc) {
+		ph_errno(-rc, "cannot write %s", path);
+		rc = PH_EXIT_FAIL;
+		goto out;
+	}
+	rc = analyse_file(path, save ? save : "measured by this run (pagehop matrix)", fig,
+			  slit_path, tol, noise, ao, s->fmt);
+out:
+	if (path == tmp)
+		unlink(tmp);
+	matrix_free(&mx);
+	return rc;
+}
 
 int cmd_slit(int argc, char *argv[])
 {
@@ -299,24 +430,48 @@ int cmd_slit(int argc, char *argv[])
 		{ "slit-table", required_argument, NULL, OPT_SLIT_TABLE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
+		/* measuring (no --input) */
+		{ "save", required_argument, NULL, OPT_SAVE },
+		{ "time", required_argument, NULL, OPT_TIME },
+		{ "ci", required_argument, NULL, OPT_CI },
+		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "page-size", required_argument, NULL, OPT_PAGE_SIZE },
+		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "threads", required_argument, NULL, OPT_THREADS },
+		{ "reserve", no_argument, NULL, OPT_RESERVE },
+		{ "allow-unverified", no_argument, NULL, OPT_ALLOW_UNVERIFIED },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum ph_format fmt = PH_FMT_TABLE;
+	struct ph_session sess;
+	const char *save = NULL;
+	bool measuring_opt = false, psize_given = false;
 	enum ph_figure fig = PH_FIGURE_DEFAULT;
 	const char *input = NULL, *slit_path = NULL;
 	struct acpi_opts ao = { .table = PH_ACPI_SLIT_PATH };
 	double tol = PH_DEFAULT_TOLERANCE * 100, noise = PH_DEFAULT_NOISE * 100;
-	struct ph_input in;
-	struct ph_slit *given = NULL;
-	struct ph_slit_job job;
-	struct ph_analysis a;
-	struct ph_doc *doc;
-	char err[512], *slit_from = NULL;
-	int c, ret;
+	int c;
 
+	session_init(&sess, GiB);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:s:m:t:n:e:f:h", opts, NULL)) != -1) {
+		int h;
+
+		if (c >= OPT_SIZE && c < OPT_COMMON_END) {
+			h = session_parse_option(&sess, c, optarg);
+			if (h < 0) {
+				session_free(&sess);
+				return PH_EXIT_USAGE;
+			}
+			measuring_opt = true;
+			psize_given |= c == OPT_PAGE_SIZE;
+			continue;
+		}
 		switch (c) {
+		case OPT_SAVE:
+			save = optarg;
+			measuring_opt = true;
+			break;
 		case 'i':
 			input = optarg;
 			break;
@@ -384,62 +539,18 @@ int cmd_slit(int argc, char *argv[])
 		ph_err("--oem-id, --oem-table-id, --oem-revision and --slit-table only go with --emit-acpi FILE");
 		return PH_EXIT_USAGE;
 	}
-	if (!input)
-		return online(fmt, ao.path != NULL);
-
-	if (input_load(input, fig, &in, err, sizeof(err))) {
-		ph_err("%s", err);
+	if (input && measuring_opt) {
+		ph_err("--save, --time, --ci, --size, --page-size, --backend, --threads, --reserve and --allow-unverified are for measuring; with --input nothing is measured");
+		session_free(&sess);
 		return PH_EXIT_USAGE;
 	}
-	if (slit_path) {
-		if (slit_load_numactl(slit_path, &given, err, sizeof(err))) {
-			ph_err("%s", err);
-			input_free(&in);
-			return PH_EXIT_USAGE;
-		}
-		slit_from = xasprintf("%s (numactl --hardware)", slit_path);
-	} else if (in.slit) {
-		slit_from = xasprintf("%s (distances recorded with the measurement)", input);
+	if (!input) {
+		sess.fmt = fmt;
+		c = online(&sess, save, fig, slit_path, tol, noise, &ao, psize_given);
+		session_free(&sess);
+		return c;
 	}
-	memset(&job, 0, sizeof(job));
-	job.m = in.m;
-	job.input = input;
-	job.figure = in.figure;
-	job.source = in.source;
-	job.latency = in.latency;
-	job.read_bw = in.read_bw;
-	job.slit = given ? given : in.slit;
-	job.slit_from = slit_from;
-	job.hmat = in.hmat;
-	job.nhmat = in.nhmat;
-	job.ci_not_met = in.ci_not_met;
-	job.opts.tolerance = tol / 100;
-	job.opts.noise = noise / 100;
+	session_free(&sess);
 
-	ret = PH_EXIT_USAGE;
-	if (job.slit && check_coverage(job.m, job.slit, slit_from))
-		goto out_input;
-	if (slit_analyse(&job, &a, err, sizeof(err))) {
-		ph_err("%s", err);
-		goto out_input;
-	}
-	doc = doc_new("slit");
-	slit_report(&job, &a, doc);
-	if (ao.path && emit_acpi(&ao, &job, &a, doc))
-		goto out_doc;
-	c = doc_render(doc, fmt, stdout);
-	if (c) {
-		ph_errno(-c, "cannot write the output");
-		ret = PH_EXIT_FAIL;
-		goto out_doc;
-	}
-	ret = verdict_exit(a.verdict);
-out_doc:
-	doc_free(doc);
-	analysis_free(&a);
-out_input:
-	slit_free(given);
-	free(slit_from);
-	input_free(&in);
-	return ret;
+	return analyse_file(input, input, fig, slit_path, tol, noise, &ao, fmt);
 }
