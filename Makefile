@@ -59,25 +59,33 @@ KMOD_OUT    = $(BUILD)/kmod/$(KVER)
 
 all: $(BUILD)/pagehop $(UNIT_BINS) $(VM_HELPERS)
 
+# Quiet by default, as Kbuild is; V=1 shows the commands.
+ifeq ($(V),1)
+Q :=
+say :=
+else
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2);
+endif
+
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/pagehop: $(MAIN_OBJ) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS) -lcmocka
+	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS) -lcmocka
 
 $(BUILD)/vm/%: tests/vm/guest/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d)
 

@@ -36,6 +36,9 @@ void numa_warn(int num, char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	msg[strcspn(msg, "\n")] = '\0';
+	/* "missing node argument %s" with an empty argument ends in a space. */
+	for (size_t n = strlen(msg); n && msg[n - 1] == ' '; n--)
+		msg[n - 1] = '\0';
 	if (capturing)
 		snprintf(numa_msg, sizeof(numa_msg), "%s", msg);
 	else

@@ -15,9 +15,10 @@
 
 #define CLOCKSOURCE_SYSFS "/sys/devices/system/clocksource/clocksource0"
 
-/* Calibration rounds and their length: 5 x 20 ms keeps info fast while the
- * clock_gettime() read error (~50 ns) stays below 10 ppm of a round. */
-#define CAL_ROUNDS 5
+/* Calibration rounds and their length: 7 x 20 ms keeps info fast while the
+ * clock_gettime() read error (~50 ns) stays below 10 ppm of a round; the
+ * median round is kept, so up to 3 disturbed rounds do not matter. */
+#define CAL_ROUNDS 7
 #define CAL_SECONDS 0.020
 
 static int cmp_double(const void *a, const void *b)
@@ -27,24 +28,41 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * One point of the calibration: a CLOCK_MONOTONIC_RAW reading and the TSC at
+ * that instant, taken as the midpoint of two TSC reads around it.  If the
+ * thread is preempted between the reads the midpoint is wrong by up to the
+ * time it was away, so the tightest bracket of several tries is kept.
+ */
+static void cal_point(double *t, double *tsc)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 16; i++) {
+		uint64_t a = tsc_begin();
+		double tt = now_mono_raw();
+		uint64_t b = tsc_begin();
+
+		if (b - a < best) {
+			best = b - a;
+			*t = tt;
+			*tsc = ((double)a + (double)b) / 2;
+		}
+	}
+}
+
 static void calibrate(struct ph_clock *c)
 {
 	double hz[CAL_ROUNDS];
 
 	for (int r = 0; r < CAL_ROUNDS; r++) {
-		/* Bracket each clock_gettime() by two TSC reads, use the middle. */
-		uint64_t a0 = tsc_begin();
-		double t0 = now_mono_raw();
-		uint64_t b0 = tsc_begin();
-		double t1;
-		uint64_t a1, b1;
+		double t0, t1, c0, c1;
 
-		do {
-			a1 = tsc_begin();
-			t1 = now_mono_raw();
-			b1 = tsc_begin();
-		} while (t1 - t0 < CAL_SECONDS);
-		hz[r] = ((double)(a1 + b1) / 2 - (double)(a0 + b0) / 2) / (t1 - t0);
+		cal_point(&t0, &c0);
+		do
+			cal_point(&t1, &c1);
+		while (t1 - t0 < CAL_SECONDS);
+		hz[r] = (c1 - c0) / (t1 - t0);
 	}
 	qsort(hz, CAL_ROUNDS, sizeof(double), cmp_double);
 	c->calibrated_hz = hz[CAL_ROUNDS / 2];

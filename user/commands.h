@@ -7,5 +7,10 @@
 #define PAGEHOP_COMMANDS_H
 
 int cmd_info(int argc, char *argv[]);
+int cmd_chase(int argc, char *argv[]);
+int cmd_stream(int argc, char *argv[]);
+int cmd_list(int argc, char *argv[]);
+int cmd_matrix(int argc, char *argv[]);
+int cmd_slit(int argc, char *argv[]);
 
 #endif

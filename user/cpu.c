@@ -109,6 +109,15 @@ static void load_hwloc(struct ph_cpu *c)
 			pc->core = (int)core->logical_index;
 			hwloc_bitmap_list_snprintf(pc->pus, sizeof(pc->pus), core->cpuset);
 			pc->npus = hwloc_bitmap_weight(core->cpuset);
+			{
+				unsigned id;
+				int k = 0;
+
+				hwloc_bitmap_foreach_begin(id, core->cpuset)
+					if (k < (int)ARRAY_SIZE(pc->pu_ids))
+						pc->pu_ids[k++] = (int)id;
+				hwloc_bitmap_foreach_end();
+			}
 			if (pc->npus > c->threads_per_core)
 				c->threads_per_core = pc->npus;
 		}

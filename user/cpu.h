@@ -26,6 +26,7 @@ struct ph_core {
 	int core;		/* hwloc logical index */
 	char pus[64];		/* OS CPU ids, e.g. "0,32" */
 	int npus;
+	int pu_ids[16];		/* the same as numbers (the first 16) */
 };
 
 struct ph_cpu {

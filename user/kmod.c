@@ -114,7 +114,7 @@ int kmod_alloc_map(struct ph_kmod *k, int node, uint32_t page_size, uint64_t len
 
 	memset(out, 0, sizeof(*out));
 	if (k->fd < 0)
-		return -EBADF;
+		return -ENODEV;
 	if (node < 0 || length > SIZE_MAX)
 		return -EINVAL;
 	if (ioctl(k->fd, PAGEHOP_IOC_ALLOC, &a))
@@ -156,7 +156,7 @@ int kmod_query(struct ph_kmod *k, const void *addr, uint64_t length,
 	int ret;
 
 	if (k->fd < 0)
-		return -EBADF;
+		return -ENODEV;
 	while (a < end) {
 		struct pagehop_query q = {
 			.size = sizeof(q),
@@ -195,7 +195,7 @@ int kmod_chase(struct ph_kmod *k, uint32_t id, int cpu, uint64_t start,
 	};
 
 	if (k->fd < 0)
-		return -EBADF;
+		return -ENODEV;
 	if (cpu < 0)
 		return -EINVAL;
 	if (ioctl(k->fd, PAGEHOP_IOC_CHASE, &c))
@@ -208,7 +208,7 @@ int kmod_chase(struct ph_kmod *k, uint32_t id, int cpu, uint64_t start,
 int kmod_prefetch(struct ph_kmod *k, struct pagehop_prefetch *pf)
 {
 	if (k->fd < 0)
-		return -EBADF;
+		return -ENODEV;
 	pf->size = sizeof(*pf);
 	if (ioctl(k->fd, PAGEHOP_IOC_PREFETCH, pf))
 		return -errno;

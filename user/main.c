@@ -19,6 +19,16 @@ struct ph_command {
 static const struct ph_command commands[] = {
 	{ "info", cmd_info,
 	  "nodes, distances (SLIT), HMAT, CPU, caches, clock and module state" },
+	{ "stream", cmd_stream,
+	  "memory bandwidth with STREAM's kernels, per ISA and store kind" },
+	{ "chase", cmd_chase,
+	  "load-to-use latency by pointer chasing, per pattern and page size" },
+	{ "list", cmd_list,
+	  "every bandwidth kernel variant and chase pattern" },
+	{ "matrix", cmd_matrix,
+	  "latency and bandwidth for every CPU node x memory node pair" },
+	{ "slit", cmd_slit,
+	  "compare a measured node matrix with the SLIT and HMAT; propose a SLIT" },
 };
 
 static const struct ph_command *find_command(const char *name)

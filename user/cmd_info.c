@@ -10,7 +10,9 @@
 #include "cpu.h"
 #include "kmod.h"
 #include "output.h"
+#include "tlb.h"
 #include "topology.h"
+#include "topo_report.h"
 #include "util.h"
 
 #include <errno.h>
@@ -61,51 +63,6 @@ static void add_nodes(struct ph_doc *doc, const struct ph_topology *t)
 			table_int(tb, r, "hp1G_free", n->hp_1g.free);
 		}
 	}
-}
-
-static void add_distances(struct ph_doc *doc, const struct ph_topology *t)
-{
-	int ids[t->nnodes > 0 ? t->nnodes : 1];
-	struct ph_matrix *m;
-
-	for (int i = 0; i < t->nnodes; i++)
-		ids[i] = t->nodes[i].id;
-	m = doc_add_matrix(doc, "distances", "node distances", "distance",
-			   t->nnodes, ids, t->nnodes, ids);
-	for (int i = 0; i < t->nnodes; i++)
-		for (int j = 0; j < t->nnodes; j++)
-			matrix_int(m, i, j, t->distance[i * t->nnodes + j]);
-}
-
-static void add_hmat(struct ph_doc *doc, const struct ph_topology *t)
-{
-	struct ph_table *tb;
-	static const char *const cols[] = {
-		"node", "access", "initiators", "read_lat_ns", "write_lat_ns",
-		"read_bw_MiBps", "write_bw_MiBps",
-	};
-
-	tb = doc_add_table(doc, "hmat", "HMAT (best initiators per memory node)");
-	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
-		table_add_col(tb, cols[i]);
-	for (int i = 0; i < t->nhmat; i++) {
-		const struct ph_hmat *h = &t->hmat[i];
-		int r = table_add_row(tb);
-
-		table_int(tb, r, "node", h->target);
-		table_int(tb, r, "access", h->access);
-		table_str(tb, r, "initiators", h->initiators[0] ? h->initiators : NULL);
-		if (h->read_latency_ns >= 0)
-			table_int(tb, r, "read_lat_ns", h->read_latency_ns);
-		if (h->write_latency_ns >= 0)
-			table_int(tb, r, "write_lat_ns", h->write_latency_ns);
-		if (h->read_bandwidth_MiBps >= 0)
-			table_int(tb, r, "read_bw_MiBps", h->read_bandwidth_MiBps);
-		if (h->write_bandwidth_MiBps >= 0)
-			table_int(tb, r, "write_bw_MiBps", h->write_bandwidth_MiBps);
-	}
-	if (!t->nhmat)
-		doc_note(doc, "HMAT: not exposed by this kernel (no /sys/devices/system/node/node*/access*/initiators); the firmware has no HMAT or the kernel lacks CONFIG_HMEM_REPORTING");
 }
 
 static void add_memory(struct ph_doc *doc, const struct ph_topology *t)
@@ -182,6 +139,33 @@ static void add_caches(struct ph_doc *doc, const struct ph_cpu *c)
 		table_int(tb, r, "instances", pc->instances);
 		table_int(tb, r, "cpus_per_instance", pc->cpus_per_instance);
 	}
+}
+
+static void add_tlbs(struct ph_doc *doc, const struct ph_cpu *c)
+{
+	struct ph_table *tb = doc_add_table(doc, "tlbs", "data TLBs");
+	struct ph_tlbs t;
+	char page[16];
+
+	tlb_load(c->vendor, &t);
+	table_add_col(tb, "level");
+	table_add_col(tb, "page");
+	table_add_col(tb, "entries");
+	table_add_col(tb, "ways");
+	table_add_col(tb, "reach_KiB");
+	for (int i = 0; i < t.n; i++) {
+		int r = table_add_row(tb);
+
+		table_int(tb, r, "level", t.t[i].level);
+		table_str(tb, r, "page", format_size(t.t[i].page, page, sizeof(page)));
+		table_int(tb, r, "entries", t.t[i].entries);
+		if (t.t[i].ways)
+			table_int(tb, r, "ways", t.t[i].ways);
+		else
+			table_str(tb, r, "ways", "full");
+		table_int(tb, r, "reach_KiB", (long long)((uint64_t)t.t[i].entries * t.t[i].page / KiB));
+	}
+	doc_note(doc, "TLBs: %s", t.n ? t.source : t.source[0] ? t.source : "not reported");
 }
 
 static void add_smt(struct ph_doc *doc, const struct ph_cpu *c)
@@ -302,11 +286,12 @@ int cmd_info(int argc, char *argv[])
 
 	doc = doc_new("info");
 	add_nodes(doc, &topo);
-	add_distances(doc, &topo);
-	add_hmat(doc, &topo);
+	topology_report_distances(doc, &topo);
+	topology_report_hmat(doc, &topo);
 	add_memory(doc, &topo);
 	add_cpu(doc, &cpu);
 	add_caches(doc, &cpu);
+	add_tlbs(doc, &cpu);
 	add_smt(doc, &cpu);
 	add_clock(doc, &clk);
 	add_module(doc, &km);

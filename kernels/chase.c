@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * chase.c - pointer-chase chain builders and walkers.
+ *
+ * The builders write every chain in place, in the buffer being measured, so
+ * a 4 GiB chain costs no 4 GiB of bookkeeping; the only side allocations are
+ * the order of TLB windows or pages and the order of slots inside one window.
+ */
+#include "chase.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct chase_pattern_info chase_patterns[] = {
+	{ "random", CHASE_RANDOM, "random", 0,
+	  "uniform over every slot of the buffer (one Sattolo cycle): cache and TLB misses" },
+	{ "tlb", CHASE_TLB, "tlb:SIZE", 2 << 20,
+	  "SIZE-byte windows in random order, every slot of a window in random order before the next: TLB misses amortised over a window (multichase's TLB locality)" },
+	{ "page", CHASE_PAGE, "page[:SIZE]", 4096,
+	  "one slot per SIZE-byte page (default 4 KiB) at a random line, pages in random order: a TLB miss on every load for the least cache footprint" },
+	{ "seq", CHASE_SEQ, "seq", CHASE_SLOT,
+	  "slot after slot, ascending: the hardware prefetchers see a stream" },
+	{ "stride", CHASE_STRIDE, "stride:N", 256,
+	  "every slot, N bytes apart within a pass, one pass per line offset: a constant stride for the prefetchers" },
+};
+
+const size_t chase_npatterns = sizeof(chase_patterns) / sizeof(chase_patterns[0]);
+
+/* ---- a small, fast, seedable generator (xoshiro256**, seeded by splitmix64) ---- */
+
+struct rng {
+	uint64_t s[4];
+};
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void rng_seed(struct rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t rng_next(struct rng *r)
+{
+	uint64_t *s = r->s, result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+/* Uniform in [0, n): the high half of a 64x64 product (bias <= n / 2^64). */
+static inline uint64_t rng_below(struct rng *r, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)rng_next(r) * n) >> 64);
+}
+
+static void shuffle32(uint32_t *a, uint64_t n, struct rng *r)
+{
+	for (uint64_t i = n; i > 1; i--) {
+		uint64_t j = rng_below(r, i);
+		uint32_t t = a[i - 1];
+
+		a[i - 1] = a[j];
+		a[j] = t;
+	}
+}
+
+/* ---- parsing ---- */
+
+static int parse_bytes(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	v = strtoull(s, &end, 10);
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	default: break;
+	}
+	if (*end || !v)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int chase_parse(const char *s, struct chase_spec *out)
+{
+	const char *colon = strchr(s, ':');
+	size_t len = colon ? (size_t)(colon - s) : strlen(s);
+
+	for (size_t i = 0; i < chase_npatterns; i++) {
+		const struct chase_pattern_info *p = &chase_patterns[i];
+		uint64_t v = p->default_param;
+
+		if (strlen(p->name) != len || strncmp(s, p->name, len))
+			continue;
+		if (colon) {
+			/* random and seq take no parameter. */
+			if (p->pattern == CHASE_RANDOM || p->pattern == CHASE_SEQ)
+				return -EINVAL;
+			if (parse_bytes(colon + 1, &v))
+				return -EINVAL;
+		}
+		/* Every parameter is a whole number of slots. */
+		if (v % CHASE_SLOT)
+			return -EINVAL;
+		out->pattern = p->pattern;
+		out->param = v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+const char *chase_spec_name(const struct chase_spec *spec, char *buf, size_t size)
+{
+	const char *name = "?";
+	uint64_t v = spec->param;
+	const char *unit = "";
+
+	for (size_t i = 0; i < chase_npatterns; i++)
+		if (chase_patterns[i].pattern == spec->pattern)
+			name = chase_patterns[i].name;
+	if (spec->pattern == CHASE_RANDOM || spec->pattern == CHASE_SEQ) {
+		snprintf(buf, size, "%s", name);
+		return buf;
+	}
+	if (v && !(v % (1ull << 30))) {
+		v >>= 30;
+		unit = "G";
+	} else if (v && !(v % (1ull << 20))) {
+		v >>= 20;
+		unit = "M";
+	} else if (v && !(v % (1ull << 10))) {
+		v >>= 10;
+		unit = "K";
+	}
+	snprintf(buf, size, "%s:%llu%s", name, (unsigned long long)v, unit);
+	return buf;
+}
+
+/* ---- builders ---- */
+
+static inline void link_slot(char *from, char *to)
+{
+	*(void **)from = to;
+}
+
+/*
+ * Sattolo's algorithm gives a uniformly random permutation that is a single
+ * cycle: slot i links to slot a[i].  a[] lives in the slots themselves (as
+ * indices), then becomes addresses, so no side array is needed.
+ */
+static void build_random(char *base, uint64_t n, struct rng *r)
+{
+	for (uint64_t i = 0; i < n; i++)
+		*(uint64_t *)(base + i * CHASE_SLOT) = i;
+	for (uint64_t i = n - 1; i > 0; i--) {
+		uint64_t j = rng_below(r, i);	/* j < i: Sattolo, not Fisher-Yates */
+		uint64_t *pi = (uint64_t *)(base + i * CHASE_SLOT);
+		uint64_t *pj = (uint64_t *)(base + j * CHASE_SLOT);
+		uint64_t t = *pi;
+
+		*pi = *pj;
+		*pj = t;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		char *slot = base + i * CHASE_SLOT;
+
+		link_slot(slot, base + *(uint64_t *)slot * CHASE_SLOT);
+	}
+}
+
+/* Visit windows in a random order and each window's slots in a random order. */
+static int build_windows(char *base, uint64_t bytes, uint64_t win, struct rng *r,
+			 bool one_per_window, void **start)
+{
+	uint64_t nw = bytes / win, spw = win / CHASE_SLOT;
+	uint32_t *worder, *sorder = NULL;
+	char *first = NULL, *prev = NULL;
+
+	if (nw > UINT32_MAX || spw > UINT32_MAX)
+		return -EINVAL;
+	worder = malloc(nw * sizeof(*worder));
+	if (!one_per_window)
+		sorder = malloc(spw * sizeof(*sorder));
+	if (!worder || (!one_per_window && !sorder)) {
+		free(worder);
+		free(sorder);
+		return -ENOMEM;
+	}
+	for (uint64_t w = 0; w < nw; w++)
+		worder[w] = (uint32_t)w;
+	shuffle32(worder, nw, r);
+	for (uint64_t w = 0; w < nw; w++) {
+		char *wbase = base + (uint64_t)worder[w] * win;
+		uint64_t nslots = one_per_window ? 1 : spw;
+
+		if (!one_per_window) {
+			for (uint64_t s = 0; s < spw; s++)
+				sorder[s] = (uint32_t)s;
+			shuffle32(sorder, spw, r);
+		}
+		for (uint64_t s = 0; s < nslots; s++) {
+			/*
+			 * One slot per page sits at a random line of its page, so
+			 * the slots spread over every cache set rather than all
+			 * landing in the few sets that offset 0 maps to.
+			 */
+			uint64_t line = one_per_window ? rng_below(r, spw) : sorder[s];
+			char *cur = wbase + line * CHASE_SLOT;
+
+			if (prev)
+				link_slot(prev, cur);
+			else
+				first = cur;
+			prev = cur;
+		}
+	}
+	link_slot(prev, first);
+	*start = first;
+	free(worder);
+	free(sorder);
+	return 0;
+}
+
+/* Pass r visits the slots at offset r*64 of every N-byte block, ascending. */
+static void build_stride(char *base, uint64_t bytes, uint64_t stride)
+{
+	uint64_t blocks = bytes / stride, passes = stride / CHASE_SLOT;
+	char *prev = NULL;
+
+	for (uint64_t p = 0; p < passes; p++)
+		for (uint64_t b = 0; b < blocks; b++) {
+			char *cur = base + b * stride + p * CHASE_SLOT;
+
+			if (prev)
+				link_slot(prev, cur);
+			prev = cur;
+		}
+	link_slot(prev, base);
+}
+
+int64_t chase_slots(uint64_t bytes, const struct chase_spec *spec)
+{
+	uint64_t p = spec->param;
+
+	if (bytes < 2 * CHASE_SLOT || bytes % CHASE_SLOT)
+		return -EINVAL;
+	switch (spec->pattern) {
+	case CHASE_RANDOM:
+	case CHASE_SEQ:
+		return (int64_t)(bytes / CHASE_SLOT);
+	case CHASE_STRIDE:
+		if (!p || p % CHASE_SLOT || p > bytes / 2 || bytes % p)
+			return -EINVAL;
+		return (int64_t)(bytes / CHASE_SLOT);
+	case CHASE_TLB:
+		if (!p || p % CHASE_SLOT || p > bytes || bytes % p)
+			return -EINVAL;
+		return (int64_t)(bytes / CHASE_SLOT);
+	case CHASE_PAGE:
+		if (!p || p % CHASE_SLOT || bytes % p || bytes / p < 2)
+			return -EINVAL;
+		return (int64_t)(bytes / p);
+	}
+	return -EINVAL;
+}
+
+int64_t chase_build(void *buf, uint64_t bytes, const struct chase_spec *spec,
+		    void **start)
+{
+	char *base = buf;
+	int64_t n = chase_slots(bytes, spec);
+	struct rng r;
+	int err;
+
+	if (n < 0 || ((uintptr_t)buf % CHASE_SLOT))
+		return -EINVAL;
+	rng_seed(&r, spec->seed);
+	*start = base;
+	switch (spec->pattern) {
+	case CHASE_RANDOM:
+		build_random(base, (uint64_t)n, &r);
+		break;
+	case CHASE_SEQ:
+		build_stride(base, bytes, CHASE_SLOT);
+		break;
+	case CHASE_STRIDE:
+		build_stride(base, bytes, spec->param);
+		break;
+	case CHASE_TLB:
+	case CHASE_PAGE:
+		err = build_windows(base, bytes, spec->param, &r,
+				    spec->pattern == CHASE_PAGE, start);
+		if (err)
+			return err;
+		break;
+	}
+	return n;
+}
+
+int chase_verify(void *start, uint64_t nslots, void **starts, unsigned nstarts)
+{
+	uint64_t next_at = 0;
+	unsigned next_k = 0;
+	void *p = start;
+
+	if (!start || !nslots)
+		return -EINVAL;
+	for (uint64_t i = 0; i < nslots; i++) {
+		/* Chain k starts at hop floor(k * nslots / nstarts). */
+		if (starts && next_k < nstarts && i == next_at) {
+			starts[next_k++] = p;
+			next_at = (uint64_t)next_k * nslots / nstarts;
+		}
+		if (i && p == start)
+			return -EINVAL;	/* a shorter cycle: not every slot is on it */
+		p = *(void **)p;
+	}
+	return p == start ? 0 : -EINVAL;
+}
+
+/*
+ * Each walker keeps its k chain heads in locals; with k a constant the
+ * compiler unrolls the inner loop and keeps every head in a register, so a
+ * hop is exactly one dependent load.  Beyond 12 chains x86-64 runs out of
+ * registers and some heads spill to the stack; that adds a store-to-load
+ * forwarding (~5 cycles) to those chains, small against a memory access.
+ */
+static inline __attribute__((always_inline)) void walk_k(void **p, uint64_t hops,
+							  const unsigned k)
+{
+	void *q[CHASE_MAX_CHAINS];
+
+	for (unsigned i = 0; i < k; i++)
+		q[i] = p[i];
+	while (hops >= 4) {
+		for (unsigned u = 0; u < 4; u++)
+			for (unsigned i = 0; i < k; i++)
+				q[i] = *(void *volatile *)q[i];
+		hops -= 4;
+	}
+	while (hops--)
+		for (unsigned i = 0; i < k; i++)
+			q[i] = *(void *volatile *)q[i];
+	for (unsigned i = 0; i < k; i++) {
+		/* Keep the result alive: the loads cannot be deleted. */
+		__asm__ __volatile__("" : : "r"(q[i]) : "memory");
+		p[i] = q[i];
+	}
+}
+
+#define WALKER(K) \
+	static void walk_##K(void **p, uint64_t hops) { walk_k(p, hops, K); }
+WALKER(1) WALKER(2) WALKER(3) WALKER(4) WALKER(5) WALKER(6) WALKER(7) WALKER(8)
+WALKER(9) WALKER(10) WALKER(11) WALKER(12) WALKER(13) WALKER(14) WALKER(15) WALKER(16)
+
+void chase_walk(void **p, unsigned k, uint64_t hops)
+{
+	static void (*const walkers[CHASE_MAX_CHAINS + 1])(void **, uint64_t) = {
+		NULL, walk_1, walk_2, walk_3, walk_4, walk_5, walk_6, walk_7, walk_8,
+		walk_9, walk_10, walk_11, walk_12, walk_13, walk_14, walk_15, walk_16,
+	};
+
+	if (k >= 1 && k <= CHASE_MAX_CHAINS)
+		walkers[k](p, hops);
+}
+
+void chase_to_offsets(void *start, uint64_t nslots, void *base)
+{
+	char *p = start;
+
+	for (uint64_t i = 0; i < nslots; i++) {
+		char *next = *(char **)p;
+
+		*(uint64_t *)p = (uint64_t)(next - (char *)base);
+		p = next;
+	}
+}
+
+void chase_to_pointers(void *base, uint64_t start_off, uint64_t nslots)
+{
+	uint64_t off = start_off;
+
+	for (uint64_t i = 0; i < nslots; i++) {
+		char *slot = (char *)base + off;
+		uint64_t next = *(uint64_t *)slot;
+
+		*(void **)slot = (char *)base + next;
+		off = next;
+	}
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * chase.h - pointer-chase latency kernels: chain builders and walkers.
+ *
+ * A chain is one single cycle through 64-byte slots of a buffer; each slot
+ * holds, in its first 8 bytes, the address of the next.  Every load depends
+ * on the one before, so the time per hop is the load-to-use latency of
+ * wherever the slot is (cache, local or remote memory), plus a TLB walk when
+ * the slot's page is not in the TLB.  The patterns choose which of those the
+ * figure includes (see docs/methodology.md).
+ */
+#ifndef PAGEHOP_CHASE_H
+#define PAGEHOP_CHASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One cache line: a slot never shares a line with another slot. */
+#define CHASE_SLOT 64
+#define CHASE_MAX_CHAINS 16
+
+enum chase_pattern {
+	CHASE_RANDOM = 1,	/* uniform over every slot (Sattolo cycle) */
+	CHASE_TLB,		/* windows in random order, random inside each */
+	CHASE_PAGE,		/* one slot per page, pages in random order */
+	CHASE_SEQ,		/* slot after slot: the prefetchers win */
+	CHASE_STRIDE,		/* every slot, N bytes apart, pass after pass */
+};
+
+struct chase_spec {
+	enum chase_pattern pattern;
+	uint64_t param;		/* TLB window, page size or stride, bytes */
+	uint64_t seed;		/* the same seed gives the same chain */
+};
+
+struct chase_pattern_info {
+	const char *name;
+	enum chase_pattern pattern;
+	const char *syntax;	/* "tlb:SIZE" */
+	uint64_t default_param;
+	const char *desc;
+};
+
+extern const struct chase_pattern_info chase_patterns[];
+extern const size_t chase_npatterns;
+
+/* "random", "tlb:2M", "page", "page:2M", "seq", "stride:256"; 0 or -EINVAL. */
+int chase_parse(const char *s, struct chase_spec *out);
+/* The spec back as text: "tlb:2M". */
+const char *chase_spec_name(const struct chase_spec *spec, char *buf, size_t size);
+
+/* Number of slots chase_build() would make over bytes, or -EINVAL. */
+int64_t chase_slots(uint64_t bytes, const struct chase_spec *spec);
+
+/*
+ * Write the chain into buf (bytes long, 64-byte aligned).  Returns the number
+ * of slots in the cycle, or -EINVAL if the pattern's parameter does not fit
+ * (not a power of two multiple of 64, larger than the buffer, ...).
+ * *start is the first slot.  Never allocates more than a few MiB beside buf.
+ */
+int64_t chase_build(void *buf, uint64_t bytes, const struct chase_spec *spec,
+		    void **start);
+
+/*
+ * Follow the chain from start for exactly nslots hops and check that it came
+ * back to start then and not before: the chain is one full cycle.  Also the
+ * untimed warm-up pass.  If starts is not NULL, stores the slots found at
+ * hops 0, nslots/k, 2*nslots/k, ... (k = nstarts): evenly spaced starting
+ * points for k chains walked together.  0 or -EINVAL.
+ */
+int chase_verify(void *start, uint64_t nslots, void **starts, unsigned nstarts);
+
+/*
+ * The measured loops.  Advance each of k chains (1..CHASE_MAX_CHAINS) by
+ * hops hops; p[] is updated to where each stopped.  k chains' loads are
+ * independent of one another, so up to k are in flight at once.
+ */
+void chase_walk(void **p, unsigned k, uint64_t hops);
+
+/*
+ * Rewrite the chain's links from addresses to byte offsets from base, the
+ * form pagehop.ko's CHASE ioctl follows, or back.  nslots hops from start.
+ */
+void chase_to_offsets(void *start, uint64_t nslots, void *base);
+void chase_to_pointers(void *base, uint64_t start_off, uint64_t nslots);
+
+#endif

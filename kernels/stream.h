@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * stream.h - the bandwidth loops: STREAM's copy, scale, add and triad on
+ * doubles, plus read (a sum) and write (a fill), each in scalar, SSE2, AVX2
+ * and AVX-512 variants with normal or non-temporal stores.
+ *
+ * The loops run on memory the caller hands them; they never allocate, time
+ * or print.  One table, stream_kernels[], names every variant with the bytes
+ * it moves per element, so the runner, --help and 'pagehop list' all print
+ * from the same place.
+ */
+#ifndef PAGEHOP_STREAM_H
+#define PAGEHOP_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Instruction sets a variant is written for; 0 is no ISA (catches an unset field). */
+enum ph_isa { PH_ISA_SCALAR = 1, PH_ISA_SSE2, PH_ISA_AVX2, PH_ISA_AVX512 };
+
+enum stream_op { STREAM_COPY = 1, STREAM_SCALE, STREAM_ADD, STREAM_TRIAD, STREAM_READ, STREAM_WRITE };
+
+/* Which of a, b, c an op touches (struct stream_kernel.uses). */
+enum { STREAM_A = 1u << 0, STREAM_B = 1u << 1, STREAM_C = 1u << 2 };
+
+/*
+ * STREAM's arrays and assignments:
+ *   copy  c = a          scale  b = s*c         add  c = a + b
+ *   triad a = b + s*c    read   sum of a        write  a = s
+ * n elements; returns the sum for READ, 0 otherwise.  Arrays an op does not
+ * use (see .uses) are not dereferenced and may be NULL.
+ */
+typedef double (*stream_fn)(double *restrict a, double *restrict b, double *restrict c, double s,
+			    size_t n);
+
+struct stream_kernel {
+	const char *name;	/* "copy", "scale", "add", "triad", "read", "write" */
+	enum stream_op op;
+	enum ph_isa isa;
+	bool nt;		/* non-temporal stores, fenced (sfence) before return; never for read */
+	unsigned arrays;	/* how many of a, b, c it touches */
+	unsigned uses;		/* which ones: STREAM_A | STREAM_B | STREAM_C */
+	unsigned bytes_stream;	/* bytes per element as STREAM counts them: loads + stores */
+	unsigned bytes_wa;	/* the same plus the write-allocate read of each stored
+				 * element's line: bytes_stream + 8 per store, unless nt */
+	size_t align_elems;	/* n, and every array's address in doubles, must be a
+				 * multiple of this (the doubles one unrolled iteration covers) */
+	stream_fn fn;
+	const char *desc;	/* one line for --help and 'pagehop list' */
+};
+
+extern const struct stream_kernel stream_kernels[];
+extern const size_t stream_nkernels;
+
+const char *isa_name(enum ph_isa isa);		/* "scalar", "sse2", "avx2", "avx512"; "?" otherwise */
+int isa_parse(const char *s, enum ph_isa *out); /* a name above or "auto" (= isa_best()); 0 or -EINVAL */
+bool isa_supported(enum ph_isa isa);		/* the CPU has it and the OS saves its registers */
+enum ph_isa isa_best(void);			/* the widest supported ISA */
+
+/*
+ * The decision behind isa_supported(), from raw CPUID words and XCR0, so that
+ * it can be tested against hand-written cases: leaf 1 ECX/EDX, leaf 7
+ * (sub-leaf 0) EBX, and XCR0 (0 when OSXSAVE is clear).
+ */
+bool isa_supported_by(enum ph_isa isa, unsigned leaf1_ecx, unsigned leaf1_edx,
+		      unsigned leaf7_ebx, unsigned long long xcr0);
+
+/* The variant for an op name, ISA and store kind; NULL if there is none (read with nt). */
+const struct stream_kernel *stream_find(const char *name, enum ph_isa isa, bool nt);
+
+/*
+ * Validation, as STREAM does it.  stream_init() fills the arrays with the
+ * start values below (NULL arrays are skipped); after any number of
+ * repetitions of ONE op (each is idempotent on these arrays when run alone),
+ * stream_check() counts the wrong elements of the arrays that op uses:
+ * sources must be unchanged, the destination must hold the op's result,
+ * which differs from its start value for any s other than those listed, so
+ * an element the loop skipped is caught.  `sum` is READ's return value.
+ * 0 means valid.
+ *
+ *   start: a = 1, b = 2, c = 4
+ *   copy c = 1;  scale b = 4s (s != 0.5);  add c = 3;  triad a = 2 + 4s (s != -0.25);
+ *   read sum = n;  write a = s (s != 1)
+ */
+#define STREAM_INIT_A 1.0
+#define STREAM_INIT_B 2.0
+#define STREAM_INIT_C 4.0
+void stream_init(double *a, double *b, double *c, size_t n);
+size_t stream_check(enum stream_op op, const double *a, const double *b, const double *c, double s,
+		    size_t n, double sum);
+
+#endif

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# test_chase.sh - "pagehop chase" on this host: every backend and page size
+# that can be had, the verified page size in the output, sanity bounds, the
+# page-size effect on a 1 GiB random chase, a deliberately wrong placement
+# caught, usage errors, and Ctrl-C.
+. "$(dirname "$0")/lib.sh"
+
+# row FILE FIELD: the first chase row's field.
+row() { jq -r ".chase[0].$2" "$1"; }
+
+for ps in 4k thp 2m 1g; do
+	size=64M
+	[ $ps = 1g ] && size=1G
+	if "$PAGEHOP" chase --page-size $ps --size $size --time 0.3 --reserve --format json \
+		>"$TMP/c.json" 2>"$TMP/err"; then
+		want=$(echo $ps | tr a-z A-Z)
+		expect "chase $ps: page size in the row" "$(row "$TMP/c.json" page_size)" "$want"
+		expect "chase $ps: verified" "$(row "$TMP/c.json" verified)" true
+		expect "chase $ps: buffer read back" "$(jq -r '.buffers[0].verified' "$TMP/c.json")" true
+		lat=$(row "$TMP/c.json" lat_ns)
+		awk -v l="$lat" 'BEGIN { exit !(l > 1 && l < 100000) }' && pass "chase $ps: $lat ns" ||
+			fail "chase $ps: latency $lat out of bounds"
+	elif [ $? -eq 4 ] && { [ $ps = 1g ] || [ $ps = thp ]; }; then
+		pass "chase $ps: skipped, the machine cannot give it now: $(cat "$TMP/err")"
+	else
+		fail "chase $ps: $(cat "$TMP/err")"
+	fi
+done
+# --reserve put the pools back.
+expect "2M pool restored" "$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages)" 0
+
+# Every pattern builds, walks and reports.
+"$PAGEHOP" chase --size 16M --time 0.2 --pattern random,tlb:64K,page,seq,stride:512 --chains 2 \
+	--format json >"$TMP/p.json" 2>"$TMP/err" || fail "patterns: $(cat "$TMP/err")"
+expect "five patterns" "$(jq -r '[.chase[].pattern] | join(" ")' "$TMP/p.json")" \
+	"random tlb:64K page:4K seq stride:512"
+expect "two chains" "$(jq -r '[.chase[].chains] | unique | join(" ")' "$TMP/p.json")" 2
+
+# 1 GiB random on 4K pages is a memory access plus a TLB walk: well above 40 ns.
+# The same chain on 2M pages needs far fewer walks, so it is faster beyond the CIs
+# (measured here with an independent tool: about 300 ns against 230 ns).
+"$PAGEHOP" chase --size 1G --page-size 4k --time 3 --format json >"$TMP/4k.json" 2>"$TMP/err" ||
+	fail "1G 4k: $(cat "$TMP/err")"
+if "$PAGEHOP" chase --size 1G --page-size 2m --reserve --time 3 --format json >"$TMP/2m.json" 2>"$TMP/err"; then
+	l4=$(row "$TMP/4k.json" lat_ns) lo4=$(row "$TMP/4k.json" ci_lo_ns)
+	l2=$(row "$TMP/2m.json" lat_ns) hi2=$(row "$TMP/2m.json" ci_hi_ns)
+	awk -v l="$l4" 'BEGIN { exit !(l > 40) }' && pass "1G random 4K: $l4 ns > 40 ns" ||
+		fail "1G random 4K: $l4 ns"
+	awk -v a="$lo4" -v b="$hi2" 'BEGIN { exit !(a > b) }' &&
+		pass "1G random: 4K ($l4 ns, CI low $lo4) slower than 2M ($l2 ns, CI high $hi2)" ||
+		fail "1G random: 4K $l4 (CI low $lo4) not above 2M $l2 (CI high $hi2)"
+else
+	skip_test "cannot reserve 512 2M pages: $(cat "$TMP/err")"
+fi
+
+# A wrong page size is caught before measuring, and reported.
+PAGEHOP_FAULT_INJECT=psize "$PAGEHOP" chase --size 16M --time 0.2 >"$TMP/o" 2>"$TMP/e"
+rc=$?
+if [ $rc -eq 1 ] && [ ! -s "$TMP/o" ] && grep -q 'asked 16 MiB of 4K pages on node 0; found pages THP' "$TMP/e"; then
+	pass "wrong page size caught: $(head -n1 "$TMP/e")"
+else
+	fail "wrong page size: exit $rc, $(cat "$TMP/e")"
+fi
+PAGEHOP_FAULT_INJECT=psize "$PAGEHOP" chase --size 16M --time 0.2 --allow-unverified --format json \
+	>"$TMP/u.json" 2>/dev/null
+expect "--allow-unverified marks the row" "$(row "$TMP/u.json" verified)" false
+expect "--allow-unverified shows the page size found" "$(row "$TMP/u.json" page_size)" THP
+
+usage_error "unknown pattern" chase --pattern zigzag
+usage_error "pattern parameter not a slot multiple" chase --pattern tlb:100
+usage_error "chains 0" chase --chains 0
+usage_error "chains 17" chase --chains 17
+usage_error "page size 3m" chase --page-size 3m
+usage_error "backend" chase --backend dax
+usage_error "node that does not exist" chase --membind 9
+usage_error "malformed node list" chase --membind 0-
+usage_error "too many threads" chase --threads 999
+usage_error "size 0" chase --size 0
+usage_error "--in-kernel with chains" chase --in-kernel --chains 2
+usage_error "pattern larger than half the working set" chase --size 1M --pattern stride:1M
+"$PAGEHOP" chase --in-kernel --size 1M >"$TMP/o" 2>"$TMP/e"
+rc=$?
+[ -e /dev/pagehop ] || { [ $rc -eq 4 ] && [ ! -s "$TMP/o" ] && pass "--in-kernel without the module: exit 4: $(cat "$TMP/e")" ||
+	fail "--in-kernel without module: exit $rc $(cat "$TMP/e")"; }
+
+# Ctrl-C: what was measured so far, then exit 130.
+"$PAGEHOP" chase --size 16M --time 30 --ci 0.001 --format json >"$TMP/int.json" 2>/dev/null &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+rc=$?
+expect "SIGINT exits 130" "$rc" 130
+jq -e '.chase[0].samples > 0 and (.notes | any(test("interrupted")))' "$TMP/int.json" >/dev/null &&
+	pass "SIGINT prints the samples so far" || fail "SIGINT output: $(head -c 300 "$TMP/int.json")"
+finish

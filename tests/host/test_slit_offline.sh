@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# test_slit_offline.sh - "pagehop slit --input" on published measurements
+# (tests/data/shared) and synthetic ones with hand-worked answers
+# (tests/data/slit): verdicts and exit codes, levels, proposed SLITs valid for
+# Linux, the --emit-acpi source compiled by iasl and its bytes read back, and
+# every usage error as exactly one line on stderr with nothing on stdout.
+. "$(dirname "$0")/lib.sh"
+
+ROOT=${PAGEHOP_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+SH=$ROOT/tests/data/shared
+SY=$ROOT/tests/data/slit
+INTEL=(--input "$SH/intel-e5-2643-2node.matrix.csv" --slit "$SH/intel-e5-2643-2node.numactl.txt")
+AMD=(--input "$SH/amd-6220-4node.matrix.csv" --slit "$SH/amd-6220-4node.numactl.txt")
+
+# run NAME ARGS...: JSON output in $TMP/NAME.json, exit code in $rc.
+run() {
+	local name=$1
+	shift
+	"$PAGEHOP" slit "$@" --format json >"$TMP/$name.json" 2>"$TMP/$name.err"
+	rc=$?
+	jq -e . "$TMP/$name.json" >/dev/null 2>&1 || fail "$name: output is not JSON: $(head -c 300 "$TMP/$name.err")"
+}
+j() { jq -r "$2" "$TMP/$1.json"; }
+
+# valid_slit NAME: the proposed SLIT has diagonal 10 and everything else in
+# 11..254, as drivers/acpi/numa/srat.c (slit_valid) requires, 255 excluded.
+valid_slit() {
+	j "$1" '.proposed_slit.values as $v | [range(0; $v | length) as $i
+		| range(0; $v | length) as $j | $v[$i][$j] as $x
+		| if $i == $j then $x == 10 else ($x >= 11 and $x <= 254) end] | all'
+}
+
+# ---- the Intel 2-node machine: consistent ----
+run intel "${INTEL[@]}"
+expect "intel: exit 0" "$rc" 0
+expect "intel: status" "$(j intel .verdict.status)" consistent
+expect "intel: one remote level measured" "$(j intel .verdict.measured_remote_levels)" 1
+expect "intel: one remote level in the SLIT" "$(j intel .verdict.slit_remote_levels)" 1
+expect "intel: 18.0 and 19.3 are one level" \
+	"$(j intel '[.levels[] | select(.source == "measured" and .level == 1) | .cells] | .[0]')" 2
+expect "intel: relative errors" "$(j intel '[.magnitude[].rel_err_pct] | join(" ")')" "-14.3 -8.3"
+expect "intel: proposed SLIT" "$(j intel '[.proposed_slit.values[][]] | map(tostring) | join(" ")')" "10 18 19 10"
+expect "intel: proposed SLIT valid for Linux" "$(valid_slit intel)" true
+
+# ---- the AMD 6220 4-node machine: inconsistent, three remote levels ----
+run amd "${AMD[@]}"
+expect "amd: exit 1" "$rc" 1
+expect "amd: status" "$(j amd .verdict.status)" inconsistent
+expect "amd: summary" "$(j amd .verdict.summary)" "inconsistent: measurement shows 4 levels, SLIT has 2"
+expect "amd: three remote levels measured" "$(j amd .verdict.measured_remote_levels)" 3
+expect "amd: one remote level in the SLIT" "$(j amd .verdict.slit_remote_levels)" 1
+expect "amd: {0,1} and {2,3} are the near pairs" "$(j amd .verdict.nearest_remote_pairs)" "{0,1} {2,3}"
+expect "amd: measured levels and their pairs" \
+	"$(j amd '[.levels[] | select(.source == "measured") | "\(.dist_mean)=\(.pairs)"] | join("; ")')" \
+	"10=local (4 nodes); 15.7={0,1} {2,3}; 28.38={0,2} {1,3}; 33.25={0,3} {1,2}"
+expect "amd: proposed SLIT" "$(j amd '[.proposed_slit.values[][]] | map(tostring) | join(" ")')" \
+	"10 15 28 32 16 10 34 29 28 34 10 16 33 28 16 10"
+expect "amd: proposed SLIT valid for Linux" "$(valid_slit amd)" true
+expect "amd: per hop" "$(j amd .per_hop_fit.summary)" \
+	"1 hop +5.70 distance, bandwidth x0.64 of local (n=4), 2 hops +18.38 distance, bandwidth x0.35 of local (n=4), 3 hops +23.25 distance, bandwidth x0.30 of local (n=4)"
+"$PAGEHOP" slit "${AMD[@]}" >"$TMP/amd.txt" 2>&1
+expect "amd: table format, same exit" "$?" 1
+grep -q '^  0:  10  15  28  32$' "$TMP/amd.txt" && pass "amd: proposed SLIT in numactl's layout" ||
+	fail "amd: no numactl-layout row '  0:  10  15  28  32' in the table output"
+
+# Without --slit: levels, asymmetry, per hop and proposal only; exit 0.
+run amd_noslit --input "$SH/amd-6220-4node.matrix.csv"
+expect "amd without SLIT: exit 0" "$rc" 0
+expect "amd without SLIT: status" "$(j amd_noslit .verdict.status)" "not compared"
+expect "amd without SLIT: no magnitude table" "$(j amd_noslit 'has("magnitude")')" false
+expect "amd without SLIT: still three remote levels" "$(j amd_noslit .verdict.measured_remote_levels)" 3
+
+# CSV output is read back as input, with the same verdict.
+"$PAGEHOP" slit "${AMD[@]}" --format csv >"$TMP/amd.csv" 2>/dev/null
+"$PAGEHOP" slit --input "$TMP/amd.csv" --slit "$SH/amd-6220-4node.numactl.txt" >/dev/null 2>&1
+expect "amd: own CSV output read back, exit 1" "$?" 1
+
+# ---- the flat measurement of a TCG guest ----
+run flat --input "$SY/flat-4node.matrix.csv" --slit "$SY/slit-10-16-22.numactl.txt"
+expect "flat vs 10/16/22: exit 1" "$rc" 1
+expect "flat vs 10/16/22: summary" "$(j flat .verdict.summary)" "inconsistent: measurement shows 1 level, SLIT has 3"
+run flat11 --input "$SY/flat-4node.matrix.csv" --slit "$SY/slit-10-11.numactl.txt"
+expect "flat vs 10/11: exit 0" "$rc" 0
+expect "flat vs 10/11: status" "$(j flat11 .verdict.status)" consistent
+expect "flat vs 10/11: proposed SLIT clamped to 11" \
+	"$(j flat11 '[.proposed_exceptions[] | select(.clamped)] | length')" 12
+expect "flat vs 10/11: proposed SLIT valid for Linux" "$(valid_slit flat11)" true
+
+# ---- pagehop JSON ----
+run two "--input" "$SY/matrix-2node.json"
+expect "2-node JSON: exit 3 (in order, 26% below the SLIT's 21)" "$rc" 3
+expect "2-node JSON: SLIT from the recorded distances" "$(j two .verdict.slit)" \
+	"$SY/matrix-2node.json (distances recorded with the measurement)"
+expect "2-node JSON: figure" "$(j two .verdict.figure)" latency_ns
+expect "2-node JSON: HMAT latency against measured" \
+	"$(j two '[.hmat[] | select(.figure == "read_latency_ns") | "\(.hmat)/\(.measured)"] | join(" ")')" "80/90.1 80/89.7"
+run two_tol "--input" "$SY/matrix-2node.json" --tolerance 30
+expect "2-node JSON, --tolerance 30: exit 0" "$rc" 0
+run two_read "--input" "$SY/matrix-2node.json" --metric read
+expect "2-node JSON, --metric read: figure" "$(j two_read .verdict.figure)" bandwidth_read_GBps
+
+run cxl --input "$SY/matrix-4node-cxl.json"
+expect "4-node + CXL JSON: exit 0" "$rc" 0
+expect "4-node + CXL JSON: per hop" "$(j cxl .per_hop_fit.summary)" \
+	"1 hop +55 ns (n=4), 2 hops +108 ns (n=8), 3 hops +161 ns (n=4)"
+expect "4-node + CXL JSON: HMAT rows" "$(j cxl '.hmat | length')" 10
+expect "4-node + CXL JSON: memory-only node's row transposed" \
+	"$(j cxl '[.proposed_exceptions[] | select(.source == "transposed") | .from_node] | unique | map(tostring) | join(" ")')" 4
+expect "4-node + CXL JSON: proposed SLIT valid for Linux" "$(valid_slit cxl)" true
+
+# ---- usage errors: exit 2, one line on stderr, nothing on stdout ----
+printf '# metric: latency_ns\nnode,0,1\n0,90,140\n1,141\n' >"$TMP/short.csv"
+printf '{\n  "latency_ns": {\n    "metric": ,\n' >"$TMP/bad.json"
+printf 'node distances:\nnode 0 1\n 0: 10 21\n' >"$TMP/short.numactl"
+printf '# metric: latency_ns\nnode,0,4,5\n0,100,250,260\n' >"$TMP/memonly.csv"
+usage_error "unknown option" slit --bogus
+usage_error "unexpected argument" slit --input "$SH/amd-6220-4node.matrix.csv" extra
+usage_error "--metric unknown" slit --input "$SY/matrix-2node.json" --metric copy
+usage_error "--metric absent from the file" slit --input "$SY/matrix-4node-cxl.json" --metric triad
+usage_error "--tolerance not a number" slit --input "$SY/matrix-2node.json" --tolerance abc
+usage_error "--tolerance negative" slit --input "$SY/matrix-2node.json" --tolerance -1
+usage_error "--noise too large" slit --input "$SY/matrix-2node.json" --noise 99
+usage_error "--input missing file" slit --input "$TMP/none.csv"
+usage_error "--input needs a value" slit --input
+usage_error "CSV short row" slit --input "$TMP/short.csv"
+grep -q "short.csv:4: row of node 1 has 1 value; expected 2" "$TMP/err" &&
+	pass "CSV error names file and line" || fail "CSV error: $(cat "$TMP/err")"
+usage_error "JSON syntax" slit --input "$TMP/bad.json"
+grep -q "bad.json:3: " "$TMP/err" && pass "JSON error names file and line" || fail "JSON error: $(cat "$TMP/err")"
+usage_error "--slit truncated" slit --input "$SH/intel-e5-2643-2node.matrix.csv" --slit "$TMP/short.numactl"
+grep -q "short.numactl:3: the file ends after 1 of 2 rows" "$TMP/err" &&
+	pass "--slit error names file and line" || fail "--slit error: $(cat "$TMP/err")"
+usage_error "--slit of another machine" slit "${AMD[@]/amd-6220-4node.numactl/intel-e5-2643-2node.numactl}"
+usage_error "--oem-id without --emit-acpi" slit "${AMD[@]}" --oem-id X
+usage_error "--oem-id too long" slit "${AMD[@]}" --emit-acpi "$TMP/x.asl" --oem-id TOOLONG
+usage_error "--oem-revision not a number" slit "${AMD[@]}" --emit-acpi "$TMP/x.asl" --oem-revision x
+usage_error "--emit-acpi without OEM IDs" slit "${AMD[@]}" --emit-acpi "$TMP/x.asl" --slit-table "$TMP/none"
+usage_error "--emit-acpi into a missing directory" slit "${AMD[@]}" --emit-acpi "$TMP/no/x.asl" --oem-id A --oem-table-id B
+usage_error "--emit-acpi with unknown entries" slit --input "$TMP/memonly.csv" --emit-acpi "$TMP/x.asl" --oem-id A --oem-table-id B
+[ ! -e "$TMP/x.asl" ] && pass "nothing written on usage errors" || fail "$TMP/x.asl written"
+
+# ---- --emit-acpi: the OEM fields of a SLIT table, compiled with iasl ----
+# QEMU's SLIT header: "BOCHS ", "BXPCSLIT", OEM revision 1 (then 2 nodes).
+printf 'SLIT\x30\x00\x00\x00\x01\x2cBOCHS BXPCSLIT\x01\x00\x00\x00BXPC\x01\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x0a\x15\x15\x0a' \
+	>"$TMP/SLIT"
+run acpi "${AMD[@]}" --emit-acpi "$TMP/amd.asl" --slit-table "$TMP/SLIT"
+expect "emit: exit is still the verdict's" "$rc" 1
+expect "emit: OEM ID" "$(j acpi .acpi.oem_id)" "BOCHS "
+expect "emit: OEM table ID" "$(j acpi .acpi.oem_table_id)" "BXPCSLIT"
+expect "emit: OEM revision raised by one" "$(j acpi .acpi.oem_revision)" 2
+[ -s "$TMP/amd.asl" ] && pass "emit: source written" || fail "emit: no $TMP/amd.asl"
+ls "$TMP" | grep -q '\.tmp\.' && fail "emit: temporary file left" || pass "emit: no temporary file left"
+
+if ! command -v iasl >/dev/null; then
+	[ $_failed -eq 0 ] || finish
+	skip_test "iasl missing (acpica-tools, installed by scripts/install-deps.sh check): the --emit-acpi source was not compiled"
+fi
+(cd "$TMP" && iasl amd.asl) >"$TMP/iasl.log" 2>&1 && [ -s "$TMP/amd.aml" ] &&
+	pass "emit: iasl compiles the source" || fail "emit: iasl: $(tail -n 5 "$TMP/iasl.log")"
+if [ -s "$TMP/amd.aml" ]; then
+	bytes=($(od -An -tu1 -v "$TMP/amd.aml"))
+	expect "aml: length" "${#bytes[@]}" $((36 + 8 + 16))
+	expect "aml: signature" "$(head -c 4 "$TMP/amd.aml")" SLIT
+	expect "aml: OEM ID and table ID" "$(dd if="$TMP/amd.aml" bs=1 skip=10 count=14 2>/dev/null)" "BOCHS BXPCSLIT"
+	expect "aml: OEM revision" "${bytes[*]:24:4}" "2 0 0 0"
+	expect "aml: localities" "${bytes[*]:36:8}" "4 0 0 0 0 0 0 0"
+	expect "aml: entries equal the proposed SLIT" "${bytes[*]:44:16}" \
+		"$(j acpi '[.proposed_slit.values[][]] | map(tostring) | join(" ")')"
+	sum=0
+	for b in "${bytes[@]}"; do sum=$(((sum + b) % 256)); done
+	expect "aml: checksum" "$sum" 0
+fi
+finish

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# test_slit_online.sh - "pagehop slit" without --input on this machine: on a
+# single node there is nothing to compare, which is the answer (exit 0).
+. "$(dirname "$0")/lib.sh"
+
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+if [ "$nodes" -gt 1 ]; then
+	skip_test "$nodes NUMA nodes: measuring them is 'pagehop matrix', checked by the VM tests"
+fi
+
+"$PAGEHOP" slit >"$TMP/out" 2>"$TMP/err"
+expect "single node: exit 0" "$?" 0
+expect "single node: nothing on stderr" "$(cat "$TMP/err")" ""
+grep -q "nothing to compare on a single node" "$TMP/out" &&
+	pass "single node: says there is nothing to compare" ||
+	fail "single node: output: $(cat "$TMP/out")"
+
+"$PAGEHOP" slit --format json >"$TMP/out.json" 2>"$TMP/err"
+expect "single node, JSON: exit 0" "$?" 0
+expect "single node, JSON: status" "$(jq -r .verdict.status "$TMP/out.json")" "nothing to compare"
+expect "single node, JSON: exit code recorded" "$(jq -r .verdict.exit_code "$TMP/out.json")" 0
+
+# --emit-acpi has nothing to propose for one node: nothing written, still exit 0.
+"$PAGEHOP" slit --emit-acpi "$TMP/x.asl" >"$TMP/out" 2>"$TMP/err"
+expect "single node, --emit-acpi: exit 0" "$?" 0
+[ ! -e "$TMP/x.asl" ] && pass "single node, --emit-acpi: nothing written" || fail "$TMP/x.asl written"
+usage_error "single node: bad option still a usage error" slit --tolerance x
+finish

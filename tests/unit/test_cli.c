@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_cli.c - option parsers against hand-written expectations: sizes,
+ * formats, numbers, and node/CPU lists through libnuma as numactl takes
+ * them, each rejection being one line on stderr that names the option.
+ */
+#include "unit.h"
+#include "cli.h"
+#include "util.h"
+
+#include <errno.h>
+#include <numa.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Capture what a call writes to stderr. */
+static char captured[4096];
+static int saved_fd = -1;
+static FILE *cap;
+
+static void capture_begin(void)
+{
+	fflush(stderr);
+	cap = tmpfile();
+	saved_fd = dup(2);
+	dup2(fileno(cap), 2);
+}
+
+static const char *capture_end(void)
+{
+	size_t n;
+
+	fflush(stderr);
+	dup2(saved_fd, 2);
+	close(saved_fd);
+	rewind(cap);
+	n = fread(captured, 1, sizeof(captured) - 1, cap);
+	captured[n] = '\0';
+	fclose(cap);
+	return captured;
+}
+
+static int lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void test_parse_size(void **state)
+{
+	static const struct { const char *in; uint64_t want; } good[] = {
+		{ "1", 1 }, { "4k", 4096 }, { "4K", 4096 }, { "2M", 2097152 },
+		{ "2MiB", 2097152 }, { "64MB", 67108864 }, { "1g", 1073741824 },
+		{ "1G", 1073741824 }, { "3T", 3298534883328ULL }, { "512B", 512 },
+	};
+	static const char *const bad[] = {
+		"", "k", "-1", "+1", "1x", "1 G", "1.5G", "1Gi", "0x10", "1GG",
+	};
+	uint64_t v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		assert_int_equal(parse_size(good[i].in, &v, false), 0);
+		assert_int_equal(v, good[i].want);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(parse_size(bad[i], &v, false), -EINVAL);
+	assert_int_equal(parse_size("0", &v, false), -ERANGE);
+	assert_int_equal(parse_size("0", &v, true), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(parse_size("16777216T", &v, false), -ERANGE);	/* 2^64 */
+	assert_int_equal(parse_size("18446744073709551616", &v, false), -ERANGE);
+}
+
+static void test_format_size(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_string_equal(format_size(0, buf, sizeof(buf)), "0 B");
+	assert_string_equal(format_size(4096, buf, sizeof(buf)), "4 KiB");
+	assert_string_equal(format_size(1536, buf, sizeof(buf)), "1.5 KiB");
+	assert_string_equal(format_size(2 * MiB, buf, sizeof(buf)), "2 MiB");
+	assert_string_equal(format_size(GiB, buf, sizeof(buf)), "1 GiB");
+}
+
+static void test_format(void **state)
+{
+	enum ph_format f = 0;
+	const char *err;
+
+	(void)state;
+	assert_int_equal(cli_parse_format("--format", "table", &f), 0);
+	assert_int_equal(f, PH_FMT_TABLE);
+	assert_int_equal(cli_parse_format("--format", "csv", &f), 0);
+	assert_int_equal(f, PH_FMT_CSV);
+	assert_int_equal(cli_parse_format("--format", "json", &f), 0);
+	assert_int_equal(f, PH_FMT_JSON);
+	capture_begin();
+	assert_int_equal(cli_parse_format("--format", "xml", &f), -EINVAL);
+	err = capture_end();
+	assert_int_equal(lines(err), 1);
+	assert_non_null(strstr(err, "--format"));
+	assert_non_null(strstr(err, "expected table, csv or json"));
+}
+
+static void test_numbers(void **state)
+{
+	unsigned u = 0;
+	double d = 0;
+
+	(void)state;
+	assert_int_equal(cli_parse_uint("--threads", "4", 1, 64, &u), 0);
+	assert_int_equal(u, 4);
+	capture_begin();
+	assert_int_equal(cli_parse_uint("--threads", "0", 1, 64, &u), -EINVAL);
+	assert_int_equal(cli_parse_uint("--threads", "65", 1, 64, &u), -EINVAL);
+	assert_int_equal(cli_parse_uint("--threads", "-1", 1, 64, &u), -EINVAL);
+	assert_int_equal(cli_parse_uint("--threads", "4x", 1, 64, &u), -EINVAL);
+	assert_int_equal(cli_parse_uint("--threads", "", 1, 64, &u), -EINVAL);
+	assert_int_equal(lines(capture_end()), 5);
+	assert_int_equal(cli_parse_double("--ci", "0.5", 0.01, 50, &d), 0);
+	assert_true(d == 0.5);
+	capture_begin();
+	assert_int_equal(cli_parse_double("--ci", "nan", 0.01, 50, &d), -EINVAL);
+	assert_int_equal(cli_parse_double("--ci", "100", 0.01, 50, &d), -EINVAL);
+	assert_int_equal(cli_parse_double("--ci", "1%", 0.01, 50, &d), -EINVAL);
+	assert_int_equal(lines(capture_end()), 3);
+}
+
+static void test_nodes_good(void **state)
+{
+	struct bitmask *bm = NULL;
+
+	(void)state;
+	assert_int_equal(cli_parse_nodes("--membind", "0", &bm), 0);
+	assert_true(numa_bitmask_isbitset(bm, 0));
+	assert_int_equal(numa_bitmask_weight(bm), 1);
+	numa_bitmask_free(bm);
+	/* "all" is every node this task may use, as numactl means it. */
+	assert_int_equal(cli_parse_nodes("--membind", "all", &bm), 0);
+	assert_int_equal(numa_bitmask_weight(bm), numa_bitmask_weight(numa_all_nodes_ptr));
+	numa_bitmask_free(bm);
+	assert_int_equal(cli_parse_cpus("--physcpubind", "0", &bm), 0);
+	assert_true(numa_bitmask_isbitset(bm, 0));
+	numa_bitmask_free(bm);
+}
+
+static void expect_node_error(const char *arg, const char *why)
+{
+	struct bitmask *bm = NULL;
+	const char *err;
+
+	capture_begin();
+	assert_int_equal(cli_parse_nodes("--membind", arg, &bm), -EINVAL);
+	err = capture_end();
+	assert_null(bm);
+	/* One line, naming the option and the expected form. */
+	assert_int_equal(lines(err), 1);
+	assert_non_null(strstr(err, "--membind"));
+	assert_non_null(strstr(err, "expected"));
+	if (why && !strstr(err, why))
+		fail_msg("'%s': message '%s' lacks '%s'", arg, err, why);
+}
+
+static void test_nodes_bad(void **state)
+{
+	(void)state;
+	/* "0-" is malformed on every machine. */
+	expect_node_error("0-", "missing node argument");
+	expect_node_error("x", "unparseable");
+	expect_node_error("", "selects no node");
+	/* Node 9 does not exist on a machine with fewer than 10 nodes. */
+	if (numa_max_node() < 9)
+		expect_node_error("9", "out of range");
+	/* "!0" leaves nothing on a one-node machine. */
+	if (numa_max_node() == 0)
+		expect_node_error("!0", "selects no node");
+}
+
+static void test_cpus_bad(void **state)
+{
+	struct bitmask *bm = NULL;
+	const char *err;
+
+	(void)state;
+	capture_begin();
+	assert_int_equal(cli_parse_cpus("--physcpubind", "100000", &bm), -EINVAL);
+	assert_int_equal(cli_parse_cpus("--physcpubind", "0-", &bm), -EINVAL);
+	err = capture_end();
+	assert_int_equal(lines(err), 2);
+	assert_non_null(strstr(err, "--physcpubind: invalid CPU list '100000'"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_format_size),
+		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_nodes_good),
+		cmocka_unit_test(test_nodes_bad),
+		cmocka_unit_test(test_cpus_bad),
+	};
+
+	if (numa_available() < 0) {
+		fprintf(stderr, "test_cli: NUMA not available; node list tests need libnuma\n");
+		return 1;
+	}
+	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}

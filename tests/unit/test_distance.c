@@ -1,0 +1,874 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_distance.c - the analysis behind "pagehop slit", on matrices whose
+ * answers are worked out by hand in the comments (and in docs/slit.md).
+ */
+#include "unit.h"
+
+#include "distance.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define assert_near(a, b, eps)                                                   \
+	do {                                                                     \
+		double a_ = (a), b_ = (b);                                       \
+		if (!(fabs(a_ - b_) <= (eps)))                                   \
+			fail_msg("%s = %.9g, expected %.9g +- %g", #a, a_, b_,   \
+				 (double)(eps));                                 \
+	} while (0)
+
+static const int ids4[] = { 0, 1, 2, 3 };
+
+/* A square matrix over nodes 0..n-1 from a row-major array. */
+static struct ph_nmatrix *square(enum ph_metric metric, int n, const double *v)
+{
+	struct ph_nmatrix *m = nmatrix_new(metric, n, ids4, n, ids4);
+
+	memcpy(m->val, v, (size_t)n * n * sizeof(double));
+	return m;
+}
+
+static struct ph_slit *slit_square(int n, const int *v)
+{
+	struct ph_slit *s = slit_new(n, ids4);
+
+	memcpy(s->dist, v, (size_t)n * n * sizeof(int));
+	return s;
+}
+
+static const struct ph_dist_opts defaults = { PH_DEFAULT_TOLERANCE, PH_DEFAULT_NOISE };
+
+/* STREAM bandwidth, 2 x Intel E5-2643 (tests/data/shared). */
+static const double intel_bw[] = { 34.0, 18.9, 17.4, 33.5 };
+static const int intel_slit[] = { 10, 21, 21, 10 };
+
+/* STREAM bandwidth, 2 x AMD Opteron 6220 (tests/data/shared). */
+static const double amd_bw[] = {
+	18.1, 11.8, 6.5, 5.6,
+	11.8, 18.7, 5.5, 6.5,
+	6.5, 5.5, 18.5, 11.8,
+	5.6, 6.5, 11.6, 18.5,
+};
+static const int amd_slit[] = {
+	10, 16, 16, 16,
+	16, 10, 16, 16,
+	16, 16, 10, 16,
+	16, 16, 16, 10,
+};
+
+/* What a TCG guest measures: every cell within 1.5% of 100 ns. */
+static const double flat_lat[] = {
+	101.2, 100.4, 99.8, 100.9,
+	100.1, 100.7, 101.3, 99.6,
+	99.9, 100.8, 100.2, 101.0,
+	100.6, 99.7, 100.3, 100.5,
+};
+static const int guest_slit[] = {
+	10, 16, 22, 22,
+	16, 10, 22, 22,
+	22, 22, 10, 16,
+	22, 22, 16, 10,
+};
+static const int guest11_slit[] = {
+	10, 11, 11, 11,
+	11, 10, 11, 11,
+	11, 11, 10, 11,
+	11, 11, 11, 10,
+};
+
+/* ---- normalisation ---- */
+
+static void test_normalise_latency(void **state)
+{
+	const double l[] = { 100, 150, 160, 80 };
+	struct ph_nmatrix *m = square(PH_METRIC_LATENCY, 2, l);
+	struct ph_dmatrix d;
+
+	(void)state;
+	/* 10 * 150 / 100 = 15; 10 * 160 / 80 = 20. */
+	assert_int_equal(dist_normalise(m, NULL, 0, &d), 0);
+	assert_near(d.d[0], 10, 1e-12);
+	assert_near(d.d[1], 15, 1e-12);
+	assert_near(d.d[2], 20, 1e-12);
+	assert_near(d.d[3], 10, 1e-12);
+	assert_int_equal(d.ref[0], 0);
+	assert_int_equal(d.ref_how[1], PH_LOCAL_OWN);
+	dmatrix_free(&d);
+
+	/*
+	 * Noise 10%: lo = 10 * 150 * 0.9 / (100 * 1.1) = 12.2727,
+	 * hi = 10 * 150 * 1.1 / (100 * 0.9) = 18.3333; within the row the
+	 * local is a point: 13.5 .. 16.5.  The local itself is exactly 10.
+	 */
+	assert_int_equal(dist_normalise(m, NULL, 0.1, &d), 0);
+	assert_near(d.lo[1], 12.272727, 1e-6);
+	assert_near(d.hi[1], 18.333333, 1e-6);
+	assert_near(d.rlo[1], 13.5, 1e-9);
+	assert_near(d.rhi[1], 16.5, 1e-9);
+	assert_near(d.lo[0], 10, 0);
+	assert_near(d.hi[0], 10, 0);
+	assert_near(d.rlo[0], 9, 1e-9);
+	assert_near(d.rhi[0], 11, 1e-9);
+	dmatrix_free(&d);
+	nmatrix_free(m);
+}
+
+static void test_normalise_bandwidth(void **state)
+{
+	struct ph_nmatrix *m = square(PH_METRIC_BANDWIDTH, 2, intel_bw);
+	struct ph_dmatrix d;
+
+	(void)state;
+	/* 10 * 34.0 / 18.9 = 17.9894; 10 * 33.5 / 17.4 = 19.2529. */
+	assert_int_equal(dist_normalise(m, NULL, 0.025, &d), 0);
+	assert_near(d.d[1], 17.989418, 1e-6);
+	assert_near(d.d[2], 19.252874, 1e-6);
+	/* 10 * 34 * 0.975 / (18.9 * 1.025) and 10 * 34 * 1.025 / (18.9 * 0.975). */
+	assert_near(d.lo[1], 17.111885, 1e-6);
+	assert_near(d.hi[1], 18.911952, 1e-6);
+	assert_near(d.lo[2], 18.313709, 1e-6);
+	assert_near(d.hi[2], 20.240200, 1e-6);
+	dmatrix_free(&d);
+	nmatrix_free(m);
+}
+
+static void test_normalise_ci(void **state)
+{
+	const double l[] = { 100, 200, 200, 100 };
+	struct ph_nmatrix *m = square(PH_METRIC_LATENCY, 2, l);
+	struct ph_dmatrix d;
+
+	(void)state;
+	/* A CI wider than the noise floor is used as is: 10 * 180 / 102.5, 10 * 220 / 97.5. */
+	m->ci_lo[1] = 180;
+	m->ci_hi[1] = 220;
+	/* A narrower one is widened to the floor: 10 * 195 / 102.5. */
+	m->ci_lo[2] = 199;
+	m->ci_hi[2] = 201;
+	assert_int_equal(dist_normalise(m, NULL, 0.025, &d), 0);
+	assert_near(d.lo[1], 17.560976, 1e-6);
+	assert_near(d.hi[1], 22.564103, 1e-6);
+	assert_near(d.lo[2], 19.024390, 1e-6);
+	assert_near(d.hi[2], 21.025641, 1e-6);
+	dmatrix_free(&d);
+	nmatrix_free(m);
+}
+
+static void test_normalise_missing(void **state)
+{
+	const double l[] = { NAN, 150, 120, 100, 80, NAN, NAN, NAN, NAN };
+	const int ids[] = { 0, 1, 2 };
+	struct ph_nmatrix *m = nmatrix_new(PH_METRIC_LATENCY, 3, ids, 3, ids);
+	struct ph_dmatrix d;
+
+	(void)state;
+	memcpy(m->val, l, sizeof(l));
+	/*
+	 * Row 0 lost its local cell: without a SLIT the fastest measured
+	 * column (node 2, 120 ns) is its 10.  Row 2 has nothing: no reference.
+	 */
+	assert_int_equal(dist_normalise(m, NULL, 0.025, &d), 0);
+	assert_int_equal(d.ref[0], 2);
+	assert_int_equal(d.ref_how[0], PH_LOCAL_FASTEST);
+	assert_near(d.d[1], 12.5, 1e-9);
+	assert_true(isnan(d.d[0]));
+	assert_int_equal(d.ref[2], -1);
+	assert_near(d.d[3], 12.5, 1e-9);	/* 10 * 100 / 80 */
+	assert_true(isnan(d.d[5]));
+	dmatrix_free(&d);
+
+	/* Nothing usable anywhere: nothing to normalise. */
+	for (int i = 0; i < 9; i++)
+		m->val[i] = NAN;
+	assert_int_equal(dist_normalise(m, NULL, 0.025, &d), -EINVAL);
+	dmatrix_free(&d);
+	nmatrix_free(m);
+}
+
+/* ---- levels ---- */
+
+static void test_levels_intel_one_remote(void **state)
+{
+	struct ph_nmatrix *m = square(PH_METRIC_BANDWIDTH, 2, intel_bw);
+	struct ph_dmatrix d;
+	struct ph_levels l;
+
+	(void)state;
+	/* 17.11..18.91 and 18.31..20.24 overlap: one remote level. */
+	dist_normalise(m, NULL, 0.025, &d);
+	levels_measured(&d, &l);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.nremote, 1);
+	assert_int_equal(l.cell[0], 0);
+	assert_int_equal(l.cell[1], 1);
+	assert_int_equal(l.cell[2], 1);
+	assert_int_equal(l.cell[3], 0);
+	assert_near(l.lv[1].mean, (17.989418 + 19.252874) / 2, 1e-6);
+	levels_free(&l);
+	dmatrix_free(&d);
+
+	/*
+	 * The two differ by 7.0%: they are one level while
+	 * ((1 + e) / (1 - e))^2 >= 1.0703, i.e. e >= 1.70%; at 1.5% they split.
+	 */
+	dist_normalise(m, NULL, 0.015, &d);
+	levels_measured(&d, &l);
+	assert_int_equal(l.n, 3);
+	levels_free(&l);
+	dmatrix_free(&d);
+	nmatrix_free(m);
+}
+
+static void test_levels_amd_three_remote(void **state)
+{
+	struct ph_nmatrix *m = square(PH_METRIC_BANDWIDTH, 4, amd_bw);
+	struct ph_dmatrix d;
+	struct ph_levels l;
+	/* Level of each cell: near pairs {0,1} {2,3}, then {0,2} {1,3}, then {0,3} {1,2}. */
+	static const int want[] = {
+		0, 1, 2, 3,
+		1, 0, 3, 2,
+		2, 3, 0, 1,
+		3, 2, 1, 0,
+	};
+
+	(void)state;
+	dist_normalise(m, NULL, 0.025, &d);
+	levels_measured(&d, &l);
+	assert_int_equal(l.n, 4);
+	assert_int_equal(l.nremote, 3);
+	for (int k = 0; k < 16; k++)
+		assert_int_equal(l.cell[k], want[k]);
+	/* Means: (15.3390 + 15.8475 + 15.6780 + 15.9483) / 4 and so on. */
+	assert_near(l.lv[1].mean, 15.703171, 1e-6);
+	assert_near(l.lv[2].mean, 28.384615, 1e-6);
+	assert_near(l.lv[3].mean, 33.248377, 1e-6);
+	assert_near(l.lv[2].max, 28.769231, 1e-6);	/* 10 * 18.7 / 6.5 */
+	assert_near(l.lv[3].min, 32.321429, 1e-6);	/* 10 * 18.1 / 5.6 */
+	assert_int_equal(l.lv[1].n, 4);
+	assert_true(l.lv[0].has_local);
+	assert_false(l.lv[1].has_local);
+	levels_free(&l);
+	dmatrix_free(&d);
+
+	/*
+	 * The gap 28.77 -> 32.32 is 12.35%: the levels stay apart while
+	 * ((1 + e) / (1 - e))^2 < 1.1235, i.e. e < 2.91%; at 3.5% they merge.
+	 */
+	dist_normalise(m, NULL, 0.035, &d);
+	levels_measured(&d, &l);
+	assert_int_equal(l.n, 3);
+	assert_int_equal(l.nremote, 2);
+	levels_free(&l);
+	dmatrix_free(&d);
+	nmatrix_free(m);
+}
+
+static void test_levels_slit(void **state)
+{
+	struct ph_nmatrix *m = square(PH_METRIC_LATENCY, 4, flat_lat);
+	struct ph_slit *s = slit_square(4, guest_slit), *s11 = slit_square(4, guest11_slit);
+	struct ph_dmatrix d;
+	struct ph_levels l;
+
+	(void)state;
+	dist_normalise(m, NULL, 0.025, &d);
+	levels_slit(&d, s, 0.15, &l);
+	assert_int_equal(l.n, 3);
+	assert_int_equal(l.nremote, 2);
+	assert_int_equal(l.cell[1], 1);		/* 16 */
+	assert_int_equal(l.cell[2], 2);		/* 22 */
+	assert_int_equal(l.lv[2].n, 8);
+	levels_free(&l);
+
+	/* 11 is within 15% of 10: one level.  Within 5% it is not. */
+	levels_slit(&d, s11, 0.15, &l);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.nremote, 0);
+	levels_free(&l);
+	levels_slit(&d, s11, 0.05, &l);
+	assert_int_equal(l.n, 2);
+	levels_free(&l);
+	dmatrix_free(&d);
+	slit_free(s);
+	slit_free(s11);
+	nmatrix_free(m);
+}
+
+static void test_levels_slit_pairwise(void **state)
+{
+	/* Distinct SLIT values 10, 11, 12, 13 in one row, 14 in the next. */
+	const int v[] = { 10, 11, 12, 13, 11, 10, 14, 13, 12, 14, 10, 11, 13, 13, 11, 10 };
+	struct ph_nmatrix *m = square(PH_METRIC_LATENCY, 4, flat_lat);
+	struct ph_slit *s = slit_square(4, v);
+	struct ph_dmatrix d;
+	struct ph_levels l;
+
+	(void)state;
+	/*
+	 * Anchored at a level's smallest value: 10, 11 (<= 11.5); 12 opens a
+	 * level, 13 (<= 13.8) joins it, 14 (> 13.8) opens a third.  A chain
+	 * 10-11-12-13-14 of 10% steps is not one level.
+	 */
+	dist_normalise(m, NULL, 0.025, &d);
+	levels_slit(&d, s, 0.15, &l);
+	assert_int_equal(l.n, 3);
+	assert_int_equal(l.cell[1], 0);		/* 11 */
+	assert_int_equal(l.cell[2], 1);		/* 12 */
+	assert_int_equal(l.cell[3], 1);		/* 13 */
+	assert_int_equal(l.cell[6], 2);		/* 14 */
+	levels_free(&l);
+	dmatrix_free(&d);
+	slit_free(s);
+	nmatrix_free(m);
+}
+
+/* ---- ordering, magnitude, asymmetry ---- */
+
+static void test_ordering(void **state)
+{
+	/*
+	 * Row 0: the SLIT puts node 1 (15) nearer than node 2 (20), the
+	 * measurement 200 ns against 150: within the row, 19.5 .. 20.5
+	 * against 14.625 .. 15.375 -- a violation.
+	 * Row 1: SLIT 15 < 20 for nodes 0 and 2, measured 151 against 149:
+	 * 14.72 .. 15.48 overlaps 14.53 .. 15.27 -- within the noise, none.
+	 * Row 2: measured in the SLIT's order.
+	 */
+	const double l[] = { 100, 200, 150, 151, 100, 149, 200, 150, 100 };
+	const int sv[] = { 10, 15, 20, 15, 10, 20, 20, 15, 10 };
+	struct ph_nmatrix *m = square(PH_METRIC_LATENCY, 3, l);
+	struct ph_slit *s = slit_square(3, sv);
+	struct ph_dmatrix d;
+	struct ph_violation *v;
+
+	(void)state;
+	dist_normalise(m, s, 0.025, &d);
+	assert_int_equal(ordering_violations(&d, s, &v), 1);
+	assert_int_equal(v[0].row, 0);
+	assert_int_equal(v[0].near, 1);
+	assert_int_equal(v[0].far, 2);
+	assert_int_equal(v[0].slit_near, 15);
+	assert_int_equal(v[0].slit_far, 20);
+	assert_near(d.rlo[1], 19.5, 1e-9);
+	assert_near(d.rhi[2], 15.375, 1e-9);
+	free(v);
+	dmatrix_free(&d);
+	slit_free(s);
+	nmatrix_free(m);
+}
+
+static void test_asymmetry(void **state)
+{
+	const double a[] = { 100, 140, 150, 100 };
+	const double b[] = { 100, 140, 143, 100 };
+	struct ph_nmatrix *m = square(PH_METRIC_LATENCY, 2, a);
+	struct ph_dmatrix d;
+	struct ph_asymmetry *x;
+
+	(void)state;
+	/* 136.5 .. 143.5 against 146.25 .. 153.75: beyond.  |140 - 150| / 140. */
+	dist_normalise(m, NULL, 0.025, &d);
+	assert_int_equal(asymmetry_check(m, &d, 0.025, &x), 1);
+	assert_int_equal(x[0].a, 0);
+	assert_int_equal(x[0].b, 1);
+	assert_near(x[0].diff, 10, 1e-9);
+	assert_near(x[0].rel, 10.0 / 140, 1e-9);
+	assert_true(x[0].beyond);
+	assert_near(x[0].d_ab, 14, 1e-9);
+	assert_near(x[0].d_ba, 15, 1e-9);
+	free(x);
+
+	/* A wide CI on one side swallows the difference. */
+	m->ci_lo[1] = 130;
+	m->ci_hi[1] = 150;
+	assert_int_equal(asymmetry_check(m, &d, 0.025, &x), 1);
+	assert_false(x[0].beyond);
+	free(x);
+	dmatrix_free(&d);
+	nmatrix_free(m);
+
+	/* 136.5 .. 143.5 against 139.425 .. 146.575: within. */
+	m = square(PH_METRIC_LATENCY, 2, b);
+	dist_normalise(m, NULL, 0.025, &d);
+	assert_int_equal(asymmetry_check(m, &d, 0.025, &x), 1);
+	assert_false(x[0].beyond);
+	free(x);
+	dmatrix_free(&d);
+	nmatrix_free(m);
+}
+
+static void test_tolerance(void **state)
+{
+	const double l[] = { 100, 200, 200, 100 };
+	const double l23[] = { 100, 230, 230, 100 };
+	const int s17[] = { 10, 17, 17, 10 }, s20[] = { 10, 20, 20, 10 };
+	struct ph_nmatrix *m = square(PH_METRIC_LATENCY, 2, l);
+	struct ph_slit *s = slit_square(2, s17);
+	struct ph_dist_opts o = defaults;
+	struct ph_analysis a;
+
+	(void)state;
+	/* 20 against 17: +17.6%, outside 15%; in order, levels 2 and 2: exit 3. */
+	assert_int_equal(analysis_run(m, s, &o, &a), 0);
+	assert_int_equal(a.nmag, 2);
+	assert_int_equal(a.nmag_out, 2);
+	assert_near(a.mag[0].rel_err, 3.0 / 17, 1e-9);
+	assert_false(a.mag[0].within);
+	assert_int_equal(a.verdict, PH_VERDICT_MAGNITUDE);
+	assert_int_equal(verdict_exit(a.verdict), 3);
+	analysis_free(&a);
+
+	/* With --tolerance 18 it is within. */
+	o.tolerance = 0.18;
+	assert_int_equal(analysis_run(m, s, &o, &a), 0);
+	assert_int_equal(a.verdict, PH_VERDICT_CONSISTENT);
+	assert_int_equal(verdict_exit(a.verdict), 0);
+	analysis_free(&a);
+	nmatrix_free(m);
+	slit_free(s);
+
+	/* 23 against 20 is exactly 15%: within (the bound is inclusive). */
+	m = square(PH_METRIC_LATENCY, 2, l23);
+	s = slit_square(2, s20);
+	o.tolerance = 0.15;
+	assert_int_equal(analysis_run(m, s, &o, &a), 0);
+	assert_near(a.mag[0].rel_err, 0.15, 1e-12);
+	assert_true(a.mag[0].within);
+	assert_int_equal(a.verdict, PH_VERDICT_CONSISTENT);
+	analysis_free(&a);
+	nmatrix_free(m);
+	slit_free(s);
+}
+
+/* ---- verdicts on the known answers ---- */
+
+static void test_verdict_intel(void **state)
+{
+	struct ph_nmatrix *m = square(PH_METRIC_BANDWIDTH, 2, intel_bw);
+	struct ph_slit *s = slit_square(2, intel_slit);
+	struct ph_analysis a;
+
+	(void)state;
+	assert_int_equal(analysis_run(m, s, &defaults, &a), 0);
+	assert_int_equal(a.measured.n, 2);
+	assert_int_equal(a.slit.n, 2);
+	assert_int_equal(a.nviol, 0);
+	assert_int_equal(a.nlevel_cells_differ, 0);
+	/* (17.9894 - 21) / 21 = -14.34%, (19.2529 - 21) / 21 = -8.32%. */
+	assert_near(a.mag[0].rel_err, -0.143361, 1e-6);
+	assert_near(a.mag[1].rel_err, -0.083196, 1e-6);
+	assert_int_equal(a.nmag_out, 0);
+	assert_int_equal(a.verdict, PH_VERDICT_CONSISTENT);
+	/* 18.9 .. against 17.4: 18.4275 .. 19.3725 against 16.965 .. 17.835. */
+	assert_int_equal(a.nasym_beyond, 1);
+	analysis_free(&a);
+	slit_free(s);
+	nmatrix_free(m);
+}
+
+static void test_verdict_amd(void **state)
+{
+	struct ph_nmatrix *m = square(PH_METRIC_BANDWIDTH, 4, amd_bw);
+	struct ph_slit *s = slit_square(4, amd_slit);
+	struct ph_analysis a;
+
+	(void)state;
+	assert_int_equal(analysis_run(m, s, &defaults, &a), 0);
+	assert_int_equal(a.measured.n, 4);
+	assert_int_equal(a.measured.nremote, 3);
+	assert_int_equal(a.slit.n, 2);
+	assert_int_equal(a.slit.nremote, 1);
+	/* All remote SLIT entries equal: the SLIT orders nothing but local first. */
+	assert_int_equal(a.nviol, 0);
+	/* Within 15% of 16 means 13.6 .. 18.4: the four near cells only. */
+	assert_int_equal(a.nmag, 12);
+	assert_int_equal(a.nmag_out, 8);
+	assert_int_equal(a.verdict, PH_VERDICT_INCONSISTENT);
+	assert_int_equal(verdict_exit(a.verdict), 1);
+	analysis_free(&a);
+	slit_free(s);
+	nmatrix_free(m);
+}
+
+static void test_verdict_flat(void **state)
+{
+	struct ph_nmatrix *m = square(PH_METRIC_LATENCY, 4, flat_lat);
+	struct ph_slit *s = slit_square(4, guest_slit), *s11 = slit_square(4, guest11_slit);
+	struct ph_analysis a;
+
+	(void)state;
+	/* Every remote interval holds 10: one level against the SLIT's three. */
+	assert_int_equal(analysis_run(m, s, &defaults, &a), 0);
+	assert_int_equal(a.measured.n, 1);
+	assert_int_equal(a.slit.n, 3);
+	assert_int_equal(a.nviol, 0);
+	assert_int_equal(a.verdict, PH_VERDICT_INCONSISTENT);
+	analysis_free(&a);
+
+	/* Against 10 and 11: one level each, 10 against 11 is -9%: consistent. */
+	assert_int_equal(analysis_run(m, s11, &defaults, &a), 0);
+	assert_int_equal(a.measured.n, 1);
+	assert_int_equal(a.slit.n, 1);
+	assert_int_equal(a.nlevel_cells_differ, 0);
+	assert_int_equal(a.nmag_out, 0);
+	assert_int_equal(a.verdict, PH_VERDICT_CONSISTENT);
+	analysis_free(&a);
+
+	/* No SLIT: nothing compared, exit 0. */
+	assert_int_equal(analysis_run(m, NULL, &defaults, &a), 0);
+	assert_int_equal(a.verdict, PH_VERDICT_UNCOMPARED);
+	assert_int_equal(verdict_exit(a.verdict), 0);
+	analysis_free(&a);
+	slit_free(s);
+	slit_free(s11);
+	nmatrix_free(m);
+}
+
+static void test_level_membership(void **state)
+{
+	/*
+	 * Three levels each side, but the measurement swaps which pairs are
+	 * near: SLIT 0-1 at 16, measured 0-1 at 22 and 0-2 at 16.  Rows 0 and
+	 * 1 also break the SLIT's order beyond the noise.
+	 */
+	const double l[] = {
+		100, 220, 160, 220,
+		220, 100, 220, 160,
+		160, 220, 100, 220,
+		220, 160, 220, 100,
+	};
+	struct ph_nmatrix *m = square(PH_METRIC_LATENCY, 4, l);
+	struct ph_slit *s = slit_square(4, guest_slit);
+	struct ph_analysis a;
+
+	(void)state;
+	assert_int_equal(analysis_run(m, s, &defaults, &a), 0);
+	assert_int_equal(a.measured.n, 3);
+	assert_int_equal(a.slit.n, 3);
+	/* Cells 0>1 1>0 2>3 3>2 (16 -> 22) and 0>2 2>0 1>3 3>1 (22 -> 16). */
+	assert_int_equal(a.nlevel_cells_differ, 8);
+	/* Each row: the SLIT's near node is measured farther than one far node. */
+	assert_int_equal(a.nviol, 4);
+	assert_int_equal(a.verdict, PH_VERDICT_INCONSISTENT);
+	analysis_free(&a);
+	slit_free(s);
+	nmatrix_free(m);
+}
+
+/* ---- per-hop model ---- */
+
+static void test_hops_latency(void **state)
+{
+	/* A ring 0-1-2-3-0: neighbours 148 ns, opposite 195 ns, local 100. */
+	const double l[] = {
+		100, 148, 195, 148,
+		148, 100, 148, 195,
+		195, 148, 100, 148,
+		148, 195, 148, 100,
+	};
+	struct ph_nmatrix *m = square(PH_METRIC_LATENCY, 4, l);
+	struct ph_analysis a;
+
+	(void)state;
+	assert_int_equal(analysis_run(m, NULL, &defaults, &a), 0);
+	assert_int_equal(a.hops.nclasses, 2);
+	assert_int_equal(a.hops.cls[0].hops, 1);
+	assert_int_equal(a.hops.cls[0].n, 8);
+	assert_near(a.hops.cls[0].extra_mean, 48, 1e-9);
+	assert_int_equal(a.hops.cls[1].hops, 2);
+	assert_int_equal(a.hops.cls[1].n, 4);
+	assert_near(a.hops.cls[1].extra_mean, 95, 1e-9);
+	/*
+	 * cost = sum(h x) / sum(h^2) = (8 * 48 + 4 * 2 * 95) / (8 + 4 * 4)
+	 *      = 1144 / 24 = 47.667; residuals +-1/3 ns.
+	 */
+	assert_near(a.hops.cost, 1144.0 / 24, 1e-9);
+	assert_near(a.hops.rms, 1.0 / 3, 1e-9);
+	assert_int_equal(a.hops.n, 12);
+	assert_true(isnan(a.hops.cls[0].ratio_mean));
+	analysis_free(&a);
+	nmatrix_free(m);
+}
+
+static void test_hops_bandwidth(void **state)
+{
+	struct ph_nmatrix *m = square(PH_METRIC_BANDWIDTH, 4, amd_bw);
+	struct ph_analysis a;
+
+	(void)state;
+	/* Bandwidth: extra in distance units over 10, and B / B_local. */
+	assert_int_equal(analysis_run(m, NULL, &defaults, &a), 0);
+	assert_int_equal(a.hops.nclasses, 3);
+	assert_near(a.hops.cls[0].extra_mean, 5.703171, 1e-6);
+	assert_near(a.hops.cls[1].extra_mean, 18.384615, 1e-6);
+	assert_near(a.hops.cls[2].extra_mean, 23.248377, 1e-6);
+	/* (11.8/18.1 + 11.8/18.7 + 11.8/18.5 + 11.6/18.5) / 4. */
+	assert_near(a.hops.cls[0].ratio_mean, 0.636954, 1e-6);
+	assert_near(a.hops.cls[1].ratio_mean, 0.352353, 1e-6);
+	assert_near(a.hops.cls[2].ratio_mean, 0.300877, 1e-6);
+	/* (18.1 - 11.8 + 18.7 - 11.8 + 18.5 - 11.8 + 18.5 - 11.6) / 4 = 6.7 GB/s. */
+	assert_near(a.hops.cls[0].drop_mean, 6.7, 1e-9);
+	/* (4 * 5.7032 + 8 * 18.3846 + 12 * 23.2484) / 56. */
+	assert_near(a.hops.cost, 8.015538, 1e-6);
+	assert_near(a.hops.rms, 2.007845, 1e-6);
+	analysis_free(&a);
+	nmatrix_free(m);
+}
+
+/* ---- proposed SLIT ---- */
+
+static void test_slit_round(void **state)
+{
+	bool cl;
+
+	(void)state;
+	assert_int_equal(slit_round(17.989, &cl), 18);
+	assert_false(cl);
+	assert_int_equal(slit_round(10.5, &cl), 11);	/* half away from zero */
+	assert_false(cl);
+	assert_int_equal(slit_round(10.4, &cl), 11);
+	assert_true(cl);
+	assert_int_equal(slit_round(9.0, &cl), 11);
+	assert_true(cl);
+	assert_int_equal(slit_round(254.4, &cl), 254);
+	assert_false(cl);
+	assert_int_equal(slit_round(254.5, &cl), 254);
+	assert_true(cl);
+	assert_int_equal(slit_round(300, &cl), 254);
+	assert_true(cl);
+	assert_int_equal(slit_round(INFINITY, &cl), 254);
+	assert_true(cl);
+}
+
+static void test_propose_amd(void **state)
+{
+	static const int want[] = {
+		10, 15, 28, 32,
+		16, 10, 34, 29,
+		28, 34, 10, 16,
+		33, 28, 16, 10,
+	};
+	struct ph_nmatrix *m = square(PH_METRIC_BANDWIDTH, 4, amd_bw);
+	struct ph_analysis a;
+
+	(void)state;
+	assert_int_equal(analysis_run(m, NULL, &defaults, &a), 0);
+	assert_int_equal(a.prop.n, 4);
+	for (int k = 0; k < 16; k++) {
+		assert_int_equal(a.prop.dist[k], want[k]);
+		assert_int_equal(a.prop.src[k], k % 5 ? PH_PROP_MEASURED : PH_PROP_LOCAL);
+	}
+	assert_int_equal(a.prop.nunknown, 0);
+	assert_int_equal(a.prop.nclamped, 0);
+	assert_true(slit_valid_for_linux(4, a.prop.dist));
+	analysis_free(&a);
+	nmatrix_free(m);
+}
+
+static void test_propose_memory_only(void **state)
+{
+	/* Node 2 is memory only: a column, no row. */
+	const int rows[] = { 0, 1 }, cols[] = { 0, 1, 2 };
+	const double l[] = { 100, 150, 200, 150, 100, 180 };
+	struct ph_nmatrix *m = nmatrix_new(PH_METRIC_LATENCY, 2, rows, 3, cols);
+	struct ph_analysis a;
+	static const int want[] = { 10, 15, 20, 15, 10, 18, 20, 18, 10 };
+
+	(void)state;
+	memcpy(m->val, l, sizeof(l));
+	assert_int_equal(analysis_run(m, NULL, &defaults, &a), 0);
+	assert_int_equal(a.prop.n, 3);
+	for (int k = 0; k < 9; k++)
+		assert_int_equal(a.prop.dist[k], want[k]);
+	assert_int_equal(a.prop.src[6], PH_PROP_TRANSPOSED);
+	assert_int_equal(a.prop.src[7], PH_PROP_TRANSPOSED);
+	assert_int_equal(a.prop.src[5], PH_PROP_MEASURED);
+	assert_true(slit_valid_for_linux(3, a.prop.dist));
+	analysis_free(&a);
+	nmatrix_free(m);
+}
+
+static void test_propose_unknown(void **state)
+{
+	/* Two memory-only nodes: between them nothing is known without a SLIT. */
+	const int rows[] = { 0 }, cols[] = { 0, 4, 5 };
+	const double l[] = { 100, 250, 260 };
+	struct ph_nmatrix *m = nmatrix_new(PH_METRIC_LATENCY, 1, rows, 3, cols);
+	struct ph_slit *s;
+	struct ph_analysis a;
+	const int sids[] = { 0, 4, 5 };
+
+	(void)state;
+	memcpy(m->val, l, sizeof(l));
+	assert_int_equal(analysis_run(m, NULL, &defaults, &a), 0);
+	assert_int_equal(a.prop.nunknown, 2);
+	assert_int_equal(a.prop.dist[1 * 3 + 2], -1);
+	assert_int_equal(a.prop.src[2 * 3 + 1], PH_PROP_NONE);
+	assert_false(slit_valid_for_linux(3, a.prop.dist));
+	analysis_free(&a);
+
+	/* A SLIT fills them. */
+	s = slit_new(3, sids);
+	for (int i = 0; i < 9; i++)
+		s->dist[i] = i % 4 ? 30 : 10;
+	assert_int_equal(analysis_run(m, s, &defaults, &a), 0);
+	assert_int_equal(a.prop.nunknown, 0);
+	assert_int_equal(a.prop.dist[1 * 3 + 2], 30);
+	assert_int_equal(a.prop.src[1 * 3 + 2], PH_PROP_SLIT);
+	assert_int_equal(a.prop.dist[1], 25);		/* measured: 10 * 250 / 100 */
+	assert_true(slit_valid_for_linux(3, a.prop.dist));
+	analysis_free(&a);
+	slit_free(s);
+	nmatrix_free(m);
+}
+
+static void test_cpu_only_row(void **state)
+{
+	/* Node 2 has CPUs and no memory: a row, no column. */
+	const int rows[] = { 0, 1, 2 }, cols[] = { 0, 1 };
+	const double l[] = { 100, 160, 160, 100, 130, 200 };
+	const int sv[] = { 10, 16, 17, 16, 10, 28, 17, 28, 10 };
+	struct ph_nmatrix *m = nmatrix_new(PH_METRIC_LATENCY, 3, rows, 2, cols);
+	struct ph_slit *s = slit_new(3, ids4);
+	struct ph_analysis a;
+
+	(void)state;
+	memcpy(m->val, l, sizeof(l));
+	memcpy(s->dist, sv, sizeof(sv));
+	/*
+	 * With the SLIT: node 0 is nearest (17), so 130 ns is 17 and 200 ns
+	 * is 17 * 200 / 130 = 26.15.  The reference cell is not compared (it
+	 * equals the SLIT by construction); 26.15 against 28 is.
+	 */
+	assert_int_equal(analysis_run(m, s, &defaults, &a), 0);
+	assert_int_equal(a.dm.ref[2], 0);
+	assert_int_equal(a.dm.ref_how[2], PH_LOCAL_SLIT_NEAREST);
+	assert_near(a.dm.ref_dist[2], 17, 0);
+	assert_near(a.dm.d[4], 17, 1e-12);
+	assert_near(a.dm.d[5], 17.0 * 200 / 130, 1e-9);
+	assert_int_equal(a.nmag, 3);		/* 0>1, 1>0, 2>1 */
+	assert_int_equal(a.prop.dist[2 * 3 + 0], 17);
+	assert_int_equal(a.prop.src[2 * 3 + 0], PH_PROP_REFERENCE);
+	assert_int_equal(a.prop.dist[2 * 3 + 1], 26);
+	assert_int_equal(a.prop.src[0 * 3 + 2], PH_PROP_TRANSPOSED);
+	assert_int_equal(a.prop.dist[0 * 3 + 2], 17);
+	assert_int_equal(a.hops.nskipped_rows, 1);
+	analysis_free(&a);
+
+	/* Without: the fastest column is 10 (clamped to 11 in the proposal). */
+	assert_int_equal(analysis_run(m, NULL, &defaults, &a), 0);
+	assert_int_equal(a.dm.ref_how[2], PH_LOCAL_FASTEST);
+	assert_near(a.dm.d[5], 10.0 * 200 / 130, 1e-9);
+	assert_int_equal(a.prop.dist[2 * 3 + 0], 11);
+	assert_true(a.prop.clamped[2 * 3 + 0]);
+	assert_true(slit_valid_for_linux(3, a.prop.dist));
+	analysis_free(&a);
+	slit_free(s);
+	nmatrix_free(m);
+}
+
+/* ---- HMAT ---- */
+
+static void test_parse_id_list(void **state)
+{
+	int ids[8];
+
+	(void)state;
+	assert_int_equal(parse_id_list("0", ids, 8), 1);
+	assert_int_equal(parse_id_list("0-1", ids, 8), 2);
+	assert_int_equal(ids[1], 1);
+	assert_int_equal(parse_id_list("0,2-3", ids, 8), 3);
+	assert_int_equal(ids[2], 3);
+	assert_int_equal(parse_id_list("", ids, 8), 0);
+	assert_int_equal(parse_id_list("a", ids, 8), -EINVAL);
+	assert_int_equal(parse_id_list("3-1", ids, 8), -EINVAL);
+	assert_int_equal(parse_id_list("0-9", ids, 8), -EINVAL);
+}
+
+static void test_hmat_compare(void **state)
+{
+	const double l[] = { 90.1, 140.2, 141.0, 89.7 };
+	const double b[] = { 20.1, 12.3, 12.0, 19.8 };
+	struct ph_nmatrix *lat = square(PH_METRIC_LATENCY, 2, l);
+	struct ph_nmatrix *bw = square(PH_METRIC_BANDWIDTH, 2, b);
+	struct ph_hmat h[2] = {
+		{ .target = 0, .access = 0, .initiators = "0", .read_latency_ns = 80,
+		  .write_latency_ns = 80, .read_bandwidth_MiBps = 20480,
+		  .write_bandwidth_MiBps = 20480 },
+		{ .target = 1, .access = 0, .initiators = "0-1", .read_latency_ns = 80,
+		  .write_latency_ns = -1, .read_bandwidth_MiBps = -1,
+		  .write_bandwidth_MiBps = -1 },
+	};
+	struct ph_hmat_cmp *c;
+
+	(void)state;
+	assert_int_equal(hmat_compare(h, 2, lat, bw, &c), 3);
+	assert_string_equal(c[0].figure, "read_latency_ns");
+	assert_near(c[0].measured, 90.1, 0);
+	assert_int_equal(c[0].cpu_node, 0);
+	assert_near(c[0].ratio, 90.1 / 80, 1e-12);
+	/* 20480 MiB/s = 20480 * 1048576 / 10^9 GB/s. */
+	assert_string_equal(c[1].figure, "read_bandwidth_GBps");
+	assert_near(c[1].hmat, 21.47483648, 1e-9);
+	assert_near(c[1].ratio, 20.1 / 21.47483648, 1e-9);
+	/* Best of initiators 0 and 1 into node 1: 89.7 ns from node 1. */
+	assert_int_equal(c[2].cpu_node, 1);
+	assert_near(c[2].measured, 89.7, 0);
+	free(c);
+
+	/* No measured figure: the HMAT value still appears, measured unknown. */
+	assert_int_equal(hmat_compare(h, 1, NULL, NULL, &c), 2);
+	assert_int_equal(c[0].cpu_node, -1);
+	assert_true(isnan(c[0].measured));
+	assert_true(isnan(c[0].ratio));
+	free(c);
+	nmatrix_free(lat);
+	nmatrix_free(bw);
+}
+
+static void test_metric_names(void **state)
+{
+	(void)state;
+	assert_int_equal(metric_parse("latency_ns"), PH_METRIC_LATENCY);
+	assert_int_equal(metric_parse("bandwidth_GBps"), PH_METRIC_BANDWIDTH);
+	assert_int_equal(metric_parse("distance"), PH_METRIC_DISTANCE);
+	assert_int_equal(metric_parse("latency"), 0);
+	assert_string_equal(metric_name(PH_METRIC_BANDWIDTH), "bandwidth_GBps");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_normalise_latency),
+		cmocka_unit_test(test_normalise_bandwidth),
+		cmocka_unit_test(test_normalise_ci),
+		cmocka_unit_test(test_normalise_missing),
+		cmocka_unit_test(test_levels_intel_one_remote),
+		cmocka_unit_test(test_levels_amd_three_remote),
+		cmocka_unit_test(test_levels_slit),
+		cmocka_unit_test(test_levels_slit_pairwise),
+		cmocka_unit_test(test_ordering),
+		cmocka_unit_test(test_asymmetry),
+		cmocka_unit_test(test_tolerance),
+		cmocka_unit_test(test_verdict_intel),
+		cmocka_unit_test(test_verdict_amd),
+		cmocka_unit_test(test_verdict_flat),
+		cmocka_unit_test(test_level_membership),
+		cmocka_unit_test(test_hops_latency),
+		cmocka_unit_test(test_hops_bandwidth),
+		cmocka_unit_test(test_slit_round),
+		cmocka_unit_test(test_propose_amd),
+		cmocka_unit_test(test_propose_memory_only),
+		cmocka_unit_test(test_propose_unknown),
+		cmocka_unit_test(test_cpu_only_row),
+		cmocka_unit_test(test_parse_id_list),
+		cmocka_unit_test(test_hmat_compare),
+		cmocka_unit_test(test_metric_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_matrix_parse.c - the inputs of "pagehop slit": CSV (issue 5's and
+ * the output layer's own), pagehop JSON, numactl --hardware; every error
+ * path says file, line and what was expected.  Run from the tree's root.
+ */
+#include "unit.h"
+
+#include "matrix_parse.h"
+#include "output.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define assert_contains(hay, needle)                                             \
+	do {                                                                     \
+		if (!strstr((hay), (needle)))                                    \
+			fail_msg("'%s' does not contain '%s'", (hay), (needle)); \
+	} while (0)
+
+static void expect_csv_error(const char *text, enum ph_figure fig, const char *want)
+{
+	struct ph_input in;
+	char err[512] = "";
+
+	assert_int_equal(input_parse_csv("x.csv", text, fig, &in, err, sizeof(err)), -EINVAL);
+	assert_contains(err, want);
+	assert_null(strchr(err, '\n'));		/* one line */
+	assert_null(in.m);
+}
+
+static void expect_json_error(const char *text, enum ph_figure fig, const char *want)
+{
+	struct ph_input in;
+	char err[512] = "";
+
+	assert_int_equal(input_parse_json("x.json", text, fig, &in, err, sizeof(err)), -EINVAL);
+	assert_contains(err, want);
+	assert_null(strchr(err, '\n'));
+	assert_null(in.m);
+}
+
+static void expect_numactl_error(const char *text, const char *want)
+{
+	struct ph_slit *s = (struct ph_slit *)1;
+	char err[512] = "";
+
+	assert_int_equal(slit_parse_numactl("n.txt", text, &s, err, sizeof(err)), -EINVAL);
+	assert_contains(err, want);
+	assert_null(strchr(err, '\n'));
+	assert_null(s);
+}
+
+/* ---- CSV ---- */
+
+static void test_csv_shared_intel(void **state)
+{
+	struct ph_input in;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(input_load("tests/data/shared/intel-e5-2643-2node.matrix.csv",
+				    PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	assert_false(in.json);
+	assert_int_equal(in.m->metric, PH_METRIC_BANDWIDTH);
+	assert_int_equal(in.m->nrows, 2);
+	assert_int_equal(in.m->ncols, 2);
+	assert_true(in.m->val[1] == 18.9);
+	assert_true(in.m->val[2] == 17.4);
+	assert_true(isnan(in.m->ci_lo[0]));
+	assert_string_equal(in.figure, "bandwidth_GBps");
+	assert_contains(in.source, "Intel Xeon E5-2643");
+	assert_null(in.slit);
+	assert_null(in.latency);
+	input_free(&in);
+}
+
+static void test_csv_shared_amd(void **state)
+{
+	struct ph_input in;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(input_load("tests/data/shared/amd-6220-4node.matrix.csv",
+				    PH_FIGURE_BANDWIDTH, &in, err, sizeof(err)), 0);
+	assert_int_equal(in.m->nrows, 4);
+	assert_int_equal(in.m->col_ids[3], 3);
+	assert_true(in.m->val[3 * 4 + 2] == 11.6);
+	input_free(&in);
+}
+
+static void test_csv_forms(void **state)
+{
+	struct ph_input in;
+	char err[512];
+
+	(void)state;
+	/* The issue's example with its "(or ...)" left in; CRLF line ends. */
+	assert_int_equal(input_parse_csv("x.csv",
+					 "# pagehop matrix\r\n# metric: bandwidth_GBps        (or latency_ns, or distance)\r\n"
+					 "node,0,1\r\n0,34.0,18.9\r\n1,17.4,33.5\r\n",
+					 PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	assert_int_equal(in.m->metric, PH_METRIC_BANDWIDTH);
+	assert_true(in.m->val[3] == 33.5);
+	input_free(&in);
+
+	/* No "# pagehop matrix" line; spaces around fields; missing values. */
+	assert_int_equal(input_parse_csv("x.csv",
+					 "# from another tool\n# metric: latency_ns\n node , 0 , 2 \n0, 90 ,\n2,-,89\n",
+					 PH_FIGURE_LATENCY, &in, err, sizeof(err)), 0);
+	assert_int_equal(in.m->metric, PH_METRIC_LATENCY);
+	assert_int_equal(in.m->col_ids[1], 2);
+	assert_int_equal(in.m->row_ids[1], 2);
+	assert_true(in.m->val[0] == 90);
+	assert_true(isnan(in.m->val[1]));
+	assert_true(isnan(in.m->val[2]));
+	assert_true(in.m->val[3] == 89);
+	input_free(&in);
+
+	/* A CPU-only node is a row, a memory-only node a column. */
+	assert_int_equal(input_parse_csv("x.csv",
+					 "# metric: distance\nnode,0,1,4\n0,10,21,30\n1,21,10,30\n5,17,28,35\n",
+					 PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	assert_int_equal(in.m->metric, PH_METRIC_DISTANCE);
+	assert_int_equal(in.m->nrows, 3);
+	assert_int_equal(in.m->ncols, 3);
+	assert_int_equal(in.m->row_ids[2], 5);
+	input_free(&in);
+}
+
+/* What the output layer writes for a "pagehop matrix" run is read back. */
+static void test_csv_output_layer_roundtrip(void **state)
+{
+	struct ph_provenance p = { .command = "pagehop matrix", .host = "h", .kernel = "k",
+				   .version = "0", .time_utc = "t" };
+	struct ph_doc *doc = doc_new("matrix");
+	const int ids[] = { 0, 1 };
+	const double lat[] = { 90.1, 140.2, 141.0, 89.7 }, rd[] = { 20.1, 12.3, 12.0, 19.8 };
+	const int dist[] = { 10, 21, 21, 10 };
+	struct ph_section *s;
+	struct ph_table *t;
+	struct ph_matrix *m;
+	struct ph_input in;
+	char *buf = NULL, err[512];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	doc_set_provenance(doc, &p);
+	s = doc_add_section(doc, "run", "run");
+	section_int(s, "threads", 4);
+	t = doc_add_table(doc, "hmat", "hmat");
+	table_add_col(t, "node");
+	table_add_col(t, "read_lat_ns");
+	table_int(t, table_add_row(t), "node", 0);
+	m = doc_add_matrix(doc, "distances", "node distances", "distance", 2, ids, 2, ids);
+	for (int i = 0; i < 4; i++)
+		matrix_int(m, i / 2, i % 2, dist[i]);
+	m = doc_add_matrix(doc, "bandwidth_read_GBps", "read", "bandwidth_GBps", 2, ids, 2, ids);
+	for (int i = 0; i < 4; i++)
+		matrix_num(m, i / 2, i % 2, rd[i], "%.1f");
+	m = doc_add_matrix(doc, "latency_ns", "latency", "latency_ns", 2, ids, 2, ids);
+	for (int i = 0; i < 4; i++)
+		if (i != 2)
+			matrix_num(m, i / 2, i % 2, lat[i], "%.1f");
+	doc_note(doc, "a note");
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(doc_render(doc, PH_FMT_CSV, f), 0);
+	fclose(f);
+	doc_free(doc);
+
+	assert_int_equal(input_parse_csv("m.csv", buf, PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	assert_string_equal(in.figure, "latency_ns");
+	assert_int_equal(in.m->metric, PH_METRIC_LATENCY);
+	assert_true(in.m->val[1] == 140.2);
+	assert_true(isnan(in.m->val[2]));	/* the unset cell: an empty field */
+	assert_non_null(in.slit);
+	assert_int_equal(in.slit->n, 2);
+	assert_int_equal(in.slit->dist[1], 21);
+	input_free(&in);
+
+	assert_int_equal(input_parse_csv("m.csv", buf, PH_FIGURE_READ, &in, err, sizeof(err)), 0);
+	assert_string_equal(in.figure, "bandwidth_read_GBps");
+	assert_true(in.m->val[2] == 12.0);
+	input_free(&in);
+
+	expect_csv_error(buf, PH_FIGURE_TRIAD,
+			 "x.csv: no triad bandwidth_GBps matrix to analyse; the file has: distance distances, bandwidth_GBps bandwidth_read_GBps, latency_ns latency_ns");
+	free(buf);
+}
+
+static void test_csv_errors(void **state)
+{
+	(void)state;
+	expect_csv_error("", PH_FIGURE_DEFAULT, "x.csv: no matrix; expected '# pagehop matrix'");
+	expect_csv_error("node,0,1\n0,1,2\n", PH_FIGURE_DEFAULT,
+			 "x.csv:1: a 'node,...' header with no '# metric:' line before it");
+	expect_csv_error("# pagehop matrix\nnode,0,1\n0,1,2\n", PH_FIGURE_DEFAULT,
+			 "x.csv:2: the matrix from line 1 has no '# metric:' line before its header");
+	expect_csv_error("# metric: furlongs\nnode,0\n0,1\n", PH_FIGURE_DEFAULT,
+			 "x.csv:1: unknown metric 'furlongs'; expected latency_ns, bandwidth_GBps or distance");
+	expect_csv_error("# metric: latency_ns\nnode,0,1\n0,90,140\n1,141\n", PH_FIGURE_DEFAULT,
+			 "x.csv:4: row of node 1 has 1 value; expected 2, one per column of the header at line 2");
+	expect_csv_error("# metric: latency_ns\nnode,0,1\n0,90,140,7\n", PH_FIGURE_DEFAULT,
+			 "x.csv:3: row of node 0 has 3 values; expected 2");
+	expect_csv_error("# metric: latency_ns\nnode,0,1\n0,90,abc\n", PH_FIGURE_DEFAULT,
+			 "x.csv:3: memory node 1: 'abc' is not a number; expected a positive number");
+	expect_csv_error("# metric: latency_ns\nnode,0,1\n0,90,12x\n", PH_FIGURE_DEFAULT,
+			 "x.csv:3: memory node 1: '12x' is not a number");
+	expect_csv_error("# metric: latency_ns\nnode,0,1\n0,90,-5\n", PH_FIGURE_DEFAULT,
+			 "x.csv:3: memory node 1: -5; expected a positive number");
+	expect_csv_error("# metric: latency_ns\nnode,0,1\n0,90,140\n0,91,141\n", PH_FIGURE_DEFAULT,
+			 "x.csv:4: a second row for node 0");
+	expect_csv_error("# metric: latency_ns\nnode,0,0\n", PH_FIGURE_DEFAULT,
+			 "x.csv:2: node 0 appears twice in the header");
+	expect_csv_error("# metric: latency_ns\nnode,0,x\n", PH_FIGURE_DEFAULT,
+			 "x.csv:2: header column 3 is 'x'; expected a node id");
+	expect_csv_error("# metric: latency_ns\ncpu,0,1\n", PH_FIGURE_DEFAULT,
+			 "x.csv:2: expected the header 'node,<memory node ids>', got 'cpu'");
+	expect_csv_error("# metric: latency_ns\nnode,0,1\n", PH_FIGURE_DEFAULT,
+			 "x.csv:2: the matrix has a header but no rows");
+	expect_csv_error("# metric: latency_ns\nnode,0,1\nx,1,2\n", PH_FIGURE_DEFAULT,
+			 "x.csv:3: row starts with 'x'; expected a CPU node id, then 2 values");
+	expect_csv_error("# pagehop matrix\n# metric: latency_ns\n", PH_FIGURE_DEFAULT,
+			 "x.csv:2: the file ends before the 'node,<ids>' header of the matrix from line 1");
+	expect_csv_error("# metric: latency_ns\nnode,0\n0,1\n# metric: latency_ns\n", PH_FIGURE_DEFAULT,
+			 "x.csv:4: a '# metric:' line among the rows of the matrix from line 1");
+	expect_csv_error("# pagehop matrix\n# pagehop matrix\n", PH_FIGURE_DEFAULT,
+			 "x.csv:2: a new '# pagehop matrix' before the matrix from line 1 had its 'node,...' header");
+	expect_csv_error("# metric: bandwidth_GBps\nnode,0\n0,1\n", PH_FIGURE_LATENCY,
+			 "x.csv: no latency_ns matrix to analyse; the file has: bandwidth_GBps");
+}
+
+/* ---- JSON ---- */
+
+static void test_json_sample(void **state)
+{
+	struct ph_input in;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(input_load("tests/data/slit/matrix-2node.json", PH_FIGURE_DEFAULT,
+				    &in, err, sizeof(err)), 0);
+	assert_true(in.json);
+	assert_string_equal(in.figure, "latency_ns");
+	assert_int_equal(in.m->metric, PH_METRIC_LATENCY);
+	assert_true(in.m->val[1] == 140.2);
+	assert_true(in.m->ci_lo[1] == 139.0);
+	assert_true(in.m->ci_hi[1] == 141.5);
+	assert_int_equal(in.m->samples[1], 24);
+	assert_non_null(in.latency);
+	assert_non_null(in.read_bw);
+	assert_true(in.read_bw->val[1] == 12.3);
+	assert_non_null(in.slit);
+	assert_int_equal(in.slit->dist[1], 21);
+	assert_int_equal(in.nhmat, 2);
+	assert_int_equal(in.hmat[1].target, 1);
+	assert_string_equal(in.hmat[1].initiators, "1");
+	assert_int_equal(in.hmat[0].read_latency_ns, 80);
+	assert_int_equal(in.hmat[0].read_bandwidth_MiBps, 20480);
+	assert_int_equal(in.ci_not_met, 0);
+	assert_contains(in.source, "pagehop matrix --format json on synthetic");
+	input_free(&in);
+
+	assert_int_equal(input_load("tests/data/slit/matrix-2node.json", PH_FIGURE_READ,
+				    &in, err, sizeof(err)), 0);
+	assert_string_equal(in.figure, "bandwidth_read_GBps");
+	assert_int_equal(in.m->metric, PH_METRIC_BANDWIDTH);
+	assert_true(isnan(in.m->ci_lo[0]));	/* no cells for this figure */
+	input_free(&in);
+
+	assert_int_equal(input_load("tests/data/slit/matrix-2node.json", PH_FIGURE_TRIAD,
+				    &in, err, sizeof(err)), 0);
+	assert_string_equal(in.figure, "bandwidth_triad_GBps");
+	assert_true(in.m->val[0] == 22.0);
+	input_free(&in);
+
+	/* Memory-only node 4; one missed CI target; triad absent. */
+	assert_int_equal(input_load("tests/data/slit/matrix-4node-cxl.json", PH_FIGURE_DEFAULT,
+				    &in, err, sizeof(err)), 0);
+	assert_int_equal(in.m->nrows, 4);
+	assert_int_equal(in.m->ncols, 5);
+	assert_int_equal(in.ci_not_met, 1);
+	assert_int_equal(in.slit->n, 5);
+	assert_int_equal(in.nhmat, 5);
+	assert_string_equal(in.hmat[4].initiators, "0-3");
+	input_free(&in);
+	assert_int_equal(input_load("tests/data/slit/matrix-4node-cxl.json", PH_FIGURE_TRIAD,
+				    &in, err, sizeof(err)), -EINVAL);
+	assert_contains(err, "no triad bandwidth_GBps matrix; the file has latency_ns, bandwidth_read_GBps");
+}
+
+#define LAT_HEAD "{\"latency_ns\": {\"metric\": \"latency_ns\", \"rows\": [0, 1], \"columns\": [0, 1], "
+
+static void test_json_values(void **state)
+{
+	struct ph_input in;
+	char err[512];
+
+	(void)state;
+	/* null is a missing cell; integers are numbers. */
+	assert_int_equal(input_parse_json("x.json", LAT_HEAD "\"values\": [[90, null], [141.5, 89]]}}",
+					  PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	assert_true(in.m->val[0] == 90);
+	assert_true(isnan(in.m->val[1]));
+	assert_null(in.slit);
+	assert_int_equal(in.nhmat, 0);
+	input_free(&in);
+}
+
+static void test_json_errors(void **state)
+{
+	(void)state;
+	expect_json_error("{\n  \"latency_ns\": {\n    \"metric\": ,\n", PH_FIGURE_DEFAULT, "x.json:3: ");
+	expect_json_error("{\n\"a\": 1", PH_FIGURE_DEFAULT, "x.json:2: the JSON ends early");
+	expect_json_error("{}\n{}", PH_FIGURE_DEFAULT, "x.json:2: text after the JSON object");
+	expect_json_error("[1]", PH_FIGURE_DEFAULT, "x.json:1: expected a JSON object");
+	expect_json_error("{}", PH_FIGURE_DEFAULT,
+			  "x.json: no latency_ns, bandwidth_read_GBps or bandwidth_triad_GBps matrix; the file has none");
+	expect_json_error(LAT_HEAD "\"values\": [[1, 2]]}}", PH_FIGURE_DEFAULT,
+			  "x.json: latency_ns.values: expected an array of 2 rows");
+	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3]]}}", PH_FIGURE_DEFAULT,
+			  "x.json: latency_ns.values[1]: expected an array of 2 numbers or nulls");
+	expect_json_error(LAT_HEAD "\"values\": [[1, \"2\"], [3, 4]]}}", PH_FIGURE_DEFAULT,
+			  "x.json: latency_ns.values[0][1]: expected a positive number or null");
+	expect_json_error(LAT_HEAD "\"values\": [[1, 0], [3, 4]]}}", PH_FIGURE_DEFAULT,
+			  "x.json: latency_ns.values[0][1]: expected a positive number or null");
+	expect_json_error("{\"latency_ns\": {\"metric\": \"bandwidth_GBps\", \"rows\": [0], \"columns\": [0], \"values\": [[1]]}}",
+			  PH_FIGURE_DEFAULT, "x.json: latency_ns.metric: \"bandwidth_GBps\"; expected \"latency_ns\"");
+	expect_json_error("{\"latency_ns\": {\"metric\": \"latency_ns\", \"rows\": [0, 0], \"columns\": [0], \"values\": [[1], [1]]}}",
+			  PH_FIGURE_DEFAULT, "x.json: latency_ns.rows: node 0 twice");
+	expect_json_error("{\"latency_ns\": {\"metric\": \"latency_ns\", \"rows\": [-1], \"columns\": [0], \"values\": [[1]]}}",
+			  PH_FIGURE_DEFAULT, "x.json: latency_ns.rows[0]: expected a node id");
+	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, "
+			  "\"distances\": {\"metric\": \"distance\", \"rows\": [0], \"columns\": [0, 1], \"values\": [[10, 21]]}}",
+			  PH_FIGURE_DEFAULT, "x.json: distances: expected a square SLIT");
+	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, \"hmat\": [{\"node\": 0, \"initiators\": \"x\"}]}",
+			  PH_FIGURE_DEFAULT, "x.json: hmat[0].initiators: expected a node list");
+	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, \"hmat\": [{\"node\": 0, \"read_lat_ns\": \"80\"}]}",
+			  PH_FIGURE_DEFAULT, "x.json: hmat[0]: expected read_lat_ns, write_lat_ns");
+	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, \"cells\": [{\"cpu_node\": 0, \"mem_node\": 1, "
+			  "\"figure\": \"latency_ns\", \"ci_low\": 3, \"ci_high\": 2}]}",
+			  PH_FIGURE_DEFAULT, "x.json: cells[0]: ci_low 3 above ci_high 2");
+	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, \"cells\": [{\"cpu_node\": 0, \"mem_node\": 7, "
+			  "\"figure\": \"latency_ns\"}]}",
+			  PH_FIGURE_DEFAULT, "x.json: cells[0]: node 0 to 7 is not a cell of latency_ns");
+	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}}", PH_FIGURE_DISTANCE,
+			  "x.json: --metric distance is for CSV input");
+	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}}", PH_FIGURE_READ,
+			  "x.json: no read bandwidth_GBps matrix; the file has latency_ns");
+}
+
+/* ---- numactl --hardware ---- */
+
+static void test_numactl(void **state)
+{
+	struct ph_slit *s;
+	char err[512];
+	char *text;
+
+	(void)state;
+	text = slurp_file("tests/data/shared/amd-6220-4node.numactl.txt", 1 << 20, NULL);
+	assert_non_null(text);
+	assert_int_equal(slit_parse_numactl("amd", text, &s, err, sizeof(err)), 0);
+	assert_int_equal(s->n, 4);
+	assert_int_equal(s->ids[3], 3);
+	for (int i = 0; i < 16; i++)
+		assert_int_equal(s->dist[i], i % 5 ? 16 : 10);
+	slit_free(s);
+	free(text);
+
+	assert_int_equal(slit_load_numactl("tests/data/shared/intel-e5-2643-2node.numactl.txt",
+					   &s, err, sizeof(err)), 0);
+	assert_int_equal(slit_at(s, 0, 1), 21);
+	assert_int_equal(slit_at(s, 1, 1), 10);
+	assert_int_equal(slit_at(s, 1, 2), -1);
+	slit_free(s);
+
+	/* Just the table, trailing blanks as numactl leaves them, rows out of order. */
+	assert_int_equal(slit_parse_numactl("t", "node   0   2 \n  2:  21  10 \n  0:  10  21 \n",
+					    &s, err, sizeof(err)), 0);
+	assert_int_equal(slit_at(s, 2, 0), 21);
+	assert_int_equal(slit_at(s, 0, 0), 10);
+	assert_int_equal(slit_at(s, 2, 2), 10);
+	slit_free(s);
+}
+
+static void test_numactl_errors(void **state)
+{
+	(void)state;
+	expect_numactl_error("available: 1 nodes (0)\nnode 0 cpus: 0 1\n",
+			     "n.txt: no 'node distances:' table; expected the output of numactl --hardware");
+	expect_numactl_error("available: 1 nodes (0)\nNo distance information available.\n",
+			     "n.txt:2: numactl found no distance information");
+	expect_numactl_error("node distances:\n", "n.txt:1: the file ends after 'node distances:'");
+	expect_numactl_error("node distances:\nnode 0 x\n", "n.txt:2: expected the header 'node 0 1 ...', got 'node 0 x'");
+	expect_numactl_error("node distances:\nnode 0 1\n 0: 10 21\n",
+			     "n.txt:3: the file ends after 1 of 2 rows");
+	expect_numactl_error("node distances:\nnode 0 1\n 0: 10 abc\n 1: 21 10\n",
+			     "n.txt:3: node 0: distance 2 of 2 missing or not 0..255");
+	expect_numactl_error("node distances:\nnode 0 1\n 0: 10 300\n 1: 21 10\n",
+			     "n.txt:3: node 0: distance 2 of 2 missing or not 0..255");
+	expect_numactl_error("node distances:\nnode 0 1\n 0: 10 21 7\n 1: 21 10\n",
+			     "n.txt:3: node 0: more than 2 distances");
+	expect_numactl_error("node distances:\nnode 0 1\n 0: 10 21\n 0: 21 10\n",
+			     "n.txt:4: row for node 0; expected one row for each node of the header, once");
+	expect_numactl_error("node distances:\nnode 0 1\n zero: 10 21\n",
+			     "n.txt:3: expected a row 'N: 2 distances', got 'zero: 10 21'");
+}
+
+static void test_figure_parse(void **state)
+{
+	enum ph_figure f;
+
+	(void)state;
+	assert_int_equal(figure_parse("latency", &f), 0);
+	assert_int_equal(f, PH_FIGURE_LATENCY);
+	assert_int_equal(figure_parse("triad", &f), 0);
+	assert_int_equal(f, PH_FIGURE_TRIAD);
+	assert_int_equal(figure_parse("copy", &f), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_csv_shared_intel),
+		cmocka_unit_test(test_csv_shared_amd),
+		cmocka_unit_test(test_csv_forms),
+		cmocka_unit_test(test_csv_output_layer_roundtrip),
+		cmocka_unit_test(test_csv_errors),
+		cmocka_unit_test(test_json_sample),
+		cmocka_unit_test(test_json_values),
+		cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_numactl),
+		cmocka_unit_test(test_numactl_errors),
+		cmocka_unit_test(test_figure_parse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

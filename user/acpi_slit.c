@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * acpi_slit.c - ACPI table header parsing and SLIT source emission for
+ * "pagehop slit --emit-acpi".
+ *
+ * Why the OEM fields matter: the kernel's initrd table upgrade
+ * (drivers/acpi/tables.c, acpi_table_initrd_override()) replaces a
+ * firmware table only when signature, all 6 bytes of OEM ID and all 8 of
+ * OEM table ID match, and the new OEM revision is strictly greater.
+ */
+#include "acpi_slit.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+int acpi_header_parse(const uint8_t *buf, size_t len, struct ph_acpi_header *h)
+{
+	memset(h, 0, sizeof(*h));
+	if (len < PH_ACPI_HEADER_SIZE)
+		return -EINVAL;
+	memcpy(h->signature, buf, 4);
+	h->length = le32(buf + 4);
+	h->revision = buf[8];
+	h->checksum = buf[9];
+	memcpy(h->oem_id, buf + 10, 6);
+	memcpy(h->oem_table_id, buf + 16, 8);
+	h->oem_revision = le32(buf + 24);
+	memcpy(h->asl_compiler_id, buf + 28, 4);
+	h->asl_compiler_revision = le32(buf + 32);
+	return 0;
+}
+
+int acpi_header_read(const char *path, struct ph_acpi_header *h)
+{
+	uint8_t buf[PH_ACPI_HEADER_SIZE];
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while (got < sizeof(buf)) {
+		ssize_t n = read(fd, buf + got, sizeof(buf) - got);
+
+		if (n < 0) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	return acpi_header_parse(buf, got, h);
+}
+
+static bool id_char_ok(char c)
+{
+	return c >= 0x20 && c <= 0x7e && c != '"';
+}
+
+bool acpi_id_to_string(const uint8_t *raw, size_t n, char *out, size_t outlen)
+{
+	size_t len = 0;
+
+	if (outlen < n + 1)
+		return false;
+	while (len < n && raw[len])
+		len++;
+	for (size_t i = len; i < n; i++)
+		if (raw[i])
+			return false;	/* a NUL inside the id */
+	for (size_t i = 0; i < len; i++)
+		if (!id_char_ok((char)raw[i]))
+			return false;
+	memcpy(out, raw, len);
+	out[len] = '\0';
+	return true;
+}
+
+bool acpi_id_valid(const char *s, size_t max)
+{
+	size_t len = strlen(s);
+
+	if (!len || len > max)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!id_char_ok(s[i]))
+			return false;
+	return true;
+}
+
+/* Append to a growing string. */
+static void sappend(char **s, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void sappend(char **s, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	char *piece;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&piece, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		fprintf(stderr, "pagehop: out of memory\n");
+		abort();
+	}
+	*s = xrealloc(*s, *len + (size_t)n + 1);
+	memcpy(*s + *len, piece, (size_t)n + 1);
+	*len += (size_t)n;
+	free(piece);
+}
+
+/* iasl's template layout: "[LEN]", the name right-aligned, its colon in column 43. */
+#define FIELD() "%35s : "
+
+char *acpi_slit_source(const struct ph_acpi_ids *ids, int n, const int *dist,
+		       const char *comment)
+{
+	char *s = NULL;
+	size_t len = 0;
+	unsigned long long length = PH_ACPI_HEADER_SIZE + 8 + (unsigned long long)n * n;
+
+	sappend(&s, &len, "/*\n");
+	for (const char *p = comment; p && *p;) {
+		size_t l = strcspn(p, "\n");
+
+		sappend(&s, &len, " *%s", l ? " " : "");
+		for (size_t i = 0; i < l; i++) {
+			/* A star and a slash would end the comment early. */
+			if (p[i] == '*' && i + 1 < l && p[i + 1] == '/')
+				sappend(&s, &len, "* ");
+			else
+				sappend(&s, &len, "%c", p[i]);
+		}
+		sappend(&s, &len, "\n");
+		p += l + (p[l] == '\n');
+	}
+	if (comment)
+		sappend(&s, &len, " *\n");
+	sappend(&s, &len,
+		" * Format: [ByteLength]  FieldName : HexFieldValue\n"
+		" */\n");
+	sappend(&s, &len, "[0004]" FIELD() "\"SLIT\"    [System Locality Information Table]\n", "Signature");
+	/* iasl computes length and checksum itself; the values are for the reader. */
+	sappend(&s, &len, "[0004]" FIELD() "%08llX\n", "Table Length", length);
+	sappend(&s, &len, "[0001]" FIELD() "01\n", "Revision");
+	sappend(&s, &len, "[0001]" FIELD() "00\n", "Checksum");
+	sappend(&s, &len, "[0006]" FIELD() "\"%s\"\n", "Oem ID", ids->oem_id);
+	sappend(&s, &len, "[0008]" FIELD() "\"%s\"\n", "Oem Table ID", ids->oem_table_id);
+	sappend(&s, &len, "[0004]" FIELD() "%08X\n", "Oem Revision", ids->oem_revision);
+	sappend(&s, &len, "[0004]" FIELD() "\"INTL\"\n", "Asl Compiler ID");
+	sappend(&s, &len, "[0004]" FIELD() "00000000\n", "Asl Compiler Revision");
+	sappend(&s, &len, "\n[0008]" FIELD() "%016llX\n", "Localities", (unsigned long long)n);
+	for (int i = 0; i < n; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "Locality %3d", i);
+		sappend(&s, &len, "[%04d]" FIELD(), n, name);
+		for (int j = 0; j < n; j++) {
+			/* 16 bytes a line, continued with a backslash as in the template. */
+			if (j && j % 16 == 0)
+				sappend(&s, &len, " \\\n%44s", "");
+			sappend(&s, &len, "%s%02X", j % 16 ? " " : "", (unsigned)dist[i * n + j] & 0xff);
+		}
+		sappend(&s, &len, "\n");
+	}
+	return s;
+}
+
+int write_file_atomic(const char *path, const char *text)
+{
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	size_t len = strlen(text);
+	FILE *f = fopen(tmp, "w");
+	int err = 0;
+
+	if (!f) {
+		err = -errno;
+		free(tmp);
+		return err;
+	}
+	if (fwrite(text, 1, len, f) != len || fflush(f) || fsync(fileno(f)))
+		err = errno ? -errno : -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	return err;
+}

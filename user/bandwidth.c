@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bandwidth.c - a bandwidth figure: arrays laid out in verified memory,
+ * blocks of whole passes, STREAM's byte counting and validation.
+ */
+#include "bandwidth.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char bandwidth_method[] =
+	"one block of whole passes (>= 10 ms) per sample; GB/s = bytes of all threads as STREAM counts them / the time from the first thread's start to the last thread's end (the slowest thread's time, as they start together); arrays checked afterwards";
+
+/* STREAM's scalar. */
+#define STREAM_SCALAR 3.0
+
+/*
+ * A block is at least 10 ms: 500,000 times the TSC's resolution, and at
+ * least one whole pass, so that every sample streams every array.
+ */
+#define BLOCK_SECONDS 0.010
+
+struct bw_run {
+	struct ph_session *s;
+	const struct stream_kernel *k;
+	size_t n;
+	double **a, **b, **c;	/* per thread */
+	double *sum;		/* per thread: READ's result, kept */
+	unsigned passes;
+	uint64_t *ticks;
+	size_t *bad;
+};
+
+static void work_init(void *ctx, int tid)
+{
+	struct bw_run *r = ctx;
+
+	stream_init(r->a[tid], r->b[tid], r->c[tid], r->n);
+}
+
+static void work_pass(void *ctx, int tid)
+{
+	struct bw_run *r = ctx;
+	double sum = 0;
+
+	for (unsigned p = 0; p < r->passes; p++)
+		sum += r->k->fn(r->a[tid], r->b[tid], r->c[tid], STREAM_SCALAR, r->n);
+	r->sum[tid] = sum / r->passes;
+}
+
+static void work_check(void *ctx, int tid)
+{
+	struct bw_run *r = ctx;
+
+	r->bad[tid] = stream_check(r->k->op, r->a[tid], r->b[tid], r->c[tid], STREAM_SCALAR,
+				   r->n, r->sum[tid]);
+}
+
+/* The run's span: the slowest thread's time when they all ran at once. */
+static double span_ns(struct bw_run *r)
+{
+	return clock_ticks_to_ns(&r->s->clk, team_span(r->s->team));
+}
+
+static int sample_bw(void *ctx, double *sample)
+{
+	struct bw_run *r = ctx;
+	double bytes = (double)r->n * r->k->bytes_stream * r->passes * r->s->binding.n;
+
+	team_run(r->s->team, work_pass, r, &r->s->clk, r->ticks);
+	*sample = bytes / span_ns(r);	/* bytes per ns = GB/s */
+	return 0;
+}
+
+int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
+		     struct ph_bandwidth *out)
+{
+	struct bw_run r = { .s = s, .k = k, .passes = 1 };
+	int n = s->binding.n;
+	struct ph_mcfg cfg = s->mcfg;
+	char label[64];
+	double t;
+
+	memset(out, 0, sizeof(*out));
+	out->k = k;
+	/* The arrays the kernel uses share the thread's memory equally. */
+	r.n = s->per_thread / (k->arrays * sizeof(double)) / k->align_elems * k->align_elems;
+	out->elems = r.n;
+	if (!r.n) {
+		ph_err("--size: %llu bytes per thread is too small for %s (%u arrays of %zu doubles at least)",
+		       (unsigned long long)s->per_thread, k->name, k->arrays, k->align_elems);
+		return PH_EXIT_USAGE;
+	}
+	r.a = xcalloc((size_t)n, sizeof(double *));
+	r.b = xcalloc((size_t)n, sizeof(double *));
+	r.c = xcalloc((size_t)n, sizeof(double *));
+	r.sum = xcalloc((size_t)n, sizeof(double));
+	r.ticks = xcalloc((size_t)n, sizeof(uint64_t));
+	r.bad = xcalloc((size_t)n, sizeof(size_t));
+	for (int i = 0; i < n; i++) {
+		double *base = s->segs[i].addr;
+		unsigned slot = 0;
+
+		/* Each used array in a region of its own, in a, b, c order. */
+		if (k->uses & STREAM_A)
+			r.a[i] = base + (size_t)slot++ * r.n;
+		if (k->uses & STREAM_B)
+			r.b[i] = base + (size_t)slot++ * r.n;
+		if (k->uses & STREAM_C)
+			r.c[i] = base + (size_t)slot++ * r.n;
+	}
+	team_run(s->team, work_init, &r, &s->clk, r.ticks);
+	/* Warm-up: one untimed pass; it also times a pass to size the blocks. */
+	team_run(s->team, work_pass, &r, &s->clk, r.ticks);
+	t = span_ns(&r) * 1e-9;
+	r.passes = t >= BLOCK_SECONDS ? 1 : (unsigned)ceil(BLOCK_SECONDS / fmax(t, 1e-9));
+	snprintf(label, sizeof(label), "stream %s %s%s", k->name, isa_name(k->isa), k->nt ? " nt" : "");
+	cfg.label = label;
+	measure_figure(&cfg, sample_bw, &r, &out->res);
+	team_run(s->team, work_check, &r, &s->clk, r.ticks);
+	for (int i = 0; i < n; i++)
+		out->bad += r.bad[i];
+	free(r.a);
+	free(r.b);
+	free(r.c);
+	free(r.sum);
+	free(r.ticks);
+	free(r.bad);
+	if (out->bad) {
+		ph_err("%s %s: %zu array elements are wrong after the run", k->name, isa_name(k->isa),
+		       out->bad);
+		return PH_EXIT_FAIL;
+	}
+	return 0;
+}
+
+void bandwidth_free(struct ph_bandwidth *b)
+{
+	result_free(&b->res);
+}
+
+static const char *const bw_cols[] = {
+	"bw_GBps", "bw_best_GBps", "ci_lo_GBps", "ci_hi_GBps", "ci_pct", "ci_met", "samples",
+	"bw_wa_GBps", "valid",
+};
+
+void bandwidth_add_cols(struct ph_table *t, const char *prefix)
+{
+	char col[48];
+
+	for (size_t i = 0; i < ARRAY_SIZE(bw_cols); i++) {
+		snprintf(col, sizeof(col), "%s%s", prefix, bw_cols[i]);
+		table_add_col(t, col);
+	}
+}
+
+void bandwidth_fill(struct ph_table *t, int row, const char *prefix,
+		    const struct ph_bandwidth *b)
+{
+	char col[9][48];
+	const struct ph_stats *st = &b->res.st;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bw_cols); i++)
+		snprintf(col[i], sizeof(col[i]), "%s%s", prefix, bw_cols[i]);
+	table_num(t, row, col[0], st->median, "%.2f");
+	table_num(t, row, col[1], st->max, "%.2f");
+	table_num(t, row, col[2], st->ci_lo, "%.2f");
+	table_num(t, row, col[3], st->ci_hi, "%.2f");
+	table_num(t, row, col[4], st->ci_rel * 100, "%.2f");
+	table_bool(t, row, col[5], b->res.ci_met);
+	table_int(t, row, col[6], (long long)b->res.n);
+	/* The same time, with the write-allocate reads of the stored lines counted. */
+	table_num(t, row, col[7], st->median * b->k->bytes_wa / b->k->bytes_stream, "%.2f");
+	table_bool(t, row, col[8], b->bad == 0);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * bandwidth.h - one bandwidth figure on a started session: lay out each
+ * thread's arrays, initialise them, warm up, size the blocks, measure, and
+ * check the arrays afterwards as STREAM does.  Used by stream, matrix, pages
+ * and prefetch alike.
+ */
+#ifndef PAGEHOP_BANDWIDTH_H
+#define PAGEHOP_BANDWIDTH_H
+
+#include "session.h"
+#include "stream.h"
+
+struct ph_bandwidth {
+	struct ph_result res;	/* GB/s (1e9 bytes/s) as STREAM counts bytes */
+	const struct stream_kernel *k;
+	size_t elems;		/* per array per thread */
+	size_t bad;		/* wrong elements after the run (0: valid) */
+};
+
+/*
+ * Measure kernel k on s's memory: the arrays k uses share each thread's
+ * s->per_thread bytes equally.  0, or an exit code after printing why.
+ */
+int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
+		     struct ph_bandwidth *out);
+void bandwidth_free(struct ph_bandwidth *b);
+
+/* Columns bw_GBps, bw_best_GBps, ci_lo_GBps, ci_hi_GBps, ci_pct, ci_met,
+ * samples, bw_wa_GBps, valid (prefixed). */
+void bandwidth_add_cols(struct ph_table *t, const char *prefix);
+void bandwidth_fill(struct ph_table *t, int row, const char *prefix,
+		    const struct ph_bandwidth *b);
+
+extern const char bandwidth_method[];
+
+#endif

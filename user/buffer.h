@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * buffer.h - the memory every measurement runs on: one interface, three
+ * backends (pagehop.ko, hugetlb, anonymous), and a verification of where
+ * every page really is and what size it is, read back through a second path
+ * (pagehop.ko's QUERY, or move_pages with /proc/self/pagemap and
+ * /proc/kpageflags) before anything is measured.
+ */
+#ifndef PAGEHOP_BUFFER_H
+#define PAGEHOP_BUFFER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kmod.h"
+
+struct bitmask;
+
+enum ph_backend {
+	PH_BACKEND_AUTO = 0,	/* kmod if it can, else hugetlb, else anon */
+	PH_BACKEND_KMOD = 1,
+	PH_BACKEND_HUGETLB,
+	PH_BACKEND_ANON,
+};
+
+enum ph_psize {
+	PH_PS_4K = 1,
+	PH_PS_2M,
+	PH_PS_1G,
+	PH_PS_THP,		/* anonymous memory the kernel backs with 2 MiB THP */
+	PH_PS_COUNT,
+};
+
+const char *backend_name(enum ph_backend b);
+int backend_parse(const char *s, enum ph_backend *out);
+const char *psize_name(enum ph_psize ps);	/* "4K", "2M", "1G", "THP" */
+int psize_parse(const char *s, enum ph_psize *out);	/* 4k|2m|1g|thp */
+uint64_t psize_bytes(enum ph_psize ps);		/* THP: 2 MiB */
+
+/* What was found when the buffer was read back. */
+struct ph_placement {
+	bool complete;		/* every page was found mapped */
+	int nr_nodes;		/* entries in node_bytes: numa_max_node() + 1 */
+	uint64_t *node_bytes;	/* bytes found on each node */
+	uint64_t psize_bytes[PH_PS_COUNT];	/* bytes found per page size */
+	uint64_t other_bytes;	/* found, but of no size above (or node unknown) */
+	char method[64];	/* how it was read back */
+};
+
+struct ph_segment {
+	void *addr;		/* page-aligned start */
+	uint64_t bytes;		/* usable length, a multiple of the page size */
+	enum ph_backend backend;
+	enum ph_psize psize;
+	int node;		/* node asked for; -1 with interleave */
+	struct ph_placement found;
+	bool verified;		/* found == asked */
+	char verify_msg[256];	/* what was found against what was asked */
+	/* private */
+	void *map;
+	uint64_t map_len;
+	struct ph_kbuf kbuf;
+};
+
+struct ph_bufreq {
+	enum ph_backend backend;	/* AUTO resolves per request */
+	enum ph_psize psize;
+	bool reserve;		/* grow a node's hugetlb pool if it is short */
+	struct bitmask *interleave;	/* NULL, or spread pages over these */
+};
+
+/* Which backend AUTO picks for psize with this module state. */
+enum ph_backend buffer_auto_backend(const struct ph_kmod *km, enum ph_psize ps);
+
+/*
+ * Allocate bytes (rounded up to the page size) on node (ignored with
+ * interleave), pre-faulted and locked.  0, or -errno with a one-line reason
+ * in why: -EINVAL bad request, -ENOMEM not enough on that node,
+ * -EOPNOTSUPP the page size or backend is not available here.
+ */
+int segment_alloc(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
+		  uint64_t bytes, struct ph_segment *seg, char *why, size_t whylen);
+void segment_free(struct ph_kmod *km, struct ph_segment *seg);
+
+/*
+ * Read back where seg's pages are and their size; set seg->verified and
+ * seg->verify_msg.  0 if the read-back itself worked (verified or not).
+ */
+int segment_verify(struct ph_kmod *km, struct ph_segment *seg,
+		   const struct bitmask *interleave);
+
+/* Put back every hugetlb pool that --reserve grew (also on exit). */
+void buffer_restore_pools(void);
+
+#endif

@@ -1,0 +1,952 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * distance.c - the analysis behind "pagehop slit": measured matrix against
+ * SLIT and HMAT.  Pure arithmetic; docs/slit.md gives every formula with a
+ * worked example, so that each printed number can be redone by hand.
+ */
+#include "distance.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Comparisons of computed ratios against thresholds: a value exactly on a
+ * threshold (10 * 1.15 = 11.5) must not fall on either side by rounding.
+ */
+#define EPS 1e-9
+
+const char *metric_name(enum ph_metric m)
+{
+	switch (m) {
+	case PH_METRIC_LATENCY:
+		return "latency_ns";
+	case PH_METRIC_BANDWIDTH:
+		return "bandwidth_GBps";
+	case PH_METRIC_DISTANCE:
+		return "distance";
+	}
+	return "unknown";
+}
+
+enum ph_metric metric_parse(const char *s)
+{
+	if (!strcmp(s, "latency_ns"))
+		return PH_METRIC_LATENCY;
+	if (!strcmp(s, "bandwidth_GBps"))
+		return PH_METRIC_BANDWIDTH;
+	if (!strcmp(s, "distance"))
+		return PH_METRIC_DISTANCE;
+	return 0;
+}
+
+/* Latency and distance grow with distance; bandwidth shrinks. */
+static bool latency_like(enum ph_metric m)
+{
+	return m != PH_METRIC_BANDWIDTH;
+}
+
+/* a / b for intervals: a lower bound of 0 makes the ratio unbounded. */
+static double qdiv(double a, double b)
+{
+	return b > 0 ? a / b : INFINITY;
+}
+
+static int *dup_ids(const int *ids, int n)
+{
+	int *p = xcalloc(n > 0 ? n : 1, sizeof(int));
+
+	if (n > 0)
+		memcpy(p, ids, n * sizeof(int));
+	return p;
+}
+
+static double *nan_array(size_t n)
+{
+	double *p = xmalloc((n ? n : 1) * sizeof(double));
+
+	for (size_t i = 0; i < n; i++)
+		p[i] = NAN;
+	return p;
+}
+
+/* ---- matrices ---- */
+
+struct ph_nmatrix *nmatrix_new(enum ph_metric metric, int nrows,
+			       const int *row_ids, int ncols, const int *col_ids)
+{
+	struct ph_nmatrix *m = xcalloc(1, sizeof(*m));
+	size_t n = (size_t)nrows * ncols;
+
+	m->metric = metric;
+	m->nrows = nrows;
+	m->ncols = ncols;
+	m->row_ids = dup_ids(row_ids, nrows);
+	m->col_ids = dup_ids(col_ids, ncols);
+	m->val = nan_array(n);
+	m->ci_lo = nan_array(n);
+	m->ci_hi = nan_array(n);
+	m->samples = xcalloc(n ? n : 1, sizeof(int));
+	return m;
+}
+
+struct ph_nmatrix *nmatrix_dup(const struct ph_nmatrix *m)
+{
+	struct ph_nmatrix *d = nmatrix_new(m->metric, m->nrows, m->row_ids,
+					   m->ncols, m->col_ids);
+	size_t n = (size_t)m->nrows * m->ncols;
+
+	memcpy(d->val, m->val, n * sizeof(double));
+	memcpy(d->ci_lo, m->ci_lo, n * sizeof(double));
+	memcpy(d->ci_hi, m->ci_hi, n * sizeof(double));
+	memcpy(d->samples, m->samples, n * sizeof(int));
+	return d;
+}
+
+void nmatrix_free(struct ph_nmatrix *m)
+{
+	if (!m)
+		return;
+	free(m->row_ids);
+	free(m->col_ids);
+	free(m->val);
+	free(m->ci_lo);
+	free(m->ci_hi);
+	free(m->samples);
+	free(m);
+}
+
+static int find_id(const int *ids, int n, int node)
+{
+	for (int i = 0; i < n; i++)
+		if (ids[i] == node)
+			return i;
+	return -1;
+}
+
+int nmatrix_row(const struct ph_nmatrix *m, int node)
+{
+	return find_id(m->row_ids, m->nrows, node);
+}
+
+int nmatrix_col(const struct ph_nmatrix *m, int node)
+{
+	return find_id(m->col_ids, m->ncols, node);
+}
+
+struct ph_slit *slit_new(int n, const int *ids)
+{
+	struct ph_slit *s = xcalloc(1, sizeof(*s));
+
+	s->n = n;
+	s->ids = dup_ids(ids, n);
+	s->dist = xcalloc((size_t)(n > 0 ? n : 1) * (n > 0 ? n : 1), sizeof(int));
+	return s;
+}
+
+void slit_free(struct ph_slit *s)
+{
+	if (!s)
+		return;
+	free(s->ids);
+	free(s->dist);
+	free(s);
+}
+
+int slit_at(const struct ph_slit *s, int a, int b)
+{
+	int i, j;
+
+	if (!s)
+		return -1;
+	i = find_id(s->ids, s->n, a);
+	j = find_id(s->ids, s->n, b);
+	return i < 0 || j < 0 ? -1 : s->dist[i * s->n + j];
+}
+
+/* ---- normalisation ---- */
+
+bool cell_interval(const struct ph_nmatrix *m, int k, double noise,
+		   double *lo, double *hi)
+{
+	double v = m->val[k], l, h;
+
+	if (!isfinite(v) || v <= 0)
+		return false;
+	l = v * (1 - noise);
+	h = v * (1 + noise);
+	if (isfinite(m->ci_lo[k]) && m->ci_lo[k] < l)
+		l = m->ci_lo[k];
+	if (isfinite(m->ci_hi[k]) && m->ci_hi[k] > h)
+		h = m->ci_hi[k];
+	*lo = l > 0 ? l : 0;
+	*hi = h;
+	return true;
+}
+
+/* Is column a a better (nearer) measured cell than column b in row r? */
+static bool measured_better(const struct ph_nmatrix *m, int r, int a, int b)
+{
+	double va = m->val[r * m->ncols + a], vb = m->val[r * m->ncols + b];
+
+	return latency_like(m->metric) ? va < vb : va > vb;
+}
+
+static bool usable(const struct ph_nmatrix *m, int k)
+{
+	return isfinite(m->val[k]) && m->val[k] > 0;
+}
+
+/*
+ * The reference of a row without its own memory (or whose local cell is
+ * missing): the nearest column by the SLIT, ties to the better measured
+ * value; without SLIT distances for the row, the best measured column.
+ */
+static int pick_reference(const struct ph_nmatrix *m, const struct ph_slit *s,
+			  int r, enum ph_local *how, double *refd)
+{
+	int best = -1, best_s = -1;
+
+	for (int c = 0; c < m->ncols; c++) {
+		int sv = slit_at(s, m->row_ids[r], m->col_ids[c]);
+
+		if (!usable(m, r * m->ncols + c) || sv < 0)
+			continue;
+		if (best < 0 || sv < best_s || (sv == best_s && measured_better(m, r, c, best))) {
+			best = c;
+			best_s = sv;
+		}
+	}
+	if (best >= 0) {
+		*how = PH_LOCAL_SLIT_NEAREST;
+		*refd = best_s;
+		return best;
+	}
+	for (int c = 0; c < m->ncols; c++) {
+		if (!usable(m, r * m->ncols + c))
+			continue;
+		if (best < 0 || measured_better(m, r, c, best))
+			best = c;
+	}
+	*how = PH_LOCAL_FASTEST;
+	*refd = PH_LOCAL_DISTANCE;
+	return best;
+}
+
+int dist_normalise(const struct ph_nmatrix *m, const struct ph_slit *slit,
+		   double noise, struct ph_dmatrix *out)
+{
+	int nr = m->nrows, nc = m->ncols, nref = 0;
+	size_t n = (size_t)nr * nc;
+	bool lat = latency_like(m->metric);
+
+	memset(out, 0, sizeof(*out));
+	out->metric = m->metric;
+	out->nrows = nr;
+	out->ncols = nc;
+	out->row_ids = dup_ids(m->row_ids, nr);
+	out->col_ids = dup_ids(m->col_ids, nc);
+	out->ref = xcalloc(nr ? nr : 1, sizeof(int));
+	out->ref_how = xcalloc(nr ? nr : 1, sizeof(enum ph_local));
+	out->ref_dist = nan_array(nr);
+	out->d = nan_array(n);
+	out->lo = nan_array(n);
+	out->hi = nan_array(n);
+	out->rlo = nan_array(n);
+	out->rhi = nan_array(n);
+
+	for (int r = 0; r < nr; r++) {
+		int own = nmatrix_col(m, m->row_ids[r]), ref;
+		enum ph_local how = PH_LOCAL_OWN;
+		double refd = PH_LOCAL_DISTANCE, vref, rl, rh;
+
+		if (own >= 0 && usable(m, r * nc + own))
+			ref = own;
+		else
+			ref = pick_reference(m, slit, r, &how, &refd);
+		out->ref[r] = ref;
+		out->ref_how[r] = how;
+		if (ref < 0)
+			continue;
+		out->ref_dist[r] = refd;
+		nref++;
+		vref = m->val[r * nc + ref];
+		cell_interval(m, r * nc + ref, noise, &rl, &rh);
+		for (int c = 0; c < nc; c++) {
+			size_t k = (size_t)r * nc + c;
+			double v = m->val[k], l, h;
+
+			if (!cell_interval(m, k, noise, &l, &h))
+				continue;
+			if (lat) {
+				out->d[k] = refd * v / vref;
+				out->lo[k] = qdiv(refd * l, rh);
+				out->hi[k] = qdiv(refd * h, rl);
+				out->rlo[k] = refd * l / vref;
+				out->rhi[k] = refd * h / vref;
+			} else {
+				out->d[k] = refd * vref / v;
+				out->lo[k] = qdiv(refd * rl, h);
+				out->hi[k] = qdiv(refd * rh, l);
+				out->rlo[k] = qdiv(refd * vref, h);
+				out->rhi[k] = qdiv(refd * vref, l);
+			}
+			if (c == ref) {
+				/* A value divided by itself: exact. */
+				out->d[k] = refd;
+				out->lo[k] = refd;
+				out->hi[k] = refd;
+			}
+		}
+	}
+	return nref ? 0 : -EINVAL;
+}
+
+void dmatrix_free(struct ph_dmatrix *d)
+{
+	free(d->row_ids);
+	free(d->col_ids);
+	free(d->ref);
+	free(d->ref_how);
+	free(d->ref_dist);
+	free(d->d);
+	free(d->lo);
+	free(d->hi);
+	free(d->rlo);
+	free(d->rhi);
+	memset(d, 0, sizeof(*d));
+}
+
+/* ---- levels ---- */
+
+struct ival {
+	double lo, hi, d;
+	int k;
+};
+
+static int ival_cmp(const void *pa, const void *pb)
+{
+	const struct ival *a = pa, *b = pb;
+
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	if (a->d != b->d)
+		return a->d < b->d ? -1 : 1;
+	return a->k - b->k;
+}
+
+static bool is_diagonal(const struct ph_dmatrix *d, int k)
+{
+	return d->row_ids[k / d->ncols] == d->col_ids[k % d->ncols];
+}
+
+/* Fill min/max/mean/n/has_local and nremote from out->cell. */
+static void level_stats(const struct ph_dmatrix *d, struct ph_levels *out,
+			const double *value)
+{
+	size_t n = (size_t)d->nrows * d->ncols;
+
+	out->lv = xcalloc(out->n ? out->n : 1, sizeof(*out->lv));
+	for (int i = 0; i < out->n; i++) {
+		out->lv[i].min = INFINITY;
+		out->lv[i].max = -INFINITY;
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct ph_level *l;
+
+		if (out->cell[k] < 0)
+			continue;
+		l = &out->lv[out->cell[k]];
+		l->n++;
+		l->mean += value[k];
+		l->min = fmin(l->min, value[k]);
+		l->max = fmax(l->max, value[k]);
+		if (is_diagonal(d, (int)k))
+			l->has_local = true;
+	}
+	out->nremote = 0;
+	for (int i = 0; i < out->n; i++) {
+		out->lv[i].mean /= out->lv[i].n;
+		if (!out->lv[i].has_local)
+			out->nremote++;
+	}
+}
+
+void levels_measured(const struct ph_dmatrix *d, struct ph_levels *out)
+{
+	size_t n = (size_t)d->nrows * d->ncols;
+	struct ival *iv = xcalloc(n ? n : 1, sizeof(*iv));
+	int m = 0;
+	double reach = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->cell = xmalloc((n ? n : 1) * sizeof(int));
+	for (size_t k = 0; k < n; k++) {
+		out->cell[k] = -1;
+		if (isfinite(d->d[k]))
+			iv[m++] = (struct ival){ d->lo[k], d->hi[k], d->d[k], (int)k };
+	}
+	qsort(iv, m, sizeof(*iv), ival_cmp);
+	for (int i = 0; i < m; i++) {
+		if (!out->n || iv[i].lo > reach) {
+			out->n++;
+			reach = iv[i].hi;
+		} else if (iv[i].hi > reach) {
+			reach = iv[i].hi;
+		}
+		out->cell[iv[i].k] = out->n - 1;
+	}
+	free(iv);
+	level_stats(d, out, d->d);
+}
+
+static int int_cmp(const void *pa, const void *pb)
+{
+	int a = *(const int *)pa, b = *(const int *)pb;
+
+	return (a > b) - (a < b);
+}
+
+void levels_slit(const struct ph_dmatrix *d, const struct ph_slit *s,
+		 double tolerance, struct ph_levels *out)
+{
+	size_t n = (size_t)d->nrows * d->ncols;
+	int *vals = xcalloc(n ? n : 1, sizeof(int)), nv = 0, nd = 0;
+	int *lvl_of = xcalloc(n ? n : 1, sizeof(int));
+	double *value = nan_array(n);
+
+	memset(out, 0, sizeof(*out));
+	out->cell = xmalloc((n ? n : 1) * sizeof(int));
+	for (size_t k = 0; k < n; k++) {
+		int sv = slit_at(s, d->row_ids[k / d->ncols], d->col_ids[k % d->ncols]);
+
+		out->cell[k] = -1;
+		if (!isfinite(d->d[k]) || sv < 0)
+			continue;
+		vals[nv++] = sv;
+		value[k] = sv;
+	}
+	qsort(vals, nv, sizeof(int), int_cmp);
+	/*
+	 * Distinct values, each given its level: a value opens a new level
+	 * when it is more than the tolerance above the smallest value of the
+	 * current one, so that every two values of a level are within the
+	 * tolerance of one another.
+	 */
+	for (int i = 0, first = 0; i < nv; i++) {
+		if (nd && vals[i] == vals[nd - 1])
+			continue;
+		if (!nd || vals[i] > first * (1 + tolerance) + EPS) {
+			out->n++;
+			first = vals[i];
+		}
+		vals[nd] = vals[i];
+		lvl_of[nd++] = out->n - 1;
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (!isfinite(value[k]))
+			continue;
+		for (int i = 0; i < nd; i++)
+			if (vals[i] == (int)value[k])
+				out->cell[k] = lvl_of[i];
+	}
+	level_stats(d, out, value);
+	free(vals);
+	free(lvl_of);
+	free(value);
+}
+
+void levels_free(struct ph_levels *l)
+{
+	free(l->lv);
+	free(l->cell);
+	memset(l, 0, sizeof(*l));
+}
+
+/* ---- ordering, magnitude, asymmetry ---- */
+
+int ordering_violations(const struct ph_dmatrix *d, const struct ph_slit *s,
+			struct ph_violation **out)
+{
+	int n = 0, nc = d->ncols;
+
+	*out = NULL;
+	for (int r = 0; r < d->nrows; r++) {
+		for (int a = 0; a < nc; a++) {
+			int sa = slit_at(s, d->row_ids[r], d->col_ids[a]);
+
+			if (sa < 0 || !isfinite(d->d[r * nc + a]))
+				continue;
+			for (int b = 0; b < nc; b++) {
+				int sb = slit_at(s, d->row_ids[r], d->col_ids[b]);
+
+				if (b == a || sb < 0 || !isfinite(d->d[r * nc + b]))
+					continue;
+				/* SLIT: a nearer.  Measured: a farther, beyond both intervals. */
+				if (sa < sb && d->rlo[r * nc + a] > d->rhi[r * nc + b]) {
+					*out = xrealloc(*out, (n + 1) * sizeof(**out));
+					(*out)[n++] = (struct ph_violation){ r, a, b, sa, sb };
+				}
+			}
+		}
+	}
+	return n;
+}
+
+int magnitude_check(const struct ph_dmatrix *d, const struct ph_slit *s,
+		    double tolerance, struct ph_magnitude **out, int *nout)
+{
+	int n = 0, nc = d->ncols;
+
+	*out = NULL;
+	*nout = 0;
+	for (int r = 0; r < d->nrows; r++) {
+		for (int c = 0; c < nc; c++) {
+			int sv = slit_at(s, d->row_ids[r], d->col_ids[c]);
+			double v = d->d[r * nc + c];
+			struct ph_magnitude mg;
+
+			if (d->row_ids[r] == d->col_ids[c] || sv <= 0 || !isfinite(v))
+				continue;
+			if (c == d->ref[r] && d->ref_how[r] == PH_LOCAL_SLIT_NEAREST)
+				continue;	/* equal to the SLIT by construction */
+			mg.row = r;
+			mg.col = c;
+			mg.measured = v;
+			mg.slit = sv;
+			mg.rel_err = (v - sv) / sv;
+			mg.within = fabs(mg.rel_err) <= tolerance + EPS;
+			if (!mg.within)
+				(*nout)++;
+			*out = xrealloc(*out, (n + 1) * sizeof(**out));
+			(*out)[n++] = mg;
+		}
+	}
+	return n;
+}
+
+static int asym_cmp(const void *pa, const void *pb)
+{
+	const struct ph_asymmetry *a = pa, *b = pb;
+
+	if (a->a != b->a)
+		return (a->a > b->a) - (a->a < b->a);
+	return (a->b > b->b) - (a->b < b->b);
+}
+
+int asymmetry_check(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
+		    double noise, struct ph_asymmetry **out)
+{
+	int n = 0, nc = m->ncols;
+
+	*out = NULL;
+	for (int ra = 0; ra < m->nrows; ra++) {
+		for (int rb = 0; rb < m->nrows; rb++) {
+			int a = m->row_ids[ra], b = m->row_ids[rb];
+			int ca = nmatrix_col(m, a), cb = nmatrix_col(m, b);
+			struct ph_asymmetry x = { .a = a, .b = b };
+			int kab = ra * nc + cb, kba = rb * nc + ca;
+
+			if (a >= b || ca < 0 || cb < 0)
+				continue;
+			if (!cell_interval(m, kab, noise, &x.ab_lo, &x.ab_hi) ||
+			    !cell_interval(m, kba, noise, &x.ba_lo, &x.ba_hi))
+				continue;
+			x.ab = m->val[kab];
+			x.ba = m->val[kba];
+			x.diff = fabs(x.ab - x.ba);
+			x.rel = x.diff / fmin(x.ab, x.ba);
+			x.beyond = x.ab_hi < x.ba_lo || x.ba_hi < x.ab_lo;
+			x.d_ab = d->d[kab];
+			x.d_ba = d->d[kba];
+			*out = xrealloc(*out, (n + 1) * sizeof(**out));
+			(*out)[n++] = x;
+		}
+	}
+	if (n)
+		qsort(*out, n, sizeof(**out), asym_cmp);
+	return n;
+}
+
+/* ---- per-hop model ---- */
+
+void hop_model(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
+	       const struct ph_levels *lv, struct ph_hop_model *out)
+{
+	int nc = m->ncols, maxh = lv->n;
+	struct ph_hop_class *cls = xcalloc(maxh ? maxh : 1, sizeof(*cls));
+	size_t ncell = (size_t)m->nrows * nc;
+	int *hops = xmalloc((ncell ? ncell : 1) * sizeof(int));
+	double *extra = nan_array(ncell), shx = 0, shh = 0, ss = 0;
+	bool bw = m->metric == PH_METRIC_BANDWIDTH;
+
+	memset(out, 0, sizeof(*out));
+	for (int h = 0; h < maxh; h++) {
+		cls[h].hops = h;
+		cls[h].extra_min = INFINITY;
+		cls[h].extra_max = -INFINITY;
+		cls[h].ratio_mean = bw ? 0 : NAN;
+		cls[h].drop_mean = bw ? 0 : NAN;
+	}
+	for (int r = 0; r < m->nrows; r++) {
+		int ref = d->ref[r], lref;
+
+		if (ref < 0)
+			continue;
+		if (d->ref_how[r] != PH_LOCAL_OWN) {
+			out->nskipped_rows++;
+			continue;
+		}
+		lref = lv->cell[r * nc + ref];
+		for (int c = 0; c < nc; c++) {
+			size_t k = (size_t)r * nc + c;
+			double v = m->val[k], vref = m->val[r * nc + ref], x;
+			struct ph_hop_class *hc;
+			int h;
+
+			hops[k] = -1;
+			if (c == ref || lv->cell[k] < 0)
+				continue;
+			h = lv->cell[k] - lref;
+			if (h < 0) {
+				out->nnegative++;
+				continue;
+			}
+			/* Latency in ns; bandwidth and distance in distance units. */
+			x = m->metric == PH_METRIC_LATENCY ? v - vref
+							   : d->d[k] - d->ref_dist[r];
+			hc = &cls[h];
+			hc->n++;
+			hc->extra_mean += x;
+			hc->extra_min = fmin(hc->extra_min, x);
+			hc->extra_max = fmax(hc->extra_max, x);
+			if (bw) {
+				hc->ratio_mean += v / vref;
+				hc->drop_mean += vref - v;
+			}
+			hops[k] = h;
+			extra[k] = x;
+			shx += h * x;
+			shh += (double)h * h;
+			out->n++;
+		}
+	}
+	out->cost = shh > 0 ? shx / shh : NAN;
+	for (size_t k = 0; k < ncell; k++) {
+		double res;
+
+		if (!isfinite(extra[k]) || !isfinite(out->cost))
+			continue;
+		res = extra[k] - hops[k] * out->cost;
+		ss += res * res;
+	}
+	out->rms = isfinite(out->cost) && out->n ? sqrt(ss / out->n) : NAN;
+	out->cls = xcalloc(maxh ? maxh : 1, sizeof(*out->cls));
+	for (int h = 0; h < maxh; h++) {
+		if (!cls[h].n)
+			continue;
+		cls[h].extra_mean /= cls[h].n;
+		if (bw) {
+			cls[h].ratio_mean /= cls[h].n;
+			cls[h].drop_mean /= cls[h].n;
+		}
+		out->cls[out->nclasses++] = cls[h];
+	}
+	free(cls);
+	free(hops);
+	free(extra);
+}
+
+void hop_model_free(struct ph_hop_model *h)
+{
+	free(h->cls);
+	memset(h, 0, sizeof(*h));
+}
+
+/* ---- proposed SLIT ---- */
+
+const char *prop_src_name(enum ph_prop_src s)
+{
+	switch (s) {
+	case PH_PROP_NONE:
+		return "unknown";
+	case PH_PROP_LOCAL:
+		return "local";
+	case PH_PROP_MEASURED:
+		return "measured";
+	case PH_PROP_REFERENCE:
+		return "reference";
+	case PH_PROP_TRANSPOSED:
+		return "transposed";
+	case PH_PROP_SLIT:
+		return "slit";
+	}
+	return "unknown";
+}
+
+int slit_round(double d, bool *clamped)
+{
+	long v;
+
+	*clamped = false;
+	if (!(d < PH_SLIT_MAX_REMOTE + 0.5)) {	/* also +inf */
+		*clamped = true;
+		return PH_SLIT_MAX_REMOTE;
+	}
+	v = lround(d);
+	if (v < PH_SLIT_MIN_REMOTE) {
+		*clamped = true;
+		return PH_SLIT_MIN_REMOTE;
+	}
+	return (int)v;
+}
+
+void slit_propose(const struct ph_dmatrix *d, const struct ph_slit *s,
+		  struct ph_proposal *out)
+{
+	int *ids = xcalloc(d->nrows + d->ncols + 1, sizeof(int)), n = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (int i = 0; i < d->nrows; i++)
+		if (find_id(ids, n, d->row_ids[i]) < 0)
+			ids[n++] = d->row_ids[i];
+	for (int i = 0; i < d->ncols; i++)
+		if (find_id(ids, n, d->col_ids[i]) < 0)
+			ids[n++] = d->col_ids[i];
+	qsort(ids, n, sizeof(int), int_cmp);
+	out->n = n;
+	out->ids = ids;
+	out->dist = xcalloc((size_t)(n ? n : 1) * (n ? n : 1), sizeof(int));
+	out->src = xcalloc((size_t)(n ? n : 1) * (n ? n : 1), sizeof(*out->src));
+	out->clamped = xcalloc((size_t)(n ? n : 1) * (n ? n : 1), sizeof(bool));
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < n; j++) {
+			int k = i * n + j;
+			int r = find_id(d->row_ids, d->nrows, ids[i]);
+			int c = find_id(d->col_ids, d->ncols, ids[j]);
+			int rt = find_id(d->row_ids, d->nrows, ids[j]);
+			int ct = find_id(d->col_ids, d->ncols, ids[i]);
+			int sv = slit_at(s, ids[i], ids[j]);
+
+			if (i == j) {
+				out->dist[k] = PH_LOCAL_DISTANCE;
+				out->src[k] = PH_PROP_LOCAL;
+			} else if (r >= 0 && c >= 0 && isfinite(d->d[r * d->ncols + c])) {
+				out->dist[k] = slit_round(d->d[r * d->ncols + c], &out->clamped[k]);
+				out->src[k] = c == d->ref[r] && d->ref_how[r] != PH_LOCAL_OWN
+					      ? PH_PROP_REFERENCE : PH_PROP_MEASURED;
+			} else if (rt >= 0 && ct >= 0 && isfinite(d->d[rt * d->ncols + ct])) {
+				out->dist[k] = slit_round(d->d[rt * d->ncols + ct], &out->clamped[k]);
+				out->src[k] = PH_PROP_TRANSPOSED;
+			} else if (sv >= 0) {
+				out->dist[k] = slit_round(sv, &out->clamped[k]);
+				out->src[k] = PH_PROP_SLIT;
+			} else {
+				out->dist[k] = -1;
+				out->src[k] = PH_PROP_NONE;
+				out->nunknown++;
+			}
+			if (out->clamped[k])
+				out->nclamped++;
+		}
+	}
+}
+
+void proposal_free(struct ph_proposal *p)
+{
+	free(p->ids);
+	free(p->dist);
+	free(p->src);
+	free(p->clamped);
+	memset(p, 0, sizeof(*p));
+}
+
+bool slit_valid_for_linux(int n, const int *dist)
+{
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < n; j++) {
+			int v = dist[i * n + j];
+
+			if (i == j ? v != PH_LOCAL_DISTANCE
+				   : v < PH_SLIT_MIN_REMOTE || v > PH_SLIT_MAX_REMOTE)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* ---- HMAT ---- */
+
+int parse_id_list(const char *s, int *ids, int max)
+{
+	int n = 0;
+
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b;
+
+		if (end == s || a < 0)
+			return -EINVAL;
+		b = a;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a)
+				return -EINVAL;
+			s = end;
+		}
+		for (long i = a; i <= b; i++) {
+			if (n >= max)
+				return -EINVAL;
+			ids[n++] = (int)i;
+		}
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -EINVAL;
+	}
+	return n;
+}
+
+/* MiB/s as the kernel reports HMAT bandwidth, to GB/s (10^9 B/s) as measured. */
+static double mibps_to_gbps(int64_t v)
+{
+	return (double)v * 1048576.0 / 1e9;
+}
+
+static void hmat_best(const struct ph_nmatrix *m, const int *ids, int nids,
+		      int target, bool lower_better, double *best, int *row)
+{
+	int c = m ? nmatrix_col(m, target) : -1;
+
+	*best = NAN;
+	*row = -1;
+	if (c < 0)
+		return;
+	for (int i = 0; i < nids; i++) {
+		int r = nmatrix_row(m, ids[i]);
+		double v;
+
+		if (r < 0 || !usable(m, r * m->ncols + c))
+			continue;
+		v = m->val[r * m->ncols + c];
+		if (*row < 0 || (lower_better ? v < *best : v > *best)) {
+			*best = v;
+			*row = ids[i];
+		}
+	}
+}
+
+int hmat_compare(const struct ph_hmat *h, int nh, const struct ph_nmatrix *lat,
+		 const struct ph_nmatrix *bw, struct ph_hmat_cmp **out)
+{
+	int n = 0, ids[256];
+
+	*out = NULL;
+	for (int i = 0; i < nh; i++) {
+		int nids = parse_id_list(h[i].initiators, ids, (int)ARRAY_SIZE(ids));
+		struct ph_hmat_cmp x;
+
+		if (nids < 0)
+			nids = 0;
+		x.target = h[i].target;
+		x.access = h[i].access;
+		x.initiators = h[i].initiators;
+		if (h[i].read_latency_ns >= 0) {
+			x.figure = "read_latency_ns";
+			x.hmat = (double)h[i].read_latency_ns;
+			hmat_best(lat, ids, nids, h[i].target, true, &x.measured, &x.cpu_node);
+			x.ratio = x.cpu_node >= 0 && x.hmat > 0 ? x.measured / x.hmat : NAN;
+			*out = xrealloc(*out, (n + 1) * sizeof(**out));
+			(*out)[n++] = x;
+		}
+		if (h[i].read_bandwidth_MiBps >= 0) {
+			x.figure = "read_bandwidth_GBps";
+			x.hmat = mibps_to_gbps(h[i].read_bandwidth_MiBps);
+			hmat_best(bw, ids, nids, h[i].target, false, &x.measured, &x.cpu_node);
+			x.ratio = x.cpu_node >= 0 && x.hmat > 0 ? x.measured / x.hmat : NAN;
+			*out = xrealloc(*out, (n + 1) * sizeof(**out));
+			(*out)[n++] = x;
+		}
+	}
+	return n;
+}
+
+/* ---- everything ---- */
+
+int analysis_run(const struct ph_nmatrix *m, const struct ph_slit *slit,
+		 const struct ph_dist_opts *o, struct ph_analysis *a)
+{
+	size_t n = (size_t)m->nrows * m->ncols;
+	int err, ncompared = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->opts = *o;
+	err = dist_normalise(m, slit, o->noise, &a->dm);
+	if (err) {
+		dmatrix_free(&a->dm);
+		return err;
+	}
+	levels_measured(&a->dm, &a->measured);
+	if (slit) {
+		levels_slit(&a->dm, slit, o->tolerance, &a->slit);
+		for (size_t k = 0; k < n; k++)
+			if (a->slit.cell[k] >= 0)
+				ncompared++;
+	}
+	a->have_slit = ncompared > 0;
+	if (a->have_slit) {
+		a->nviol = ordering_violations(&a->dm, slit, &a->viol);
+		if (a->measured.n == a->slit.n)
+			for (size_t k = 0; k < n; k++)
+				if (a->slit.cell[k] >= 0 && a->measured.cell[k] >= 0 &&
+				    a->slit.cell[k] != a->measured.cell[k])
+					a->nlevel_cells_differ++;
+		a->nmag = magnitude_check(&a->dm, slit, o->tolerance, &a->mag, &a->nmag_out);
+	}
+	a->nasym = asymmetry_check(m, &a->dm, o->noise, &a->asym);
+	for (int i = 0; i < a->nasym; i++)
+		if (a->asym[i].beyond)
+			a->nasym_beyond++;
+	hop_model(m, &a->dm, &a->measured, &a->hops);
+	slit_propose(&a->dm, slit, &a->prop);
+
+	if (!a->have_slit)
+		a->verdict = PH_VERDICT_UNCOMPARED;
+	else if (a->nviol || a->measured.n != a->slit.n || a->nlevel_cells_differ)
+		a->verdict = PH_VERDICT_INCONSISTENT;
+	else if (a->nmag_out)
+		a->verdict = PH_VERDICT_MAGNITUDE;
+	else
+		a->verdict = PH_VERDICT_CONSISTENT;
+	return 0;
+}
+
+void analysis_free(struct ph_analysis *a)
+{
+	dmatrix_free(&a->dm);
+	levels_free(&a->measured);
+	levels_free(&a->slit);
+	free(a->viol);
+	free(a->mag);
+	free(a->asym);
+	hop_model_free(&a->hops);
+	proposal_free(&a->prop);
+	memset(a, 0, sizeof(*a));
+}
+
+int verdict_exit(enum ph_verdict v)
+{
+	switch (v) {
+	case PH_VERDICT_INCONSISTENT:
+		return 1;
+	case PH_VERDICT_MAGNITUDE:
+		return 3;
+	case PH_VERDICT_CONSISTENT:
+	case PH_VERDICT_UNCOMPARED:
+		break;
+	}
+	return 0;
+}

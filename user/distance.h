@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * distance.h - what a measured node matrix says about the firmware's
+ * distances: normalisation to SLIT units, noise-aware levels, ordering
+ * violations, magnitude against the SLIT, asymmetry, HMAT against the
+ * measurement, a per-hop latency model and a proposed SLIT.
+ *
+ * Pure arithmetic on matrices: no I/O, no printing, no global state.  The
+ * method, with every formula, is in docs/slit.md; the comments here say
+ * what each function computes, the document says why.
+ *
+ * Orientation everywhere: rows are CPU (initiator) nodes, columns memory
+ * nodes, as in the SLIT (from initiator to memory).  A memory-only node is
+ * a column without a row; a CPU-only node a row without a column.
+ */
+#ifndef PAGEHOP_DISTANCE_H
+#define PAGEHOP_DISTANCE_H
+
+#include <stdbool.h>
+
+#include "topology.h"
+
+#define PH_LOCAL_DISTANCE 10	/* the ACPI SLIT's "local" */
+#define PH_SLIT_MIN_REMOTE 11	/* srat.c's slit_valid(): off-diagonal > 10 */
+#define PH_SLIT_MAX_REMOTE 254	/* 255 means "unreachable" in ACPI */
+
+enum ph_metric {
+	PH_METRIC_LATENCY = 1,	/* ns; larger is farther */
+	PH_METRIC_BANDWIDTH,	/* GB/s (10^9 B/s); smaller is farther */
+	PH_METRIC_DISTANCE,	/* already normalised, local = 10 */
+};
+
+/* "latency_ns", "bandwidth_GBps", "distance": the names files carry. */
+const char *metric_name(enum ph_metric m);
+/* The inverse; 0 when s names no metric. */
+enum ph_metric metric_parse(const char *s);
+
+/* A measured matrix, node ids in the order measured. */
+struct ph_nmatrix {
+	enum ph_metric metric;
+	int nrows, ncols;
+	int *row_ids, *col_ids;
+	double *val;		/* nrows * ncols, NAN where unknown */
+	double *ci_lo, *ci_hi;	/* NAN where the input gave no CI */
+	int *samples;		/* 0 where unknown */
+};
+
+struct ph_nmatrix *nmatrix_new(enum ph_metric metric, int nrows,
+			       const int *row_ids, int ncols, const int *col_ids);
+struct ph_nmatrix *nmatrix_dup(const struct ph_nmatrix *m);
+void nmatrix_free(struct ph_nmatrix *m);
+/* Index of a node among the rows / columns, or -1. */
+int nmatrix_row(const struct ph_nmatrix *m, int node);
+int nmatrix_col(const struct ph_nmatrix *m, int node);
+
+/* A SLIT by node id: what numactl prints, or /sys, or a JSON "distances". */
+struct ph_slit {
+	int n;
+	int *ids;
+	int *dist;		/* n * n, from row to column */
+};
+
+struct ph_slit *slit_new(int n, const int *ids);
+void slit_free(struct ph_slit *s);
+/* The distance from node a to node b, or -1 when either is absent. */
+int slit_at(const struct ph_slit *s, int a, int b);
+
+struct ph_dist_opts {
+	double tolerance;	/* relative, e.g. 0.15 */
+	double noise;		/* relative uncertainty floor per value, e.g. 0.025 */
+};
+
+#define PH_DEFAULT_TOLERANCE 0.15
+#define PH_DEFAULT_NOISE 0.025
+
+/*
+ * The interval a value is known to lie in: its CI, widened to
+ * v * (1 -/+ noise) where the CI is narrower or absent.  false when the
+ * cell has no usable value.
+ */
+bool cell_interval(const struct ph_nmatrix *m, int k, double noise,
+		   double *lo, double *hi);
+
+/* How a row's reference ("local") column was chosen. */
+enum ph_local {
+	PH_LOCAL_OWN = 1,	/* the column with the row's own node id */
+	PH_LOCAL_SLIT_NEAREST,	/* no own memory: nearest column by the SLIT */
+	PH_LOCAL_FASTEST,	/* no own memory, no SLIT: best measured column */
+};
+
+/* The measured matrix normalised to SLIT units; same shape as the input. */
+struct ph_dmatrix {
+	enum ph_metric metric;	/* of the input */
+	int nrows, ncols;
+	int *row_ids, *col_ids;
+	int *ref;		/* per row: column index of the reference, -1 if none */
+	enum ph_local *ref_how;	/* per row */
+	double *ref_dist;	/* per row: 10, or the SLIT's distance to ref */
+	double *d;		/* nrows * ncols, NAN where unknown */
+	double *lo, *hi;	/* interval, the reference's uncertainty included */
+	double *rlo, *rhi;	/* interval within the row (reference as a point) */
+};
+
+/*
+ * Normalise: latency and distance 10 * v / v_ref, bandwidth 10 * v_ref / v
+ * (with ref_dist in place of 10 for rows without their own memory).  slit
+ * may be NULL; it is used only to choose the reference of such rows.
+ * Returns 0, or -EINVAL when no row has a usable reference.
+ */
+int dist_normalise(const struct ph_nmatrix *m, const struct ph_slit *slit,
+		   double noise, struct ph_dmatrix *out);
+void dmatrix_free(struct ph_dmatrix *d);
+
+/* Levels: groups of cells that the measurement (or the SLIT) cannot tell apart. */
+struct ph_level {
+	double min, max, mean;	/* of the member distances */
+	int n;			/* cells */
+	bool has_local;		/* holds a row's own (diagonal) cell */
+};
+
+struct ph_levels {
+	int n;
+	struct ph_level *lv;	/* ascending distance */
+	int *cell;		/* per cell of the matrix: level index, -1 if none */
+	int nremote;		/* levels holding no diagonal cell */
+};
+
+/*
+ * Measured levels: sort the cells' intervals [lo, hi] by lo; a cell joins
+ * the current level when its interval overlaps the union of the level's
+ * intervals so far, else it starts a new level.  That is the connected
+ * components of "intervals overlap", so the result is independent of order.
+ */
+void levels_measured(const struct ph_dmatrix *d, struct ph_levels *out);
+/*
+ * SLIT levels over the same cells (those with a measured distance): sorted
+ * distinct values; a value joins the current level when it is within the
+ * tolerance of the level's smallest value (v <= first * (1 + tol)), so
+ * the values of a level are all within the tolerance of one another.
+ */
+void levels_slit(const struct ph_dmatrix *d, const struct ph_slit *s,
+		 double tolerance, struct ph_levels *out);
+void levels_free(struct ph_levels *l);
+
+/* SLIT says column near is nearer than far for row, the measurement the opposite. */
+struct ph_violation {
+	int row, near, far;	/* indexes into the matrix */
+	int slit_near, slit_far;
+};
+
+/* Row by row: S[r][a] < S[r][b] but rlo[r][a] > rhi[r][b].  Returns the count. */
+int ordering_violations(const struct ph_dmatrix *d, const struct ph_slit *s,
+			struct ph_violation **out);
+
+struct ph_magnitude {
+	int row, col;
+	double measured;
+	int slit;
+	double rel_err;		/* (measured - slit) / slit */
+	bool within;		/* |rel_err| <= tolerance */
+};
+
+/*
+ * Every off-diagonal cell with both a measured distance and a SLIT value,
+ * except the reference cells of rows without their own memory (equal to the
+ * SLIT by construction).  Returns the count; *nout the cells outside.
+ */
+int magnitude_check(const struct ph_dmatrix *d, const struct ph_slit *s,
+		    double tolerance, struct ph_magnitude **out, int *nout);
+
+struct ph_asymmetry {
+	int a, b;		/* node ids, a < b */
+	double ab, ba;		/* raw values, metric units: a's CPUs to b's memory, and back */
+	double ab_lo, ab_hi, ba_lo, ba_hi;
+	double diff;		/* |ab - ba| */
+	double rel;		/* diff / min(ab, ba) */
+	bool beyond;		/* the intervals do not overlap */
+	double d_ab, d_ba;	/* normalised */
+};
+
+/* Every pair a < b measured both ways.  Returns the count. */
+int asymmetry_check(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
+		    double noise, struct ph_asymmetry **out);
+
+/*
+ * Per-hop model: a remote cell's hop count is its level index minus that
+ * of its row's own local cell.  For each hop count, the extra over local:
+ * latency ns (latency), distance units (bandwidth, distance) -- for
+ * bandwidth also the ratio v / v_local.  The single cost per hop is the
+ * least-squares fit through the origin of extra = hops * cost.
+ */
+struct ph_hop_class {
+	int hops;
+	int n;
+	double extra_mean, extra_min, extra_max;
+	double ratio_mean;	/* v / v_local (bandwidth); NAN otherwise */
+	double drop_mean;	/* v_local - v in GB/s (bandwidth); NAN otherwise */
+};
+
+struct ph_hop_model {
+	int nclasses;
+	struct ph_hop_class *cls;	/* ascending hops */
+	int n;				/* cells fitted */
+	double cost;			/* per hop; NAN when no cell has hops > 0 */
+	double rms;			/* residual of the fit */
+	int nnegative;			/* cells below their local level (left out) */
+	int nskipped_rows;		/* rows without their own memory (left out) */
+};
+
+void hop_model(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
+	       const struct ph_levels *lv, struct ph_hop_model *out);
+void hop_model_free(struct ph_hop_model *h);
+
+/* Where an entry of the proposed SLIT came from. */
+enum ph_prop_src {
+	PH_PROP_NONE = 0,	/* nothing known: the proposal is incomplete */
+	PH_PROP_LOCAL,		/* the diagonal, 10 by definition */
+	PH_PROP_MEASURED,	/* this cell, rounded */
+	PH_PROP_REFERENCE,	/* a CPU-only row's reference, as assumed */
+	PH_PROP_TRANSPOSED,	/* not measured this way: the reverse cell */
+	PH_PROP_SLIT,		/* not measured either way: the given SLIT */
+};
+
+const char *prop_src_name(enum ph_prop_src s);
+
+struct ph_proposal {
+	int n;
+	int *ids;		/* every node in rows or columns, ascending */
+	int *dist;		/* n * n; -1 where unknown */
+	enum ph_prop_src *src;
+	bool *clamped;		/* rounded value was outside 11..254 */
+	int nunknown, nclamped;
+};
+
+/* Round half away from zero, then clamp to 11..254. */
+int slit_round(double d, bool *clamped);
+void slit_propose(const struct ph_dmatrix *d, const struct ph_slit *s,
+		  struct ph_proposal *out);
+void proposal_free(struct ph_proposal *p);
+/* What drivers/acpi/numa/srat.c accepts, and 255 ruled out: diagonal 10, else 11..254. */
+bool slit_valid_for_linux(int n, const int *dist);
+
+/*
+ * HMAT against the measurement: for each HMAT entry, the best measured cell
+ * among its initiators (lowest latency, highest bandwidth) into its target.
+ */
+struct ph_hmat_cmp {
+	int target, access;
+	const char *initiators;	/* the entry's, borrowed */
+	const char *figure;	/* "read_latency_ns", "read_bandwidth_GBps" */
+	double hmat;		/* ns, or GB/s converted from the HMAT's MiB/s */
+	double measured;
+	int cpu_node;		/* row of the measured cell; -1 when none */
+	double ratio;		/* measured / hmat */
+};
+
+/* lat or bw may be NULL.  Returns the count of comparisons. */
+int hmat_compare(const struct ph_hmat *h, int nh, const struct ph_nmatrix *lat,
+		 const struct ph_nmatrix *bw, struct ph_hmat_cmp **out);
+/* Parse "0", "0-1", "0,2-3" into ids; returns the count or -EINVAL. */
+int parse_id_list(const char *s, int *ids, int max);
+
+/* Everything, as "pagehop slit" reports it. */
+enum ph_verdict {
+	PH_VERDICT_CONSISTENT = 1,	/* exit 0 */
+	PH_VERDICT_INCONSISTENT,	/* ordering violation or level mismatch: exit 1 */
+	PH_VERDICT_MAGNITUDE,		/* in order, outside tolerance: exit 3 */
+	PH_VERDICT_UNCOMPARED,		/* no SLIT to compare with: exit 0 */
+};
+
+struct ph_analysis {
+	struct ph_dist_opts opts;
+	struct ph_dmatrix dm;
+	struct ph_levels measured;
+	struct ph_levels slit;		/* n == 0 without a SLIT */
+	bool have_slit;
+	struct ph_violation *viol;
+	int nviol;
+	int nlevel_cells_differ;	/* equal level counts, cells in different levels */
+	struct ph_magnitude *mag;
+	int nmag, nmag_out;
+	struct ph_asymmetry *asym;
+	int nasym, nasym_beyond;
+	struct ph_hop_model hops;
+	struct ph_proposal prop;
+	enum ph_verdict verdict;
+};
+
+/* slit may be NULL.  0, or -EINVAL when the matrix has nothing to normalise. */
+int analysis_run(const struct ph_nmatrix *m, const struct ph_slit *slit,
+		 const struct ph_dist_opts *o, struct ph_analysis *a);
+void analysis_free(struct ph_analysis *a);
+/* The command's exit status for a verdict. */
+int verdict_exit(enum ph_verdict v);
+
+#endif

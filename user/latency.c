@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * latency.c - a latency figure: chains built and checked, blocks sized,
+ * samples until the interval is tight.
+ */
+#include "latency.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char latency_method[] =
+	"one block of hops (~5 ms) per sample; per-load time = block time / (hops x chains), averaged over threads";
+
+/*
+ * A timed block lasts about 5 ms: 250,000 times the TSC's resolution here,
+ * and short enough that a 2 s budget gives a few hundred samples.  A timer
+ * tick (every 1-4 ms) lands in most blocks and adds a few microseconds: at
+ * most 0.1%, and the same in every block.
+ */
+#define BLOCK_SECONDS 0.005
+
+struct chase_run {
+	struct ph_session *s;
+	struct chase_spec spec;
+	unsigned chains;
+	void **start;		/* per thread */
+	int64_t *nslots;	/* per thread */
+	void **heads;		/* per thread, CHASE_MAX_CHAINS each */
+	int *err;		/* per thread */
+	uint64_t hops;		/* per chain per block */
+	uint64_t *ticks;
+};
+
+static void work_build(void *ctx, int tid)
+{
+	struct chase_run *r = ctx;
+	struct ph_segment *seg = &r->s->segs[tid];
+	struct chase_spec spec = r->spec;
+
+	/* Each thread its own chain: same pattern, seed offset by thread. */
+	spec.seed += (uint64_t)tid;
+	/* The chain covers the working set asked for, not the page rounding. */
+	r->nslots[tid] = chase_build(seg->addr, r->s->per_thread, &spec, &r->start[tid]);
+	r->err[tid] = r->nslots[tid] < 0 ? (int)r->nslots[tid] : 0;
+}
+
+/* The untimed warm-up: one full cycle, checked to be one cycle. */
+static void work_verify(void *ctx, int tid)
+{
+	struct chase_run *r = ctx;
+
+	r->err[tid] = chase_verify(r->start[tid], (uint64_t)r->nslots[tid],
+				   &r->heads[tid * CHASE_MAX_CHAINS], r->chains);
+}
+
+static void work_walk(void *ctx, int tid)
+{
+	struct chase_run *r = ctx;
+
+	chase_walk(&r->heads[tid * CHASE_MAX_CHAINS], r->chains, r->hops);
+}
+
+/* One block on every thread; the sample is the mean time per load. */
+static int sample_user(void *ctx, double *sample)
+{
+	struct chase_run *r = ctx;
+	struct ph_session *s = r->s;
+	double sum = 0;
+
+	team_run(s->team, work_walk, r, &s->clk, r->ticks);
+	for (int i = 0; i < s->binding.n; i++)
+		sum += clock_ticks_to_ns(&s->clk, r->ticks[i]) / (double)(r->hops * r->chains);
+	*sample = sum / s->binding.n;
+	return 0;
+}
+
+/* Grow the block until it lasts about BLOCK_SECONDS (these runs are discarded). */
+static void calibrate(struct chase_run *r)
+{
+	struct ph_session *s = r->s;
+
+	r->hops = 1024;
+	for (int i = 0; i < 20; i++) {
+		double slowest = 0;
+
+		team_run(s->team, work_walk, r, &s->clk, r->ticks);
+		for (int t = 0; t < s->binding.n; t++) {
+			double sec = clock_ticks_to_ns(&s->clk, r->ticks[t]) * 1e-9;
+
+			slowest = sec > slowest ? sec : slowest;
+		}
+		if (slowest >= BLOCK_SECONDS / 2)
+			break;
+		r->hops = slowest > 0 ? (uint64_t)((double)r->hops * BLOCK_SECONDS / slowest) + 1 :
+			r->hops * 16;
+	}
+}
+
+/* ---- in-kernel chase through pagehop.ko ---- */
+
+struct kernel_run {
+	struct chase_run *r;
+	uint64_t off;		/* where the next window starts */
+	uint64_t total_hops;
+	uint32_t loads;
+	uint64_t cycles[16];
+	unsigned have, next;
+	int err;
+};
+
+static int sample_kernel(void *ctx, double *sample)
+{
+	struct kernel_run *k = ctx;
+	struct ph_session *s = k->r->s;
+
+	if (k->next == k->have) {
+		uint64_t end;
+		int err = kmod_chase(&s->km, s->segs[0].kbuf.id, s->binding.cpus[0], k->off,
+				     k->loads, 16, k->cycles, &end);
+
+		if (err) {
+			k->err = err;
+			return err;
+		}
+		k->off = end;
+		k->total_hops += (uint64_t)k->loads * 16;
+		k->have = 16;
+		k->next = 0;
+	}
+	*sample = (double)k->cycles[k->next++] * 1e9 / s->clk.tsc_hz / k->loads;
+	return 0;
+}
+
+static void run_free(struct chase_run *r)
+{
+	free(r->start);
+	free(r->nslots);
+	free(r->heads);
+	free(r->err);
+	free(r->ticks);
+}
+
+/* Walk the chain of thread 0 inside pagehop.ko and check where it stopped. */
+static int kernel_figure(struct chase_run *r, const char *name, struct ph_mcfg *cfg,
+			 double user_ns, struct ph_result *out)
+{
+	struct ph_session *s = r->s;
+	struct kernel_run k = { .r = r };
+	char *base = s->segs[0].addr, label[96];
+	uint64_t start_off = (uint64_t)((char *)r->start[0] - base);
+	void *p = r->start[0];
+
+	/* Windows of at most the ABI's limit and about 4 ms each. */
+	k.loads = user_ns > 0 ? (uint32_t)fmin(PAGEHOP_CHASE_MAX_LOADS, 0.004e9 / user_ns) : 1024;
+	if (!k.loads)
+		k.loads = 1;
+	k.off = start_off;
+	chase_to_offsets(r->start[0], (uint64_t)r->nslots[0], base);
+	snprintf(label, sizeof(label), "chase %s in pagehop.ko", name);
+	cfg->label = label;
+	measure_figure(cfg, sample_kernel, &k, out);
+	chase_to_pointers(base, start_off, (uint64_t)r->nslots[0]);
+	if (k.err) {
+		ph_errno(-k.err, "pagehop.ko CHASE");
+		return PH_EXIT_FAIL;
+	}
+	/* The kernel must have stopped where a user walk of as many hops does. */
+	chase_walk(&p, 1, k.total_hops % (uint64_t)r->nslots[0]);
+	if ((uint64_t)((char *)p - base) != k.off) {
+		ph_err("pagehop.ko CHASE ended at offset %llu, the chain says %llu",
+		       (unsigned long long)k.off, (unsigned long long)((char *)p - base));
+		return PH_EXIT_FAIL;
+	}
+	return 0;
+}
+
+int latency_figure(struct ph_session *s, const struct chase_spec *spec,
+		   unsigned chains, bool in_kernel, struct ph_latency *out)
+{
+	struct chase_run r = { .s = s, .spec = *spec, .chains = chains };
+	struct ph_mcfg cfg = s->mcfg;
+	char name[64], label[96];
+	int n = s->binding.n, rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	chase_spec_name(spec, name, sizeof(name));
+	r.start = xcalloc((size_t)n, sizeof(void *));
+	r.nslots = xcalloc((size_t)n, sizeof(int64_t));
+	r.heads = xcalloc((size_t)n * CHASE_MAX_CHAINS, sizeof(void *));
+	r.err = xcalloc((size_t)n, sizeof(int));
+	r.ticks = xcalloc((size_t)n, sizeof(uint64_t));
+
+	team_run(s->team, work_build, &r, &s->clk, r.ticks);
+	for (int i = 0; i < n; i++)
+		if (r.err[i] || r.nslots[i] < (int64_t)chains) {
+			ph_err("cannot build the %s chain of thread %d over %llu bytes", name, i,
+			       (unsigned long long)s->per_thread);
+			rc = PH_EXIT_FAIL;
+			goto out;
+		}
+	team_run(s->team, work_verify, &r, &s->clk, r.ticks);
+	for (int i = 0; i < n; i++)
+		if (r.err[i]) {
+			ph_err("the %s chain of thread %d is not one full cycle", name, i);
+			rc = PH_EXIT_FAIL;
+			goto out;
+		}
+	calibrate(&r);
+	snprintf(label, sizeof(label), "chase %s", name);
+	cfg.label = label;
+	measure_figure(&cfg, sample_user, &r, &out->user);
+	if (in_kernel && !ph_interrupted) {
+		out->have_kern = true;
+		rc = kernel_figure(&r, name, &cfg, out->user.st.median, &out->kern);
+	}
+out:
+	run_free(&r);
+	return rc;
+}
+
+void latency_free(struct ph_latency *l)
+{
+	result_free(&l->user);
+	result_free(&l->kern);
+}
+
+static const char *const lat_cols[] = {
+	"lat_ns", "lat_min_ns", "ci_lo_ns", "ci_hi_ns", "ci_pct", "ci_met", "samples", "tsc_cycles",
+};
+
+void latency_add_cols(struct ph_table *t, const char *prefix)
+{
+	char col[48];
+
+	for (size_t i = 0; i < ARRAY_SIZE(lat_cols); i++) {
+		snprintf(col, sizeof(col), "%s%s", prefix, lat_cols[i]);
+		table_add_col(t, col);
+	}
+}
+
+void latency_fill(struct ph_table *t, int row, const char *prefix,
+		  const struct ph_result *res, double tsc_hz)
+{
+	char col[8][48];
+
+	for (size_t i = 0; i < ARRAY_SIZE(lat_cols); i++)
+		snprintf(col[i], sizeof(col[i]), "%s%s", prefix, lat_cols[i]);
+	table_num(t, row, col[0], res->st.median, "%.2f");
+	table_num(t, row, col[1], res->st.min, "%.2f");
+	table_num(t, row, col[2], res->st.ci_lo, "%.2f");
+	table_num(t, row, col[3], res->st.ci_hi, "%.2f");
+	table_num(t, row, col[4], res->st.ci_rel * 100, "%.2f");
+	table_bool(t, row, col[5], res->ci_met);
+	table_int(t, row, col[6], (long long)res->n);
+	table_num(t, row, col[7], res->st.median * tsc_hz * 1e-9, "%.1f");
+}

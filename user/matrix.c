@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * matrix.c - measure every CPU node x memory node pair.
+ *
+ * Each cell gets memory of its own, allocated on the column's node(s),
+ * verified, measured and freed before the next, so no cell can borrow
+ * another's placement.  Latency runs one thread on the row's first CPU (an
+ * idle latency); bandwidth runs one thread per core of the row's CPUs.
+ */
+#include "matrix.h"
+#include "bandwidth.h"
+#include "latency.h"
+#include "sweep.h"
+#include "topo_report.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <numa.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static bool node_has_memory(int n)
+{
+	long long freeb;
+
+	return numa_node_size64(n, &freeb) > 0;
+}
+
+static bool node_has_cpus(int n)
+{
+	struct bitmask *c = numa_allocate_cpumask();
+	bool has = !numa_node_to_cpus(n, c) && numa_bitmask_weight(c) > 0;
+
+	numa_free_cpumask(c);
+	return has;
+}
+
+static void group_fill(struct ph_mx_group *g)
+{
+	for (int n = 0; n <= numa_max_node(); n++) {
+		if (!numa_bitmask_isbitset(g->nodes, (unsigned)n))
+			continue;
+		g->has_cpus |= node_has_cpus(n);
+		g->has_memory |= node_has_memory(n);
+	}
+}
+
+static bool group_within(const struct ph_mx_group *g, const struct bitmask *filter)
+{
+	if (!filter)
+		return true;
+	for (int n = 0; n <= numa_max_node(); n++)
+		if (numa_bitmask_isbitset(g->nodes, (unsigned)n) &&
+		    !numa_bitmask_isbitset(filter, (unsigned)n))
+			return false;
+	return true;
+}
+
+int matrix_plan(struct ph_mx *mx, const struct ph_topology *topo,
+		const char *groups_arg, struct bitmask *rows_filter,
+		struct bitmask *cols_filter)
+{
+	if (groups_arg) {
+		char *copy = xstrdup(groups_arg), *save = NULL;
+		struct bitmask *seen = numa_allocate_nodemask();
+
+		mx->grouped = true;
+		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			struct ph_mx_group g = { 0 };
+			char opt[96];
+
+			snprintf(opt, sizeof(opt), "--groups (group %d)", mx->ngroups);
+			if (cli_parse_nodes(opt, tok, &g.nodes)) {
+				free(copy);
+				numa_bitmask_free(seen);
+				return PH_EXIT_USAGE;
+			}
+			for (int n = 0; n <= numa_max_node(); n++)
+				if (numa_bitmask_isbitset(g.nodes, (unsigned)n)) {
+					if (numa_bitmask_isbitset(seen, (unsigned)n)) {
+						ph_err("--groups: node %d is in two groups; expected disjoint groups, e.g. 0-1,2-3", n);
+						numa_bitmask_free(g.nodes);
+						free(copy);
+						numa_bitmask_free(seen);
+						return PH_EXIT_USAGE;
+					}
+					numa_bitmask_setbit(seen, (unsigned)n);
+				}
+			snprintf(g.name, sizeof(g.name), "%s", tok);
+			group_fill(&g);
+			mx->groups = xrealloc(mx->groups, (size_t)(mx->ngroups + 1) * sizeof(g));
+			mx->groups[mx->ngroups++] = g;
+		}
+		free(copy);
+		numa_bitmask_free(seen);
+		if (!mx->ngroups) {
+			ph_err("--groups: empty; expected groups of nodes, e.g. 0-1,2-3");
+			return PH_EXIT_USAGE;
+		}
+	} else {
+		for (int i = 0; i < topo->nnodes; i++) {
+			struct ph_mx_group g = { 0 };
+
+			g.nodes = numa_allocate_nodemask();
+			numa_bitmask_setbit(g.nodes, (unsigned)topo->nodes[i].id);
+			snprintf(g.name, sizeof(g.name), "%d", topo->nodes[i].id);
+			group_fill(&g);
+			mx->groups = xrealloc(mx->groups, (size_t)(mx->ngroups + 1) * sizeof(g));
+			mx->groups[mx->ngroups++] = g;
+		}
+	}
+	mx->rows = xcalloc((size_t)mx->ngroups, sizeof(int));
+	mx->cols = xcalloc((size_t)mx->ngroups, sizeof(int));
+	for (int g = 0; g < mx->ngroups; g++) {
+		if (mx->groups[g].has_cpus && group_within(&mx->groups[g], rows_filter))
+			mx->rows[mx->nrows++] = g;
+		if (mx->groups[g].has_memory && group_within(&mx->groups[g], cols_filter))
+			mx->cols[mx->ncols++] = g;
+	}
+	if (!mx->nrows || !mx->ncols) {
+		ph_err("nothing to measure: %d CPU %s and %d memory %s selected",
+		       mx->nrows, mx->grouped ? "groups" : "nodes", mx->ncols,
+		       mx->grouped ? "groups" : "nodes");
+		return PH_EXIT_USAGE;
+	}
+	{
+		int rid[mx->nrows], cid[mx->ncols];
+
+		for (int r = 0; r < mx->nrows; r++)
+			rid[r] = mx->grouped ? mx->rows[r] : topo->nodes[mx->rows[r]].id;
+		for (int c = 0; c < mx->ncols; c++)
+			cid[c] = mx->grouped ? mx->cols[c] : topo->nodes[mx->cols[c]].id;
+		if (mx->figures & MX_LATENCY)
+			mx->lat = nmatrix_new(PH_METRIC_LATENCY, mx->nrows, rid, mx->ncols, cid);
+		if (mx->figures & MX_READ)
+			mx->read = nmatrix_new(PH_METRIC_BANDWIDTH, mx->nrows, rid, mx->ncols, cid);
+		if (mx->figures & MX_TRIAD)
+			mx->triad = nmatrix_new(PH_METRIC_BANDWIDTH, mx->nrows, rid, mx->ncols, cid);
+	}
+	mx->total = mx->nrows * mx->ncols;
+	mx->all_verified = true;
+	return 0;
+}
+
+/* Cores (first PU of each) among the CPUs of nodes. */
+static int cores_of(const struct ph_cpu *cpu, const struct bitmask *nodes)
+{
+	int n = 0;
+
+	for (int k = 0; k < cpu->ncore_list; k++) {
+		int pu = cpu->core_list[k].pu_ids[0];
+
+		if (numa_bitmask_isbitset(nodes, (unsigned)numa_node_of_cpu(pu)))
+			n++;
+	}
+	return n ? n : 1;
+}
+
+enum ph_psize matrix_default_psize(const struct ph_mx *mx, struct ph_session *s)
+{
+	static const enum ph_psize order[] = { PH_PS_1G, PH_PS_2M };
+	unsigned threads = mx->bw_threads;
+
+	if (!threads)
+		for (int r = 0; r < mx->nrows; r++) {
+			unsigned t = (unsigned)cores_of(&s->cpu, mx->groups[mx->rows[r]].nodes);
+
+			threads = t > threads ? t : threads;
+		}
+	for (size_t o = 0; o < ARRAY_SIZE(order); o++) {
+		enum ph_psize ps = order[o];
+		uint64_t page = psize_bytes(ps), need = 0;
+		bool all = true;
+
+		if (mx->figures & MX_LATENCY)
+			need = (mx->lat_size + page - 1) / page * page;
+		if (mx->figures & (MX_READ | MX_TRIAD)) {
+			uint64_t per = (mx->bw_size / threads + page - 1) / page * page * threads;
+
+			need = per > need ? per : need;
+		}
+		for (int c = 0; c < mx->ncols && all; c++)
+			for (int n = 0; n <= numa_max_node() && all; n++) {
+				struct sweep_machine m = { 0 };
+				struct sweep_avail a[PH_PS_COUNT];
+				int i;
+				long long freeb;
+
+				if (!numa_bitmask_isbitset(mx->groups[mx->cols[c]].nodes, (unsigned)n) ||
+				    !node_has_memory(n))
+					continue;
+				i = topology_index(&s->topo, n);
+				m.kmod_features = s->km.fd >= 0 ? s->km.info.features : 0;
+				m.free_2m = s->topo.nodes[i].hp_2m.free;
+				m.total_2m = s->topo.nodes[i].hp_2m.total;
+				m.free_1g = s->topo.nodes[i].hp_1g.free;
+				m.total_1g = s->topo.nodes[i].hp_1g.total;
+				m.reserve = s->bufreq.reserve;
+				m.node_total = (uint64_t)numa_node_size64(n, &freeb);
+				m.node_free = freeb > 0 ? (uint64_t)freeb : 0;
+				sweep_availability(&m, a);
+				all = a[ps].ok && a[ps].cap >= need;
+			}
+		if (all)
+			return ps;
+	}
+	return PH_PS_4K;
+}
+
+static void add_cell(struct ph_mx *mx, struct ph_session *s, int r, int c,
+		     const char *figure, const struct ph_result *res)
+{
+	const struct ph_nmatrix *m = mx->lat ? mx->lat : mx->read ? mx->read : mx->triad;
+	struct ph_mx_cell *cell;
+
+	mx->cellv = xrealloc(mx->cellv, (size_t)(mx->ncellv + 1) * sizeof(*mx->cellv));
+	cell = &mx->cellv[mx->ncellv++];
+	memset(cell, 0, sizeof(*cell));
+	cell->row = m->row_ids[r];
+	cell->col = m->col_ids[c];
+	cell->figure = figure;
+	cell->st = res->st;
+	cell->ci_met = res->ci_met;
+	cell->verified = s->all_verified;
+	cell->threads = s->binding.n;
+	snprintf(cell->cpus, sizeof(cell->cpus), "%s", s->binding.cpus_text);
+	snprintf(cell->backend, sizeof(cell->backend), "%s", backend_name(s->segs[0].backend));
+	session_found(s, cell->nodes, sizeof(cell->nodes), cell->page_size, sizeof(cell->page_size));
+	if (!res->ci_met)
+		mx->ci_not_met++;
+	if (!s->all_verified)
+		mx->all_verified = false;
+}
+
+static void store(struct ph_nmatrix *m, int r, int c, const struct ph_result *res)
+{
+	int k = r * m->ncols + c;
+
+	m->val[k] = res->st.median;
+	m->ci_lo[k] = res->st.ci_lo;
+	m->ci_hi[k] = res->st.ci_hi;
+	m->samples[k] = (int)res->n;
+}
+
+static struct bitmask *first_cpu_of(const struct bitmask *nodes)
+{
+	struct bitmask *cpus = numa_allocate_cpumask();
+
+	for (int n = 0; n <= numa_max_node(); n++) {
+		struct bitmask *nc;
+
+		if (!numa_bitmask_isbitset(nodes, (unsigned)n))
+			continue;
+		nc = numa_allocate_cpumask();
+		if (!numa_node_to_cpus(n, nc))
+			for (unsigned c = 0; c < nc->size; c++)
+				if (numa_bitmask_isbitset(nc, c)) {
+					numa_bitmask_setbit(cpus, c);
+					numa_free_cpumask(nc);
+					return cpus;
+				}
+		numa_free_cpumask(nc);
+	}
+	return cpus;
+}
+
+static struct bitmask *copy_nodes(const struct bitmask *b)
+{
+	struct bitmask *c = numa_allocate_nodemask();
+
+	copy_bitmask_to_bitmask((struct bitmask *)b, c);
+	return c;
+}
+
+static void progress(const struct ph_mx *mx, double t0)
+{
+	double el = now_mono_raw() - t0;
+
+	if (!isatty(2))
+		return;
+	if (mx->done)
+		fprintf(stderr, "\r\033[Kmatrix: cell %d of %d done, %.0f s so far, about %.0f s left\n",
+			mx->done, mx->total, el, el / mx->done * (mx->total - mx->done));
+	else
+		fprintf(stderr, "\r\033[Kmatrix: %d cells to measure\n", mx->total);
+}
+
+/* One cell's latency: one thread on the row's first CPU, memory on the column. */
+static int cell_latency(struct ph_mx *mx, struct ph_session *s, int r, int c)
+{
+	struct ph_latency lat;
+	int rc;
+
+	s->bind.physcpubind = first_cpu_of(mx->groups[mx->rows[r]].nodes);
+	s->bind.membind = copy_nodes(mx->groups[mx->cols[c]].nodes);
+	s->bind.threads = 1;
+	s->size = mx->lat_size;
+	rc = session_start(s, 1);
+	if (!rc) {
+		rc = latency_figure(s, &mx->pattern, 1, false, &lat);
+		if (lat.user.n) {
+			store(mx->lat, r, c, &lat.user);
+			add_cell(mx, s, r, c, "latency_ns", &lat.user);
+		}
+		latency_free(&lat);
+		if (!mx->backend)
+			mx->backend = backend_name(s->segs[0].backend);
+		if (!session_still_verified(s))
+			rc = PH_EXIT_FAIL;
+	}
+	session_stop(s);
+	bindopts_free(&s->bind);
+	return rc;
+}
+
+/* One cell's bandwidths: one thread per core of the row, memory on the column. */
+static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c)
+{
+	static const struct { unsigned fig; const char *name, *kernel; } figs[] = {
+		{ MX_READ, "bandwidth_read_GBps", "read" },
+		{ MX_TRIAD, "bandwidth_triad_GBps", "triad" },
+	};
+	int rc;
+
+	s->bind.cpunodebind = copy_nodes(mx->groups[mx->rows[r]].nodes);
+	s->bind.membind = copy_nodes(mx->groups[mx->cols[c]].nodes);
+	s->bind.threads = mx->bw_threads;
+	s->size = mx->bw_size;
+	rc = session_start(s, 0);
+	for (size_t f = 0; !rc && f < ARRAY_SIZE(figs) && !ph_interrupted; f++) {
+		struct ph_bandwidth bw;
+		const struct stream_kernel *k;
+
+		if (!(mx->figures & figs[f].fig))
+			continue;
+		k = stream_find(figs[f].kernel, isa_best(), false);
+		rc = bandwidth_figure(s, k, &bw);
+		if (bw.res.n) {
+			store(figs[f].fig == MX_READ ? mx->read : mx->triad, r, c, &bw.res);
+			add_cell(mx, s, r, c, figs[f].name, &bw.res);
+		}
+		bandwidth_free(&bw);
+	}
+	if (!rc && !mx->backend && s->segs)
+		mx->backend = backend_name(s->segs[0].backend);
+	if (!rc && !session_still_verified(s))
+		rc = PH_EXIT_FAIL;
+	session_stop(s);
+	bindopts_free(&s->bind);
+	return rc;
+}
+
+int matrix_measure(struct ph_mx *mx, struct ph_session *s, const char *save_path)
+{
+	double t0 = now_mono_raw();
+	int rc = 0;
+
+	progress(mx, t0);
+	for (int r = 0; r < mx->nrows && !ph_interrupted; r++)
+		for (int c = 0; c < mx->ncols && !ph_interrupted; c++) {
+			int err = 0;
+
+			if (mx->figures & MX_LATENCY)
+				err = cell_latency(mx, s, r, c);
+			if (!err && (mx->figures & (MX_READ | MX_TRIAD)) && !ph_interrupted)
+				err = cell_bandwidth(mx, s, r, c);
+			if (err) {
+				/* A cell that cannot be had stops the matrix: the rest
+				 * would be a matrix with holes nobody asked for. */
+				rc = err;
+				goto out;
+			}
+			if (!ph_interrupted)
+				mx->done++;
+			progress(mx, t0);
+			if (save_path) {
+				struct ph_doc *d = matrix_doc(mx, s);
+				int e = doc_save_json(d, save_path);
+
+				doc_free(d);
+				if (e) {
+					ph_errno(-e, "--save %s", save_path);
+					rc = PH_EXIT_FAIL;
+					goto out;
+				}
+			}
+		}
+out:
+	mx->interrupted = ph_interrupted;
+	if (save_path && (rc || mx->interrupted)) {
+		struct ph_doc *d = matrix_doc(mx, s);
+
+		doc_save_json(d, save_path);
+		doc_free(d);
+	}
+	return rc;
+}
+
+static void add_nmatrix(struct ph_doc *doc, const char *name, const char *title,
+			const char *metric, const struct ph_nmatrix *m, const char *fmt)
+{
+	struct ph_matrix *out = doc_add_matrix(doc, name, title, metric, m->nrows, m->row_ids,
+					       m->ncols, m->col_ids);
+
+	for (int r = 0; r < m->nrows; r++)
+		for (int c = 0; c < m->ncols; c++)
+			matrix_num(out, r, c, m->val[r * m->ncols + c], fmt);
+}
+
+static void add_distance(struct ph_doc *doc, const char *name, const char *title,
+			 const struct ph_nmatrix *m, const struct ph_slit *slit)
+{
+	struct ph_dmatrix d;
+	struct ph_matrix *out;
+
+	if (dist_normalise(m, slit, PH_DEFAULT_NOISE, &d))
+		return;
+	out = doc_add_matrix(doc, name, title, "distance", d.nrows, d.row_ids, d.ncols, d.col_ids);
+	for (int r = 0; r < d.nrows; r++)
+		for (int c = 0; c < d.ncols; c++)
+			matrix_num(out, r, c, d.d[r * d.ncols + c], "%.1f");
+	dmatrix_free(&d);
+}
+
+static struct ph_slit *machine_slit(const struct ph_topology *t)
+{
+	int ids[t->nnodes > 0 ? t->nnodes : 1];
+	struct ph_slit *s;
+
+	for (int i = 0; i < t->nnodes; i++)
+		ids[i] = t->nodes[i].id;
+	s = slit_new(t->nnodes, ids);
+	memcpy(s->dist, t->distance, (size_t)t->nnodes * t->nnodes * sizeof(int));
+	return s;
+}
+
+struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
+{
+	struct ph_doc *doc = doc_new("matrix");
+	struct ph_section *sec = doc_add_section(doc, "matrix", "how the matrix was measured");
+	struct ph_slit *slit = mx->grouped ? NULL : machine_slit(&s->topo);
+	struct ph_table *t;
+	char pat[64];
+	static const char *const cols[] = {
+		"cpu_node", "mem_node", "figure", "median", "ci_low", "ci_high", "min", "samples",
+		"ci_met", "verified", "page_size", "backend", "nodes_found", "cpus", "threads",
+	};
+
+	section_str(sec, "rows", mx->grouped ? "CPU groups (index into groups)" : "CPU nodes");
+	section_str(sec, "columns", mx->grouped ? "memory groups (index into groups)" : "memory nodes");
+	section_str(sec, "page_size_asked", psize_name(s->bufreq.psize));
+	section_str(sec, "backend", mx->backend);
+	if (mx->figures & MX_LATENCY) {
+		section_str(sec, "latency", "idle: one thread on the row's first CPU, a pointer chase over memory on the column");
+		section_str(sec, "latency_pattern", chase_spec_name(&mx->pattern, pat, sizeof(pat)));
+		section_int(sec, "latency_size_KiB", (long long)(mx->lat_size / KiB));
+	}
+	if (mx->figures & (MX_READ | MX_TRIAD)) {
+		section_str(sec, "bandwidth", "one thread per core of the row's CPUs (or --threads), STREAM read and triad, memory on the column");
+		section_int(sec, "bandwidth_size_KiB", (long long)(mx->bw_size / KiB));
+		section_str(sec, "bandwidth_isa", isa_name(isa_best()));
+	}
+	section_int(sec, "cells_done", mx->done);
+	section_int(sec, "cells", mx->total);
+	section_bool(sec, "interrupted", mx->interrupted);
+	section_bool(sec, "all_verified", mx->all_verified);
+	section_int(sec, "cells_ci_not_met", mx->ci_not_met);
+
+	if (mx->lat)
+		add_nmatrix(doc, "latency_ns", "idle latency, ns (median)", "latency_ns", mx->lat, "%.1f");
+	if (mx->read)
+		add_nmatrix(doc, "bandwidth_read_GBps", "read bandwidth, GB/s (median)", "bandwidth_GBps",
+			    mx->read, "%.2f");
+	if (mx->triad)
+		add_nmatrix(doc, "bandwidth_triad_GBps", "triad bandwidth, GB/s (median)", "bandwidth_GBps",
+			    mx->triad, "%.2f");
+	if (mx->lat)
+		add_distance(doc, "distance_from_latency",
+			     "distance from latency, 10 x L[c][m] / L[c][local]", mx->lat, slit);
+	if (mx->read)
+		add_distance(doc, "distance_from_read",
+			     "distance from read bandwidth, 10 x B[c][local] / B[c][m]", mx->read, slit);
+
+	t = doc_add_table(doc, "cells", "every figure of every cell");
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(t, cols[i]);
+	for (int i = 0; i < mx->ncellv; i++) {
+		const struct ph_mx_cell *cl = &mx->cellv[i];
+		bool lat = !strcmp(cl->figure, "latency_ns");
+		const char *f = lat ? "%.2f" : "%.3f";
+		int r = table_add_row(t);
+
+		table_int(t, r, "cpu_node", cl->row);
+		table_int(t, r, "mem_node", cl->col);
+		table_str(t, r, "figure", cl->figure);
+		table_num(t, r, "median", cl->st.median, f);
+		table_num(t, r, "ci_low", cl->st.ci_lo, f);
+		table_num(t, r, "ci_high", cl->st.ci_hi, f);
+		/* The best sample: the lowest latency, the highest bandwidth. */
+		table_num(t, r, "min", lat ? cl->st.min : cl->st.max, f);
+		table_int(t, r, "samples", (long long)cl->st.n);
+		table_bool(t, r, "ci_met", cl->ci_met);
+		table_bool(t, r, "verified", cl->verified);
+		table_str(t, r, "page_size", cl->page_size);
+		table_str(t, r, "backend", cl->backend);
+		table_str(t, r, "nodes_found", cl->nodes);
+		table_str(t, r, "cpus", cl->cpus);
+		table_int(t, r, "threads", cl->threads);
+	}
+	if (mx->grouped) {
+		t = doc_add_table(doc, "groups", "groups");
+		table_add_col(t, "group");
+		table_add_col(t, "nodes");
+		table_add_col(t, "has_cpus");
+		table_add_col(t, "has_memory");
+		for (int g = 0; g < mx->ngroups; g++) {
+			int r = table_add_row(t);
+
+			table_int(t, r, "group", g);
+			table_str(t, r, "nodes", mx->groups[g].name);
+			table_bool(t, r, "has_cpus", mx->groups[g].has_cpus);
+			table_bool(t, r, "has_memory", mx->groups[g].has_memory);
+		}
+		doc_note(doc, "rows and columns are group indexes; the SLIT is per node, so it is not recorded beside a grouped matrix");
+	} else {
+		topology_report_distances(doc, &s->topo);
+		topology_report_hmat(doc, &s->topo);
+	}
+	session_describe(s, doc);
+	if (mx->interrupted)
+		doc_note(doc, "interrupted after %d of %d cells: cells not measured are null", mx->done, mx->total);
+	if (mx->ci_not_met)
+		doc_note(doc, "%d figures did not reach the CI target within --time; see cells.ci_met", mx->ci_not_met);
+	if (!mx->all_verified)
+		doc_note(doc, "some memory was NOT verified to be where or what was asked (see cells.verified)");
+	slit_free(slit);
+	return doc;
+}
+
+void matrix_free(struct ph_mx *mx)
+{
+	for (int g = 0; g < mx->ngroups; g++)
+		numa_bitmask_free(mx->groups[g].nodes);
+	free(mx->groups);
+	free(mx->rows);
+	free(mx->cols);
+	nmatrix_free(mx->lat);
+	nmatrix_free(mx->read);
+	nmatrix_free(mx->triad);
+	free(mx->cellv);
+	memset(mx, 0, sizeof(*mx));
+}

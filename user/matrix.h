@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * matrix.h - every CPU node (or group) x memory node (or group) pair:
+ * idle latency and read/triad bandwidth, each cell on verified memory.
+ * "pagehop matrix" prints it; "pagehop slit" measures through it.
+ */
+#ifndef PAGEHOP_MATRIX_H
+#define PAGEHOP_MATRIX_H
+
+#include <stdbool.h>
+
+#include "chase.h"
+#include "distance.h"
+#include "output.h"
+#include "session.h"
+
+enum {
+	MX_LATENCY = 1 << 0,
+	MX_READ = 1 << 1,
+	MX_TRIAD = 1 << 2,
+};
+
+struct ph_mx_group {
+	char name[64];		/* "0-1" or "2" */
+	struct bitmask *nodes;
+	bool has_cpus, has_memory;
+};
+
+/* One figure of one cell, as measured and as found. */
+struct ph_mx_cell {
+	int row, col;		/* ids, as in the matrices */
+	const char *figure;	/* "latency_ns", "bandwidth_read_GBps", ... */
+	struct ph_stats st;
+	bool ci_met;
+	bool verified;
+	char page_size[16];	/* found */
+	char backend[16];
+	char nodes[64];		/* found */
+	char cpus[256];
+	int threads;
+};
+
+struct ph_mx {
+	/* what to measure */
+	unsigned figures;
+	struct chase_spec pattern;
+	uint64_t lat_size, bw_size;
+	unsigned bw_threads;	/* 0: one per core of the row */
+	bool grouped;		/* rows and columns are --groups, not nodes */
+	int ngroups;
+	struct ph_mx_group *groups;	/* every node, or every group */
+	/* the result */
+	int nrows, ncols;
+	int *rows, *cols;	/* indexes into groups */
+	struct ph_nmatrix *lat, *read, *triad;	/* ids: node ids, or group indexes */
+	struct ph_mx_cell *cellv;	/* every figure of every cell, in order */
+	int ncellv;
+	int done, total;	/* cells */
+	int ci_not_met;
+	bool all_verified;
+	bool interrupted;
+	const char *backend;	/* of the first cell, for the description */
+};
+
+/*
+ * Plan: rows are the groups (or nodes) with CPUs, within rows_filter if
+ * given; columns those with memory, within cols_filter.  groups_arg is
+ * --groups ("0-1,2-3"; NULL: one group per node).  0 or an exit code.
+ */
+int matrix_plan(struct ph_mx *mx, const struct ph_topology *topo,
+		const char *groups_arg, struct bitmask *rows_filter,
+		struct bitmask *cols_filter);
+
+/*
+ * The page size when none was asked: the largest that every column node can
+ * give for the sizes to be measured (module, hugetlb with --reserve or free
+ * pages, else 4K).
+ */
+enum ph_psize matrix_default_psize(const struct ph_mx *mx, struct ph_session *s);
+
+/*
+ * Measure every cell.  save_path, if not NULL, gets the whole document
+ * (matrix_doc) rewritten atomically after every cell, so an interrupted run
+ * keeps what it measured.  0 or an exit code.
+ */
+int matrix_measure(struct ph_mx *mx, struct ph_session *s, const char *save_path);
+
+/* Everything measured so far as a document: matrices, cells, SLIT, HMAT. */
+struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s);
+
+void matrix_free(struct ph_mx *mx);
+
+#endif

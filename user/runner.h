@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * runner.h - pinned worker threads that start each timed block together at
+ * a barrier and time themselves, and the loop that repeats blocks until the
+ * median's confidence interval is tight enough or the time is up.
+ */
+#ifndef PAGEHOP_RUNNER_H
+#define PAGEHOP_RUNNER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+struct ph_clock;
+struct ph_team;
+
+/* Set by SIGINT once runner_catch_sigint() is called; loops stop on it. */
+extern volatile sig_atomic_t ph_interrupted;
+void runner_catch_sigint(void);
+
+/* One block of work for thread tid; ctx is the caller's. */
+typedef void (*team_work_fn)(void *ctx, int tid);
+
+/*
+ * Start n threads, thread i pinned to cpus[i] (checked with sched_getcpu()).
+ * NULL with why filled on failure.
+ */
+struct ph_team *team_start(const int *cpus, int n, char *why, size_t whylen);
+/* Run fn on every thread at once; ticks[i] = thread i's time in clock ticks. */
+void team_run(struct ph_team *t, team_work_fn fn, void *ctx,
+	      const struct ph_clock *clk, uint64_t *ticks);
+/*
+ * Of the last run: from the first thread's start to the last thread's end,
+ * in clock ticks.  The slowest thread's time when all start together (as
+ * the barrier makes them), longer if one started late; so a bandwidth over
+ * it cannot be inflated by threads that did not really run at once.  Needs
+ * a clock that agrees across CPUs: an invariant TSC the kernel trusts (it
+ * checks synchronisation), or CLOCK_MONOTONIC_RAW.
+ */
+uint64_t team_span(const struct ph_team *t);
+void team_stop(struct ph_team *t);
+int team_size(const struct ph_team *t);
+
+/* How long to measure one figure, and when to stop early. */
+struct ph_mcfg {
+	double time_s;		/* budget per figure (--time) */
+	double ci_target;	/* relative half-width of the median's CI (--ci / 100) */
+	unsigned min_samples;	/* never stop before this many */
+	unsigned max_samples;
+	const char *label;	/* for the progress line */
+};
+
+struct ph_result {
+	struct ph_stats st;
+	double *samples;
+	size_t n;
+	bool ci_met;
+	bool interrupted;
+	double elapsed_s;
+};
+
+/* One timed block; stores one sample.  0 or -errno (stops the figure). */
+typedef int (*sample_fn)(void *ctx, double *sample);
+
+/*
+ * Repeat fn until the 95% interval of the median is within ci_target of it
+ * (with at least min_samples), time_s has passed, max_samples were taken or
+ * SIGINT came.  Shows a progress line on stderr when stderr is a terminal.
+ */
+int measure_figure(const struct ph_mcfg *cfg, sample_fn fn, void *ctx,
+		   struct ph_result *res);
+void result_free(struct ph_result *res);
+
+#endif

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * session.c - common options, machine, threads and verified memory.
+ */
+#include "session.h"
+#include "util.h"
+
+#include <errno.h>
+#include <numa.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct option session_common_options[] = {
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "page-size", required_argument, NULL, OPT_PAGE_SIZE },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "membind", required_argument, NULL, OPT_MEMBIND },
+	{ "interleave", required_argument, NULL, OPT_INTERLEAVE },
+	{ "cpunodebind", required_argument, NULL, OPT_CPUNODEBIND },
+	{ "physcpubind", required_argument, NULL, OPT_PHYSCPUBIND },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "time", required_argument, NULL, OPT_TIME },
+	{ "ci", required_argument, NULL, OPT_CI },
+	{ "allow-unverified", no_argument, NULL, OPT_ALLOW_UNVERIFIED },
+	{ "reserve", no_argument, NULL, OPT_RESERVE },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+const char session_common_usage[] =
+	"memory:\n"
+	"  --size SIZE            working set, all threads together (K, M, G suffixes)\n"
+	"  --page-size 4k|2m|1g|thp   page size of the measured memory (default 4k)\n"
+	"  --backend auto|kmod|hugetlb|anon   where the memory comes from (default auto:\n"
+	"                         pagehop.ko if loaded and able, else hugetlb for 2m/1g,\n"
+	"                         else anonymous memory)\n"
+	"  --membind NODES        memory on these nodes; each thread's on the member\n"
+	"                         nearest its CPU (default: each thread's own node)\n"
+	"  --interleave NODES     pages round robin over these nodes\n"
+	"  --reserve              grow a node's hugetlb pool if it is short (put back after)\n"
+	"  --allow-unverified     measure even if the memory is not where or what was\n"
+	"                         asked; every row then says verified=no\n"
+	"threads:\n"
+	"  --cpunodebind NODES    run on the CPUs of these nodes\n"
+	"  --physcpubind CPUS     run on these CPUs\n"
+	"  --threads N            how many threads (one per CPU, distinct cores first)\n"
+	"statistics:\n"
+	"  --time SECONDS         budget per figure (default 2)\n"
+	"  --ci PERCENT           stop once the median's 95% CI is within this\n"
+	"                         (default 1)\n"
+	"output:\n"
+	"  -f, --format table|csv|json\n"
+	"  -h, --help\n"
+	"NODES and CPUS are lists as numactl takes them: 0,2-3, all, !1.\n";
+
+void session_init(struct ph_session *s, uint64_t default_size)
+{
+	memset(s, 0, sizeof(*s));
+	s->fmt = PH_FMT_TABLE;
+	s->bufreq.backend = PH_BACKEND_AUTO;
+	s->bufreq.psize = PH_PS_4K;
+	s->size = default_size;
+	s->mcfg.time_s = 2.0;
+	s->mcfg.ci_target = 0.01;
+	s->mcfg.min_samples = 10;
+	s->mcfg.max_samples = 100000;
+	s->km.fd = -1;
+}
+
+struct option *session_options(const struct option *own)
+{
+	size_t nc = 0, no = 0;
+	struct option *all;
+
+	while (session_common_options[nc].name)
+		nc++;
+	while (own && own[no].name)
+		no++;
+	all = xcalloc(nc + no + 1, sizeof(*all));
+	memcpy(all, session_common_options, nc * sizeof(*all));
+	if (no)
+		memcpy(all + nc, own, no * sizeof(*all));
+	return all;
+}
+
+int session_parse_option(struct ph_session *s, int c, const char *arg)
+{
+	unsigned u;
+	double d;
+
+	switch (c) {
+	case OPT_SIZE:
+		if (cli_parse_size("--size", arg, &s->size))
+			return -1;
+		s->size_given = true;
+		return 1;
+	case OPT_PAGE_SIZE:
+		if (psize_parse(arg, &s->bufreq.psize)) {
+			ph_err("--page-size: unknown page size '%s'; expected 4k, 2m, 1g or thp", arg);
+			return -1;
+		}
+		return 1;
+	case OPT_BACKEND:
+		if (backend_parse(arg, &s->bufreq.backend)) {
+			ph_err("--backend: unknown backend '%s'; expected auto, kmod, hugetlb or anon", arg);
+			return -1;
+		}
+		return 1;
+	case OPT_MEMBIND:
+		return cli_parse_nodes("--membind", arg, &s->bind.membind) ? -1 : 1;
+	case OPT_INTERLEAVE:
+		if (cli_parse_nodes("--interleave", arg, &s->bind.interleave))
+			return -1;
+		s->bufreq.interleave = s->bind.interleave;
+		return 1;
+	case OPT_CPUNODEBIND:
+		return cli_parse_nodes("--cpunodebind", arg, &s->bind.cpunodebind) ? -1 : 1;
+	case OPT_PHYSCPUBIND:
+		return cli_parse_cpus("--physcpubind", arg, &s->bind.physcpubind) ? -1 : 1;
+	case OPT_THREADS:
+		if (cli_parse_uint("--threads", arg, 1, 4096, &u))
+			return -1;
+		s->bind.threads = u;
+		return 1;
+	case OPT_TIME:
+		if (cli_parse_double("--time", arg, 0.001, 86400, &d))
+			return -1;
+		s->mcfg.time_s = d;
+		return 1;
+	case OPT_CI:
+		if (cli_parse_double("--ci", arg, 0.001, 100, &d))
+			return -1;
+		s->mcfg.ci_target = d / 100;
+		return 1;
+	case OPT_ALLOW_UNVERIFIED:
+		s->allow_unverified = true;
+		return 1;
+	case OPT_RESERVE:
+		s->bufreq.reserve = true;
+		return 1;
+	case OPT_FORMAT:
+		return cli_parse_format("--format", arg, &s->fmt) ? -1 : 1;
+	default:
+		return 0;
+	}
+}
+
+int session_machine(struct ph_session *s)
+{
+	int err = topology_load(&s->topo);
+
+	if (err) {
+		ph_errno(-err, "cannot read the NUMA topology");
+		return err == -ENOSYS ? PH_EXIT_UNSUPPORTED : PH_EXIT_FAIL;
+	}
+	if (s->bind.membind && s->bind.interleave) {
+		ph_err("--membind and --interleave: give one or the other");
+		return PH_EXIT_USAGE;
+	}
+	if (s->bind.physcpubind && s->bind.cpunodebind) {
+		ph_err("--physcpubind and --cpunodebind: give one or the other");
+		return PH_EXIT_USAGE;
+	}
+	cpu_load(&s->cpu);
+	kmod_open(&s->km);
+	clock_setup(&s->clk, &s->cpu, &s->km);
+	atexit(buffer_restore_pools);
+	return 0;
+}
+
+int session_start(struct ph_session *s, unsigned default_threads)
+{
+	char why[512];
+	int err;
+
+	if (binding_resolve(&s->bind, &s->cpu, default_threads, &s->binding, why, sizeof(why))) {
+		ph_err("%s", why);
+		return PH_EXIT_USAGE;
+	}
+	/* Whole cache lines per thread; the pages around them are whole pages. */
+	s->per_thread = s->size / (uint64_t)s->binding.n / 64 * 64;
+	if (!s->per_thread) {
+		ph_err("--size: %llu bytes is less than a cache line per thread",
+		       (unsigned long long)s->size);
+		return PH_EXIT_USAGE;
+	}
+	s->segs = xcalloc((size_t)s->binding.n, sizeof(*s->segs));
+	s->all_verified = true;
+	for (int i = 0; i < s->binding.n; i++) {
+		struct ph_segment *seg = &s->segs[i];
+
+		err = segment_alloc(&s->km, &s->bufreq, s->binding.nodes[i], s->per_thread,
+				    seg, why, sizeof(why));
+		if (err) {
+			ph_err("thread %d (CPU %d): %s", i, s->binding.cpus[i], why);
+			return err == -EINVAL ? PH_EXIT_USAGE :
+			       err == -EOPNOTSUPP || err == -ENOMEM ? PH_EXIT_UNSUPPORTED : PH_EXIT_FAIL;
+		}
+		err = segment_verify(&s->km, seg, s->bufreq.interleave);
+		if (!seg->verified) {
+			s->all_verified = false;
+			if (!s->allow_unverified) {
+				ph_err("thread %d (CPU %d): memory not verified: %s; measure anyway with --allow-unverified",
+				       i, s->binding.cpus[i], seg->verify_msg);
+				return PH_EXIT_FAIL;
+			}
+			ph_warn("thread %d (CPU %d): memory not verified: %s; measuring anyway (--allow-unverified)",
+				i, s->binding.cpus[i], seg->verify_msg);
+		}
+	}
+	s->team = team_start(s->binding.cpus, s->binding.n, why, sizeof(why));
+	if (!s->team) {
+		ph_err("%s", why);
+		return PH_EXIT_FAIL;
+	}
+	return 0;
+}
+
+bool session_still_verified(struct ph_session *s)
+{
+	bool ok = true;
+
+	for (int i = 0; i < s->binding.n; i++) {
+		bool before = s->segs[i].verified;
+
+		segment_verify(&s->km, &s->segs[i], s->bufreq.interleave);
+		if (before && !s->segs[i].verified) {
+			ph_warn("thread %d: the memory moved while it was measured: %s",
+				i, s->segs[i].verify_msg);
+			ok = false;
+		}
+	}
+	if (!ok)
+		s->all_verified = false;
+	return ok;
+}
+
+void session_describe(struct ph_session *s, struct ph_doc *doc)
+{
+	struct ph_section *sec = doc_add_section(doc, "run", "how it was measured");
+
+	section_str(sec, "clock", s->clk.name);
+	section_num(sec, "tsc_hz", s->clk.tsc_hz, "%.0f");
+	section_str(sec, "tsc_hz_source", s->clk.tsc_source);
+	section_str(sec, "clock_fallback_reason", s->clk.why[0] ? s->clk.why : NULL);
+	section_num(sec, "clock_resolution_ns", s->clk.resolution_ns, "%.1f");
+	section_num(sec, "time_budget_s", s->mcfg.time_s, "%g");
+	section_num(sec, "ci_target_pct", s->mcfg.ci_target * 100, "%g");
+	section_str(sec, "statistics",
+		    "median of timed blocks after one untimed warm-up pass; 95% CI of the median from binomial order statistics");
+	section_str(sec, "module", s->km.fd >= 0 ? "loaded" : s->km.why);
+}
+
+void session_buffers_table(struct ph_session *s, struct ph_doc *doc)
+{
+	struct ph_table *t = doc_add_table(doc, "buffers", "memory, as read back");
+	static const char *const cols[] = {
+		"thread", "cpu", "node_asked", "backend", "page_size", "size_KiB", "verified",
+		"found",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(t, cols[i]);
+	for (int i = 0; i < s->binding.n; i++) {
+		const struct ph_segment *seg = &s->segs[i];
+		int r = table_add_row(t);
+
+		table_int(t, r, "thread", i);
+		table_int(t, r, "cpu", s->binding.cpus[i]);
+		if (seg->node >= 0)
+			table_int(t, r, "node_asked", seg->node);
+		else
+			table_str(t, r, "node_asked", s->binding.nodes_text);
+		table_str(t, r, "backend", backend_name(seg->backend));
+		table_str(t, r, "page_size", psize_name(seg->psize));
+		table_int(t, r, "size_KiB", (long long)(seg->bytes / KiB));
+		table_bool(t, r, "verified", seg->verified);
+		table_str(t, r, "found", seg->verify_msg);
+	}
+}
+
+void session_add_common_cols(struct ph_table *t)
+{
+	static const char *const cols[] = {
+		"backend", "node", "page_size", "cpus", "threads", "size_KiB", "clock", "verified",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(t, cols[i]);
+}
+
+/* "a,b,c" of the ids i < n with set[i]. */
+static void ids_text(const bool *set, int n, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < n && len < size; i++)
+		if (set[i])
+			len += (size_t)snprintf(out + len, size - len, "%s%d", len ? "," : "", i);
+}
+
+void session_found(struct ph_session *s, char *nodes, size_t nodes_len,
+		   char *psizes, size_t psizes_len)
+{
+	enum { MAXN = 1024 };
+	bool seen[MAXN] = { false }, sizes[PH_PS_COUNT] = { false };
+	size_t len = 0;
+
+	/* The nodes and page sizes the pages were found with, not those asked. */
+	for (int i = 0; i < s->binding.n; i++) {
+		const struct ph_placement *pl = &s->segs[i].found;
+
+		for (int n = 0; n < pl->nr_nodes && n < MAXN; n++)
+			seen[n] |= pl->node_bytes[n] != 0;
+		for (int p = PH_PS_4K; p < PH_PS_COUNT; p++)
+			sizes[p] |= pl->psize_bytes[p] != 0;
+	}
+	ids_text(seen, MAXN, nodes, nodes_len);
+	psizes[0] = '\0';
+	for (int p = PH_PS_4K; p < PH_PS_COUNT && len < psizes_len; p++)
+		if (sizes[p])
+			len += (size_t)snprintf(psizes + len, psizes_len - len, "%s%s",
+						len ? "+" : "", psize_name((enum ph_psize)p));
+}
+
+void session_fill_common(struct ph_session *s, struct ph_table *t, int row)
+{
+	char nodes[256], psizes[64];
+
+	session_found(s, nodes, sizeof(nodes), psizes, sizeof(psizes));
+	table_str(t, row, "backend", s->binding.n ? backend_name(s->segs[0].backend) : NULL);
+	table_str(t, row, "node", nodes[0] ? nodes : NULL);
+	table_str(t, row, "page_size", psizes[0] ? psizes : NULL);
+	table_str(t, row, "cpus", s->binding.cpus_text);
+	table_int(t, row, "threads", s->binding.n);
+	table_int(t, row, "size_KiB", (long long)(s->size / KiB));
+	table_str(t, row, "clock", s->clk.name);
+	table_bool(t, row, "verified", s->all_verified);
+}
+
+void session_stop(struct ph_session *s)
+{
+	team_stop(s->team);
+	s->team = NULL;
+	for (int i = 0; s->segs && i < s->binding.n; i++)
+		segment_free(&s->km, &s->segs[i]);
+	free(s->segs);
+	s->segs = NULL;
+	binding_free(&s->binding);
+}
+
+void session_free(struct ph_session *s)
+{
+	session_stop(s);
+	bindopts_free(&s->bind);
+	kmod_close(&s->km);
+	cpu_free(&s->cpu);
+	topology_free(&s->topo);
+	buffer_restore_pools();
+}

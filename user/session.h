@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * session.h - what every measuring command shares: the common options, the
+ * machine (topology, CPU, module, clock), threads bound to CPUs, verified
+ * memory for each thread, and the columns every result row carries.
+ */
+#ifndef PAGEHOP_SESSION_H
+#define PAGEHOP_SESSION_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "binding.h"
+#include "buffer.h"
+#include "clock.h"
+#include "cli.h"
+#include "cpu.h"
+#include "kmod.h"
+#include "output.h"
+#include "runner.h"
+#include "topology.h"
+
+/* getopt_long values of the common options; commands use values below. */
+enum {
+	OPT_SIZE = 1000,
+	OPT_PAGE_SIZE,
+	OPT_BACKEND,
+	OPT_MEMBIND,
+	OPT_INTERLEAVE,
+	OPT_CPUNODEBIND,
+	OPT_PHYSCPUBIND,
+	OPT_THREADS,
+	OPT_TIME,
+	OPT_CI,
+	OPT_ALLOW_UNVERIFIED,
+	OPT_RESERVE,
+	OPT_FORMAT,
+	OPT_HELP,
+	OPT_COMMON_END,
+};
+
+/* The common long options, terminated by a zero entry. */
+extern const struct option session_common_options[];
+/* The usage lines for them. */
+extern const char session_common_usage[];
+
+struct ph_session {
+	/* options */
+	enum ph_format fmt;
+	struct ph_bindopts bind;
+	struct ph_bufreq bufreq;
+	uint64_t size;		/* working set, all threads together */
+	bool size_given;
+	uint64_t per_thread;	/* size / threads: what each thread works on */
+	struct ph_mcfg mcfg;
+	bool allow_unverified;
+	/* the machine */
+	struct ph_topology topo;
+	struct ph_cpu cpu;
+	struct ph_kmod km;
+	struct ph_clock clk;
+	/* the run */
+	struct ph_binding binding;
+	struct ph_segment *segs;	/* one per thread */
+	struct ph_team *team;
+	bool all_verified;
+};
+
+/* Defaults: table, 4K pages, auto backend, --time 2, --ci 1. */
+void session_init(struct ph_session *s, uint64_t default_size);
+
+/*
+ * Merge the common options with a command's own into one getopt_long table
+ * (the caller frees it).
+ */
+struct option *session_options(const struct option *own);
+
+/*
+ * Handle a common option.  Returns 1 if handled, 0 if c is not common,
+ * -1 on a bad value (the one-line error already printed).
+ */
+int session_parse_option(struct ph_session *s, int c, const char *arg);
+
+/* Load topology, CPU, module and clock.  0 or an exit code. */
+int session_machine(struct ph_session *s);
+
+/*
+ * Bind threads (default_threads as binding_resolve takes it), allocate
+ * size / threads (rounded up to whole pages) on each thread's node, verify
+ * every segment, start the pinned team.  On a verification failure prints what was found against
+ * what was asked and returns PH_EXIT_FAIL unless --allow-unverified.
+ * 0 or an exit code.
+ */
+int session_start(struct ph_session *s, unsigned default_threads);
+
+/* Verify the segments again after measuring: were the pages still there? */
+bool session_still_verified(struct ph_session *s);
+
+/* Section "run": clock, frequency and source, time and CI targets. */
+void session_describe(struct ph_session *s, struct ph_doc *doc);
+/* Table "buffers": per thread its CPU, node, backend, page size, verification. */
+void session_buffers_table(struct ph_session *s, struct ph_doc *doc);
+
+/* The columns every result row has, declared and filled in one place. */
+void session_add_common_cols(struct ph_table *t);
+void session_fill_common(struct ph_session *s, struct ph_table *t, int row);
+/* The nodes ("0,1") and page sizes ("2M", "4K+THP") the memory was found on. */
+void session_found(struct ph_session *s, char *nodes, size_t nodes_len,
+		   char *psizes, size_t psizes_len);
+
+/* Undo session_start: stop the threads, free the memory; the machine stays. */
+void session_stop(struct ph_session *s);
+void session_free(struct ph_session *s);
+
+#endif

@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * slit_report.c - the report of "pagehop slit": the analysis of distance.c
+ * turned into a document (verdict, checks, matrices, levels, ordering,
+ * magnitude, asymmetry, HMAT, per-hop model, proposed SLIT), each figure
+ * saying what it was derived from.  docs/slit.md explains every number.
+ */
+#include "distance.h"
+#include "output.h"
+#include "slit_report.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- wording ---- */
+
+static const char *plural(long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static const char *unit_of(enum ph_metric m)
+{
+	switch (m) {
+	case PH_METRIC_LATENCY:
+		return "ns";
+	case PH_METRIC_BANDWIDTH:
+		return "GBps";
+	case PH_METRIC_DISTANCE:
+		break;
+	}
+	return "dist";
+}
+
+static const char *how_name(enum ph_local h)
+{
+	switch (h) {
+	case PH_LOCAL_OWN:
+		return "own";
+	case PH_LOCAL_SLIT_NEAREST:
+		return "nearest by SLIT";
+	case PH_LOCAL_FASTEST:
+		return "fastest measured";
+	}
+	return "?";
+}
+
+static char *derivation(const struct ph_slit_job *job)
+{
+	switch (job->m->metric) {
+	case PH_METRIC_LATENCY:
+		return xasprintf("distance = 10 * L[c][m] / L[c][local], L = %s from %s",
+				 job->figure, job->input);
+	case PH_METRIC_BANDWIDTH:
+		return xasprintf("distance = 10 * B[c][local] / B[c][m], B = %s from %s",
+				 job->figure, job->input);
+	case PH_METRIC_DISTANCE:
+		break;
+	}
+	return xasprintf("distance = 10 * D[c][m] / D[c][local], D = %s from %s (already normalised: unchanged where D[c][local] = 10)",
+			 job->figure, job->input);
+}
+
+char *slit_summary(const struct ph_analysis *a)
+{
+	char *s, *t;
+
+	switch (a->verdict) {
+	case PH_VERDICT_UNCOMPARED:
+		return xstrdup("not compared: no SLIT covering the measured nodes; levels, asymmetry, per-hop model and proposed SLIT only");
+	case PH_VERDICT_CONSISTENT:
+		return xasprintf("consistent: %d level%s on both sides, no ordering violation, every cell within %g%% of the SLIT",
+				 a->measured.n, plural(a->measured.n), a->opts.tolerance * 100);
+	case PH_VERDICT_MAGNITUDE:
+		return xasprintf("consistent in order, but %d of %d cell%s differ from the SLIT by more than %g%%",
+				 a->nmag_out, a->nmag, plural(a->nmag), a->opts.tolerance * 100);
+	case PH_VERDICT_INCONSISTENT:
+		break;
+	}
+	s = xstrdup("inconsistent:");
+	if (a->measured.n != a->slit.n) {
+		t = xasprintf("%s measurement shows %d level%s, SLIT has %d", s,
+			      a->measured.n, plural(a->measured.n), a->slit.n);
+		free(s);
+		s = t;
+	}
+	if (a->nviol) {
+		t = xasprintf("%s%s %d ordering violation%s", s,
+			      a->measured.n != a->slit.n ? ";" : "", a->nviol, plural(a->nviol));
+		free(s);
+		s = t;
+	}
+	if (a->nlevel_cells_differ) {
+		t = xasprintf("%s%s %d cell%s in a different level than the SLIT's", s,
+			      a->nviol ? ";" : "", a->nlevel_cells_differ,
+			      plural(a->nlevel_cells_differ));
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* A value as printed with quantum q: never "-0". */
+static double nz(double x, double q)
+{
+	return fabs(x) < q / 2 ? 0.0 : x;
+}
+
+/* ---- pairs of a level: "{0,1} {2,3} 4>0", "local" for diagonal cells ---- */
+
+static bool in_level(const struct ph_dmatrix *d, const struct ph_levels *l,
+		     int level, int a, int b)
+{
+	int r = -1, c = -1;
+
+	for (int i = 0; i < d->nrows; i++)
+		if (d->row_ids[i] == a)
+			r = i;
+	for (int i = 0; i < d->ncols; i++)
+		if (d->col_ids[i] == b)
+			c = i;
+	return r >= 0 && c >= 0 && l->cell[r * d->ncols + c] == level;
+}
+
+static int pair_cmp(const void *pa, const void *pb)
+{
+	const int *a = pa, *b = pb;
+	int a0 = a[0] < a[1] ? a[0] : a[1], b0 = b[0] < b[1] ? b[0] : b[1];
+	int a1 = a[0] < a[1] ? a[1] : a[0], b1 = b[0] < b[1] ? b[1] : b[0];
+
+	if (a0 != b0)
+		return (a0 > b0) - (a0 < b0);
+	if (a1 != b1)
+		return (a1 > b1) - (a1 < b1);
+	return (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+static char *level_pairs(const struct ph_dmatrix *d, const struct ph_levels *l, int level)
+{
+	int (*pairs)[2] = xcalloc((size_t)d->nrows * d->ncols + 1, sizeof(*pairs));
+	int np = 0, nlocal = 0;
+	char *s = xstrdup(""), *t;
+
+	for (int r = 0; r < d->nrows; r++) {
+		for (int c = 0; c < d->ncols; c++) {
+			int a = d->row_ids[r], b = d->col_ids[c];
+
+			if (l->cell[r * d->ncols + c] != level)
+				continue;
+			if (a == b) {
+				nlocal++;
+				continue;
+			}
+			/* Both directions in the level: one unordered pair, once. */
+			if (in_level(d, l, level, b, a) && a > b)
+				continue;
+			pairs[np][0] = a;
+			pairs[np][1] = b;
+			np++;
+		}
+	}
+	qsort(pairs, np, sizeof(*pairs), pair_cmp);
+	if (nlocal) {
+		free(s);
+		s = xasprintf("local (%d node%s)", nlocal, plural(nlocal));
+	}
+	for (int i = 0; i < np; i++) {
+		int a = pairs[i][0], b = pairs[i][1];
+
+		if (in_level(d, l, level, b, a))
+			t = xasprintf("%s%s{%d,%d}", s, *s ? " " : "", a, b);
+		else
+			t = xasprintf("%s%s%d>%d", s, *s ? " " : "", a, b);
+		free(s);
+		s = t;
+	}
+	free(pairs);
+	return s;
+}
+
+/* The lowest level without a local cell: the nearest remote one. */
+static int nearest_remote(const struct ph_levels *l)
+{
+	for (int i = 0; i < l->n; i++)
+		if (!l->lv[i].has_local)
+			return i;
+	return -1;
+}
+
+/* ---- the document ---- */
+
+static void add_verdict(struct ph_doc *doc, const struct ph_slit_job *job,
+			const struct ph_analysis *a)
+{
+	struct ph_section *s = doc_add_section(doc, "verdict", "verdict");
+	char *sum = slit_summary(a), *der = derivation(job);
+	int near = nearest_remote(&a->measured);
+
+	section_str(s, "status", a->verdict == PH_VERDICT_CONSISTENT ? "consistent"
+			       : a->verdict == PH_VERDICT_INCONSISTENT ? "inconsistent"
+			       : a->verdict == PH_VERDICT_MAGNITUDE ? "outside tolerance"
+			       : "not compared");
+	section_int(s, "exit_code", verdict_exit(a->verdict));
+	section_str(s, "summary", sum);
+	section_str(s, "input", job->input);
+	section_str(s, "figure", job->figure);
+	section_str(s, "measured_by", job->source);
+	section_str(s, "normalisation", der);
+	section_str(s, "slit", job->slit ? job->slit_from : "none");
+	section_num(s, "tolerance_pct", a->opts.tolerance * 100, "%g");
+	section_num(s, "noise_pct", a->opts.noise * 100, "%g");
+	section_int(s, "measured_levels", a->measured.n);
+	section_int(s, "measured_remote_levels", a->measured.nremote);
+	if (near >= 0) {
+		char *p = level_pairs(&a->dm, &a->measured, near);
+
+		section_str(s, "nearest_remote_pairs", p);
+		free(p);
+	}
+	if (a->have_slit) {
+		section_int(s, "slit_levels", a->slit.n);
+		section_int(s, "slit_remote_levels", a->slit.nremote);
+		section_int(s, "ordering_violations", a->nviol);
+		if (a->measured.n == a->slit.n)
+			section_int(s, "cells_in_other_level", a->nlevel_cells_differ);
+		section_int(s, "cells_compared", a->nmag);
+		section_int(s, "cells_outside_tolerance", a->nmag_out);
+	}
+	section_int(s, "asymmetric_pairs", a->nasym_beyond);
+	free(sum);
+	free(der);
+}
+
+static void add_checks(struct ph_doc *doc, const struct ph_analysis *a, int nhmat)
+{
+	struct ph_table *t = doc_add_table(doc, "checks", "checks");
+	int r;
+
+	table_add_col(t, "check");
+	table_add_col(t, "result");
+	table_add_col(t, "detail");
+	if (a->have_slit) {
+		char *d;
+
+		r = table_add_row(t);
+		table_str(t, r, "check", "levels");
+		table_str(t, r, "result", a->measured.n == a->slit.n && !a->nlevel_cells_differ
+					  ? "ok" : "inconsistent");
+		d = xasprintf("measured %d (%d remote), SLIT %d (%d remote)%s",
+			      a->measured.n, a->measured.nremote, a->slit.n, a->slit.nremote,
+			      a->nlevel_cells_differ ? "; some cells fall in different levels" : "");
+		table_str(t, r, "detail", d);
+		free(d);
+
+		r = table_add_row(t);
+		table_str(t, r, "check", "ordering");
+		table_str(t, r, "result", a->nviol ? "inconsistent" : "ok");
+		d = xasprintf("%d pair%s where the SLIT says nearer and the measurement says farther beyond the CIs",
+			      a->nviol, plural(a->nviol));
+		table_str(t, r, "detail", d);
+		free(d);
+
+		r = table_add_row(t);
+		table_str(t, r, "check", "magnitude");
+		table_str(t, r, "result", a->nmag_out ? "outside tolerance" : "ok");
+		d = xasprintf("%d of %d remote cell%s outside +-%g%% of the SLIT",
+			      a->nmag_out, a->nmag, plural(a->nmag), a->opts.tolerance * 100);
+		table_str(t, r, "detail", d);
+		free(d);
+	}
+	r = table_add_row(t);
+	table_str(t, r, "check", "asymmetry");
+	table_str(t, r, "result", "information");
+	{
+		char *d = xasprintf("asymmetric beyond the CIs: %d of %d node pair%s (not part of the verdict)",
+				    a->nasym_beyond, a->nasym, plural(a->nasym));
+
+		table_str(t, r, "detail", d);
+		free(d);
+	}
+	if (nhmat) {
+		r = table_add_row(t);
+		table_str(t, r, "check", "hmat");
+		table_str(t, r, "result", "information");
+		table_str(t, r, "detail", "HMAT local latency and bandwidth against the measurement (not part of the verdict)");
+	}
+}
+
+static void add_input_matrix(struct ph_doc *doc, const struct ph_slit_job *job)
+{
+	const struct ph_nmatrix *m = job->m;
+	char *title = xasprintf("input: %s from %s", job->figure, job->input);
+	struct ph_matrix *x = doc_add_matrix(doc, "input", title, metric_name(m->metric),
+					     m->nrows, m->row_ids, m->ncols, m->col_ids);
+
+	for (int r = 0; r < m->nrows; r++)
+		for (int c = 0; c < m->ncols; c++)
+			matrix_num(x, r, c, m->val[r * m->ncols + c], "%g");
+	free(title);
+}
+
+static void add_distances(struct ph_doc *doc, const struct ph_slit_job *job,
+			  const struct ph_analysis *a)
+{
+	const struct ph_dmatrix *d = &a->dm;
+	char *der = derivation(job), *title = xasprintf("measured distances (%s)", der);
+	struct ph_matrix *x = doc_add_matrix(doc, "measured_distances", title,
+					     "distance", d->nrows, d->row_ids, d->ncols, d->col_ids);
+
+	free(der);
+	free(title);
+
+	for (int r = 0; r < d->nrows; r++)
+		for (int c = 0; c < d->ncols; c++)
+			matrix_num(x, r, c, d->d[r * d->ncols + c], "%.2f");
+}
+
+static void add_local(struct ph_doc *doc, const struct ph_slit_job *job,
+		      const struct ph_analysis *a)
+{
+	struct ph_table *t = doc_add_table(doc, "local", "local reference of each CPU node");
+	char col[32];
+
+	snprintf(col, sizeof(col), "local_%s", unit_of(job->m->metric));
+	table_add_col(t, "cpu_node");
+	table_add_col(t, "local_mem_node");
+	table_add_col(t, "chosen");
+	table_add_col(t, col);
+	table_add_col(t, "local_dist");
+	for (int r = 0; r < a->dm.nrows; r++) {
+		int row = table_add_row(t), ref = a->dm.ref[r];
+
+		table_int(t, row, "cpu_node", a->dm.row_ids[r]);
+		if (ref < 0) {
+			table_str(t, row, "chosen", "no measured cell");
+			continue;
+		}
+		table_int(t, row, "local_mem_node", a->dm.col_ids[ref]);
+		table_str(t, row, "chosen", how_name(a->dm.ref_how[r]));
+		table_num(t, row, col, job->m->val[r * job->m->ncols + ref], "%g");
+		table_num(t, row, "local_dist", a->dm.ref_dist[r], "%g");
+		if (a->dm.ref_how[r] == PH_LOCAL_SLIT_NEAREST)
+			doc_note(doc, "CPU node %d has no measured local cell (no memory of its own, or the cell is missing): its distances are scaled so that its nearest memory by the SLIT, node %d, is at the SLIT's %g",
+				 a->dm.row_ids[r], a->dm.col_ids[ref], a->dm.ref_dist[r]);
+		else if (a->dm.ref_how[r] == PH_LOCAL_FASTEST)
+			doc_note(doc, "CPU node %d has no measured local cell and no SLIT row: its fastest measured memory, node %d, is taken as 10, so its distances understate the true ones",
+				 a->dm.row_ids[r], a->dm.col_ids[ref]);
+	}
+}
+
+static void add_levels(struct ph_doc *doc, const struct ph_analysis *a)
+{
+	char *title = xasprintf("distance levels (measured: overlapping intervals, noise floor %g%%; SLIT: within %g%% of a level's smallest value)",
+				a->opts.noise * 100, a->opts.tolerance * 100);
+	struct ph_table *t = doc_add_table(doc, "levels", title);
+	const struct ph_levels *sets[2] = { &a->measured, &a->slit };
+	static const char *const names[2] = { "measured", "slit" };
+
+	free(title);
+	table_add_col(t, "source");
+	table_add_col(t, "level");
+	table_add_col(t, "cells");
+	table_add_col(t, "dist_min");
+	table_add_col(t, "dist_max");
+	table_add_col(t, "dist_mean");
+	table_add_col(t, "pairs");
+	for (int k = 0; k < (a->have_slit ? 2 : 1); k++) {
+		for (int i = 0; i < sets[k]->n; i++) {
+			const struct ph_level *l = &sets[k]->lv[i];
+			int r = table_add_row(t);
+			char *p = level_pairs(&a->dm, sets[k], i);
+
+			table_str(t, r, "source", names[k]);
+			table_int(t, r, "level", i);
+			table_int(t, r, "cells", l->n);
+			table_num(t, r, "dist_min", l->min, "%.2f");
+			table_num(t, r, "dist_max", l->max, "%.2f");
+			table_num(t, r, "dist_mean", l->mean, "%.2f");
+			table_str(t, r, "pairs", p);
+			free(p);
+		}
+	}
+}
+
+static void add_ordering(struct ph_doc *doc, const struct ph_analysis *a)
+{
+	struct ph_table *t = doc_add_table(doc, "ordering",
+					   "ordering violations (SLIT: near is nearer; measured: farther beyond the CIs)");
+	const struct ph_dmatrix *d = &a->dm;
+	static const char *const cols[] = {
+		"cpu_node", "near_node", "far_node", "slit_near", "slit_far",
+		"dist_near", "dist_near_low", "dist_far", "dist_far_high",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(t, cols[i]);
+	for (int i = 0; i < a->nviol; i++) {
+		const struct ph_violation *v = &a->viol[i];
+		int r = table_add_row(t), kn = v->row * d->ncols + v->near;
+		int kf = v->row * d->ncols + v->far;
+
+		table_int(t, r, "cpu_node", d->row_ids[v->row]);
+		table_int(t, r, "near_node", d->col_ids[v->near]);
+		table_int(t, r, "far_node", d->col_ids[v->far]);
+		table_int(t, r, "slit_near", v->slit_near);
+		table_int(t, r, "slit_far", v->slit_far);
+		table_num(t, r, "dist_near", d->d[kn], "%.2f");
+		table_num(t, r, "dist_near_low", d->rlo[kn], "%.2f");
+		table_num(t, r, "dist_far", d->d[kf], "%.2f");
+		table_num(t, r, "dist_far_high", d->rhi[kf], "%.2f");
+	}
+}
+
+static void add_magnitude(struct ph_doc *doc, const struct ph_slit_job *job,
+			  const struct ph_analysis *a)
+{
+	char *title = xasprintf("magnitude: measured distance against the SLIT of %s (tolerance %g%%)",
+				job->slit_from, a->opts.tolerance * 100);
+	struct ph_table *t = doc_add_table(doc, "magnitude", title);
+	const struct ph_dmatrix *d = &a->dm;
+	static const char *const cols[] = {
+		"cpu_node", "mem_node", "measured_dist", "dist_low", "dist_high", "slit",
+		"rel_err_pct", "within", "measured_level", "slit_level",
+	};
+
+	free(title);
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(t, cols[i]);
+	for (int i = 0; i < a->nmag; i++) {
+		const struct ph_magnitude *g = &a->mag[i];
+		int r = table_add_row(t), k = g->row * d->ncols + g->col;
+
+		table_int(t, r, "cpu_node", d->row_ids[g->row]);
+		table_int(t, r, "mem_node", d->col_ids[g->col]);
+		table_num(t, r, "measured_dist", g->measured, "%.2f");
+		table_num(t, r, "dist_low", d->lo[k], "%.2f");
+		table_num(t, r, "dist_high", d->hi[k], "%.2f");
+		table_int(t, r, "slit", g->slit);
+		table_num(t, r, "rel_err_pct", nz(g->rel_err * 100, 0.1), "%+.1f");
+		table_bool(t, r, "within", g->within);
+		table_int(t, r, "measured_level", a->measured.cell[k]);
+		table_int(t, r, "slit_level", a->slit.cell[k]);
+	}
+}
+
+static void add_asymmetry(struct ph_doc *doc, const struct ph_slit_job *job,
+			  const struct ph_analysis *a)
+{
+	struct ph_table *t = doc_add_table(doc, "asymmetry",
+					   "asymmetry: a's CPUs to b's memory against b's CPUs to a's memory");
+	const char *u = unit_of(job->m->metric);
+	char ab[32], ba[32], diff[32];
+
+	snprintf(ab, sizeof(ab), "a_to_b_%s", u);
+	snprintf(ba, sizeof(ba), "b_to_a_%s", u);
+	snprintf(diff, sizeof(diff), "diff_%s", u);
+	table_add_col(t, "node_a");
+	table_add_col(t, "node_b");
+	table_add_col(t, ab);
+	table_add_col(t, ba);
+	table_add_col(t, diff);
+	table_add_col(t, "diff_pct");
+	table_add_col(t, "beyond_ci");
+	table_add_col(t, "dist_a_to_b");
+	table_add_col(t, "dist_b_to_a");
+	for (int i = 0; i < a->nasym; i++) {
+		const struct ph_asymmetry *x = &a->asym[i];
+		int r = table_add_row(t);
+
+		table_int(t, r, "node_a", x->a);
+		table_int(t, r, "node_b", x->b);
+		table_num(t, r, ab, x->ab, "%g");
+		table_num(t, r, ba, x->ba, "%g");
+		table_num(t, r, diff, x->diff, "%.4g");
+		table_num(t, r, "diff_pct", x->rel * 100, "%.1f");
+		table_bool(t, r, "beyond_ci", x->beyond);
+		table_num(t, r, "dist_a_to_b", x->d_ab, "%.2f");
+		table_num(t, r, "dist_b_to_a", x->d_ba, "%.2f");
+	}
+}
+
+static void add_hmat(struct ph_doc *doc, const struct ph_slit_job *job)
+{
+	struct ph_hmat_cmp *c;
+	int n = hmat_compare(job->hmat, job->nhmat, job->latency, job->read_bw, &c);
+	char *title = xasprintf("HMAT local figures against the measurement of %s (best initiator)",
+				job->input);
+	struct ph_table *t = doc_add_table(doc, "hmat", title);
+	static const char *const cols[] = {
+		"mem_node", "access", "initiators", "figure", "hmat", "measured",
+		"cpu_node", "measured_over_hmat",
+	};
+
+	free(title);
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(t, cols[i]);
+	for (int i = 0; i < n; i++) {
+		int r = table_add_row(t);
+
+		table_int(t, r, "mem_node", c[i].target);
+		table_int(t, r, "access", c[i].access);
+		table_str(t, r, "initiators", c[i].initiators[0] ? c[i].initiators : NULL);
+		table_str(t, r, "figure", c[i].figure);
+		table_num(t, r, "hmat", c[i].hmat, "%.4g");
+		table_num(t, r, "measured", c[i].measured, "%g");
+		if (c[i].cpu_node >= 0)
+			table_int(t, r, "cpu_node", c[i].cpu_node);
+		table_num(t, r, "measured_over_hmat", c[i].ratio, "%.2f");
+	}
+	doc_note(doc, "HMAT bandwidth is in MiB/s; it is compared as GB/s (x 1048576 / 10^9), the unit of the measurement. Latency compares the read latency with the measured (read) chase latency of %s.",
+		 job->latency ? job->input : "(no latency figure)");
+	free(c);
+}
+
+static void hop_summary(const struct ph_slit_job *job, const struct ph_hop_model *h,
+			char **out)
+{
+	char *s = xstrdup(""), *t;
+
+	for (int i = 0; i < h->nclasses; i++) {
+		const struct ph_hop_class *c = &h->cls[i];
+
+		if (job->m->metric == PH_METRIC_LATENCY)
+			t = xasprintf("%s%s%d hop%s %+.0f ns (n=%d)", s, i ? ", " : "",
+				      c->hops, plural(c->hops), nz(c->extra_mean, 1), c->n);
+		else if (job->m->metric == PH_METRIC_BANDWIDTH)
+			t = xasprintf("%s%s%d hop%s %+.2f distance, bandwidth x%.2f of local (n=%d)",
+				      s, i ? ", " : "", c->hops, plural(c->hops), nz(c->extra_mean, 0.01),
+				      c->ratio_mean, c->n);
+		else
+			t = xasprintf("%s%s%d hop%s %+.2f distance (n=%d)", s, i ? ", " : "",
+				      c->hops, plural(c->hops), nz(c->extra_mean, 0.01), c->n);
+		free(s);
+		s = t;
+	}
+	*out = s;
+}
+
+static void add_hops(struct ph_doc *doc, const struct ph_slit_job *job,
+		     const struct ph_analysis *a)
+{
+	const struct ph_hop_model *h = &a->hops;
+	bool lat = job->m->metric == PH_METRIC_LATENCY, bw = job->m->metric == PH_METRIC_BANDWIDTH;
+	const char *xcol = lat ? "extra_ns" : "extra_dist";
+	struct ph_table *t = doc_add_table(doc, "per_hop",
+					   "per-hop model: extra over local by hop count (hops = measured level - local level)");
+	struct ph_section *s;
+	char *sum;
+
+	table_add_col(t, "hops");
+	table_add_col(t, "cells");
+	table_add_col(t, xcol);
+	table_add_col(t, lat ? "min_ns" : "min_dist");
+	table_add_col(t, lat ? "max_ns" : "max_dist");
+	table_add_col(t, lat ? "per_hop_ns" : "per_hop_dist");
+	if (bw) {
+		table_add_col(t, "bw_ratio");
+		table_add_col(t, "bw_drop_GBps");
+	}
+	for (int i = 0; i < h->nclasses; i++) {
+		const struct ph_hop_class *c = &h->cls[i];
+		int r = table_add_row(t);
+
+		table_int(t, r, "hops", c->hops);
+		table_int(t, r, "cells", c->n);
+		table_num(t, r, xcol, c->extra_mean, lat ? "%.1f" : "%.2f");
+		table_num(t, r, lat ? "min_ns" : "min_dist", c->extra_min, lat ? "%.1f" : "%.2f");
+		table_num(t, r, lat ? "max_ns" : "max_dist", c->extra_max, lat ? "%.1f" : "%.2f");
+		if (c->hops)
+			table_num(t, r, lat ? "per_hop_ns" : "per_hop_dist", c->extra_mean / c->hops,
+				  lat ? "%.1f" : "%.2f");
+		if (bw) {
+			table_num(t, r, "bw_ratio", c->ratio_mean, "%.3f");
+			table_num(t, r, "bw_drop_GBps", c->drop_mean, "%.2f");
+		}
+	}
+	s = doc_add_section(doc, "per_hop_fit", "per-hop fit: extra = hops x cost, least squares through 0");
+	hop_summary(job, h, &sum);
+	section_str(s, "summary", *sum ? sum : NULL);
+	section_str(s, "unit", lat ? "ns of latency over local"
+			       : bw ? "distance units over local 10, from bandwidth (10 * B_local / B); bw_ratio = B / B_local"
+			       : "distance units over local 10");
+	section_num(s, lat ? "cost_per_hop_ns" : "cost_per_hop_dist", h->cost, lat ? "%.1f" : "%.2f");
+	section_num(s, lat ? "rms_residual_ns" : "rms_residual_dist", h->rms, lat ? "%.1f" : "%.2f");
+	section_int(s, "cells", h->n);
+	free(sum);
+	if (h->nnegative)
+		doc_note(doc, "per-hop model: %d cell%s lie in a level below their row's local one (remote faster than local beyond the noise) and are left out",
+			 h->nnegative, plural(h->nnegative));
+	if (h->nskipped_rows)
+		doc_note(doc, "per-hop model: %d CPU node%s without a measured local cell left out (no local figure to count hops from)",
+			 h->nskipped_rows, plural(h->nskipped_rows));
+}
+
+static void add_proposal(struct ph_doc *doc, const struct ph_slit_job *job,
+			 const struct ph_analysis *a)
+{
+	const struct ph_proposal *p = &a->prop;
+	char *title = xasprintf("proposed SLIT (measured distances from %s of %s rounded; diagonal 10, others 11..254)",
+				job->figure, job->input);
+	struct ph_matrix *x = doc_add_matrix(doc, "proposed_slit", title,
+					     "distance", p->n, p->ids, p->n, p->ids);
+	struct ph_table *t;
+
+	free(title);
+
+	for (int i = 0; i < p->n * p->n; i++)
+		if (p->dist[i] >= 0)
+			matrix_int(x, i / p->n, i % p->n, p->dist[i]);
+	t = doc_add_table(doc, "proposed_exceptions",
+			  "proposed SLIT entries not simply rounded from their own measured cell");
+	table_add_col(t, "from_node");
+	table_add_col(t, "to_node");
+	table_add_col(t, "value");
+	table_add_col(t, "source");
+	table_add_col(t, "clamped");
+	for (int i = 0; i < p->n * p->n; i++) {
+		int r;
+
+		if (!p->clamped[i] && (p->src[i] == PH_PROP_MEASURED || p->src[i] == PH_PROP_LOCAL))
+			continue;
+		r = table_add_row(t);
+		table_int(t, r, "from_node", p->ids[i / p->n]);
+		table_int(t, r, "to_node", p->ids[i % p->n]);
+		if (p->dist[i] >= 0)
+			table_int(t, r, "value", p->dist[i]);
+		table_str(t, r, "source", prop_src_name(p->src[i]));
+		table_bool(t, r, "clamped", p->clamped[i]);
+	}
+	for (int i = 0; i < p->n; i++) {
+		if (p->ids[i] != i) {
+			doc_note(doc, "node ids are not 0..%d: ACPI locality i is the i-th node in ascending order; check that it is proximity domain i (dmesg: SRAT: PXM ... -> Node ...)",
+				 p->n - 1);
+			break;
+		}
+	}
+}
+
+int slit_analyse(const struct ph_slit_job *job, struct ph_analysis *a,
+		 char *err, size_t errlen)
+{
+	int ret = analysis_run(job->m, job->slit, &job->opts, a);
+
+	if (ret)
+		snprintf(err, errlen, "%s: no CPU node has a usable measured cell; nothing to normalise",
+			 job->input);
+	return ret;
+}
+
+void slit_report(const struct ph_slit_job *job, const struct ph_analysis *a,
+		 struct ph_doc *doc)
+{
+	add_verdict(doc, job, a);
+	add_checks(doc, a, job->nhmat);
+	add_input_matrix(doc, job);
+	add_distances(doc, job, a);
+	add_local(doc, job, a);
+	add_levels(doc, a);
+	if (a->have_slit) {
+		add_ordering(doc, a);
+		add_magnitude(doc, job, a);
+	}
+	add_asymmetry(doc, job, a);
+	if (job->nhmat)
+		add_hmat(doc, job);
+	add_hops(doc, job, a);
+	add_proposal(doc, job, a);
+	if (!job->slit)
+		doc_note(doc, "no SLIT given: levels, asymmetry, per-hop model and proposed SLIT only; give --slit FILE (numactl --hardware output) to compare");
+	else if (!a->have_slit)
+		doc_note(doc, "the SLIT (%s) covers none of the measured cells: not compared", job->slit_from);
+	if (job->m->metric != PH_METRIC_LATENCY && job->nhmat == 0 && !job->latency)
+		doc_note(doc, "per-hop figures are in distance units (10 = local), derived from %s; a latency matrix gives them in ns",
+			 job->figure);
+	if (job->ci_not_met)
+		doc_note(doc, "%d cell%s of %s missed the CI target when measured (ci_met false); the analysis uses the CIs as recorded",
+			 job->ci_not_met, plural(job->ci_not_met), job->figure);
+	doc_note(doc, "each measured value is taken as uncertain by at least +-%g%% (--noise) where its CI is narrower or absent; distances whose intervals overlap are one level",
+		 a->opts.noise * 100);
+}
