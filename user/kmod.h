@@ -24,6 +24,10 @@ struct ph_kmod {
 	uint32_t nr_node_ids;
 };
 
+/* 0 if usable, else -errno with k->why filled; k->fd is -1 then. */
+int kmod_open(struct ph_kmod *k);
+void kmod_close(struct ph_kmod *k);
+bool kmod_has(const struct ph_kmod *k, uint64_t feature);
 /* "4k,2m,query,chase" */
 const char *kmod_feature_list(uint64_t features, char *buf, size_t size);
 
