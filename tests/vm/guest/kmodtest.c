@@ -974,80 +974,6 @@ static int cmd_life(int argc, char **argv)
 }
 
 /*
- * life1g NODE: the lifetime rules on one 1 GiB buffer, allocated once (a
- * node rarely has two free aligned GiB in a row): fork, mremap grow, move
- * and misaligned move, FREE while mapped, close while mapped, then munmap
- * gives it back.
- */
-static int cmd_life1g(int argc, char **argv)
-{
-	const uint64_t len = GiB;
-	uint64_t base = pinned_now(), pfn0;
-	struct ph_kmod k;
-	struct ph_kbuf b;
-	struct qlist q;
-	int node, err, rc = 0, st;
-	char *dst;
-	void *n;
-	pid_t pid;
-
-	if (argc < 2)
-		return 2;
-	node = atoi(argv[1]);
-	open_kmod(&k);
-	err = kmod_alloc_map(&k, node, PAGEHOP_PAGE_1G, len, &b);
-	if (err)
-		return fail("ALLOC+mmap of 1 GiB on node %d: %s", node, errname(-err));
-	fill(&b, 0x1961);
-	if (query_all(&k, b.addr, len, &q) ||
-	    check_leaves(&q, b.addr, len, PAGEHOP_LEVEL_PUD, GiB, node))
-		return fail("not one PUD leaf on node %d", node);
-	pfn0 = q.e[0].pfn;
-	free(q.e);
-
-	pid = fork();
-	if (pid == 0) {
-		signal(SIGSEGV, SIG_DFL);
-		(void)*(volatile char *)b.addr;
-		_exit(4);
-	}
-	if (waitpid(pid, &st, 0) != pid || !WIFSIGNALED(st) || WTERMSIG(st) != SIGSEGV)
-		rc |= fail("fork: the child could touch the buffer");
-	else
-		printf("fork: the child has no mapping (SIGSEGV)\n");
-
-	n = mremap(b.addr, len, 2 * len, MREMAP_MAYMOVE);
-	rc |= expect("mremap grow", n == MAP_FAILED ? errno : 0, EFAULT);
-	n = mmap(NULL, 2 * len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	dst = (char *)(((uintptr_t)n + GiB - 1) & ~(uintptr_t)(GiB - 1));
-	n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst + 2 * MiB);
-	rc |= expect("mremap move to a 2 MiB-aligned address", n == MAP_FAILED ? errno : 0, EINVAL);
-	n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
-	rc |= expect("mremap move to a 1 GiB-aligned address", n == MAP_FAILED ? errno : 0, 0);
-	if (n != MAP_FAILED)
-		b.addr = n;
-	rc |= verify(b.addr, len, 0x1961);
-	if (query_all(&k, b.addr, len, &q) ||
-	    check_leaves(&q, b.addr, len, PAGEHOP_LEVEL_PUD, GiB, node) || q.e[0].pfn != pfn0)
-		rc |= fail("after the move QUERY does not show the same PUD leaf");
-	free(q.e);
-
-	struct pagehop_free f = { .size = sizeof(f), .id = b.id };
-
-	rc |= expect("FREE while mapped", xioctl(k.fd, PAGEHOP_IOC_FREE, &f), 0);
-	kmod_close(&k);
-	rc |= verify(b.addr, len, 0x1961);
-	if (pinned_now() != base + len)
-		rc |= fail("FREE and close released a mapped buffer");
-	else
-		printf("FREE and close: still mapped, data intact, still pinned\n");
-	munmap(b.addr, len);
-	if (pinned_now() != base)
-		rc |= fail("munmap did not release the buffer");
-	return rc;
-}
-
-/*
  * hold MODE FIFO: keep a buffer alive (MODE fd: open fd; map: mapping only,
  * fd closed) and write "ready" to FIFO, then wait to be killed.
  */
@@ -1108,27 +1034,18 @@ static uint64_t rnd(void)
  * and report a positive cycle count per window; a hop out of the buffer
  * and a misaligned start must be EINVAL.
  */
-static int cmd_chase(int argc, char **argv)
+static int chase_checks(struct ph_kmod *kp, struct ph_kbuf *bp)
 {
-	struct ph_kmod k;
-	struct ph_kbuf b;
-	uint64_t len, nslots, *perm, cycles[8], end, want, stride;
-	uint32_t ps;
+	struct ph_kmod k = *kp;
+	struct ph_kbuf b = *bp;
+	uint64_t len = b.length, nslots, *perm, cycles[8], end, want, stride;
 	int err, rc = 0, ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (argc < 3)
-		return 2;
-	ps = parse_ps(argv[1]);
-	len = ps == PAGEHOP_PAGE_4K ? 4 * MiB : ps == PAGEHOP_PAGE_2M ? 4 * MiB : GiB;
 	/*
 	 * Each hop a new 4 KiB page and cache line, at most ~1000 slots over
 	 * the whole buffer so that one window walks the cycle.
 	 */
 	stride = (len / 1024 > 4096 ? len / 1024 : 4096) + 64;
-	open_kmod(&k);
-	err = kmod_alloc_map(&k, atoi(argv[2]), ps, len, &b);
-	if (err)
-		return fail("ALLOC+mmap: %s", errname(-err));
 	nslots = len / stride;
 	perm = calloc(nslots, sizeof(*perm));
 	for (uint64_t i = 0; i < nslots; i++)
@@ -1145,8 +1062,10 @@ static int cmd_chase(int argc, char **argv)
 	/* Whole cycles end where they start, on every CPU. */
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		err = kmod_chase(&k, b.id, cpu, perm[0] * stride, (uint32_t)nslots, 4, cycles, &end);
-		if (err)
+		if (err) {
+			free(perm);
 			return fail("CHASE on CPU %d: %s", cpu, errname(-err));
+		}
 		if (end != perm[0] * stride)
 			rc |= fail("CHASE on CPU %d ended at 0x%" PRIx64 ", expected 0x%" PRIx64,
 				   cpu, end, perm[0] * stride);
@@ -1177,8 +1096,114 @@ static int cmd_chase(int argc, char **argv)
 	rc |= expect("CHASE of an unknown id", -kmod_chase(&k, 999, 0, 0, 1, 1, cycles, &end),
 		     ENOENT);
 	free(perm);
+	return rc;
+}
+
+static int cmd_chase(int argc, char **argv)
+{
+	struct ph_kmod k;
+	struct ph_kbuf b;
+	uint32_t ps;
+	int err, rc;
+
+	if (argc < 3)
+		return 2;
+	ps = parse_ps(argv[1]);
+	open_kmod(&k);
+	err = kmod_alloc_map(&k, atoi(argv[2]), ps, 4 * MiB, &b);
+	if (err)
+		return fail("ALLOC+mmap: %s", errname(-err));
+	rc = chase_checks(&k, &b);
 	kmod_unmap_free(&k, &b);
 	kmod_close(&k);
+	return rc;
+}
+
+/*
+ * gig NODE: everything about 1 GiB buffers on one allocation, because a
+ * GiB once freed sits at the head of the free lists and the next unmovable
+ * allocations land in it, so a second one on the same node is luck.  ENOMEM
+ * (no free aligned GiB on the node) is reported and passes: 1 GiB is best
+ * effort.  Else: placement (zeroed, one PUD leaf on the node, pinned
+ * count), CHASE, then the lifetime rules: fork, mremap grow, misaligned and
+ * aligned move, FREE while mapped, close while mapped, munmap gives it back.
+ */
+static int cmd_gig(int argc, char **argv)
+{
+	const uint64_t len = GiB;
+	uint64_t base = pinned_now(), pfn0;
+	struct ph_kmod k;
+	struct ph_kbuf b;
+	struct qlist q;
+	int node, err, rc = 0, st;
+	char *dst;
+	void *n;
+	pid_t pid;
+
+	if (argc < 2)
+		return 2;
+	node = atoi(argv[1]);
+	open_kmod(&k);
+	err = kmod_alloc_map(&k, node, PAGEHOP_PAGE_1G, len, &b);
+	if (err == -ENOMEM) {
+		printf("ENOMEM: no free aligned GiB on node %d now\n", node);
+		return pinned_now() == base ? 0 : fail("a failed ALLOC changed the pinned count");
+	}
+	if (err)
+		return fail("ALLOC+mmap of 1 GiB on node %d: %s", node, errname(-err));
+	if ((uintptr_t)b.addr % GiB)
+		return fail("mapped at %p, not 1 GiB aligned", b.addr);
+	rc |= check_zero(&b);
+	if (pinned_now() != base + len)
+		rc |= fail("INFO pinned %" PRIu64 ", expected %" PRIu64, pinned_now(), base + len);
+	rc |= chase_checks(&k, &b);
+	fill(&b, 0x1961);
+	if (query_all(&k, b.addr, len, &q) ||
+	    check_leaves(&q, b.addr, len, PAGEHOP_LEVEL_PUD, GiB, node))
+		return fail("not one PUD leaf on node %d", node);
+	pfn0 = q.e[0].pfn;
+	free(q.e);
+	printf("node %d: one 1 GiB PUD leaf, pfn 0x%" PRIx64 ", zeroed\n", node, pfn0);
+
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGSEGV, SIG_DFL);
+		(void)*(volatile char *)b.addr;
+		_exit(4);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFSIGNALED(st) || WTERMSIG(st) != SIGSEGV)
+		rc |= fail("fork: the child could touch the buffer");
+	else
+		printf("fork: the child has no mapping (SIGSEGV)\n");
+
+	n = mremap(b.addr, len, 2 * len, MREMAP_MAYMOVE);
+	rc |= expect("mremap grow", n == MAP_FAILED ? errno : 0, EFAULT);
+	n = mmap(NULL, 2 * len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	dst = (char *)(((uintptr_t)n + GiB - 1) & ~(uintptr_t)(GiB - 1));
+	n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst + 2 * MiB);
+	rc |= expect("mremap move to a 2 MiB-aligned address", n == MAP_FAILED ? errno : 0, EINVAL);
+	n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+	rc |= expect("mremap move to a 1 GiB-aligned address", n == MAP_FAILED ? errno : 0, 0);
+	if (n != MAP_FAILED)
+		b.addr = n;
+	rc |= verify(b.addr, len, 0x1961);
+	if (query_all(&k, b.addr, len, &q) ||
+	    check_leaves(&q, b.addr, len, PAGEHOP_LEVEL_PUD, GiB, node) || q.e[0].pfn != pfn0)
+		rc |= fail("after the move QUERY does not show the same PUD leaf");
+	free(q.e);
+
+	struct pagehop_free f = { .size = sizeof(f), .id = b.id };
+
+	rc |= expect("FREE while mapped", xioctl(k.fd, PAGEHOP_IOC_FREE, &f), 0);
+	kmod_close(&k);
+	rc |= verify(b.addr, len, 0x1961);
+	if (pinned_now() != base + len)
+		rc |= fail("FREE and close released a mapped buffer");
+	else
+		printf("FREE and close: still mapped, data intact, still pinned\n");
+	munmap(b.addr, len);
+	if (pinned_now() != base)
+		rc |= fail("munmap did not release the buffer");
 	return rc;
 }
 
@@ -1510,7 +1535,7 @@ int main(int argc, char **argv)
 		{ "info", cmd_info }, { "place", cmd_place }, { "hugetlb", cmd_hugetlb },
 		{ "anon", cmd_anon }, { "query-paging", cmd_query_paging }, { "err", cmd_err },
 		{ "life", cmd_life }, { "hold", cmd_hold }, { "rmmod-busy", cmd_rmmod_busy },
-		{ "life1g", cmd_life1g }, { "chase", cmd_chase },
+		{ "gig", cmd_gig }, { "chase", cmd_chase },
 		{ "prefetch", cmd_prefetch }, { "fuzz", cmd_fuzz }, { "stress", cmd_stress },
 	};
 
