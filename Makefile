@@ -6,7 +6,9 @@
 #   make run          install what is missing, build, run the default job
 #   make check        install what the tests need, build with gcc and clang,
 #                     run unit (plain and ASan+UBSan), host and VM tests
-#   make install      install the command, the man page and the module (dkms)
+#   make install      install the command, the man page and the module (dkms
+#                     when present, else /lib/modules/KVER/extra + depmod)
+#   make install-kmod the module alone
 #   make kmod         build pagehop.ko against KVER (default: running kernel)
 #   make load/unload  insmod / rmmod the module built for the running kernel
 #   make clean
