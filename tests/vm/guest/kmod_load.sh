@@ -4,7 +4,7 @@
 # after everything), load it, and check what INFO says against /sys and
 # /proc, and against what this kernel can do.
 . /tests/tap.sh
-plan 9
+plan 10
 
 # Page cache and slab would blur the leak check: settle them first.  Free
 # pages are counted as the buddy allocator's plus those parked on the
@@ -26,6 +26,15 @@ kmodtest info >/tmp/kinfo 2>&1 || not_ok "INFO" "$(cat /tmp/kinfo)"
 [ "$api" = 1 ] && [ "$pinned" = 0 ] && [ "$tsc_khz" -gt 0 ] && [ "$nodes" -ge "$VM_NODES" ] &&
 	ok "INFO: API 1, nothing pinned, tsc_khz $tsc_khz, $nodes node ids" ||
 	not_ok "INFO basics" "$(cat /tmp/kinfo)"
+
+# TSC flags against the CPU flags the kernel shows in /proc/cpuinfo.
+# CONSTANT=1 NONSTOP=2 RELIABLE=4 KNOWN_FREQ=16
+want=0
+for f in constant_tsc:1 nonstop_tsc:2 tsc_reliable:4 tsc_known_freq:16; do
+	grep -qw "${f%:*}" /proc/cpuinfo && want=$((want | ${f#*:}))
+done
+[ $((tsc_flags & 23)) = $want ] && ok "TSC flags $tsc_flags agree with /proc/cpuinfo" ||
+	not_ok "TSC flags" "INFO $tsc_flags, /proc/cpuinfo says $want"
 
 # Feature bits: what this kernel can really do (docs/abi.md).
 # 4K=1 2M=2 1G=4 QUERY=8 CHASE=16 PREFETCH=32
