@@ -1379,7 +1379,8 @@ static int cmd_fuzz(int argc, char **argv)
 	close(fds[0]);
 	close(fds[1]);
 	printf("%" PRIu64 " ioctls: %" PRIu64 " ok, %" PRIu64 " EINVAL, %" PRIu64 " EFAULT, %" PRIu64
-	       " ENOTTY, %" PRIu64 " ENOENT, %" PRIu64 " E2BIG, %" PRIu64 " ENOMEM, other %" PRIu64 "\n",
+	       " ENOTTY, %" PRIu64 " ENOENT, %" PRIu64 " E2BIG, %" PRIu64 " ENOMEM, %" PRIu64
+	       " EOPNOTSUPP or ENOSPC\n",
 	       i, counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6],
 	       counts[7]);
 	if (!rc && i == n && counts[0] == 0)
