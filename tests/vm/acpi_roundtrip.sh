@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tests/vm/acpi_roundtrip.sh KVER - the proposed SLIT through the kernel: take
+# the ACPI source "pagehop slit --emit-acpi" wrote in the slit4 guest (kept
+# in its TAP log), compile it with iasl, put it as kernel/firmware/acpi/
+# slit.aml in an uncompressed cpio in front of the initrd, boot the same
+# machine again and check that the kernel uses the proposed distances.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/vm/lib.sh
+. "$here/lib.sh"
+
+series=$1
+vm_find_kernel "$series" || vm_die "no kernel $series"
+src=$VM_BUILD/vm-results/$VM_KVER/slit4/tap.log
+out=$VM_BUILD/vm-results/$VM_KVER/acpi
+rm -rf "$out"
+mkdir -p "$out/cpio/kernel/firmware/acpi"
+if ! grep -q '^### file slit.asl' "$src" 2>/dev/null; then
+	echo "not ok - acpi round trip: no slit.asl from the slit4 guest in $src"
+	exit 1
+fi
+tr -d '\r' <"$src" | sed -n '/^### file slit.asl$/,/^### end file$/p' | sed '1d;$d' >"$out/slit.asl"
+command -v iasl >/dev/null || vm_die "iasl missing: scripts/install-deps.sh check installs acpica-tools"
+if ! (cd "$out" && iasl slit.asl >iasl.log 2>&1) || [ ! -s "$out/slit.aml" ]; then
+	echo "not ok - acpi round trip: iasl did not compile the proposed SLIT:"
+	sed 's/^/    /' "$out/iasl.log" | tail -n 20
+	exit 1
+fi
+echo "ok - iasl compiled the proposed SLIT ($(stat -c %s "$out/slit.aml") bytes)"
+cp "$out/slit.aml" "$out/cpio/kernel/firmware/acpi/slit.aml"
+# Uncompressed: the kernel looks for tables only in an uncompressed cpio.
+(cd "$out/cpio" && find kernel | cpio -o -H newc --quiet) >"$out/acpi.cpio"
+expect=$(sed -n 's/^ \*  *[0-9][0-9]*: *//p' "$out/slit.asl" | tr -s ' \n' ' ' | sed 's/ *$//')
+export VM_MODULE=${VM_MODULE:-}
+VM_EXTRA_INITRD=$out/acpi.cpio VM_ENV_EXTRA="VM_EXPECT_SLIT='$expect'" \
+	vm_boot numa4 180 "$out/boot" acpi_check
+vm_check "$out/boot" acpi_check
