@@ -386,16 +386,27 @@ static int alloc_kmod(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 		return -EOPNOTSUPP;
 	}
 	err = kmod_alloc_map(km, node, psize_uapi(rq->psize), seg->bytes, &seg->kbuf);
-	if (err) {
-		snprintf(why, whylen, "pagehop.ko: %s of %s pages on node %d: %s",
-			 format_size(seg->bytes, (char[32]){ 0 }, 32), psize_name(rq->psize),
-			 node, err == -ENOMEM ? "not enough contiguous free memory on that node" :
-			 err == -E2BIG ? "over the module's pin cap or the node's 5% floor" :
-			 strerror(-err));
-		return err == -E2BIG ? -ENOMEM : err;
+	if (!err) {
+		/*
+		 * 2M and 1G buffers are mapped at the first touch of each page
+		 * (the module's huge_fault): touch them now, so that what is
+		 * verified is what will be measured and no fault is timed.
+		 */
+		seg->addr = seg->kbuf.addr;
+		err = touch_pages(seg->addr, seg->bytes, psize_bytes(rq->psize));
+		if (err) {
+			snprintf(why, whylen, "pagehop.ko: faulting in the %s buffer on node %d failed",
+				 psize_name(rq->psize), node);
+			return err;
+		}
+		return 0;
 	}
-	seg->addr = seg->kbuf.addr;
-	return 0;
+	snprintf(why, whylen, "pagehop.ko: %s of %s pages on node %d: %s",
+		 format_size(seg->bytes, (char[32]){ 0 }, 32), psize_name(rq->psize),
+		 node, err == -ENOMEM ? "not enough contiguous free memory on that node" :
+		 err == -E2BIG ? "over the module's pin cap or the node's 5% floor" :
+		 strerror(-err));
+	return err == -E2BIG ? -ENOMEM : err;
 }
 
 int segment_alloc(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
@@ -640,8 +651,11 @@ int segment_verify(struct ph_kmod *km, struct ph_segment *seg,
 		err = verify_query(km, seg);
 	else
 		err = verify_procfs(seg);
-	/* QUERY sees a THP as a PMD leaf; count it as THP when THP was asked. */
-	if (want == PH_PS_THP && !strncmp(pl->method, "QUERY", 5)) {
+	/*
+	 * QUERY sees a THP as a PMD leaf like any 2 MiB mapping; in anonymous
+	 * memory a PMD leaf can only be a THP, so it is counted as one.
+	 */
+	if (seg->backend == PH_BACKEND_ANON && !strncmp(pl->method, "QUERY", 5)) {
 		pl->psize_bytes[PH_PS_THP] += pl->psize_bytes[PH_PS_2M];
 		pl->psize_bytes[PH_PS_2M] = 0;
 	}
