@@ -11,6 +11,7 @@ int cmd_chase(int argc, char *argv[]);
 int cmd_stream(int argc, char *argv[]);
 int cmd_list(int argc, char *argv[]);
 int cmd_matrix(int argc, char *argv[]);
+int cmd_pages(int argc, char *argv[]);
 int cmd_slit(int argc, char *argv[]);
 
 #endif

@@ -25,6 +25,8 @@ static const struct ph_command commands[] = {
 	  "load-to-use latency by pointer chasing, per pattern and page size" },
 	{ "list", cmd_list,
 	  "every bandwidth kernel variant and chase pattern" },
+	{ "pages", cmd_pages,
+	  "what page size does: a working-set sweep per page size, TLB knees, ratios" },
 	{ "matrix", cmd_matrix,
 	  "latency and bandwidth for every CPU node x memory node pair" },
 	{ "slit", cmd_slit,
