@@ -12,6 +12,7 @@ int cmd_stream(int argc, char *argv[]);
 int cmd_list(int argc, char *argv[]);
 int cmd_matrix(int argc, char *argv[]);
 int cmd_pages(int argc, char *argv[]);
+int cmd_prefetch(int argc, char *argv[]);
 int cmd_slit(int argc, char *argv[]);
 
 #endif

@@ -27,6 +27,8 @@ static const struct ph_command commands[] = {
 	  "every bandwidth kernel variant and chase pattern" },
 	{ "pages", cmd_pages,
 	  "what page size does: a working-set sweep per page size, TLB knees, ratios" },
+	{ "prefetch", cmd_prefetch,
+	  "what hardware and software prefetching do, per access pattern" },
 	{ "matrix", cmd_matrix,
 	  "latency and bandwidth for every CPU node x memory node pair" },
 	{ "slit", cmd_slit,
