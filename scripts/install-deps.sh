@@ -21,7 +21,7 @@ check_pkgs=(clang libcmocka-dev jq numactl hwloc-nox
 	qemu-system-x86 busybox-static cpio kmod
 	linux-image-amd64 linux-headers-amd64
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
-	acpica-tools dkms)
+	acpica-tools dkms gnuplot-nox)
 bench_pkgs=(likwid gnuplot-nox)
 
 case "$job" in
