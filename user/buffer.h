@@ -56,7 +56,7 @@ struct ph_segment {
 	int node;		/* node asked for; -1 with interleave */
 	struct ph_placement found;
 	bool verified;		/* found == asked */
-	char verify_msg[256];	/* what was found against what was asked */
+	char verify_msg[512];	/* what was found against what was asked */
 	/* private */
 	void *map;
 	uint64_t map_len;
