@@ -7,6 +7,7 @@
 #define PAGEHOP_COMMANDS_H
 
 int cmd_info(int argc, char *argv[]);
+int cmd_survey(int argc, char *argv[]);
 int cmd_chase(int argc, char *argv[]);
 int cmd_stream(int argc, char *argv[]);
 int cmd_list(int argc, char *argv[]);

@@ -17,6 +17,8 @@ struct ph_command {
 };
 
 static const struct ph_command commands[] = {
+	{ "survey", cmd_survey,
+	  "a first look in about ten seconds (what 'pagehop' alone runs)" },
 	{ "info", cmd_info,
 	  "nodes, distances (SLIT), HMAT, CPU, caches, clock and module state" },
 	{ "stream", cmd_stream,
@@ -50,7 +52,7 @@ static void usage(FILE *f)
 		"\n"
 		"Measure memory bandwidth and latency per NUMA node, page size and\n"
 		"prefetch setting on verified memory, and compare it with the\n"
-		"firmware's SLIT and HMAT.  With no command, runs 'pagehop info'.\n"
+		"firmware's SLIT and HMAT.  With no command, runs 'pagehop survey'.\n"
 		"\n"
 		"commands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
@@ -80,9 +82,9 @@ int main(int argc, char *argv[])
 
 	ph_set_cmdline(argc, argv);
 	if (argc < 2) {
-		char *def[] = { "info", NULL };
+		char *def[] = { "survey", NULL };
 
-		return run(find_command("info"), 1, def);
+		return run(find_command("survey"), 1, def);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);

@@ -61,7 +61,9 @@ expect "module absent on this host" "$(jq -r .module.present "$TMP/i.json")" \
 # The other two formats and usage errors.
 "$PAGEHOP" info >"$TMP/t" && grep -q '^node distances:' "$TMP/t" && pass "table format" || fail "table format"
 "$PAGEHOP" info --format csv >"$TMP/c" && grep -q '^# metric: distance' "$TMP/c" && pass "csv format" || fail "csv format"
-"$PAGEHOP" >"$TMP/d" && grep -q '^node distances:' "$TMP/d" && pass "no arguments runs the survey" || fail "default job"
+"$PAGEHOP" --format json 2>/dev/null; [ $? -eq 2 ] && pass "options before a command are refused" || fail "pagehop --format"
+"$PAGEHOP" >"$TMP/d" 2>"$TMP/e" && grep -q '^first figures:' "$TMP/d" && grep -q '^  latency_4k ' "$TMP/d" &&
+	pass "no arguments runs the survey" || fail "default job: $(cat "$TMP/e")"
 usage_error "info --bogus" info --bogus
 usage_error "info --format xml" info --format xml
 usage_error "info --format (no value)" info --format
