@@ -38,20 +38,27 @@ expect "two chains" "$(jq -r '[.chase[].chains] | unique | join(" ")' "$TMP/p.js
 
 # 1 GiB random on 4K pages is a memory access plus a TLB walk: well above 40 ns.
 # The same chain on 2M pages needs far fewer walks, so it is faster beyond the CIs
-# (measured here with an independent tool: about 300 ns against 230 ns).
-"$PAGEHOP" chase --size 1G --page-size 4k --time 3 --format json >"$TMP/4k.json" 2>"$TMP/err" ||
-	fail "1G 4k: $(cat "$TMP/err")"
-if "$PAGEHOP" chase --size 1G --page-size 2m --reserve --time 3 --format json >"$TMP/2m.json" 2>"$TMP/err"; then
+# (measured here with an independent tool: about 300 ns against 230 ns).  The host
+# is shared, so the two run interleaved, 4K then 2M, up to three pairs: a pair
+# measured while a neighbour floods memory says nothing either way, and the check
+# passes once a pair separates the two beyond their intervals, with 4K slower.
+sep=no
+for pair in 1 2 3; do
+	"$PAGEHOP" chase --size 1G --page-size 4k --time 2 --format json >"$TMP/4k.json" 2>"$TMP/err" ||
+		{ fail "1G 4k: $(cat "$TMP/err")"; break; }
+	if ! "$PAGEHOP" chase --size 1G --page-size 2m --reserve --time 2 --format json >"$TMP/2m.json" 2>"$TMP/err"; then
+		skip_test "cannot reserve 512 2M pages: $(cat "$TMP/err")"
+	fi
 	l4=$(row "$TMP/4k.json" lat_ns) lo4=$(row "$TMP/4k.json" ci_lo_ns)
 	l2=$(row "$TMP/2m.json" lat_ns) hi2=$(row "$TMP/2m.json" ci_hi_ns)
-	awk -v l="$l4" 'BEGIN { exit !(l > 40) }' && pass "1G random 4K: $l4 ns > 40 ns" ||
-		fail "1G random 4K: $l4 ns"
-	awk -v a="$lo4" -v b="$hi2" 'BEGIN { exit !(a > b) }' &&
-		pass "1G random: 4K ($l4 ns, CI low $lo4) slower than 2M ($l2 ns, CI high $hi2)" ||
-		fail "1G random: 4K $l4 (CI low $lo4) not above 2M $l2 (CI high $hi2)"
-else
-	skip_test "cannot reserve 512 2M pages: $(cat "$TMP/err")"
-fi
+	awk -v l="$l4" 'BEGIN { exit !(l > 40) }' || fail "1G random 4K: $l4 ns, not above 40 ns"
+	echo "pair $pair: 4K $l4 ns (CI low $lo4), 2M $l2 ns (CI high $hi2)"
+	if awk -v a="$lo4" -v b="$hi2" 'BEGIN { exit !(a > b) }'; then
+		sep=yes
+		break
+	fi
+done
+expect "1G random: 4K slower than 2M beyond the CIs (pair $pair: $l4 ns against $l2 ns)" "$sep" yes
 
 # A wrong page size is caught before measuring, and reported.
 PAGEHOP_FAULT_INJECT=psize "$PAGEHOP" chase --size 16M --time 0.2 >"$TMP/o" 2>"$TMP/e"
