@@ -164,6 +164,30 @@ int cli_parse_double(const char *opt, const char *arg, double min,
 	return 0;
 }
 
+int cli_parse_u64(const char *opt, const char *arg, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (!*arg || *arg == '-' || *end || errno) {
+		ph_err("%s: invalid number '%s'; expected an unsigned integer", opt, arg);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int cli_no_arguments(int argc, char *const argv[])
+{
+	if (optind < argc) {
+		ph_err("unexpected argument '%s'; see '%s --help'", argv[optind], ph_progname());
+		return -EINVAL;
+	}
+	return 0;
+}
+
 void cli_option_error(int c, char *const argv[], const struct option *longopts)
 {
 	const char *bad = argv[optind - 1];

@@ -32,6 +32,12 @@ int cli_parse_uint(const char *opt, const char *arg, unsigned min,
 int cli_parse_double(const char *opt, const char *arg, double min,
 		     double max, double *out);
 
+/* An unsigned 64-bit number (decimal or 0x hex), e.g. a seed. */
+int cli_parse_u64(const char *opt, const char *arg, uint64_t *out);
+
+/* Refuse anything left after the options: "unexpected argument 'x'". */
+int cli_no_arguments(int argc, char *const argv[]);
+
 /*
  * Report what getopt_long() returned for a bad option ('?' or ':'), in the
  * house format.  Call with opterr = 0 and an optstring starting with ':'.

@@ -49,35 +49,6 @@ static void chase_usage(void)
 	       "%s", pat, session_common_usage);
 }
 
-static int parse_patterns(const char *arg, struct chase_spec **out, int *n)
-{
-	char *copy = xstrdup(arg), *save = NULL;
-	int count = 0;
-
-	*out = NULL;
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		struct chase_spec sp = { 0 };
-
-		if (chase_parse(tok, &sp)) {
-			ph_err("--pattern: unknown pattern '%s'; expected random, tlb:SIZE, page[:SIZE], seq or stride:N (sizes in multiples of 64 bytes)",
-			       tok);
-			free(copy);
-			free(*out);
-			*out = NULL;
-			return -EINVAL;
-		}
-		*out = xrealloc(*out, (size_t)(count + 1) * sizeof(**out));
-		(*out)[count++] = sp;
-	}
-	free(copy);
-	if (!count) {
-		ph_err("--pattern: empty; expected random, tlb:SIZE, page[:SIZE], seq or stride:N");
-		return -EINVAL;
-	}
-	*n = count;
-	return 0;
-}
-
 int cmd_chase(int argc, char *argv[])
 {
 	static const struct option own[] = {
@@ -92,11 +63,11 @@ int cmd_chase(int argc, char *argv[])
 	struct chase_spec *specs = NULL;
 	int nspecs = 0, c, rc = PH_EXIT_OK;
 	unsigned chains = 1, u;
-	unsigned long long seed = 1;
+	uint64_t seed = 1;
+	const char *patterns = "random";
 	bool in_kernel = false;
 	struct ph_doc *doc = NULL;
 	struct ph_table *t;
-	char *end;
 
 	session_init(&s, GiB);
 	opterr = 0;
@@ -109,9 +80,7 @@ int cmd_chase(int argc, char *argv[])
 			continue;
 		switch (c) {
 		case OPT_PATTERN:
-			free(specs);
-			if (parse_patterns(optarg, &specs, &nspecs))
-				goto usage;
+			patterns = optarg;
 			break;
 		case OPT_CHAINS:
 			if (cli_parse_uint("--chains", optarg, 1, CHASE_MAX_CHAINS, &u))
@@ -119,11 +88,8 @@ int cmd_chase(int argc, char *argv[])
 			chains = u;
 			break;
 		case OPT_SEED:
-			seed = strtoull(optarg, &end, 0);
-			if (!*optarg || *end) {
-				ph_err("--seed: invalid number '%s'; expected an unsigned integer", optarg);
+			if (cli_parse_u64("--seed", optarg, &seed))
 				goto usage;
-			}
 			break;
 		case OPT_IN_KERNEL:
 			in_kernel = true;
@@ -137,14 +103,9 @@ int cmd_chase(int argc, char *argv[])
 			goto usage;
 		}
 	}
-	if (optind < argc) {
-		ph_err("unexpected argument '%s'; see 'pagehop chase --help'", argv[optind]);
+	if (cli_no_arguments(argc, argv) ||
+	    latency_parse_patterns("--pattern", patterns, seed, &specs, &nspecs))
 		goto usage;
-	}
-	if (!specs && parse_patterns("random", &specs, &nspecs))
-		goto usage;
-	for (int i = 0; i < nspecs; i++)
-		specs[i].seed = seed;
 	if (in_kernel && (chains != 1 || s.bind.threads > 1)) {
 		ph_err("--in-kernel: walks one chain on one thread; drop --chains/--threads");
 		goto usage;
@@ -233,14 +194,7 @@ int cmd_chase(int argc, char *argv[])
 			section_str(sec, "kern_sample", "one CHASE window (interrupts off) per sample; TSC cycles converted at tsc_hz");
 	}
 	session_buffers_table(&s, doc);
-	if (!s.all_verified)
-		doc_note(doc, "the memory was NOT verified to be where or what was asked (see buffers); figures are marked verified=no");
-	if (ph_interrupted) {
-		doc_note(doc, "interrupted: the figures above are what was measured before SIGINT");
-		rc = PH_EXIT_INTERRUPTED;
-	}
-	if (doc_render(doc, s.fmt, stdout))
-		rc = PH_EXIT_FAIL;
+	rc = session_render(&s, doc, rc);
 	goto out;
 usage:
 	rc = PH_EXIT_USAGE;

@@ -270,10 +270,8 @@ int cmd_info(int argc, char *argv[])
 			return PH_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		ph_err("unexpected argument '%s'; see 'pagehop info --help'", argv[optind]);
+	if (cli_no_arguments(argc, argv))
 		return PH_EXIT_USAGE;
-	}
 
 	err = topology_load(&topo);
 	if (err) {

@@ -43,10 +43,8 @@ int cmd_list(int argc, char *argv[])
 			return PH_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		ph_err("unexpected argument '%s'; see 'pagehop list --help'", argv[optind]);
+	if (cli_no_arguments(argc, argv))
 		return PH_EXIT_USAGE;
-	}
 	doc = doc_new("list");
 	t = doc_add_table(doc, "stream_kernels", "bandwidth kernels (pagehop stream)");
 	table_add_col(t, "kernel");

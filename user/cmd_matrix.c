@@ -157,10 +157,8 @@ int cmd_matrix(int argc, char *argv[])
 			goto usage;
 		}
 	}
-	if (optind < argc) {
-		ph_err("unexpected argument '%s'; see 'pagehop matrix --help'", argv[optind]);
+	if (cli_no_arguments(argc, argv))
 		goto usage;
-	}
 	mx.lat_size = lat_size ? lat_size : s.size;
 	mx.bw_size = bw_size ? bw_size : s.size;
 	mx.bw_threads = s.bind.threads;

@@ -289,7 +289,7 @@ int cmd_pages(int argc, char *argv[])
 	struct ph_session s;
 	bool want[PH_PS_COUNT] = { false }, asked = false, thp = false;
 	uint64_t lo = 16 * KiB, hi = 4 * GiB, window = 0;
-	unsigned long long seed = 1;
+	uint64_t seed = 1;
 	const char *save = NULL, *plot_path = NULL;
 	struct psweep sw[PH_PS_COUNT];
 	int nsw = 0, c, rc = PH_EXIT_OK, node, cpu = -1;
@@ -297,7 +297,6 @@ int cmd_pages(int argc, char *argv[])
 	struct ph_doc *doc = NULL;
 	struct ph_table *t;
 	const struct stream_kernel *read;
-	char *end;
 
 	session_init(&s, GiB);
 	s.mcfg.time_s = 0.5;
@@ -346,11 +345,8 @@ int cmd_pages(int argc, char *argv[])
 			}
 			break;
 		case OPT_SEED:
-			seed = strtoull(optarg, &end, 0);
-			if (!*optarg || *end) {
-				ph_err("--seed: invalid number '%s'; expected an unsigned integer", optarg);
+			if (cli_parse_u64("--seed", optarg, &seed))
 				goto usage;
-			}
 			break;
 		case OPT_SAVE:
 			save = optarg;
@@ -372,10 +368,8 @@ int cmd_pages(int argc, char *argv[])
 			goto usage;
 		}
 	}
-	if (optind < argc) {
-		ph_err("unexpected argument '%s'; see 'pagehop pages --help'", argv[optind]);
+	if (cli_no_arguments(argc, argv))
 		goto usage;
-	}
 	/* Working sets are powers of two, so every TLB window divides them. */
 	if (lo < 4 * KiB || (lo & (lo - 1))) {
 		ph_err("--min: the smallest working set must be a power of two of at least 4K");
@@ -585,12 +579,6 @@ int cmd_pages(int argc, char *argv[])
 		section_str(sec, "held_fixed", "node, CPU, chain seed and pattern; the physical pages differ (each page size is its own allocation on the node)");
 	}
 	session_describe(&s, doc);
-	if (!s.all_verified)
-		doc_note(doc, "some memory was NOT verified (see the warnings above); rows are marked verified=no");
-	if (ph_interrupted) {
-		doc_note(doc, "interrupted: the rows above are what was measured before SIGINT");
-		rc = PH_EXIT_INTERRUPTED;
-	}
 	if (plot_path) {
 		int e = plot(plot_path, sw, nsw);
 
@@ -609,8 +597,7 @@ int cmd_pages(int argc, char *argv[])
 			rc = PH_EXIT_FAIL;
 		}
 	}
-	if (doc_render(doc, s.fmt, stdout))
-		rc = PH_EXIT_FAIL;
+	rc = session_render(&s, doc, rc);
 	goto out;
 usage:
 	rc = PH_EXIT_USAGE;

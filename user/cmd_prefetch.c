@@ -60,32 +60,6 @@ struct pf_state {
 	uint64_t disable;
 };
 
-static int parse_patterns(const char *arg, struct chase_spec **out, int *n)
-{
-	char *copy = xstrdup(arg), *save = NULL;
-	int count = 0;
-
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		struct chase_spec sp = { 0 };
-
-		if (chase_parse(tok, &sp)) {
-			ph_err("--patterns: unknown pattern '%s'; expected random, tlb:SIZE, page[:SIZE], seq or stride:N",
-			       tok);
-			free(copy);
-			return -EINVAL;
-		}
-		*out = xrealloc(*out, (size_t)(count + 1) * sizeof(**out));
-		(*out)[count++] = sp;
-	}
-	free(copy);
-	if (!count) {
-		ph_err("--patterns: empty");
-		return -EINVAL;
-	}
-	*n = count;
-	return 0;
-}
-
 /* The largest cache, to say whether the working set is "well beyond" it. */
 static uint64_t llc_bytes(const struct ph_cpu *c)
 {
@@ -110,13 +84,13 @@ int cmd_prefetch(int argc, char *argv[])
 	struct chase_spec *specs = NULL;
 	int nspecs = 0, c, rc = PH_EXIT_OK, nstates = 0;
 	bool no_control = false;
-	unsigned long long seed = 1;
+	uint64_t seed = 1;
+	const char *patterns = DEFAULT_PATTERNS;
 	struct ph_pf pf;
 	struct pf_state states[16];
 	struct ph_doc *doc = NULL;
 	struct ph_table *lt, *bt, *ft;
 	const struct stream_kernel *plain, *swpf;
-	char *end;
 
 	session_init(&s, GiB);
 	opterr = 0;
@@ -136,20 +110,14 @@ int cmd_prefetch(int argc, char *argv[])
 			continue;
 		switch (c) {
 		case OPT_PATTERNS:
-			free(specs);
-			specs = NULL;
-			if (parse_patterns(optarg, &specs, &nspecs))
-				goto usage;
+			patterns = optarg;
 			break;
 		case OPT_NO_CONTROL:
 			no_control = true;
 			break;
 		case OPT_SEED:
-			seed = strtoull(optarg, &end, 0);
-			if (!*optarg || *end) {
-				ph_err("--seed: invalid number '%s'; expected an unsigned integer", optarg);
+			if (cli_parse_u64("--seed", optarg, &seed))
 				goto usage;
-			}
 			break;
 		case 'h':
 		case OPT_HELP:
@@ -160,18 +128,13 @@ int cmd_prefetch(int argc, char *argv[])
 			goto usage;
 		}
 	}
-	if (optind < argc) {
-		ph_err("unexpected argument '%s'; see 'pagehop prefetch --help'", argv[optind]);
+	if (cli_no_arguments(argc, argv) ||
+	    latency_parse_patterns("--patterns", patterns, seed, &specs, &nspecs))
 		goto usage;
-	}
 	if (s.bind.physcpubind && numa_bitmask_weight(s.bind.physcpubind) != 1) {
 		ph_err("--physcpubind: the study runs on one CPU; give one");
 		goto usage;
 	}
-	if (!specs && parse_patterns(DEFAULT_PATTERNS, &specs, &nspecs))
-		goto usage;
-	for (int i = 0; i < nspecs; i++)
-		specs[i].seed = seed;
 	s.bind.threads = 1;
 
 	rc = session_machine(&s);
@@ -360,12 +323,7 @@ restore:
 		doc_note(doc, "%s", pf.why);
 	session_describe(&s, doc);
 	session_buffers_table(&s, doc);
-	if (ph_interrupted) {
-		doc_note(doc, "interrupted: the rows above are what was measured before SIGINT");
-		rc = PH_EXIT_INTERRUPTED;
-	}
-	if (doc_render(doc, s.fmt, stdout) && !rc)
-		rc = PH_EXIT_FAIL;
+	rc = session_render(&s, doc, rc);
 	goto out;
 usage:
 	rc = PH_EXIT_USAGE;

@@ -127,10 +127,8 @@ int cmd_stream(int argc, char *argv[])
 			goto usage;
 		}
 	}
-	if (optind < argc) {
-		ph_err("unexpected argument '%s'; see 'pagehop stream --help'", argv[optind]);
+	if (cli_no_arguments(argc, argv))
 		goto usage;
-	}
 	if (!isa)
 		isa = isa_best();
 	if (!isa_supported(isa)) {
@@ -198,14 +196,7 @@ int cmd_stream(int argc, char *argv[])
 		section_str(sec, "arrays", "the arrays a kernel uses share each thread's memory equally; a=1, b=2, c=4 at the start, s=3");
 	}
 	session_buffers_table(&s, doc);
-	if (!s.all_verified)
-		doc_note(doc, "the memory was NOT verified to be where or what was asked (see buffers); figures are marked verified=no");
-	if (ph_interrupted) {
-		doc_note(doc, "interrupted: the figures above are what was measured before SIGINT");
-		rc = PH_EXIT_INTERRUPTED;
-	}
-	if (doc_render(doc, s.fmt, stdout))
-		rc = PH_EXIT_FAIL;
+	rc = session_render(&s, doc, rc);
 	goto out;
 usage:
 	rc = PH_EXIT_USAGE;

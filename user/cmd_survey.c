@@ -151,8 +151,7 @@ int cmd_survey(int argc, char *argv[])
 			return PH_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		ph_err("unexpected argument '%s'; see 'pagehop survey --help'", argv[optind]);
+	if (cli_no_arguments(argc, argv)) {
 		session_free(&s);
 		return PH_EXIT_USAGE;
 	}
@@ -206,11 +205,7 @@ int cmd_survey(int argc, char *argv[])
 			 s.topo.nnodes);
 	doc_note(doc, "'pagehop pages' separates what page size does, 'pagehop prefetch' what prefetching does; 'pagehop info' shows the whole machine");
 	doc_note(doc, "each figure: median of blocks over %.1f s after a warm-up, 95%% CI of the median; survey figures are quick, the commands above take their time", SURVEY_TIME);
-	if (ph_interrupted) {
-		doc_note(doc, "interrupted: the rows above are what was measured before SIGINT");
-		v.rc = PH_EXIT_INTERRUPTED;
-	}
-	rc = doc_render(doc, s.fmt, stdout) ? PH_EXIT_FAIL : v.rc;
+	rc = session_render(&s, doc, v.rc);
 	doc_free(doc);
 	session_free(&s);
 	return rc;

@@ -258,3 +258,34 @@ void latency_fill(struct ph_table *t, int row, const char *prefix,
 	table_int(t, row, col[6], (long long)res->n);
 	table_num(t, row, col[7], res->st.median * tsc_hz * 1e-9, "%.1f");
 }
+
+int latency_parse_patterns(const char *opt, const char *arg, uint64_t seed,
+			   struct chase_spec **out, int *n)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+	int count = 0;
+
+	*out = NULL;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct chase_spec sp = { 0 };
+
+		if (chase_parse(tok, &sp)) {
+			ph_err("%s: unknown pattern '%s'; expected random, tlb:SIZE, page[:SIZE], seq or stride:N (sizes in multiples of 64 bytes)",
+			       opt, tok);
+			free(copy);
+			free(*out);
+			*out = NULL;
+			return -EINVAL;
+		}
+		sp.seed = seed;
+		*out = xrealloc(*out, (size_t)(count + 1) * sizeof(**out));
+		(*out)[count++] = sp;
+	}
+	free(copy);
+	if (!count) {
+		ph_err("%s: empty; expected random, tlb:SIZE, page[:SIZE], seq or stride:N", opt);
+		return -EINVAL;
+	}
+	*n = count;
+	return 0;
+}

@@ -32,6 +32,13 @@ void latency_add_cols(struct ph_table *t, const char *prefix);
 void latency_fill(struct ph_table *t, int row, const char *prefix,
 		  const struct ph_result *res, double tsc_hz);
 
+/*
+ * A comma-separated list of chase patterns for option opt; the specs get
+ * seed.  0, or -EINVAL after the one-line error.
+ */
+int latency_parse_patterns(const char *opt, const char *arg, uint64_t seed,
+			   struct chase_spec **out, int *n);
+
 /* The sentence describing how a latency sample is taken, for "run" sections. */
 extern const char latency_method[];
 

@@ -341,6 +341,21 @@ void session_fill_common(struct ph_session *s, struct ph_table *t, int row)
 	table_bool(t, row, "verified", s->all_verified);
 }
 
+int session_render(struct ph_session *s, struct ph_doc *doc, int rc)
+{
+	if (!s->all_verified)
+		doc_note(doc, "the memory was NOT verified to be where or what was asked; figures are marked verified=no");
+	if (ph_interrupted) {
+		doc_note(doc, "interrupted: the figures above are what was measured before SIGINT");
+		rc = PH_EXIT_INTERRUPTED;
+	}
+	if (doc_render(doc, s->fmt, stdout)) {
+		ph_err("cannot write the output");
+		rc = rc ? rc : PH_EXIT_FAIL;
+	}
+	return rc;
+}
+
 void session_stop(struct ph_session *s)
 {
 	team_stop(s->team);

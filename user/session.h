@@ -111,6 +111,11 @@ void session_found(struct ph_session *s, char *nodes, size_t nodes_len,
 
 /* Undo session_start: stop the threads, free the memory; the machine stays. */
 void session_stop(struct ph_session *s);
+/*
+ * The end of every measuring command: note unverified memory and an
+ * interruption (exit 130), render doc in --format.  Returns the exit code.
+ */
+int session_render(struct ph_session *s, struct ph_doc *doc, int rc);
 void session_free(struct ph_session *s);
 
 #endif
