@@ -183,26 +183,3 @@ char *acpi_slit_source(const struct ph_acpi_ids *ids, int n, const int *dist,
 	return s;
 }
 
-int write_file_atomic(const char *path, const char *text)
-{
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	size_t len = strlen(text);
-	FILE *f = fopen(tmp, "w");
-	int err = 0;
-
-	if (!f) {
-		err = -errno;
-		free(tmp);
-		return err;
-	}
-	if (fwrite(text, 1, len, f) != len || fflush(f) || fsync(fileno(f)))
-		err = errno ? -errno : -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	free(tmp);
-	return err;
-}

@@ -56,7 +56,5 @@ struct ph_acpi_ids {
 char *acpi_slit_source(const struct ph_acpi_ids *ids, int n, const int *dist,
 		       const char *comment);
 
-/* Write text to path through a temporary file, fsync and rename(); -errno. */
-int write_file_atomic(const char *path, const char *text);
 
 #endif

@@ -178,7 +178,7 @@ static int emit_acpi(const struct acpi_opts *o, const struct ph_slit_job *job,
 			    have_table && !o->have_rev ? ", OEM revision raised by one" : "", layout,
 			    o->path);
 	text = acpi_slit_source(&ids, p->n, p->dist, comment);
-	err = write_file_atomic(o->path, text);
+	err = write_file_atomic(o->path, text, strlen(text));
 	free(comment);
 	free(text);
 	free(layout);

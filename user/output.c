@@ -740,28 +740,11 @@ int doc_save_json(struct ph_doc *d, const char *path)
 {
 	size_t len = 0;
 	char *buf = render_to_memory(d, PH_FMT_JSON, &len);
-	char *tmp;
-	FILE *f;
-	int err = 0;
+	int err;
 
 	if (!buf)
 		return -ENOMEM;
-	tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		err = -errno;
-		goto out;
-	}
-	if (fwrite(buf, 1, len, f) != len || fflush(f) || fsync(fileno(f)))
-		err = -errno ? -errno : -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-out:
-	free(tmp);
+	err = write_file_atomic(path, buf, len);
 	free(buf);
 	return err;
 }

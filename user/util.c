@@ -200,6 +200,29 @@ bool path_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
+int write_file_atomic(const char *path, const void *buf, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	FILE *f = fopen(tmp, "w");
+	int err = 0;
+
+	if (!f) {
+		err = -errno;
+		free(tmp);
+		return err;
+	}
+	if (fwrite(buf, 1, len, f) != len || fflush(f) || fsync(fileno(f)))
+		err = errno ? -errno : -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	return err;
+}
+
 int parse_size(const char *s, uint64_t *out, bool allow_zero)
 {
 	char *end;

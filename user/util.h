@@ -57,6 +57,12 @@ int read_u64(const char *path, uint64_t *val);
 bool path_exists(const char *path);
 
 /*
+ * Write len bytes to path through a temporary file beside it, fsync'ed and
+ * renamed over path, so that path never holds half a file.  0 or -errno.
+ */
+int write_file_atomic(const char *path, const void *buf, size_t len);
+
+/*
  * Parse a byte size: a decimal number with an optional binary suffix
  * k/K, m/M, g/G, t/T (powers of 1024), optionally followed by "B" or "iB".
  * Returns 0 or -EINVAL (malformed) / -ERANGE (overflow or zero when !allow_zero).

@@ -6,6 +6,7 @@
 #include "unit.h"
 
 #include "acpi_slit.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -163,8 +164,8 @@ static void test_write_atomic(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/slit.asl", dir);
-	assert_int_equal(write_file_atomic(path, "first\n"), 0);
-	assert_int_equal(write_file_atomic(path, "second\n"), 0);
+	assert_int_equal(write_file_atomic(path, "first\n", 6), 0);
+	assert_int_equal(write_file_atomic(path, "second\n", 7), 0);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(buf, sizeof(buf), f));
@@ -179,7 +180,7 @@ static void test_write_atomic(void **state)
 	unlink(path);
 	rmdir(dir);
 	snprintf(path, sizeof(path), "%s/none/slit.asl", dir);
-	assert_int_equal(write_file_atomic(path, "x"), -ENOENT);
+	assert_int_equal(write_file_atomic(path, "x", 1), -ENOENT);
 }
 
 int main(void)
