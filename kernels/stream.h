@@ -43,8 +43,9 @@ struct stream_kernel {
 	unsigned bytes_stream;	/* bytes per element as STREAM counts them: loads + stores */
 	unsigned bytes_wa;	/* the same plus the write-allocate read of each stored
 				 * element's line: bytes_stream + 8 per store, unless nt */
-	size_t align_elems;	/* n, and every array's address in doubles, must be a
-				 * multiple of this (the doubles one unrolled iteration covers) */
+	size_t align_elems;	/* the doubles one unrolled iteration covers: n must be a
+				 * multiple of it, and each array's address a multiple of
+				 * align_elems * sizeof(double) bytes (at most 512) */
 	stream_fn fn;
 	const char *desc;	/* one line for --help and 'pagehop list' */
 };
