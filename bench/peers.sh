@@ -10,13 +10,20 @@
 # takes the best variant of its tool (pagehop: sse2 and avx2; likwid: its
 # scalar, SSE, AVX and AVX-FMA kernels), and the figure is the median over
 # pairs of pagehop / likwid.  Both count bytes as STREAM does (copy 16,
-# triad 24 per element) and pin threads to the first CPUs.
+# triad 24 per element), pin threads to the first CPUs and run on 4 KiB
+# pages (likwid takes what malloc gives; PAGE_SIZE=2m runs pagehop on 2 MiB
+# pages instead, to show what the page size alone is worth).  likwid's
+# "1GB" is 10^9 bytes over all arrays, pagehop's --size 1G is 2^30: both
+# far beyond the caches.
 #
 # Needs: scripts/install-deps.sh bench (likwid), a built build/pagehop.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 pagehop=$root/build/pagehop
 pairs=${1:-5}
+page=${PAGE_SIZE:-4k}
+reserve=
+[ "$page" = 4k ] || reserve=--reserve
 command -v likwid-bench >/dev/null || { echo "likwid-bench missing: bash scripts/install-deps.sh bench" >&2; exit 4; }
 [ -x "$pagehop" ] || { echo "build/pagehop missing: make" >&2; exit 4; }
 
@@ -25,6 +32,7 @@ best_pagehop() {
 	local k=$1 t=$2 nt=$3 best=0 v isa
 	for isa in sse2 avx2; do
 		v=$("$pagehop" stream --kernel "$k" --isa $isa $nt --threads "$t" --size 1G --time 1 \
+			--page-size "$page" $reserve \
 			--format json 2>/dev/null | jq -r '.stream[0].bw_GBps') || continue
 		best=$(awk -v a="$best" -v b="$v" 'BEGIN { print (b > a ? b : a) }')
 	done
@@ -35,7 +43,8 @@ best_pagehop() {
 best_likwid() {
 	local t=$2 best=0 v k
 	for k in $1; do
-		v=$(likwid-bench -t "$k" -w "S0:1GB:$t" 2>/dev/null | awk '/^MByte\/s:/ { print $2 / 1000 }')
+		# -i 30: a fixed 30 passes, skipping likwid's own calibration run.
+		v=$(likwid-bench -i 30 -t "$k" -w "S0:1GB:$t" 2>/dev/null | awk '/^MByte\/s:/ { print $2 / 1000 }')
 		[ -n "$v" ] || continue
 		best=$(awk -v a="$best" -v b="$v" 'BEGIN { print (b > a ? b : a) }')
 	done
@@ -51,7 +60,9 @@ for kernel in copy triad; do
 		copy) lk="copy copy_sse copy_avx" ;;
 		copy--nt) lk="copy_mem copy_mem_sse copy_mem_avx" ;;
 		triad) lk="stream stream_sse stream_avx stream_avx_fma" ;;
-		triad--nt) lk="stream_mem stream_mem_sse stream_mem_avx stream_mem_avx_fma" ;;
+		# likwid 5.2.2's stream_mem (scalar, non-temporal) crashes; its SSE and
+		# AVX non-temporal versions stand for it.
+		triad--nt) lk="stream_mem_sse stream_mem_avx stream_mem_avx_fma" ;;
 		esac
 		for t in 1 2; do
 			ratios=() ph=() lw=()

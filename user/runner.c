@@ -49,6 +49,7 @@ struct ph_team {
 	const struct ph_clock *clk;
 	uint64_t *ticks;
 	uint64_t *t0, *t1;	/* each thread's start and end, last run */
+	int arrived;		/* threads at the start line of this run */
 	bool stop;
 };
 
@@ -78,6 +79,17 @@ static void *worker_main(void *arg)
 		pthread_barrier_wait(&t->start);
 		if (t->stop)
 			break;
+		/*
+		 * The barrier wakes its sleepers one by one, and a vCPU woken from
+		 * idle can take milliseconds to run: without more, one thread could
+		 * start a block while another still sleeps, and the run's span would
+		 * count the wait.  Every thread is pinned to a CPU of its own, so
+		 * each can spin here until all are awake, and all start within a
+		 * cache-line transfer of each other.
+		 */
+		__atomic_add_fetch(&t->arrived, 1, __ATOMIC_ACQ_REL);
+		while (__atomic_load_n(&t->arrived, __ATOMIC_ACQUIRE) < t->n)
+			__builtin_ia32_pause();
 		t0 = clock_begin(t->clk);
 		t->fn(t->ctx, w->tid);
 		t1 = clock_end(t->clk);
@@ -133,6 +145,7 @@ void team_run(struct ph_team *t, team_work_fn fn, void *ctx,
 	t->ctx = ctx;
 	t->clk = clk;
 	t->ticks = ticks;
+	__atomic_store_n(&t->arrived, 0, __ATOMIC_RELEASE);
 	pthread_barrier_wait(&t->start);
 	pthread_barrier_wait(&t->done);
 }
