@@ -358,6 +358,8 @@ int matrix_measure(struct ph_mx *mx, struct ph_session *s, const char *save_path
 	double t0 = now_mono_raw();
 	int rc = 0;
 
+	provenance_collect(&mx->prov);
+	mx->have_prov = true;
 	progress(mx, t0);
 	for (int r = 0; r < mx->nrows && !ph_interrupted; r++)
 		for (int c = 0; c < mx->ncols && !ph_interrupted; c++) {
@@ -449,6 +451,8 @@ struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
 		"ci_met", "verified", "page_size", "backend", "nodes_found", "cpus", "threads",
 	};
 
+	if (mx->have_prov)
+		doc_set_provenance(doc, &mx->prov);
 	section_str(sec, "rows", mx->grouped ? "CPU groups (index into groups)" : "CPU nodes");
 	section_str(sec, "columns", mx->grouped ? "memory groups (index into groups)" : "memory nodes");
 	section_str(sec, "page_size_asked", psize_name(s->bufreq.psize));

@@ -60,6 +60,9 @@ struct ph_mx {
 	bool all_verified;
 	bool interrupted;
 	const char *backend;	/* of the first cell, for the description */
+	struct ph_provenance prov;	/* taken when measuring began: every
+					 * document of this matrix carries it */
+	bool have_prov;
 };
 
 /*

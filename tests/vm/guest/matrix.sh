@@ -13,8 +13,23 @@ j=/tmp/m.json
 # as the measuring vCPU (thread=single); let it finish first.
 pagehop chase --size 8M --time 1 >/tmp/warm 2>&1
 diag "warm-up chase: $(grep -m1 random /tmp/warm)"
-pagehop matrix --size 8M --time 0.3 --ci 5 --page-size 4k --format json --save /tmp/saved.json >$j 2>/tmp/err
+# flat FILE: the matrix's latencies all within 20% of each other.
+flat() { jq -e '[.latency_ns.values[][]] | max / min < 1.2' "$1" >/dev/null 2>&1; }
+# Under icount every vCPU's instructions advance the one guest clock, so a
+# guest thread that keeps another vCPU busy for a whole cell (seen once in
+# CI: one cell at twice the others) lengthens that cell's time.  The flat
+# verdicts below assume a quiet guest; a matrix that is not flat breaks that
+# premise, not the analysis, and is measured once more (and shown).
+measure() {
+	pagehop matrix --size 8M --time 0.3 --ci 5 --page-size 4k --format json --save /tmp/saved.json >$j 2>/tmp/err
+}
+measure
 rc=$?
+if [ $rc = 0 ] && [ -n "${VM_ICOUNT:-}" ] && ! flat $j; then
+	diag "guest not quiet, measuring again; latency_ns was $(jq -c .latency_ns.values $j)"
+	measure
+	rc=$?
+fi
 [ $rc = 0 ] && ok "matrix exits 0" || not_ok "matrix exits 0" "rc $rc: $(cat /tmp/err)"
 n=$(jq '[.cells[] | select(.figure == "latency_ns")] | length' $j)
 [ "$n" = 16 ] && ok "16 latency cells" || not_ok "16 latency cells" "got $n"
@@ -52,8 +67,14 @@ h=$(jq -r '[.hmat[]? | select(.hmat != null and .measured != null)] | length' /t
 [ "$h" -ge 1 ] 2>/dev/null && ok "HMAT figures in the comparison ($h rows)" || not_ok "HMAT in the comparison" "$(jq -c 'keys' /tmp/s.json)"
 
 # Online: slit measures by itself, with the same verdict.
-pagehop slit --size 8M --time 0.2 --ci 5 --page-size 4k >/tmp/o.txt 2>/tmp/err
+online() { pagehop slit --size 8M --time 0.2 --ci 5 --page-size 4k --save /tmp/o.json >/tmp/o.txt 2>/tmp/err; }
+online
 rc2=$?
+if [ -n "${VM_ICOUNT:-}" ] && [ $rc2 != $rc ] && ! flat /tmp/o.json; then
+	diag "guest not quiet, measuring again; latency_ns was $(jq -c .latency_ns.values /tmp/o.json)"
+	online
+	rc2=$?
+fi
 if [ -n "${VM_ICOUNT:-}" ]; then
 	[ $rc2 = $rc ] && ok "slit online: same exit ($rc2)" || not_ok "slit online" "rc $rc2: $(cat /tmp/err)"
 else
