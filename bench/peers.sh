@@ -5,16 +5,20 @@
 # (Debian's likwid) on this machine: copy and triad ("stream" in likwid), 1
 # and 2 threads, a 1 GiB working set, normal and non-temporal stores.
 #
-# The host is shared and noisy, so nothing here is a single number: the two
-# tools run interleaved, A B A B, PAIRS times (default 5) per case; each run
-# takes the best variant of its tool (pagehop: sse2 and avx2; likwid: its
-# scalar, SSE, AVX and AVX-FMA kernels), and the figure is the median over
-# pairs of pagehop / likwid.  Both count bytes as STREAM does (copy 16,
-# triad 24 per element), pin threads to the first CPUs and run on 4 KiB
-# pages (likwid takes what malloc gives; PAGE_SIZE=2m runs pagehop on 2 MiB
-# pages instead, to show what the page size alone is worth).  likwid's
-# "1GB" is 10^9 bytes over all arrays, pagehop's --size 1G is 2^30: both
-# far beyond the caches.
+# The host is shared and noisy, so nothing here is a single number.  Per
+# case, PAIRS times (default 5), every variant of both tools runs once,
+# interleaved: pagehop sse2 and avx2, then likwid's scalar, SSE, AVX (and
+# AVX-FMA) kernels.  Each tool's best variant is the one with the highest
+# median over the pairs; the ratio is the median over pairs of pagehop's
+# best variant / likwid's best variant in the same pair.  (Taking the best
+# of each pair's runs instead would favour the tool with more variants: the
+# maximum of four noisy runs beats the maximum of two on a noisy host.)
+#
+# Both count bytes as STREAM does (copy 16, triad 24 per element), pin
+# threads to the first CPUs and run on 4 KiB pages (likwid takes what malloc
+# gives; PAGE_SIZE=2m runs pagehop on 2 MiB pages instead, to show what the
+# page size alone is worth).  likwid's "1GB" is 10^9 bytes over all arrays,
+# pagehop's --size 1G is 2^30: both far beyond the caches.
 #
 # Needs: scripts/install-deps.sh bench (likwid), a built build/pagehop.
 set -euo pipefail
@@ -26,55 +30,68 @@ reserve=
 [ "$page" = 4k ] || reserve=--reserve
 command -v likwid-bench >/dev/null || { echo "likwid-bench missing: bash scripts/install-deps.sh bench" >&2; exit 4; }
 [ -x "$pagehop" ] || { echo "build/pagehop missing: make" >&2; exit 4; }
+case $pairs in '' | *[!0-9]* | 0) echo "usage: $0 [PAIRS >= 1]" >&2; exit 2 ;; esac
 
-# best_pagehop KERNEL THREADS NT -> GB/s (10^9), the best of sse2 and avx2
-best_pagehop() {
-	local k=$1 t=$2 nt=$3 best=0 v isa
-	for isa in sse2 avx2; do
-		v=$("$pagehop" stream --kernel "$k" --isa $isa $nt --threads "$t" --size 1G --time 1 \
-			--page-size "$page" $reserve \
-			--format json 2>/dev/null | jq -r '.stream[0].bw_GBps') || continue
-		best=$(awk -v a="$best" -v b="$v" 'BEGIN { print (b > a ? b : a) }')
-	done
-	echo "$best"
+# run_pagehop KERNEL ISA THREADS NT -> GB/s (10^9), 0 if it failed
+run_pagehop() {
+	"$pagehop" stream --kernel "$1" --isa "$2" $4 --threads "$3" --size 1G --time 1 \
+		--page-size "$page" $reserve --format json 2>/dev/null |
+		jq -r '.stream[0].bw_GBps // 0' || echo 0
 }
 
-# best_likwid KERNELS THREADS -> GB/s (likwid's MByte/s is 10^6 bytes/s)
-best_likwid() {
-	local t=$2 best=0 v k
-	for k in $1; do
-		# -i 30: a fixed 30 passes, skipping likwid's own calibration run.
-		v=$(likwid-bench -i 30 -t "$k" -w "S0:1GB:$t" 2>/dev/null | awk '/^MByte\/s:/ { print $2 / 1000 }')
-		[ -n "$v" ] || continue
-		best=$(awk -v a="$best" -v b="$v" 'BEGIN { print (b > a ? b : a) }')
-	done
-	echo "$best"
+# run_likwid KERNEL THREADS -> GB/s (likwid's MByte/s is 10^6 bytes/s), 0 if
+# it failed.  -i 30: a fixed 30 passes, skipping likwid's calibration run.
+run_likwid() {
+	likwid-bench -i 30 -t "$1" -w "S0:1GB:$2" 2>/dev/null |
+		awk '/^MByte\/s:/ { v = $2 / 1000 } END { print v + 0 }'
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
-printf '%-6s %-7s %-3s %12s %12s %8s %s\n' kernel stores thr pagehop_GBps likwid_GBps ratio pairs
+# best FILE -> the column (1-based) with the highest median; FILE has one
+# row per pair, one column per variant.
+best() {
+	local col best=1 m bm=-1
+	for ((col = 1; col <= $(head -n1 "$1" | wc -w); col++)); do
+		m=$(awk -v c=$col '{ print $c }' "$1" | median)
+		if awk -v a="$m" -v b="$bm" 'BEGIN { exit !(a > b) }'; then
+			best=$col bm=$m
+		fi
+	done
+	echo $best
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+isas=(sse2 avx2)
+printf '%-6s %-7s %-3s %-14s %-18s %12s %12s %8s %s\n' kernel stores thr pagehop_best likwid_best \
+	pagehop_GBps likwid_GBps ratio pairs
 for kernel in copy triad; do
 	for nt in "" --nt; do
 		case "$kernel$nt" in
-		copy) lk="copy copy_sse copy_avx" ;;
-		copy--nt) lk="copy_mem copy_mem_sse copy_mem_avx" ;;
-		triad) lk="stream stream_sse stream_avx stream_avx_fma" ;;
+		copy) lk=(copy copy_sse copy_avx) ;;
+		copy--nt) lk=(copy_mem copy_mem_sse copy_mem_avx) ;;
+		triad) lk=(stream stream_sse stream_avx stream_avx_fma) ;;
 		# likwid 5.2.2's stream_mem (scalar, non-temporal) crashes; its SSE and
 		# AVX non-temporal versions stand for it.
-		triad--nt) lk="stream_mem_sse stream_mem_avx stream_mem_avx_fma" ;;
+		triad--nt) lk=(stream_mem_sse stream_mem_avx stream_mem_avx_fma) ;;
 		esac
 		for t in 1 2; do
-			ratios=() ph=() lw=()
+			: >"$tmp/ph" && : >"$tmp/lw"
 			for ((p = 0; p < pairs; p++)); do
-				a=$(best_pagehop $kernel $t "$nt")
-				b=$(best_likwid "$lk" $t)
-				ph+=("$a") lw+=("$b")
-				ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }')")
+				row=()
+				for isa in "${isas[@]}"; do row+=("$(run_pagehop $kernel $isa $t "$nt")"); done
+				echo "${row[*]}" >>"$tmp/ph"
+				row=()
+				for k in "${lk[@]}"; do row+=("$(run_likwid "$k" $t)"); done
+				echo "${row[*]}" >>"$tmp/lw"
 			done
-			printf '%-6s %-7s %-3s %12.2f %12.2f %8.3f %s\n' $kernel "$([ -n "$nt" ] && echo nt || echo normal)" $t \
-				"$(printf '%s\n' "${ph[@]}" | median)" "$(printf '%s\n' "${lw[@]}" | median)" \
-				"$(printf '%s\n' "${ratios[@]}" | median)" "$pairs"
+			a=$(best "$tmp/ph") b=$(best "$tmp/lw")
+			paste -d' ' <(awk -v c="$a" '{ print $c }' "$tmp/ph") <(awk -v c="$b" '{ print $c }' "$tmp/lw") >"$tmp/pair"
+			printf '%-6s %-7s %-3s %-14s %-18s %12.2f %12.2f %8.3f %s\n' $kernel \
+				"$([ -n "$nt" ] && echo nt || echo normal)" $t "${isas[a - 1]}" "${lk[b - 1]}" \
+				"$(awk '{ print $1 }' "$tmp/pair" | median)" "$(awk '{ print $2 }' "$tmp/pair" | median)" \
+				"$(awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' "$tmp/pair" | median)" "$pairs"
 		done
 	done
 done

@@ -343,6 +343,10 @@ void session_fill_common(struct ph_session *s, struct ph_table *t, int row)
 
 int session_render(struct ph_session *s, struct ph_doc *doc, int rc)
 {
+	/* A usage error found only once the memory was laid out (a size too
+	 * small for a kernel) was said on stderr: nothing goes to stdout. */
+	if (rc == PH_EXIT_USAGE)
+		return rc;
 	if (!s->all_verified)
 		doc_note(doc, "the memory was NOT verified to be where or what was asked; figures are marked verified=no");
 	if (ph_interrupted) {

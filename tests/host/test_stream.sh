@@ -63,6 +63,7 @@ usage_error "unknown isa" stream --isa neon
 expect "--nt: read plain, write non-temporal" "$(jq -r '[.stream[] | "\(.kernel)=\(.nt)"] | join(" ")' "$TMP/r.json")" \
 	"read=false write=true"
 usage_error "size too small" stream --kernel triad --size 64
+usage_error "size too small once shared by two threads" stream --kernel triad --size 256 --threads 2
 usage_error "bad time" stream --time -1
 usage_error "bad ci" stream --ci 0
 usage_error "membind and interleave" stream --membind 0 --interleave 0
