@@ -20,6 +20,8 @@
 # page size alone is worth).  likwid's "1GB" is 10^9 bytes over all arrays,
 # pagehop's --size 1G is 2^30: both far beyond the caches.
 #
+# CASES="triad triad--nt" runs only those kernels (--nt: non-temporal).
+#
 # Needs: scripts/install-deps.sh bench (likwid), a built build/pagehop.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,15 +36,15 @@ case $pairs in '' | *[!0-9]* | 0) echo "usage: $0 [PAIRS >= 1]" >&2; exit 2 ;; e
 
 # run_pagehop KERNEL ISA THREADS NT -> GB/s (10^9), 0 if it failed
 run_pagehop() {
-	"$pagehop" stream --kernel "$1" --isa "$2" $4 --threads "$3" --size 1G --time 1 \
-		--page-size "$page" $reserve --format json 2>/dev/null |
-		jq -r '.stream[0].bw_GBps // 0' || echo 0
+	{ "$pagehop" stream --kernel "$1" --isa "$2" $4 --threads "$3" --size 1G --time 1 \
+		--page-size "$page" $reserve --format json 2>/dev/null || true; } |
+		jq -r '.stream[0].bw_GBps // 0' 2>/dev/null | awk '{ v = $1 } END { print v + 0 }'
 }
 
 # run_likwid KERNEL THREADS -> GB/s (likwid's MByte/s is 10^6 bytes/s), 0 if
-# it failed.  -i 30: a fixed 30 passes, skipping likwid's calibration run.
+# it failed (likwid 5.2.2's non-temporal stream kernels crash at times).  -i 30: a fixed 30 passes, skipping likwid's calibration run.
 run_likwid() {
-	likwid-bench -i 30 -t "$1" -w "S0:1GB:$2" 2>/dev/null |
+	{ likwid-bench -i 30 -t "$1" -w "S0:1GB:$2" 2>/dev/null || true; } |
 		awk '/^MByte\/s:/ { v = $2 / 1000 } END { print v + 0 }'
 }
 
@@ -68,6 +70,7 @@ printf '%-6s %-7s %-3s %-14s %-18s %12s %12s %8s %s\n' kernel stores thr pagehop
 	pagehop_GBps likwid_GBps ratio pairs
 for kernel in copy triad; do
 	for nt in "" --nt; do
+		case " ${CASES:-copy copy--nt triad triad--nt} " in *" $kernel$nt "*) ;; *) continue ;; esac
 		case "$kernel$nt" in
 		copy) lk=(copy copy_sse copy_avx) ;;
 		copy--nt) lk=(copy_mem copy_mem_sse copy_mem_avx) ;;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * bandwidth.c - a bandwidth figure: arrays laid out in verified memory,
- * blocks of whole passes, STREAM's byte counting and validation.
+ * timed blocks in which every thread streams until the same deadline,
+ * STREAM's byte counting and validation.
  */
 #include "bandwidth.h"
 #include "util.h"
@@ -12,14 +13,15 @@
 #include <string.h>
 
 const char bandwidth_method[] =
-	"one block of whole passes (>= 10 ms) per sample; GB/s = bytes of all threads as STREAM counts them / the time from the first thread's start to the last thread's end (the slowest thread's time, as they start together); arrays checked afterwards";
+	"one timed block per sample (10 ms, or one pass if longer), in which every thread streams its arrays in 64 KiB chunks until the block's time is up, so that all stop together; GB/s = bytes of all threads as STREAM counts them / the time from the first thread's start to the last thread's end; arrays checked afterwards";
 
 /* STREAM's scalar. */
 #define STREAM_SCALAR 3.0
 
 /*
- * A block is at least 10 ms: 500,000 times the TSC's resolution, and at
- * least one whole pass, so that every sample streams every array.
+ * A block is at least 10 ms (500,000 times the TSC's resolution) and at
+ * least as long as one whole pass, so that every sample streams about all
+ * of every array.
  */
 #define BLOCK_SECONDS 0.010
 
@@ -36,13 +38,25 @@ const char bandwidth_method[] =
  */
 #define ARRAY_STAGGER 1536u
 
+/*
+ * Within a block every thread streams its arrays in chunks of CHUNK_ELEMS
+ * doubles (64 KiB an array), cyclically, and reads the clock after each
+ * chunk until the block's time is up.  All threads therefore stop within a
+ * chunk of the same moment: none idles at the end of a block while a slower
+ * one finishes a fixed amount of work, which cost 5-10% at two threads on a
+ * noisy host where the threads' speeds wander apart.
+ */
+#define CHUNK_ELEMS 8192u
+
 struct bw_run {
 	struct ph_session *s;
 	const struct stream_kernel *k;
 	size_t n;
 	double **a, **b, **c;	/* per thread */
-	double *sum;		/* per thread: READ's result, kept */
-	unsigned passes;
+	double *sum;		/* per thread: READ's result for one pass */
+	uint64_t block_ticks;	/* how long each thread streams in a block */
+	size_t *pos;		/* per thread: where its next chunk starts */
+	size_t *elems;		/* per thread: elements streamed in the last block */
 	uint64_t *ticks;
 	size_t *bad;
 };
@@ -54,14 +68,49 @@ static void work_init(void *ctx, int tid)
 	stream_init(r->a[tid], r->b[tid], r->c[tid], r->n);
 }
 
+/* One untimed whole pass (the warm-up). */
 static void work_pass(void *ctx, int tid)
 {
 	struct bw_run *r = ctx;
-	double sum = 0;
 
-	for (unsigned p = 0; p < r->passes; p++)
-		sum += r->k->fn(r->a[tid], r->b[tid], r->c[tid], STREAM_SCALAR, r->n);
-	r->sum[tid] = sum / r->passes;
+	r->sum[tid] = r->k->fn(r->a[tid], r->b[tid], r->c[tid], STREAM_SCALAR, r->n);
+}
+
+static double *at(double *p, size_t i)
+{
+	return p ? p + i : NULL;
+}
+
+/*
+ * A timed block: chunks until block_ticks have passed.  Arrays shorter than
+ * a chunk are streamed whole, as many times as make a chunk, between clock
+ * reads.  A READ chunk whose sum is not exact (STREAM_INIT_A per element)
+ * spoils the thread's sum, and so the check afterwards.
+ */
+static void work_block(void *ctx, int tid)
+{
+	struct bw_run *r = ctx;
+	const struct ph_clock *clk = &r->s->clk;
+	const struct stream_kernel *k = r->k;
+	size_t pos = r->pos[tid], done = 0;
+	size_t reps = r->n < CHUNK_ELEMS ? CHUNK_ELEMS / r->n : 1;
+	uint64_t end = clock_begin(clk) + r->block_ticks;
+
+	do {
+		size_t len = r->n - pos < CHUNK_ELEMS ? r->n - pos : CHUNK_ELEMS;
+
+		for (size_t i = 0; i < reps; i++) {
+			double sum = k->fn(at(r->a[tid], pos), at(r->b[tid], pos), at(r->c[tid], pos),
+					   STREAM_SCALAR, len);
+
+			if (k->op == STREAM_READ && sum != (double)len * STREAM_INIT_A)
+				r->sum[tid] = -1;
+		}
+		done += reps * len;
+		pos = pos + len == r->n ? 0 : pos + len;
+	} while (clock_end(clk) < end);
+	r->pos[tid] = pos;
+	r->elems[tid] = done;
 }
 
 static void work_check(void *ctx, int tid)
@@ -81,9 +130,11 @@ static double span_ns(struct bw_run *r)
 static int sample_bw(void *ctx, double *sample)
 {
 	struct bw_run *r = ctx;
-	double bytes = (double)r->n * r->k->bytes_stream * r->passes * r->s->binding.n;
+	double bytes = 0;
 
-	team_run(r->s->team, work_pass, r, &r->s->clk, r->ticks);
+	team_run(r->s->team, work_block, r, &r->s->clk, r->ticks);
+	for (int i = 0; i < r->s->binding.n; i++)
+		bytes += (double)r->elems[i] * r->k->bytes_stream;
 	*sample = bytes / span_ns(r);	/* bytes per ns = GB/s */
 	return 0;
 }
@@ -91,7 +142,7 @@ static int sample_bw(void *ctx, double *sample)
 int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 		     struct ph_bandwidth *out)
 {
-	struct bw_run r = { .s = s, .k = k, .passes = 1 };
+	struct bw_run r = { .s = s, .k = k };
 	int n = s->binding.n;
 	struct ph_mcfg cfg = s->mcfg;
 	char label[64];
@@ -117,6 +168,8 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 	r.sum = xcalloc((size_t)n, sizeof(double));
 	r.ticks = xcalloc((size_t)n, sizeof(uint64_t));
 	r.bad = xcalloc((size_t)n, sizeof(size_t));
+	r.pos = xcalloc((size_t)n, sizeof(size_t));
+	r.elems = xcalloc((size_t)n, sizeof(size_t));
 	for (int i = 0; i < n; i++) {
 		double *base = s->segs[i].addr;
 		unsigned slot = 0;
@@ -131,10 +184,11 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 			r.c[i] = base + (size_t)slot++ * (r.n + stagger / sizeof(double));
 	}
 	team_run(s->team, work_init, &r, &s->clk, r.ticks);
-	/* Warm-up: one untimed pass; it also times a pass to size the blocks. */
+	/* Warm-up: one untimed pass; it also times a pass to size the blocks:
+	 * BLOCK_SECONDS, or one pass if that takes longer. */
 	team_run(s->team, work_pass, &r, &s->clk, r.ticks);
-	t = span_ns(&r) * 1e-9;
-	r.passes = t >= BLOCK_SECONDS ? 1 : (unsigned)ceil(BLOCK_SECONDS / fmax(t, 1e-9));
+	t = fmax(span_ns(&r) * 1e-9, BLOCK_SECONDS);
+	r.block_ticks = (uint64_t)ceil(t * 1e9 / clock_ticks_to_ns(&s->clk, 1000000) * 1e6);
 	snprintf(label, sizeof(label), "stream %s %s%s", k->name, isa_name(k->isa), k->nt ? " nt" : "");
 	cfg.label = label;
 	measure_figure(&cfg, sample_bw, &r, &out->res);
@@ -147,6 +201,8 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 	free(r.sum);
 	free(r.ticks);
 	free(r.bad);
+	free(r.pos);
+	free(r.elems);
 	if (out->bad) {
 		ph_err("%s %s: %zu array elements are wrong after the run", k->name, isa_name(k->isa),
 		       out->bad);
