@@ -6,7 +6,7 @@
 # against a SLIT of 10/11 (flat11) consistent, exit 0.  HMAT figures must
 # appear in the comparison either way.
 . /tests/tap.sh
-plan 12
+plan 14
 
 j=/tmp/m.json
 # What the guest still does right after boot runs on the same host thread
@@ -80,6 +80,23 @@ if [ -n "${VM_ICOUNT:-}" ]; then
 else
 	case $rc2 in 0|1|3) ok "slit online: a verdict (exit $rc2)" ;; *) not_ok "slit online" "rc $rc2: $(cat /tmp/err)" ;; esac
 fi
+
+# --groups: two sockets of two nodes each (CPU n is on node n).  Bandwidth
+# threads run on both CPUs of the row's group and every page of a cell lies
+# on the column group's nodes, read back per cell.
+pagehop matrix --groups 0-1,2-3 --size 8M --time 0.1 --ci 50 --page-size 4k --figures latency,read \
+	--format json >/tmp/g.json 2>/tmp/err
+rc=$?
+got=$(jq -r '[(.latency_ns.values | length), (.latency_ns.values[0] | length)] | map(tostring) | join("x")' /tmp/g.json 2>/dev/null)
+[ $rc = 0 ] && [ "$got" = 2x2 ] && ok "--groups 0-1,2-3: a 2x2 matrix" || not_ok "--groups matrix" "rc $rc, $got: $(cat /tmp/err)"
+bad=$(jq -r '.cells[] | select(
+	([.nodes_found | tostring | split(",")[] | tonumber] - (if .mem_node == 0 then [0, 1] else [2, 3] end)) != [] or
+	.verified != true or
+	(.figure != "latency_ns" and (.cpus != (if .cpu_node == 0 then "0,1" else "2,3" end) or .threads != 2)))
+	| "\(.cpu_node)->\(.mem_node) \(.figure): nodes \(.nodes_found) cpus \(.cpus) threads \(.threads)"' /tmp/g.json 2>&1)
+n=$(jq '.cells | length' /tmp/g.json 2>/dev/null)
+[ -z "$bad" ] && [ "$n" = 8 ] && ok "--groups: 8 cells, pages on the column's nodes, read on the row's two CPUs" ||
+	not_ok "--groups cells" "$n cells; $bad"
 
 # A proposed SLIT as ACPI source, compiled later by the host (no iasl here).
 pagehop slit --input $j --emit-acpi /tmp/slit.asl >/dev/null 2>/tmp/err
