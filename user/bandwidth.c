@@ -30,11 +30,11 @@ const char bandwidth_method[] =
  * end, arrays of a power-of-two size start at the same offset in their
  * pages, so a[i], b[i] and c[i] share their low twelve address bits and
  * compete for the same L1 sets and store-forwarding checks (copy over 1 GiB
- * ran 3-7% slower that way in paired runs on the development host).  1536 bytes keeps
- * every array aligned for the widest unrolled iteration (512 bytes) and
- * puts a, b and c at page offsets 0, 1536 and 3072.  Below 96 KiB a thread
- * (arrays in the caches) the arrays are laid end to end, so that the
- * smallest sizes still fit.
+ * ran 3-7% slower that way in paired runs on the development host).  1536
+ * bytes keeps every array aligned for the widest unrolled iteration (512
+ * bytes) and puts a, b and c at page offsets 0, 1536 and 3072.  Below 96 KiB
+ * a thread (arrays in the caches) the arrays are laid end to end, so that
+ * the smallest sizes still fit.
  */
 #define ARRAY_STAGGER 1536u
 
