@@ -36,7 +36,14 @@ const char bandwidth_method[] =
  * a thread (arrays in the caches) the arrays are laid end to end, so that
  * the smallest sizes still fit.
  */
-#define ARRAY_STAGGER 1536u
+#define ARRAY_STAGGER 1536
+#define STAGGER_FROM (64 * ARRAY_STAGGER)	/* bytes a thread */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+const char bandwidth_arrays[] =
+	"the arrays a kernel uses share each thread's memory equally, " STR(ARRAY_STAGGER)
+	" bytes apart (STREAM's OFFSET) once a thread has 64 times that; a=1, b=2, c=4 at the start, s=3";
 
 /*
  * Within a block every thread streams its arrays in chunks of CHUNK_ELEMS
@@ -146,14 +153,14 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 	int n = s->binding.n;
 	struct ph_mcfg cfg = s->mcfg;
 	char label[64];
-	size_t stagger;
+	size_t stagger, stride;
 	double t;
 
 	memset(out, 0, sizeof(*out));
 	out->k = k;
 	/* The arrays the kernel uses share the thread's memory equally, less
 	 * the staggers between them. */
-	stagger = s->per_thread >= 64 * ARRAY_STAGGER ? ARRAY_STAGGER : 0;
+	stagger = s->per_thread >= STAGGER_FROM ? ARRAY_STAGGER : 0;
 	r.n = (s->per_thread - (k->arrays - 1) * stagger) / (k->arrays * sizeof(double)) /
 	      k->align_elems * k->align_elems;
 	out->elems = r.n;
@@ -170,6 +177,7 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 	r.bad = xcalloc((size_t)n, sizeof(size_t));
 	r.pos = xcalloc((size_t)n, sizeof(size_t));
 	r.elems = xcalloc((size_t)n, sizeof(size_t));
+	stride = r.n + stagger / sizeof(double);
 	for (int i = 0; i < n; i++) {
 		double *base = s->segs[i].addr;
 		unsigned slot = 0;
@@ -177,11 +185,11 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 		/* Each used array in a region of its own, in a, b, c order,
 		 * ARRAY_STAGGER bytes apart. */
 		if (k->uses & STREAM_A)
-			r.a[i] = base + (size_t)slot++ * (r.n + stagger / sizeof(double));
+			r.a[i] = base + slot++ * stride;
 		if (k->uses & STREAM_B)
-			r.b[i] = base + (size_t)slot++ * (r.n + stagger / sizeof(double));
+			r.b[i] = base + slot++ * stride;
 		if (k->uses & STREAM_C)
-			r.c[i] = base + (size_t)slot++ * (r.n + stagger / sizeof(double));
+			r.c[i] = base + slot++ * stride;
 	}
 	team_run(s->team, work_init, &r, &s->clk, r.ticks);
 	/* Warm-up: one untimed pass; it also times a pass to size the blocks:

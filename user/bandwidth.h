@@ -33,5 +33,7 @@ void bandwidth_fill(struct ph_table *t, int row, const char *prefix,
 		    const struct ph_bandwidth *b);
 
 extern const char bandwidth_method[];
+/* How the arrays are laid out, for the same description. */
+extern const char bandwidth_arrays[];
 
 #endif

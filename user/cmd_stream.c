@@ -193,7 +193,7 @@ int cmd_stream(int argc, char *argv[])
 		struct ph_section *sec = doc_add_section(doc, "stream_method", "stream");
 
 		section_str(sec, "sample", bandwidth_method);
-		section_str(sec, "arrays", "the arrays a kernel uses share each thread's memory equally, 1536 bytes apart (STREAM's OFFSET) from 96 KiB a thread; a=1, b=2, c=4 at the start, s=3");
+		section_str(sec, "arrays", bandwidth_arrays);
 	}
 	session_buffers_table(&s, doc);
 	rc = session_render(&s, doc, rc);
