@@ -50,8 +50,8 @@ const char bandwidth_arrays[] =
  * doubles (64 KiB an array), cyclically, and reads the clock after each
  * chunk until the block's time is up.  All threads therefore stop within a
  * chunk of the same moment: none idles at the end of a block while a slower
- * one finishes a fixed amount of work, which cost 5-10% at two threads on a
- * noisy host where the threads' speeds wander apart.
+ * one finishes a fixed amount of work (on the shared development host two
+ * threads' times for one block differed by 1-30%).
  */
 #define CHUNK_ELEMS 8192u
 
