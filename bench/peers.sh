@@ -10,9 +10,14 @@
 # interleaved: pagehop sse2 and avx2, then likwid's scalar, SSE, AVX (and
 # AVX-FMA) kernels.  Each tool's best variant is the one with the highest
 # median over the pairs; the ratio is the median over pairs of pagehop's
-# best variant / likwid's best variant in the same pair.  (Taking the best
-# of each pair's runs instead would favour the tool with more variants: the
-# maximum of four noisy runs beats the maximum of two on a noisy host.)
+# best variant / likwid's best variant in the same pair.  Choosing a variant
+# for being high and then counting the runs that made it high inflates it,
+# and the more so the more variants a tool has (the maximum of four noisy
+# runs beats the maximum of two; taking each pair's best run did that worst),
+# so a pair's ratio uses the variants that are best over the *other* pairs.
+# pagehop_best and likwid_best name the variants best over all pairs.
+# ratio_ci95 is the 95% confidence interval of that median (from 6 pairs):
+# where it holds 1.0, the pairs cannot tell the two tools apart.
 #
 # Both count bytes as STREAM does (copy 16, triad 24 per element), pin
 # threads to the first CPUs and run on 4 KiB pages (likwid takes what malloc
@@ -50,24 +55,51 @@ run_likwid() {
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
-# best FILE -> the column (1-based) with the highest median; FILE has one
-# row per pair, one column per variant.
+# ci95 < values -> "LO-HI", the distribution-free 95% confidence interval of
+# their median (ranks j and n+1-j with P(Bin(n, 1/2) < j) <= 0.025, as
+# pagehop's own statistics), or "-" for fewer than 6 values, which have none.
+ci95() {
+	sort -g | awk '{ v[NR] = $1 }
+	END {
+		n = NR; p = 2 ^ -n; cdf = 0; j = 0
+		for (i = 0; i < n; i++) {
+			cdf += p
+			if (cdf > 0.025) break
+			j = i + 1; p = p * (n - i) / (i + 1)
+		}
+		if (j < 1) print "-"; else printf "%.3f-%.3f\n", v[j], v[n + 1 - j]
+	}'
+}
+
+# best FILE [SKIP] -> the column (1-based) with the highest median; FILE has
+# one row per pair, one column per variant.  SKIP leaves that row (pair) out,
+# unless it is the only one.
 best() {
-	local col best=1 m bm=-1
-	for ((col = 1; col <= $(head -n1 "$1" | wc -w); col++)); do
-		m=$(awk -v c=$col '{ print $c }' "$1" | median)
-		if awk -v a="$m" -v b="$bm" 'BEGIN { exit !(a > b) }'; then
-			best=$col bm=$m
-		fi
-	done
-	echo $best
+	awk -v skip="${2:-0}" '
+	function med(x, n,   i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && x[j - 1] > x[j]; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
+		return n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
+	}
+	{ for (c = 1; c <= NF; c++) v[NR, c] = $c; nc = NF }
+	END {
+		if (NR == 1) skip = 0
+		bc = 1; bm = -1
+		for (c = 1; c <= nc; c++) {
+			n = 0
+			for (r = 1; r <= NR; r++) if (r != skip) x[++n] = v[r, c]
+			m = med(x, n)
+			if (m > bm) { bm = m; bc = c }
+		}
+		print bc
+	}' "$1"
 }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 isas=(sse2 avx2)
-printf '%-6s %-7s %-3s %-14s %-18s %12s %12s %8s %s\n' kernel stores thr pagehop_best likwid_best \
-	pagehop_GBps likwid_GBps ratio pairs
+printf '%-6s %-7s %-3s %-14s %-18s %12s %12s %8s %-12s %s\n' kernel stores thr pagehop_best likwid_best \
+	pagehop_GBps likwid_GBps ratio ratio_ci95 pairs
 for kernel in copy triad; do
 	for nt in "" --nt; do
 		case " ${CASES:-copy copy--nt triad triad--nt} " in *" $kernel$nt "*) ;; *) continue ;; esac
@@ -89,12 +121,20 @@ for kernel in copy triad; do
 				for k in "${lk[@]}"; do row+=("$(run_likwid "$k" $t)"); done
 				echo "${row[*]}" >>"$tmp/lw"
 			done
+			# Each pair's ratio compares the variants that are best over the
+			# other pairs, so that no run is both chosen for being high and
+			# counted (see the head of this file).
+			: >"$tmp/pair"
+			for ((p = 1; p <= pairs; p++)); do
+				echo "$(awk -v r=$p -v c="$(best "$tmp/ph" $p)" 'NR == r { print $c }' "$tmp/ph")" \
+					"$(awk -v r=$p -v c="$(best "$tmp/lw" $p)" 'NR == r { print $c }' "$tmp/lw")" >>"$tmp/pair"
+			done
 			a=$(best "$tmp/ph") b=$(best "$tmp/lw")
-			paste -d' ' <(awk -v c="$a" '{ print $c }' "$tmp/ph") <(awk -v c="$b" '{ print $c }' "$tmp/lw") >"$tmp/pair"
-			printf '%-6s %-7s %-3s %-14s %-18s %12.2f %12.2f %8.3f %s\n' $kernel \
+			awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' "$tmp/pair" >"$tmp/ratio"
+			printf '%-6s %-7s %-3s %-14s %-18s %12.2f %12.2f %8.3f %-12s %s\n' $kernel \
 				"$([ -n "$nt" ] && echo nt || echo normal)" $t "${isas[a - 1]}" "${lk[b - 1]}" \
 				"$(awk '{ print $1 }' "$tmp/pair" | median)" "$(awk '{ print $2 }' "$tmp/pair" | median)" \
-				"$(awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' "$tmp/pair" | median)" "$pairs"
+				"$(median <"$tmp/ratio")" "$(ci95 <"$tmp/ratio")" "$pairs"
 		done
 	done
 done
