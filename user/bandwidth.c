@@ -48,10 +48,7 @@ const char bandwidth_arrays[] =
 /*
  * Within a block every thread streams its arrays in chunks of CHUNK_ELEMS
  * doubles (64 KiB an array), cyclically, and reads the clock after each
- * chunk until the block's time is up.  That read is unordered (clock_peek):
- * rdtscp or lfence there would wait for the chunk's loads and so drain the
- * memory pipeline once a chunk; the block's start and end, which time it,
- * are ordered reads in the runner.  All threads therefore stop within a
+ * chunk until the block's time is up.  All threads therefore stop within a
  * chunk of the same moment: none idles at the end of a block while a slower
  * one finishes a fixed amount of work (on the shared development host two
  * threads' times for one block differed by 1-30%).
@@ -118,7 +115,7 @@ static void work_block(void *ctx, int tid)
 		}
 		done += reps * len;
 		pos = pos + len == r->n ? 0 : pos + len;
-	} while (clock_peek(clk) < end);
+	} while (clock_end(clk) < end);
 	r->pos[tid] = pos;
 	r->elems[tid] = done;
 }

@@ -167,11 +167,6 @@ uint64_t clock_end(const struct ph_clock *c)
 	return c->use_tsc ? tsc_end() : mono_raw_ns();
 }
 
-uint64_t clock_peek(const struct ph_clock *c)
-{
-	return c->use_tsc ? tsc_peek() : mono_raw_ns();
-}
-
 double clock_ticks_to_ns(const struct ph_clock *c, uint64_t ticks)
 {
 	return c->use_tsc ? (double)ticks * 1e9 / c->tsc_hz : (double)ticks;

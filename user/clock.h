@@ -53,25 +53,9 @@ static inline uint64_t tsc_end(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/*
- * An unordered TSC read, for polling a deadline inside timed work: unlike
- * rdtscp or lfence it does not wait for earlier loads, so it does not drain
- * the memory pipeline the work keeps full.  Never for a timestamp that
- * brackets the work.
- */
-static inline uint64_t tsc_peek(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
-}
-
 /* A tick of the chosen clock: TSC cycles, or nanoseconds. */
 uint64_t clock_begin(const struct ph_clock *c);
 uint64_t clock_end(const struct ph_clock *c);
-/* The same clock unordered (tsc_peek), for polling a deadline. */
-uint64_t clock_peek(const struct ph_clock *c);
 double clock_ticks_to_ns(const struct ph_clock *c, uint64_t ticks);
 
 #endif
