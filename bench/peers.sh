@@ -75,25 +75,19 @@ ci95() {
 # one row per pair, one column per variant.  SKIP leaves that row (pair) out,
 # unless it is the only one.
 best() {
-	awk -v skip="${2:-0}" '
-	function med(x, n,   i, j, t) {
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1 && x[j - 1] > x[j]; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
-		return n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
-	}
-	{ for (c = 1; c <= NF; c++) v[NR, c] = $c; nc = NF }
-	END {
-		if (NR == 1) skip = 0
-		bc = 1; bm = -1
-		for (c = 1; c <= nc; c++) {
-			n = 0
-			for (r = 1; r <= NR; r++) if (r != skip) x[++n] = v[r, c]
-			m = med(x, n)
-			if (m > bm) { bm = m; bc = c }
-		}
-		print bc
-	}' "$1"
+	local col best=1 m bm=-1 skip=${2:-0}
+	[ "$(wc -l <"$1")" -gt 1 ] || skip=0
+	for ((col = 1; col <= $(head -n1 "$1" | wc -w); col++)); do
+		m=$(awk -v c=$col -v s="$skip" 'NR != s { print $c }' "$1" | median)
+		if awk -v a="$m" -v b="$bm" 'BEGIN { exit !(a > b) }'; then
+			best=$col bm=$m
+		fi
+	done
+	echo $best
 }
+
+# pick FILE ROW -> row ROW's value of the variant best over the other rows.
+pick() { awk -v r="$2" -v c="$(best "$1" "$2")" 'NR == r { print $c }' "$1"; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -126,8 +120,7 @@ for kernel in copy triad; do
 			# counted (see the head of this file).
 			: >"$tmp/pair"
 			for ((p = 1; p <= pairs; p++)); do
-				echo "$(awk -v r=$p -v c="$(best "$tmp/ph" $p)" 'NR == r { print $c }' "$tmp/ph")" \
-					"$(awk -v r=$p -v c="$(best "$tmp/lw" $p)" 'NR == r { print $c }' "$tmp/lw")" >>"$tmp/pair"
+				echo "$(pick "$tmp/ph" $p) $(pick "$tmp/lw" $p)" >>"$tmp/pair"
 			done
 			a=$(best "$tmp/ph") b=$(best "$tmp/lw")
 			awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' "$tmp/pair" >"$tmp/ratio"
