@@ -13,7 +13,7 @@
 #include <string.h>
 
 const char bandwidth_method[] =
-	"one timed block per sample (10 ms, or one pass if longer), in which every thread streams its arrays in 64 KiB chunks until the block's time is up, so that all stop together; GB/s = bytes of all threads as STREAM counts them / the time from the first thread's start to the last thread's end; arrays checked afterwards";
+	"one timed block per sample (10 ms, or one pass if longer), in which every thread streams its arrays in chunks (1/256 of its arrays, at least 64 KiB an array) until the block's time is up, so that all stop together; GB/s = bytes of all threads as STREAM counts them / the time from the first thread's start to the last thread's end; arrays checked afterwards";
 
 /* STREAM's scalar. */
 #define STREAM_SCALAR 3.0
@@ -46,19 +46,42 @@ const char bandwidth_arrays[] =
 	" bytes apart (STREAM's OFFSET) once a thread has 64 times that; a=1, b=2, c=4 at the start, s=3";
 
 /*
- * Within a block every thread streams its arrays in chunks of CHUNK_ELEMS
- * doubles (64 KiB an array), cyclically, and reads the clock after each
- * chunk until the block's time is up.  All threads therefore stop within a
- * chunk of the same moment: none idles at the end of a block while a slower
- * one finishes a fixed amount of work (on the shared development host two
- * threads' times for one block differed by 1-30%).
+ * Within a block every thread streams its arrays in chunks, cyclically, and
+ * reads the clock after each chunk until the block's time is up.  All
+ * threads therefore stop within a chunk of the same moment: none idles at
+ * the end of a block while a slower one finishes a fixed amount of work (on
+ * the shared development host two threads' times for one block differed by
+ * 1-30%).  See bandwidth_chunk() for how long a chunk is.
  */
-#define CHUNK_ELEMS 8192u
+#define CHUNKS_PER_PASS 256u
+#define CHUNK_MIN_ELEMS 8192u
+
+/*
+ * A chunk is 1/CHUNKS_PER_PASS of a thread's arrays (rounded up to whole
+ * iterations), so that a block, at least one pass long, ends at most 1/256
+ * of a pass late on any thread.  Chunks are not made shorter than that:
+ * every clock read (rdtscp; lfence) stalls the loop until the loads in
+ * flight have completed.  On the development host (1 GiB, one thread,
+ * rotated interleaved runs) 8 KiB chunks, with eight times the clock reads,
+ * cost triad nt and copy 4.5-5% against 64 KiB ones: about 50 ns a read, or
+ * 0.6% of the bandwidth at 64 KiB, which chunks of 1/256 of the arrays cut
+ * to under 0.1%.  Nor are they shorter than CHUNK_MIN_ELEMS
+ * doubles (64 KiB an array): arrays shorter than that (in the caches) are
+ * streamed whole, as many times as make one.
+ */
+size_t bandwidth_chunk(size_t n, size_t align_elems)
+{
+	size_t c = (n + CHUNKS_PER_PASS - 1) / CHUNKS_PER_PASS;
+
+	c = (c + align_elems - 1) / align_elems * align_elems;
+	return c < CHUNK_MIN_ELEMS ? CHUNK_MIN_ELEMS : c;
+}
 
 struct bw_run {
 	struct ph_session *s;
 	const struct stream_kernel *k;
 	size_t n;
+	size_t chunk;		/* elements a thread streams between clock reads */
 	double **a, **b, **c;	/* per thread */
 	double *sum;		/* per thread: READ's result for one pass */
 	uint64_t block_ticks;	/* how long each thread streams in a block */
@@ -100,11 +123,11 @@ static void work_block(void *ctx, int tid)
 	const struct ph_clock *clk = &r->s->clk;
 	const struct stream_kernel *k = r->k;
 	size_t pos = r->pos[tid], done = 0;
-	size_t reps = r->n < CHUNK_ELEMS ? CHUNK_ELEMS / r->n : 1;
+	size_t reps = r->n < r->chunk ? r->chunk / r->n : 1;
 	uint64_t end = clock_begin(clk) + r->block_ticks;
 
 	do {
-		size_t len = r->n - pos < CHUNK_ELEMS ? r->n - pos : CHUNK_ELEMS;
+		size_t len = r->n - pos < r->chunk ? r->n - pos : r->chunk;
 
 		for (size_t i = 0; i < reps; i++) {
 			double sum = k->fn(at(r->a[tid], pos), at(r->b[tid], pos), at(r->c[tid], pos),
@@ -164,6 +187,7 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 	r.n = (s->per_thread - (k->arrays - 1) * stagger) / (k->arrays * sizeof(double)) /
 	      k->align_elems * k->align_elems;
 	out->elems = r.n;
+	r.chunk = bandwidth_chunk(r.n, k->align_elems);
 	if (!r.n) {
 		ph_err("--size: %llu bytes per thread is too small for %s (%u arrays of %zu doubles at least)",
 		       (unsigned long long)s->per_thread, k->name, k->arrays, k->align_elems);

@@ -26,6 +26,14 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 		     struct ph_bandwidth *out);
 void bandwidth_free(struct ph_bandwidth *b);
 
+/*
+ * Elements of each array a thread streams between two clock reads, for
+ * arrays of n doubles and a kernel iteration of align_elems: n/256 rounded
+ * up to whole iterations, and at least 8192 (64 KiB an array; arrays shorter
+ * than that are streamed whole, repeatedly, between clock reads).
+ */
+size_t bandwidth_chunk(size_t n, size_t align_elems);
+
 /* Columns bw_GBps, bw_best_GBps, ci_lo_GBps, ci_hi_GBps, ci_pct, ci_met,
  * samples, bw_wa_GBps, valid (prefixed). */
 void bandwidth_add_cols(struct ph_table *t, const char *prefix);

@@ -3,11 +3,13 @@
  * test_stream.c - the bandwidth loops against results computed here by
  * plain C loops (not by stream_check()), the byte accounting against
  * hand-written values, ISA names and run-time dispatch, and guard elements
- * around every array so that a loop writing past n is caught.
+ * around every array so that a loop writing past n is caught; and how
+ * long the bandwidth runner's chunks are.
  *
  * Variants for an ISA this machine cannot run are skipped, with the reason.
  */
 #include "unit.h"
+#include "bandwidth.h"
 #include "stream.h"
 
 #include <errno.h>
@@ -424,6 +426,27 @@ static void test_init_and_check(void **state)
 	assert_int_equal(stream_check(STREAM_WRITE, a, NULL, NULL, 2, N, 0), N);
 }
 
+/* ------------------------------------------------------------------ chunks */
+
+/* bandwidth_chunk(): n/256 rounded up to whole iterations, at least 8192;
+ * the values worked out by hand. */
+static void test_chunk(void **state)
+{
+	(void)state;
+	/* In the caches: the floor (arrays streamed whole, repeatedly). */
+	assert_int_equal(bandwidth_chunk(1000, 8), 8192);
+	assert_int_equal(bandwidth_chunk(8192, 64), 8192);
+	/* 2^21 / 256 = 8192 exactly; 8 more elements make it 8193, then 8200. */
+	assert_int_equal(bandwidth_chunk(2097152, 8), 8192);
+	assert_int_equal(bandwidth_chunk(2097160, 8), 8200);
+	/* 44739072 / 256 = 174762 exactly: as is for an iteration of 2, and
+	 * 10923 iterations of 16 (174768) for 16. */
+	assert_int_equal(bandwidth_chunk(44739072, 2), 174762);
+	assert_int_equal(bandwidth_chunk(44739072, 16), 174768);
+	/* 1 GiB of copy at one thread: 2^26 doubles an array, 2^18 a chunk. */
+	assert_int_equal(bandwidth_chunk(67108864, 64), 262144);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -436,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_sse2),
 		cmocka_unit_test(test_avx2),
 		cmocka_unit_test(test_avx512),
+		cmocka_unit_test(test_chunk),
 	};
 
 	return cmocka_run_group_tests_name("stream", tests, NULL, NULL);
