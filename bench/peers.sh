@@ -39,37 +39,8 @@ command -v likwid-bench >/dev/null || { echo "likwid-bench missing: bash scripts
 [ -x "$pagehop" ] || { echo "build/pagehop missing: make" >&2; exit 4; }
 case $pairs in '' | *[!0-9]* | 0) echo "usage: $0 [PAIRS >= 1]" >&2; exit 2 ;; esac
 
-# run_pagehop KERNEL ISA THREADS NT -> GB/s (10^9), 0 if it failed
-run_pagehop() {
-	{ "$pagehop" stream --kernel "$1" --isa "$2" $4 --threads "$3" --size 1G --time 1 \
-		--page-size "$page" $reserve --format json 2>/dev/null || true; } |
-		jq -r '.stream[0].bw_GBps // 0' 2>/dev/null | awk '{ v = $1 } END { print v + 0 }'
-}
-
-# run_likwid KERNEL THREADS -> GB/s (likwid's MByte/s is 10^6 bytes/s), 0 if
-# it failed (likwid 5.2.2's non-temporal stream kernels crash at times).  -i 30: a fixed 30 passes, skipping likwid's calibration run.
-run_likwid() {
-	{ likwid-bench -i 30 -t "$1" -w "S0:1GB:$2" 2>/dev/null || true; } |
-		awk '/^MByte\/s:/ { v = $2 / 1000 } END { print v + 0 }'
-}
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-
-# ci95 < values -> "LO-HI", the distribution-free 95% confidence interval of
-# their median (ranks j and n+1-j with P(Bin(n, 1/2) < j) <= 0.025, as
-# pagehop's own statistics), or "-" for fewer than 6 values, which have none.
-ci95() {
-	sort -g | awk '{ v[NR] = $1 }
-	END {
-		n = NR; p = 2 ^ -n; cdf = 0; j = 0
-		for (i = 0; i < n; i++) {
-			cdf += p
-			if (cdf > 0.025) break
-			j = i + 1; p = p * (n - i) / (i + 1)
-		}
-		if (j < 1) print "-"; else printf "%.3f-%.3f\n", v[j], v[n + 1 - j]
-	}'
-}
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
 
 # best FILE [SKIP] -> the column (1-based) with the highest median; FILE has
 # one row per pair, one column per variant.  SKIP leaves that row (pair) out,
@@ -109,7 +80,7 @@ for kernel in copy triad; do
 			: >"$tmp/ph" && : >"$tmp/lw"
 			for ((p = 0; p < pairs; p++)); do
 				row=()
-				for isa in "${isas[@]}"; do row+=("$(run_pagehop $kernel $isa $t "$nt")"); done
+				for isa in "${isas[@]}"; do row+=("$(run_pagehop $kernel "$isa" $t "$nt")"); done
 				echo "${row[*]}" >>"$tmp/ph"
 				row=()
 				for k in "${lk[@]}"; do row+=("$(run_likwid "$k" $t)"); done

@@ -1,0 +1,50 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bench/lib.sh - what the benchmark scripts share: one run of each tool,
+# reduced to GB/s, and the statistics over pairs.  Sourced, not run; the
+# caller sets $pagehop, $page (4k, 2m, 1g or thp) and $reserve.
+# shellcheck disable=SC2154
+
+# run_pagehop KERNEL ISA THREADS NT -> GB/s (10^9), 0 if it failed
+run_pagehop() {
+	{ "$pagehop" stream --kernel "$1" --isa "$2" ${4:+"$4"} --threads "$3" --size 1G --time 1 \
+		--page-size "$page" ${reserve:+"$reserve"} --format json 2>/dev/null || true; } |
+		jq -r '.stream[0].bw_GBps // 0' 2>/dev/null | awk '{ v = $1 } END { print v + 0 }'
+}
+
+# run_likwid KERNEL THREADS -> GB/s (likwid's MByte/s is 10^6 bytes/s), 0 if
+# it failed (likwid 5.2.2's non-temporal stream kernels crash at times).
+# -i 30: a fixed 30 passes, skipping likwid's calibration run.
+run_likwid() {
+	{ likwid-bench -i 30 -t "$1" -w "S0:1GB:$2" 2>/dev/null || true; } |
+		awk '/^MByte\/s:/ { v = $2 / 1000 } END { print v + 0 }'
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+
+# ci95 < values -> "LO-HI", the distribution-free 95% confidence interval of
+# their median (ranks j and n+1-j with P(Bin(n, 1/2) < j) <= 0.025, as
+# pagehop's own statistics), or "-" for fewer than 6 values, which have none.
+ci95() {
+	sort -g | awk '{ v[NR] = $1 }
+	END {
+		n = NR; p = 2 ^ -n; cdf = 0; j = 0
+		for (i = 0; i < n; i++) {
+			cdf += p
+			if (cdf > 0.025) break
+			j = i + 1; p = p * (n - i) / (i + 1)
+		}
+		if (j < 1) print "-"; else printf "%.3f-%.3f\n", v[j], v[n + 1 - j]
+	}'
+}
+
+# sign_p WINS N -> the two-sided p-value of the sign test: the chance that
+# a fair coin gives a split of N at least as uneven as WINS : N - WINS.
+sign_p() {
+	awk -v w="$1" -v n="$2" 'BEGIN {
+		k = (w < n - w) ? w : n - w; p = 2 ^ -n; cdf = 0
+		for (i = 0; i <= k; i++) { cdf += p; p = p * (n - i) / (i + 1) }
+		cdf *= 2; printf "%.3g\n", (cdf > 1 ? 1 : cdf)
+	}'
+}
