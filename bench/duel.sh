@@ -18,10 +18,6 @@
 # Example: bash bench/duel.sh 40 triad--nt 1 stream_mem_avx_fma
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-pagehop=$root/build/pagehop
-page=${PAGE_SIZE:-4k}
-reserve=
-[ "$page" = 4k ] || reserve=--reserve
 usage() { echo "usage: $0 PAIRS KERNEL[--nt] THREADS LIKWID_KERNEL [ISA]" >&2; exit 2; }
 if [ $# -lt 4 ] || [ $# -gt 5 ]; then usage; fi
 pairs=$1 kernel=${2%--nt} threads=$3 lk=$4 isa=${5:-avx2} nt=
@@ -29,13 +25,10 @@ pairs=$1 kernel=${2%--nt} threads=$3 lk=$4 isa=${5:-avx2} nt=
 case $pairs in '' | *[!0-9]* | 0) usage ;; esac
 case $threads in '' | *[!0-9]* | 0) usage ;; esac
 case $kernel in copy | scale | add | triad) ;; *) usage ;; esac
-command -v likwid-bench >/dev/null || { echo "likwid-bench missing: bash scripts/install-deps.sh bench" >&2; exit 4; }
-[ -x "$pagehop" ] || { echo "build/pagehop missing: make" >&2; exit 4; }
-likwid-bench -a 2>/dev/null | awk '{ print $1 }' | grep -qx -- "$lk" ||
-	{ echo "$lk: not a likwid-bench kernel (likwid-bench -a lists them)" >&2; exit 2; }
-
 # shellcheck source=bench/lib.sh
 . "$root/bench/lib.sh"
+likwid-bench -a 2>/dev/null | awk '{ print $1 }' | grep -qx -- "$lk" ||
+	{ echo "$lk: not a likwid-bench kernel (likwid-bench -a lists them)" >&2; exit 2; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -49,16 +42,16 @@ for ((p = 0; p < pairs; p++)); do
 	[ -t 2 ] && printf '\r  pair %d of %d: pagehop %s, likwid %s GB/s ' $((p + 1)) "$pairs" "$a" "$b" >&2
 done
 [ -t 2 ] && printf '\r\033[K' >&2
-failed=$(awk '$1 <= 0 || $2 <= 0' "$tmp/pair" | wc -l)
-awk '$1 > 0 && $2 > 0 { printf "%.4f\n", $1 / $2 }' "$tmp/pair" >"$tmp/ratio"
-n=$(wc -l <"$tmp/ratio")
+# Pairs where a tool failed (0 GB/s) are left out.
+awk '$1 > 0 && $2 > 0' "$tmp/pair" >"$tmp/ok"
+n=$(wc -l <"$tmp/ok") failed=$((pairs - $(wc -l <"$tmp/ok")))
+awk '{ printf "%.4f\n", $1 / $2 }' "$tmp/ok" >"$tmp/ratio"
 [ "$n" -gt 0 ] || { echo "no pair where both tools ran" >&2; exit 1; }
 wins=$(awk '$1 > 1' "$tmp/ratio" | wc -l)
 printf '%-6s %-7s %-3s %-6s %-18s %12s %12s %8s %-12s %-9s %s\n' kernel stores thr isa likwid \
 	pagehop_GBps likwid_GBps ratio ratio_ci95 wins sign_p
 printf '%-6s %-7s %-3s %-6s %-18s %12.2f %12.2f %8.3f %-12s %-9s %s\n' "$kernel" \
 	"$([ -n "$nt" ] && echo nt || echo normal)" "$threads" "$isa" "$lk" \
-	"$(awk '$1 > 0 && $2 > 0 { print $1 }' "$tmp/pair" | median)" \
-	"$(awk '$1 > 0 && $2 > 0 { print $2 }' "$tmp/pair" | median)" \
+	"$(awk '{ print $1 }' "$tmp/ok" | median)" "$(awk '{ print $2 }' "$tmp/ok" | median)" \
 	"$(median <"$tmp/ratio")" "$(ci95 <"$tmp/ratio")" "$wins/$n" "$(sign_p "$wins" "$n")"
 [ "$failed" -eq 0 ] || echo "($failed pairs left out: a tool failed)" >&2

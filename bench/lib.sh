@@ -1,10 +1,18 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# bench/lib.sh - what the benchmark scripts share: one run of each tool,
-# reduced to GB/s, and the statistics over pairs.  Sourced, not run; the
-# caller sets $pagehop, $page (4k, 2m, 1g or thp) and $reserve.
-# shellcheck disable=SC2154
+# bench/lib.sh - what the benchmark scripts share: the tools and the page
+# size (PAGE_SIZE, default 4k; pagehop gets --reserve for huge pages), one
+# run of each tool reduced to GB/s, and the statistics over pairs.  Sourced,
+# not run, after the caller has set $root; exits 4 if a tool is missing.
+
+# shellcheck disable=SC2154 # root: set by the caller
+pagehop=$root/build/pagehop
+page=${PAGE_SIZE:-4k}
+reserve=
+[ "$page" = 4k ] || reserve=--reserve
+command -v likwid-bench >/dev/null || { echo "likwid-bench missing: bash scripts/install-deps.sh bench" >&2; exit 4; }
+[ -x "$pagehop" ] || { echo "build/pagehop missing: make" >&2; exit 4; }
 
 # run_pagehop KERNEL ISA THREADS NT -> GB/s (10^9), 0 if it failed
 run_pagehop() {

@@ -30,17 +30,10 @@
 # Needs: scripts/install-deps.sh bench (likwid), a built build/pagehop.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-pagehop=$root/build/pagehop
-pairs=${1:-5}
-page=${PAGE_SIZE:-4k}
-reserve=
-[ "$page" = 4k ] || reserve=--reserve
-command -v likwid-bench >/dev/null || { echo "likwid-bench missing: bash scripts/install-deps.sh bench" >&2; exit 4; }
-[ -x "$pagehop" ] || { echo "build/pagehop missing: make" >&2; exit 4; }
-case $pairs in '' | *[!0-9]* | 0) echo "usage: $0 [PAIRS >= 1]" >&2; exit 2 ;; esac
-
 # shellcheck source=bench/lib.sh
 . "$root/bench/lib.sh"
+pairs=${1:-5}
+case $pairs in '' | *[!0-9]* | 0) echo "usage: $0 [PAIRS >= 1]" >&2; exit 2 ;; esac
 
 # best FILE [SKIP] -> the column (1-based) with the highest median; FILE has
 # one row per pair, one column per variant.  SKIP leaves that row (pair) out,
