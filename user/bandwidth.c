@@ -12,9 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char bandwidth_method[] =
-	"one timed block per sample (10 ms, or one pass if longer), in which every thread streams its arrays in chunks (1/256 of its arrays, at least 64 KiB an array) until the block's time is up, so that all stop together; GB/s = bytes of all threads as STREAM counts them / the time from the first thread's start to the last thread's end; arrays checked afterwards";
-
 /* STREAM's scalar. */
 #define STREAM_SCALAR 3.0
 
@@ -53,8 +50,14 @@ const char bandwidth_arrays[] =
  * the shared development host two threads' times for one block differed by
  * 1-30%).  See bandwidth_chunk() for how long a chunk is.
  */
-#define CHUNKS_PER_PASS 256u
-#define CHUNK_MIN_ELEMS 8192u
+#define CHUNKS_PER_PASS 256
+#define CHUNK_MIN_BYTES 65536
+#define CHUNK_MIN_ELEMS (CHUNK_MIN_BYTES / sizeof(double))
+
+const char bandwidth_method[] =
+	"one timed block per sample (10 ms, or one pass if longer), in which every thread streams its arrays in chunks (1/"
+	STR(CHUNKS_PER_PASS) " of its arrays, at least " STR(CHUNK_MIN_BYTES)
+	" bytes an array) until the block's time is up, so that all stop together; GB/s = bytes of all threads as STREAM counts them / the time from the first thread's start to the last thread's end; arrays checked afterwards";
 
 /*
  * A chunk is 1/CHUNKS_PER_PASS of a thread's arrays (rounded up to whole
@@ -65,9 +68,9 @@ const char bandwidth_arrays[] =
  * rotated interleaved runs) 8 KiB chunks, with eight times the clock reads,
  * cost triad nt and copy 4.5-5% against 64 KiB ones: about 50 ns a read, or
  * 0.6% of the bandwidth at 64 KiB, which chunks of 1/256 of the arrays cut
- * to under 0.1%.  Nor are they shorter than CHUNK_MIN_ELEMS
- * doubles (64 KiB an array): arrays shorter than that (in the caches) are
- * streamed whole, as many times as make one.
+ * to under 0.1%.  Nor are they shorter than CHUNK_MIN_BYTES an array:
+ * arrays shorter than that (in the caches) are streamed whole, as many
+ * times as make one.
  */
 size_t bandwidth_chunk(size_t n, size_t align_elems)
 {
@@ -187,12 +190,12 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 	r.n = (s->per_thread - (k->arrays - 1) * stagger) / (k->arrays * sizeof(double)) /
 	      k->align_elems * k->align_elems;
 	out->elems = r.n;
-	r.chunk = bandwidth_chunk(r.n, k->align_elems);
 	if (!r.n) {
 		ph_err("--size: %llu bytes per thread is too small for %s (%u arrays of %zu doubles at least)",
 		       (unsigned long long)s->per_thread, k->name, k->arrays, k->align_elems);
 		return PH_EXIT_USAGE;
 	}
+	r.chunk = bandwidth_chunk(r.n, k->align_elems);
 	r.a = xcalloc((size_t)n, sizeof(double *));
 	r.b = xcalloc((size_t)n, sizeof(double *));
 	r.c = xcalloc((size_t)n, sizeof(double *));
