@@ -210,19 +210,31 @@ static int split_fields(char *line, char ***out)
 	return n;
 }
 
+/*
+ * A node id at *s: decimal digits only (no sign, no blanks), below
+ * MAX_NODES; *s moves past them.  Counted digit by digit, so that no id is
+ * too long to reject (strtol's and sscanf's overflow are not).
+ */
+static bool node_id_prefix(const char **s, int *out)
+{
+	const char *p = *s;
+	int v = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return false;
+	for (; isdigit((unsigned char)*p); p++) {
+		v = v * 10 + (*p - '0');
+		if (v >= MAX_NODES)
+			return false;
+	}
+	*out = v;
+	*s = p;
+	return true;
+}
+
 static bool parse_node_id(const char *s, int *out)
 {
-	char *end;
-	long v;
-
-	if (!isdigit((unsigned char)*s))
-		return false;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end || errno || v > INT_MAX)
-		return false;
-	*out = (int)v;
-	return true;
+	return node_id_prefix(&s, out) && !*s;
 }
 
 /* ---- CSV ---- */
@@ -265,8 +277,8 @@ static int csv_header(const char *path, int ln, char *line, struct csv_block *b,
 	}
 	for (int i = 1; i < n; i++) {
 		if (!parse_node_id(f[i], &ids[i - 1])) {
-			ret = perr(err, errlen, "%s:%d: header column %d is '%s'; expected a node id (a non-negative integer)",
-				   path, ln, i + 1, f[i]);
+			ret = perr(err, errlen, "%s:%d: header column %d is '%s'; expected a node id, 0 to %d",
+				   path, ln, i + 1, f[i], MAX_NODES - 1);
 			goto out;
 		}
 		for (int j = 1; j < i; j++) {
@@ -1081,7 +1093,8 @@ int slit_parse_numactl(const char *path, const char *text,
 	s = slit_new(n, ids);
 	seen = xcalloc(n, sizeof(bool));
 	for (int r = 0; r < n; r++) {
-		int ln = hdr + 2 + r, id, idx, pos;
+		int ln = hdr + 2 + r, id, idx;
+		const char *rest;
 		char *line;
 
 		if (ln > nl) {
@@ -1090,8 +1103,10 @@ int slit_parse_numactl(const char *path, const char *text,
 			goto out;
 		}
 		line = trim(lines[ln - 1]);
-		if (sscanf(line, "%d:%n", &id, &pos) != 1 || id < 0) {
-			ret = perr(err, errlen, "%s:%d: expected a row 'N: %d distances', got '%s'",
+		rest = line;
+		/* "N:" exactly as numactl prints it; anything else is not a row. */
+		if (!node_id_prefix(&rest, &id) || *rest != ':') {
+			ret = perr(err, errlen, "%s:%d: expected a row 'N: %d distances' (a node id, a colon, then the distances), got '%s'",
 				   path, ln, n, line);
 			goto out;
 		}
@@ -1105,7 +1120,7 @@ int slit_parse_numactl(const char *path, const char *text,
 			goto out;
 		}
 		seen[idx] = true;
-		line += pos;
+		line = (char *)rest + 1;
 		for (int c = 0; c < n; c++) {
 			char *end;
 			long v;

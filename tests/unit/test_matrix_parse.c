@@ -409,7 +409,32 @@ static void test_numactl_errors(void **state)
 	expect_numactl_error("node distances:\nnode 0 1\n 0: 10 21\n 0: 21 10\n",
 			     "n.txt:4: row for node 0; expected one row for each node of the header, once");
 	expect_numactl_error("node distances:\nnode 0 1\n zero: 10 21\n",
-			     "n.txt:3: expected a row 'N: 2 distances', got 'zero: 10 21'");
+			     "n.txt:3: expected a row 'N: 2 distances' (a node id, a colon, then the distances), got 'zero: 10 21'");
+}
+
+/*
+ * Issue 11 item 10: a distance row whose node id is not followed at once by
+ * a colon.  sscanf("%d:%n") matched the id and left the offset unset, so
+ * the row was read from wherever that pointed: past the end of the line
+ * under ASan, the next line's numbers in a plain build.
+ */
+static void test_numactl_row_without_colon(void **state)
+{
+	(void)state;
+	/* No colon at all: the ids 0 10 21 must not be read as node 0's row. */
+	expect_numactl_error("node distances:\nnode 0 1\n0 10 21\n1: 21 10\n",
+			     "n.txt:3: expected a row 'N: 2 distances' (a node id, a colon, then the distances), got '0 10 21'");
+	/* A space before the colon is not numactl's layout either. */
+	expect_numactl_error("node distances:\nnode 0 1\n0 : 10 21\n1: 21 10\n",
+			     "n.txt:3: expected a row 'N: 2 distances' (a node id, a colon, then the distances), got '0 : 10 21'");
+	/* A line cut short after the id, with and without its line end. */
+	expect_numactl_error("node distances:\nnode 0 1\n  0\n1: 21 10\n",
+			     "n.txt:3: expected a row 'N: 2 distances' (a node id, a colon, then the distances), got '0'");
+	expect_numactl_error("node distances:\nnode 0 1\n  0:\n1: 21 10\n",
+			     "n.txt:3: node 0: distance 1 of 2 missing or not 0..255");
+	/* An id too large for an int is not a node (sscanf's %d overflowed). */
+	expect_numactl_error("node distances:\nnode 0 1\n99999999999: 10 21\n1: 21 10\n",
+			     "n.txt:3: expected a row 'N: 2 distances' (a node id, a colon, then the distances), got '99999999999: 10 21'");
 }
 
 static void test_figure_parse(void **state)
@@ -437,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_numactl),
 		cmocka_unit_test(test_numactl_errors),
+		cmocka_unit_test(test_numactl_row_without_colon),
 		cmocka_unit_test(test_figure_parse),
 	};
 
