@@ -156,6 +156,27 @@ static char *trim(char *s)
 	return s;
 }
 
+/*
+ * A CSV or numactl file ends with a line end.  Without one the file may
+ * have been cut short, and a value cut inside ("18.9" to "1") would read as
+ * another number; no reader can tell, so such a file is refused.  Blanks
+ * after the last line end are no line.
+ */
+static int check_last_line(const char *path, const char *text, char *err, size_t errlen)
+{
+	const char *nl = strrchr(text, '\n'), *p = nl ? nl + 1 : text;
+	int line = 1;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p)
+		return 0;
+	for (const char *q = text; q < p; q++)
+		line += *q == '\n';
+	return perr(err, errlen, "%s:%d: the last line has no line end; the file looks cut short, perhaps inside a number; expected every line to end with a line end",
+		    path, line);
+}
+
 /* "# key: value" -> value, trimmed; NULL when the line is not that key. */
 static char *comment_value(char *line, const char *key)
 {
@@ -484,6 +505,9 @@ int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 	struct csv_block *b = NULL, *cur = NULL;
 
 	memset(in, 0, sizeof(*in));
+	ret = check_last_line(path, text, err, errlen);
+	if (ret)
+		goto out;
 	for (int i = 0; i < nl && !ret; i++) {
 		char *line = trim(lines[i]), *v;
 		int ln = i + 1;
@@ -1042,6 +1066,9 @@ int slit_parse_numactl(const char *path, const char *text,
 	struct ph_slit *s = NULL;
 
 	*out = NULL;
+	ret = check_last_line(path, text, err, errlen);
+	if (ret)
+		goto out;
 	/* The header follows "node distances:"; a bare table is fine too. */
 	for (i = 0; i < nl; i++) {
 		char *line = trim(lines[i]);

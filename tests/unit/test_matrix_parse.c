@@ -437,6 +437,42 @@ static void test_numactl_row_without_colon(void **state)
 			     "n.txt:3: expected a row 'N: 2 distances' (a node id, a colon, then the distances), got '99999999999: 10 21'");
 }
 
+/*
+ * Issue 11: a file cut inside a number, "0,34.0,18.9" cut to "0,34.0,1",
+ * was read as a bandwidth of 1 GB/s with exit 0.  A CSV or numactl file
+ * whose last line has no line end is taken as cut short.
+ */
+static void test_last_line_without_line_end(void **state)
+{
+	static const char intel[] = "# pagehop matrix\n# metric: bandwidth_GBps\nnode,0,1\n0,34.0,18.9\n1,17.4,33.5\n";
+	struct ph_input in;
+	struct ph_slit *s;
+	char err[512], cut[sizeof(intel)];
+
+	(void)state;
+	/* Cut right after the '1' of 18.9: line 4 is "0,34.0,1". */
+	memcpy(cut, intel, sizeof(intel));
+	cut[strstr(intel, "18.9") - intel + 1] = '\0';
+	expect_csv_error(cut, PH_FIGURE_DEFAULT,
+			 "x.csv:4: the last line has no line end; the file looks cut short, perhaps inside a number");
+	/* Whole lines but the last line end: still refused, as no reader can tell. */
+	memcpy(cut, intel, sizeof(intel));
+	cut[sizeof(intel) - 2] = '\0';
+	expect_csv_error(cut, PH_FIGURE_DEFAULT, "x.csv:5: the last line has no line end");
+	/* Blanks after the last line end are no line. */
+	assert_int_equal(input_parse_csv("x.csv", "# metric: latency_ns\nnode,0\n0,90\n  ", PH_FIGURE_DEFAULT,
+					 &in, err, sizeof(err)), 0);
+	assert_true(in.m->val[0] == 90);
+	input_free(&in);
+
+	/* numactl: "  1:  21  10" cut to "  1:  21  1". */
+	expect_numactl_error("node distances:\nnode 0 1\n  0:  10  21\n  1:  21  1",
+			     "n.txt:4: the last line has no line end; the file looks cut short, perhaps inside a number");
+	assert_int_equal(slit_parse_numactl("n.txt", "node 0 1\n0: 10 21\n1: 21 10\n\t", &s, err, sizeof(err)), 0);
+	assert_int_equal(slit_at(s, 1, 0), 21);
+	slit_free(s);
+}
+
 static void test_figure_parse(void **state)
 {
 	enum ph_figure f;
@@ -463,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_numactl),
 		cmocka_unit_test(test_numactl_errors),
 		cmocka_unit_test(test_numactl_row_without_colon),
+		cmocka_unit_test(test_last_line_without_line_end),
 		cmocka_unit_test(test_figure_parse),
 	};
 
