@@ -470,6 +470,8 @@ static const char *figure_word(enum ph_figure fig)
 	return "measured";
 }
 
+#define SLIT_SHAPE "expected a SLIT: a square table, the same nodes as rows and columns, integers up to 255"
+
 /* A square distance block (rows and columns the same nodes) as a SLIT. */
 static struct ph_slit *block_slit(const struct ph_nmatrix *m)
 {
@@ -623,9 +625,25 @@ int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 	in->source = b[pick].source ? xstrdup(b[pick].source) : NULL;
 	in->m = b[pick].m;
 	b[pick].m = NULL;
-	for (int i = 0; i < nb; i++)
-		if (is_slit_block(&b[i]) && !in->slit)
-			in->slit = block_slit(b[i].m);
+	/*
+	 * A recorded SLIT that is not one is refused, as in JSON: dropped, the
+	 * analysis would run without a SLIT and not say why.
+	 */
+	for (int i = 0; i < nb; i++) {
+		struct ph_slit *s;
+
+		if (!is_slit_block(&b[i]))
+			continue;
+		s = block_slit(b[i].m);
+		if (!s) {
+			ret = perr(err, errlen, "%s:%d: distances: " SLIT_SHAPE, path, b[i].header_line);
+			goto out;
+		}
+		if (in->slit)
+			slit_free(s);
+		else
+			in->slit = s;
+	}
 out:
 	blocks_free(b, nb);
 	free(lines);
@@ -979,8 +997,7 @@ int input_parse_json(const char *path, const char *text, enum ph_figure fig,
 	if (dm) {
 		in->slit = block_slit(dm);
 		if (!in->slit) {
-			ret = perr(err, errlen, "%s: distances: expected a square SLIT, the same nodes as rows and columns, integer values up to 255",
-				   path);
+			ret = perr(err, errlen, "%s: distances: " SLIT_SHAPE, path);
 			goto out;
 		}
 	}

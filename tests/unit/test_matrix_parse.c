@@ -337,7 +337,7 @@ static void test_json_errors(void **state)
 			  PH_FIGURE_DEFAULT, "x.json: latency_ns.rows[0]: expected a node id");
 	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, "
 			  "\"distances\": {\"metric\": \"distance\", \"rows\": [0], \"columns\": [0, 1], \"values\": [[10, 21]]}}",
-			  PH_FIGURE_DEFAULT, "x.json: distances: expected a square SLIT");
+			  PH_FIGURE_DEFAULT, "x.json: distances: expected a SLIT: a square table");
 	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, \"hmat\": [{\"node\": 0, \"initiators\": \"x\"}]}",
 			  PH_FIGURE_DEFAULT, "x.json: hmat[0].initiators: expected a node list");
 	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, \"hmat\": [{\"node\": 0, \"read_lat_ns\": \"80\"}]}",
@@ -473,6 +473,47 @@ static void test_last_line_without_line_end(void **state)
 	slit_free(s);
 }
 
+/*
+ * Issue 11: the SLIT recorded in a CSV ("# name: distances") that is not
+ * one was dropped without a word, and the analysis ran with no SLIT; the
+ * same table in JSON exits 2.  Both now refuse it.
+ */
+#define CSV_LAT "# pagehop matrix\n# name: latency_ns\n# metric: latency_ns\nnode,0,1\n0,90,140\n1,141,89\n\n"
+#define CSV_DIST "# pagehop matrix\n# name: distances\n# metric: distance\n"
+
+static void test_csv_recorded_slit(void **state)
+{
+	struct ph_input in;
+	char err[512];
+
+	(void)state;
+	/* A good one is read (lines 8-12). */
+	assert_int_equal(input_parse_csv("x.csv", CSV_LAT CSV_DIST "node,0,1\n0,10,21\n1,21,10\n",
+					 PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	assert_non_null(in.slit);
+	assert_int_equal(slit_at(in.slit, 1, 0), 21);
+	input_free(&in);
+	/* Not an integer: its header is line 11. */
+	expect_csv_error(CSV_LAT CSV_DIST "node,0,1\n0,10,21\n1,21.5,10\n", PH_FIGURE_DEFAULT,
+			 "x.csv:11: distances: expected a SLIT: a square table, the same nodes as rows and columns, integers up to 255");
+	/* Above 255. */
+	expect_csv_error(CSV_LAT CSV_DIST "node,0,1\n0,10,21\n1,256,10\n", PH_FIGURE_DEFAULT,
+			 "x.csv:11: distances: expected a SLIT");
+	/* A missing entry. */
+	expect_csv_error(CSV_LAT CSV_DIST "node,0,1\n0,10,\n1,21,10\n", PH_FIGURE_DEFAULT,
+			 "x.csv:11: distances: expected a SLIT");
+	/* One row of two columns: not square. */
+	expect_csv_error(CSV_LAT CSV_DIST "node,0,1\n0,10,21\n", PH_FIGURE_DEFAULT,
+			 "x.csv:11: distances: expected a SLIT");
+	/* Square but other nodes in the rows than in the columns. */
+	expect_csv_error(CSV_LAT CSV_DIST "node,0,1\n0,10,21\n2,21,10\n", PH_FIGURE_DEFAULT,
+			 "x.csv:11: distances: expected a SLIT");
+	/* The JSON message says the same. */
+	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, "
+			  "\"distances\": {\"metric\": \"distance\", \"rows\": [0, 1], \"columns\": [0, 1], \"values\": [[10, 21], [21.5, 10]]}}",
+			  PH_FIGURE_DEFAULT, "x.json: distances: expected a SLIT: a square table, the same nodes as rows and columns, integers up to 255");
+}
+
 static void test_figure_parse(void **state)
 {
 	enum ph_figure f;
@@ -500,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_numactl_errors),
 		cmocka_unit_test(test_numactl_row_without_colon),
 		cmocka_unit_test(test_last_line_without_line_end),
+		cmocka_unit_test(test_csv_recorded_slit),
 		cmocka_unit_test(test_figure_parse),
 	};
 
