@@ -770,23 +770,66 @@ out:
 	return ret;
 }
 
-/* The CIs, sample counts and missed targets of one figure, from "cells". */
-static int json_cells(const char *path, json_object *root, const char *figure,
-		      struct ph_nmatrix *m, int *not_met, char *err, size_t errlen)
+/*
+ * Half a unit of the last digit a JSON number was written with: how far it
+ * may be from what was measured (json-c keeps a parsed number's text).
+ * "90.0" 0.05, "140.25" 0.005, "7" 0.5, "1.50e2" 0.5.
+ */
+static double json_rounding(json_object *x)
 {
-	json_object *cells;
+	const char *s = json_object_get_string(x), *p;
+	long decimals = 0, exp10 = 0;
+
+	p = strchr(s, '.');
+	if (p)
+		for (p++; isdigit((unsigned char)*p); p++)
+			decimals++;
+	p = strpbrk(s, "eE");
+	if (p) {
+		exp10 = strtol(p + 1, NULL, 10);
+		/* The number is finite, so its exponent is small; bound what a long one says. */
+		exp10 = exp10 < -1000 ? -1000 : exp10 > 1000 ? 1000 : exp10;
+	}
+	if (decimals > 1000)
+		decimals = 1000;
+	return 0.5 * pow(10, (double)(exp10 - decimals));
+}
+
+/* One bound of a CI, as text for a message: "-" when absent. */
+static const char *bound_text(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		return "-";
+	snprintf(buf, len, "%g", v);
+	return buf;
+}
+
+/*
+ * The CIs, sample counts and missed targets of one figure, from "cells";
+ * mo is the figure's matrix object, whose values the cells must agree with.
+ * not_met, when not NULL, counts the cells whose CI target was missed.
+ */
+static int json_cells(const char *path, json_object *root, const char *figure,
+		      json_object *mo, struct ph_nmatrix *m, int *not_met, char *err,
+		      size_t errlen)
+{
+	json_object *cells, *values;
 	size_t n;
 
-	*not_met = 0;
+	if (not_met)
+		*not_met = 0;
 	if (!json_object_object_get_ex(root, "cells", &cells) || !cells)
 		return 0;
 	if (!json_object_is_type(cells, json_type_array))
 		return perr(err, errlen, "%s: cells: expected an array of objects", path);
+	json_object_object_get_ex(mo, "values", &values);
 	n = json_object_array_length(cells);
 	for (size_t i = 0; i < n; i++) {
-		json_object *c = json_object_array_get_idx(cells, i), *v;
+		json_object *c = json_object_array_get_idx(cells, i), *v, *x;
+		double lo_r = 0, hi_r = 0, val_r = 0, med, med_r;
+		char b1[32], b2[32];
 		int64_t cpu, mem;
-		int r, k;
+		int r, col, k;
 		double d;
 
 		if (!json_object_is_type(c, json_type_object))
@@ -802,24 +845,49 @@ static int json_cells(const char *path, json_object *root, const char *figure,
 			return perr(err, errlen, "%s: cells[%zu]: expected cpu_node and mem_node, node ids",
 				    path, i);
 		r = nmatrix_row(m, (int)cpu);
-		k = nmatrix_col(m, (int)mem);
-		if (r < 0 || k < 0)
+		col = nmatrix_col(m, (int)mem);
+		if (r < 0 || col < 0)
 			return perr(err, errlen, "%s: cells[%zu]: node %d to %d is not a cell of %s; expected a row and a column of it",
 				    path, i, (int)cpu, (int)mem, figure);
-		k += r * m->ncols;
+		k = r * m->ncols + col;
 		if (json_object_object_get_ex(c, "ci_low", &v) && v) {
 			if (!json_number(v, &d))
 				return perr(err, errlen, "%s: cells[%zu].ci_low: expected a number or null", path, i);
 			m->ci_lo[k] = d;
+			lo_r = json_rounding(v);
 		}
 		if (json_object_object_get_ex(c, "ci_high", &v) && v) {
 			if (!json_number(v, &d))
 				return perr(err, errlen, "%s: cells[%zu].ci_high: expected a number or null", path, i);
 			m->ci_hi[k] = d;
+			hi_r = json_rounding(v);
 		}
 		if (isfinite(m->ci_lo[k]) && isfinite(m->ci_hi[k]) && m->ci_lo[k] > m->ci_hi[k])
 			return perr(err, errlen, "%s: cells[%zu]: ci_low %g above ci_high %g; expected ci_low <= ci_high",
 				    path, i, m->ci_lo[k], m->ci_hi[k]);
+		/* json_matrix checked the shape: values[r][col] exists, a number or null. */
+		x = json_object_array_get_idx(json_object_array_get_idx(values, r), col);
+		if (x)
+			val_r = json_rounding(x);
+		/* The median: the cell's, which must be the matrix's value; else that value. */
+		med = m->val[k];
+		med_r = val_r;
+		if (json_object_object_get_ex(c, "median", &v) && v) {
+			if (!json_number(v, &med) || med <= 0)
+				return perr(err, errlen, "%s: cells[%zu].median: expected a positive number or null",
+					    path, i);
+			med_r = json_rounding(v);
+			if (!isfinite(m->val[k]) || fabs(med - m->val[k]) > med_r + val_r)
+				return perr(err, errlen, "%s: cells[%zu]: median %g; expected the value of %s.values[%d][%d], %s",
+					    path, i, med, figure, r, col,
+					    x ? json_object_get_string(x) : "null");
+		}
+		if (isfinite(med) &&
+		    ((isfinite(m->ci_lo[k]) && med < m->ci_lo[k] - lo_r - med_r) ||
+		     (isfinite(m->ci_hi[k]) && med > m->ci_hi[k] + hi_r + med_r)))
+			return perr(err, errlen, "%s: cells[%zu]: median %g outside its CI [%s, %s]; expected ci_low <= median <= ci_high",
+				    path, i, med, bound_text(m->ci_lo[k], b1, sizeof(b1)),
+				    bound_text(m->ci_hi[k], b2, sizeof(b2)));
 		if (json_object_object_get_ex(c, "samples", &v) && v) {
 			int64_t s;
 
@@ -827,7 +895,7 @@ static int json_cells(const char *path, json_object *root, const char *figure,
 				return perr(err, errlen, "%s: cells[%zu].samples: expected a count", path, i);
 			m->samples[k] = (int)s;
 		}
-		if (json_object_object_get_ex(c, "ci_met", &v) && v &&
+		if (not_met && json_object_object_get_ex(c, "ci_met", &v) && v &&
 		    json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v))
 			(*not_met)++;
 	}
@@ -988,9 +1056,18 @@ int input_parse_json(const char *path, const char *text, enum ph_figure fig,
 			   : figure_word(fig), l ? have : "none of latency_ns, bandwidth_read_GBps, bandwidth_triad_GBps");
 		goto out;
 	}
-	ret = json_cells(path, root, keys[pick], figs[pick], &in->ci_not_met, err, errlen);
-	if (ret)
-		goto out;
+	/* Every figure's cells are checked; only the analysed one's missed targets count. */
+	for (int i = 0; i < 3; i++) {
+		json_object *mo;
+
+		if (!figs[i])
+			continue;
+		json_object_object_get_ex(root, keys[i], &mo);
+		ret = json_cells(path, root, keys[i], mo, figs[i], i == pick ? &in->ci_not_met : NULL,
+				 err, errlen);
+		if (ret)
+			goto out;
+	}
 	ret = json_matrix(path, root, "distances", PH_METRIC_DISTANCE, &dm, err, errlen);
 	if (ret)
 		goto out;

@@ -514,6 +514,61 @@ static void test_csv_recorded_slit(void **state)
 			  PH_FIGURE_DEFAULT, "x.json: distances: expected a SLIT: a square table, the same nodes as rows and columns, integers up to 255");
 }
 
+/*
+ * Issue 11: a cell whose CI does not hold its own median was accepted.  The
+ * median (the cell's, else the matrix value) must lie in [ci_low, ci_high],
+ * and the cell's median must be the matrix value, each allowing for the
+ * rounding of the printed numbers: half a unit of the last digit printed.
+ */
+#define CELL(fig, extra) "{\"cpu_node\": 0, \"mem_node\": 1, \"figure\": \"" fig "\"" extra "}"
+
+static void test_json_cell_ci(void **state)
+{
+	struct ph_input in;
+	char err[512];
+
+	(void)state;
+	/* The median 140.2 is not within [150, 160]. */
+	expect_json_error(LAT_HEAD "\"values\": [[90, 140.2], [141, 89]]}, \"cells\": ["
+			  CELL("latency_ns", ", \"median\": 140.2, \"ci_low\": 150, \"ci_high\": 160") "]}",
+			  PH_FIGURE_DEFAULT, "x.json: cells[0]: median 140.2 outside its CI [150, 160]");
+	/* No median in the cell: the matrix value 140 is the median. */
+	expect_json_error(LAT_HEAD "\"values\": [[90, 140], [141, 89]]}, \"cells\": ["
+			  CELL("latency_ns", ", \"ci_low\": 150, \"ci_high\": 160") "]}",
+			  PH_FIGURE_DEFAULT, "x.json: cells[0]: median 140 outside its CI [150, 160]");
+	/* Only ci_high, 130, below the value 140. */
+	expect_json_error(LAT_HEAD "\"values\": [[90, 140], [141, 89]]}, \"cells\": ["
+			  CELL("latency_ns", ", \"ci_high\": 130") "]}",
+			  PH_FIGURE_DEFAULT, "x.json: cells[0]: median 140 outside its CI [-, 130]");
+	/* A cell whose median is not the matrix's value. */
+	expect_json_error(LAT_HEAD "\"values\": [[90, 99], [141, 89]]}, \"cells\": ["
+			  CELL("latency_ns", ", \"median\": 140.2, \"ci_low\": 139.0, \"ci_high\": 141.5") "]}",
+			  PH_FIGURE_DEFAULT, "x.json: cells[0]: median 140.2; expected the value of latency_ns.values[0][1], 99");
+	/*
+	 * Rounding: the writer prints the matrix with one decimal, cells with
+	 * two.  A median of 90.04 at the CI's low end prints as 90.0 in the
+	 * matrix: 90.0 >= 90.04 - 0.005 - 0.05 = 89.985, accepted; 89.9 is not.
+	 */
+	assert_int_equal(input_parse_json("x.json", LAT_HEAD "\"values\": [[1, 90.0], [3, 4]]}, \"cells\": ["
+					  CELL("latency_ns", ", \"median\": 90.04, \"ci_low\": 90.04, \"ci_high\": 90.30") "]}",
+					  PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	assert_true(in.m->ci_lo[1] == 90.04);
+	input_free(&in);
+	expect_json_error(LAT_HEAD "\"values\": [[1, 89.9], [3, 4]]}, \"cells\": ["
+			  CELL("latency_ns", ", \"ci_low\": 90.04, \"ci_high\": 90.30") "]}",
+			  PH_FIGURE_DEFAULT, "x.json: cells[0]: median 89.9 outside its CI [90.04, 90.3]");
+	/* A bad cell of a figure not analysed is still a bad file. */
+	expect_json_error(LAT_HEAD "\"values\": [[90, 140], [141, 89]]}, "
+			  "\"bandwidth_read_GBps\": {\"metric\": \"bandwidth_GBps\", \"rows\": [0, 1], \"columns\": [0, 1], "
+			  "\"values\": [[20.1, 12.3], [12.0, 19.8]]}, \"cells\": ["
+			  CELL("bandwidth_read_GBps", ", \"median\": 12.3, \"ci_low\": 12.5, \"ci_high\": 12.9") "]}",
+			  PH_FIGURE_LATENCY, "x.json: cells[0]: median 12.3 outside its CI [12.5, 12.9]");
+	/* The median must be a positive number. */
+	expect_json_error(LAT_HEAD "\"values\": [[90, 140], [141, 89]]}, \"cells\": ["
+			  CELL("latency_ns", ", \"median\": \"140\"") "]}",
+			  PH_FIGURE_DEFAULT, "x.json: cells[0].median: expected a positive number or null");
+}
+
 static void test_figure_parse(void **state)
 {
 	enum ph_figure f;
@@ -542,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_numactl_row_without_colon),
 		cmocka_unit_test(test_last_line_without_line_end),
 		cmocka_unit_test(test_csv_recorded_slit),
+		cmocka_unit_test(test_json_cell_ci),
 		cmocka_unit_test(test_figure_parse),
 	};
 
