@@ -22,6 +22,7 @@
 
 #define MAX_INPUT_BYTES (16 * MiB)	/* a 1024-node matrix with CIs is far less */
 #define MAX_NODES 1024	/* Linux's MAX_NUMNODES at NODES_SHIFT 10, its largest */
+#define MAX_INITIATORS 256	/* of one HMAT entry: what hmat_compare() takes */
 
 static int perr(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -688,9 +689,9 @@ static int json_ids(const char *path, const char *key, const char *what,
 	for (size_t i = 0; i < len; i++) {
 		int64_t v;
 
-		if (!json_int(json_object_array_get_idx(arr, i), 0, INT_MAX, &v))
-			return perr(err, errlen, "%s: %s.%s[%zu]: expected a node id (a non-negative integer)",
-				    path, key, what, i);
+		if (!json_int(json_object_array_get_idx(arr, i), 0, MAX_NODES - 1, &v))
+			return perr(err, errlen, "%s: %s.%s[%zu]: expected a node id, 0 to %d",
+				    path, key, what, i, MAX_NODES - 1);
 		for (size_t j = 0; j < i; j++)
 			if ((*ids)[j] == v)
 				return perr(err, errlen, "%s: %s.%s: node %d twice; expected each node once",
@@ -902,18 +903,49 @@ static int json_cells(const char *path, json_object *root, const char *figure,
 	return 0;
 }
 
-static int64_t json_opt_int(json_object *o, const char *key, bool *bad)
+/* An HMAT figure: a whole number 0..2^32-1 as the kernel reports it (u32), or -1 when absent or null. */
+static int64_t json_opt_u32(json_object *o, const char *key, bool *bad)
 {
 	json_object *v;
 	double d;
 
 	if (!json_object_object_get_ex(o, key, &v) || !v)
 		return -1;
-	if (!json_number(v, &d) || d < 0) {
+	if (!json_number(v, &d) || d < 0 || d > UINT32_MAX || d != floor(d)) {
 		*bad = true;
 		return -1;
 	}
-	return (int64_t)llround(d);
+	return (int64_t)d;
+}
+
+/*
+ * An HMAT initiator list as the kernel's node lists read: "0", "0-1,3";
+ * node ids below MAX_NODES, each range low-high; "" is none.  Returns the
+ * count of nodes named, or -1.
+ */
+static int node_list_count(const char *s)
+{
+	int count = 0;
+
+	if (!*s)
+		return 0;
+	for (;;) {
+		int a, b;
+
+		if (!node_id_prefix(&s, &a))
+			return -1;
+		b = a;
+		if (*s == '-') {
+			s++;
+			if (!node_id_prefix(&s, &b) || b < a)
+				return -1;
+		}
+		count += b - a + 1;
+		if (!*s)
+			return count;
+		if (*s++ != ',')
+			return -1;
+	}
 }
 
 static int json_hmat(const char *path, json_object *root, struct ph_input *in,
@@ -935,29 +967,42 @@ static int json_hmat(const char *path, json_object *root, struct ph_input *in,
 		int64_t node, access = 0;
 
 		if (!json_object_is_type(o, json_type_object) ||
-		    !json_object_object_get_ex(o, "node", &v) || !json_int(v, 0, INT_MAX, &node))
-			return perr(err, errlen, "%s: hmat[%zu]: expected an object with \"node\", a node id",
-				    path, i);
+		    !json_object_object_get_ex(o, "node", &v) || !json_int(v, 0, MAX_NODES - 1, &node))
+			return perr(err, errlen, "%s: hmat[%zu]: expected an object with \"node\", a node id 0 to %d",
+				    path, i, MAX_NODES - 1);
 		if (json_object_object_get_ex(o, "access", &v) && v && !json_int(v, 0, 255, &access))
 			return perr(err, errlen, "%s: hmat[%zu].access: expected an access class, 0 or 1", path, i);
 		h->target = (int)node;
 		h->access = (int)access;
 		if (json_object_object_get_ex(o, "initiators", &v) && v) {
-			int ids[256];
+			const char *list = json_object_get_string(v);
+			size_t len = strlen(list);
+			int count;
 
-			if (!json_object_is_type(v, json_type_string) ||
-			    parse_id_list(json_object_get_string(v), ids, (int)ARRAY_SIZE(ids)) < 0)
-				return perr(err, errlen, "%s: hmat[%zu].initiators: expected a node list such as \"0\" or \"0-1\"",
+			if (!json_object_is_type(v, json_type_string))
+				return perr(err, errlen, "%s: hmat[%zu].initiators: expected a string, a node list such as \"0\" or \"0-1,3\"",
 					    path, i);
-			snprintf(h->initiators, sizeof(h->initiators), "%s", json_object_get_string(v));
+			/* Cut to fit, a list would name other nodes: "0,12" as "0,1". */
+			if (len >= sizeof(h->initiators))
+				return perr(err, errlen, "%s: hmat[%zu].initiators: %zu characters; expected at most %zu",
+					    path, i, len, sizeof(h->initiators) - 1);
+			count = node_list_count(list);
+			if (count < 0)
+				return perr(err, errlen, "%s: hmat[%zu].initiators: '%s'; expected a node list such as \"0\" or \"0-1,3\", node ids 0 to %d",
+					    path, i, list, MAX_NODES - 1);
+			/* As many as the comparison with the measurement takes (hmat_compare). */
+			if (count > MAX_INITIATORS)
+				return perr(err, errlen, "%s: hmat[%zu].initiators: '%s' names %d nodes; expected at most %d",
+					    path, i, list, count, MAX_INITIATORS);
+			memcpy(h->initiators, list, len + 1);
 		}
-		h->read_latency_ns = json_opt_int(o, "read_lat_ns", &bad);
-		h->write_latency_ns = json_opt_int(o, "write_lat_ns", &bad);
-		h->read_bandwidth_MiBps = json_opt_int(o, "read_bw_MiBps", &bad);
-		h->write_bandwidth_MiBps = json_opt_int(o, "write_bw_MiBps", &bad);
+		h->read_latency_ns = json_opt_u32(o, "read_lat_ns", &bad);
+		h->write_latency_ns = json_opt_u32(o, "write_lat_ns", &bad);
+		h->read_bandwidth_MiBps = json_opt_u32(o, "read_bw_MiBps", &bad);
+		h->write_bandwidth_MiBps = json_opt_u32(o, "write_bw_MiBps", &bad);
 		if (bad)
-			return perr(err, errlen, "%s: hmat[%zu]: expected read_lat_ns, write_lat_ns, read_bw_MiBps and write_bw_MiBps to be non-negative numbers or null",
-				    path, i);
+			return perr(err, errlen, "%s: hmat[%zu]: expected read_lat_ns, write_lat_ns, read_bw_MiBps and write_bw_MiBps to be whole numbers 0 to %u, or null",
+				    path, i, UINT32_MAX);
 		in->nhmat++;
 	}
 	return 0;

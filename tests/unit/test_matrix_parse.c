@@ -8,6 +8,7 @@
 
 #include "matrix_parse.h"
 #include "output.h"
+#include "util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -339,7 +340,7 @@ static void test_json_errors(void **state)
 			  "\"distances\": {\"metric\": \"distance\", \"rows\": [0], \"columns\": [0, 1], \"values\": [[10, 21]]}}",
 			  PH_FIGURE_DEFAULT, "x.json: distances: expected a SLIT: a square table");
 	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, \"hmat\": [{\"node\": 0, \"initiators\": \"x\"}]}",
-			  PH_FIGURE_DEFAULT, "x.json: hmat[0].initiators: expected a node list");
+			  PH_FIGURE_DEFAULT, "x.json: hmat[0].initiators: 'x'; expected a node list");
 	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, \"hmat\": [{\"node\": 0, \"read_lat_ns\": \"80\"}]}",
 			  PH_FIGURE_DEFAULT, "x.json: hmat[0]: expected read_lat_ns, write_lat_ns");
 	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, \"cells\": [{\"cpu_node\": 0, \"mem_node\": 1, "
@@ -569,6 +570,79 @@ static void test_json_cell_ci(void **state)
 			  PH_FIGURE_DEFAULT, "x.json: cells[0].median: expected a positive number or null");
 }
 
+/*
+ * Issue 11: HMAT initiators of 2^32 or more wrapped to node 0 (strtol to
+ * long, then (int)), and 2^63 - 1 overflowed the loop counter (UBSan:
+ * signed integer overflow in parse_id_list).  The reader now checks the
+ * list itself: node ids 0 to 1023, ranges low-high, at most 256 nodes (what
+ * the comparison holds), no longer than the 127 characters kept.
+ */
+#define HMAT(entry) LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, \"hmat\": [" entry "]}"
+
+static void test_json_hmat_bounds(void **state)
+{
+	struct ph_input in;
+	char err[512], *text, *p;
+
+	(void)state;
+	expect_json_error(HMAT("{\"node\": 0, \"initiators\": \"4294967296\"}"), PH_FIGURE_DEFAULT,
+			  "x.json: hmat[0].initiators: '4294967296'; expected a node list such as \"0\" or \"0-1,3\", node ids 0 to 1023");
+	expect_json_error(HMAT("{\"node\": 0, \"initiators\": \"9223372036854775807\"}"), PH_FIGURE_DEFAULT,
+			  "x.json: hmat[0].initiators: '9223372036854775807'; expected a node list");
+	expect_json_error(HMAT("{\"node\": 0, \"initiators\": \"0-4294967296\"}"), PH_FIGURE_DEFAULT,
+			  "x.json: hmat[0].initiators: '0-4294967296'; expected a node list");
+	expect_json_error(HMAT("{\"node\": 0, \"initiators\": \"1024\"}"), PH_FIGURE_DEFAULT,
+			  "x.json: hmat[0].initiators: '1024'; expected a node list");
+	expect_json_error(HMAT("{\"node\": 0, \"initiators\": \"3-1\"}"), PH_FIGURE_DEFAULT,
+			  "x.json: hmat[0].initiators: '3-1'; expected a node list");
+	expect_json_error(HMAT("{\"node\": 0, \"initiators\": \" 0\"}"), PH_FIGURE_DEFAULT,
+			  "x.json: hmat[0].initiators: ' 0'; expected a node list");
+	expect_json_error(HMAT("{\"node\": 0, \"initiators\": \"0,,1\"}"), PH_FIGURE_DEFAULT,
+			  "x.json: hmat[0].initiators: '0,,1'; expected a node list");
+	/* 0-256 is 257 nodes. */
+	expect_json_error(HMAT("{\"node\": 0, \"initiators\": \"0-256\"}"), PH_FIGURE_DEFAULT,
+			  "x.json: hmat[0].initiators: '0-256' names 257 nodes; expected at most 256");
+	/* 64 times "0," and a final 0: 129 characters. */
+	text = xasprintf(HMAT("{\"node\": 0, \"initiators\": \"%s0\"}"),
+			 "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+			 "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,");
+	expect_json_error(text, PH_FIGURE_DEFAULT, "x.json: hmat[0].initiators: 129 characters; expected at most 127");
+	free(text);
+	/* The target and the figures. */
+	expect_json_error(HMAT("{\"node\": 1024}"), PH_FIGURE_DEFAULT,
+			  "x.json: hmat[0]: expected an object with \"node\", a node id 0 to 1023");
+	expect_json_error(HMAT("{\"node\": 0, \"read_lat_ns\": 80.5}"), PH_FIGURE_DEFAULT,
+			  "x.json: hmat[0]: expected read_lat_ns, write_lat_ns, read_bw_MiBps and write_bw_MiBps to be whole numbers 0 to 4294967295, or null");
+	expect_json_error(HMAT("{\"node\": 0, \"read_bw_MiBps\": 4294967296}"), PH_FIGURE_DEFAULT,
+			  "x.json: hmat[0]: expected read_lat_ns");
+	expect_json_error(HMAT("{\"node\": 0, \"write_lat_ns\": 1e30}"), PH_FIGURE_DEFAULT,
+			  "x.json: hmat[0]: expected read_lat_ns");
+	/* Node ids of a matrix are bounded the same way. */
+	expect_json_error("{\"latency_ns\": {\"metric\": \"latency_ns\", \"rows\": [1024], \"columns\": [0], \"values\": [[1]]}}",
+			  PH_FIGURE_DEFAULT, "x.json: latency_ns.rows[0]: expected a node id, 0 to 1023");
+
+	/* What is good is kept as written. */
+	assert_int_equal(input_parse_json("x.json", HMAT("{\"node\": 1023, \"initiators\": \"0,2-3,1023\", "
+							  "\"read_lat_ns\": 4294967295}, {\"node\": 0, \"initiators\": \"\"}"),
+					  PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	assert_int_equal(in.nhmat, 2);
+	assert_int_equal(in.hmat[0].target, 1023);
+	assert_string_equal(in.hmat[0].initiators, "0,2-3,1023");
+	assert_true(in.hmat[0].read_latency_ns == 4294967295LL);
+	assert_true(in.hmat[0].write_latency_ns == -1);
+	assert_string_equal(in.hmat[1].initiators, "");
+	input_free(&in);
+	/* 127 characters fit: 63 times "0," and a final 0. */
+	text = xasprintf(HMAT("{\"node\": 0, \"initiators\": \"%s0\"}"),
+			 "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+			 "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,");
+	assert_int_equal(input_parse_json("x.json", text, PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	p = in.hmat[0].initiators;
+	assert_int_equal(strlen(p), 127);
+	input_free(&in);
+	free(text);
+}
+
 static void test_figure_parse(void **state)
 {
 	enum ph_figure f;
@@ -598,6 +672,7 @@ int main(void)
 		cmocka_unit_test(test_last_line_without_line_end),
 		cmocka_unit_test(test_csv_recorded_slit),
 		cmocka_unit_test(test_json_cell_ci),
+		cmocka_unit_test(test_json_hmat_bounds),
 		cmocka_unit_test(test_figure_parse),
 	};
 
