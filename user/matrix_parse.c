@@ -122,17 +122,23 @@ void input_free(struct ph_input *in)
 
 /* ---- line and field helpers ---- */
 
-/* Split text into lines in place; returns the count.  Handles \r\n. */
+/*
+ * Split text into lines in place; returns the count.  Handles \r\n.  The
+ * lines are counted first: one allocation, however many lines.
+ */
 static int split_lines(char *text, char ***out)
 {
-	char **lines = NULL;
-	int n = 0;
+	char **lines;
+	int n = 1;
 	char *p = text;
 
+	for (const char *q = text; (q = strchr(q, '\n')); q++)
+		n++;
+	lines = xcalloc(n, sizeof(*lines));
+	n = 0;
 	while (*p) {
 		char *nl = strchr(p, '\n');
 
-		lines = xrealloc(lines, (n + 1) * sizeof(*lines));
 		lines[n++] = p;
 		if (!nl)
 			break;
@@ -205,10 +211,14 @@ static bool is_block_start(const char *line)
 /* Split a CSV line at commas, in place; fields trimmed, quotes removed. */
 static int split_fields(char *line, char ***out)
 {
-	char **f = NULL;
-	int n = 0;
+	char **f;
+	int n = 1;
 	char *p = line;
 
+	for (const char *q = line; (q = strchr(q, ',')); q++)
+		n++;
+	f = xcalloc(n, sizeof(*f));
+	n = 0;
 	for (;;) {
 		char *comma = strchr(p, ',');
 		char *field;
@@ -222,7 +232,6 @@ static int split_fields(char *line, char ***out)
 			field[l - 1] = '\0';
 			field++;
 		}
-		f = xrealloc(f, (n + 1) * sizeof(*f));
 		f[n++] = field;
 		if (!comma)
 			break;
@@ -263,9 +272,13 @@ static bool parse_node_id(const char *s, int *out)
 
 struct csv_block {
 	int line;		/* of "# pagehop matrix" or the metric line */
-	int header_line;
+	int header_line;	/* 0 until the header is read */
 	char *name, *source;
 	enum ph_metric metric;
+	/* The rows as read, grown by doubling; m is made of them at the end. */
+	int ncols, nrows, cap;
+	int *col_ids, *row_ids;
+	double *vals;		/* nrows x ncols */
 	struct ph_nmatrix *m;
 };
 
@@ -274,12 +287,15 @@ static void blocks_free(struct csv_block *b, int n)
 	for (int i = 0; i < n; i++) {
 		free(b[i].name);
 		free(b[i].source);
+		free(b[i].col_ids);
+		free(b[i].row_ids);
+		free(b[i].vals);
 		nmatrix_free(b[i].m);
 	}
 	free(b);
 }
 
-/* Parse "node,ID,ID,..." at line ln into the block's (empty) matrix. */
+/* Parse "node,ID,ID,..." at line ln: the block's columns. */
 static int csv_header(const char *path, int ln, char *line, struct csv_block *b,
 		      char *err, size_t errlen)
 {
@@ -311,7 +327,9 @@ static int csv_header(const char *path, int ln, char *line, struct csv_block *b,
 			}
 		}
 	}
-	b->m = nmatrix_new(b->metric, 0, NULL, n - 1, ids);
+	b->ncols = n - 1;
+	b->col_ids = ids;
+	ids = NULL;
 	b->header_line = ln;
 out:
 	free(ids);
@@ -345,53 +363,54 @@ static int csv_value(const char *path, int ln, const char *field, int col,
 static int csv_row(const char *path, int ln, char *line, struct csv_block *b,
 		   char *err, size_t errlen)
 {
-	struct ph_nmatrix *m = b->m, *g;
 	char **f;
 	int n = split_fields(line, &f), id, ret = 0;
-	double *vals = xcalloc(m->ncols, sizeof(double));
+	double *vals;
 
 	if (!parse_node_id(f[0], &id)) {
 		ret = perr(err, errlen, "%s:%d: row starts with '%s'; expected a CPU node id, then %d value%s",
-			   path, ln, f[0], m->ncols, m->ncols == 1 ? "" : "s");
+			   path, ln, f[0], b->ncols, b->ncols == 1 ? "" : "s");
 		goto out;
 	}
-	if (n != m->ncols + 1) {
+	if (n != b->ncols + 1) {
 		ret = perr(err, errlen, "%s:%d: row of node %d has %d value%s; expected %d, one per column of the header at line %d",
-			   path, ln, id, n - 1, n == 2 ? "" : "s", m->ncols, b->header_line);
+			   path, ln, id, n - 1, n == 2 ? "" : "s", b->ncols, b->header_line);
 		goto out;
 	}
-	if (nmatrix_row(m, id) >= 0) {
-		ret = perr(err, errlen, "%s:%d: a second row for node %d; expected one row per CPU node",
-			   path, ln, id);
-		goto out;
+	for (int r = 0; r < b->nrows; r++) {
+		if (b->row_ids[r] == id) {
+			ret = perr(err, errlen, "%s:%d: a second row for node %d; expected one row per CPU node",
+				   path, ln, id);
+			goto out;
+		}
 	}
-	if (m->nrows >= MAX_NODES) {
+	/* Unreachable while ids are below MAX_NODES and distinct; kept as the bound of the arrays. */
+	if (b->nrows >= MAX_NODES) {
 		ret = perr(err, errlen, "%s:%d: more than %d rows", path, ln, MAX_NODES);
 		goto out;
 	}
-	for (int c = 0; c < m->ncols; c++) {
-		ret = csv_value(path, ln, f[c + 1], m->col_ids[c], &vals[c], err, errlen);
+	if (b->nrows == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 16;
+		b->row_ids = xrealloc(b->row_ids, (size_t)b->cap * sizeof(int));
+		b->vals = xrealloc(b->vals, (size_t)b->cap * b->ncols * sizeof(double));
+	}
+	vals = b->vals + (size_t)b->nrows * b->ncols;
+	for (int c = 0; c < b->ncols; c++) {
+		ret = csv_value(path, ln, f[c + 1], b->col_ids[c], &vals[c], err, errlen);
 		if (ret)
 			goto out;
 	}
-	/* Grow by one row: rebuild, keeping what was read. */
-	{
-		int *rows = xcalloc(m->nrows + 1, sizeof(int));
-
-		if (m->nrows)
-			memcpy(rows, m->row_ids, m->nrows * sizeof(int));
-		rows[m->nrows] = id;
-		g = nmatrix_new(m->metric, m->nrows + 1, rows, m->ncols, m->col_ids);
-		free(rows);
-	}
-	memcpy(g->val, m->val, (size_t)m->nrows * m->ncols * sizeof(double));
-	memcpy(g->val + (size_t)m->nrows * m->ncols, vals, m->ncols * sizeof(double));
-	nmatrix_free(m);
-	b->m = g;
+	b->row_ids[b->nrows++] = id;
 out:
-	free(vals);
 	free(f);
 	return ret;
+}
+
+/* The block's matrix, from its rows. */
+static void csv_block_finish(struct csv_block *b)
+{
+	b->m = nmatrix_new(b->metric, b->nrows, b->row_ids, b->ncols, b->col_ids);
+	memcpy(b->m->val, b->vals, (size_t)b->nrows * b->ncols * sizeof(double));
 }
 
 static bool name_has(const struct csv_block *b, const char *word)
@@ -592,11 +611,12 @@ int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 		goto out;
 	}
 	for (int i = 0; i < nb; i++) {
-		if (b[i].m && b[i].m->nrows == 0) {
+		if (b[i].nrows == 0) {
 			ret = perr(err, errlen, "%s:%d: the matrix has a header but no rows; expected one row per CPU node",
 				   path, b[i].header_line);
 			goto out;
 		}
+		csv_block_finish(&b[i]);
 	}
 	if (!nb) {
 		if (stray_header)
