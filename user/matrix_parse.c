@@ -8,6 +8,7 @@
  * be misread (comments, blank lines, other blocks of a pagehop CSV).
  */
 #include "matrix_parse.h"
+#include "readfile.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -59,52 +60,88 @@ int figure_parse(const char *s, enum ph_figure *out)
 	return -EINVAL;
 }
 
-char *slurp_file(const char *path, size_t max, size_t *len)
+/*
+ * The bytes must be text: no NUL (UTF-16 and binary files hold them; the
+ * parsers would stop there), no control character but tab and line ends
+ * (one would reach a message and the terminal), no carriage return but
+ * before a line feed (classic Mac line ends make one long line).  A UTF-8
+ * byte-order mark is skipped: *start is where the text begins.
+ */
+static int text_check(const char *path, const char *buf, size_t len, size_t *start,
+		      char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
-	char *buf;
-	size_t n = 0, cap = 4096;
+	const unsigned char *b = (const unsigned char *)buf;
+	size_t i = 0, line_start;
+	int line = 1;
 
-	if (!f)
-		return NULL;
-	buf = xmalloc(cap);
-	for (;;) {
-		size_t got;
+	*start = 0;
+	if (len >= 2 && ((b[0] == 0xff && b[1] == 0xfe) || (b[0] == 0xfe && b[1] == 0xff)))
+		return perr(err, errlen, "%s:1: UTF-16 text (byte-order mark %02X %02X); expected ASCII or UTF-8: convert it with iconv -f UTF-16 -t UTF-8",
+			    path, b[0], b[1]);
+	if (len >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf)
+		i = 3;
+	*start = line_start = i;
+	for (; i < len; i++) {
+		unsigned char c = b[i];
+		size_t col = i - line_start + 1;
 
-		if (n + 1 >= cap) {
-			if (cap > max) {
-				fclose(f);
-				free(buf);
-				errno = EFBIG;
-				return NULL;
-			}
-			cap *= 2;
-			buf = xrealloc(buf, cap);
+		if (c == '\n') {
+			line++;
+			line_start = i + 1;
+			continue;
 		}
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0) {
-			if (ferror(f)) {
-				int e = errno ? errno : EIO;
+		if ((c >= 0x20 && c != 0x7f) || c == '\t' || (c == '\r' && i + 1 < len && b[i + 1] == '\n'))
+			continue;
+		if (c == 0)
+			/* ASCII in UTF-16: every other byte NUL, from the first two on. */
+			return perr(err, errlen, "%s:%d: a NUL byte at column %zu; expected text (ASCII or UTF-8)%s",
+				    path, line, col,
+				    len - *start >= 2 && !b[*start] != !b[*start + 1]
+				    ? "; UTF-16? convert it with iconv -f UTF-16 -t UTF-8" : "");
+		if (c == '\r')
+			return perr(err, errlen, "%s:%d: a carriage return not followed by a line feed at column %zu; expected \\n or \\r\\n line ends",
+				    path, line, col);
+		return perr(err, errlen, "%s:%d: control character 0x%02x at column %zu; expected text",
+			    path, line, c, col);
+	}
+	return 0;
+}
 
-				fclose(f);
-				free(buf);
-				errno = e;
-				return NULL;
-			}
-			break;
-		}
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (strlen(buf) != n) {
-		free(buf);
-		errno = EINVAL;		/* a NUL byte: not a text file */
-		return NULL;
-	}
-	if (len)
-		*len = n;
-	return buf;
+/* The text of buf after a successful text_check, as a C string. */
+static char *text_copy(const char *buf, size_t len, size_t start)
+{
+	char *t = xmalloc(len - start + 1);
+
+	memcpy(t, buf + start, len - start);
+	t[len - start] = '\0';
+	return t;
+}
+
+/* How a path is named in messages: standard input as "<stdin>". */
+static const char *input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
+}
+
+/* Read an input file for option opt; 0, or -EINVAL with one line in err. */
+static int load_file(const char *opt, const char *path, char **buf, size_t *len,
+		     char *err, size_t errlen)
+{
+	const char *kind;
+	int ret = read_whole_file(path, MAX_INPUT_BYTES, buf, len, &kind);
+
+	if (!ret)
+		return 0;
+	if (kind)
+		return perr(err, errlen, "%s %s: %s; expected a regular file, or - for standard input",
+			    opt, path, kind);
+	if (ret == -EFBIG && *len)
+		return perr(err, errlen, "%s %s: %zu bytes; expected a file of at most %llu MiB",
+			    opt, path, *len, MAX_INPUT_BYTES / MiB);
+	if (ret == -EFBIG)
+		return perr(err, errlen, "%s %s: more than %llu MiB; expected a file of at most %llu MiB",
+			    opt, path, MAX_INPUT_BYTES / MiB, MAX_INPUT_BYTES / MiB);
+	return perr(err, errlen, "%s %s: %s", opt, path, strerror(-ret));
 }
 
 void input_free(struct ph_input *in)
@@ -1171,16 +1208,19 @@ out:
 	return ret;
 }
 
-int input_load(const char *path, enum ph_figure fig, struct ph_input *in,
-	       char *err, size_t errlen)
+int input_parse(const char *path, const char *buf, size_t len, enum ph_figure fig,
+		struct ph_input *in, char *err, size_t errlen)
 {
-	char *text = slurp_file(path, MAX_INPUT_BYTES, NULL);
+	size_t start;
 	const char *p;
+	char *text;
 	int ret;
 
 	memset(in, 0, sizeof(*in));
-	if (!text)
-		return perr(err, errlen, "--input %s: %s", path, strerror(errno));
+	ret = text_check(path, buf, len, &start, err, errlen);
+	if (ret)
+		return ret;
+	text = text_copy(buf, len, start);
 	for (p = text; isspace((unsigned char)*p); p++)
 		;
 	if (*p == '{')
@@ -1188,6 +1228,22 @@ int input_load(const char *path, enum ph_figure fig, struct ph_input *in,
 	else
 		ret = input_parse_csv(path, text, fig, in, err, errlen);
 	free(text);
+	return ret;
+}
+
+int input_load(const char *path, enum ph_figure fig, struct ph_input *in,
+	       char *err, size_t errlen)
+{
+	char *buf;
+	size_t len;
+	int ret;
+
+	memset(in, 0, sizeof(*in));
+	ret = load_file("--input", path, &buf, &len, err, errlen);
+	if (ret)
+		return ret;
+	ret = input_parse(input_name(path), buf, len, fig, in, err, errlen);
+	free(buf);
 	return ret;
 }
 
@@ -1339,16 +1395,35 @@ out:
 	return ret;
 }
 
-int slit_load_numactl(const char *path, struct ph_slit **out, char *err,
-		      size_t errlen)
+int slit_parse(const char *path, const char *buf, size_t len, struct ph_slit **out,
+	       char *err, size_t errlen)
 {
-	char *text = slurp_file(path, MAX_INPUT_BYTES, NULL);
+	size_t start;
+	char *text;
 	int ret;
 
 	*out = NULL;
-	if (!text)
-		return perr(err, errlen, "--slit %s: %s", path, strerror(errno));
+	ret = text_check(path, buf, len, &start, err, errlen);
+	if (ret)
+		return ret;
+	text = text_copy(buf, len, start);
 	ret = slit_parse_numactl(path, text, out, err, errlen);
 	free(text);
+	return ret;
+}
+
+int slit_load_numactl(const char *path, struct ph_slit **out, char *err,
+		      size_t errlen)
+{
+	char *buf;
+	size_t len;
+	int ret;
+
+	*out = NULL;
+	ret = load_file("--slit", path, &buf, &len, err, errlen);
+	if (ret)
+		return ret;
+	ret = slit_parse(input_name(path), buf, len, out, err, errlen);
+	free(buf);
 	return ret;
 }
