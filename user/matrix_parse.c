@@ -374,6 +374,36 @@ out:
 	return ret;
 }
 
+/*
+ * A decimal number as a spreadsheet writes one: [+-]digits[.digits][e[+-]digits],
+ * digits on at least one side of the point.  strtod alone would also take
+ * hex ("0x10" as 16), "inf" and "nan".
+ */
+static bool is_decimal(const char *s)
+{
+	bool digits = false;
+
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; isdigit((unsigned char)*s); s++)
+		digits = true;
+	if (*s == '.')
+		for (s++; isdigit((unsigned char)*s); s++)
+			digits = true;
+	if (!digits)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!isdigit((unsigned char)*s))
+			return false;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	return !*s;
+}
+
 /* Parse one value field; "" and "-" are missing. */
 static int csv_value(const char *path, int ln, const char *field, int col,
 		     double *out, char *err, size_t errlen)
@@ -387,7 +417,7 @@ static int csv_value(const char *path, int ln, const char *field, int col,
 	}
 	errno = 0;
 	v = strtod(field, &end);
-	if (end == field || *end || errno || !isfinite(v))
+	if (!is_decimal(field) || end == field || *end || errno || !isfinite(v))
 		return perr(err, errlen, "%s:%d: memory node %d: '%s' is not a number; expected a positive number, or an empty field for a missing value",
 			    path, ln, col, field);
 	if (v <= 0)

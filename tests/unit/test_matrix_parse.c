@@ -113,6 +113,15 @@ static void test_csv_forms(void **state)
 	assert_true(in.m->val[3] == 33.5);
 	input_free(&in);
 
+	/* Decimal forms a spreadsheet writes. */
+	assert_int_equal(input_parse_csv("x.csv", "# metric: latency_ns\nnode,0,1,2,3\n0,1e2,+90.5,.5,7.\n",
+					 PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	assert_true(in.m->val[0] == 100);
+	assert_true(in.m->val[1] == 90.5);
+	assert_true(in.m->val[2] == 0.5);
+	assert_true(in.m->val[3] == 7);
+	input_free(&in);
+
 	/* No "# pagehop matrix" line; spaces around fields; missing values. */
 	assert_int_equal(input_parse_csv("x.csv",
 					 "# from another tool\n# metric: latency_ns\n node , 0 , 2 \n0, 90 ,\n2,-,89\n",
@@ -217,6 +226,15 @@ static void test_csv_errors(void **state)
 			 "x.csv:3: memory node 1: 'abc' is not a number; expected a positive number");
 	expect_csv_error("# metric: latency_ns\nnode,0,1\n0,90,12x\n", PH_FIGURE_DEFAULT,
 			 "x.csv:3: memory node 1: '12x' is not a number");
+	/* strtod reads hex and "infinity"; a CSV number is decimal. */
+	expect_csv_error("# metric: latency_ns\nnode,0,1\n0,90,0x10\n", PH_FIGURE_DEFAULT,
+			 "x.csv:3: memory node 1: '0x10' is not a number");
+	expect_csv_error("# metric: latency_ns\nnode,0,1\n0,90,infinity\n", PH_FIGURE_DEFAULT,
+			 "x.csv:3: memory node 1: 'infinity' is not a number");
+	expect_csv_error("# metric: latency_ns\nnode,0,1\n0,90,1e\n", PH_FIGURE_DEFAULT,
+			 "x.csv:3: memory node 1: '1e' is not a number");
+	expect_csv_error("# metric: latency_ns\nnode,0,1\n0,90,.\n", PH_FIGURE_DEFAULT,
+			 "x.csv:3: memory node 1: '.' is not a number");
 	expect_csv_error("# metric: latency_ns\nnode,0,1\n0,90,-5\n", PH_FIGURE_DEFAULT,
 			 "x.csv:3: memory node 1: -5; expected a positive number");
 	expect_csv_error("# metric: latency_ns\nnode,0,1\n0,90,140\n0,91,141\n", PH_FIGURE_DEFAULT,
