@@ -38,6 +38,31 @@ static int perr(char *err, size_t len, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/*
+ * A string from a JSON input as a message may quote it: a control
+ * character (JSON escapes can hold any, a newline among them) as \xNN, and
+ * at most 60 bytes of it, so that the message stays one line.
+ */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + 8 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (o >= 60) {
+			o += (size_t)snprintf(buf + o, len - o, "...");
+			break;
+		}
+		if (c < 0x20 || c == 0x7f)
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+		else
+			buf[o++] = (char)c;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 int figure_parse(const char *s, enum ph_figure *out)
 {
 	static const struct {
@@ -797,6 +822,7 @@ static int json_matrix(const char *path, json_object *root, const char *key,
 		       size_t errlen)
 {
 	json_object *o, *v;
+	char show[80];
 	int *rows = NULL, *cols = NULL, nr = 0, nc = 0, ret;
 	struct ph_nmatrix *m = NULL;
 	const char *metric;
@@ -810,7 +836,8 @@ static int json_matrix(const char *path, json_object *root, const char *key,
 		return perr(err, errlen, "%s: %s.metric: expected the string \"%s\"", path, key, metric_name(want));
 	metric = json_object_get_string(v);
 	if (metric_parse(metric) != want)
-		return perr(err, errlen, "%s: %s.metric: \"%s\"; expected \"%s\"", path, key, metric,
+		return perr(err, errlen, "%s: %s.metric: \"%s\"; expected \"%s\"", path, key,
+			    shown(metric, show, sizeof(show)),
 			    metric_name(want));
 	json_object_object_get_ex(o, "rows", &v);
 	ret = json_ids(path, key, "rows", v, &rows, &nr, err, errlen);
@@ -1050,6 +1077,7 @@ static int json_hmat(const char *path, json_object *root, struct ph_input *in,
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(arr, i), *v;
 		struct ph_hmat *h = &in->hmat[i];
+		char show[80];
 		bool bad = false;
 		int64_t node, access = 0;
 
@@ -1076,7 +1104,7 @@ static int json_hmat(const char *path, json_object *root, struct ph_input *in,
 			count = node_list_count(list);
 			if (count < 0)
 				return perr(err, errlen, "%s: hmat[%zu].initiators: '%s'; expected a node list such as \"0\" or \"0-1,3\", node ids 0 to %d",
-					    path, i, list, MAX_NODES - 1);
+					    path, i, shown(list, show, sizeof(show)), MAX_NODES - 1);
 			/* As many as the comparison with the measurement takes (hmat_compare). */
 			if (count > MAX_INITIATORS)
 				return perr(err, errlen, "%s: hmat[%zu].initiators: '%s' names %d nodes; expected at most %d",
@@ -1100,6 +1128,7 @@ static char *json_provenance(json_object *root)
 	json_object *p, *v;
 	const char *f[4] = { NULL, NULL, NULL, NULL };
 	static const char *const keys[] = { "command_line", "host", "time_utc", "version" };
+	char *line;
 
 	if (!json_object_object_get_ex(root, "provenance", &p) ||
 	    !json_object_is_type(p, json_type_object))
@@ -1109,8 +1138,16 @@ static char *json_provenance(json_object *root)
 			f[i] = json_object_get_string(v);
 	if (!f[0] && !f[1])
 		return NULL;
-	return xasprintf("%s on %s at %s (pagehop %s)", f[0] ? f[0] : "pagehop",
+	line = xasprintf("%s on %s at %s (pagehop %s)", f[0] ? f[0] : "pagehop",
 			 f[1] ? f[1] : "?", f[2] ? f[2] : "?", f[3] ? f[3] : "?");
+	/*
+	 * Only a label of the report, so kept, but as one line of text: a
+	 * control character from a JSON escape would reach the terminal.
+	 */
+	for (char *c = line; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	return line;
 }
 
 int input_parse_json(const char *path, const char *text, enum ph_figure fig,

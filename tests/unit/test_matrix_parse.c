@@ -916,6 +916,28 @@ static void test_file_kinds_and_cap(void **state)
 	free(big);
 }
 
+/*
+ * A JSON string can hold any character through an escape: quoted in a
+ * message it must leave the message one line, and kept as the report's
+ * source it must not carry a control character to the terminal.
+ */
+static void test_json_strings_one_line(void **state)
+{
+	struct ph_input in;
+	char err[512];
+
+	(void)state;
+	expect_json_error("{\"latency_ns\": {\"metric\": \"lat\\nency\\u001b[2J\", \"rows\": [0], \"columns\": [0], \"values\": [[1]]}}",
+			  PH_FIGURE_DEFAULT, "x.json: latency_ns.metric: \"lat\\x0aency\\x1b[2J\"; expected \"latency_ns\"");
+	expect_json_error(HMAT("{\"node\": 0, \"initiators\": \"0\\n1\"}"), PH_FIGURE_DEFAULT,
+			  "x.json: hmat[0].initiators: '0\\x0a1'; expected a node list");
+	assert_int_equal(input_parse_json("x.json", LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, "
+					  "\"provenance\": {\"command_line\": \"pagehop\\u001b[2J matrix\", \"host\": \"h\\r\\n\"}}",
+					  PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	assert_string_equal(in.source, "pagehop?[2J matrix on h?? at ? (pagehop ?)");
+	input_free(&in);
+}
+
 static void test_figure_parse(void **state)
 {
 	enum ph_figure f;
@@ -948,6 +970,7 @@ int main(void)
 		cmocka_unit_test(test_json_hmat_bounds),
 		cmocka_unit_test(test_text_not_text),
 		cmocka_unit_test(test_file_kinds_and_cap),
+		cmocka_unit_test(test_json_strings_one_line),
 		cmocka_unit_test(test_figure_parse),
 	};
 
