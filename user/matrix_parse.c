@@ -1367,10 +1367,17 @@ int slit_parse_numactl(const char *path, const char *text,
 	}
 	if (hdr < 0) {
 		for (i = 0; i < nl; i++) {
-			char buf[64];
+			const char *p = lines[i];
 
-			if (sscanf(lines[i], " node %63s", buf) == 1 && isdigit((unsigned char)buf[0]) &&
-			    !strstr(lines[i], "cpus") && !strstr(lines[i], "size") && !strstr(lines[i], "free")) {
+			/* "node" and a blank, then a digit: not "node 0 cpus: ..." and the like. */
+			while (isspace((unsigned char)*p))
+				p++;
+			if (strncmp(p, "node", 4) || !isspace((unsigned char)p[4]))
+				continue;
+			for (p += 4; isspace((unsigned char)*p); p++)
+				;
+			if (isdigit((unsigned char)*p) && !strstr(p, "cpus") && !strstr(p, "size") &&
+			    !strstr(p, "free")) {
 				hdr = i;
 				break;
 			}
