@@ -13,6 +13,7 @@
 #include "matrix_parse.h"
 #include "session.h"
 #include "output.h"
+#include "readfile.h"
 #include "slit_report.h"
 #include "topology.h"
 #include "util.h"
@@ -39,7 +40,9 @@ static void slit_usage(void)
 	       "                        '# pagehop matrix', '# metric: latency_ns|bandwidth_GBps|\n"
 	       "                        distance', 'node,<ids>', one row per CPU node\n"
 	       "  -s, --slit FILE       the SLIT: numactl --hardware output as is (default:\n"
-	       "                        the distances recorded in a JSON input; none for CSV)\n"
+	       "                        the distances recorded with the input)\n"
+	       "                        Either FILE may be - for standard input; otherwise a\n"
+	       "                        regular text file of at most 16 MiB (docs: pagehop(1))\n"
 	       "  -m, --metric WHICH    latency, bandwidth, read, triad or distance: the figure\n"
 	       "                        of the input to analyse (default latency if present,\n"
 	       "                        else read, else triad bandwidth)\n"
@@ -78,18 +81,51 @@ struct acpi_opts {
 	uint32_t rev;
 };
 
+/*
+ * The header of the SLIT table at path: a regular file only (a FIFO would
+ * block, a device be read); *kind names anything else.  0 or -errno.
+ */
+static int slit_table_header(const char *path, struct ph_acpi_header *h, const char **kind)
+{
+	uint8_t buf[PH_ACPI_HEADER_SIZE];
+	size_t got = 0;
+	int fd = open_regular(path, kind), err = 0;
+
+	if (fd < 0)
+		return fd;
+	while (got < sizeof(buf)) {
+		ssize_t n = read(fd, buf + got, sizeof(buf) - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			err = -errno;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	return err ? err : acpi_header_parse(buf, got, h);
+}
+
 /* Resolve the header fields; 0, or -EINVAL after printing one line. */
 static int acpi_ids(const struct acpi_opts *o, struct ph_acpi_ids *ids, char *from,
 		    size_t fromlen, uint32_t *table_rev, bool *have_table)
 {
 	struct ph_acpi_header h;
+	const char *kind;
 	int err = 0;
 
 	*have_table = false;
 	memset(ids, 0, sizeof(*ids));
 	memset(&h, 0, sizeof(h));
 	/* Read even when every field is given: its revision is worth comparing. */
-	err = acpi_header_read(o->table, &h);
+	err = slit_table_header(o->table, &h, &kind);
+	if (kind) {
+		ph_err("--slit-table %s: %s; expected a regular file, the SLIT as %s holds it",
+		       o->table, kind, PH_ACPI_SLIT_PATH);
+		return -EINVAL;
+	}
 	if (!err) {
 		if (memcmp(h.signature, "SLIT", 4)) {
 			ph_err("--emit-acpi: %s is a '%s' table; expected a SLIT", o->table, h.signature);
@@ -297,7 +333,8 @@ static int analyse_file(const char *input, const char *label, enum ph_figure fig
 			input_free(&in);
 			return PH_EXIT_USAGE;
 		}
-		slit_from = xasprintf("%s (numactl --hardware)", slit_path);
+		slit_from = xasprintf("%s (numactl --hardware)",
+				      strcmp(slit_path, "-") ? slit_path : "<stdin>");
 	} else if (in.slit) {
 		slit_from = xasprintf("%s (distances recorded with the measurement)", label);
 	}
@@ -539,6 +576,11 @@ int cmd_slit(int argc, char *argv[])
 		ph_err("--oem-id, --oem-table-id, --oem-revision and --slit-table only go with --emit-acpi FILE");
 		return PH_EXIT_USAGE;
 	}
+	if (input && slit_path && !strcmp(input, "-") && !strcmp(slit_path, "-")) {
+		ph_err("--input - and --slit -: standard input can be only one of them; give the other as a file");
+		session_free(&sess);
+		return PH_EXIT_USAGE;
+	}
 	if (input && measuring_opt) {
 		ph_err("--save, --time, --ci, --size, --page-size, --backend, --threads, --reserve and --allow-unverified are for measuring; with --input nothing is measured");
 		session_free(&sess);
@@ -552,5 +594,6 @@ int cmd_slit(int argc, char *argv[])
 	}
 	session_free(&sess);
 
-	return analyse_file(input, input, fig, slit_path, tol, noise, &ao, fmt);
+	return analyse_file(input, strcmp(input, "-") ? input : "<stdin>", fig, slit_path, tol,
+			    noise, &ao, fmt);
 }

@@ -8,6 +8,7 @@
  * be misread (comments, blank lines, other blocks of a pagehop CSV).
  */
 #include "matrix_parse.h"
+#include "readfile.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -22,6 +23,7 @@
 
 #define MAX_INPUT_BYTES (16 * MiB)	/* a 1024-node matrix with CIs is far less */
 #define MAX_NODES 1024	/* Linux's MAX_NUMNODES at NODES_SHIFT 10, its largest */
+#define MAX_INITIATORS 256	/* of one HMAT entry: what hmat_compare() takes */
 
 static int perr(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -34,6 +36,31 @@ static int perr(char *err, size_t len, const char *fmt, ...)
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
+}
+
+/*
+ * A string from a JSON input as a message may quote it: a control
+ * character (JSON escapes can hold any, a newline among them) as \xNN, and
+ * at most 60 bytes of it, so that the message stays one line.
+ */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + 8 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (o >= 60) {
+			o += (size_t)snprintf(buf + o, len - o, "...");
+			break;
+		}
+		if (c < 0x20 || c == 0x7f)
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+		else
+			buf[o++] = (char)c;
+	}
+	buf[o] = '\0';
+	return buf;
 }
 
 int figure_parse(const char *s, enum ph_figure *out)
@@ -58,52 +85,88 @@ int figure_parse(const char *s, enum ph_figure *out)
 	return -EINVAL;
 }
 
-char *slurp_file(const char *path, size_t max, size_t *len)
+/*
+ * The bytes must be text: no NUL (UTF-16 and binary files hold them; the
+ * parsers would stop there), no control character but tab and line ends
+ * (one would reach a message and the terminal), no carriage return but
+ * before a line feed (classic Mac line ends make one long line).  A UTF-8
+ * byte-order mark is skipped: *start is where the text begins.
+ */
+static int text_check(const char *path, const char *buf, size_t len, size_t *start,
+		      char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
-	char *buf;
-	size_t n = 0, cap = 4096;
+	const unsigned char *b = (const unsigned char *)buf;
+	size_t i = 0, line_start;
+	int line = 1;
 
-	if (!f)
-		return NULL;
-	buf = xmalloc(cap);
-	for (;;) {
-		size_t got;
+	*start = 0;
+	if (len >= 2 && ((b[0] == 0xff && b[1] == 0xfe) || (b[0] == 0xfe && b[1] == 0xff)))
+		return perr(err, errlen, "%s:1: UTF-16 text (byte-order mark %02X %02X); expected ASCII or UTF-8: convert it with iconv -f UTF-16 -t UTF-8",
+			    path, b[0], b[1]);
+	if (len >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf)
+		i = 3;
+	*start = line_start = i;
+	for (; i < len; i++) {
+		unsigned char c = b[i];
+		size_t col = i - line_start + 1;
 
-		if (n + 1 >= cap) {
-			if (cap > max) {
-				fclose(f);
-				free(buf);
-				errno = EFBIG;
-				return NULL;
-			}
-			cap *= 2;
-			buf = xrealloc(buf, cap);
+		if (c == '\n') {
+			line++;
+			line_start = i + 1;
+			continue;
 		}
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0) {
-			if (ferror(f)) {
-				int e = errno ? errno : EIO;
+		if ((c >= 0x20 && c != 0x7f) || c == '\t' || (c == '\r' && i + 1 < len && b[i + 1] == '\n'))
+			continue;
+		if (c == 0)
+			/* ASCII in UTF-16: every other byte NUL, from the first two on. */
+			return perr(err, errlen, "%s:%d: a NUL byte at column %zu; expected text (ASCII or UTF-8)%s",
+				    path, line, col,
+				    len - *start >= 2 && !b[*start] != !b[*start + 1]
+				    ? "; UTF-16? convert it with iconv -f UTF-16 -t UTF-8" : "");
+		if (c == '\r')
+			return perr(err, errlen, "%s:%d: a carriage return not followed by a line feed at column %zu; expected \\n or \\r\\n line ends",
+				    path, line, col);
+		return perr(err, errlen, "%s:%d: control character 0x%02x at column %zu; expected text",
+			    path, line, c, col);
+	}
+	return 0;
+}
 
-				fclose(f);
-				free(buf);
-				errno = e;
-				return NULL;
-			}
-			break;
-		}
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (strlen(buf) != n) {
-		free(buf);
-		errno = EINVAL;		/* a NUL byte: not a text file */
-		return NULL;
-	}
-	if (len)
-		*len = n;
-	return buf;
+/* The text of buf after a successful text_check, as a C string. */
+static char *text_copy(const char *buf, size_t len, size_t start)
+{
+	char *t = xmalloc(len - start + 1);
+
+	memcpy(t, buf + start, len - start);
+	t[len - start] = '\0';
+	return t;
+}
+
+/* How a path is named in messages: standard input as "<stdin>". */
+static const char *input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
+}
+
+/* Read an input file for option opt; 0, or -EINVAL with one line in err. */
+static int load_file(const char *opt, const char *path, char **buf, size_t *len,
+		     char *err, size_t errlen)
+{
+	const char *kind;
+	int ret = read_whole_file(path, MAX_INPUT_BYTES, buf, len, &kind);
+
+	if (!ret)
+		return 0;
+	if (kind)
+		return perr(err, errlen, "%s %s: %s; expected a regular file, or - for standard input",
+			    opt, path, kind);
+	if (ret == -EFBIG && *len)
+		return perr(err, errlen, "%s %s: %zu bytes; expected a file of at most %llu MiB",
+			    opt, path, *len, MAX_INPUT_BYTES / MiB);
+	if (ret == -EFBIG)
+		return perr(err, errlen, "%s %s: more than %llu MiB; expected a file of at most %llu MiB",
+			    opt, path, MAX_INPUT_BYTES / MiB, MAX_INPUT_BYTES / MiB);
+	return perr(err, errlen, "%s %s: %s", opt, path, strerror(-ret));
 }
 
 void input_free(struct ph_input *in)
@@ -121,17 +184,23 @@ void input_free(struct ph_input *in)
 
 /* ---- line and field helpers ---- */
 
-/* Split text into lines in place; returns the count.  Handles \r\n. */
+/*
+ * Split text into lines in place; returns the count.  Handles \r\n.  The
+ * lines are counted first: one allocation, however many lines.
+ */
 static int split_lines(char *text, char ***out)
 {
-	char **lines = NULL;
-	int n = 0;
+	char **lines;
+	int n = 1;
 	char *p = text;
 
+	for (const char *q = text; (q = strchr(q, '\n')); q++)
+		n++;
+	lines = xcalloc(n, sizeof(*lines));
+	n = 0;
 	while (*p) {
 		char *nl = strchr(p, '\n');
 
-		lines = xrealloc(lines, (n + 1) * sizeof(*lines));
 		lines[n++] = p;
 		if (!nl)
 			break;
@@ -154,6 +223,27 @@ static char *trim(char *s)
 	while (e > s && isspace((unsigned char)e[-1]))
 		*--e = '\0';
 	return s;
+}
+
+/*
+ * A CSV or numactl file ends with a line end.  Without one the file may
+ * have been cut short, and a value cut inside ("18.9" to "1") would read as
+ * another number; no reader can tell, so such a file is refused.  Blanks
+ * after the last line end are no line.
+ */
+static int check_last_line(const char *path, const char *text, char *err, size_t errlen)
+{
+	const char *nl = strrchr(text, '\n'), *p = nl ? nl + 1 : text;
+	int line = 1;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p)
+		return 0;
+	for (const char *q = text; q < p; q++)
+		line += *q == '\n';
+	return perr(err, errlen, "%s:%d: the last line has no line end; the file looks cut short, perhaps inside a number; expected every line to end with a line end",
+		    path, line);
 }
 
 /* "# key: value" -> value, trimmed; NULL when the line is not that key. */
@@ -183,10 +273,14 @@ static bool is_block_start(const char *line)
 /* Split a CSV line at commas, in place; fields trimmed, quotes removed. */
 static int split_fields(char *line, char ***out)
 {
-	char **f = NULL;
-	int n = 0;
+	char **f;
+	int n = 1;
 	char *p = line;
 
+	for (const char *q = line; (q = strchr(q, ',')); q++)
+		n++;
+	f = xcalloc(n, sizeof(*f));
+	n = 0;
 	for (;;) {
 		char *comma = strchr(p, ',');
 		char *field;
@@ -200,7 +294,6 @@ static int split_fields(char *line, char ***out)
 			field[l - 1] = '\0';
 			field++;
 		}
-		f = xrealloc(f, (n + 1) * sizeof(*f));
 		f[n++] = field;
 		if (!comma)
 			break;
@@ -210,28 +303,44 @@ static int split_fields(char *line, char ***out)
 	return n;
 }
 
+/*
+ * A node id at *s: decimal digits only (no sign, no blanks), below
+ * MAX_NODES; *s moves past them.  Counted digit by digit, so that no id is
+ * too long to reject (strtol's and sscanf's overflow are not).
+ */
+static bool node_id_prefix(const char **s, int *out)
+{
+	const char *p = *s;
+	int v = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return false;
+	for (; isdigit((unsigned char)*p); p++) {
+		v = v * 10 + (*p - '0');
+		if (v >= MAX_NODES)
+			return false;
+	}
+	*out = v;
+	*s = p;
+	return true;
+}
+
 static bool parse_node_id(const char *s, int *out)
 {
-	char *end;
-	long v;
-
-	if (!isdigit((unsigned char)*s))
-		return false;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end || errno || v > INT_MAX)
-		return false;
-	*out = (int)v;
-	return true;
+	return node_id_prefix(&s, out) && !*s;
 }
 
 /* ---- CSV ---- */
 
 struct csv_block {
 	int line;		/* of "# pagehop matrix" or the metric line */
-	int header_line;
+	int header_line;	/* 0 until the header is read */
 	char *name, *source;
 	enum ph_metric metric;
+	/* The rows as read, grown by doubling; m is made of them at the end. */
+	int ncols, nrows, cap;
+	int *col_ids, *row_ids;
+	double *vals;		/* nrows x ncols */
 	struct ph_nmatrix *m;
 };
 
@@ -240,12 +349,15 @@ static void blocks_free(struct csv_block *b, int n)
 	for (int i = 0; i < n; i++) {
 		free(b[i].name);
 		free(b[i].source);
+		free(b[i].col_ids);
+		free(b[i].row_ids);
+		free(b[i].vals);
 		nmatrix_free(b[i].m);
 	}
 	free(b);
 }
 
-/* Parse "node,ID,ID,..." at line ln into the block's (empty) matrix. */
+/* Parse "node,ID,ID,..." at line ln: the block's columns. */
 static int csv_header(const char *path, int ln, char *line, struct csv_block *b,
 		      char *err, size_t errlen)
 {
@@ -265,8 +377,8 @@ static int csv_header(const char *path, int ln, char *line, struct csv_block *b,
 	}
 	for (int i = 1; i < n; i++) {
 		if (!parse_node_id(f[i], &ids[i - 1])) {
-			ret = perr(err, errlen, "%s:%d: header column %d is '%s'; expected a node id (a non-negative integer)",
-				   path, ln, i + 1, f[i]);
+			ret = perr(err, errlen, "%s:%d: header column %d is '%s'; expected a node id, 0 to %d",
+				   path, ln, i + 1, f[i], MAX_NODES - 1);
 			goto out;
 		}
 		for (int j = 1; j < i; j++) {
@@ -277,12 +389,44 @@ static int csv_header(const char *path, int ln, char *line, struct csv_block *b,
 			}
 		}
 	}
-	b->m = nmatrix_new(b->metric, 0, NULL, n - 1, ids);
+	b->ncols = n - 1;
+	b->col_ids = ids;
+	ids = NULL;
 	b->header_line = ln;
 out:
 	free(ids);
 	free(f);
 	return ret;
+}
+
+/*
+ * A decimal number as a spreadsheet writes one: [+-]digits[.digits][e[+-]digits],
+ * digits on at least one side of the point.  strtod alone would also take
+ * hex ("0x10" as 16), "inf" and "nan".
+ */
+static bool is_decimal(const char *s)
+{
+	bool digits = false;
+
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; isdigit((unsigned char)*s); s++)
+		digits = true;
+	if (*s == '.')
+		for (s++; isdigit((unsigned char)*s); s++)
+			digits = true;
+	if (!digits)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!isdigit((unsigned char)*s))
+			return false;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	return !*s;
 }
 
 /* Parse one value field; "" and "-" are missing. */
@@ -298,7 +442,7 @@ static int csv_value(const char *path, int ln, const char *field, int col,
 	}
 	errno = 0;
 	v = strtod(field, &end);
-	if (end == field || *end || errno || !isfinite(v))
+	if (!is_decimal(field) || end == field || *end || errno || !isfinite(v))
 		return perr(err, errlen, "%s:%d: memory node %d: '%s' is not a number; expected a positive number, or an empty field for a missing value",
 			    path, ln, col, field);
 	if (v <= 0)
@@ -311,53 +455,54 @@ static int csv_value(const char *path, int ln, const char *field, int col,
 static int csv_row(const char *path, int ln, char *line, struct csv_block *b,
 		   char *err, size_t errlen)
 {
-	struct ph_nmatrix *m = b->m, *g;
 	char **f;
 	int n = split_fields(line, &f), id, ret = 0;
-	double *vals = xcalloc(m->ncols, sizeof(double));
+	double *vals;
 
 	if (!parse_node_id(f[0], &id)) {
 		ret = perr(err, errlen, "%s:%d: row starts with '%s'; expected a CPU node id, then %d value%s",
-			   path, ln, f[0], m->ncols, m->ncols == 1 ? "" : "s");
+			   path, ln, f[0], b->ncols, b->ncols == 1 ? "" : "s");
 		goto out;
 	}
-	if (n != m->ncols + 1) {
+	if (n != b->ncols + 1) {
 		ret = perr(err, errlen, "%s:%d: row of node %d has %d value%s; expected %d, one per column of the header at line %d",
-			   path, ln, id, n - 1, n == 2 ? "" : "s", m->ncols, b->header_line);
+			   path, ln, id, n - 1, n == 2 ? "" : "s", b->ncols, b->header_line);
 		goto out;
 	}
-	if (nmatrix_row(m, id) >= 0) {
-		ret = perr(err, errlen, "%s:%d: a second row for node %d; expected one row per CPU node",
-			   path, ln, id);
-		goto out;
+	for (int r = 0; r < b->nrows; r++) {
+		if (b->row_ids[r] == id) {
+			ret = perr(err, errlen, "%s:%d: a second row for node %d; expected one row per CPU node",
+				   path, ln, id);
+			goto out;
+		}
 	}
-	if (m->nrows >= MAX_NODES) {
+	/* Unreachable while ids are below MAX_NODES and distinct; kept as the bound of the arrays. */
+	if (b->nrows >= MAX_NODES) {
 		ret = perr(err, errlen, "%s:%d: more than %d rows", path, ln, MAX_NODES);
 		goto out;
 	}
-	for (int c = 0; c < m->ncols; c++) {
-		ret = csv_value(path, ln, f[c + 1], m->col_ids[c], &vals[c], err, errlen);
+	if (b->nrows == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 16;
+		b->row_ids = xrealloc(b->row_ids, (size_t)b->cap * sizeof(int));
+		b->vals = xrealloc(b->vals, (size_t)b->cap * b->ncols * sizeof(double));
+	}
+	vals = b->vals + (size_t)b->nrows * b->ncols;
+	for (int c = 0; c < b->ncols; c++) {
+		ret = csv_value(path, ln, f[c + 1], b->col_ids[c], &vals[c], err, errlen);
 		if (ret)
 			goto out;
 	}
-	/* Grow by one row: rebuild, keeping what was read. */
-	{
-		int *rows = xcalloc(m->nrows + 1, sizeof(int));
-
-		if (m->nrows)
-			memcpy(rows, m->row_ids, m->nrows * sizeof(int));
-		rows[m->nrows] = id;
-		g = nmatrix_new(m->metric, m->nrows + 1, rows, m->ncols, m->col_ids);
-		free(rows);
-	}
-	memcpy(g->val, m->val, (size_t)m->nrows * m->ncols * sizeof(double));
-	memcpy(g->val + (size_t)m->nrows * m->ncols, vals, m->ncols * sizeof(double));
-	nmatrix_free(m);
-	b->m = g;
+	b->row_ids[b->nrows++] = id;
 out:
-	free(vals);
 	free(f);
 	return ret;
+}
+
+/* The block's matrix, from its rows. */
+static void csv_block_finish(struct csv_block *b)
+{
+	b->m = nmatrix_new(b->metric, b->nrows, b->row_ids, b->ncols, b->col_ids);
+	memcpy(b->m->val, b->vals, (size_t)b->nrows * b->ncols * sizeof(double));
 }
 
 static bool name_has(const struct csv_block *b, const char *word)
@@ -437,6 +582,8 @@ static const char *figure_word(enum ph_figure fig)
 	return "measured";
 }
 
+#define SLIT_SHAPE "expected a SLIT: a square table, the same nodes as rows and columns, integers up to 255"
+
 /* A square distance block (rows and columns the same nodes) as a SLIT. */
 static struct ph_slit *block_slit(const struct ph_nmatrix *m)
 {
@@ -472,6 +619,9 @@ int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 	struct csv_block *b = NULL, *cur = NULL;
 
 	memset(in, 0, sizeof(*in));
+	ret = check_last_line(path, text, err, errlen);
+	if (ret)
+		goto out;
 	for (int i = 0; i < nl && !ret; i++) {
 		char *line = trim(lines[i]), *v;
 		int ln = i + 1;
@@ -553,11 +703,12 @@ int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 		goto out;
 	}
 	for (int i = 0; i < nb; i++) {
-		if (b[i].m && b[i].m->nrows == 0) {
+		if (b[i].nrows == 0) {
 			ret = perr(err, errlen, "%s:%d: the matrix has a header but no rows; expected one row per CPU node",
 				   path, b[i].header_line);
 			goto out;
 		}
+		csv_block_finish(&b[i]);
 	}
 	if (!nb) {
 		if (stray_header)
@@ -587,9 +738,25 @@ int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 	in->source = b[pick].source ? xstrdup(b[pick].source) : NULL;
 	in->m = b[pick].m;
 	b[pick].m = NULL;
-	for (int i = 0; i < nb; i++)
-		if (is_slit_block(&b[i]) && !in->slit)
-			in->slit = block_slit(b[i].m);
+	/*
+	 * A recorded SLIT that is not one is refused, as in JSON: dropped, the
+	 * analysis would run without a SLIT and not say why.
+	 */
+	for (int i = 0; i < nb; i++) {
+		struct ph_slit *s;
+
+		if (!is_slit_block(&b[i]))
+			continue;
+		s = block_slit(b[i].m);
+		if (!s) {
+			ret = perr(err, errlen, "%s:%d: distances: " SLIT_SHAPE, path, b[i].header_line);
+			goto out;
+		}
+		if (in->slit)
+			slit_free(s);
+		else
+			in->slit = s;
+	}
 out:
 	blocks_free(b, nb);
 	free(lines);
@@ -634,9 +801,9 @@ static int json_ids(const char *path, const char *key, const char *what,
 	for (size_t i = 0; i < len; i++) {
 		int64_t v;
 
-		if (!json_int(json_object_array_get_idx(arr, i), 0, INT_MAX, &v))
-			return perr(err, errlen, "%s: %s.%s[%zu]: expected a node id (a non-negative integer)",
-				    path, key, what, i);
+		if (!json_int(json_object_array_get_idx(arr, i), 0, MAX_NODES - 1, &v))
+			return perr(err, errlen, "%s: %s.%s[%zu]: expected a node id, 0 to %d",
+				    path, key, what, i, MAX_NODES - 1);
 		for (size_t j = 0; j < i; j++)
 			if ((*ids)[j] == v)
 				return perr(err, errlen, "%s: %s.%s: node %d twice; expected each node once",
@@ -655,6 +822,7 @@ static int json_matrix(const char *path, json_object *root, const char *key,
 		       size_t errlen)
 {
 	json_object *o, *v;
+	char show[80];
 	int *rows = NULL, *cols = NULL, nr = 0, nc = 0, ret;
 	struct ph_nmatrix *m = NULL;
 	const char *metric;
@@ -668,7 +836,8 @@ static int json_matrix(const char *path, json_object *root, const char *key,
 		return perr(err, errlen, "%s: %s.metric: expected the string \"%s\"", path, key, metric_name(want));
 	metric = json_object_get_string(v);
 	if (metric_parse(metric) != want)
-		return perr(err, errlen, "%s: %s.metric: \"%s\"; expected \"%s\"", path, key, metric,
+		return perr(err, errlen, "%s: %s.metric: \"%s\"; expected \"%s\"", path, key,
+			    shown(metric, show, sizeof(show)),
 			    metric_name(want));
 	json_object_object_get_ex(o, "rows", &v);
 	ret = json_ids(path, key, "rows", v, &rows, &nr, err, errlen);
@@ -716,23 +885,66 @@ out:
 	return ret;
 }
 
-/* The CIs, sample counts and missed targets of one figure, from "cells". */
-static int json_cells(const char *path, json_object *root, const char *figure,
-		      struct ph_nmatrix *m, int *not_met, char *err, size_t errlen)
+/*
+ * Half a unit of the last digit a JSON number was written with: how far it
+ * may be from what was measured (json-c keeps a parsed number's text).
+ * "90.0" 0.05, "140.25" 0.005, "7" 0.5, "1.50e2" 0.5.
+ */
+static double json_rounding(json_object *x)
 {
-	json_object *cells;
+	const char *s = json_object_get_string(x), *p;
+	long decimals = 0, exp10 = 0;
+
+	p = strchr(s, '.');
+	if (p)
+		for (p++; isdigit((unsigned char)*p); p++)
+			decimals++;
+	p = strpbrk(s, "eE");
+	if (p) {
+		exp10 = strtol(p + 1, NULL, 10);
+		/* The number is finite, so its exponent is small; bound what a long one says. */
+		exp10 = exp10 < -1000 ? -1000 : exp10 > 1000 ? 1000 : exp10;
+	}
+	if (decimals > 1000)
+		decimals = 1000;
+	return 0.5 * pow(10, (double)(exp10 - decimals));
+}
+
+/* One bound of a CI, as text for a message: "-" when absent. */
+static const char *bound_text(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		return "-";
+	snprintf(buf, len, "%g", v);
+	return buf;
+}
+
+/*
+ * The CIs, sample counts and missed targets of one figure, from "cells";
+ * mo is the figure's matrix object, whose values the cells must agree with.
+ * not_met, when not NULL, counts the cells whose CI target was missed.
+ */
+static int json_cells(const char *path, json_object *root, const char *figure,
+		      json_object *mo, struct ph_nmatrix *m, int *not_met, char *err,
+		      size_t errlen)
+{
+	json_object *cells, *values;
 	size_t n;
 
-	*not_met = 0;
+	if (not_met)
+		*not_met = 0;
 	if (!json_object_object_get_ex(root, "cells", &cells) || !cells)
 		return 0;
 	if (!json_object_is_type(cells, json_type_array))
 		return perr(err, errlen, "%s: cells: expected an array of objects", path);
+	json_object_object_get_ex(mo, "values", &values);
 	n = json_object_array_length(cells);
 	for (size_t i = 0; i < n; i++) {
-		json_object *c = json_object_array_get_idx(cells, i), *v;
+		json_object *c = json_object_array_get_idx(cells, i), *v, *x;
+		double lo_r = 0, hi_r = 0, val_r = 0, med, med_r;
+		char b1[32], b2[32];
 		int64_t cpu, mem;
-		int r, k;
+		int r, col, k;
 		double d;
 
 		if (!json_object_is_type(c, json_type_object))
@@ -748,24 +960,49 @@ static int json_cells(const char *path, json_object *root, const char *figure,
 			return perr(err, errlen, "%s: cells[%zu]: expected cpu_node and mem_node, node ids",
 				    path, i);
 		r = nmatrix_row(m, (int)cpu);
-		k = nmatrix_col(m, (int)mem);
-		if (r < 0 || k < 0)
+		col = nmatrix_col(m, (int)mem);
+		if (r < 0 || col < 0)
 			return perr(err, errlen, "%s: cells[%zu]: node %d to %d is not a cell of %s; expected a row and a column of it",
 				    path, i, (int)cpu, (int)mem, figure);
-		k += r * m->ncols;
+		k = r * m->ncols + col;
 		if (json_object_object_get_ex(c, "ci_low", &v) && v) {
 			if (!json_number(v, &d))
 				return perr(err, errlen, "%s: cells[%zu].ci_low: expected a number or null", path, i);
 			m->ci_lo[k] = d;
+			lo_r = json_rounding(v);
 		}
 		if (json_object_object_get_ex(c, "ci_high", &v) && v) {
 			if (!json_number(v, &d))
 				return perr(err, errlen, "%s: cells[%zu].ci_high: expected a number or null", path, i);
 			m->ci_hi[k] = d;
+			hi_r = json_rounding(v);
 		}
 		if (isfinite(m->ci_lo[k]) && isfinite(m->ci_hi[k]) && m->ci_lo[k] > m->ci_hi[k])
 			return perr(err, errlen, "%s: cells[%zu]: ci_low %g above ci_high %g; expected ci_low <= ci_high",
 				    path, i, m->ci_lo[k], m->ci_hi[k]);
+		/* json_matrix checked the shape: values[r][col] exists, a number or null. */
+		x = json_object_array_get_idx(json_object_array_get_idx(values, r), col);
+		if (x)
+			val_r = json_rounding(x);
+		/* The median: the cell's, which must be the matrix's value; else that value. */
+		med = m->val[k];
+		med_r = val_r;
+		if (json_object_object_get_ex(c, "median", &v) && v) {
+			if (!json_number(v, &med) || med <= 0)
+				return perr(err, errlen, "%s: cells[%zu].median: expected a positive number or null",
+					    path, i);
+			med_r = json_rounding(v);
+			if (!isfinite(m->val[k]) || fabs(med - m->val[k]) > med_r + val_r)
+				return perr(err, errlen, "%s: cells[%zu]: median %g; expected the value of %s.values[%d][%d], %s",
+					    path, i, med, figure, r, col,
+					    x ? json_object_get_string(x) : "null");
+		}
+		if (isfinite(med) &&
+		    ((isfinite(m->ci_lo[k]) && med < m->ci_lo[k] - lo_r - med_r) ||
+		     (isfinite(m->ci_hi[k]) && med > m->ci_hi[k] + hi_r + med_r)))
+			return perr(err, errlen, "%s: cells[%zu]: median %g outside its CI [%s, %s]; expected ci_low <= median <= ci_high",
+				    path, i, med, bound_text(m->ci_lo[k], b1, sizeof(b1)),
+				    bound_text(m->ci_hi[k], b2, sizeof(b2)));
 		if (json_object_object_get_ex(c, "samples", &v) && v) {
 			int64_t s;
 
@@ -773,25 +1010,56 @@ static int json_cells(const char *path, json_object *root, const char *figure,
 				return perr(err, errlen, "%s: cells[%zu].samples: expected a count", path, i);
 			m->samples[k] = (int)s;
 		}
-		if (json_object_object_get_ex(c, "ci_met", &v) && v &&
+		if (not_met && json_object_object_get_ex(c, "ci_met", &v) && v &&
 		    json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v))
 			(*not_met)++;
 	}
 	return 0;
 }
 
-static int64_t json_opt_int(json_object *o, const char *key, bool *bad)
+/* An HMAT figure: a whole number 0..2^32-1 as the kernel reports it (u32), or -1 when absent or null. */
+static int64_t json_opt_u32(json_object *o, const char *key, bool *bad)
 {
 	json_object *v;
 	double d;
 
 	if (!json_object_object_get_ex(o, key, &v) || !v)
 		return -1;
-	if (!json_number(v, &d) || d < 0) {
+	if (!json_number(v, &d) || d < 0 || d > UINT32_MAX || d != floor(d)) {
 		*bad = true;
 		return -1;
 	}
-	return (int64_t)llround(d);
+	return (int64_t)d;
+}
+
+/*
+ * An HMAT initiator list as the kernel's node lists read: "0", "0-1,3";
+ * node ids below MAX_NODES, each range low-high; "" is none.  Returns the
+ * count of nodes named, or -1.
+ */
+static int node_list_count(const char *s)
+{
+	int count = 0;
+
+	if (!*s)
+		return 0;
+	for (;;) {
+		int a, b;
+
+		if (!node_id_prefix(&s, &a))
+			return -1;
+		b = a;
+		if (*s == '-') {
+			s++;
+			if (!node_id_prefix(&s, &b) || b < a)
+				return -1;
+		}
+		count += b - a + 1;
+		if (!*s)
+			return count;
+		if (*s++ != ',')
+			return -1;
+	}
 }
 
 static int json_hmat(const char *path, json_object *root, struct ph_input *in,
@@ -809,33 +1077,47 @@ static int json_hmat(const char *path, json_object *root, struct ph_input *in,
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(arr, i), *v;
 		struct ph_hmat *h = &in->hmat[i];
+		char show[80];
 		bool bad = false;
 		int64_t node, access = 0;
 
 		if (!json_object_is_type(o, json_type_object) ||
-		    !json_object_object_get_ex(o, "node", &v) || !json_int(v, 0, INT_MAX, &node))
-			return perr(err, errlen, "%s: hmat[%zu]: expected an object with \"node\", a node id",
-				    path, i);
+		    !json_object_object_get_ex(o, "node", &v) || !json_int(v, 0, MAX_NODES - 1, &node))
+			return perr(err, errlen, "%s: hmat[%zu]: expected an object with \"node\", a node id 0 to %d",
+				    path, i, MAX_NODES - 1);
 		if (json_object_object_get_ex(o, "access", &v) && v && !json_int(v, 0, 255, &access))
 			return perr(err, errlen, "%s: hmat[%zu].access: expected an access class, 0 or 1", path, i);
 		h->target = (int)node;
 		h->access = (int)access;
 		if (json_object_object_get_ex(o, "initiators", &v) && v) {
-			int ids[256];
+			const char *list = json_object_get_string(v);
+			size_t len = strlen(list);
+			int count;
 
-			if (!json_object_is_type(v, json_type_string) ||
-			    parse_id_list(json_object_get_string(v), ids, (int)ARRAY_SIZE(ids)) < 0)
-				return perr(err, errlen, "%s: hmat[%zu].initiators: expected a node list such as \"0\" or \"0-1\"",
+			if (!json_object_is_type(v, json_type_string))
+				return perr(err, errlen, "%s: hmat[%zu].initiators: expected a string, a node list such as \"0\" or \"0-1,3\"",
 					    path, i);
-			snprintf(h->initiators, sizeof(h->initiators), "%s", json_object_get_string(v));
+			/* Cut to fit, a list would name other nodes: "0,12" as "0,1". */
+			if (len >= sizeof(h->initiators))
+				return perr(err, errlen, "%s: hmat[%zu].initiators: %zu characters; expected at most %zu",
+					    path, i, len, sizeof(h->initiators) - 1);
+			count = node_list_count(list);
+			if (count < 0)
+				return perr(err, errlen, "%s: hmat[%zu].initiators: '%s'; expected a node list such as \"0\" or \"0-1,3\", node ids 0 to %d",
+					    path, i, shown(list, show, sizeof(show)), MAX_NODES - 1);
+			/* As many as the comparison with the measurement takes (hmat_compare). */
+			if (count > MAX_INITIATORS)
+				return perr(err, errlen, "%s: hmat[%zu].initiators: '%s' names %d nodes; expected at most %d",
+					    path, i, list, count, MAX_INITIATORS);
+			memcpy(h->initiators, list, len + 1);
 		}
-		h->read_latency_ns = json_opt_int(o, "read_lat_ns", &bad);
-		h->write_latency_ns = json_opt_int(o, "write_lat_ns", &bad);
-		h->read_bandwidth_MiBps = json_opt_int(o, "read_bw_MiBps", &bad);
-		h->write_bandwidth_MiBps = json_opt_int(o, "write_bw_MiBps", &bad);
+		h->read_latency_ns = json_opt_u32(o, "read_lat_ns", &bad);
+		h->write_latency_ns = json_opt_u32(o, "write_lat_ns", &bad);
+		h->read_bandwidth_MiBps = json_opt_u32(o, "read_bw_MiBps", &bad);
+		h->write_bandwidth_MiBps = json_opt_u32(o, "write_bw_MiBps", &bad);
 		if (bad)
-			return perr(err, errlen, "%s: hmat[%zu]: expected read_lat_ns, write_lat_ns, read_bw_MiBps and write_bw_MiBps to be non-negative numbers or null",
-				    path, i);
+			return perr(err, errlen, "%s: hmat[%zu]: expected read_lat_ns, write_lat_ns, read_bw_MiBps and write_bw_MiBps to be whole numbers 0 to %u, or null",
+				    path, i, UINT32_MAX);
 		in->nhmat++;
 	}
 	return 0;
@@ -846,6 +1128,7 @@ static char *json_provenance(json_object *root)
 	json_object *p, *v;
 	const char *f[4] = { NULL, NULL, NULL, NULL };
 	static const char *const keys[] = { "command_line", "host", "time_utc", "version" };
+	char *line;
 
 	if (!json_object_object_get_ex(root, "provenance", &p) ||
 	    !json_object_is_type(p, json_type_object))
@@ -855,8 +1138,16 @@ static char *json_provenance(json_object *root)
 			f[i] = json_object_get_string(v);
 	if (!f[0] && !f[1])
 		return NULL;
-	return xasprintf("%s on %s at %s (pagehop %s)", f[0] ? f[0] : "pagehop",
+	line = xasprintf("%s on %s at %s (pagehop %s)", f[0] ? f[0] : "pagehop",
 			 f[1] ? f[1] : "?", f[2] ? f[2] : "?", f[3] ? f[3] : "?");
+	/*
+	 * Only a label of the report, so kept, but as one line of text: a
+	 * control character from a JSON escape would reach the terminal.
+	 */
+	for (char *c = line; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	return line;
 }
 
 int input_parse_json(const char *path, const char *text, enum ph_figure fig,
@@ -934,17 +1225,25 @@ int input_parse_json(const char *path, const char *text, enum ph_figure fig,
 			   : figure_word(fig), l ? have : "none of latency_ns, bandwidth_read_GBps, bandwidth_triad_GBps");
 		goto out;
 	}
-	ret = json_cells(path, root, keys[pick], figs[pick], &in->ci_not_met, err, errlen);
-	if (ret)
-		goto out;
+	/* Every figure's cells are checked; only the analysed one's missed targets count. */
+	for (int i = 0; i < 3; i++) {
+		json_object *mo;
+
+		if (!figs[i])
+			continue;
+		json_object_object_get_ex(root, keys[i], &mo);
+		ret = json_cells(path, root, keys[i], mo, figs[i], i == pick ? &in->ci_not_met : NULL,
+				 err, errlen);
+		if (ret)
+			goto out;
+	}
 	ret = json_matrix(path, root, "distances", PH_METRIC_DISTANCE, &dm, err, errlen);
 	if (ret)
 		goto out;
 	if (dm) {
 		in->slit = block_slit(dm);
 		if (!in->slit) {
-			ret = perr(err, errlen, "%s: distances: expected a square SLIT, the same nodes as rows and columns, integer values up to 255",
-				   path);
+			ret = perr(err, errlen, "%s: distances: " SLIT_SHAPE, path);
 			goto out;
 		}
 	}
@@ -976,16 +1275,19 @@ out:
 	return ret;
 }
 
-int input_load(const char *path, enum ph_figure fig, struct ph_input *in,
-	       char *err, size_t errlen)
+int input_parse(const char *path, const char *buf, size_t len, enum ph_figure fig,
+		struct ph_input *in, char *err, size_t errlen)
 {
-	char *text = slurp_file(path, MAX_INPUT_BYTES, NULL);
+	size_t start;
 	const char *p;
+	char *text;
 	int ret;
 
 	memset(in, 0, sizeof(*in));
-	if (!text)
-		return perr(err, errlen, "--input %s: %s", path, strerror(errno));
+	ret = text_check(path, buf, len, &start, err, errlen);
+	if (ret)
+		return ret;
+	text = text_copy(buf, len, start);
 	for (p = text; isspace((unsigned char)*p); p++)
 		;
 	if (*p == '{')
@@ -993,6 +1295,22 @@ int input_load(const char *path, enum ph_figure fig, struct ph_input *in,
 	else
 		ret = input_parse_csv(path, text, fig, in, err, errlen);
 	free(text);
+	return ret;
+}
+
+int input_load(const char *path, enum ph_figure fig, struct ph_input *in,
+	       char *err, size_t errlen)
+{
+	char *buf;
+	size_t len;
+	int ret;
+
+	memset(in, 0, sizeof(*in));
+	ret = load_file("--input", path, &buf, &len, err, errlen);
+	if (ret)
+		return ret;
+	ret = input_parse(input_name(path), buf, len, fig, in, err, errlen);
+	free(buf);
 	return ret;
 }
 
@@ -1030,6 +1348,9 @@ int slit_parse_numactl(const char *path, const char *text,
 	struct ph_slit *s = NULL;
 
 	*out = NULL;
+	ret = check_last_line(path, text, err, errlen);
+	if (ret)
+		goto out;
 	/* The header follows "node distances:"; a bare table is fine too. */
 	for (i = 0; i < nl; i++) {
 		char *line = trim(lines[i]);
@@ -1046,10 +1367,17 @@ int slit_parse_numactl(const char *path, const char *text,
 	}
 	if (hdr < 0) {
 		for (i = 0; i < nl; i++) {
-			char buf[64];
+			const char *p = lines[i];
 
-			if (sscanf(lines[i], " node %63s", buf) == 1 && isdigit((unsigned char)buf[0]) &&
-			    !strstr(lines[i], "cpus") && !strstr(lines[i], "size") && !strstr(lines[i], "free")) {
+			/* "node" and a blank, then a digit: not "node 0 cpus: ..." and the like. */
+			while (isspace((unsigned char)*p))
+				p++;
+			if (strncmp(p, "node", 4) || !isspace((unsigned char)p[4]))
+				continue;
+			for (p += 4; isspace((unsigned char)*p); p++)
+				;
+			if (isdigit((unsigned char)*p) && !strstr(p, "cpus") && !strstr(p, "size") &&
+			    !strstr(p, "free")) {
 				hdr = i;
 				break;
 			}
@@ -1081,7 +1409,8 @@ int slit_parse_numactl(const char *path, const char *text,
 	s = slit_new(n, ids);
 	seen = xcalloc(n, sizeof(bool));
 	for (int r = 0; r < n; r++) {
-		int ln = hdr + 2 + r, id, idx, pos;
+		int ln = hdr + 2 + r, id, idx;
+		const char *rest;
 		char *line;
 
 		if (ln > nl) {
@@ -1090,8 +1419,10 @@ int slit_parse_numactl(const char *path, const char *text,
 			goto out;
 		}
 		line = trim(lines[ln - 1]);
-		if (sscanf(line, "%d:%n", &id, &pos) != 1 || id < 0) {
-			ret = perr(err, errlen, "%s:%d: expected a row 'N: %d distances', got '%s'",
+		rest = line;
+		/* "N:" exactly as numactl prints it; anything else is not a row. */
+		if (!node_id_prefix(&rest, &id) || *rest != ':') {
+			ret = perr(err, errlen, "%s:%d: expected a row 'N: %d distances' (a node id, a colon, then the distances), got '%s'",
 				   path, ln, n, line);
 			goto out;
 		}
@@ -1105,7 +1436,7 @@ int slit_parse_numactl(const char *path, const char *text,
 			goto out;
 		}
 		seen[idx] = true;
-		line += pos;
+		line = (char *)rest + 1;
 		for (int c = 0; c < n; c++) {
 			char *end;
 			long v;
@@ -1138,16 +1469,35 @@ out:
 	return ret;
 }
 
-int slit_load_numactl(const char *path, struct ph_slit **out, char *err,
-		      size_t errlen)
+int slit_parse(const char *path, const char *buf, size_t len, struct ph_slit **out,
+	       char *err, size_t errlen)
 {
-	char *text = slurp_file(path, MAX_INPUT_BYTES, NULL);
+	size_t start;
+	char *text;
 	int ret;
 
 	*out = NULL;
-	if (!text)
-		return perr(err, errlen, "--slit %s: %s", path, strerror(errno));
+	ret = text_check(path, buf, len, &start, err, errlen);
+	if (ret)
+		return ret;
+	text = text_copy(buf, len, start);
 	ret = slit_parse_numactl(path, text, out, err, errlen);
 	free(text);
+	return ret;
+}
+
+int slit_load_numactl(const char *path, struct ph_slit **out, char *err,
+		      size_t errlen)
+{
+	char *buf;
+	size_t len;
+	int ret;
+
+	*out = NULL;
+	ret = load_file("--slit", path, &buf, &len, err, errlen);
+	if (ret)
+		return ret;
+	ret = slit_parse(input_name(path), buf, len, out, err, errlen);
+	free(buf);
 	return ret;
 }

@@ -7,6 +7,7 @@
  *
  * Every parser returns 0, or -EINVAL with one line in err saying where
  * (file and line, or file and JSON path) and what was expected there.
+ * Standard input ("-") is named "<stdin>".
  */
 #ifndef PAGEHOP_MATRIX_PARSE_H
 #define PAGEHOP_MATRIX_PARSE_H
@@ -44,11 +45,26 @@ struct ph_input {
 	int ci_not_met;		/* cells of the figure whose CI target was missed */
 };
 
+/*
+ * The parsers proper: text is a C string, its name in messages path.  CSV
+ * and numactl text must end with a line end (a file cut inside a number
+ * would read as another number).
+ */
 int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 		    struct ph_input *in, char *err, size_t errlen);
 int input_parse_json(const char *path, const char *text, enum ph_figure fig,
 		     struct ph_input *in, char *err, size_t errlen);
-/* Read path; JSON when its first non-blank character is '{', else CSV. */
+/*
+ * len bytes of a file's content: refused unless text (no NUL, no control
+ * character but tab and line ends, no UTF-16; a UTF-8 byte-order mark is
+ * skipped), then JSON when its first non-blank character is '{', else CSV.
+ */
+int input_parse(const char *path, const char *buf, size_t len, enum ph_figure fig,
+		struct ph_input *in, char *err, size_t errlen);
+/*
+ * Read path ("-": standard input; only a regular file otherwise, at most
+ * 16 MiB) and parse it as input_parse does.
+ */
 int input_load(const char *path, enum ph_figure fig, struct ph_input *in,
 	       char *err, size_t errlen);
 void input_free(struct ph_input *in);
@@ -56,10 +72,11 @@ void input_free(struct ph_input *in);
 /* The "node distances:" table of numactl --hardware. */
 int slit_parse_numactl(const char *path, const char *text,
 		       struct ph_slit **out, char *err, size_t errlen);
+/* The same from len bytes, checked as input_parse checks them. */
+int slit_parse(const char *path, const char *buf, size_t len, struct ph_slit **out,
+	       char *err, size_t errlen);
+/* Read path as input_load does, then slit_parse. */
 int slit_load_numactl(const char *path, struct ph_slit **out, char *err,
 		      size_t errlen);
-
-/* A whole file of at most max bytes, NUL-terminated; NULL with errno set. */
-char *slurp_file(const char *path, size_t max, size_t *len);
 
 #endif
