@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_optspec.c - one declaration gives the getopt table, the short
+ * options, the defaults and the usage text: checked on a made-up command
+ * against hand-written expectations.
+ */
+#include "unit.h"
+#include "optspec.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { ID_SIZE = 1, ID_FLAG, ID_FMT, ID_SEED };
+
+static const struct ph_opt mem_opts[] = {
+	{ "size", 0, "SIZE", ID_SIZE, "working set", "1G", NULL },
+	{ "flag", 0, NULL, ID_FLAG, "a switch\nover two lines", NULL, NULL },
+	{ NULL },
+};
+
+static const struct ph_opt out_opts[] = {
+	{ "format", 'f', "FMT", ID_FMT, "table, csv or json", "table", NULL },
+	{ "a-rather-long-option-name", 0, "N", ID_SEED, "seed", NULL, "the time of day" },
+	{ NULL },
+};
+
+static const struct ph_optgroup groups[] = {
+	{ "memory", mem_opts },
+	{ "output", out_opts },
+	{ NULL },
+};
+
+static const struct ph_cmdspec spec = {
+	.name = "demo",
+	.synopsis = "[OPTIONS]",
+	.about = "Demonstrates the declaration.",
+	.groups = groups,
+	.epilog = "NODES are lists as numactl takes them.",
+};
+
+/* What the handler saw, in order. */
+static char seen[1024];
+
+static int record(void *ctx, const struct ph_opt *o, const char *arg)
+{
+	size_t len = strlen(seen);
+
+	(void)ctx;
+	if (arg && !strcmp(arg, "bad")) {
+		fprintf(stderr, "pagehop demo: --%s: bad value\n", o->name);
+		return -EINVAL;
+	}
+	snprintf(seen + len, sizeof(seen) - len, "%s%d=%s", len ? " " : "", o->id, arg ? arg : "-");
+	return 0;
+}
+
+/* Run opts_parse on a NULL-terminated argument list. */
+static int parse(const char *first, ...)
+{
+	char *argv[16];
+	int argc = 0;
+	va_list ap;
+
+	seen[0] = '\0';
+	argv[argc++] = (char *)"demo";
+	va_start(ap, first);
+	for (const char *a = first; a && argc < 15; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	return opts_parse(&spec, argc, argv, record, NULL);
+}
+
+static void test_defaults_first(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(NULL), PH_OPTS_OK);
+	/* Defaults in declaration order; an option without one is not called. */
+	assert_string_equal(seen, "1=1G 3=table");
+	assert_int_equal(parse("--size", "64M", "--flag", "-f", "json", NULL), PH_OPTS_OK);
+	assert_string_equal(seen, "1=1G 3=table 1=64M 2=- 3=json");
+	assert_int_equal(parse("-fcsv", "--a-rather-long-option-name=7", NULL), PH_OPTS_OK);
+	assert_string_equal(seen, "1=1G 3=table 3=csv 4=7");
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	fflush(stderr);
+	assert_int_equal(parse("--nope", NULL), -EINVAL);
+	assert_int_equal(parse("-x", NULL), -EINVAL);
+	assert_int_equal(parse("--size", NULL), -EINVAL);
+	assert_int_equal(parse("-f", NULL), -EINVAL);
+	assert_int_equal(parse("--size", "bad", NULL), -EINVAL);
+	assert_int_equal(parse("stray", NULL), -EINVAL);
+	/* A flag takes no value. */
+	assert_int_equal(parse("--flag=1", NULL), -EINVAL);
+	/* Options of no group are not options of the command. */
+	assert_int_equal(parse("--threads", "2", NULL), -EINVAL);
+}
+
+static void test_help(void **state)
+{
+	int out = dup(1), null = open("/dev/null", O_WRONLY);
+
+	(void)state;
+	fflush(stdout);
+	dup2(null, 1);
+	assert_int_equal(parse("--help", NULL), PH_OPTS_HELP);
+	assert_int_equal(parse("-h", NULL), PH_OPTS_HELP);
+	fflush(stdout);
+	dup2(out, 1);
+	close(out);
+	close(null);
+}
+
+static void test_usage_text(void **state)
+{
+	char *u = opts_usage(&spec);
+	static const char want[] =
+		"usage: pagehop demo [OPTIONS]\n"
+		"\n"
+		"Demonstrates the declaration.\n"
+		"\n"
+		"memory:\n"
+		"      --size SIZE        working set (default 1G)\n"
+		"      --flag             a switch\n"
+		"                         over two lines\n"
+		"\n"
+		"output:\n"
+		"  -f, --format FMT       table, csv or json (default table)\n"
+		"      --a-rather-long-option-name N\n"
+		"                         seed (default: the time of day)\n"
+		"\n"
+		"  -h, --help             this text\n"
+		"NODES are lists as numactl takes them.\n";
+
+	(void)state;
+	assert_string_equal(u, want);
+	free(u);
+}
+
+static void test_find(void **state)
+{
+	(void)state;
+	assert_non_null(opts_find(&spec, "size"));
+	assert_int_equal(opts_find(&spec, "format")->shortc, 'f');
+	assert_null(opts_find(&spec, "help-me"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults_first),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_usage_text),
+		cmocka_unit_test(test_find),
+	};
+
+	ph_set_progname("pagehop demo");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * optspec.c - getopt_long table, short options, defaults and usage text,
+ * all from a command's one declaration (optspec.h).
+ */
+#include "optspec.h"
+#include "cli.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Where the help column starts, and the widest line the usage may have. */
+#define HELP_COL 25
+#define WIDTH 79
+/* getopt_long values for options without a short letter: above any char. */
+#define LONG_ONLY_BASE 0x1000
+
+static const struct ph_opt help_opt = {
+	"help", 'h', NULL, -1, "this text", NULL, NULL,
+};
+
+/* Every declared option, in order, then --help; *n is the count. */
+static const struct ph_opt **all_opts(const struct ph_cmdspec *spec, size_t *n)
+{
+	const struct ph_opt **v;
+	size_t k = 0;
+
+	for (const struct ph_optgroup *g = spec->groups; g && g->title; g++)
+		for (const struct ph_opt *o = g->opts; o->name; o++)
+			k++;
+	v = xcalloc(k + 1, sizeof(*v));
+	k = 0;
+	for (const struct ph_optgroup *g = spec->groups; g && g->title; g++)
+		for (const struct ph_opt *o = g->opts; o->name; o++)
+			v[k++] = o;
+	v[k++] = &help_opt;
+	*n = k;
+	return v;
+}
+
+const struct ph_opt *opts_find(const struct ph_cmdspec *spec, const char *name)
+{
+	for (const struct ph_optgroup *g = spec->groups; g && g->title; g++)
+		for (const struct ph_opt *o = g->opts; o->name; o++)
+			if (!strcmp(o->name, name))
+				return o;
+	return NULL;
+}
+
+int opts_defaults(const struct ph_cmdspec *spec, ph_opt_handler handle, void *ctx)
+{
+	for (const struct ph_optgroup *g = spec->groups; g && g->title; g++)
+		for (const struct ph_opt *o = g->opts; o->name; o++) {
+			int err;
+
+			if (!o->def)
+				continue;
+			err = handle(ctx, o, o->arg ? o->def : NULL);
+			if (err) {
+				/* A default its own handler refuses is pagehop's bug. */
+				ph_err("internal error: the default of --%s, '%s', is refused", o->name, o->def);
+				return err;
+			}
+		}
+	return 0;
+}
+
+static int val_of(const struct ph_opt *o, size_t i)
+{
+	return o->shortc ? (unsigned char)o->shortc : LONG_ONLY_BASE + (int)i;
+}
+
+int opts_parse(const struct ph_cmdspec *spec, int argc, char *argv[],
+	       ph_opt_handler handle, void *ctx)
+{
+	size_t n, len = 1;
+	const struct ph_opt **v = all_opts(spec, &n);
+	struct option *lo = xcalloc(n + 1, sizeof(*lo));
+	char *shorts = xmalloc(2 * n + 2);
+	int c, rc;
+
+	/* ':' first: a missing value is ':' and an unknown option '?', both ours to report. */
+	shorts[0] = ':';
+	for (size_t i = 0; i < n; i++) {
+		lo[i].name = v[i]->name;
+		lo[i].has_arg = v[i]->arg ? required_argument : no_argument;
+		lo[i].val = val_of(v[i], i);
+		if (v[i]->shortc) {
+			shorts[len++] = v[i]->shortc;
+			if (v[i]->arg)
+				shorts[len++] = ':';
+		}
+	}
+	shorts[len] = '\0';
+
+	rc = opts_defaults(spec, handle, ctx);
+	if (rc)
+		goto out;
+	opterr = 0;
+	optind = 0;	/* glibc: reinitialise for this argv */
+	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		const struct ph_opt *o = NULL;
+
+		for (size_t i = 0; i < n && !o; i++)
+			if (lo[i].val == c)
+				o = v[i];
+		if (!o) {
+			cli_option_error(c, argv, lo);
+			rc = -EINVAL;
+			goto out;
+		}
+		if (o == &help_opt) {
+			char *u = opts_usage(spec);
+
+			fputs(u, stdout);
+			free(u);
+			rc = PH_OPTS_HELP;
+			goto out;
+		}
+		rc = handle(ctx, o, o->arg ? optarg : NULL);
+		if (rc)
+			goto out;
+	}
+	rc = cli_no_arguments(argc, argv) ? -EINVAL : PH_OPTS_OK;
+out:
+	free(shorts);
+	free(lo);
+	free(v);
+	return rc;
+}
+
+/* A growing string. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static void sb_add(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void sb_str(struct sbuf *b, const char *s)
+{
+	sb_add(b, s, strlen(s));
+}
+
+static void sb_pad(struct sbuf *b, size_t col)
+{
+	while (col-- > 0)
+		sb_add(b, " ", 1);
+}
+
+/* One option: its left part, then its help lines at HELP_COL. */
+static void usage_opt(struct sbuf *b, const struct ph_opt *o)
+{
+	char left[128], dflt[160] = "";
+	const char *h = o->help;
+	size_t l;
+
+	/* "  -x, --name ARG", or the name where it would be after "-x, ". */
+	if (o->shortc)
+		l = (size_t)snprintf(left, sizeof(left), "  -%c, --%s%s%s", o->shortc, o->name,
+				     o->arg ? " " : "", o->arg ? o->arg : "");
+	else
+		l = (size_t)snprintf(left, sizeof(left), "      --%s%s%s", o->name,
+				     o->arg ? " " : "", o->arg ? o->arg : "");
+	sb_str(b, left);
+	if (l + 1 > HELP_COL) {
+		sb_str(b, "\n");
+		l = 0;
+	}
+	if (o->def)
+		snprintf(dflt, sizeof(dflt), " (default %s)", o->def);
+	else if (o->defdesc)
+		snprintf(dflt, sizeof(dflt), " (default: %s)", o->defdesc);
+	for (;;) {
+		const char *nl = strchr(h, '\n');
+		size_t n = nl ? (size_t)(nl - h) : strlen(h);
+
+		sb_pad(b, HELP_COL - l);
+		sb_add(b, h, n);
+		l = HELP_COL + n;
+		if (!nl)
+			break;
+		sb_str(b, "\n");
+		l = 0;
+		h = nl + 1;
+	}
+	if (dflt[0]) {
+		if (l + strlen(dflt) > WIDTH) {
+			sb_str(b, "\n");
+			sb_pad(b, HELP_COL);
+			sb_str(b, dflt + 1);
+		} else {
+			sb_str(b, dflt);
+		}
+	}
+	sb_str(b, "\n");
+}
+
+char *opts_usage(const struct ph_cmdspec *spec)
+{
+	struct sbuf b = { 0 };
+
+	sb_str(&b, "usage: pagehop ");
+	sb_str(&b, spec->name);
+	if (spec->synopsis && *spec->synopsis) {
+		sb_str(&b, " ");
+		sb_str(&b, spec->synopsis);
+	}
+	sb_str(&b, "\n");
+	if (spec->about) {
+		sb_str(&b, "\n");
+		sb_str(&b, spec->about);
+		if (spec->about[0] && spec->about[strlen(spec->about) - 1] != '\n')
+			sb_str(&b, "\n");
+	}
+	for (const struct ph_optgroup *g = spec->groups; g && g->title; g++) {
+		sb_str(&b, "\n");
+		sb_str(&b, g->title);
+		sb_str(&b, ":\n");
+		for (const struct ph_opt *o = g->opts; o->name; o++)
+			usage_opt(&b, o);
+	}
+	sb_str(&b, "\n");
+	usage_opt(&b, &help_opt);
+	if (spec->epilog) {
+		sb_str(&b, spec->epilog);
+		if (spec->epilog[0] && spec->epilog[strlen(spec->epilog) - 1] != '\n')
+			sb_str(&b, "\n");
+	}
+	return b.s;
+}
