@@ -20,19 +20,19 @@ enum { ID_SIZE = 1, ID_FLAG, ID_FMT, ID_SEED };
 static const struct ph_opt mem_opts[] = {
 	{ "size", 0, "SIZE", ID_SIZE, "working set", "1G", NULL },
 	{ "flag", 0, NULL, ID_FLAG, "a switch\nover two lines", NULL, NULL },
-	{ NULL },
+	{ 0 },
 };
 
 static const struct ph_opt out_opts[] = {
 	{ "format", 'f', "FMT", ID_FMT, "table, csv or json", "table", NULL },
 	{ "a-rather-long-option-name", 0, "N", ID_SEED, "seed", NULL, "the time of day" },
-	{ NULL },
+	{ 0 },
 };
 
 static const struct ph_optgroup groups[] = {
 	{ "memory", mem_opts },
 	{ "output", out_opts },
-	{ NULL },
+	{ 0 },
 };
 
 static const struct ph_cmdspec spec = {
