@@ -249,12 +249,9 @@ static int check_coverage(const struct ph_nmatrix *m, const struct ph_slit *s,
 
 static int parse_revision(const char *arg, uint32_t *out)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoull(arg, &end, 0);
-	if (!*arg || *arg == '-' || *end || errno || v > UINT32_MAX) {
+	if (parse_u64(arg, true, &v) || v > UINT32_MAX) {
 		ph_err("--oem-revision: invalid number '%s'; expected 0 to 4294967295 (or 0x hex)", arg);
 		return -EINVAL;
 	}

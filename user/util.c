@@ -223,20 +223,78 @@ int write_file_atomic(const char *path, const void *buf, size_t len)
 	return err;
 }
 
+/*
+ * The unsigned number at the start of s: decimal digits, or with hex also
+ * "0x" and hex digits.  Unlike strtoull, no white space and no sign: it
+ * skips the one and takes the other, so " -1" came back as 2^64 - 1 with
+ * no error.  *end is the first character after the number.
+ */
+static int parse_uint_prefix(const char *s, bool hex, uint64_t *out, const char **end)
+{
+	const char *p = s;
+	unsigned base = 10;
+	uint64_t v = 0;
+	bool digits = false, over = false;
+
+	if (hex && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	for (;; p++) {
+		unsigned d;
+
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = (unsigned)(*p - 'a' + 10);
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			d = (unsigned)(*p - 'A' + 10);
+		else
+			break;
+		digits = true;
+		if (v > (UINT64_MAX - d) / base)
+			over = true;
+		else
+			v = v * base + d;
+	}
+	*end = p;
+	if (!digits)
+		return -EINVAL;
+	if (over)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int parse_u64(const char *s, bool hex, uint64_t *out)
+{
+	const char *end;
+	uint64_t v;
+	int err;
+
+	if (!s)
+		return -EINVAL;
+	err = parse_uint_prefix(s, hex, &v, &end);
+	if (err == -EINVAL || *end)
+		return -EINVAL;
+	if (err)
+		return err;
+	*out = v;
+	return 0;
+}
+
 int parse_size(const char *s, uint64_t *out, bool allow_zero)
 {
-	char *end;
-	unsigned long long v;
+	const char *end;
+	uint64_t v;
 	unsigned shift = 0;
+	int err;
 
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!s)
 		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (end == s)
-		return -EINVAL;
-	if (errno == ERANGE)
-		return -ERANGE;
+	err = parse_uint_prefix(s, false, &v, &end);
+	if (err == -EINVAL)
+		return err;
 	switch (*end) {
 	case 'k': case 'K': shift = 10; end++; break;
 	case 'm': case 'M': shift = 20; end++; break;
@@ -250,7 +308,7 @@ int parse_size(const char *s, uint64_t *out, bool allow_zero)
 		end++;
 	if (*end)
 		return -EINVAL;
-	if (shift && v > (UINT64_MAX >> shift))
+	if (err || v > (PH_SIZE_MAX >> shift))
 		return -ERANGE;
 	v <<= shift;
 	if (!v && !allow_zero)

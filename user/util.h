@@ -24,6 +24,15 @@ enum {
 #define KiB (1ULL << 10)
 #define MiB (1ULL << 20)
 #define GiB (1ULL << 30)
+#define TiB (1ULL << 40)
+
+/*
+ * The largest byte size an option takes: 1 PiB, beyond any machine's memory
+ * (x86-64 maps at most 128 TiB per process with 4-level page tables), and
+ * 14 bits short of 2^64, so that rounding up to a page or multiplying by a
+ * thread count (at most 4096) cannot wrap.
+ */
+#define PH_SIZE_MAX (1024 * TiB)
 
 /* Name of the running (sub)command for messages: "pagehop info". */
 void ph_set_progname(const char *name);
@@ -65,9 +74,16 @@ int write_file_atomic(const char *path, const void *buf, size_t len);
 /*
  * Parse a byte size: a decimal number with an optional binary suffix
  * k/K, m/M, g/G, t/T (powers of 1024), optionally followed by "B" or "iB".
- * Returns 0 or -EINVAL (malformed) / -ERANGE (overflow or zero when !allow_zero).
+ * No white space, no sign.  Returns 0 or -EINVAL (malformed) / -ERANGE
+ * (above PH_SIZE_MAX, or zero when !allow_zero).
  */
 int parse_size(const char *s, uint64_t *out, bool allow_zero);
+/*
+ * Parse a whole string as an unsigned 64-bit number: decimal (a leading 0
+ * is still decimal), or with hex also 0x hex.  No white space, no sign.
+ * 0, -EINVAL (malformed) or -ERANGE (above 2^64 - 1).
+ */
+int parse_u64(const char *s, bool hex, uint64_t *out);
 /* Format bytes as "4 KiB", "2 MiB", "1.5 GiB" into buf. */
 const char *format_size(uint64_t bytes, char *buf, size_t size);
 
