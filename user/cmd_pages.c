@@ -590,10 +590,10 @@ int cmd_pages(int argc, char *argv[])
 			doc_note(doc, "plot written to %s", plot_path);
 	}
 	if (save) {
-		int e = doc_save_json(doc, save);
+		char why[256];
 
-		if (e) {
-			ph_errno(-e, "--save %s", save);
+		if (doc_save_json(doc, save, why, sizeof(why))) {
+			ph_err("--save %s: %s", save, why);
 			rc = PH_EXIT_FAIL;
 		}
 	}

@@ -136,7 +136,7 @@ static int emit_acpi(const struct acpi_opts *o, const struct ph_slit_job *job,
 {
 	const struct ph_proposal *p = &a->prop;
 	struct ph_acpi_ids ids;
-	char from[PATH_MAX + 32], *comment, *text, *layout = xstrdup(""), *t;
+	char from[PATH_MAX + 32], why[256], *comment, *text, *layout = xstrdup(""), *t;
 	uint32_t table_rev = 0;
 	bool have_table;
 	struct ph_section *s;
@@ -178,12 +178,12 @@ static int emit_acpi(const struct acpi_opts *o, const struct ph_slit_job *job,
 			    have_table && !o->have_rev ? ", OEM revision raised by one" : "", layout,
 			    o->path);
 	text = acpi_slit_source(&ids, p->n, p->dist, comment);
-	err = write_file_atomic(o->path, text, strlen(text));
+	err = write_file_atomic(o->path, text, strlen(text), why, sizeof(why));
 	free(comment);
 	free(text);
 	free(layout);
 	if (err) {
-		ph_errno(-err, "--emit-acpi: cannot write %s", o->path);
+		ph_err("--emit-acpi %s: %s", o->path, why);
 		return -EINVAL;
 	}
 	s = doc_add_section(doc, "acpi", "ACPI SLIT source written");
@@ -353,7 +353,7 @@ static int online(struct ph_session *s, const char *save, enum ph_figure fig,
 {
 	struct ph_mx mx = { 0 };
 	struct ph_doc *doc;
-	char tmp[] = "/tmp/pagehop-slit-XXXXXX";
+	char tmp[] = "/tmp/pagehop-slit-XXXXXX", why[256];
 	const char *path = save;
 	int rc, fd;
 
@@ -396,10 +396,10 @@ static int online(struct ph_session *s, const char *save, enum ph_figure fig,
 		path = tmp;
 	}
 	doc = matrix_doc(&mx, s);
-	rc = doc_save_json(doc, path);
+	rc = doc_save_json(doc, path, why, sizeof(why));
 	doc_free(doc);
 	if (rc) {
-		ph_errno(-rc, "cannot write %s", path);
+		ph_err("cannot write %s: %s", path, why);
 		rc = PH_EXIT_FAIL;
 		goto out;
 	}

@@ -380,11 +380,12 @@ int matrix_measure(struct ph_mx *mx, struct ph_session *s, const char *save_path
 			progress(mx, t0);
 			if (save_path) {
 				struct ph_doc *d = matrix_doc(mx, s);
-				int e = doc_save_json(d, save_path);
+				char why[256];
+				int e = doc_save_json(d, save_path, why, sizeof(why));
 
 				doc_free(d);
 				if (e) {
-					ph_errno(-e, "--save %s", save_path);
+					ph_err("--save %s: %s", save_path, why);
 					rc = PH_EXIT_FAIL;
 					goto out;
 				}
@@ -394,8 +395,9 @@ out:
 	mx->interrupted = ph_interrupted;
 	if (save_path && (rc || mx->interrupted)) {
 		struct ph_doc *d = matrix_doc(mx, s);
+		char why[256];
 
-		doc_save_json(d, save_path);
+		doc_save_json(d, save_path, why, sizeof(why));
 		doc_free(d);
 	}
 	return rc;

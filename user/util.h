@@ -66,10 +66,23 @@ int read_u64(const char *path, uint64_t *val);
 bool path_exists(const char *path);
 
 /*
- * Write len bytes to path through a temporary file beside it, fsync'ed and
- * renamed over path, so that path never holds half a file.  0 or -errno.
+ * The one way pagehop writes an output file (--save, --emit-acpi, --plot).
+ * "-" is standard output.  Otherwise path must be absent or a regular
+ * file: a symbolic link (even to a regular file), a directory, a device,
+ * a FIFO or a socket is refused.  The bytes go to a new file beside path,
+ * created with O_EXCL|O_NOFOLLOW under a random name, fsync'ed and renamed
+ * over path, so that path never holds half a file; a replaced file keeps
+ * its permissions (and, when root writes it, its owner), a new one gets
+ * 0666 less the umask.  0, or -errno with why (size bytes) saying what was
+ * wrong, to follow "path: ".
  */
-int write_file_atomic(const char *path, const void *buf, size_t len);
+int write_file_atomic(const char *path, const void *buf, size_t len, char *why, size_t size);
+/*
+ * Whether write_file_atomic(path) can succeed, checked before measuring:
+ * the same refusals, and a file really created (and removed) in path's
+ * directory.  Leaves path as it was.  0, or -errno with why.
+ */
+int output_path_check(const char *path, char *why, size_t size);
 
 /*
  * Parse a byte size: a decimal number with an optional binary suffix
