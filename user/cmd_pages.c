@@ -52,6 +52,7 @@ struct psweep {
 	enum ph_psize ps;
 	bool ran;
 	char why[256];		/* why not run */
+	int fail_rc;		/* the exit code of an allocation that failed */
 	int n;
 	struct point pt[MAX_POINTS];
 	struct sweep_knee knee;
@@ -146,6 +147,7 @@ static int run_sweep(struct ph_session *s, struct psweep *sw, const uint64_t *si
 	if (rc) {
 		snprintf(sw->why, sizeof(sw->why), "could not allocate %s pages (the reason is above)",
 			 psize_name(sw->ps));
+		sw->fail_rc = rc;
 		session_stop(s);
 		return rc == PH_EXIT_USAGE ? rc : 0;
 	}
@@ -449,6 +451,31 @@ int cmd_pages(int argc, char *argv[])
 	}
 	if (rc == PH_EXIT_USAGE)
 		goto out;
+	{
+		/* Nothing measured: no document, the reasons on stderr, never exit 0. */
+		int points = 0, fail = 0;
+		char all[1024] = "";
+		size_t len = 0;
+
+		for (int k = 0; k < nsw; k++) {
+			points += sw[k].n;
+			fail = fail ? fail : sw[k].fail_rc;
+			if (!sw[k].n && len < sizeof(all))
+				len += (size_t)snprintf(all + len, sizeof(all) - len, "%s%s pages: %s",
+							len ? "; " : "", psize_name(sw[k].ps),
+							sw[k].why[0] ? sw[k].why : "measured nothing");
+		}
+		if (!points) {
+			if (ph_interrupted) {
+				ph_err("interrupted before anything was measured");
+				rc = PH_EXIT_INTERRUPTED;
+			} else {
+				ph_err("nothing measured: %s", all[0] ? all : "no page size was asked");
+				rc = rc ? rc : fail ? fail : PH_EXIT_UNSUPPORTED;
+			}
+			goto out;
+		}
+	}
 
 	/* Knees: where the penalty (random - TLB-local) rises and stays up. */
 	for (int k = 0; k < nsw; k++) {

@@ -730,8 +730,11 @@ int doc_render(struct ph_doc *d, enum ph_format fmt, FILE *out)
 
 	if (!buf)
 		return -ENOMEM;
-	if (fwrite(buf, 1, len, out) != len || fflush(out))
-		err = -errno ? -errno : -EIO;
+	if (fwrite(buf, 1, len, out) != len || fflush(out)) {
+		err = errno ? -errno : -EIO;
+		if (out == stdout)
+			ph_stdout_failed(-err);
+	}
 	free(buf);
 	return err;
 }

@@ -108,6 +108,19 @@ void ph_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+static int stdout_errno;
+
+void ph_stdout_failed(int err)
+{
+	if (!stdout_errno)
+		stdout_errno = err;
+}
+
+int ph_stdout_error(void)
+{
+	return stdout_errno;
+}
+
 static void oom(size_t n)
 {
 	fprintf(stderr, "%s: out of memory allocating %zu bytes\n", progname, n);
@@ -364,6 +377,7 @@ int write_file_atomic(const char *path, const void *buf, size_t len, char *why, 
 	if (!strcmp(path, "-")) {
 		if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
 			err = errno ? -errno : -EIO;
+			ph_stdout_failed(-err);
 			snprintf(why, size, "cannot write to standard output: %s", strerror(-err));
 			return err;
 		}

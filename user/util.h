@@ -49,6 +49,13 @@ void ph_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 /* "pagehop info: warning: ..." */
 void ph_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * The first error writing stdout, kept for the one message main prints at
+ * the end (stdio's error flag keeps that there was one, not which).
+ */
+void ph_stdout_failed(int err);
+int ph_stdout_error(void);
+
 /* Allocation that cannot fail quietly: aborts with a message on ENOMEM. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

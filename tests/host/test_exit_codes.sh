@@ -56,12 +56,59 @@ else
 	expect "  the matrix is not all verified" "$(jq -r '.matrix.all_verified' "$TMP/out")" false
 fi
 
+# ---- pages that measured nothing ----
+free1g=$(cat /sys/kernel/mm/hugepages/hugepages-1048576kB/free_hugepages 2>/dev/null || echo 0)
+if [ -e /dev/pagehop ] || [ "$free1g" -gt 0 ]; then
+	echo "note: 1 GiB pages can be had here: the 'pages measured nothing' check did not run"
+else
+	"$PAGEHOP" pages --page-sizes 1g --min 1G --max 1G --time 0.1 >"$TMP/out" 2>"$TMP/err"
+	expect "pages with no page size to measure: exit 4" "$?" 4
+	expect "  nothing on stdout" "$(wc -c <"$TMP/out")" 0
+	grep -q 'nothing measured' "$TMP/err" && pass "  says so: $(grep 'nothing measured' "$TMP/err")" ||
+		fail "  stderr: $(cat "$TMP/err")"
+fi
+
+# ---- slit --save on one node ----
+if [ "$nodes" -eq 1 ]; then
+	"$PAGEHOP" slit --save "$TMP/slit.json" --format json >"$TMP/out" 2>"$TMP/err"
+	expect "slit --save on one node: exit 0" "$?" 0
+	jq -r '.notes[]?' "$TMP/out" | grep -q -- '--save' && pass "  a note says --save wrote nothing" ||
+		fail "  --save ignored without a word: $(cat "$TMP/out")"
+	[ -e "$TMP/slit.json" ] && fail "  a file was written" || pass "  no file written"
+fi
+
 # ---- output paths are checked before measuring ----
-# Each would measure for seconds first: two figures of --time 3.
-for bad in "$TMP/none/x.json" /dev/null /dev/stdout "$TMP"; do
-	start=$(date +%s)
-	usage_error "matrix --save $bad" matrix --size 64M --figures latency,read --time 3 --save "$bad"
-	took=$(($(date +%s) - start))
-	[ "$took" -le 2 ] || fail "  found only after ${took}s"
+# Each would measure for seconds first: two or three figures of --time 3.
+SLOW=(--size 64M --time 3)
+for cmd in "matrix --size 64M --figures latency,read" "pages --page-sizes 4k --min 64M --max 64M"; do
+	# shellcheck disable=SC2086
+	for bad in "$TMP/none/x.json" /dev/null /dev/stdout "$TMP"; do
+		start=$(date +%s)
+		usage_error "$cmd --save $bad" $cmd --time 3 --save "$bad"
+		took=$(($(date +%s) - start))
+		[ "$took" -le 2 ] || fail "  found only after ${took}s"
+	done
 done
+usage_error "slit --save into a missing directory" slit "${SLOW[@]}" --save "$TMP/none/x.json"
+SH=$PAGEHOP_ROOT/tests/data/shared
+AMD=(--input "$SH/amd-6220-4node.matrix.csv" --slit "$SH/amd-6220-4node.numactl.txt" --oem-id A --oem-table-id B)
+usage_error "slit --emit-acpi /dev/stdout" slit "${AMD[@]}" --emit-acpi /dev/stdout
+usage_error "slit --emit-acpi onto a FIFO" slit "${AMD[@]}" --emit-acpi "$(mkfifo "$TMP/fifo" && echo "$TMP/fifo")"
+"$PAGEHOP" slit "${AMD[@]}" --emit-acpi - --format json >"$TMP/out" 2>"$TMP/err"
+grep -q 'Signature : "SLIT"' "$TMP/out" && pass "--emit-acpi - writes the source on stdout" ||
+	fail "--emit-acpi -: $(cat "$TMP/err")"
+
+# ---- write errors on stdout ----
+if [ -w /dev/full ]; then
+	for args in "list" "info" "list --help" "help" "--version" "slit ${AMD[*]:0:4} --format csv"; do
+		# shellcheck disable=SC2086
+		"$PAGEHOP" $args >/dev/full 2>"$TMP/err"
+		rc=$?
+		if [ $rc -ne 0 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'standard output' "$TMP/err"; then
+			pass "$args >/dev/full: exit $rc, $(cat "$TMP/err")"
+		else
+			fail "$args >/dev/full: exit $rc, stderr: $(cat "$TMP/err")"
+		fi
+	done
+fi
 finish
