@@ -191,6 +191,17 @@ int cli_parse_u64(const char *opt, const char *arg, uint64_t *out)
 	return 0;
 }
 
+int cli_check_list(const char *opt, const char *arg, const char *expected)
+{
+	size_t n = strlen(arg);
+
+	if (n && (arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,"))) {
+		ph_err("%s: '%s' has an empty element; expected %s", opt, arg, expected);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int cli_no_arguments(int argc, char *const argv[])
 {
 	if (optind < argc) {

@@ -56,9 +56,12 @@ static void matrix_usage(void)
 
 static int parse_figures(const char *arg, unsigned *out)
 {
-	char *copy = xstrdup(arg), *save = NULL;
+	char *copy, *save = NULL;
 
 	*out = 0;
+	if (cli_check_list("--figures", arg, "figures separated by commas, e.g. latency,read"))
+		return -EINVAL;
+	copy = xstrdup(arg);
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "latency"))
 			*out |= MX_LATENCY;
@@ -127,6 +130,8 @@ int cmd_matrix(int argc, char *argv[])
 				goto usage;
 			break;
 		case OPT_GROUPS:
+			if (cli_check_list("--groups", optarg, "groups of nodes separated by commas, e.g. 0-1,2-3"))
+				goto usage;
 			groups = optarg;
 			break;
 		case OPT_PATTERN:

@@ -88,9 +88,12 @@ static void pages_usage(void)
 
 static int parse_psizes(const char *arg, bool want[PH_PS_COUNT])
 {
-	char *copy = xstrdup(arg), *save = NULL;
+	char *copy, *save = NULL;
 	int n = 0;
 
+	if (cli_check_list("--page-sizes", arg, "page sizes separated by commas, e.g. 4k,2m"))
+		return -EINVAL;
+	copy = xstrdup(arg);
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		enum ph_psize ps;
 

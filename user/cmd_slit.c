@@ -557,6 +557,18 @@ int cmd_slit(int argc, char *argv[])
 			return PH_EXIT_USAGE;
 		}
 	}
+	/* A --slit that cannot be read is said before measuring, not after. */
+	if (!input && slit_path) {
+		struct ph_slit *sl = NULL;
+		char err[512];
+
+		if (slit_load_numactl(slit_path, &sl, err, sizeof(err))) {
+			ph_err("%s", err);
+			session_free(&sess);
+			return PH_EXIT_USAGE;
+		}
+		slit_free(sl);
+	}
 	if (!input) {
 		sess.fmt = fmt;
 		c = online(&sess, save, fig, slit_path, tol, noise, &ao, psize_given);
