@@ -3,7 +3,9 @@
 # pagehop: one entry point.
 #
 #   make / make all   build the command (build/pagehop) and the unit tests
-#   make run          install what is missing, build, run the default job
+#   make run          install what is missing, build the command alone (not
+#                     the tests: cmocka is installed by check only), run the
+#                     default job
 #   make check        install what the tests need, build with gcc and clang,
 #                     run unit (plain and ASan+UBSan), host and VM tests
 #   make install      install the command, the man page and the module (dkms
@@ -109,9 +111,11 @@ deps:
 deps-check:
 	@bash scripts/install-deps.sh check
 
-# The default job: the survey a user runs first.
+# The default job: the survey a user runs first.  Only what it runs is
+# built: the unit tests need cmocka, which "make deps" does not install
+# (tests/host/test_make_run.sh checks it).
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(BUILD)/pagehop
 	$(BUILD)/pagehop
 
 unit: all

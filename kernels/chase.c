@@ -86,23 +86,32 @@ static void shuffle32(uint32_t *a, uint64_t n, struct rng *r)
 
 /* ---- parsing ---- */
 
+/*
+ * Decimal digits with an optional K, M or G.  Not strtoull: it skips white
+ * space and takes a sign, and a shift would wrap "17179869185G" to 1G.
+ */
 static int parse_bytes(const char *s, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v = 0;
+	unsigned shift = 0;
+	const char *p = s;
 
-	if (!*s || *s == '-' || *s == '+')
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (p == s)
 		return -EINVAL;
-	v = strtoull(s, &end, 10);
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
+	switch (*p) {
+	case 'k': case 'K': shift = 10; p++; break;
+	case 'm': case 'M': shift = 20; p++; break;
+	case 'g': case 'G': shift = 30; p++; break;
 	default: break;
 	}
-	if (*end || !v)
+	if (*p || !v || v > (UINT64_MAX >> shift))
 		return -EINVAL;
-	*out = v;
+	*out = v << shift;
 	return 0;
 }
 

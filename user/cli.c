@@ -85,6 +85,12 @@ static int parse_list(const char *opt, const char *arg, struct bitmask **out,
 		ph_err("%s: NUMA is not available on this kernel", opt);
 		return -EINVAL;
 	}
+	/* libnuma skips a leading space (strtoul) but not a trailing one. */
+	if (arg[strcspn(arg, " \t\n\v\f\r")]) {
+		ph_err("%s: invalid %s list '%s': contains white space; expected a list as numactl takes it, e.g. 0,2-3 or all",
+		       opt, what, arg);
+		return -EINVAL;
+	}
 	numa_msg[0] = '\0';
 	capturing = true;
 	/* libnuma takes a non-const string but does not write to it. */
@@ -121,7 +127,13 @@ int cli_parse_cpus(const char *opt, const char *arg, struct bitmask **out)
 int cli_parse_size(const char *opt, const char *arg, uint64_t *out)
 {
 	int err = parse_size(arg, out, false);
+	uint64_t zero;
 
+	/* -ERANGE is zero or too large: zero parses when zero is allowed. */
+	if (err == -ERANGE && parse_size(arg, &zero, true)) {
+		ph_err("%s: size '%s' is too large; expected at most 1024T", opt, arg);
+		return -EINVAL;
+	}
 	if (err) {
 		ph_err("%s: invalid size '%s'; expected a positive number with an optional K, M, G or T suffix, e.g. 64M",
 		       opt, arg);
@@ -133,12 +145,9 @@ int cli_parse_size(const char *opt, const char *arg, uint64_t *out)
 int cli_parse_uint(const char *opt, const char *arg, unsigned min,
 		   unsigned max, unsigned *out)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (!*arg || *arg == '-' || *end || errno || v < min || v > max) {
+	if (parse_u64(arg, false, &v) || v < min || v > max) {
 		ph_err("%s: invalid number '%s'; expected an integer from %u to %u",
 		       opt, arg, min, max);
 		return -EINVAL;
@@ -153,9 +162,14 @@ int cli_parse_double(const char *opt, const char *arg, double min,
 	char *end;
 	double v;
 
+	/*
+	 * strtod also takes white space, a sign, "inf", "nan" and hex
+	 * floats: a plain decimal number must start with a digit or a point.
+	 */
 	errno = 0;
 	v = strtod(arg, &end);
-	if (!*arg || *end || errno || !isfinite(v) || v < min || v > max) {
+	if (!((*arg >= '0' && *arg <= '9') || *arg == '.') || strpbrk(arg, "xX") ||
+	    *end || errno || !isfinite(v) || v < min || v > max) {
 		ph_err("%s: invalid number '%s'; expected a number from %g to %g",
 		       opt, arg, min, max);
 		return -EINVAL;
@@ -166,16 +180,25 @@ int cli_parse_double(const char *opt, const char *arg, double min,
 
 int cli_parse_u64(const char *opt, const char *arg, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoull(arg, &end, 0);
-	if (!*arg || *arg == '-' || *end || errno) {
-		ph_err("%s: invalid number '%s'; expected an unsigned integer", opt, arg);
+	if (parse_u64(arg, true, &v)) {
+		ph_err("%s: invalid number '%s'; expected an integer from 0 to 18446744073709551615 (or 0x hex)",
+		       opt, arg);
 		return -EINVAL;
 	}
 	*out = v;
+	return 0;
+}
+
+int cli_check_list(const char *opt, const char *arg, const char *expected)
+{
+	size_t n = strlen(arg);
+
+	if (n && (arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,"))) {
+		ph_err("%s: '%s' has an empty element; expected %s", opt, arg, expected);
+		return -EINVAL;
+	}
 	return 0;
 }
 

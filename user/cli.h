@@ -32,6 +32,13 @@ int cli_parse_uint(const char *opt, const char *arg, unsigned min,
 int cli_parse_double(const char *opt, const char *arg, double min,
 		     double max, double *out);
 
+/*
+ * A comma-separated list ("copy,triad") must not have an empty element:
+ * "copy,", ",copy" and "copy,,triad" are refused (strtok would skip them,
+ * as libnuma's node lists do not).  expected completes "expected ...".
+ */
+int cli_check_list(const char *opt, const char *arg, const char *expected);
+
 /* An unsigned 64-bit number (decimal or 0x hex), e.g. a seed. */
 int cli_parse_u64(const char *opt, const char *arg, uint64_t *out);
 

@@ -104,6 +104,7 @@ int cmd_chase(int argc, char *argv[])
 		}
 	}
 	if (cli_no_arguments(argc, argv) ||
+	    cli_check_list("--pattern", patterns, "patterns separated by commas, e.g. random,seq") ||
 	    latency_parse_patterns("--pattern", patterns, seed, &specs, &nspecs))
 		goto usage;
 	if (in_kernel && (chains != 1 || s.bind.threads > 1)) {

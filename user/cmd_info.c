@@ -299,9 +299,6 @@ int cmd_info(int argc, char *argv[])
 	kmod_close(&km);
 	cpu_free(&cpu);
 	topology_free(&topo);
-	if (err) {
-		ph_errno(-err, "cannot write the output");
-		return PH_EXIT_FAIL;
-	}
-	return PH_EXIT_OK;
+	/* A write error is said once, by main. */
+	return err ? PH_EXIT_FAIL : PH_EXIT_OK;
 }

@@ -56,9 +56,12 @@ static void matrix_usage(void)
 
 static int parse_figures(const char *arg, unsigned *out)
 {
-	char *copy = xstrdup(arg), *save = NULL;
+	char *copy, *save = NULL;
 
 	*out = 0;
+	if (cli_check_list("--figures", arg, "figures separated by commas, e.g. latency,read"))
+		return -EINVAL;
+	copy = xstrdup(arg);
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "latency"))
 			*out |= MX_LATENCY;
@@ -127,6 +130,8 @@ int cmd_matrix(int argc, char *argv[])
 				goto usage;
 			break;
 		case OPT_GROUPS:
+			if (cli_check_list("--groups", optarg, "groups of nodes separated by commas, e.g. 0-1,2-3"))
+				goto usage;
 			groups = optarg;
 			break;
 		case OPT_PATTERN:
@@ -159,6 +164,15 @@ int cmd_matrix(int argc, char *argv[])
 	}
 	if (cli_no_arguments(argc, argv))
 		goto usage;
+	if (save) {
+		char why[256];
+
+		/* Before measuring: a bad path found after an hour is an hour lost. */
+		if (output_path_check(save, why, sizeof(why))) {
+			ph_err("--save %s: %s", save, why);
+			goto usage;
+		}
+	}
 	mx.lat_size = lat_size ? lat_size : s.size;
 	mx.bw_size = bw_size ? bw_size : s.size;
 	mx.bw_threads = s.bind.threads;
@@ -178,13 +192,17 @@ int cmd_matrix(int argc, char *argv[])
 		s.bufreq.psize = matrix_default_psize(&mx, &s);
 	runner_catch_sigint();
 	rc = matrix_measure(&mx, &s, save);
-	if (rc == PH_EXIT_USAGE)
-		goto out;	/* nothing measured worth printing; the reason is on stderr */
+	if (mx.interrupted)
+		rc = PH_EXIT_INTERRUPTED;
+	/* A matrix with no measured cell is not printed: the reason is on stderr. */
+	if (rc == PH_EXIT_USAGE || !mx.ncellv) {
+		if (mx.interrupted)
+			ph_err("interrupted before any cell was measured");
+		goto out;
+	}
 	doc = matrix_doc(&mx, &s);
 	if (doc_render(doc, s.fmt, stdout) && !rc)
 		rc = PH_EXIT_FAIL;
-	if (mx.interrupted)
-		rc = PH_EXIT_INTERRUPTED;
 	goto out;
 usage:
 	rc = PH_EXIT_USAGE;

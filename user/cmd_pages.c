@@ -11,6 +11,7 @@
 #include "chase.h"
 #include "commands.h"
 #include "latency.h"
+#include "plot.h"
 #include "session.h"
 #include "sweep.h"
 #include "tlb.h"
@@ -22,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 enum {
@@ -52,6 +52,7 @@ struct psweep {
 	enum ph_psize ps;
 	bool ran;
 	char why[256];		/* why not run */
+	int fail_rc;		/* the exit code of an allocation that failed */
 	int n;
 	struct point pt[MAX_POINTS];
 	struct sweep_knee knee;
@@ -79,7 +80,7 @@ static void pages_usage(void)
 	       "  --seed N               chain seed (default 1)\n"
 	       "  --save FILE            write the JSON to FILE as well\n"
 	       "  --plot FILE.svg|.png   latency against working set, one line per page size\n"
-	       "                         (gnuplot, Debian's gnuplot-nox)\n"
+	       "                         (" PLOT_GNUPLOT ", Debian's gnuplot-nox)\n"
 	       "  (one thread; --membind NODE and --physcpubind CPU choose where; default\n"
 	       "  --time 0.5 per figure)\n"
 	       "%s", session_common_usage);
@@ -87,9 +88,12 @@ static void pages_usage(void)
 
 static int parse_psizes(const char *arg, bool want[PH_PS_COUNT])
 {
-	char *copy = xstrdup(arg), *save = NULL;
+	char *copy, *save = NULL;
 	int n = 0;
 
+	if (cli_check_list("--page-sizes", arg, "page sizes separated by commas, e.g. 4k,2m"))
+		return -EINVAL;
+	copy = xstrdup(arg);
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		enum ph_psize ps;
 
@@ -146,6 +150,7 @@ static int run_sweep(struct ph_session *s, struct psweep *sw, const uint64_t *si
 	if (rc) {
 		snprintf(sw->why, sizeof(sw->why), "could not allocate %s pages (the reason is above)",
 			 psize_name(sw->ps));
+		sw->fail_rc = rc;
 		session_stop(s);
 		return rc == PH_EXIT_USAGE ? rc : 0;
 	}
@@ -219,57 +224,38 @@ static void knee_sentence(const struct psweep *sw, const struct ph_tlbs *tlbs, c
 	}
 }
 
-static int plot(const char *path, const struct psweep *sw, int nsw)
+/* Latency against working set, a solid and a dashed line per page size. */
+static int plot_sweeps(const char *path, const struct psweep *sw, int nsw, char *why, size_t size)
 {
-	const char *ext = strrchr(path, '.');
-	char data[] = "/tmp/pagehop-plot-XXXXXX";
-	FILE *d, *g;
-	int fd, status, plotted = 0;
+	static const struct plot p = {
+		.title = "pagehop pages: random chase (solid), TLB-local chase (dashed)",
+		.xlabel = "working set",
+		.ylabel = "latency per load, ns (median)",
+		.x_log2_bytes = true,
+	};
+	struct plot_series s[2 * PH_PS_COUNT];
+	double x[PH_PS_COUNT][MAX_POINTS], rnd[PH_PS_COUNT][MAX_POINTS], tlb[PH_PS_COUNT][MAX_POINTS];
+	char titles[2 * PH_PS_COUNT][32];
+	int ns = 0;
 
-	if (access("/usr/bin/gnuplot", X_OK)) {
-		ph_warn("--plot: gnuplot is not installed; apt-get install gnuplot-nox, then run again");
-		return -ENOENT;
-	}
-	fd = mkstemp(data);
-	if (fd < 0)
-		return -errno;
-	d = fdopen(fd, "w");
-	for (int k = 0; k < nsw; k++) {
+	for (int k = 0; k < nsw && k < PH_PS_COUNT; k++) {
 		if (!sw[k].ran || !sw[k].n)
 			continue;
-		fprintf(d, "# %s\n", psize_name(sw[k].ps));
-		for (int i = 0; i < sw[k].n; i++)
-			fprintf(d, "%llu %.3f %.3f\n", (unsigned long long)sw[k].pt[i].ws,
-				sw[k].pt[i].rnd.st.median, sw[k].pt[i].tlb.st.median);
-		fprintf(d, "\n\n");
+		for (int i = 0; i < sw[k].n; i++) {
+			x[k][i] = (double)sw[k].pt[i].ws;
+			rnd[k][i] = sw[k].pt[i].rnd.st.median;
+			tlb[k][i] = sw[k].pt[i].tlb.st.median;
+		}
+		snprintf(titles[ns], sizeof(titles[ns]), "%s random", psize_name(sw[k].ps));
+		s[ns] = (struct plot_series){ .title = titles[ns], .n = sw[k].n, .x = x[k], .y = rnd[k],
+					      .color = ns / 2 + 1 };
+		ns++;
+		snprintf(titles[ns], sizeof(titles[ns]), "%s TLB-local", psize_name(sw[k].ps));
+		s[ns] = (struct plot_series){ .title = titles[ns], .n = sw[k].n, .x = x[k], .y = tlb[k],
+					      .color = ns / 2 + 1, .dashed = true };
+		ns++;
 	}
-	fclose(d);
-	g = popen("gnuplot", "w");
-	if (!g) {
-		unlink(data);
-		return -errno;
-	}
-	fprintf(g, "set terminal %s size 900,600\n", ext && !strcmp(ext, ".png") ? "pngcairo" : "svg");
-	fprintf(g, "set output '%s'\n", path);
-	fprintf(g, "set logscale x 2\nset format x '%%.0b%%B'\nset xlabel 'working set'\n"
-		   "set ylabel 'latency per load, ns (median)'\nset key top left\nset grid\n"
-		   "set title 'pagehop pages: random chase (solid), TLB-local chase (dashed)'\nplot ");
-	for (int k = 0, idx = 0; k < nsw; k++) {
-		if (!sw[k].ran || !sw[k].n)
-			continue;
-		fprintf(g, "%s'%s' index %d using 1:2 with linespoints lw 2 lc %d title '%s random', "
-			   "'%s' index %d using 1:3 with lines dt 2 lc %d title '%s TLB-local'",
-			plotted ? ", " : "", data, idx, idx + 1, psize_name(sw[k].ps), data, idx, idx + 1,
-			psize_name(sw[k].ps));
-		idx++;
-		plotted++;
-	}
-	fprintf(g, "\n");
-	status = pclose(g);
-	unlink(data);
-	if (!plotted)
-		return -ENODATA;
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
+	return plot_draw(PLOT_GNUPLOT, path, &p, s, ns, why, size);
 }
 
 int cmd_pages(int argc, char *argv[])
@@ -291,6 +277,7 @@ int cmd_pages(int argc, char *argv[])
 	uint64_t lo = 16 * KiB, hi = 4 * GiB, window = 0;
 	uint64_t seed = 1;
 	const char *save = NULL, *plot_path = NULL;
+	char why[512], *plot_skipped = NULL;
 	struct psweep sw[PH_PS_COUNT];
 	int nsw = 0, c, rc = PH_EXIT_OK, node, cpu = -1;
 	struct ph_tlbs tlbs;
@@ -353,9 +340,8 @@ int cmd_pages(int argc, char *argv[])
 			break;
 		case OPT_PLOT:
 			plot_path = optarg;
-			if (!strrchr(optarg, '.') || (strcmp(strrchr(optarg, '.'), ".svg") &&
-						      strcmp(strrchr(optarg, '.'), ".png"))) {
-				ph_err("--plot: '%s'; expected a file name ending in .svg or .png", optarg);
+			if (plot_check_name(optarg, why, sizeof(why))) {
+				ph_err("--plot %s: %s", optarg, why);
 				goto usage;
 			}
 			break;
@@ -387,6 +373,20 @@ int cmd_pages(int argc, char *argv[])
 		ph_err("--physcpubind: the sweep runs on one CPU; give one");
 		goto usage;
 	}
+	/* Where the results go is checked before anything is measured. */
+	if (save && output_path_check(save, why, sizeof(why))) {
+		ph_err("--save %s: %s", save, why);
+		goto usage;
+	}
+	if (plot_path && output_path_check(plot_path, why, sizeof(why))) {
+		ph_err("--plot %s: %s", plot_path, why);
+		goto usage;
+	}
+	if (plot_path && !plot_available(PLOT_GNUPLOT, why, sizeof(why))) {
+		ph_warn("--plot: %s; measuring without the plot", why);
+		plot_skipped = xstrdup(why);
+		plot_path = NULL;
+	}
 	s.bind.threads = 1;
 
 	rc = session_machine(&s);
@@ -403,7 +403,6 @@ int cmd_pages(int argc, char *argv[])
 	read = stream_find("read", isa_best(), false);
 	{
 		struct ph_binding b;
-		char why[256];
 
 		if (binding_resolve(&s.bind, &s.cpu, 1, &b, why, sizeof(why))) {
 			ph_err("%s", why);
@@ -455,6 +454,31 @@ int cmd_pages(int argc, char *argv[])
 	}
 	if (rc == PH_EXIT_USAGE)
 		goto out;
+	{
+		/* Nothing measured: no document, the reasons on stderr, never exit 0. */
+		int points = 0, fail = 0;
+		char all[1024] = "";
+		size_t len = 0;
+
+		for (int k = 0; k < nsw; k++) {
+			points += sw[k].n;
+			fail = fail ? fail : sw[k].fail_rc;
+			if (!sw[k].n && len < sizeof(all))
+				len += (size_t)snprintf(all + len, sizeof(all) - len, "%s%s pages: %s",
+							len ? "; " : "", psize_name(sw[k].ps),
+							sw[k].why[0] ? sw[k].why : "measured nothing");
+		}
+		if (!points) {
+			if (ph_interrupted) {
+				ph_err("interrupted before anything was measured");
+				rc = PH_EXIT_INTERRUPTED;
+			} else {
+				ph_err("nothing measured: %s", all[0] ? all : "no page size was asked");
+				rc = rc ? rc : fail ? fail : PH_EXIT_UNSUPPORTED;
+			}
+			goto out;
+		}
+	}
 
 	/* Knees: where the penalty (random - TLB-local) rises and stays up. */
 	for (int k = 0; k < nsw; k++) {
@@ -579,22 +603,20 @@ int cmd_pages(int argc, char *argv[])
 		section_str(sec, "held_fixed", "node, CPU, chain seed and pattern; the physical pages differ (each page size is its own allocation on the node)");
 	}
 	session_describe(&s, doc);
+	if (plot_skipped)
+		doc_note(doc, "--plot: %s; nothing plotted", plot_skipped);
 	if (plot_path) {
-		int e = plot(plot_path, sw, nsw);
-
-		if (e == -ENOENT)
-			doc_note(doc, "--plot: gnuplot is not installed (apt-get install gnuplot-nox); nothing plotted");
-		else if (e)
-			doc_note(doc, "--plot: gnuplot failed to write %s", plot_path);
-		else
+		if (plot_sweeps(plot_path, sw, nsw, why, sizeof(why))) {
+			ph_err("--plot %s: %s", plot_path, why);
+			rc = rc ? rc : PH_EXIT_FAIL;
+		} else {
 			doc_note(doc, "plot written to %s", plot_path);
+		}
 	}
 	if (save) {
-		int e = doc_save_json(doc, save);
-
-		if (e) {
-			ph_errno(-e, "--save %s", save);
-			rc = PH_EXIT_FAIL;
+		if (doc_save_json(doc, save, why, sizeof(why))) {
+			ph_err("--save %s: %s", save, why);
+			rc = rc ? rc : PH_EXIT_FAIL;
 		}
 	}
 	rc = session_render(&s, doc, rc);
@@ -609,6 +631,7 @@ out:
 			bandwidth_free(&sw[k].pt[i].bw);
 		}
 	doc_free(doc);
+	free(plot_skipped);
 	free(opts);
 	session_free(&s);
 	return rc;

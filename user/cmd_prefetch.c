@@ -129,6 +129,7 @@ int cmd_prefetch(int argc, char *argv[])
 		}
 	}
 	if (cli_no_arguments(argc, argv) ||
+	    cli_check_list("--patterns", patterns, "patterns separated by commas, e.g. random,seq") ||
 	    latency_parse_patterns("--patterns", patterns, seed, &specs, &nspecs))
 		goto usage;
 	if (s.bind.physcpubind && numa_bitmask_weight(s.bind.physcpubind) != 1) {

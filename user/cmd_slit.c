@@ -172,7 +172,7 @@ static int emit_acpi(const struct acpi_opts *o, const struct ph_slit_job *job,
 {
 	const struct ph_proposal *p = &a->prop;
 	struct ph_acpi_ids ids;
-	char from[PATH_MAX + 32], *comment, *text, *layout = xstrdup(""), *t;
+	char from[PATH_MAX + 32], why[256], *comment, *text, *layout = xstrdup(""), *t;
 	uint32_t table_rev = 0;
 	bool have_table;
 	struct ph_section *s;
@@ -214,12 +214,12 @@ static int emit_acpi(const struct acpi_opts *o, const struct ph_slit_job *job,
 			    have_table && !o->have_rev ? ", OEM revision raised by one" : "", layout,
 			    o->path);
 	text = acpi_slit_source(&ids, p->n, p->dist, comment);
-	err = write_file_atomic(o->path, text, strlen(text));
+	err = write_file_atomic(o->path, text, strlen(text), why, sizeof(why));
 	free(comment);
 	free(text);
 	free(layout);
 	if (err) {
-		ph_errno(-err, "--emit-acpi: cannot write %s", o->path);
+		ph_err("--emit-acpi %s: %s", o->path, why);
 		return -EINVAL;
 	}
 	s = doc_add_section(doc, "acpi", "ACPI SLIT source written");
@@ -242,7 +242,7 @@ static int emit_acpi(const struct acpi_opts *o, const struct ph_slit_job *job,
 /* ---- the command ---- */
 
 static int single_node(enum ph_format fmt, const struct ph_topology *t, bool numa,
-		       bool emit)
+		       bool emit, const char *save)
 {
 	struct ph_doc *doc = doc_new("slit");
 	struct ph_section *s = doc_add_section(doc, "verdict", "verdict");
@@ -258,13 +258,12 @@ static int single_node(enum ph_format fmt, const struct ph_topology *t, bool num
 		section_int(s, "slit_0_0", t->distance[0]);
 	if (emit)
 		doc_note(doc, "--emit-acpi: nothing written; a SLIT of one node has nothing to propose");
+	if (save)
+		doc_note(doc, "--save %s: nothing written; on a single node nothing is measured", save);
 	err = doc_render(doc, fmt, stdout);
 	doc_free(doc);
-	if (err) {
-		ph_errno(-err, "cannot write the output");
-		return PH_EXIT_FAIL;
-	}
-	return PH_EXIT_OK;
+	/* A write error is said once, by main. */
+	return err ? PH_EXIT_FAIL : PH_EXIT_OK;
 }
 
 /* Every measured node must be in the SLIT, or the comparison is of two machines. */
@@ -285,12 +284,9 @@ static int check_coverage(const struct ph_nmatrix *m, const struct ph_slit *s,
 
 static int parse_revision(const char *arg, uint32_t *out)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoull(arg, &end, 0);
-	if (!*arg || *arg == '-' || *end || errno || v > UINT32_MAX) {
+	if (parse_u64(arg, true, &v) || v > UINT32_MAX) {
 		ph_err("--oem-revision: invalid number '%s'; expected 0 to 4294967295 (or 0x hex)", arg);
 		return -EINVAL;
 	}
@@ -366,8 +362,7 @@ static int analyse_file(const char *input, const char *label, enum ph_figure fig
 		goto out_doc;
 	c = doc_render(doc, fmt, stdout);
 	if (c) {
-		ph_errno(-c, "cannot write the output");
-		ret = PH_EXIT_FAIL;
+		ret = PH_EXIT_FAIL;	/* said by main */
 		goto out_doc;
 	}
 	ret = verdict_exit(a.verdict);
@@ -393,17 +388,17 @@ static int online(struct ph_session *s, const char *save, enum ph_figure fig,
 {
 	struct ph_mx mx = { 0 };
 	struct ph_doc *doc;
-	char tmp[] = "/tmp/pagehop-slit-XXXXXX";
+	char tmp[] = "/tmp/pagehop-slit-XXXXXX", why[256];
 	const char *path = save;
 	int rc, fd;
 
 	rc = session_machine(s);
 	if (rc == PH_EXIT_UNSUPPORTED)
-		return single_node(s->fmt, NULL, false, ao->path != NULL);
+		return single_node(s->fmt, NULL, false, ao->path != NULL, save);
 	if (rc)
 		return rc;
 	if (s->topo.nnodes <= 1)
-		return single_node(s->fmt, &s->topo, true, ao->path != NULL);
+		return single_node(s->fmt, &s->topo, true, ao->path != NULL, save);
 	mx.figures = MX_LATENCY | MX_READ | (fig == PH_FIGURE_TRIAD ? MX_TRIAD : 0);
 	chase_parse("random", &mx.pattern);
 	mx.pattern.seed = 1;
@@ -425,6 +420,9 @@ static int online(struct ph_session *s, const char *save, enum ph_figure fig,
 	}
 	if (rc)
 		goto out;
+	/* The analysis reads a file: with --save - (stdout) it is a temporary one. */
+	if (path && !strcmp(path, "-"))
+		path = NULL;
 	if (!path) {
 		fd = mkstemp(tmp);
 		if (fd < 0) {
@@ -436,14 +434,14 @@ static int online(struct ph_session *s, const char *save, enum ph_figure fig,
 		path = tmp;
 	}
 	doc = matrix_doc(&mx, s);
-	rc = doc_save_json(doc, path);
+	rc = doc_save_json(doc, path, why, sizeof(why));
 	doc_free(doc);
 	if (rc) {
-		ph_errno(-rc, "cannot write %s", path);
+		ph_err("cannot write %s: %s", path, why);
 		rc = PH_EXIT_FAIL;
 		goto out;
 	}
-	rc = analyse_file(path, save ? save : "measured by this run (pagehop matrix)", fig,
+	rc = analyse_file(path, save && strcmp(save, "-") ? save : "measured by this run (pagehop matrix)", fig,
 			  slit_path, tol, noise, ao, s->fmt);
 out:
 	if (path == tmp)
@@ -585,6 +583,33 @@ int cmd_slit(int argc, char *argv[])
 		ph_err("--save, --time, --ci, --size, --page-size, --backend, --threads, --reserve and --allow-unverified are for measuring; with --input nothing is measured");
 		session_free(&sess);
 		return PH_EXIT_USAGE;
+	}
+	/* Where the results go is checked before anything is measured or read. */
+	{
+		char why[256];
+
+		if (save && output_path_check(save, why, sizeof(why))) {
+			ph_err("--save %s: %s", save, why);
+			session_free(&sess);
+			return PH_EXIT_USAGE;
+		}
+		if (ao.path && output_path_check(ao.path, why, sizeof(why))) {
+			ph_err("--emit-acpi %s: %s", ao.path, why);
+			session_free(&sess);
+			return PH_EXIT_USAGE;
+		}
+	}
+	/* A --slit that cannot be read is said before measuring, not after. */
+	if (!input && slit_path) {
+		struct ph_slit *sl = NULL;
+		char err[512];
+
+		if (slit_load_numactl(slit_path, &sl, err, sizeof(err))) {
+			ph_err("%s", err);
+			session_free(&sess);
+			return PH_EXIT_USAGE;
+		}
+		slit_free(sl);
 	}
 	if (!input) {
 		sess.fmt = fmt;

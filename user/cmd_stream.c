@@ -43,10 +43,13 @@ static void stream_usage(void)
 
 static int parse_kernels(const char *arg, const char ***out, int *n)
 {
-	char *copy = xstrdup(arg), *save = NULL;
+	char *copy, *save = NULL;
 	int count = 0;
 
 	*out = NULL;
+	if (cli_check_list("--kernel", arg, "kernels separated by commas, e.g. copy,triad"))
+		return -EINVAL;
+	copy = xstrdup(arg);
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		bool known = false;
 

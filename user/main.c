@@ -6,6 +6,7 @@
 #include "util.h"
 #include "version.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -76,7 +77,31 @@ static int run(const struct ph_command *cmd, int argc, char *argv[])
 	return cmd->run(argc, argv);
 }
 
+/*
+ * Whatever a command did, what it printed must have reached stdout's file:
+ * a full disk (> /dev/full) or a closed stdout is said here, once, for every
+ * command and --help alike, and is never exit 0.
+ */
+static int stdout_checked(int rc)
+{
+	int err;
+
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return rc;
+	err = errno ? errno : ph_stdout_error();
+	ph_errno(err ? err : EIO, "cannot write to standard output");
+	return rc ? rc : PH_EXIT_FAIL;
+}
+
+static int dispatch(int argc, char *argv[]);
+
 int main(int argc, char *argv[])
+{
+	return stdout_checked(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char *argv[])
 {
 	const struct ph_command *cmd;
 

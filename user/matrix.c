@@ -288,17 +288,31 @@ static void progress(const struct ph_mx *mx, double t0)
 		fprintf(stderr, "\r\033[Kmatrix: %d cells to measure\n", mx->total);
 }
 
+/*
+ * The memory of a cell was not where it was asked, before measuring
+ * (session_start refused it) or after (it moved): the figures of this cell
+ * recorded from cellv[from] on, and the matrix, say so.
+ */
+static void cell_not_verified(struct ph_mx *mx, int from)
+{
+	for (int i = from; i < mx->ncellv; i++)
+		mx->cellv[i].verified = false;
+	mx->all_verified = false;
+}
+
 /* One cell's latency: one thread on the row's first CPU, memory on the column. */
 static int cell_latency(struct ph_mx *mx, struct ph_session *s, int r, int c)
 {
 	struct ph_latency lat;
-	int rc;
+	int rc, from = mx->ncellv;
 
 	s->bind.physcpubind = first_cpu_of(mx->groups[mx->rows[r]].nodes);
 	s->bind.membind = copy_nodes(mx->groups[mx->cols[c]].nodes);
 	s->bind.threads = 1;
 	s->size = mx->lat_size;
 	rc = session_start(s, 1);
+	if (rc && s->segs && !s->all_verified)
+		cell_not_verified(mx, from);
 	if (!rc) {
 		rc = latency_figure(s, &mx->pattern, 1, false, &lat);
 		if (lat.user.n) {
@@ -308,8 +322,10 @@ static int cell_latency(struct ph_mx *mx, struct ph_session *s, int r, int c)
 		latency_free(&lat);
 		if (!mx->backend)
 			mx->backend = backend_name(s->segs[0].backend);
-		if (!session_still_verified(s))
-			rc = PH_EXIT_FAIL;
+		if (!session_still_verified(s)) {
+			cell_not_verified(mx, from);
+			rc = rc ? rc : PH_EXIT_FAIL;
+		}
 	}
 	session_stop(s);
 	bindopts_free(&s->bind);
@@ -323,13 +339,15 @@ static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c)
 		{ MX_READ, "bandwidth_read_GBps", "read" },
 		{ MX_TRIAD, "bandwidth_triad_GBps", "triad" },
 	};
-	int rc;
+	int rc, from = mx->ncellv;
 
 	s->bind.cpunodebind = copy_nodes(mx->groups[mx->rows[r]].nodes);
 	s->bind.membind = copy_nodes(mx->groups[mx->cols[c]].nodes);
 	s->bind.threads = mx->bw_threads;
 	s->size = mx->bw_size;
 	rc = session_start(s, 0);
+	if (rc && s->segs && !s->all_verified)
+		cell_not_verified(mx, from);
 	for (size_t f = 0; !rc && f < ARRAY_SIZE(figs) && !ph_interrupted; f++) {
 		struct ph_bandwidth bw;
 		const struct stream_kernel *k;
@@ -346,15 +364,45 @@ static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c)
 	}
 	if (!rc && !mx->backend && s->segs)
 		mx->backend = backend_name(s->segs[0].backend);
-	if (!rc && !session_still_verified(s))
-		rc = PH_EXIT_FAIL;
+	if (s->team && !session_still_verified(s)) {
+		cell_not_verified(mx, from);
+		rc = rc ? rc : PH_EXIT_FAIL;
+	}
 	session_stop(s);
 	bindopts_free(&s->bind);
 	return rc;
 }
 
+/*
+ * Write the document to save_path, if it holds a measured cell: an existing
+ * file is never replaced by a matrix with nothing in it.  0 or an exit code.
+ */
+static int save(const struct ph_mx *mx, struct ph_session *s, const char *save_path)
+{
+	struct ph_doc *d;
+	char why[256];
+	int e;
+
+	if (!mx->ncellv) {
+		ph_err("--save %s: nothing was measured; %s", save_path,
+		       strcmp(save_path, "-") && path_exists(save_path) ? "the file is left as it was"
+									: "nothing written");
+		return 0;
+	}
+	d = matrix_doc(mx, s);
+	e = doc_save_json(d, save_path, why, sizeof(why));
+	doc_free(d);
+	if (e) {
+		ph_err("--save %s: %s", save_path, why);
+		return PH_EXIT_FAIL;
+	}
+	return 0;
+}
+
 int matrix_measure(struct ph_mx *mx, struct ph_session *s, const char *save_path)
 {
+	/* Standard output takes one document, at the end, not one per cell. */
+	bool to_stdout = save_path && !strcmp(save_path, "-"), save_failed = false;
 	double t0 = now_mono_raw();
 	int rc = 0;
 
@@ -378,25 +426,18 @@ int matrix_measure(struct ph_mx *mx, struct ph_session *s, const char *save_path
 			if (!ph_interrupted)
 				mx->done++;
 			progress(mx, t0);
-			if (save_path) {
-				struct ph_doc *d = matrix_doc(mx, s);
-				int e = doc_save_json(d, save_path);
-
-				doc_free(d);
-				if (e) {
-					ph_errno(-e, "--save %s", save_path);
-					rc = PH_EXIT_FAIL;
-					goto out;
-				}
+			/* After every cell, so that a run cut short keeps what it measured. */
+			if (save_path && !to_stdout && (rc = save(mx, s, save_path))) {
+				save_failed = true;
+				goto out;
 			}
 		}
 out:
 	mx->interrupted = ph_interrupted;
-	if (save_path && (rc || mx->interrupted)) {
-		struct ph_doc *d = matrix_doc(mx, s);
+	if (save_path && !save_failed && (rc || mx->interrupted || to_stdout)) {
+		int e = save(mx, s, save_path);
 
-		doc_save_json(d, save_path);
-		doc_free(d);
+		rc = rc ? rc : e;
 	}
 	return rc;
 }
@@ -418,8 +459,10 @@ static void add_distance(struct ph_doc *doc, const char *name, const char *title
 	struct ph_dmatrix d;
 	struct ph_matrix *out;
 
-	if (dist_normalise(m, slit, PH_DEFAULT_NOISE, &d))
+	if (dist_normalise(m, slit, PH_DEFAULT_NOISE, &d)) {
+		dmatrix_free(&d);	/* filled even when it fails */
 		return;
+	}
 	out = doc_add_matrix(doc, name, title, "distance", d.nrows, d.row_ids, d.ncols, d.col_ids);
 	for (int r = 0; r < d.nrows; r++)
 		for (int c = 0; c < d.ncols; c++)

@@ -730,21 +730,26 @@ int doc_render(struct ph_doc *d, enum ph_format fmt, FILE *out)
 
 	if (!buf)
 		return -ENOMEM;
-	if (fwrite(buf, 1, len, out) != len || fflush(out))
-		err = -errno ? -errno : -EIO;
+	if (fwrite(buf, 1, len, out) != len || fflush(out)) {
+		err = errno ? -errno : -EIO;
+		if (out == stdout)
+			ph_stdout_failed(-err);
+	}
 	free(buf);
 	return err;
 }
 
-int doc_save_json(struct ph_doc *d, const char *path)
+int doc_save_json(struct ph_doc *d, const char *path, char *why, size_t size)
 {
 	size_t len = 0;
 	char *buf = render_to_memory(d, PH_FMT_JSON, &len);
 	int err;
 
-	if (!buf)
+	if (!buf) {
+		snprintf(why, size, "%s", strerror(ENOMEM));
 		return -ENOMEM;
-	err = write_file_atomic(path, buf, len);
+	}
+	err = write_file_atomic(path, buf, len, why, size);
 	free(buf);
 	return err;
 }

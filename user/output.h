@@ -83,7 +83,10 @@ void doc_note(struct ph_doc *d, const char *fmt, ...)
 
 /* Render the whole document; 0 or -errno. */
 int doc_render(struct ph_doc *d, enum ph_format fmt, FILE *out);
-/* Write the JSON rendering to path through a temporary file and rename(). */
-int doc_save_json(struct ph_doc *d, const char *path);
+/*
+ * Write the JSON rendering to path with write_file_atomic ("-": stdout).
+ * 0, or -errno with why saying what was wrong.
+ */
+int doc_save_json(struct ph_doc *d, const char *path, char *why, size_t size);
 
 #endif

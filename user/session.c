@@ -353,10 +353,8 @@ int session_render(struct ph_session *s, struct ph_doc *doc, int rc)
 		doc_note(doc, "interrupted: the figures above are what was measured before SIGINT");
 		rc = PH_EXIT_INTERRUPTED;
 	}
-	if (doc_render(doc, s->fmt, stdout)) {
-		ph_err("cannot write the output");
-		rc = rc ? rc : PH_EXIT_FAIL;
-	}
+	if (doc_render(doc, s->fmt, stdout))
+		rc = rc ? rc : PH_EXIT_FAIL;	/* said by main */
 	return rc;
 }
 

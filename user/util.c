@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -104,6 +106,19 @@ void ph_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("warning: ", 0, fmt, ap);
 	va_end(ap);
+}
+
+static int stdout_errno;
+
+void ph_stdout_failed(int err)
+{
+	if (!stdout_errno)
+		stdout_errno = err;
+}
+
+int ph_stdout_error(void)
+{
+	return stdout_errno;
 }
 
 static void oom(size_t n)
@@ -200,43 +215,294 @@ bool path_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-int write_file_atomic(const char *path, const void *buf, size_t len)
+/* "a FIFO", for "is a FIFO, not a regular file". */
+static const char *file_kind(mode_t mode)
 {
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
-	int err = 0;
+	switch (mode & S_IFMT) {
+	case S_IFLNK: return "a symbolic link";
+	case S_IFDIR: return "a directory";
+	case S_IFIFO: return "a FIFO";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFSOCK: return "a socket";
+	default: return "something other than a file";
+	}
+}
 
-	if (!f) {
-		err = -errno;
-		free(tmp);
+/*
+ * path itself: absent, or a regular file (*st filled, *exists set).
+ *
+ * Anything else is refused, a symbolic link too, even to a regular file:
+ * following it would let whoever can plant a link in a shared directory
+ * choose the file that root overwrites, and replacing the link with a file
+ * would silently undo a link the user made.  A device or FIFO is refused
+ * rather than opened: the old writer renamed a regular file over
+ * /dev/null, and a FIFO would block.  "-" is the way to standard output.
+ */
+static int target_check(const char *path, struct stat *st, bool *exists, char *why, size_t size)
+{
+	*exists = false;
+	if (!*path) {
+		snprintf(why, size, "an empty file name; give a file, or - for standard output");
+		return -ENOENT;
+	}
+	if (lstat(path, st)) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(why, size, "%s", strerror(errno));
+		return -errno;
+	}
+	if (S_ISREG(st->st_mode)) {
+		*exists = true;
+		return 0;
+	}
+	snprintf(why, size, "is %s, not a regular file; pagehop only writes regular files (give a file name, or - for standard output)",
+		 file_kind(st->st_mode));
+	return S_ISDIR(st->st_mode) ? -EISDIR : S_ISLNK(st->st_mode) ? -ELOOP : -EINVAL;
+}
+
+/* The directory path is in: "." for "x", "/" for "/x". */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xasprintf("%.*s", (int)(slash - path), path);
+}
+
+/*
+ * A new file in dir, under a random name no one can have planted:
+ * O_CREAT|O_EXCL never opens what is there, O_NOFOLLOW says so for
+ * links.  The fd, or -errno; *tmp is the name (the caller frees it).
+ */
+static int create_temp(const char *dir, mode_t mode, char **tmp)
+{
+	static unsigned counter;
+
+	for (int tries = 0; tries < 64; tries++) {
+		uint64_t r;
+		int fd;
+
+		if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
+			r = ((uint64_t)getpid() << 32) ^ (uint64_t)(now_mono_raw() * 1e9) ^ ++counter;
+		*tmp = xasprintf("%s/.pagehop-%016llx.tmp", dir, (unsigned long long)r);
+		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+		if (fd >= 0)
+			return fd;
+		free(*tmp);
+		*tmp = NULL;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+/*
+ * Whether rename() over an existing file will be allowed: in a sticky
+ * directory (/tmp) only the file's owner or the directory's may replace it.
+ */
+static int sticky_check(const char *dir, const struct stat *st, char *why, size_t size)
+{
+	struct stat d;
+
+	if (stat(dir, &d) || !(d.st_mode & S_ISVTX) || !geteuid() ||
+	    st->st_uid == geteuid() || d.st_uid == geteuid())
+		return 0;
+	snprintf(why, size, "belongs to another user in the sticky directory %s: it cannot be replaced", dir);
+	return -EPERM;
+}
+
+int output_path_check(const char *path, char *why, size_t size)
+{
+	struct stat st;
+	bool exists;
+	char *dir, *tmp = NULL;
+	int fd, err;
+
+	if (!strcmp(path, "-")) {
+		if (fcntl(STDOUT_FILENO, F_GETFL) < 0) {
+			snprintf(why, size, "standard output is closed");
+			return -EBADF;
+		}
+		return 0;
+	}
+	err = target_check(path, &st, &exists, why, size);
+	if (err)
+		return err;
+	dir = dir_of(path);
+	err = exists ? sticky_check(dir, &st, why, size) : 0;
+	if (!err) {
+		/* The one sure test that the directory takes a new file: make one. */
+		fd = create_temp(dir, 0600, &tmp);
+		if (fd < 0) {
+			err = fd;
+			snprintf(why, size, "cannot create a file in %s: %s", dir, strerror(-err));
+		} else {
+			close(fd);
+			unlink(tmp);
+			free(tmp);
+		}
+	}
+	free(dir);
+	return err;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int write_file_atomic(const char *path, const void *buf, size_t len, char *why, size_t size)
+{
+	struct stat st;
+	bool exists;
+	char *dir, *tmp = NULL;
+	int fd, err;
+
+	if (!strcmp(path, "-")) {
+		if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
+			err = errno ? -errno : -EIO;
+			ph_stdout_failed(-err);
+			snprintf(why, size, "cannot write to standard output: %s", strerror(-err));
+			return err;
+		}
+		return 0;
+	}
+	err = target_check(path, &st, &exists, why, size);
+	if (err)
+		return err;
+	dir = dir_of(path);
+	err = exists ? sticky_check(dir, &st, why, size) : 0;
+	if (err) {
+		free(dir);
 		return err;
 	}
-	if (fwrite(buf, 1, len, f) != len || fflush(f) || fsync(fileno(f)))
-		err = errno ? -errno : -EIO;
-	if (fclose(f) && !err)
+	/* A new file gets what open() would give it (0666 less the umask);
+	 * a replaced one keeps its owner and permissions. */
+	fd = create_temp(dir, exists ? 0600 : 0666, &tmp);
+	if (fd < 0) {
+		err = fd;
+		snprintf(why, size, "cannot create a file in %s: %s", dir, strerror(-err));
+		free(dir);
+		return err;
+	}
+	if (exists && !geteuid() && (st.st_uid || st.st_gid) && fchown(fd, st.st_uid, st.st_gid))
 		err = -errno;
+	if (!err && exists && fchmod(fd, st.st_mode & 0777))
+		err = -errno;
+	if (!err)
+		err = write_all(fd, buf, len);
+	if (!err && fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	/* rename() replaces path itself, never what a link there points to. */
 	if (!err && rename(tmp, path))
 		err = -errno;
-	if (err)
+	if (err) {
+		snprintf(why, size, "%s", strerror(-err));
 		unlink(tmp);
+	} else {
+		/* The rename itself durable: best effort, the file is whole already. */
+		int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+	}
 	free(tmp);
+	free(dir);
 	return err;
+}
+
+/*
+ * The unsigned number at the start of s: decimal digits, or with hex also
+ * "0x" and hex digits.  Unlike strtoull, no white space and no sign: it
+ * skips the one and takes the other, so " -1" came back as 2^64 - 1 with
+ * no error.  *end is the first character after the number.
+ */
+static int parse_uint_prefix(const char *s, bool hex, uint64_t *out, const char **end)
+{
+	const char *p = s;
+	unsigned base = 10;
+	uint64_t v = 0;
+	bool digits = false, over = false;
+
+	if (hex && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	for (;; p++) {
+		unsigned d;
+
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = (unsigned)(*p - 'a' + 10);
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			d = (unsigned)(*p - 'A' + 10);
+		else
+			break;
+		digits = true;
+		if (v > (UINT64_MAX - d) / base)
+			over = true;
+		else
+			v = v * base + d;
+	}
+	*end = p;
+	if (!digits)
+		return -EINVAL;
+	if (over)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int parse_u64(const char *s, bool hex, uint64_t *out)
+{
+	const char *end;
+	uint64_t v;
+	int err;
+
+	if (!s)
+		return -EINVAL;
+	err = parse_uint_prefix(s, hex, &v, &end);
+	if (err == -EINVAL || *end)
+		return -EINVAL;
+	if (err)
+		return err;
+	*out = v;
+	return 0;
 }
 
 int parse_size(const char *s, uint64_t *out, bool allow_zero)
 {
-	char *end;
-	unsigned long long v;
+	const char *end;
+	uint64_t v;
 	unsigned shift = 0;
+	int err;
 
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!s)
 		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (end == s)
-		return -EINVAL;
-	if (errno == ERANGE)
-		return -ERANGE;
+	err = parse_uint_prefix(s, false, &v, &end);
+	if (err == -EINVAL)
+		return err;
 	switch (*end) {
 	case 'k': case 'K': shift = 10; end++; break;
 	case 'm': case 'M': shift = 20; end++; break;
@@ -250,7 +516,7 @@ int parse_size(const char *s, uint64_t *out, bool allow_zero)
 		end++;
 	if (*end)
 		return -EINVAL;
-	if (shift && v > (UINT64_MAX >> shift))
+	if (err || v > (PH_SIZE_MAX >> shift))
 		return -ERANGE;
 	v <<= shift;
 	if (!v && !allow_zero)

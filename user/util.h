@@ -24,6 +24,15 @@ enum {
 #define KiB (1ULL << 10)
 #define MiB (1ULL << 20)
 #define GiB (1ULL << 30)
+#define TiB (1ULL << 40)
+
+/*
+ * The largest byte size an option takes: 1 PiB, beyond any machine's memory
+ * (x86-64 maps at most 128 TiB per process with 4-level page tables), and
+ * 14 bits short of 2^64, so that rounding up to a page or multiplying by a
+ * thread count (at most 4096) cannot wrap.
+ */
+#define PH_SIZE_MAX (1024 * TiB)
 
 /* Name of the running (sub)command for messages: "pagehop info". */
 void ph_set_progname(const char *name);
@@ -39,6 +48,13 @@ void ph_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ph_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "pagehop info: warning: ..." */
 void ph_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * The first error writing stdout, kept for the one message main prints at
+ * the end (stdio's error flag keeps that there was one, not which).
+ */
+void ph_stdout_failed(int err);
+int ph_stdout_error(void);
 
 /* Allocation that cannot fail quietly: aborts with a message on ENOMEM. */
 void *xmalloc(size_t n);
@@ -57,17 +73,37 @@ int read_u64(const char *path, uint64_t *val);
 bool path_exists(const char *path);
 
 /*
- * Write len bytes to path through a temporary file beside it, fsync'ed and
- * renamed over path, so that path never holds half a file.  0 or -errno.
+ * The one way pagehop writes an output file (--save, --emit-acpi, --plot).
+ * "-" is standard output.  Otherwise path must be absent or a regular
+ * file: a symbolic link (even to a regular file), a directory, a device,
+ * a FIFO or a socket is refused.  The bytes go to a new file beside path,
+ * created with O_EXCL|O_NOFOLLOW under a random name, fsync'ed and renamed
+ * over path, so that path never holds half a file; a replaced file keeps
+ * its permissions (and, when root writes it, its owner), a new one gets
+ * 0666 less the umask.  0, or -errno with why (size bytes) saying what was
+ * wrong, to follow "path: ".
  */
-int write_file_atomic(const char *path, const void *buf, size_t len);
+int write_file_atomic(const char *path, const void *buf, size_t len, char *why, size_t size);
+/*
+ * Whether write_file_atomic(path) can succeed, checked before measuring:
+ * the same refusals, and a file really created (and removed) in path's
+ * directory.  Leaves path as it was.  0, or -errno with why.
+ */
+int output_path_check(const char *path, char *why, size_t size);
 
 /*
  * Parse a byte size: a decimal number with an optional binary suffix
  * k/K, m/M, g/G, t/T (powers of 1024), optionally followed by "B" or "iB".
- * Returns 0 or -EINVAL (malformed) / -ERANGE (overflow or zero when !allow_zero).
+ * No white space, no sign.  Returns 0 or -EINVAL (malformed) / -ERANGE
+ * (above PH_SIZE_MAX, or zero when !allow_zero).
  */
 int parse_size(const char *s, uint64_t *out, bool allow_zero);
+/*
+ * Parse a whole string as an unsigned 64-bit number: decimal (a leading 0
+ * is still decimal), or with hex also 0x hex.  No white space, no sign.
+ * 0, -EINVAL (malformed) or -ERANGE (above 2^64 - 1).
+ */
+int parse_u64(const char *s, bool hex, uint64_t *out);
 /* Format bytes as "4 KiB", "2 MiB", "1.5 GiB" into buf. */
 const char *format_size(uint64_t bytes, char *buf, size_t size);
 

@@ -155,7 +155,7 @@ static void test_source_wide(void **state)
 
 static void test_write_atomic(void **state)
 {
-	char dir[] = "/tmp/pagehop-test-dir-XXXXXX", path[64], buf[32];
+	char dir[] = "/tmp/pagehop-test-dir-XXXXXX", path[64], buf[32], why[256];
 	DIR *d;
 	struct dirent *e;
 	int n = 0;
@@ -164,23 +164,23 @@ static void test_write_atomic(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/slit.asl", dir);
-	assert_int_equal(write_file_atomic(path, "first\n", 6), 0);
-	assert_int_equal(write_file_atomic(path, "second\n", 7), 0);
+	assert_int_equal(write_file_atomic(path, "first\n", 6, why, sizeof(why)), 0);
+	assert_int_equal(write_file_atomic(path, "second\n", 7, why, sizeof(why)), 0);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(buf, sizeof(buf), f));
 	fclose(f);
 	assert_string_equal(buf, "second\n");
-	/* No temporary file left behind. */
+	/* No temporary file left behind, hidden or not. */
 	d = opendir(dir);
 	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
 	closedir(d);
 	assert_int_equal(n, 1);
 	unlink(path);
 	rmdir(dir);
 	snprintf(path, sizeof(path), "%s/none/slit.asl", dir);
-	assert_int_equal(write_file_atomic(path, "x", 1), -ENOENT);
+	assert_int_equal(write_file_atomic(path, "x", 1, why, sizeof(why)), -ENOENT);
 }
 
 int main(void)

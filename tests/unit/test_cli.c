@@ -60,6 +60,8 @@ static void test_parse_size(void **state)
 	};
 	static const char *const bad[] = {
 		"", "k", "-1", "+1", "1x", "1 G", "1.5G", "1Gi", "0x10", "1GG",
+		/* strtoull skips white space and takes a sign: " -1" wrapped to 2^64-1. */
+		" -1", " 1", "\t1", " +1", "1 ", "-0", " ",
 	};
 	uint64_t v;
 
@@ -69,12 +71,45 @@ static void test_parse_size(void **state)
 		assert_int_equal(v, good[i].want);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_int_equal(parse_size(bad[i], &v, false), -EINVAL);
+		if (parse_size(bad[i], &v, false) != -EINVAL)
+			fail_msg("parse_size('%s') took it as %llu", bad[i], (unsigned long long)v);
 	assert_int_equal(parse_size("0", &v, false), -ERANGE);
 	assert_int_equal(parse_size("0", &v, true), 0);
 	assert_int_equal(v, 0);
 	assert_int_equal(parse_size("16777216T", &v, false), -ERANGE);	/* 2^64 */
 	assert_int_equal(parse_size("18446744073709551616", &v, false), -ERANGE);
+	/* 2^64-1 bytes fits a uint64_t but no machine: sizes stop at PH_SIZE_MAX. */
+	assert_int_equal(parse_size("18446744073709551615", &v, false), -ERANGE);
+	assert_int_equal(parse_size("1025T", &v, false), -ERANGE);
+	assert_int_equal(parse_size("1024T", &v, false), 0);
+	assert_int_equal(v, PH_SIZE_MAX);
+}
+
+/* Every bad value: -EINVAL and exactly one line that names the option. */
+static void expect_one_line(int rc, const char *opt, const char *arg)
+{
+	const char *err = capture_end();
+
+	if (rc != -EINVAL)
+		fail_msg("%s '%s': returned %d, expected -EINVAL", opt, arg, rc);
+	if (lines(err) != 1 || !strstr(err, opt))
+		fail_msg("%s '%s': expected one line naming it, got '%s'", opt, arg, err);
+}
+
+static void test_size_option(void **state)
+{
+	static const char *const bad[] = {
+		" -1", "18446744073709551615", "", " 1M", "1M ", "+1M", "-1M", "0", "1X",
+		"16777216T",
+	};
+	uint64_t v = 7;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		capture_begin();
+		expect_one_line(cli_parse_size("--size", bad[i], &v), "--size", bad[i]);
+	}
+	assert_int_equal(v, 7);
 }
 
 static void test_format_size(void **state)
@@ -133,6 +168,52 @@ static void test_numbers(void **state)
 	assert_int_equal(lines(capture_end()), 3);
 }
 
+/* Leading space, sign, overflow, trailing junk, empty: each refused by each parser. */
+static void test_numbers_strict(void **state)
+{
+	static const char *const bad_int[] = {
+		"", " ", " 4", "4 ", "\t4", "+4", "-4", " -1", "4x", "0x", "18446744073709551616",
+		"99999999999999999999999",
+	};
+	static const char *const bad_double[] = {
+		"", " ", " 1", "1 ", "+1", "-1", " -1", "1x", "nan", "inf", "0x1p0", "1e999", ".",
+	};
+	unsigned u = 7;
+	uint64_t v = 7;
+	double d = 7;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad_int) / sizeof(bad_int[0]); i++) {
+		capture_begin();
+		expect_one_line(cli_parse_uint("--threads", bad_int[i], 1, 4096, &u), "--threads", bad_int[i]);
+		capture_begin();
+		expect_one_line(cli_parse_u64("--seed", bad_int[i], &v), "--seed", bad_int[i]);
+	}
+	/* 2^32 + 4 must not wrap into range. */
+	capture_begin();
+	expect_one_line(cli_parse_uint("--threads", "4294967300", 1, 4096, &u), "--threads", "4294967300");
+	for (size_t i = 0; i < sizeof(bad_double) / sizeof(bad_double[0]); i++) {
+		capture_begin();
+		expect_one_line(cli_parse_double("--ci", bad_double[i], 0, 100, &d), "--ci", bad_double[i]);
+	}
+	assert_int_equal(u, 7);
+	assert_int_equal(v, 7);
+	assert_true(d == 7);
+	/* What stays good: decimal, 0x hex for 64-bit numbers, decimal fractions. */
+	assert_int_equal(cli_parse_u64("--seed", "18446744073709551615", &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(cli_parse_u64("--seed", "0x10", &v), 0);
+	assert_int_equal(v, 16);
+	/* A leading zero is decimal, not octal. */
+	assert_int_equal(cli_parse_u64("--seed", "010", &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(cli_parse_double("--ci", "0.5", 0, 100, &d), 0);
+	assert_true(d == 0.5);
+	assert_int_equal(cli_parse_double("--ci", ".5", 0, 100, &d), 0);
+	assert_int_equal(cli_parse_double("--ci", "1e1", 0, 100, &d), 0);
+	assert_true(d == 10);
+}
+
 static void test_nodes_good(void **state)
 {
 	struct bitmask *bm = NULL;
@@ -181,6 +262,10 @@ static void test_nodes_bad(void **state)
 	/* "!0" leaves nothing on a one-node machine. */
 	if (numa_max_node() == 0)
 		expect_node_error("!0", "selects no node");
+	/* libnuma skips a leading space but refuses a trailing one: refuse both. */
+	expect_node_error(" 0", "space");
+	expect_node_error("0 ", "space");
+	expect_node_error("0,\t1", "space");
 }
 
 static void test_cpus_bad(void **state)
@@ -204,6 +289,8 @@ int main(void)
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_size_option),
+		cmocka_unit_test(test_numbers_strict),
 		cmocka_unit_test(test_nodes_good),
 		cmocka_unit_test(test_nodes_bad),
 		cmocka_unit_test(test_cpus_bad),

@@ -134,19 +134,19 @@ static void test_json_values(void **state)
 static void test_save_json_atomic(void **state)
 {
 	char dir[] = "/tmp/pagehop-test-XXXXXX";
-	char path[128];
+	char path[128], why[256];
 	struct ph_doc *d = sample();
 	FILE *f;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.json", dir);
-	assert_int_equal(doc_save_json(d, path), 0);
+	assert_int_equal(doc_save_json(d, path, why, sizeof(why)), 0);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	fclose(f);
 	/* A directory that does not exist: an error, and nothing left behind. */
-	assert_true(doc_save_json(d, "/nonexistent-dir/x.json") < 0);
+	assert_true(doc_save_json(d, "/nonexistent-dir/x.json", why, sizeof(why)) < 0);
 	remove(path);
 	rmdir(dir);
 	doc_free(d);
