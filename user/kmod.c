@@ -168,14 +168,19 @@ int kmod_query(struct ph_kmod *k, const void *addr, uint64_t length,
 
 		if (ioctl(k->fd, PAGEHOP_IOC_QUERY, &q))
 			return -errno;
+		/*
+		 * A call stops at max_entries or when its share of walking is
+		 * done (docs/abi.md); a hole may then go on in the next call's
+		 * first entry.  Every call moves on: guard against one that
+		 * does not anyway, or that says more than it could.
+		 */
+		if (q.nr_entries > BATCH || q.next_addr <= a || q.next_addr > end)
+			return -EIO;
 		for (uint32_t i = 0; i < q.nr_entries; i++) {
 			ret = cb(&ents[i], arg);
 			if (ret)
 				return ret;
 		}
-		/* The module always moves on; guard against a stuck walk anyway. */
-		if (q.next_addr <= a)
-			return -EIO;
 		a = q.next_addr;
 	}
 	return 0;

@@ -51,8 +51,9 @@ int kmod_alloc_map(struct ph_kmod *k, int node, uint32_t page_size, uint64_t len
 void kmod_unmap_free(struct ph_kmod *k, struct ph_kbuf *b);
 /*
  * QUERY [addr, addr + length) of this process, calling cb once per entry
- * (leaf or hole) in address order.  Stops early and returns cb's value if
- * it is non-zero; else 0 or -errno.
+ * (leaf or hole) in address order, call after call on next_addr; one hole
+ * may come as several adjacent entries.  Stops early and returns cb's value
+ * if it is non-zero; else 0 or -errno (-EIO if the module does not move on).
  */
 int kmod_query(struct ph_kmod *k, const void *addr, uint64_t length,
 	       int (*cb)(const struct pagehop_query_entry *e, void *arg), void *arg);

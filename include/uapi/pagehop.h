@@ -106,15 +106,17 @@ struct pagehop_query_entry {
 				 * hole's length for PAGEHOP_LEVEL_NONE */
 	__u64 pfn;		/* (out) first page frame number of the leaf */
 	__u32 level;		/* (out) enum pagehop_level */
-	__s32 node;		/* (out) page_to_nid(), -1 if the frame has
-				 * no struct page */
+	__s32 node;		/* (out) page_to_nid(), -1 if the frame is
+				 * not online memory (pfn_to_online_page) */
 };
 
 /*
  * PAGEHOP_IOC_QUERY: walk the caller's own page tables over
  * [addr, addr + length) and report one entry per leaf.  Works on any mapping
- * (the module's, hugetlbfs, THP, anonymous).  If max_entries runs out, the
- * walk stops and next_addr says where to continue.
+ * (the module's, hugetlbfs, THP, anonymous); a PROT_NONE mapping is a hole.
+ * If max_entries runs out, or the call's bounded share of walking is done,
+ * the walk stops and next_addr (always past addr) says where to continue; a
+ * hole may then go on in the next call's first entry.
  */
 struct pagehop_query {
 	__u32 size;		/* (in) sizeof(struct pagehop_query) */
