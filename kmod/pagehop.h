@@ -61,6 +61,7 @@ static inline unsigned long pagehop_page_bytes(const struct pagehop_buf *b)
 
 /* pagehop_main.c */
 int pagehop_copy_in(void *k, size_t ksize, void __user *arg, u32 *usize);
+int pagehop_copy_in_min(void *k, size_t ksize, size_t kmin, void __user *arg, u32 *usize);
 int pagehop_copy_out(void __user *arg, const void *k, size_t ksize, u32 usize);
 u64 pagehop_pin_cap_bytes(void);
 u64 pagehop_node_free_pages(int nid);

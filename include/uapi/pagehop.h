@@ -38,6 +38,9 @@ enum pagehop_page_size {
 #define PAGEHOP_FEAT_QUERY	(1ULL << 3)	/* PAGEHOP_IOC_QUERY */
 #define PAGEHOP_FEAT_CHASE	(1ULL << 4)	/* PAGEHOP_IOC_CHASE */
 #define PAGEHOP_FEAT_PREFETCH	(1ULL << 5)	/* PAGEHOP_IOC_PREFETCH on this CPU */
+#define PAGEHOP_FEAT_CHASE_HOPS	(1ULL << 6)	/* CHASE windows end at
+						 * PAGEHOP_CHASE_WINDOW_US and
+						 * report their hops (hops_ptr) */
 
 /* TSC facts reported by PAGEHOP_IOC_INFO (tsc_flags). */
 #define PAGEHOP_TSC_CONSTANT	(1U << 0)	/* X86_FEATURE_CONSTANT_TSC */
@@ -130,16 +133,27 @@ struct pagehop_query {
 	__u64 reserved[2];	/* must be 0 */
 };
 
-/* The most hops one CHASE window may take: at 1 us a hop, 16 ms. */
+/* The most hops one CHASE window may take. */
 #define PAGEHOP_CHASE_MAX_LOADS		16384
 #define PAGEHOP_CHASE_MAX_WINDOWS	65536
+/*
+ * The longest a CHASE window keeps interrupts off, in TSC time (tsc_khz):
+ * a window ends early, at a whole hop, when its next 64 hops, as slow as its
+ * last 64, would pass this (PAGEHOP_FEAT_CHASE_HOPS).
+ */
+#define PAGEHOP_CHASE_WINDOW_US		1000
 
 /*
  * PAGEHOP_IOC_CHASE: walk a pointer chain written by userspace in a buffer
  * of this fd, on one CPU, with interrupts off during each window.  Each slot
  * holds, in its first 8 bytes, the byte offset of the next slot from the
  * buffer's start.  The walk starts at "start"; hops that leave the buffer or
- * are not 8-byte aligned end the call with EINVAL.
+ * are not 8-byte aligned end the call with EINVAL.  A window takes
+ * loads_per_window hops or ends at PAGEHOP_CHASE_WINDOW_US, whichever comes
+ * first; the next window goes on from where it ended.  hops_ptr says how
+ * many hops each window took; without it (0, or a struct from before it
+ * existed) a window that ends early fails the call with ETIME, since the
+ * caller would take its cycles for loads_per_window hops.
  */
 struct pagehop_chase {
 	__u32 size;		/* (in) sizeof(struct pagehop_chase) */
@@ -153,6 +167,8 @@ struct pagehop_chase {
 				 * (out) TSC cycles of each window */
 	__u64 end;		/* (out) offset reached after the last hop */
 	__u64 reserved[2];	/* must be 0 */
+	__u64 hops_ptr;		/* (in) user pointer to __u32[windows]:
+				 * (out) hops each window took; or 0 */
 };
 
 /* Operations of PAGEHOP_IOC_PREFETCH. */

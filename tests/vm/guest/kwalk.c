@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kwalk.c - the guests' driver for pagehop.ko's QUERY walk
- * (tests/vm/guest/kmod_walk.sh).
+ * kwalk.c - the guests' driver for pagehop.ko's QUERY walk and CHASE
+ * windows (tests/vm/guest/kmod_walk.sh, kmod_chase.sh).
  *
  *   kwalk SUBCOMMAND [ARGS]
  *
  * Each subcommand checks one thing and exits 0 if it holds, 1 if not (the
  * reason on stderr), 2 on bad usage.  Times are taken in the guest with
  * CLOCK_MONOTONIC; what QUERY says is checked against /proc/self/pagemap
- * and move_pages(2).
+ * and move_pages(2), and what CHASE says against a walk of the same chain
+ * in user space.
  */
 #include "kmod.h"
 #include "uapi/pagehop.h"
@@ -18,8 +19,10 @@
 #include <inttypes.h>
 #include <numaif.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -711,12 +714,169 @@ static int cmd_query_hugetlb_share(int argc, char **argv)
 	return rc;
 }
 
+static int expect(const char *what, int got, int want)
+{
+	if (got != want)
+		return fail("%s: got %s, expected %s", what, got ? strerror(got) : "success",
+			    want ? strerror(want) : "success");
+	printf("%s: %s\n", what, want ? strerror(want) : "success");
+	return 0;
+}
+
+/* ---- CHASE windows ------------------------------------------------------------ */
+
+static uint64_t rng_state = 88172645463325252ULL;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* A random cycle through every 64-byte slot of b; *first gets its start. */
+static void random_cycle(const struct ph_kbuf *b, uint64_t *first)
+{
+	uint64_t n = b->length / 64, *perm = malloc(n * sizeof(*perm));
+
+	for (uint64_t i = 0; i < n; i++)
+		perm[i] = i;
+	for (uint64_t i = n - 1; i > 0; i--) {
+		uint64_t j = rnd() % (i + 1), t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		*(uint64_t *)((char *)b->addr + perm[i] * 64) = perm[(i + 1) % n] * 64;
+	*first = perm[0] * 64;
+	free(perm);
+}
+
+static uint64_t walk(const struct ph_kbuf *b, uint64_t off, uint64_t hops)
+{
+	while (hops--)
+		off = *(const uint64_t *)((const char *)b->addr + off);
+	return off;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * chase-window: windows of PAGEHOP_CHASE_MAX_LOADS hops over a random
+ * cycle through a 64 MiB buffer of 4 KiB pages, on CPU 0.  Under TCG such a
+ * hop costs about 3 us (a softmmu TLB miss each), so a whole window would
+ * keep interrupts off for 11-70 ms (seen before windows were bounded by
+ * time): each must end at about 1 ms of TSC and say how many hops it took,
+ * and where the walk stops must be where a user space walk of that many
+ * hops stops.  Then the whole-window interface (kmod_chase) must still end
+ * exactly after windows x loads hops, and a caller without a hops array
+ * must get ETIME rather than cycles it would take for 16384 hops.
+ *
+ * Under TCG the TSC runs in host time, so a window also stretches when the
+ * host deschedules QEMU's thread, which nothing in the guest can help (on
+ * a loaded host one window took 9.7 ms for 1024 hops, 9.5 us a hop, and
+ * one 4.9 ms for 128).  So the test runs on CPU 0 itself (the window then
+ * runs in place, with no other vCPU spinning on the IPI in the same host
+ * thread) and asks the median window to be within 1.1 ms of TSC (before:
+ * 11-70 ms), and every window that ended early to have ended at a look at
+ * the TSC, a multiple of 64 hops.
+ */
+static int cmd_chase_window(int argc, char **argv)
+{
+	enum { WINDOWS = 16 };
+	uint64_t cycles[WINDOWS], sorted[WINDOWS], end, start, total = 0;
+	uint32_t hops[WINDOWS];
+	struct pagehop_chase c;
+	struct ph_kmod k;
+	struct ph_kbuf b;
+	cpu_set_t cpu0;
+	double ms, med;
+	int err, rc = 0;
+	bool cut;
+
+	(void)argc;
+	(void)argv;
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		return fail("sched_setaffinity CPU 0: %s", strerror(errno));
+	open_kmod(&k);
+	if (!kmod_has(&k, PAGEHOP_FEAT_CHASE_HOPS))
+		return fail("the module does not offer PAGEHOP_FEAT_CHASE_HOPS");
+	err = kmod_alloc_map(&k, 0, PAGEHOP_PAGE_4K, 64 * MiB, &b);
+	if (err)
+		return fail("ALLOC+mmap: %s", strerror(-err));
+	random_cycle(&b, &start);
+	err = kmod_chase_windows(&k, b.id, 0, start, PAGEHOP_CHASE_MAX_LOADS, WINDOWS, cycles, hops,
+				 &end);
+	if (err)
+		return fail("CHASE: %s", strerror(-err));
+	for (int w = 0; w < WINDOWS; w++) {
+		total += hops[w];
+		ms = (double)cycles[w] / k.info.tsc_khz;
+		printf("window %d: %u hops in %" PRIu64 " cycles = %.3f ms of TSC, %.0f ns a hop\n", w,
+		       hops[w], cycles[w], ms, cycles[w] * 1e6 / k.info.tsc_khz / hops[w]);
+		if (!hops[w] || hops[w] > PAGEHOP_CHASE_MAX_LOADS ||
+		    (hops[w] < PAGEHOP_CHASE_MAX_LOADS && hops[w] % 64))
+			rc |= fail("window %d says %u hops", w, hops[w]);
+	}
+	memcpy(sorted, cycles, sizeof(sorted));
+	qsort(sorted, WINDOWS, sizeof(sorted[0]), cmp_u64);
+	med = (double)sorted[WINDOWS / 2] / k.info.tsc_khz;
+	if (med > 1.1)
+		rc |= fail("the median window kept interrupts off for %.3f ms of TSC, more than 1 ms", med);
+	cut = total < (uint64_t)WINDOWS * PAGEHOP_CHASE_MAX_LOADS;
+	if (!cut)
+		printf("(every window took all its hops: hops are faster here than 61 ns)\n");
+	if (walk(&b, start, total) != end)
+		rc |= fail("CHASE ended at 0x%" PRIx64 ", a user space walk of %" PRIu64
+			   " hops at 0x%" PRIx64, end, total, walk(&b, start, total));
+	else
+		printf("%" PRIu64 " hops in all end where user space says; median window %.3f ms, longest %.3f ms\n",
+		       total, med, (double)sorted[WINDOWS - 1] / k.info.tsc_khz);
+
+	/* Whole windows: made up to exactly WINDOWS x loads hops. */
+	err = kmod_chase(&k, b.id, 0, start, PAGEHOP_CHASE_MAX_LOADS, WINDOWS, cycles, &end);
+	total = (uint64_t)WINDOWS * PAGEHOP_CHASE_MAX_LOADS;
+	if (err || walk(&b, start, total) != end)
+		rc |= fail("kmod_chase: %s, ended at 0x%" PRIx64 ", %" PRIu64 " hops end at 0x%" PRIx64,
+			   strerror(-err), end, total, walk(&b, start, total));
+	else
+		printf("kmod_chase: %" PRIu64 " hops, ends where user space says\n", total);
+
+	/* No hops array: a window ended early cannot be taken for a whole one. */
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.id = b.id;
+	c.start = start;
+	c.loads_per_window = PAGEHOP_CHASE_MAX_LOADS;
+	c.windows = 1;
+	c.cycles_ptr = (uintptr_t)cycles;
+	err = ioctl(k.fd, PAGEHOP_IOC_CHASE, &c) ? errno : 0;
+	rc |= expect("CHASE without hops_ptr, a window that must end early", err, cut ? ETIME : 0);
+	/* ... nor from a binary built before hops_ptr: the same, 64-byte struct. */
+	c.size = offsetof(struct pagehop_chase, hops_ptr);
+	err = ioctl(k.fd, PAGEHOP_IOC_CHASE, &c) ? errno : 0;
+	rc |= expect("CHASE with the 64-byte struct of the first version", err, cut ? ETIME : 0);
+	kmod_unmap_free(&k, &b);
+	kmod_close(&k);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
 		{ "query-sparse", cmd_query_sparse },
 		{ "query-protnone", cmd_query_protnone },
 		{ "query-hugetlb-share", cmd_query_hugetlb_share },
+		{ "chase-window", cmd_chase_window },
 	};
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
