@@ -51,7 +51,8 @@ struct pagehop_buf {
 /* The state of one open /dev/pagehop. */
 struct pagehop_file {
 	struct xarray bufs;		/* id -> struct pagehop_buf, under its xa_lock */
-	unsigned long *pf_set;		/* CPUs this fd changed the prefetchers of */
+	unsigned long *pf_set;		/* prefetcher registers this fd holds a
+					 * reference to (pagehop_pfstate slots) */
 };
 
 static inline unsigned long pagehop_page_bytes(const struct pagehop_buf *b)

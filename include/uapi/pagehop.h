@@ -186,9 +186,12 @@ enum pagehop_prefetch_msr {
 /*
  * PAGEHOP_IOC_PREFETCH: read or set one CPU's hardware prefetcher disable
  * bits.  "disable" uses the MSR's own bit layout (a set bit disables that
- * prefetcher, on both vendors); only bits in "supported" may be set.  The
- * module remembers each CPU's value before the first SET through an fd and
- * restores it when that fd is closed and when the module is unloaded.
+ * prefetcher, on both vendors); only bits in "supported" may be set; after
+ * a SET it says what the register holds, read back.  SET needs
+ * CAP_SYS_RAWIO and a kernel not locked down (EPERM).  The module keeps a
+ * register's value from before its first change (per core on Intel, where
+ * SMT siblings share it) and undoes its changes when the last file that
+ * set it is released (last close, or last munmap of a mapping of it).
  * EOPNOTSUPP where the CPU has no such control.
  */
 struct pagehop_prefetch {
@@ -200,7 +203,8 @@ struct pagehop_prefetch {
 				 * (out) the disable bits now in force */
 	__u64 supported;	/* (out) bits this CPU lets pagehop control */
 	__u64 original;		/* (out) disable bits before pagehop's first
-				 * SET on this CPU (= disable if none) */
+				 * change to this CPU's register (= disable
+				 * if pagehop holds none) */
 	__u64 reserved[2];	/* must be 0 */
 };
 
