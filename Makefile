@@ -91,7 +91,7 @@ $(BUILD)/vm/%: tests/vm/guest/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
--include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BINS:=.d)
 
 kmod:
 	@test -d $(KDIR) || { echo "pagehop: no kernel headers at $(KDIR): apt-get install linux-headers-$(KVER)" >&2; exit 4; }

@@ -51,7 +51,8 @@ struct pagehop_buf {
 /* The state of one open /dev/pagehop. */
 struct pagehop_file {
 	struct xarray bufs;		/* id -> struct pagehop_buf, under its xa_lock */
-	unsigned long *pf_set;		/* CPUs this fd changed the prefetchers of */
+	unsigned long *pf_set;		/* prefetcher registers this fd holds a
+					 * reference to (pagehop_pfstate slots) */
 };
 
 static inline unsigned long pagehop_page_bytes(const struct pagehop_buf *b)
@@ -61,6 +62,7 @@ static inline unsigned long pagehop_page_bytes(const struct pagehop_buf *b)
 
 /* pagehop_main.c */
 int pagehop_copy_in(void *k, size_t ksize, void __user *arg, u32 *usize);
+int pagehop_copy_in_min(void *k, size_t ksize, size_t kmin, void __user *arg, u32 *usize);
 int pagehop_copy_out(void __user *arg, const void *k, size_t ksize, u32 usize);
 u64 pagehop_pin_cap_bytes(void);
 u64 pagehop_node_free_pages(int nid);

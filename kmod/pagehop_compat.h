@@ -103,6 +103,17 @@ static inline void pagehop_vm_flags_set(struct vm_area_struct *vma, unsigned lon
 #endif
 
 /*
+ * A PMD read without its lock, as __pte_offset_map() does: 6.5 added
+ * pmdp_get_lockless() (which also covers 32-bit PAE) with the RCU-freed PTE
+ * tables; before it, x86_64 reads a PMD atomically with READ_ONCE.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define pagehop_pmdp_get_lockless(pmdp) pmdp_get_lockless(pmdp)
+#else
+#define pagehop_pmdp_get_lockless(pmdp) READ_ONCE(*(pmdp))
+#endif
+
+/*
  * alloc_contig_range() took __GFP_NORETRY silently until 6.12 refused
  * anything outside its reclaim/action masks with -EINVAL.  It already avoids
  * the OOM killer (it adds __GFP_RETRY_MAYFAIL), so ask only for quiet.

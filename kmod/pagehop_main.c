@@ -70,7 +70,8 @@ u64 pagehop_node_managed_pages(int nid)
 /* What this build can do on this kernel and this CPU. */
 u64 pagehop_features(void)
 {
-	u64 f = PAGEHOP_FEAT_PAGE_4K | PAGEHOP_FEAT_QUERY | PAGEHOP_FEAT_CHASE;
+	u64 f = PAGEHOP_FEAT_PAGE_4K | PAGEHOP_FEAT_QUERY | PAGEHOP_FEAT_CHASE |
+		PAGEHOP_FEAT_CHASE_HOPS;
 
 	if (PAGEHOP_HAVE_PMD_PFNMAP && boot_cpu_has(X86_FEATURE_PSE))
 		f |= PAGEHOP_FEAT_PAGE_2M;
@@ -128,24 +129,31 @@ static long pagehop_ioc_info(void __user *arg)
 
 /*
  * Copy a versioned struct in: read its leading size, refuse one shorter than
- * this version (there is no older one yet) or absurdly long, and let
- * copy_struct_from_user() zero-fill or check the tail.  A longer struct from
- * a newer binary with non-zero fields we do not know is refused like a
- * non-zero reserved word: -EINVAL (copy_struct_from_user says -E2BIG, which
- * the ABI keeps for "over the pin cap").
+ * the first version of the struct (kmin) or absurdly long, and let
+ * copy_struct_from_user() zero-fill the fields an older binary does not
+ * know, or check the tail a newer one sends.  A longer struct from a newer
+ * binary with non-zero fields we do not know is refused like a non-zero
+ * reserved word: -EINVAL (copy_struct_from_user says -E2BIG, which the ABI
+ * keeps for "over the pin cap").
  */
-int pagehop_copy_in(void *k, size_t ksize, void __user *arg, u32 *usize)
+int pagehop_copy_in_min(void *k, size_t ksize, size_t kmin, void __user *arg, u32 *usize)
 {
 	int err;
 
 	if (get_user(*usize, (u32 __user *)arg))
 		return -EFAULT;
-	if (*usize < ksize || *usize > PAGE_SIZE)
+	if (*usize < kmin || *usize > PAGE_SIZE)
 		return -EINVAL;
 	err = copy_struct_from_user(k, ksize, arg, *usize);
 	if (err == -E2BIG)
 		return -EINVAL;
 	return err;
+}
+
+/* A struct that has had one version so far. */
+int pagehop_copy_in(void *k, size_t ksize, void __user *arg, u32 *usize)
+{
+	return pagehop_copy_in_min(k, ksize, ksize, arg, usize);
 }
 
 /* Copy a struct back: only as much as both sides know. */

@@ -192,7 +192,7 @@ int cmd_chase(int argc, char *argv[])
 		section_int(sec, "slot_B", CHASE_SLOT);
 		section_str(sec, "sample", latency_method);
 		if (in_kernel)
-			section_str(sec, "kern_sample", "one CHASE window (interrupts off) per sample; TSC cycles converted at tsc_hz");
+			section_str(sec, "kern_sample", "one CHASE window (interrupts off, at most 1 ms of TSC) per sample: its TSC cycles over the hops it took, converted at tsc_hz");
 	}
 	session_buffers_table(&s, doc);
 	rc = session_render(&s, doc, rc);

@@ -88,6 +88,7 @@ int cmd_prefetch(int argc, char *argv[])
 	const char *patterns = DEFAULT_PATTERNS;
 	struct ph_pf pf;
 	struct pf_state states[16];
+	char off_orig[128];
 	struct ph_doc *doc = NULL;
 	struct ph_table *lt, *bt, *ft;
 	const struct stream_kernel *plain, *swpf;
@@ -213,12 +214,22 @@ int cmd_prefetch(int argc, char *argv[])
 			uint64_t now = 0;
 			int err = pf_set(&s.km, &pf, states[k].disable, &now);
 
-			if (err || now != (states[k].disable & pf.supported)) {
-				ph_errno(err ? -err : EIO, "setting the prefetchers of CPU %d to %s",
-					 pf.cpu, states[k].name);
+			if (err) {
+				ph_errno(-err, "setting the prefetchers of CPU %d to %s", pf.cpu,
+					 states[k].name);
 				rc = PH_EXIT_FAIL;
 				break;
 			}
+			/* What the register holds, read back, not what was asked. */
+			if (now != (states[k].disable & pf.supported)) {
+				ph_err("setting the prefetchers of CPU %d to %s: the register holds 0x%llx (off: %s), not 0x%llx",
+				       pf.cpu, states[k].name, (unsigned long long)now,
+				       pf_names(&pf, now, off, sizeof(off)),
+				       (unsigned long long)(states[k].disable & pf.supported));
+				rc = PH_EXIT_FAIL;
+				break;
+			}
+			states[k].disable = now;
 		}
 		pf_names(&pf, pf.control ? states[k].disable : 0, off, sizeof(off));
 		if (!pf.control)
@@ -289,10 +300,18 @@ int cmd_prefetch(int argc, char *argv[])
 restore:
 	if (pf.control) {
 		uint64_t now = 0;
+		char why[128];
+		int err = pf_set(&s.km, &pf, pf.original, &now);
 
-		if (pf_set(&s.km, &pf, pf.original, &now) || now != (pf.original & pf.supported)) {
-			ph_err("could not put the prefetchers of CPU %d back to 0x%llx; closing pagehop.ko's fd restores them",
-			       pf.cpu, (unsigned long long)pf.original);
+		if (err)
+			snprintf(why, sizeof(why), "%s", strerror(-err));
+		else
+			snprintf(why, sizeof(why), "the register holds 0x%llx",
+				 (unsigned long long)now);
+		if (err || now != (pf.original & pf.supported)) {
+			ph_err("could not put the prefetchers of CPU %d back to 0x%llx (off: %s): %s; closing pagehop.ko's fd restores what pagehop changed",
+			       pf.cpu, (unsigned long long)pf.original,
+			       pf_names(&pf, pf.original, off_orig, sizeof(off_orig)), why);
 			rc = PH_EXIT_FAIL;
 		}
 	}

@@ -88,6 +88,7 @@ const char *kmod_feature_list(uint64_t features, char *buf, size_t size)
 		{ PAGEHOP_FEAT_QUERY, "query" },
 		{ PAGEHOP_FEAT_CHASE, "chase" },
 		{ PAGEHOP_FEAT_PREFETCH, "prefetch" },
+		{ PAGEHOP_FEAT_CHASE_HOPS, "chase_hops" },
 	};
 	size_t len = 0;
 
@@ -168,22 +169,29 @@ int kmod_query(struct ph_kmod *k, const void *addr, uint64_t length,
 
 		if (ioctl(k->fd, PAGEHOP_IOC_QUERY, &q))
 			return -errno;
+		/*
+		 * A call stops at max_entries or when its share of walking is
+		 * done (docs/abi.md); a hole may then go on in the next call's
+		 * first entry.  Every call moves on: guard against one that
+		 * does not anyway, or that says more than it could.
+		 */
+		if (q.nr_entries > BATCH || q.next_addr <= a || q.next_addr > end)
+			return -EIO;
 		for (uint32_t i = 0; i < q.nr_entries; i++) {
 			ret = cb(&ents[i], arg);
 			if (ret)
 				return ret;
 		}
-		/* The module always moves on; guard against a stuck walk anyway. */
-		if (q.next_addr <= a)
-			return -EIO;
 		a = q.next_addr;
 	}
 	return 0;
 }
 
-int kmod_chase(struct ph_kmod *k, uint32_t id, int cpu, uint64_t start,
-	       uint32_t loads_per_window, uint32_t windows, uint64_t *cycles, uint64_t *end)
+int kmod_chase_windows(struct ph_kmod *k, uint32_t id, int cpu, uint64_t start,
+		       uint32_t loads_per_window, uint32_t windows, uint64_t *cycles,
+		       uint32_t *hops, uint64_t *end)
 {
+	bool told = kmod_has(k, PAGEHOP_FEAT_CHASE_HOPS);
 	struct pagehop_chase c = {
 		.size = sizeof(c),
 		.id = id,
@@ -192,6 +200,8 @@ int kmod_chase(struct ph_kmod *k, uint32_t id, int cpu, uint64_t start,
 		.loads_per_window = loads_per_window,
 		.windows = windows,
 		.cycles_ptr = (uint64_t)(uintptr_t)cycles,
+		/* A module from before hops_ptr accepts it only as 0. */
+		.hops_ptr = told ? (uint64_t)(uintptr_t)hops : 0,
 	};
 
 	if (k->fd < 0)
@@ -200,9 +210,36 @@ int kmod_chase(struct ph_kmod *k, uint32_t id, int cpu, uint64_t start,
 		return -EINVAL;
 	if (ioctl(k->fd, PAGEHOP_IOC_CHASE, &c))
 		return -errno;
+	if (!told)
+		for (uint32_t w = 0; w < windows; w++)
+			hops[w] = loads_per_window;
 	if (end)
 		*end = c.end;
 	return 0;
+}
+
+int kmod_chase(struct ph_kmod *k, uint32_t id, int cpu, uint64_t start,
+	       uint32_t loads_per_window, uint32_t windows, uint64_t *cycles, uint64_t *end)
+{
+	uint32_t *hops = xcalloc(windows ? windows : 1, sizeof(*hops)), one;
+	uint64_t owed = 0, pos, c;
+	int err;
+
+	err = kmod_chase_windows(k, id, cpu, start, loads_per_window, windows, cycles, hops, &pos);
+	for (uint32_t w = 0; !err && w < windows; w++) {
+		owed += loads_per_window - hops[w];
+		cycles[w] = hops[w] ? (cycles[w] * loads_per_window + hops[w] / 2) / hops[w] : 0;
+	}
+	/* The hops of windows that ended early, so that *end is where it would be. */
+	while (!err && owed) {
+		err = kmod_chase_windows(k, id, cpu, pos, (uint32_t)(owed < loads_per_window ?
+					 owed : loads_per_window), 1, &c, &one, &pos);
+		owed -= err ? 0 : one;
+	}
+	free(hops);
+	if (!err && end)
+		*end = pos;
+	return err;
 }
 
 int kmod_prefetch(struct ph_kmod *k, struct pagehop_prefetch *pf)

@@ -51,15 +51,29 @@ int kmod_alloc_map(struct ph_kmod *k, int node, uint32_t page_size, uint64_t len
 void kmod_unmap_free(struct ph_kmod *k, struct ph_kbuf *b);
 /*
  * QUERY [addr, addr + length) of this process, calling cb once per entry
- * (leaf or hole) in address order.  Stops early and returns cb's value if
- * it is non-zero; else 0 or -errno.
+ * (leaf or hole) in address order, call after call on next_addr; one hole
+ * may come as several adjacent entries.  Stops early and returns cb's value
+ * if it is non-zero; else 0 or -errno (-EIO if the module does not move on).
  */
 int kmod_query(struct ph_kmod *k, const void *addr, uint64_t length,
 	       int (*cb)(const struct pagehop_query_entry *e, void *arg), void *arg);
 /*
- * CHASE buffer id on cpu from byte offset start: windows windows of
- * loads_per_window hops each; cycles[windows] gets each window's TSC cycles
- * and *end the offset reached.  0 or -errno.
+ * CHASE buffer id on cpu from byte offset start: windows windows of at most
+ * loads_per_window hops each, each ending early at PAGEHOP_CHASE_WINDOW_US
+ * of TSC where the module says so (PAGEHOP_FEAT_CHASE_HOPS); cycles[w] gets
+ * window w's TSC cycles, hops[w] the hops it took (loads_per_window on a
+ * module without that feature), *end the offset reached after them all.
+ * 0 or -errno.
+ */
+int kmod_chase_windows(struct ph_kmod *k, uint32_t id, int cpu, uint64_t start,
+		       uint32_t loads_per_window, uint32_t windows, uint64_t *cycles,
+		       uint32_t *hops, uint64_t *end);
+/*
+ * The same for a caller that wants whole windows: each of windows x
+ * loads_per_window hops is walked (a window the module ended early is
+ * made up with more, untimed, hops at the end, so *end is after exactly
+ * that many), and cycles[w] is window w's cycles scaled to
+ * loads_per_window hops.  0 or -errno.
  */
 int kmod_chase(struct ph_kmod *k, uint32_t id, int cpu, uint64_t start,
 	       uint32_t loads_per_window, uint32_t windows, uint64_t *cycles, uint64_t *end);

@@ -108,10 +108,17 @@ struct kernel_run {
 	uint64_t total_hops;
 	uint32_t loads;
 	uint64_t cycles[16];
+	uint32_t hops[16];	/* what each window took: it may end early */
 	unsigned have, next;
 	int err;
 };
 
+/*
+ * One window's ns per hop.  The module ends a window at 1 ms of TSC even
+ * before its loads (PAGEHOP_CHASE_WINDOW_US), and says how many hops it
+ * took: the figure divides by those, and the check of where the chase
+ * ended counts them.
+ */
 static int sample_kernel(void *ctx, double *sample)
 {
 	struct kernel_run *k = ctx;
@@ -119,19 +126,21 @@ static int sample_kernel(void *ctx, double *sample)
 
 	if (k->next == k->have) {
 		uint64_t end;
-		int err = kmod_chase(&s->km, s->segs[0].kbuf.id, s->binding.cpus[0], k->off,
-				     k->loads, 16, k->cycles, &end);
+		int err = kmod_chase_windows(&s->km, s->segs[0].kbuf.id, s->binding.cpus[0],
+					     k->off, k->loads, 16, k->cycles, k->hops, &end);
 
 		if (err) {
 			k->err = err;
 			return err;
 		}
 		k->off = end;
-		k->total_hops += (uint64_t)k->loads * 16;
+		for (int w = 0; w < 16; w++)
+			k->total_hops += k->hops[w];
 		k->have = 16;
 		k->next = 0;
 	}
-	*sample = (double)k->cycles[k->next++] * 1e9 / s->clk.tsc_hz / k->loads;
+	*sample = (double)k->cycles[k->next] * 1e9 / s->clk.tsc_hz / k->hops[k->next];
+	k->next++;
 	return 0;
 }
 
@@ -154,8 +163,13 @@ static int kernel_figure(struct chase_run *r, const char *name, struct ph_mcfg *
 	uint64_t start_off = (uint64_t)((char *)r->start[0] - base);
 	void *p = r->start[0];
 
-	/* Windows of at most the ABI's limit and about 4 ms each. */
-	k.loads = user_ns > 0 ? (uint32_t)fmin(PAGEHOP_CHASE_MAX_LOADS, 0.004e9 / user_ns) : 1024;
+	/*
+	 * Windows of at most the ABI's limit of hops and about half its limit
+	 * of time (PAGEHOP_CHASE_WINDOW_US), so that most take all their
+	 * hops; those the module ends early are counted as they are.
+	 */
+	k.loads = user_ns > 0 ? (uint32_t)fmin(PAGEHOP_CHASE_MAX_LOADS,
+					       PAGEHOP_CHASE_WINDOW_US * 1e3 / 2 / user_ns) : 1024;
 	if (!k.loads)
 		k.loads = 1;
 	k.off = start_off;

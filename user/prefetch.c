@@ -38,7 +38,7 @@ const char *pf_msr_name(uint32_t kind)
 
 void pf_probe(struct ph_kmod *km, int cpu, struct ph_pf *pf)
 {
-	struct pagehop_prefetch q = { .op = PAGEHOP_PREFETCH_GET, .cpu = (uint32_t)cpu };
+	struct pagehop_prefetch q = { .op = PAGEHOP_PREFETCH_GET, .cpu = (uint32_t)cpu }, s;
 	int err;
 
 	memset(pf, 0, sizeof(*pf));
@@ -53,6 +53,21 @@ void pf_probe(struct ph_kmod *km, int cpu, struct ph_pf *pf)
 			 "no prefetcher control on CPU %d: PREFETCH failed with %s (%s)%s", cpu,
 			 err == -EOPNOTSUPP ? "EOPNOTSUPP" : "an error", strerror(-err),
 			 err == -EOPNOTSUPP ? ": this CPU has no prefetch MSR pagehop.ko can use" : "");
+		return;
+	}
+	/*
+	 * SET asks for more than GET (CAP_SYS_RAWIO, a kernel not locked
+	 * down): find out now, with a SET of what is there, which changes
+	 * nothing and leaves nothing to restore.
+	 */
+	s = (struct pagehop_prefetch){ .op = PAGEHOP_PREFETCH_SET, .cpu = (uint32_t)cpu,
+				       .disable = q.disable };
+	err = kmod_prefetch(km, &s);
+	if (err) {
+		snprintf(pf->why, sizeof(pf->why),
+			 "no prefetcher control on CPU %d: PREFETCH SET failed with %s (%s)%s", cpu,
+			 err == -EPERM ? "EPERM" : "an error", strerror(-err),
+			 err == -EPERM ? ": it needs CAP_SYS_RAWIO and a kernel that is not locked down (/sys/kernel/security/lockdown)" : "");
 		return;
 	}
 	pf->control = true;

@@ -31,9 +31,16 @@ struct ph_pf {
 	int nbits;
 };
 
-/* Probe cpu's prefetch control (GET).  Fills pf either way. */
+/*
+ * Probe cpu's prefetch control: GET, and a SET of the bits as found (which
+ * needs more: CAP_SYS_RAWIO, no lockdown).  Fills pf either way.
+ */
 void pf_probe(struct ph_kmod *km, int cpu, struct ph_pf *pf);
-/* Set the disable bits of pf->cpu; 0 or -errno.  *now gets what is in force. */
+/*
+ * Set the disable bits of pf->cpu; 0 or -errno.  *now gets what the
+ * register holds afterwards, as the module read it back: it may differ
+ * from what was asked where the CPU does not take a bit.
+ */
 int pf_set(struct ph_kmod *km, const struct ph_pf *pf, uint64_t disable, uint64_t *now);
 /* "l2_stream,l1_ip_stride" for the disable bits, "none" if none. */
 const char *pf_names(const struct ph_pf *pf, uint64_t disable, char *buf, size_t size);

@@ -38,6 +38,9 @@ enum pagehop_page_size {
 #define PAGEHOP_FEAT_QUERY	(1ULL << 3)	/* PAGEHOP_IOC_QUERY */
 #define PAGEHOP_FEAT_CHASE	(1ULL << 4)	/* PAGEHOP_IOC_CHASE */
 #define PAGEHOP_FEAT_PREFETCH	(1ULL << 5)	/* PAGEHOP_IOC_PREFETCH on this CPU */
+#define PAGEHOP_FEAT_CHASE_HOPS	(1ULL << 6)	/* CHASE windows end at
+						 * PAGEHOP_CHASE_WINDOW_US and
+						 * report their hops (hops_ptr) */
 
 /* TSC facts reported by PAGEHOP_IOC_INFO (tsc_flags). */
 #define PAGEHOP_TSC_CONSTANT	(1U << 0)	/* X86_FEATURE_CONSTANT_TSC */
@@ -106,15 +109,17 @@ struct pagehop_query_entry {
 				 * hole's length for PAGEHOP_LEVEL_NONE */
 	__u64 pfn;		/* (out) first page frame number of the leaf */
 	__u32 level;		/* (out) enum pagehop_level */
-	__s32 node;		/* (out) page_to_nid(), -1 if the frame has
-				 * no struct page */
+	__s32 node;		/* (out) page_to_nid(), -1 if the frame is
+				 * not online memory (pfn_to_online_page) */
 };
 
 /*
  * PAGEHOP_IOC_QUERY: walk the caller's own page tables over
  * [addr, addr + length) and report one entry per leaf.  Works on any mapping
- * (the module's, hugetlbfs, THP, anonymous).  If max_entries runs out, the
- * walk stops and next_addr says where to continue.
+ * (the module's, hugetlbfs, THP, anonymous); a PROT_NONE mapping is a hole.
+ * If max_entries runs out, or the call's bounded share of walking is done,
+ * the walk stops and next_addr (always past addr) says where to continue; a
+ * hole may then go on in the next call's first entry.
  */
 struct pagehop_query {
 	__u32 size;		/* (in) sizeof(struct pagehop_query) */
@@ -128,16 +133,27 @@ struct pagehop_query {
 	__u64 reserved[2];	/* must be 0 */
 };
 
-/* The most hops one CHASE window may take: at 1 us a hop, 16 ms. */
+/* The most hops one CHASE window may take. */
 #define PAGEHOP_CHASE_MAX_LOADS		16384
 #define PAGEHOP_CHASE_MAX_WINDOWS	65536
+/*
+ * The longest a CHASE window keeps interrupts off, in TSC time (tsc_khz):
+ * a window ends early, at a whole hop, when its next 64 hops, as slow as its
+ * last 64, would pass this (PAGEHOP_FEAT_CHASE_HOPS).
+ */
+#define PAGEHOP_CHASE_WINDOW_US		1000
 
 /*
  * PAGEHOP_IOC_CHASE: walk a pointer chain written by userspace in a buffer
  * of this fd, on one CPU, with interrupts off during each window.  Each slot
  * holds, in its first 8 bytes, the byte offset of the next slot from the
  * buffer's start.  The walk starts at "start"; hops that leave the buffer or
- * are not 8-byte aligned end the call with EINVAL.
+ * are not 8-byte aligned end the call with EINVAL.  A window takes
+ * loads_per_window hops or ends at PAGEHOP_CHASE_WINDOW_US, whichever comes
+ * first; the next window goes on from where it ended.  hops_ptr says how
+ * many hops each window took; without it (0, or a struct from before it
+ * existed) a window that ends early fails the call with ETIME, since the
+ * caller would take its cycles for loads_per_window hops.
  */
 struct pagehop_chase {
 	__u32 size;		/* (in) sizeof(struct pagehop_chase) */
@@ -151,6 +167,8 @@ struct pagehop_chase {
 				 * (out) TSC cycles of each window */
 	__u64 end;		/* (out) offset reached after the last hop */
 	__u64 reserved[2];	/* must be 0 */
+	__u64 hops_ptr;		/* (in) user pointer to __u32[windows]:
+				 * (out) hops each window took; or 0 */
 };
 
 /* Operations of PAGEHOP_IOC_PREFETCH. */
@@ -168,9 +186,12 @@ enum pagehop_prefetch_msr {
 /*
  * PAGEHOP_IOC_PREFETCH: read or set one CPU's hardware prefetcher disable
  * bits.  "disable" uses the MSR's own bit layout (a set bit disables that
- * prefetcher, on both vendors); only bits in "supported" may be set.  The
- * module remembers each CPU's value before the first SET through an fd and
- * restores it when that fd is closed and when the module is unloaded.
+ * prefetcher, on both vendors); only bits in "supported" may be set; after
+ * a SET it says what the register holds, read back.  SET needs
+ * CAP_SYS_RAWIO and a kernel not locked down (EPERM).  The module keeps a
+ * register's value from before its first change (per core on Intel, where
+ * SMT siblings share it) and undoes its changes when the last file that
+ * set it is released (last close, or last munmap of a mapping of it).
  * EOPNOTSUPP where the CPU has no such control.
  */
 struct pagehop_prefetch {
@@ -182,7 +203,8 @@ struct pagehop_prefetch {
 				 * (out) the disable bits now in force */
 	__u64 supported;	/* (out) bits this CPU lets pagehop control */
 	__u64 original;		/* (out) disable bits before pagehop's first
-				 * SET on this CPU (= disable if none) */
+				 * change to this CPU's register (= disable
+				 * if pagehop holds none) */
 	__u64 reserved[2];	/* must be 0 */
 };
 

@@ -9,7 +9,7 @@ check_v() {
 	shift
 	if _o=$("$@" 2>&1); then ok "$_d"; [ -n "$_o" ] && printf '%s\n' "$_o" | sed 's/^/# /'; else not_ok "$_d" "$_o"; fi
 }
-plan 3
+plan 5
 
 check_v "CHASE over 4 KiB pages (vmap)" kmodtest chase 4k 0
 case "$VM_KVER" in
@@ -17,3 +17,5 @@ case "$VM_KVER" in
 *) check_v "CHASE over 2 MiB pages (direct map)" kmodtest chase 2m 1 ;;
 esac
 check "PREFETCH: EOPNOTSUPP where there is no prefetcher MSR" kmodtest prefetch
+check_v "CHASE windows end at about 1 ms of TSC and say how many hops they took" kwalk chase-window
+check "PREFETCH SET without CAP_SYS_RAWIO: EPERM" kwalk prefetch-perm
