@@ -103,13 +103,19 @@ enum ph_backend buffer_auto_backend(const struct ph_kmod *km, enum ph_psize ps)
 
 /* ---- hugetlb pools ---- */
 
+/*
+ * A pool that --reserve grew and the size to put it back to, the latter
+ * also as text, so that a signal handler can write it with write(2) alone.
+ */
 struct grown_pool {
 	char path[160];
 	uint64_t original;
+	char text[24];
+	size_t textlen;
 };
 
 static struct grown_pool grown[64];
-static int ngrown;
+static volatile sig_atomic_t ngrown;
 
 static void pool_path(int node, enum ph_psize ps, const char *file, char *out, size_t size)
 {
@@ -131,19 +137,68 @@ static int write_u64(const char *path, uint64_t v)
 	return err;
 }
 
+static bool cancelled(const volatile sig_atomic_t *cancel)
+{
+	return cancel && *cancel;
+}
+
+void buffer_restore_pools_now(void)
+{
+	for (int i = 0; i < ngrown; i++) {
+		int fd = open(grown[i].path, O_WRONLY | O_CLOEXEC);
+
+		/* A handler can do nothing more about a failure. */
+		if (fd >= 0) {
+			ssize_t n = write(fd, grown[i].text, grown[i].textlen);
+
+			(void)n;
+			close(fd);
+		}
+	}
+}
+
 void buffer_restore_pools(void)
 {
-	for (int i = 0; i < ngrown; i++)
-		write_u64(grown[i].path, grown[i].original);
+	for (int i = 0; i < ngrown; i++) {
+		int err = write_u64(grown[i].path, grown[i].original);
+
+		if (err)
+			ph_warn("could not put %s back to %llu: %s", grown[i].path,
+				(unsigned long long)grown[i].original, strerror(-err));
+	}
 	ngrown = 0;
+}
+
+/* A crash while a pool is grown: put it back, then die as the signal says. */
+static void on_crash(int sig)
+{
+	buffer_restore_pools_now();
+	raise(sig);	/* SA_RESETHAND restored the default action */
+}
+
+static void catch_crashes(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+	static bool done;
+	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_RESETHAND }, old;
+
+	if (done)
+		return;
+	done = true;
+	sigemptyset(&sa.sa_mask);
+	/* Only where nobody else (a sanitizer) handles the signal already. */
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
 }
 
 /* Make sure node has need free pages of ps, growing the pool if allowed. */
 static int pool_ensure(int node, enum ph_psize ps, uint64_t need, bool reserve,
-		       char *why, size_t whylen)
+		       const volatile sig_atomic_t *cancel, char *why, size_t whylen)
 {
 	char fpath[160], npath[160];
-	uint64_t free_pages = 0, nr = 0;
+	uint64_t free_pages = 0, nr = 0, grow;
+	int i;
 
 	pool_path(node, ps, "free_hugepages", fpath, sizeof(fpath));
 	pool_path(node, ps, "nr_hugepages", npath, sizeof(npath));
@@ -154,31 +209,41 @@ static int pool_ensure(int node, enum ph_psize ps, uint64_t need, bool reserve,
 	}
 	if (free_pages >= need)
 		return 0;
-	if (reserve && ngrown < (int)ARRAY_SIZE(grown)) {
-		uint64_t want = nr + (need - free_pages);
-		int i;
-
-		for (i = 0; i < ngrown && strcmp(grown[i].path, npath); i++)
-			;
-		if (i == ngrown) {
-			snprintf(grown[ngrown].path, sizeof(grown[ngrown].path), "%s", npath);
-			grown[ngrown++].original = nr;
-		}
-		write_u64(npath, want);
-		if (!read_u64(fpath, &free_pages) && free_pages >= need)
-			return 0;
+	grow = need - free_pages;
+	if (!reserve || ngrown >= (int)ARRAY_SIZE(grown)) {
 		snprintf(why, whylen,
-			 "node %d: asked the kernel for %llu more %s pages and got %llu free of %llu needed (memory too fragmented; reserve at boot: hugepagesz=%s hugepages=%d:%llu)",
-			 node, (unsigned long long)(need - (free_pages < need ? free_pages : need)),
-			 psize_name(ps), (unsigned long long)free_pages,
-			 (unsigned long long)need, ps == PH_PS_1G ? "1G" : "2M", node,
-			 (unsigned long long)need);
+			 "node %d has %llu free %s hugepages, %llu needed; reserve them with 'echo %llu > %s' or pass --reserve",
+			 node, (unsigned long long)free_pages, psize_name(ps),
+			 (unsigned long long)need, (unsigned long long)(nr + grow), npath);
 		return -ENOMEM;
 	}
+	for (i = 0; i < ngrown && strcmp(grown[i].path, npath); i++)
+		;
+	if (i == ngrown) {
+		struct grown_pool *g = &grown[i];
+
+		snprintf(g->path, sizeof(g->path), "%s", npath);
+		g->original = nr;
+		g->textlen = (size_t)snprintf(g->text, sizeof(g->text), "%llu\n",
+					      (unsigned long long)nr);
+		catch_crashes();
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		ngrown = i + 1;	/* published whole: a handler may read it now */
+	}
+	write_u64(npath, nr + grow);
+	/* The kernel stops growing the pool when a signal comes. */
+	if (cancelled(cancel)) {
+		snprintf(why, whylen, "interrupted while growing node %d's %s pool", node,
+			 psize_name(ps));
+		return -EINTR;
+	}
+	if (!read_u64(fpath, &free_pages) && free_pages >= need)
+		return 0;
 	snprintf(why, whylen,
-		 "node %d has %llu free %s hugepages, %llu needed; reserve them with 'echo %llu > %s' or pass --reserve",
-		 node, (unsigned long long)free_pages, psize_name(ps),
-		 (unsigned long long)need, (unsigned long long)(nr + need - free_pages), npath);
+		 "node %d: asked the kernel for %llu more %s pages and got %llu free of %llu needed (memory too fragmented; reserve at boot: hugepagesz=%s hugepages=%d:%llu)",
+		 node, (unsigned long long)grow, psize_name(ps), (unsigned long long)free_pages,
+		 (unsigned long long)need, ps == PH_PS_1G ? "1G" : "2M", node,
+		 (unsigned long long)need);
 	return -ENOMEM;
 }
 
@@ -192,6 +257,7 @@ static void on_sigbus(int sig)
 	(void)sig;
 	if (touching)
 		siglongjmp(touch_env, 1);
+	buffer_restore_pools_now();
 	signal(SIGBUS, SIG_DFL);
 	raise(SIGBUS);
 }
@@ -200,8 +266,12 @@ static void on_sigbus(int sig)
  * Write one byte in every page so that every page is allocated now, under the
  * memory policy already set.  A hugetlb fault that finds no page on the
  * bound node raises SIGBUS; that becomes -ENOMEM here instead of a crash.
+ * Faulting in 1 GiB of 4K pages takes seconds on a virtual machine: the
+ * cancel flag is checked at every page (a load, against a fault), and
+ * stops the loop with -EINTR.
  */
-static int touch_pages(char *p, uint64_t bytes, uint64_t step)
+static int touch_pages(char *p, uint64_t bytes, uint64_t step,
+		       const volatile sig_atomic_t *cancel)
 {
 	struct sigaction sa = { .sa_handler = on_sigbus }, old;
 	volatile uint64_t off = 0;
@@ -213,8 +283,12 @@ static int touch_pages(char *p, uint64_t bytes, uint64_t step)
 	if (sigsetjmp(touch_env, 1)) {
 		rc = -ENOMEM;
 	} else {
-		for (off = 0; off < bytes; off += step)
-			((volatile char *)p)[off] = 0;
+		for (off = 0; off < bytes && !rc; off += step) {
+			if (cancelled(cancel))
+				rc = -EINTR;
+			else
+				((volatile char *)p)[off] = 0;
+		}
 	}
 	touching = 0;
 	sigaction(SIGBUS, &old, NULL);
@@ -300,7 +374,8 @@ static int alloc_mmap(const struct ph_bufreq *rq, int node, struct ph_segment *s
 		flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
 			(rq->psize == PH_PS_1G ? MAP_HUGE_1GB : MAP_HUGE_2MB);
 		if (!rq->interleave) {
-			err = pool_ensure(node, rq->psize, seg->bytes / pb, rq->reserve, why, whylen);
+			err = pool_ensure(node, rq->psize, seg->bytes / pb, rq->reserve, rq->cancel,
+					  why, whylen);
 			if (err)
 				return err;
 		}
@@ -352,7 +427,11 @@ static int alloc_mmap(const struct ph_bufreq *rq, int node, struct ph_segment *s
 		return err;
 	}
 	err = touch_pages(seg->addr, seg->bytes,
-			  rq->psize == PH_PS_THP ? PAGE_4K : psize_bytes(rq->psize));
+			  rq->psize == PH_PS_THP ? PAGE_4K : psize_bytes(rq->psize), rq->cancel);
+	if (err == -EINTR) {
+		snprintf(why, whylen, "interrupted while faulting the buffer in");
+		return err;
+	}
 	if (err) {
 		snprintf(why, whylen, "no %s page free on node %d when faulting the buffer in",
 			 psize_name(rq->psize), node);
@@ -393,7 +472,11 @@ static int alloc_kmod(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 		 * verified is what will be measured and no fault is timed.
 		 */
 		seg->addr = seg->kbuf.addr;
-		err = touch_pages(seg->addr, seg->bytes, psize_bytes(rq->psize));
+		err = touch_pages(seg->addr, seg->bytes, psize_bytes(rq->psize), rq->cancel);
+		if (err == -EINTR) {
+			snprintf(why, whylen, "interrupted while faulting the buffer in");
+			return err;
+		}
 		if (err) {
 			snprintf(why, whylen, "pagehop.ko: faulting in the %s buffer on node %d failed",
 				 psize_name(rq->psize), node);
@@ -417,6 +500,7 @@ int segment_alloc(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 
 	memset(seg, 0, sizeof(*seg));
 	seg->psize = rq->psize;
+	seg->cancel = rq->cancel;
 	seg->node = rq->interleave ? -1 : node;
 	seg->bytes = (bytes + pb - 1) / pb * pb;
 	seg->backend = rq->backend == PH_BACKEND_AUTO ?
@@ -472,12 +556,15 @@ static void account_node(struct ph_placement *pl, int node, uint64_t bytes)
 struct query_ctx {
 	struct ph_placement *pl;
 	uint64_t holes;
+	const volatile sig_atomic_t *cancel;
 };
 
 static int query_cb(const struct pagehop_query_entry *e, void *arg)
 {
 	struct query_ctx *c = arg;
 
+	if (cancelled(c->cancel))
+		return -EINTR;
 	switch (e->level) {
 	case PAGEHOP_LEVEL_PTE:
 		c->pl->psize_bytes[PH_PS_4K] += e->length;
@@ -496,13 +583,13 @@ static int query_cb(const struct pagehop_query_entry *e, void *arg)
 	return 0;
 }
 
-static int verify_query(struct ph_kmod *km, struct ph_segment *seg)
+static int verify_query(struct ph_kmod *km, struct ph_segment *seg, struct ph_placement *pl)
 {
-	struct query_ctx c = { .pl = &seg->found };
+	struct query_ctx c = { .pl = pl, .cancel = seg->cancel };
 	int err = kmod_query(km, seg->addr, seg->bytes, query_cb, &c);
 
-	snprintf(seg->found.method, sizeof(seg->found.method), "QUERY (pagehop.ko page-table walk)");
-	seg->found.complete = !err && !c.holes;
+	snprintf(pl->method, sizeof(pl->method), "QUERY (pagehop.ko page-table walk)");
+	pl->complete = !err && !c.holes;
 	return err;
 }
 
@@ -542,12 +629,12 @@ static uint64_t smaps_kernel_page_size(const void *addr)
  * Without the module: the node of every 4 KiB page through move_pages(), and
  * the size of the page behind it through /proc/self/pagemap (the frame) and
  * /proc/kpageflags (KPF_HUGE for hugetlb, KPF_THP for THP).  Needs root for
- * the frame numbers, as pagehop does anyway.
+ * the frame numbers, as pagehop does anyway.  Reading back 1 GiB of 4K pages
+ * takes seconds: the cancel flag is checked per batch.
  */
-static int verify_procfs(struct ph_segment *seg)
+static int verify_procfs(struct ph_segment *seg, struct ph_placement *pl)
 {
 	enum { BATCH = 4096 };
-	struct ph_placement *pl = &seg->found;
 	uint64_t npages = seg->bytes / PAGE_4K;
 	void *pages[BATCH];
 	int status[BATCH];
@@ -567,6 +654,10 @@ static int verify_procfs(struct ph_segment *seg)
 		uint64_t n = npages - first < BATCH ? npages - first : BATCH;
 		off_t pmoff = (off_t)(((uintptr_t)seg->addr / PAGE_4K + first) * 8);
 
+		if (cancelled(seg->cancel)) {
+			err = -EINTR;
+			goto out;
+		}
 		for (uint64_t i = 0; i < n; i++)
 			pages[i] = (char *)seg->addr + (first + i) * PAGE_4K;
 		if (move_pages(0, n, pages, NULL, status, 0)) {
@@ -639,18 +730,25 @@ out:
 int segment_verify(struct ph_kmod *km, struct ph_segment *seg,
 		   const struct bitmask *interleave)
 {
-	struct ph_placement *pl;
+	struct ph_placement found = { 0 }, *pl = &found;
 	uint64_t want_ps_bytes, node_ok = 0, len;
 	enum ph_psize want = seg->psize;
 	char found_nodes[128] = "", sizes[128] = "", asked[32];
 	int err;
 
-	placement_init(&seg->found);
-	pl = &seg->found;
+	placement_init(pl);
 	if (kmod_has(km, PAGEHOP_FEAT_QUERY))
-		err = verify_query(km, seg);
+		err = verify_query(km, seg, pl);
 	else
-		err = verify_procfs(seg);
+		err = verify_procfs(seg, pl);
+	/* Interrupted: what was found before stands, half a read-back is not. */
+	if (err == -EINTR) {
+		free(pl->node_bytes);
+		return err;
+	}
+	free(seg->found.node_bytes);
+	seg->found = found;
+	pl = &seg->found;
 	/*
 	 * QUERY sees a THP as a PMD leaf like any 2 MiB mapping; in anonymous
 	 * memory a PMD leaf can only be a THP, so it is counted as one.

@@ -67,6 +67,7 @@ void session_init(struct ph_session *s, uint64_t default_size)
 	s->mcfg.min_samples = 10;
 	s->mcfg.max_samples = 100000;
 	s->km.fd = -1;
+	s->bufreq.cancel = &ph_interrupted;
 }
 
 struct option *session_options(const struct option *own)
@@ -147,6 +148,8 @@ int session_parse_option(struct ph_session *s, int c, const char *arg)
 	}
 }
 
+static bool restore_registered;
+
 int session_machine(struct ph_session *s)
 {
 	int err = topology_load(&s->topo);
@@ -166,8 +169,29 @@ int session_machine(struct ph_session *s)
 	cpu_load(&s->cpu);
 	kmod_open(&s->km);
 	clock_setup(&s->clk, &s->cpu, &s->km);
-	atexit(buffer_restore_pools);
+	/* From here on a signal stops the run, which then puts the pools back. */
+	runner_catch_sigint();
+	if (!restore_registered) {
+		atexit(buffer_restore_pools);
+		restore_registered = true;
+	}
 	return 0;
+}
+
+/* The exit code for segment_alloc's -errno. */
+static int alloc_exit_code(int err)
+{
+	switch (err) {
+	case -EINTR:
+		return PH_EXIT_INTERRUPTED;
+	case -EINVAL:
+		return PH_EXIT_USAGE;
+	case -EOPNOTSUPP:
+	case -ENOMEM:
+		return PH_EXIT_UNSUPPORTED;
+	default:
+		return PH_EXIT_FAIL;
+	}
 }
 
 int session_start(struct ph_session *s, unsigned default_threads)
@@ -193,12 +217,17 @@ int session_start(struct ph_session *s, unsigned default_threads)
 
 		err = segment_alloc(&s->km, &s->bufreq, s->binding.nodes[i], s->per_thread,
 				    seg, why, sizeof(why));
+		if (!err)
+			err = segment_verify(&s->km, seg, s->bufreq.interleave) == -EINTR ? -EINTR : 0;
+		if (err == -EINTR) {
+			ph_err("interrupted by %s while the memory was laid out and read back",
+			       runner_signal_name(ph_interrupted));
+			return PH_EXIT_INTERRUPTED;
+		}
 		if (err) {
 			ph_err("thread %d (CPU %d): %s", i, s->binding.cpus[i], why);
-			return err == -EINVAL ? PH_EXIT_USAGE :
-			       err == -EOPNOTSUPP || err == -ENOMEM ? PH_EXIT_UNSUPPORTED : PH_EXIT_FAIL;
+			return alloc_exit_code(err);
 		}
-		err = segment_verify(&s->km, seg, s->bufreq.interleave);
 		if (!seg->verified) {
 			s->all_verified = false;
 			if (!s->allow_unverified) {
@@ -225,7 +254,11 @@ bool session_still_verified(struct ph_session *s)
 	for (int i = 0; i < s->binding.n; i++) {
 		bool before = s->segs[i].verified;
 
-		segment_verify(&s->km, &s->segs[i], s->bufreq.interleave);
+		if (ph_interrupted ||
+		    segment_verify(&s->km, &s->segs[i], s->bufreq.interleave) == -EINTR) {
+			s->reverify_skipped = true;
+			break;
+		}
 		if (before && !s->segs[i].verified) {
 			ph_warn("thread %d: the memory moved while it was measured: %s",
 				i, s->segs[i].verify_msg);
@@ -350,7 +383,10 @@ int session_render(struct ph_session *s, struct ph_doc *doc, int rc)
 	if (!s->all_verified)
 		doc_note(doc, "the memory was NOT verified to be where or what was asked; figures are marked verified=no");
 	if (ph_interrupted) {
-		doc_note(doc, "interrupted: the figures above are what was measured before SIGINT");
+		doc_note(doc, "interrupted: the figures above are what was measured before %s",
+			 runner_signal_name(ph_interrupted));
+		if (s->reverify_skipped)
+			doc_note(doc, "interrupted before the memory was read back after measuring: it was verified before");
 		rc = PH_EXIT_INTERRUPTED;
 	}
 	if (doc_render(doc, s->fmt, stdout)) {

@@ -65,6 +65,7 @@ struct ph_session {
 	struct ph_segment *segs;	/* one per thread */
 	struct ph_team *team;
 	bool all_verified;
+	bool reverify_skipped;	/* a signal came before the memory was re-read */
 };
 
 /* Defaults: table, 4K pages, auto backend, --time 2, --ci 1. */
@@ -90,11 +91,16 @@ int session_machine(struct ph_session *s);
  * size / threads (rounded up to whole pages) on each thread's node, verify
  * every segment, start the pinned team.  On a verification failure prints what was found against
  * what was asked and returns PH_EXIT_FAIL unless --allow-unverified.
- * 0 or an exit code.
+ * A signal while the memory
+ * is laid out or read back: PH_EXIT_INTERRUPTED.  0 or an exit code.
  */
 int session_start(struct ph_session *s, unsigned default_threads);
 
-/* Verify the segments again after measuring: were the pages still there? */
+/*
+ * Verify the segments again after measuring: were the pages still there?
+ * After a signal this is skipped (it takes seconds over 1 GiB), and the
+ * output says that the memory was not read back after measuring.
+ */
 bool session_still_verified(struct ph_session *s);
 
 /* Section "run": clock, frequency and source, time and CI targets. */
@@ -113,7 +119,8 @@ void session_found(struct ph_session *s, char *nodes, size_t nodes_len,
 void session_stop(struct ph_session *s);
 /*
  * The end of every measuring command: note unverified memory and an
- * interruption (exit 130), render doc in --format.  Returns the exit code.
+ * interruption by a signal (exit 130), render doc in --format.  Returns the
+ * exit code.
  */
 int session_render(struct ph_session *s, struct ph_doc *doc, int rc);
 void session_free(struct ph_session *s);
