@@ -82,9 +82,15 @@ enum ph_backend buffer_auto_backend(const struct ph_kmod *km, enum ph_psize ps);
  * Allocate bytes (rounded up to the page size) on node (ignored with
  * interleave), pre-faulted and locked.  0, or -errno with a one-line reason
  * in why: -EINVAL bad request, -ENOMEM not enough on that node,
- * -EOPNOTSUPP the page size or backend is not available here, -EINTR
- * rq->cancel was set.  With rq->reserve, a node's hugetlb pool that is
- * short is grown, and put back by buffer_restore_pools().
+ * -EOPNOTSUPP the page size or backend is not available here, -EPERM
+ * growing a pool needs root, -EINTR rq->cancel was set.
+ *
+ * With rq->reserve, a node's hugetlb pool that is short is grown, and put
+ * back by buffer_restore_pools().  --reserve runs take turns: the first
+ * look at a pool takes /run/pagehop/reserve.lock (waiting, with a line on
+ * stderr, while another run holds it) and keeps it until the pools are put
+ * back, so that no run restores to a size that holds another's growth.  A
+ * growth that would leave the node less than 5% free is refused.
  */
 int segment_alloc(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 		  uint64_t bytes, struct ph_segment *seg, char *why, size_t whylen);
@@ -99,8 +105,9 @@ int segment_verify(struct ph_kmod *km, struct ph_segment *seg,
 		   const struct bitmask *interleave);
 
 /*
- * Put back every hugetlb pool that --reserve grew (also at exit; a crash
- * puts them back too).  Says on stderr if a pool could not be put back.
+ * Put back every hugetlb pool that --reserve grew and release the lock
+ * (also at exit; a crash puts them back too).  Says on stderr if a pool
+ * could not be put back.
  */
 void buffer_restore_pools(void);
 /* The same without a word, async-signal-safe: for signal handlers. */

@@ -39,7 +39,8 @@ const char session_common_usage[] =
 	"  --membind NODES        memory on these nodes; each thread's on the member\n"
 	"                         nearest its CPU (default: each thread's own node)\n"
 	"  --interleave NODES     pages round robin over these nodes\n"
-	"  --reserve              grow a node's hugetlb pool if it is short (put back after)\n"
+	"  --reserve              grow a node's hugetlb pool if it is short (put back\n"
+	"                         after; --reserve runs take turns)\n"
 	"  --allow-unverified     measure even if the memory is not where or what was\n"
 	"                         asked; every row then says verified=no\n"
 	"threads:\n"
@@ -188,6 +189,8 @@ static int alloc_exit_code(int err)
 		return PH_EXIT_USAGE;
 	case -EOPNOTSUPP:
 	case -ENOMEM:
+	case -EPERM:
+	case -EACCES:
 		return PH_EXIT_UNSUPPORTED;
 	default:
 		return PH_EXIT_FAIL;

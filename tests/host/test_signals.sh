@@ -3,7 +3,9 @@
 # SIGQUIT, a run whose 2 MiB pool on node 0 must grow is stopped while it
 # lays out its memory, builds its chain and measures; it must end within
 # 1 s of the signal, exit 130, and leave node 0's pool as it was.  So must a
-# second signal (at once) and a crash (SIGSEGV, SIGABRT).
+# second signal (at once) and a crash (SIGSEGV, SIGABRT).  A growth past the
+# node's 5% floor is refused, and two --reserve runs at once take turns and
+# leave the pool as it was.
 # The pool is read straight from sysfs, not from anything pagehop says.
 . "$(dirname "$0")/lib.sh"
 
@@ -131,4 +133,33 @@ for sig in SEGV ABRT; do
 	echo "$before" >"$NR"
 done
 
+# A growth that would leave node 0 less than 5% free is refused, with that
+# reason, before the pool is touched.
+node_kb() { awk -v k="$1:" '$3 == k { print $4 }' /sys/devices/system/node/node0/meminfo; }
+total=$(($(node_kb MemTotal) * 1024)) free=$(($(node_kb MemFree) * 1024))
+size=$(( (free - total / 20 + 512 * 1024 * 1024) / (2 * 1024 * 1024) * 2 ))M
+"$PAGEHOP" chase --reserve --page-size 2m --size "$size" --threads 1 --time 0.2 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 4 ] && [ ! -s "$TMP/out" ] && grep -q "less than 5% of its" "$TMP/err"; then
+	pass "growth past the 5% floor refused: $(cat "$TMP/err")"
+else
+	fail "growth past the 5% floor ($size): exit $rc, stderr: $(cat "$TMP/err")"
+fi
+expect "growth past the 5% floor: pool untouched" "$(cat "$NR")" "$before"
+
+# Two --reserve runs at once: the second waits for the first to put the pool
+# back, then grows it itself; at the end the pool is as before.
+"$PAGEHOP" chase --reserve --page-size 2m --size 64M --time 2 --format json >"$TMP/a.json" 2>"$TMP/a.err" &
+a=$!
+wait_for $a "[ \$(cat $NR) -gt $before ]" 30 || fail "first run did not grow the pool: $(cat "$TMP/a.err")"
+"$PAGEHOP" chase --reserve --page-size 2m --size 64M --time 2 --format json >"$TMP/b.json" 2>"$TMP/b.err" &
+b=$!
+wait $a
+ra=$?
+wait $b
+rb=$?
+expect "two --reserve runs: both measured" "$ra $rb" "0 0"
+expect "two --reserve runs: pool as before" "$(cat "$NR")" "$before"
+grep -q "waiting for" "$TMP/b.err" && pass "second run waited: $(cat "$TMP/b.err")" ||
+	fail "second run did not say it waited: $(cat "$TMP/b.err")"
 finish
