@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -485,6 +486,27 @@ static int injected_node(int node)
 	return node;
 }
 
+/* Locked so that it is neither swapped nor migrated while measured. */
+static void lock_pages(struct ph_segment *seg)
+{
+	struct rlimit rl;
+	char a[32], b[32];
+	int err;
+
+	if (!mlock(seg->addr, seg->bytes))
+		return;
+	err = errno;
+	/* Without CAP_IPC_LOCK, mlock fails past RLIMIT_MEMLOCK (ENOMEM, or EPERM at 0). */
+	if ((err == ENOMEM || err == EPERM) && geteuid() != 0 &&
+	    !getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		ph_warn("cannot lock the %s buffer in memory: more than RLIMIT_MEMLOCK allows (ulimit -l: %s); raise 'ulimit -l' or run as root; pages may move while measured",
+			format_size(seg->bytes, a, sizeof(a)),
+			format_size((uint64_t)rl.rlim_cur, b, sizeof(b)));
+	else
+		ph_warn("mlock of the %s buffer failed: %s; pages may move while measured",
+			format_size(seg->bytes, a, sizeof(a)), strerror(err));
+}
+
 static int alloc_mmap(const struct ph_bufreq *rq, int node, struct ph_segment *seg,
 		      char *why, size_t whylen)
 {
@@ -561,10 +583,7 @@ static int alloc_mmap(const struct ph_bufreq *rq, int node, struct ph_segment *s
 			 psize_name(rq->psize), node);
 		return err;
 	}
-	/* Locked so that it is neither swapped nor migrated while measured. */
-	if (mlock(seg->addr, seg->bytes))
-		ph_warn("mlock of %llu bytes failed: %s; pages may move while measured",
-			(unsigned long long)seg->bytes, strerror(errno));
+	lock_pages(seg);
 	return 0;
 }
 
@@ -753,8 +772,9 @@ static uint64_t smaps_kernel_page_size(const void *addr)
  * Without the module: the node of every 4 KiB page through move_pages(), and
  * the size of the page behind it through /proc/self/pagemap (the frame) and
  * /proc/kpageflags (KPF_HUGE for hugetlb, KPF_THP for THP).  Needs root for
- * the frame numbers, as pagehop does anyway.  Reading back 1 GiB of 4K pages
- * takes seconds: the cancel flag is checked per batch.
+ * the frame numbers, as pagehop does anyway: a present page without one
+ * (pagemap hides them from callers without CAP_SYS_ADMIN) is -EPERM.  Reading
+ * back 1 GiB of 4K pages takes seconds: the cancel flag is checked per batch.
  */
 static int verify_procfs(struct ph_segment *seg, struct ph_placement *pl)
 {
@@ -797,7 +817,11 @@ static int verify_procfs(struct ph_segment *seg, struct ph_placement *pl)
 			uint64_t pfn = pm[i] & ((1ull << 55) - 1), run = 1;
 			bool present = pm[i] >> 63;
 
-			if (!present || !pfn) {
+			if (present && !pfn) {
+				err = -EPERM;
+				goto out;
+			}
+			if (!present) {
 				pl->complete = false;
 				pl->other_bytes += PAGE_4K;
 				i++;
@@ -848,6 +872,23 @@ out:
 		close(kfd);
 	if (err)
 		pl->complete = false;
+	return err;
+}
+
+int buffer_verify_ready(const struct ph_kmod *km, char *why, size_t whylen)
+{
+	int fd, err;
+
+	if (kmod_has(km, PAGEHOP_FEAT_QUERY))
+		return 0;
+	fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	err = -errno;
+	snprintf(why, whylen, "reading back where the memory is needs root (CAP_SYS_ADMIN): /proc/kpageflags: %s%s",
+		 strerror(-err), km->present ? "; /dev/pagehop needs root too" : "");
 	return err;
 }
 
@@ -910,7 +951,8 @@ int segment_verify(struct ph_kmod *km, struct ph_segment *seg,
 		snprintf(asked, sizeof(asked), "the interleave nodes");
 	if (err)
 		snprintf(seg->verify_msg, sizeof(seg->verify_msg),
-			 "could not read the buffer back (%s): %s", pl->method, strerror(-err));
+			 "could not read the buffer back (%s): %s%s", pl->method, strerror(-err),
+			 perm_error(err) ? " (needs root: CAP_SYS_ADMIN)" : "");
 	else if (seg->verified)
 		snprintf(seg->verify_msg, sizeof(seg->verify_msg),
 			 "%llu MiB of %s pages on node(s) %s (%s)",

@@ -105,6 +105,14 @@ int segment_verify(struct ph_kmod *km, struct ph_segment *seg,
 		   const struct bitmask *interleave);
 
 /*
+ * Can this process read back where memory is?  Through pagehop.ko's QUERY,
+ * or /proc/kpageflags and the frame numbers of /proc/self/pagemap, both of
+ * which need root (CAP_SYS_ADMIN).  0, or -errno with why naming what is
+ * missing.
+ */
+int buffer_verify_ready(const struct ph_kmod *km, char *why, size_t whylen);
+
+/*
  * Put back every hugetlb pool that --reserve grew and release the lock
  * (also at exit; a crash puts them back too).  Says on stderr if a pool
  * could not be put back.

@@ -213,6 +213,11 @@ int session_start(struct ph_session *s, unsigned default_threads)
 		       (unsigned long long)s->size);
 		return PH_EXIT_USAGE;
 	}
+	/* Say what is missing before laying out gigabytes that cannot be checked. */
+	if (!s->allow_unverified && buffer_verify_ready(&s->km, why, sizeof(why))) {
+		ph_err("%s; run as root, or measure unverified with --allow-unverified", why);
+		return PH_EXIT_UNSUPPORTED;
+	}
 	s->segs = xcalloc((size_t)s->binding.n, sizeof(*s->segs));
 	s->all_verified = true;
 	for (int i = 0; i < s->binding.n; i++) {

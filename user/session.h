@@ -91,7 +91,8 @@ int session_machine(struct ph_session *s);
  * size / threads (rounded up to whole pages) on each thread's node, verify
  * every segment, start the pinned team.  On a verification failure prints what was found against
  * what was asked and returns PH_EXIT_FAIL unless --allow-unverified.
- * A signal while the memory
+ * Without the privilege to read the memory back (root), says so and returns
+ * PH_EXIT_UNSUPPORTED unless --allow-unverified.  A signal while the memory
  * is laid out or read back: PH_EXIT_INTERRUPTED.  0 or an exit code.
  */
 int session_start(struct ph_session *s, unsigned default_threads);
