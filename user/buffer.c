@@ -104,6 +104,27 @@ enum ph_backend buffer_auto_backend(const struct ph_kmod *km, enum ph_psize ps)
 	return PH_BACKEND_ANON;
 }
 
+enum ph_backend buffer_auto_fallback(enum ph_psize ps, int err)
+{
+	/*
+	 * The module says E2BIG when the buffer is over its pin cap or would
+	 * leave the node under its 5% floor, ENOMEM when the node has no
+	 * contiguous run of that size: the pages a hugetlb pool already holds
+	 * were set aside before either, and anonymous 4K memory needs no run.
+	 */
+	if (err != -E2BIG && err != -ENOMEM)
+		return PH_BACKEND_AUTO;
+	switch (ps) {
+	case PH_PS_2M:
+	case PH_PS_1G:
+		return PH_BACKEND_HUGETLB;
+	case PH_PS_4K:
+		return PH_BACKEND_ANON;
+	default:
+		return PH_BACKEND_AUTO;
+	}
+}
+
 /* ---- hugetlb pools ---- */
 
 /*
@@ -632,22 +653,30 @@ static int alloc_kmod(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 		 node, err == -ENOMEM ? "not enough contiguous free memory on that node" :
 		 err == -E2BIG ? "over the module's pin cap or the node's 5% floor" :
 		 strerror(-err));
-	return err == -E2BIG ? -ENOMEM : err;
+	return err;
+}
+
+static void segment_init(struct ph_segment *seg, const struct ph_bufreq *rq, int node,
+			 uint64_t bytes, enum ph_backend backend)
+{
+	uint64_t pb = psize_bytes(rq->psize);
+
+	memset(seg, 0, sizeof(*seg));
+	seg->psize = rq->psize;
+	seg->node = rq->interleave ? -1 : node;
+	seg->bytes = (bytes + pb - 1) / pb * pb;
+	seg->backend = backend;
+	seg->cancel = rq->cancel;
 }
 
 int segment_alloc(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 		  uint64_t bytes, struct ph_segment *seg, char *why, size_t whylen)
 {
-	uint64_t pb = psize_bytes(rq->psize);
+	enum ph_backend next;
 	int err;
 
-	memset(seg, 0, sizeof(*seg));
-	seg->psize = rq->psize;
-	seg->cancel = rq->cancel;
-	seg->node = rq->interleave ? -1 : node;
-	seg->bytes = (bytes + pb - 1) / pb * pb;
-	seg->backend = rq->backend == PH_BACKEND_AUTO ?
-		buffer_auto_backend(km, rq->psize) : rq->backend;
+	segment_init(seg, rq, node, bytes, rq->backend == PH_BACKEND_AUTO ?
+		     buffer_auto_backend(km, rq->psize) : rq->backend);
 	if (seg->backend == PH_BACKEND_HUGETLB && rq->psize != PH_PS_2M && rq->psize != PH_PS_1G) {
 		snprintf(why, whylen, "--backend hugetlb takes --page-size 2m or 1g");
 		return -EINVAL;
@@ -661,8 +690,35 @@ int segment_alloc(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 		snprintf(why, whylen, "node %d does not exist", node);
 		return -EINVAL;
 	}
-	err = seg->backend == PH_BACKEND_KMOD ? alloc_kmod(km, rq, node, seg, why, whylen) :
-		alloc_mmap(rq, node, seg, why, whylen);
+	if (seg->backend != PH_BACKEND_KMOD) {
+		err = alloc_mmap(rq, node, seg, why, whylen);
+		goto out;
+	}
+	err = alloc_kmod(km, rq, node, seg, why, whylen);
+	next = rq->backend == PH_BACKEND_AUTO ? buffer_auto_fallback(rq->psize, err) :
+		PH_BACKEND_AUTO;
+	if (next != PH_BACKEND_AUTO) {
+		/* --backend auto: what the module would not give, another backend may. */
+		char kwhy[200], nwhy[512];
+
+		snprintf(kwhy, sizeof(kwhy), "%s", why);
+		segment_free(km, seg);
+		segment_init(seg, rq, node, bytes, next);
+		err = alloc_mmap(rq, node, seg, nwhy, sizeof(nwhy));
+		if (!err)
+			snprintf(seg->backend_note, sizeof(seg->backend_note),
+				 "--backend auto: %s; took the %s pages from %s instead",
+				 kwhy, psize_name(rq->psize),
+				 next == PH_BACKEND_HUGETLB ? "the hugetlb pool" : "anonymous memory");
+		else if (err == -EINTR)
+			snprintf(why, whylen, "%s", nwhy);
+		else
+			snprintf(why, whylen, "%s; and %s: %s", kwhy, backend_name(next), nwhy);
+	}
+	/* Over the module's cap or floor is one more way to be short of memory. */
+	if (err == -E2BIG)
+		err = -ENOMEM;
+out:
 	if (err)
 		segment_free(km, seg);
 	return err;

@@ -58,6 +58,7 @@ struct ph_segment {
 	struct ph_placement found;
 	bool verified;		/* found == asked */
 	char verify_msg[512];	/* what was found against what was asked */
+	char backend_note[384];	/* why AUTO took another backend, or "" */
 	/* private */
 	const volatile sig_atomic_t *cancel;
 	void *map;
@@ -77,6 +78,14 @@ struct ph_bufreq {
 
 /* Which backend AUTO picks for psize with this module state. */
 enum ph_backend buffer_auto_backend(const struct ph_kmod *km, enum ph_psize ps);
+/*
+ * When AUTO's pagehop.ko allocation of ps pages failed with err (-errno from
+ * ALLOC or the first touch): the backend to try instead, or PH_BACKEND_AUTO
+ * for none.  The module's refusals for want of memory (E2BIG: its pin cap
+ * or the node's 5% floor; ENOMEM: no contiguous run) are met by the hugetlb
+ * pool (2M, 1G) or anonymous memory (4K); any other error is reported.
+ */
+enum ph_backend buffer_auto_fallback(enum ph_psize ps, int err);
 
 /*
  * Allocate bytes (rounded up to the page size) on node (ignored with

@@ -236,6 +236,8 @@ int session_start(struct ph_session *s, unsigned default_threads)
 			ph_err("thread %d (CPU %d): %s", i, s->binding.cpus[i], why);
 			return alloc_exit_code(err);
 		}
+		if (seg->backend_note[0] && !s->backend_note[0])
+			snprintf(s->backend_note, sizeof(s->backend_note), "%s", seg->backend_note);
 		if (!seg->verified) {
 			s->all_verified = false;
 			if (!s->allow_unverified) {
@@ -292,6 +294,8 @@ void session_describe(struct ph_session *s, struct ph_doc *doc)
 	section_str(sec, "statistics",
 		    "median of timed blocks after one untimed warm-up pass; 95% CI of the median from binomial order statistics");
 	section_str(sec, "module", s->km.fd >= 0 ? "loaded" : s->km.why);
+	if (s->backend_note[0])
+		doc_note(doc, "%s", s->backend_note);
 }
 
 void session_buffers_table(struct ph_session *s, struct ph_doc *doc)

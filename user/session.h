@@ -66,6 +66,7 @@ struct ph_session {
 	struct ph_team *team;
 	bool all_verified;
 	bool reverify_skipped;	/* a signal came before the memory was re-read */
+	char backend_note[384];	/* why --backend auto took another backend */
 };
 
 /* Defaults: table, 4K pages, auto backend, --time 2, --ci 1. */
@@ -104,7 +105,8 @@ int session_start(struct ph_session *s, unsigned default_threads);
  */
 bool session_still_verified(struct ph_session *s);
 
-/* Section "run": clock, frequency and source, time and CI targets. */
+/* Section "run": clock, frequency and source, time and CI targets; a note
+ * if --backend auto took another backend than pagehop.ko, and why. */
 void session_describe(struct ph_session *s, struct ph_doc *doc);
 /* Table "buffers": per thread its CPU, node, backend, page size, verification. */
 void session_buffers_table(struct ph_session *s, struct ph_doc *doc);
