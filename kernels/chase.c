@@ -172,6 +172,12 @@ const char *chase_spec_name(const struct chase_spec *spec, char *buf, size_t siz
 
 /* ---- builders ---- */
 
+/* At step 0 and every CHASE_CANCEL_EVERY steps after: has the caller asked to stop? */
+static inline bool stop_asked(const volatile sig_atomic_t *cancel, uint64_t i)
+{
+	return !(i % CHASE_CANCEL_EVERY) && cancel && *cancel;
+}
+
 static inline void link_slot(char *from, char *to)
 {
 	*(void **)from = to;
@@ -182,33 +188,43 @@ static inline void link_slot(char *from, char *to)
  * cycle: slot i links to slot a[i].  a[] lives in the slots themselves (as
  * indices), then becomes addresses, so no side array is needed.
  */
-static void build_random(char *base, uint64_t n, struct rng *r)
+static int build_random(char *base, uint64_t n, struct rng *r,
+			const volatile sig_atomic_t *cancel)
 {
-	for (uint64_t i = 0; i < n; i++)
+	for (uint64_t i = 0; i < n; i++) {
+		if (stop_asked(cancel, i))
+			return -EINTR;
 		*(uint64_t *)(base + i * CHASE_SLOT) = i;
+	}
 	for (uint64_t i = n - 1; i > 0; i--) {
 		uint64_t j = rng_below(r, i);	/* j < i: Sattolo, not Fisher-Yates */
 		uint64_t *pi = (uint64_t *)(base + i * CHASE_SLOT);
 		uint64_t *pj = (uint64_t *)(base + j * CHASE_SLOT);
 		uint64_t t = *pi;
 
+		if (stop_asked(cancel, i))
+			return -EINTR;
 		*pi = *pj;
 		*pj = t;
 	}
 	for (uint64_t i = 0; i < n; i++) {
 		char *slot = base + i * CHASE_SLOT;
 
+		if (stop_asked(cancel, i))
+			return -EINTR;
 		link_slot(slot, base + *(uint64_t *)slot * CHASE_SLOT);
 	}
+	return 0;
 }
 
 /* Visit windows in a random order and each window's slots in a random order. */
 static int build_windows(char *base, uint64_t bytes, uint64_t win, struct rng *r,
-			 bool one_per_window, void **start)
+			 bool one_per_window, void **start, const volatile sig_atomic_t *cancel)
 {
-	uint64_t nw = bytes / win, spw = win / CHASE_SLOT;
+	uint64_t nw = bytes / win, spw = win / CHASE_SLOT, steps = 0;
 	uint32_t *worder, *sorder = NULL;
 	char *first = NULL, *prev = NULL;
+	int err = 0;
 
 	if (nw > UINT32_MAX || spw > UINT32_MAX)
 		return -EINVAL;
@@ -233,6 +249,10 @@ static int build_windows(char *base, uint64_t bytes, uint64_t win, struct rng *r
 			shuffle32(sorder, spw, r);
 		}
 		for (uint64_t s = 0; s < nslots; s++) {
+			if (stop_asked(cancel, steps++)) {
+				err = -EINTR;
+				goto out;
+			}
 			/*
 			 * One slot per page sits at a random line of its page, so
 			 * the slots spread over every cache set rather than all
@@ -250,26 +270,31 @@ static int build_windows(char *base, uint64_t bytes, uint64_t win, struct rng *r
 	}
 	link_slot(prev, first);
 	*start = first;
+out:
 	free(worder);
 	free(sorder);
-	return 0;
+	return err;
 }
 
 /* Pass r visits the slots at offset r*64 of every N-byte block, ascending. */
-static void build_stride(char *base, uint64_t bytes, uint64_t stride)
+static int build_stride(char *base, uint64_t bytes, uint64_t stride,
+			const volatile sig_atomic_t *cancel)
 {
-	uint64_t blocks = bytes / stride, passes = stride / CHASE_SLOT;
+	uint64_t blocks = bytes / stride, passes = stride / CHASE_SLOT, steps = 0;
 	char *prev = NULL;
 
 	for (uint64_t p = 0; p < passes; p++)
 		for (uint64_t b = 0; b < blocks; b++) {
 			char *cur = base + b * stride + p * CHASE_SLOT;
 
+			if (stop_asked(cancel, steps++))
+				return -EINTR;
 			if (prev)
 				link_slot(prev, cur);
 			prev = cur;
 		}
 	link_slot(prev, base);
+	return 0;
 }
 
 int64_t chase_slots(uint64_t bytes, const struct chase_spec *spec)
@@ -299,12 +324,12 @@ int64_t chase_slots(uint64_t bytes, const struct chase_spec *spec)
 }
 
 int64_t chase_build(void *buf, uint64_t bytes, const struct chase_spec *spec,
-		    void **start)
+		    void **start, const volatile sig_atomic_t *cancel)
 {
 	char *base = buf;
 	int64_t n = chase_slots(bytes, spec);
 	struct rng r;
-	int err;
+	int err = 0;
 
 	if (n < 0 || ((uintptr_t)buf % CHASE_SLOT))
 		return -EINVAL;
@@ -312,26 +337,25 @@ int64_t chase_build(void *buf, uint64_t bytes, const struct chase_spec *spec,
 	*start = base;
 	switch (spec->pattern) {
 	case CHASE_RANDOM:
-		build_random(base, (uint64_t)n, &r);
+		err = build_random(base, (uint64_t)n, &r, cancel);
 		break;
 	case CHASE_SEQ:
-		build_stride(base, bytes, CHASE_SLOT);
+		err = build_stride(base, bytes, CHASE_SLOT, cancel);
 		break;
 	case CHASE_STRIDE:
-		build_stride(base, bytes, spec->param);
+		err = build_stride(base, bytes, spec->param, cancel);
 		break;
 	case CHASE_TLB:
 	case CHASE_PAGE:
 		err = build_windows(base, bytes, spec->param, &r,
-				    spec->pattern == CHASE_PAGE, start);
-		if (err)
-			return err;
+				    spec->pattern == CHASE_PAGE, start, cancel);
 		break;
 	}
-	return n;
+	return err ? err : n;
 }
 
-int chase_verify(void *start, uint64_t nslots, void **starts, unsigned nstarts)
+int chase_verify(void *start, uint64_t nslots, void **starts, unsigned nstarts,
+		 const volatile sig_atomic_t *cancel)
 {
 	uint64_t next_at = 0;
 	unsigned next_k = 0;
@@ -340,6 +364,8 @@ int chase_verify(void *start, uint64_t nslots, void **starts, unsigned nstarts)
 	if (!start || !nslots)
 		return -EINVAL;
 	for (uint64_t i = 0; i < nslots; i++) {
+		if (stop_asked(cancel, i))
+			return -EINTR;
 		/* Chain k starts at hop floor(k * nslots / nstarts). */
 		if (starts && next_k < nstarts && i == next_at) {
 			starts[next_k++] = p;
@@ -398,19 +424,24 @@ void chase_walk(void **p, unsigned k, uint64_t hops)
 		walkers[k](p, hops);
 }
 
-void chase_to_offsets(void *start, uint64_t nslots, void *base)
+int chase_to_offsets(void *start, uint64_t nslots, void *base,
+		     const volatile sig_atomic_t *cancel)
 {
 	char *p = start;
 
 	for (uint64_t i = 0; i < nslots; i++) {
 		char *next = *(char **)p;
 
+		if (stop_asked(cancel, i))
+			return -EINTR;
 		*(uint64_t *)p = (uint64_t)(next - (char *)base);
 		p = next;
 	}
+	return 0;
 }
 
-void chase_to_pointers(void *base, uint64_t start_off, uint64_t nslots)
+int chase_to_pointers(void *base, uint64_t start_off, uint64_t nslots,
+		      const volatile sig_atomic_t *cancel)
 {
 	uint64_t off = start_off;
 
@@ -418,7 +449,10 @@ void chase_to_pointers(void *base, uint64_t start_off, uint64_t nslots)
 		char *slot = (char *)base + off;
 		uint64_t next = *(uint64_t *)slot;
 
+		if (stop_asked(cancel, i))
+			return -EINTR;
 		*(void **)slot = (char *)base + next;
 		off = next;
 	}
+	return 0;
 }

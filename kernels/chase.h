@@ -12,6 +12,7 @@
 #ifndef PAGEHOP_CHASE_H
 #define PAGEHOP_CHASE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -54,22 +55,31 @@ const char *chase_spec_name(const struct chase_spec *spec, char *buf, size_t siz
 int64_t chase_slots(uint64_t bytes, const struct chase_spec *spec);
 
 /*
+ * Building or checking a chain over 1 GiB takes seconds.  Those loops look
+ * at *cancel (when cancel is not NULL) first and every CHASE_CANCEL_EVERY
+ * steps, and stop with -EINTR once it is non-zero; the chain is then unusable.
+ */
+#define CHASE_CANCEL_EVERY 65536
+
+/*
  * Write the chain into buf (bytes long, 64-byte aligned).  Returns the number
  * of slots in the cycle, or -EINVAL if the pattern's parameter does not fit
- * (not a power of two multiple of 64, larger than the buffer, ...).
- * *start is the first slot.  Never allocates more than a few MiB beside buf.
+ * (not a power of two multiple of 64, larger than the buffer, ...), -ENOMEM
+ * or -EINTR.  *start is the first slot.  Never allocates more than a few MiB
+ * beside buf.
  */
 int64_t chase_build(void *buf, uint64_t bytes, const struct chase_spec *spec,
-		    void **start);
+		    void **start, const volatile sig_atomic_t *cancel);
 
 /*
  * Follow the chain from start for exactly nslots hops and check that it came
  * back to start then and not before: the chain is one full cycle.  Also the
  * untimed warm-up pass.  If starts is not NULL, stores the slots found at
  * hops 0, nslots/k, 2*nslots/k, ... (k = nstarts): evenly spaced starting
- * points for k chains walked together.  0 or -EINVAL.
+ * points for k chains walked together.  0, -EINVAL or -EINTR.
  */
-int chase_verify(void *start, uint64_t nslots, void **starts, unsigned nstarts);
+int chase_verify(void *start, uint64_t nslots, void **starts, unsigned nstarts,
+		 const volatile sig_atomic_t *cancel);
 
 /*
  * The measured loops.  Advance each of k chains (1..CHASE_MAX_CHAINS) by
@@ -81,8 +91,11 @@ void chase_walk(void **p, unsigned k, uint64_t hops);
 /*
  * Rewrite the chain's links from addresses to byte offsets from base, the
  * form pagehop.ko's CHASE ioctl follows, or back.  nslots hops from start.
+ * 0, or -EINTR with the chain half rewritten.
  */
-void chase_to_offsets(void *start, uint64_t nslots, void *base);
-void chase_to_pointers(void *base, uint64_t start_off, uint64_t nslots);
+int chase_to_offsets(void *start, uint64_t nslots, void *base,
+		     const volatile sig_atomic_t *cancel);
+int chase_to_pointers(void *base, uint64_t start_off, uint64_t nslots,
+		      const volatile sig_atomic_t *cancel);
 
 #endif

@@ -92,26 +92,51 @@ struct bw_run {
 	size_t *elems;		/* per thread: elements streamed in the last block */
 	uint64_t *ticks;
 	size_t *bad;
+	bool *cut;		/* per thread: init or warm-up stopped by a signal */
 };
 
+static double *at(double *p, size_t i)
+{
+	return p ? p + i : NULL;
+}
+
+/*
+ * Filling the arrays and the warm-up pass take a second or more over 1 GiB:
+ * both go a chunk at a time and stop on a signal (r->cut is then set, and
+ * the figure is left out).  The check afterwards runs whole: a figure that
+ * was measured is checked, which over 1 GiB takes a few tenths of a second.
+ */
 static void work_init(void *ctx, int tid)
 {
 	struct bw_run *r = ctx;
 
-	stream_init(r->a[tid], r->b[tid], r->c[tid], r->n);
+	for (size_t pos = 0, len; pos < r->n; pos += len) {
+		len = r->n - pos < r->chunk ? r->n - pos : r->chunk;
+		if (ph_interrupted) {
+			r->cut[tid] = true;
+			return;
+		}
+		stream_init(at(r->a[tid], pos), at(r->b[tid], pos), at(r->c[tid], pos), len);
+	}
 }
 
 /* One untimed whole pass (the warm-up). */
 static void work_pass(void *ctx, int tid)
 {
 	struct bw_run *r = ctx;
+	double sum = 0;
 
-	r->sum[tid] = r->k->fn(r->a[tid], r->b[tid], r->c[tid], STREAM_SCALAR, r->n);
-}
-
-static double *at(double *p, size_t i)
-{
-	return p ? p + i : NULL;
+	for (size_t pos = 0, len; pos < r->n; pos += len) {
+		len = r->n - pos < r->chunk ? r->n - pos : r->chunk;
+		if (ph_interrupted) {
+			r->cut[tid] = true;
+			return;
+		}
+		/* READ's sums of whole numbers stay exact below 2^53. */
+		sum += r->k->fn(at(r->a[tid], pos), at(r->b[tid], pos), at(r->c[tid], pos),
+				STREAM_SCALAR, len);
+	}
+	r->sum[tid] = sum;
 }
 
 /*
@@ -180,6 +205,7 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 	struct ph_mcfg cfg = s->mcfg;
 	char label[64];
 	size_t stagger, stride;
+	bool cut = false;
 	double t;
 
 	memset(out, 0, sizeof(*out));
@@ -204,6 +230,7 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 	r.bad = xcalloc((size_t)n, sizeof(size_t));
 	r.pos = xcalloc((size_t)n, sizeof(size_t));
 	r.elems = xcalloc((size_t)n, sizeof(size_t));
+	r.cut = xcalloc((size_t)n, sizeof(bool));
 	stride = r.n + stagger / sizeof(double);
 	for (int i = 0; i < n; i++) {
 		double *base = s->segs[i].addr;
@@ -222,14 +249,20 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 	/* Warm-up: one untimed pass; it also times a pass to size the blocks:
 	 * BLOCK_SECONDS, or one pass if that takes longer. */
 	team_run(s->team, work_pass, &r, &s->clk, r.ticks);
-	t = fmax(span_ns(&r) * 1e-9, BLOCK_SECONDS);
-	r.block_ticks = (uint64_t)ceil(t * 1e9 / clock_ticks_to_ns(&s->clk, 1000000) * 1e6);
-	snprintf(label, sizeof(label), "stream %s %s%s", k->name, isa_name(k->isa), k->nt ? " nt" : "");
-	cfg.label = label;
-	measure_figure(&cfg, sample_bw, &r, &out->res);
-	team_run(s->team, work_check, &r, &s->clk, r.ticks);
 	for (int i = 0; i < n; i++)
-		out->bad += r.bad[i];
+		cut |= r.cut[i];
+	if (!cut) {
+		t = fmax(span_ns(&r) * 1e-9, BLOCK_SECONDS);
+		r.block_ticks = (uint64_t)ceil(t * 1e9 / clock_ticks_to_ns(&s->clk, 1000000) * 1e6);
+		snprintf(label, sizeof(label), "stream %s %s%s", k->name, isa_name(k->isa),
+			 k->nt ? " nt" : "");
+		cfg.label = label;
+		measure_figure(&cfg, sample_bw, &r, &out->res);
+		team_run(s->team, work_check, &r, &s->clk, r.ticks);
+		for (int i = 0; i < n; i++)
+			out->bad += r.bad[i];
+	}
+	free(r.cut);
 	free(r.a);
 	free(r.b);
 	free(r.c);
@@ -238,6 +271,8 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 	free(r.bad);
 	free(r.pos);
 	free(r.elems);
+	if (cut)
+		return PH_EXIT_INTERRUPTED;
 	if (out->bad) {
 		ph_err("%s %s: %zu array elements are wrong after the run", k->name, isa_name(k->isa),
 		       out->bad);

@@ -18,7 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define PAGE_4K 4096ull
@@ -101,15 +104,47 @@ enum ph_backend buffer_auto_backend(const struct ph_kmod *km, enum ph_psize ps)
 	return PH_BACKEND_ANON;
 }
 
+enum ph_backend buffer_auto_fallback(enum ph_psize ps, int err)
+{
+	/*
+	 * The module says E2BIG when the buffer is over its pin cap or would
+	 * leave the node under its 5% floor, ENOMEM when the node has no
+	 * contiguous run of that size: the pages a hugetlb pool already holds
+	 * were set aside before either, and anonymous 4K memory needs no run.
+	 */
+	if (err != -E2BIG && err != -ENOMEM)
+		return PH_BACKEND_AUTO;
+	switch (ps) {
+	case PH_PS_2M:
+	case PH_PS_1G:
+		return PH_BACKEND_HUGETLB;
+	case PH_PS_4K:
+		return PH_BACKEND_ANON;
+	default:
+		return PH_BACKEND_AUTO;
+	}
+}
+
 /* ---- hugetlb pools ---- */
 
+/*
+ * A pool that --reserve grew and the size to put it back to, the latter
+ * also as text, so that a signal handler can write it with write(2) alone.
+ */
 struct grown_pool {
 	char path[160];
 	uint64_t original;
+	char text[24];
+	size_t textlen;
 };
 
 static struct grown_pool grown[64];
-static int ngrown;
+static volatile sig_atomic_t ngrown;
+
+#define RESERVE_LOCK_PARENT "/run"
+#define RESERVE_LOCK_DIR RESERVE_LOCK_PARENT "/pagehop"
+#define RESERVE_LOCK RESERVE_LOCK_DIR "/reserve.lock"
+static int reserve_fd = -1;
 
 static void pool_path(int node, enum ph_psize ps, const char *file, char *out, size_t size)
 {
@@ -131,54 +166,230 @@ static int write_u64(const char *path, uint64_t v)
 	return err;
 }
 
+static bool cancelled(const volatile sig_atomic_t *cancel)
+{
+	return cancel && *cancel;
+}
+
+static bool perm_error(int err)
+{
+	return err == -EACCES || err == -EPERM || err == -EROFS;
+}
+
+void buffer_restore_pools_now(void)
+{
+	for (int i = 0; i < ngrown; i++) {
+		int fd = open(grown[i].path, O_WRONLY | O_CLOEXEC);
+
+		/* A handler can do nothing more about a failure. */
+		if (fd >= 0) {
+			ssize_t n = write(fd, grown[i].text, grown[i].textlen);
+
+			(void)n;
+			close(fd);
+		}
+	}
+}
+
 void buffer_restore_pools(void)
 {
-	for (int i = 0; i < ngrown; i++)
-		write_u64(grown[i].path, grown[i].original);
+	for (int i = 0; i < ngrown; i++) {
+		int err = write_u64(grown[i].path, grown[i].original);
+
+		if (err)
+			ph_warn("could not put %s back to %llu: %s", grown[i].path,
+				(unsigned long long)grown[i].original, strerror(-err));
+	}
 	ngrown = 0;
+	/* Closing the lock file releases the lock: the next --reserve run may go. */
+	if (reserve_fd >= 0)
+		close(reserve_fd);
+	reserve_fd = -1;
+}
+
+/* A crash while a pool is grown: put it back, then die as the signal says. */
+static void on_crash(int sig)
+{
+	buffer_restore_pools_now();
+	raise(sig);	/* SA_RESETHAND restored the default action */
+}
+
+static void catch_crashes(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+	static bool done;
+	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_RESETHAND }, old;
+
+	if (done)
+		return;
+	done = true;
+	sigemptyset(&sa.sa_mask);
+	/* Only where nobody else (a sanitizer) handles the signal already. */
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
+}
+
+/*
+ * --reserve runs take turns: each holds RESERVE_LOCK (flock) from its first
+ * look at a pool until buffer_restore_pools() (or its death) releases it.
+ * Otherwise a second run counts the first's growth in the size it restores
+ * to, and the pool stays grown; or it takes the pages the first just added.
+ * The second run waits rather than fails: runs at once would disturb each
+ * other's figures anyway.  It says whom it waits for, and a signal ends the
+ * wait.  0, -EINTR, or -errno with why filled.
+ */
+static int reserve_lock(const volatile sig_atomic_t *cancel, char *why, size_t whylen)
+{
+	bool said = false;
+	int fd, err;
+
+	if (reserve_fd >= 0)
+		return 0;
+	/* A minimal system (an initramfs) may have no /run yet. */
+	if ((mkdir(RESERVE_LOCK_PARENT, 0755) && errno != EEXIST) ||
+	    (mkdir(RESERVE_LOCK_DIR, 0755) && errno != EEXIST)) {
+		err = -errno;
+		goto fail;
+	}
+	fd = open(RESERVE_LOCK, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			err = -errno;
+			close(fd);
+			goto fail;
+		}
+		if (cancelled(cancel)) {
+			close(fd);
+			snprintf(why, whylen, "interrupted while waiting for %s", RESERVE_LOCK);
+			return -EINTR;
+		}
+		if (!said) {
+			char pid[24] = "";
+			ssize_t n = pread(fd, pid, sizeof(pid) - 1, 0);
+
+			pid[n > 0 ? n : 0] = '\0';
+			pid[strcspn(pid, "\n")] = '\0';
+			fprintf(stderr, "%s: waiting for pagehop%s%s%s to put the hugetlb pools back (--reserve runs take turns: %s)\n",
+				ph_progname(), pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "",
+				RESERVE_LOCK);
+			said = true;
+		}
+		usleep(20000);
+	}
+	if (ftruncate(fd, 0) == 0)
+		dprintf(fd, "%d\n", (int)getpid());
+	reserve_fd = fd;
+	return 0;
+fail:
+	snprintf(why, whylen, "cannot open the lock %s: %s", RESERVE_LOCK, strerror(-err));
+	return err;
 }
 
 /* Make sure node has need free pages of ps, growing the pool if allowed. */
 static int pool_ensure(int node, enum ph_psize ps, uint64_t need, bool reserve,
-		       char *why, size_t whylen)
+		       const volatile sig_atomic_t *cancel, char *why, size_t whylen)
 {
-	char fpath[160], npath[160];
-	uint64_t free_pages = 0, nr = 0;
+	char fpath[160], npath[160], lock_why[256] = "";
+	uint64_t free_pages = 0, nr = 0, grow, pb = psize_bytes(ps);
+	int err, lock_err = 0, i;
 
 	pool_path(node, ps, "free_hugepages", fpath, sizeof(fpath));
 	pool_path(node, ps, "nr_hugepages", npath, sizeof(npath));
-	if (read_u64(fpath, &free_pages) || read_u64(npath, &nr)) {
+	if (!path_exists(npath)) {
 		snprintf(why, whylen, "this kernel has no %s hugetlb pool on node %d",
 			 psize_name(ps), node);
 		return -EOPNOTSUPP;
 	}
+	/* The lock first: what the pool holds is read by the one run that may change it. */
+	if (reserve) {
+		lock_err = reserve_lock(cancel, lock_why, sizeof(lock_why));
+		if (lock_err == -EINTR) {
+			snprintf(why, whylen, "%s", lock_why);
+			return lock_err;
+		}
+	}
+	if (read_u64(fpath, &free_pages) || read_u64(npath, &nr)) {
+		snprintf(why, whylen, "cannot read node %d's %s hugetlb pool (%s)",
+			 node, psize_name(ps), npath);
+		return -EOPNOTSUPP;
+	}
 	if (free_pages >= need)
 		return 0;
-	if (reserve && ngrown < (int)ARRAY_SIZE(grown)) {
-		uint64_t want = nr + (need - free_pages);
-		int i;
-
-		for (i = 0; i < ngrown && strcmp(grown[i].path, npath); i++)
-			;
-		if (i == ngrown) {
-			snprintf(grown[ngrown].path, sizeof(grown[ngrown].path), "%s", npath);
-			grown[ngrown++].original = nr;
-		}
-		write_u64(npath, want);
-		if (!read_u64(fpath, &free_pages) && free_pages >= need)
-			return 0;
-		snprintf(why, whylen,
-			 "node %d: asked the kernel for %llu more %s pages and got %llu free of %llu needed (memory too fragmented; reserve at boot: hugepagesz=%s hugepages=%d:%llu)",
-			 node, (unsigned long long)(need - (free_pages < need ? free_pages : need)),
-			 psize_name(ps), (unsigned long long)free_pages,
-			 (unsigned long long)need, ps == PH_PS_1G ? "1G" : "2M", node,
-			 (unsigned long long)need);
+	grow = need - free_pages;
+	if (reserve && ngrown >= (int)ARRAY_SIZE(grown)) {
+		snprintf(why, whylen, "node %d: its %s pool is %llu pages short, and --reserve grows at most %zu pools in one run",
+			 node, psize_name(ps), (unsigned long long)grow, ARRAY_SIZE(grown));
 		return -ENOMEM;
 	}
+	if (!reserve) {
+		snprintf(why, whylen,
+			 "node %d has %llu free %s hugepages, %llu needed; reserve them with 'echo %llu > %s' or pass --reserve",
+			 node, (unsigned long long)free_pages, psize_name(ps),
+			 (unsigned long long)need, (unsigned long long)(nr + grow), npath);
+		return -ENOMEM;
+	}
+	if (lock_err) {
+		snprintf(why, whylen, "node %d: its %s pool is %llu pages short, and %s: %s", node,
+			 psize_name(ps), (unsigned long long)grow,
+			 perm_error(lock_err) ? "growing it (--reserve) needs root" :
+			 "--reserve cannot take its lock", lock_why);
+		return perm_error(lock_err) ? -EPERM : lock_err;
+	}
+	/* The pages come out of the node's free memory: keep 5% of it free. */
+	{
+		long long freeb = 0, size = numa_node_size64(node, &freeb);
+
+		if (size <= 0 || (long long)(grow * pb) > freeb - size / 20) {
+			char a[32], b[32], c[32];
+
+			snprintf(why, whylen,
+				 "node %d: growing its %s pool by %llu pages (%s) would leave less than 5%% of its %s free (%s free now); free memory on the node, or reserve the pages at boot (hugepagesz=%s hugepages=%d:%llu)",
+				 node, psize_name(ps), (unsigned long long)grow,
+				 format_size(grow * pb, a, sizeof(a)),
+				 format_size((uint64_t)(size > 0 ? size : 0), b, sizeof(b)),
+				 format_size((uint64_t)(freeb > 0 ? freeb : 0), c, sizeof(c)),
+				 ps == PH_PS_1G ? "1G" : "2M", node, (unsigned long long)need);
+			return -ENOMEM;
+		}
+	}
+	for (i = 0; i < ngrown && strcmp(grown[i].path, npath); i++)
+		;
+	if (i == ngrown) {
+		struct grown_pool *g = &grown[i];
+
+		snprintf(g->path, sizeof(g->path), "%s", npath);
+		g->original = nr;
+		g->textlen = (size_t)snprintf(g->text, sizeof(g->text), "%llu\n",
+					      (unsigned long long)nr);
+		catch_crashes();
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		ngrown = i + 1;	/* published whole: a handler may read it now */
+	}
+	err = write_u64(npath, nr + grow);
+	if (err) {
+		snprintf(why, whylen, "node %d: writing %llu to %s: %s%s", node,
+			 (unsigned long long)(nr + grow), npath, strerror(-err),
+			 perm_error(err) ? " (growing a hugetlb pool needs root)" : "");
+		return perm_error(err) ? -EPERM : err;
+	}
+	/* The kernel stops growing the pool when a signal comes. */
+	if (cancelled(cancel)) {
+		snprintf(why, whylen, "interrupted while growing node %d's %s pool", node,
+			 psize_name(ps));
+		return -EINTR;
+	}
+	if (!read_u64(fpath, &free_pages) && free_pages >= need)
+		return 0;
 	snprintf(why, whylen,
-		 "node %d has %llu free %s hugepages, %llu needed; reserve them with 'echo %llu > %s' or pass --reserve",
-		 node, (unsigned long long)free_pages, psize_name(ps),
-		 (unsigned long long)need, (unsigned long long)(nr + need - free_pages), npath);
+		 "node %d: asked the kernel for %llu more %s pages and got %llu free of %llu needed (memory too fragmented; reserve at boot: hugepagesz=%s hugepages=%d:%llu)",
+		 node, (unsigned long long)grow, psize_name(ps), (unsigned long long)free_pages,
+		 (unsigned long long)need, ps == PH_PS_1G ? "1G" : "2M", node,
+		 (unsigned long long)need);
 	return -ENOMEM;
 }
 
@@ -192,6 +403,7 @@ static void on_sigbus(int sig)
 	(void)sig;
 	if (touching)
 		siglongjmp(touch_env, 1);
+	buffer_restore_pools_now();
 	signal(SIGBUS, SIG_DFL);
 	raise(SIGBUS);
 }
@@ -200,8 +412,12 @@ static void on_sigbus(int sig)
  * Write one byte in every page so that every page is allocated now, under the
  * memory policy already set.  A hugetlb fault that finds no page on the
  * bound node raises SIGBUS; that becomes -ENOMEM here instead of a crash.
+ * Faulting in 1 GiB of 4K pages takes seconds on a virtual machine: the
+ * cancel flag is checked at every page (a load, against a fault), and
+ * stops the loop with -EINTR.
  */
-static int touch_pages(char *p, uint64_t bytes, uint64_t step)
+static int touch_pages(char *p, uint64_t bytes, uint64_t step,
+		       const volatile sig_atomic_t *cancel)
 {
 	struct sigaction sa = { .sa_handler = on_sigbus }, old;
 	volatile uint64_t off = 0;
@@ -213,8 +429,12 @@ static int touch_pages(char *p, uint64_t bytes, uint64_t step)
 	if (sigsetjmp(touch_env, 1)) {
 		rc = -ENOMEM;
 	} else {
-		for (off = 0; off < bytes; off += step)
-			((volatile char *)p)[off] = 0;
+		for (off = 0; off < bytes && !rc; off += step) {
+			if (cancelled(cancel))
+				rc = -EINTR;
+			else
+				((volatile char *)p)[off] = 0;
+		}
 	}
 	touching = 0;
 	sigaction(SIGBUS, &old, NULL);
@@ -287,6 +507,27 @@ static int injected_node(int node)
 	return node;
 }
 
+/* Locked so that it is neither swapped nor migrated while measured. */
+static void lock_pages(struct ph_segment *seg)
+{
+	struct rlimit rl;
+	char a[32], b[32];
+	int err;
+
+	if (!mlock(seg->addr, seg->bytes))
+		return;
+	err = errno;
+	/* Without CAP_IPC_LOCK, mlock fails past RLIMIT_MEMLOCK (ENOMEM, or EPERM at 0). */
+	if ((err == ENOMEM || err == EPERM) && geteuid() != 0 &&
+	    !getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		ph_warn("cannot lock the %s buffer in memory: more than RLIMIT_MEMLOCK allows (ulimit -l: %s); raise 'ulimit -l' or run as root; pages may move while measured",
+			format_size(seg->bytes, a, sizeof(a)),
+			format_size((uint64_t)rl.rlim_cur, b, sizeof(b)));
+	else
+		ph_warn("mlock of the %s buffer failed: %s; pages may move while measured",
+			format_size(seg->bytes, a, sizeof(a)), strerror(err));
+}
+
 static int alloc_mmap(const struct ph_bufreq *rq, int node, struct ph_segment *seg,
 		      char *why, size_t whylen)
 {
@@ -300,7 +541,8 @@ static int alloc_mmap(const struct ph_bufreq *rq, int node, struct ph_segment *s
 		flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
 			(rq->psize == PH_PS_1G ? MAP_HUGE_1GB : MAP_HUGE_2MB);
 		if (!rq->interleave) {
-			err = pool_ensure(node, rq->psize, seg->bytes / pb, rq->reserve, why, whylen);
+			err = pool_ensure(node, rq->psize, seg->bytes / pb, rq->reserve, rq->cancel,
+					  why, whylen);
 			if (err)
 				return err;
 		}
@@ -352,16 +594,17 @@ static int alloc_mmap(const struct ph_bufreq *rq, int node, struct ph_segment *s
 		return err;
 	}
 	err = touch_pages(seg->addr, seg->bytes,
-			  rq->psize == PH_PS_THP ? PAGE_4K : psize_bytes(rq->psize));
+			  rq->psize == PH_PS_THP ? PAGE_4K : psize_bytes(rq->psize), rq->cancel);
+	if (err == -EINTR) {
+		snprintf(why, whylen, "interrupted while faulting the buffer in");
+		return err;
+	}
 	if (err) {
 		snprintf(why, whylen, "no %s page free on node %d when faulting the buffer in",
 			 psize_name(rq->psize), node);
 		return err;
 	}
-	/* Locked so that it is neither swapped nor migrated while measured. */
-	if (mlock(seg->addr, seg->bytes))
-		ph_warn("mlock of %llu bytes failed: %s; pages may move while measured",
-			(unsigned long long)seg->bytes, strerror(errno));
+	lock_pages(seg);
 	return 0;
 }
 
@@ -393,7 +636,11 @@ static int alloc_kmod(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 		 * verified is what will be measured and no fault is timed.
 		 */
 		seg->addr = seg->kbuf.addr;
-		err = touch_pages(seg->addr, seg->bytes, psize_bytes(rq->psize));
+		err = touch_pages(seg->addr, seg->bytes, psize_bytes(rq->psize), rq->cancel);
+		if (err == -EINTR) {
+			snprintf(why, whylen, "interrupted while faulting the buffer in");
+			return err;
+		}
 		if (err) {
 			snprintf(why, whylen, "pagehop.ko: faulting in the %s buffer on node %d failed",
 				 psize_name(rq->psize), node);
@@ -406,21 +653,30 @@ static int alloc_kmod(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 		 node, err == -ENOMEM ? "not enough contiguous free memory on that node" :
 		 err == -E2BIG ? "over the module's pin cap or the node's 5% floor" :
 		 strerror(-err));
-	return err == -E2BIG ? -ENOMEM : err;
+	return err;
 }
 
-int segment_alloc(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
-		  uint64_t bytes, struct ph_segment *seg, char *why, size_t whylen)
+static void segment_init(struct ph_segment *seg, const struct ph_bufreq *rq, int node,
+			 uint64_t bytes, enum ph_backend backend)
 {
 	uint64_t pb = psize_bytes(rq->psize);
-	int err;
 
 	memset(seg, 0, sizeof(*seg));
 	seg->psize = rq->psize;
 	seg->node = rq->interleave ? -1 : node;
 	seg->bytes = (bytes + pb - 1) / pb * pb;
-	seg->backend = rq->backend == PH_BACKEND_AUTO ?
-		buffer_auto_backend(km, rq->psize) : rq->backend;
+	seg->backend = backend;
+	seg->cancel = rq->cancel;
+}
+
+int segment_alloc(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
+		  uint64_t bytes, struct ph_segment *seg, char *why, size_t whylen)
+{
+	enum ph_backend next;
+	int err;
+
+	segment_init(seg, rq, node, bytes, rq->backend == PH_BACKEND_AUTO ?
+		     buffer_auto_backend(km, rq->psize) : rq->backend);
 	if (seg->backend == PH_BACKEND_HUGETLB && rq->psize != PH_PS_2M && rq->psize != PH_PS_1G) {
 		snprintf(why, whylen, "--backend hugetlb takes --page-size 2m or 1g");
 		return -EINVAL;
@@ -434,8 +690,35 @@ int segment_alloc(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 		snprintf(why, whylen, "node %d does not exist", node);
 		return -EINVAL;
 	}
-	err = seg->backend == PH_BACKEND_KMOD ? alloc_kmod(km, rq, node, seg, why, whylen) :
-		alloc_mmap(rq, node, seg, why, whylen);
+	if (seg->backend != PH_BACKEND_KMOD) {
+		err = alloc_mmap(rq, node, seg, why, whylen);
+		goto out;
+	}
+	err = alloc_kmod(km, rq, node, seg, why, whylen);
+	next = rq->backend == PH_BACKEND_AUTO ? buffer_auto_fallback(rq->psize, err) :
+		PH_BACKEND_AUTO;
+	if (next != PH_BACKEND_AUTO) {
+		/* --backend auto: what the module would not give, another backend may. */
+		char kwhy[200], nwhy[512];
+
+		snprintf(kwhy, sizeof(kwhy), "%s", why);
+		segment_free(km, seg);
+		segment_init(seg, rq, node, bytes, next);
+		err = alloc_mmap(rq, node, seg, nwhy, sizeof(nwhy));
+		if (!err)
+			snprintf(seg->backend_note, sizeof(seg->backend_note),
+				 "--backend auto: %s; took the %s pages from %s instead",
+				 kwhy, psize_name(rq->psize),
+				 next == PH_BACKEND_HUGETLB ? "the hugetlb pool" : "anonymous memory");
+		else if (err == -EINTR)
+			snprintf(why, whylen, "%s", nwhy);
+		else
+			snprintf(why, whylen, "%s; and %s: %s", kwhy, backend_name(next), nwhy);
+	}
+	/* Over the module's cap or floor is one more way to be short of memory. */
+	if (err == -E2BIG)
+		err = -ENOMEM;
+out:
 	if (err)
 		segment_free(km, seg);
 	return err;
@@ -472,12 +755,15 @@ static void account_node(struct ph_placement *pl, int node, uint64_t bytes)
 struct query_ctx {
 	struct ph_placement *pl;
 	uint64_t holes;
+	const volatile sig_atomic_t *cancel;
 };
 
 static int query_cb(const struct pagehop_query_entry *e, void *arg)
 {
 	struct query_ctx *c = arg;
 
+	if (cancelled(c->cancel))
+		return -EINTR;
 	switch (e->level) {
 	case PAGEHOP_LEVEL_PTE:
 		c->pl->psize_bytes[PH_PS_4K] += e->length;
@@ -496,13 +782,13 @@ static int query_cb(const struct pagehop_query_entry *e, void *arg)
 	return 0;
 }
 
-static int verify_query(struct ph_kmod *km, struct ph_segment *seg)
+static int verify_query(struct ph_kmod *km, struct ph_segment *seg, struct ph_placement *pl)
 {
-	struct query_ctx c = { .pl = &seg->found };
+	struct query_ctx c = { .pl = pl, .cancel = seg->cancel };
 	int err = kmod_query(km, seg->addr, seg->bytes, query_cb, &c);
 
-	snprintf(seg->found.method, sizeof(seg->found.method), "QUERY (pagehop.ko page-table walk)");
-	seg->found.complete = !err && !c.holes;
+	snprintf(pl->method, sizeof(pl->method), "QUERY (pagehop.ko page-table walk)");
+	pl->complete = !err && !c.holes;
 	return err;
 }
 
@@ -542,12 +828,13 @@ static uint64_t smaps_kernel_page_size(const void *addr)
  * Without the module: the node of every 4 KiB page through move_pages(), and
  * the size of the page behind it through /proc/self/pagemap (the frame) and
  * /proc/kpageflags (KPF_HUGE for hugetlb, KPF_THP for THP).  Needs root for
- * the frame numbers, as pagehop does anyway.
+ * the frame numbers, as pagehop does anyway: a present page without one
+ * (pagemap hides them from callers without CAP_SYS_ADMIN) is -EPERM.  Reading
+ * back 1 GiB of 4K pages takes seconds: the cancel flag is checked per batch.
  */
-static int verify_procfs(struct ph_segment *seg)
+static int verify_procfs(struct ph_segment *seg, struct ph_placement *pl)
 {
 	enum { BATCH = 4096 };
-	struct ph_placement *pl = &seg->found;
 	uint64_t npages = seg->bytes / PAGE_4K;
 	void *pages[BATCH];
 	int status[BATCH];
@@ -567,6 +854,10 @@ static int verify_procfs(struct ph_segment *seg)
 		uint64_t n = npages - first < BATCH ? npages - first : BATCH;
 		off_t pmoff = (off_t)(((uintptr_t)seg->addr / PAGE_4K + first) * 8);
 
+		if (cancelled(seg->cancel)) {
+			err = -EINTR;
+			goto out;
+		}
 		for (uint64_t i = 0; i < n; i++)
 			pages[i] = (char *)seg->addr + (first + i) * PAGE_4K;
 		if (move_pages(0, n, pages, NULL, status, 0)) {
@@ -582,7 +873,11 @@ static int verify_procfs(struct ph_segment *seg)
 			uint64_t pfn = pm[i] & ((1ull << 55) - 1), run = 1;
 			bool present = pm[i] >> 63;
 
-			if (!present || !pfn) {
+			if (present && !pfn) {
+				err = -EPERM;
+				goto out;
+			}
+			if (!present) {
 				pl->complete = false;
 				pl->other_bytes += PAGE_4K;
 				i++;
@@ -636,21 +931,45 @@ out:
 	return err;
 }
 
+int buffer_verify_ready(const struct ph_kmod *km, char *why, size_t whylen)
+{
+	int fd, err;
+
+	if (kmod_has(km, PAGEHOP_FEAT_QUERY))
+		return 0;
+	fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	err = -errno;
+	snprintf(why, whylen, "reading back where the memory is needs root (CAP_SYS_ADMIN): /proc/kpageflags: %s%s",
+		 strerror(-err), km->present ? "; /dev/pagehop needs root too" : "");
+	return err;
+}
+
 int segment_verify(struct ph_kmod *km, struct ph_segment *seg,
 		   const struct bitmask *interleave)
 {
-	struct ph_placement *pl;
+	struct ph_placement found = { 0 }, *pl = &found;
 	uint64_t want_ps_bytes, node_ok = 0, len;
 	enum ph_psize want = seg->psize;
 	char found_nodes[128] = "", sizes[128] = "", asked[32];
 	int err;
 
-	placement_init(&seg->found);
-	pl = &seg->found;
+	placement_init(pl);
 	if (kmod_has(km, PAGEHOP_FEAT_QUERY))
-		err = verify_query(km, seg);
+		err = verify_query(km, seg, pl);
 	else
-		err = verify_procfs(seg);
+		err = verify_procfs(seg, pl);
+	/* Interrupted: what was found before stands, half a read-back is not. */
+	if (err == -EINTR) {
+		free(pl->node_bytes);
+		return err;
+	}
+	free(seg->found.node_bytes);
+	seg->found = found;
+	pl = &seg->found;
 	/*
 	 * QUERY sees a THP as a PMD leaf like any 2 MiB mapping; in anonymous
 	 * memory a PMD leaf can only be a THP, so it is counted as one.
@@ -688,7 +1007,8 @@ int segment_verify(struct ph_kmod *km, struct ph_segment *seg,
 		snprintf(asked, sizeof(asked), "the interleave nodes");
 	if (err)
 		snprintf(seg->verify_msg, sizeof(seg->verify_msg),
-			 "could not read the buffer back (%s): %s", pl->method, strerror(-err));
+			 "could not read the buffer back (%s): %s%s", pl->method, strerror(-err),
+			 perm_error(err) ? " (needs root: CAP_SYS_ADMIN)" : "");
 	else if (seg->verified)
 		snprintf(seg->verify_msg, sizeof(seg->verify_msg),
 			 "%llu MiB of %s pages on node(s) %s (%s)",

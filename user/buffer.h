@@ -9,6 +9,7 @@
 #ifndef PAGEHOP_BUFFER_H
 #define PAGEHOP_BUFFER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -57,7 +58,9 @@ struct ph_segment {
 	struct ph_placement found;
 	bool verified;		/* found == asked */
 	char verify_msg[512];	/* what was found against what was asked */
+	char backend_note[384];	/* why AUTO took another backend, or "" */
 	/* private */
+	const volatile sig_atomic_t *cancel;
 	void *map;
 	uint64_t map_len;
 	struct ph_kbuf kbuf;
@@ -68,16 +71,35 @@ struct ph_bufreq {
 	enum ph_psize psize;
 	bool reserve;		/* grow a node's hugetlb pool if it is short */
 	struct bitmask *interleave;	/* NULL, or spread pages over these */
+	/* Stop faulting in, growing or reading back once *cancel is non-zero
+	 * (NULL: never); the call then returns -EINTR. */
+	const volatile sig_atomic_t *cancel;
 };
 
 /* Which backend AUTO picks for psize with this module state. */
 enum ph_backend buffer_auto_backend(const struct ph_kmod *km, enum ph_psize ps);
+/*
+ * When AUTO's pagehop.ko allocation of ps pages failed with err (-errno from
+ * ALLOC or the first touch): the backend to try instead, or PH_BACKEND_AUTO
+ * for none.  The module's refusals for want of memory (E2BIG: its pin cap
+ * or the node's 5% floor; ENOMEM: no contiguous run) are met by the hugetlb
+ * pool (2M, 1G) or anonymous memory (4K); any other error is reported.
+ */
+enum ph_backend buffer_auto_fallback(enum ph_psize ps, int err);
 
 /*
  * Allocate bytes (rounded up to the page size) on node (ignored with
  * interleave), pre-faulted and locked.  0, or -errno with a one-line reason
  * in why: -EINVAL bad request, -ENOMEM not enough on that node,
- * -EOPNOTSUPP the page size or backend is not available here.
+ * -EOPNOTSUPP the page size or backend is not available here, -EPERM
+ * growing a pool needs root, -EINTR rq->cancel was set.
+ *
+ * With rq->reserve, a node's hugetlb pool that is short is grown, and put
+ * back by buffer_restore_pools().  --reserve runs take turns: the first
+ * look at a pool takes /run/pagehop/reserve.lock (waiting, with a line on
+ * stderr, while another run holds it) and keeps it until the pools are put
+ * back, so that no run restores to a size that holds another's growth.  A
+ * growth that would leave the node less than 5% free is refused.
  */
 int segment_alloc(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 		  uint64_t bytes, struct ph_segment *seg, char *why, size_t whylen);
@@ -85,12 +107,27 @@ void segment_free(struct ph_kmod *km, struct ph_segment *seg);
 
 /*
  * Read back where seg's pages are and their size; set seg->verified and
- * seg->verify_msg.  0 if the read-back itself worked (verified or not).
+ * seg->verify_msg.  0 if the read-back itself worked (verified or not);
+ * -EINTR, with seg as it was, if the request's cancel flag was set.
  */
 int segment_verify(struct ph_kmod *km, struct ph_segment *seg,
 		   const struct bitmask *interleave);
 
-/* Put back every hugetlb pool that --reserve grew (also on exit). */
+/*
+ * Can this process read back where memory is?  Through pagehop.ko's QUERY,
+ * or /proc/kpageflags and the frame numbers of /proc/self/pagemap, both of
+ * which need root (CAP_SYS_ADMIN).  0, or -errno with why naming what is
+ * missing.
+ */
+int buffer_verify_ready(const struct ph_kmod *km, char *why, size_t whylen);
+
+/*
+ * Put back every hugetlb pool that --reserve grew and release the lock
+ * (also at exit; a crash puts them back too).  Says on stderr if a pool
+ * could not be put back.
+ */
 void buffer_restore_pools(void);
+/* The same without a word, async-signal-safe: for signal handlers. */
+void buffer_restore_pools_now(void);
 
 #endif

@@ -44,7 +44,8 @@ static void work_build(void *ctx, int tid)
 	/* Each thread its own chain: same pattern, seed offset by thread. */
 	spec.seed += (uint64_t)tid;
 	/* The chain covers the working set asked for, not the page rounding. */
-	r->nslots[tid] = chase_build(seg->addr, r->s->per_thread, &spec, &r->start[tid]);
+	r->nslots[tid] = chase_build(seg->addr, r->s->per_thread, &spec, &r->start[tid],
+				     &ph_interrupted);
 	r->err[tid] = r->nslots[tid] < 0 ? (int)r->nslots[tid] : 0;
 }
 
@@ -54,7 +55,7 @@ static void work_verify(void *ctx, int tid)
 	struct chase_run *r = ctx;
 
 	r->err[tid] = chase_verify(r->start[tid], (uint64_t)r->nslots[tid],
-				   &r->heads[tid * CHASE_MAX_CHAINS], r->chains);
+				   &r->heads[tid * CHASE_MAX_CHAINS], r->chains, &ph_interrupted);
 }
 
 static void work_walk(void *ctx, int tid)
@@ -84,7 +85,7 @@ static void calibrate(struct chase_run *r)
 	struct ph_session *s = r->s;
 
 	r->hops = 1024;
-	for (int i = 0; i < 20; i++) {
+	for (int i = 0; i < 20 && !ph_interrupted; i++) {
 		double slowest = 0;
 
 		team_run(s->team, work_walk, r, &s->clk, r->ticks);
@@ -153,7 +154,29 @@ static void run_free(struct chase_run *r)
 	free(r->ticks);
 }
 
-/* Walk the chain of thread 0 inside pagehop.ko and check where it stopped. */
+/*
+ * Advance p by hops hops, in pieces, so that a signal is seen within one
+ * piece (1M hops: well under 1 s even at a microsecond a hop).  0 or -EINTR.
+ */
+static int walk_cancellable(void **p, uint64_t hops)
+{
+	enum { PIECE = 1 << 20 };
+
+	while (hops) {
+		uint64_t n = hops < PIECE ? hops : PIECE;
+
+		if (ph_interrupted)
+			return -EINTR;
+		chase_walk(p, 1, n);
+		hops -= n;
+	}
+	return 0;
+}
+
+/*
+ * Walk the chain of thread 0 inside pagehop.ko and check where it stopped.
+ * Interrupted before that check is done, the figure is left out (exit 130).
+ */
 static int kernel_figure(struct chase_run *r, const char *name, struct ph_mcfg *cfg,
 			 double user_ns, struct ph_result *out)
 {
@@ -173,17 +196,21 @@ static int kernel_figure(struct chase_run *r, const char *name, struct ph_mcfg *
 	if (!k.loads)
 		k.loads = 1;
 	k.off = start_off;
-	chase_to_offsets(r->start[0], (uint64_t)r->nslots[0], base);
+	/* Interrupted half-way, the chain is neither form: nothing uses it again. */
+	if (chase_to_offsets(r->start[0], (uint64_t)r->nslots[0], base, &ph_interrupted))
+		return PH_EXIT_INTERRUPTED;
 	snprintf(label, sizeof(label), "chase %s in pagehop.ko", name);
 	cfg->label = label;
 	measure_figure(cfg, sample_kernel, &k, out);
-	chase_to_pointers(base, start_off, (uint64_t)r->nslots[0]);
+	if (chase_to_pointers(base, start_off, (uint64_t)r->nslots[0], &ph_interrupted))
+		return PH_EXIT_INTERRUPTED;
 	if (k.err) {
 		ph_errno(-k.err, "pagehop.ko CHASE");
 		return PH_EXIT_FAIL;
 	}
 	/* The kernel must have stopped where a user walk of as many hops does. */
-	chase_walk(&p, 1, k.total_hops % (uint64_t)r->nslots[0]);
+	if (walk_cancellable(&p, k.total_hops % (uint64_t)r->nslots[0]))
+		return PH_EXIT_INTERRUPTED;
 	if ((uint64_t)((char *)p - base) != k.off) {
 		ph_err("pagehop.ko CHASE ended at offset %llu, the chain says %llu",
 		       (unsigned long long)k.off, (unsigned long long)((char *)p - base));
@@ -208,7 +235,16 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 	r.err = xcalloc((size_t)n, sizeof(int));
 	r.ticks = xcalloc((size_t)n, sizeof(uint64_t));
 
+	/*
+	 * Building and checking a chain over 1 GiB takes seconds: both stop on
+	 * a signal, and the figure is then left out (exit 130).
+	 */
 	team_run(s->team, work_build, &r, &s->clk, r.ticks);
+	for (int i = 0; i < n; i++)
+		if (r.err[i] == -EINTR) {
+			rc = PH_EXIT_INTERRUPTED;
+			goto out;
+		}
 	for (int i = 0; i < n; i++)
 		if (r.err[i] || r.nslots[i] < (int64_t)chains) {
 			ph_err("cannot build the %s chain of thread %d over %llu bytes", name, i,
@@ -217,6 +253,11 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 			goto out;
 		}
 	team_run(s->team, work_verify, &r, &s->clk, r.ticks);
+	for (int i = 0; i < n; i++)
+		if (r.err[i] == -EINTR) {
+			rc = PH_EXIT_INTERRUPTED;
+			goto out;
+		}
 	for (int i = 0; i < n; i++)
 		if (r.err[i]) {
 			ph_err("the %s chain of thread %d is not one full cycle", name, i);

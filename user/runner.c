@@ -3,6 +3,7 @@
  * runner.c - pinned threads, barriers, and the repeat-until-precise loop.
  */
 #include "runner.h"
+#include "buffer.h"
 #include "clock.h"
 #include "util.h"
 
@@ -16,19 +17,53 @@
 
 volatile sig_atomic_t ph_interrupted;
 
-static void on_sigint(int sig)
+/* The signals that ask a run to stop; worker threads block them. */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+static void on_stop_signal(int sig)
 {
-	(void)sig;
-	ph_interrupted = 1;
+	/*
+	 * The second signal: whoever sent it does not want to wait for the
+	 * first to be acted on.  Put the pools back (async-signal-safe) and go.
+	 */
+	if (ph_interrupted) {
+		buffer_restore_pools_now();
+		_exit(PH_EXIT_INTERRUPTED);
+	}
+	ph_interrupted = sig;
 }
 
 void runner_catch_sigint(void)
 {
-	struct sigaction sa = { .sa_handler = on_sigint };
+	struct sigaction sa = { .sa_handler = on_stop_signal }, old;
 
+	/*
+	 * No SA_RESTART: a blocking call (a wait for the --reserve lock, a
+	 * hugetlb pool growing) returns EINTR and its caller sees the flag.
+	 */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++) {
+		int sig = stop_signals[i];
+
+		/* nohup leaves SIGHUP ignored so that a hangup does not end the
+		 * run: respect that.  (A shell's background job has SIGINT and
+		 * SIGQUIT ignored; those are caught anyway, so kill -INT works.) */
+		if (sig == SIGHUP && !sigaction(sig, NULL, &old) &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sig, &sa, NULL);
+	}
+}
+
+const char *runner_signal_name(int sig)
+{
+	static char buf[16];
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (!abbrev)
+		return "a signal";
+	snprintf(buf, sizeof(buf), "SIG%s", abbrev);
+	return buf;
 }
 
 struct worker {
@@ -104,6 +139,7 @@ static void *worker_main(void *arg)
 struct ph_team *team_start(const int *cpus, int n, char *why, size_t whylen)
 {
 	struct ph_team *t = xcalloc(1, sizeof(*t));
+	sigset_t stop, old;
 	int started = 0;
 
 	t->n = n;
@@ -112,6 +148,15 @@ struct ph_team *team_start(const int *cpus, int n, char *why, size_t whylen)
 	t->t1 = xcalloc((size_t)n, sizeof(uint64_t));
 	pthread_barrier_init(&t->start, NULL, (unsigned)n + 1);
 	pthread_barrier_init(&t->done, NULL, (unsigned)n + 1);
+	/*
+	 * The workers start with the stop signals blocked, so that those always
+	 * reach the main thread: the one that checks the flag between blocks
+	 * and owns the memory and the pools.
+	 */
+	sigemptyset(&stop);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaddset(&stop, stop_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
 	for (int i = 0; i < n; i++) {
 		t->w[i] = (struct worker){ .team = t, .tid = i, .cpu = cpus[i] };
 		if (pthread_create(&t->w[i].th, NULL, worker_main, &t->w[i])) {
@@ -120,6 +165,7 @@ struct ph_team *team_start(const int *cpus, int n, char *why, size_t whylen)
 		}
 		started++;
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (started < n) {
 		/* The barrier needs everyone; without them, give up hard. */
 		ph_err("%s", why);

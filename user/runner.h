@@ -17,9 +17,22 @@
 struct ph_clock;
 struct ph_team;
 
-/* Set by SIGINT once runner_catch_sigint() is called; loops stop on it. */
+/*
+ * The signal that asked the run to stop, 0 while none has.  Every loop that
+ * can last long checks it (the measured loops take a pointer to it) and
+ * winds down: what was measured is printed, the memory freed, the hugetlb
+ * pools put back, and the command exits 130.
+ */
 extern volatile sig_atomic_t ph_interrupted;
+/*
+ * Catch SIGINT, SIGTERM, SIGQUIT, and SIGHUP unless it is ignored (as nohup
+ * leaves it): the first of them sets ph_interrupted; a second one ends the
+ * process at once, after putting the hugetlb pools back.  The name is older
+ * than the other signals.  Safe to call more than once.
+ */
 void runner_catch_sigint(void);
+/* "SIGTERM" for ph_interrupted's value. */
+const char *runner_signal_name(int sig);
 
 /* One block of work for thread tid; ctx is the caller's. */
 typedef void (*team_work_fn)(void *ctx, int tid);
@@ -68,7 +81,7 @@ typedef int (*sample_fn)(void *ctx, double *sample);
 /*
  * Repeat fn until the 95% interval of the median is within ci_target of it
  * (with at least min_samples), time_s has passed, max_samples were taken or
- * SIGINT came.  Shows a progress line on stderr when stderr is a terminal.
+ * a signal came (ph_interrupted).  Shows a progress line on stderr when stderr is a terminal.
  */
 int measure_figure(const struct ph_mcfg *cfg, sample_fn fn, void *ctx,
 		   struct ph_result *res);

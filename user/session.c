@@ -39,7 +39,8 @@ const char session_common_usage[] =
 	"  --membind NODES        memory on these nodes; each thread's on the member\n"
 	"                         nearest its CPU (default: each thread's own node)\n"
 	"  --interleave NODES     pages round robin over these nodes\n"
-	"  --reserve              grow a node's hugetlb pool if it is short (put back after)\n"
+	"  --reserve              grow a node's hugetlb pool if it is short (put back\n"
+	"                         after; --reserve runs take turns)\n"
 	"  --allow-unverified     measure even if the memory is not where or what was\n"
 	"                         asked; every row then says verified=no\n"
 	"threads:\n"
@@ -67,6 +68,7 @@ void session_init(struct ph_session *s, uint64_t default_size)
 	s->mcfg.min_samples = 10;
 	s->mcfg.max_samples = 100000;
 	s->km.fd = -1;
+	s->bufreq.cancel = &ph_interrupted;
 }
 
 struct option *session_options(const struct option *own)
@@ -147,6 +149,8 @@ int session_parse_option(struct ph_session *s, int c, const char *arg)
 	}
 }
 
+static bool restore_registered;
+
 int session_machine(struct ph_session *s)
 {
 	int err = topology_load(&s->topo);
@@ -166,8 +170,31 @@ int session_machine(struct ph_session *s)
 	cpu_load(&s->cpu);
 	kmod_open(&s->km);
 	clock_setup(&s->clk, &s->cpu, &s->km);
-	atexit(buffer_restore_pools);
+	/* From here on a signal stops the run, which then puts the pools back. */
+	runner_catch_sigint();
+	if (!restore_registered) {
+		atexit(buffer_restore_pools);
+		restore_registered = true;
+	}
 	return 0;
+}
+
+/* The exit code for segment_alloc's -errno. */
+static int alloc_exit_code(int err)
+{
+	switch (err) {
+	case -EINTR:
+		return PH_EXIT_INTERRUPTED;
+	case -EINVAL:
+		return PH_EXIT_USAGE;
+	case -EOPNOTSUPP:
+	case -ENOMEM:
+	case -EPERM:
+	case -EACCES:
+		return PH_EXIT_UNSUPPORTED;
+	default:
+		return PH_EXIT_FAIL;
+	}
 }
 
 int session_start(struct ph_session *s, unsigned default_threads)
@@ -186,6 +213,11 @@ int session_start(struct ph_session *s, unsigned default_threads)
 		       (unsigned long long)s->size);
 		return PH_EXIT_USAGE;
 	}
+	/* Say what is missing before laying out gigabytes that cannot be checked. */
+	if (!s->allow_unverified && buffer_verify_ready(&s->km, why, sizeof(why))) {
+		ph_err("%s; run as root, or measure unverified with --allow-unverified", why);
+		return PH_EXIT_UNSUPPORTED;
+	}
 	s->segs = xcalloc((size_t)s->binding.n, sizeof(*s->segs));
 	s->all_verified = true;
 	for (int i = 0; i < s->binding.n; i++) {
@@ -193,12 +225,19 @@ int session_start(struct ph_session *s, unsigned default_threads)
 
 		err = segment_alloc(&s->km, &s->bufreq, s->binding.nodes[i], s->per_thread,
 				    seg, why, sizeof(why));
+		if (!err)
+			err = segment_verify(&s->km, seg, s->bufreq.interleave) == -EINTR ? -EINTR : 0;
+		if (err == -EINTR) {
+			ph_err("interrupted by %s while the memory was laid out and read back",
+			       runner_signal_name(ph_interrupted));
+			return PH_EXIT_INTERRUPTED;
+		}
 		if (err) {
 			ph_err("thread %d (CPU %d): %s", i, s->binding.cpus[i], why);
-			return err == -EINVAL ? PH_EXIT_USAGE :
-			       err == -EOPNOTSUPP || err == -ENOMEM ? PH_EXIT_UNSUPPORTED : PH_EXIT_FAIL;
+			return alloc_exit_code(err);
 		}
-		err = segment_verify(&s->km, seg, s->bufreq.interleave);
+		if (seg->backend_note[0] && !s->backend_note[0])
+			snprintf(s->backend_note, sizeof(s->backend_note), "%s", seg->backend_note);
 		if (!seg->verified) {
 			s->all_verified = false;
 			if (!s->allow_unverified) {
@@ -225,7 +264,11 @@ bool session_still_verified(struct ph_session *s)
 	for (int i = 0; i < s->binding.n; i++) {
 		bool before = s->segs[i].verified;
 
-		segment_verify(&s->km, &s->segs[i], s->bufreq.interleave);
+		if (ph_interrupted ||
+		    segment_verify(&s->km, &s->segs[i], s->bufreq.interleave) == -EINTR) {
+			s->reverify_skipped = true;
+			break;
+		}
 		if (before && !s->segs[i].verified) {
 			ph_warn("thread %d: the memory moved while it was measured: %s",
 				i, s->segs[i].verify_msg);
@@ -251,6 +294,8 @@ void session_describe(struct ph_session *s, struct ph_doc *doc)
 	section_str(sec, "statistics",
 		    "median of timed blocks after one untimed warm-up pass; 95% CI of the median from binomial order statistics");
 	section_str(sec, "module", s->km.fd >= 0 ? "loaded" : s->km.why);
+	if (s->backend_note[0])
+		doc_note(doc, "%s", s->backend_note);
 }
 
 void session_buffers_table(struct ph_session *s, struct ph_doc *doc)
@@ -350,7 +395,10 @@ int session_render(struct ph_session *s, struct ph_doc *doc, int rc)
 	if (!s->all_verified)
 		doc_note(doc, "the memory was NOT verified to be where or what was asked; figures are marked verified=no");
 	if (ph_interrupted) {
-		doc_note(doc, "interrupted: the figures above are what was measured before SIGINT");
+		doc_note(doc, "interrupted: the figures above are what was measured before %s",
+			 runner_signal_name(ph_interrupted));
+		if (s->reverify_skipped)
+			doc_note(doc, "interrupted before the memory was read back after measuring: it was verified before");
 		rc = PH_EXIT_INTERRUPTED;
 	}
 	if (doc_render(doc, s->fmt, stdout))

@@ -65,6 +65,8 @@ struct ph_session {
 	struct ph_segment *segs;	/* one per thread */
 	struct ph_team *team;
 	bool all_verified;
+	bool reverify_skipped;	/* a signal came before the memory was re-read */
+	char backend_note[384];	/* why --backend auto took another backend */
 };
 
 /* Defaults: table, 4K pages, auto backend, --time 2, --ci 1. */
@@ -90,14 +92,21 @@ int session_machine(struct ph_session *s);
  * size / threads (rounded up to whole pages) on each thread's node, verify
  * every segment, start the pinned team.  On a verification failure prints what was found against
  * what was asked and returns PH_EXIT_FAIL unless --allow-unverified.
- * 0 or an exit code.
+ * Without the privilege to read the memory back (root), says so and returns
+ * PH_EXIT_UNSUPPORTED unless --allow-unverified.  A signal while the memory
+ * is laid out or read back: PH_EXIT_INTERRUPTED.  0 or an exit code.
  */
 int session_start(struct ph_session *s, unsigned default_threads);
 
-/* Verify the segments again after measuring: were the pages still there? */
+/*
+ * Verify the segments again after measuring: were the pages still there?
+ * After a signal this is skipped (it takes seconds over 1 GiB), and the
+ * output says that the memory was not read back after measuring.
+ */
 bool session_still_verified(struct ph_session *s);
 
-/* Section "run": clock, frequency and source, time and CI targets. */
+/* Section "run": clock, frequency and source, time and CI targets; a note
+ * if --backend auto took another backend than pagehop.ko, and why. */
 void session_describe(struct ph_session *s, struct ph_doc *doc);
 /* Table "buffers": per thread its CPU, node, backend, page size, verification. */
 void session_buffers_table(struct ph_session *s, struct ph_doc *doc);
@@ -113,7 +122,8 @@ void session_found(struct ph_session *s, char *nodes, size_t nodes_len,
 void session_stop(struct ph_session *s);
 /*
  * The end of every measuring command: note unverified memory and an
- * interruption (exit 130), render doc in --format.  Returns the exit code.
+ * interruption by a signal (exit 130), render doc in --format.  Returns the
+ * exit code.
  */
 int session_render(struct ph_session *s, struct ph_doc *doc, int rc);
 void session_free(struct ph_session *s);

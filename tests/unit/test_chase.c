@@ -4,7 +4,8 @@
  * slot (or every page) exactly once, checked by walking it with a visit
  * bitmap here rather than trusting chase_verify; and each pattern has its
  * locality property: TLB windows entered once each, one slot per page,
- * sequential and strided steps.
+ * sequential and strided steps.  A raised cancel flag stops every builder
+ * and walk over the chain with -EINTR, and a lowered one changes nothing.
  */
 #include "unit.h"
 #include "chase.h"
@@ -76,14 +77,14 @@ static void test_cycles(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct chase_spec sp = spec_of(cases[i].spec, 42);
 		void *start;
-		int64_t n = chase_build(buf, BUF, &sp, &start);
+		int64_t n = chase_build(buf, BUF, &sp, &start, NULL);
 
 		assert_int_equal(n, cases[i].n);
 		walk_once(start, (uint64_t)n, cases[i].unit);
-		assert_int_equal(chase_verify(start, (uint64_t)n, NULL, 0), 0);
+		assert_int_equal(chase_verify(start, (uint64_t)n, NULL, 0, NULL), 0);
 		/* One hop short or long is not a full cycle. */
-		assert_int_equal(chase_verify(start, (uint64_t)n - 1, NULL, 0), -EINVAL);
-		assert_int_equal(chase_verify(start, (uint64_t)n + 1, NULL, 0), -EINVAL);
+		assert_int_equal(chase_verify(start, (uint64_t)n - 1, NULL, 0, NULL), -EINVAL);
+		assert_int_equal(chase_verify(start, (uint64_t)n + 1, NULL, 0, NULL), -EINVAL);
 	}
 }
 
@@ -98,7 +99,7 @@ static void test_locality(void **state)
 	(void)state;
 	/* tlb:64K: the window changes exactly once per window. */
 	sp = spec_of("tlb:64K", 7);
-	n = chase_build(buf, BUF, &sp, &start);
+	n = chase_build(buf, BUF, &sp, &start, NULL);
 	p = start;
 	for (int64_t i = 0; i < n; i++) {
 		char *q = *(char **)p;
@@ -110,7 +111,7 @@ static void test_locality(void **state)
 
 	/* page: every hop goes to another page, at a line not always 0. */
 	sp = spec_of("page", 7);
-	n = chase_build(buf, BUF, &sp, &start);
+	n = chase_build(buf, BUF, &sp, &start, NULL);
 	p = start;
 	changes = 0;
 	for (int64_t i = 0; i < n; i++) {
@@ -124,7 +125,7 @@ static void test_locality(void **state)
 
 	/* seq: +64 except the one wrap; stride:256: +256 except once a pass. */
 	sp = spec_of("seq", 0);
-	n = chase_build(buf, BUF, &sp, &start);
+	n = chase_build(buf, BUF, &sp, &start, NULL);
 	p = start;
 	for (int64_t i = 0; i < n; i++) {
 		char *q = *(char **)p;
@@ -134,7 +135,7 @@ static void test_locality(void **state)
 	}
 	assert_int_equal(off_steps, 1);
 	sp = spec_of("stride:256", 0);
-	n = chase_build(buf, BUF, &sp, &start);
+	n = chase_build(buf, BUF, &sp, &start, NULL);
 	p = start;
 	off_steps = 0;
 	for (int64_t i = 0; i < n; i++) {
@@ -153,12 +154,12 @@ static void test_seed(void **state)
 	void *start;
 
 	(void)state;
-	chase_build(buf, BUF, &sp, &start);
+	chase_build(buf, BUF, &sp, &start, NULL);
 	memcpy(copy, buf, BUF);
-	chase_build(buf, BUF, &sp, &start);
+	chase_build(buf, BUF, &sp, &start, NULL);
 	assert_memory_equal(copy, buf, BUF);	/* same seed, same chain */
 	sp.seed = 2;
-	chase_build(buf, BUF, &sp, &start);
+	chase_build(buf, BUF, &sp, &start, NULL);
 	assert_memory_not_equal(copy, buf, BUF);
 	free(copy);
 }
@@ -167,10 +168,10 @@ static void test_walk_and_offsets(void **state)
 {
 	struct chase_spec sp = spec_of("random", 3);
 	void *start, *starts[4], *p[4];
-	int64_t n = chase_build(buf, BUF, &sp, &start);
+	int64_t n = chase_build(buf, BUF, &sp, &start, NULL);
 
 	(void)state;
-	assert_int_equal(chase_verify(start, (uint64_t)n, starts, 4), 0);
+	assert_int_equal(chase_verify(start, (uint64_t)n, starts, 4, NULL), 0);
 	/* The four starts are a quarter of the cycle apart. */
 	p[0] = start;
 	chase_walk(p, 1, (uint64_t)n / 4);
@@ -180,14 +181,55 @@ static void test_walk_and_offsets(void **state)
 	chase_walk(p, 4, (uint64_t)n);
 	assert_memory_equal(p, starts, sizeof(p));
 
-	chase_to_offsets(start, (uint64_t)n, buf);
+	assert_int_equal(chase_to_offsets(start, (uint64_t)n, buf, NULL), 0);
 	for (int64_t i = 0; i < n; i++) {
 		uint64_t off = *(uint64_t *)(buf + i * CHASE_SLOT);
 
 		assert_true(off < BUF && off % CHASE_SLOT == 0);
 	}
-	chase_to_pointers(buf, (uint64_t)((char *)start - buf), (uint64_t)n);
-	assert_int_equal(chase_verify(start, (uint64_t)n, NULL, 0), 0);
+	assert_int_equal(chase_to_pointers(buf, (uint64_t)((char *)start - buf), (uint64_t)n, NULL), 0);
+	assert_int_equal(chase_verify(start, (uint64_t)n, NULL, 0, NULL), 0);
+}
+
+/*
+ * The cancel flag: raised, every builder and every walk over the chain
+ * stops with -EINTR (they look at it first, then every CHASE_CANCEL_EVERY
+ * steps); lowered, the chain is the one built without it.
+ */
+static void test_cancel(void **state)
+{
+	static const char *const specs[] = { "random", "seq", "stride:256", "tlb:4K", "page:64" };
+	volatile sig_atomic_t stop = 1, go = 0;
+	char *copy = malloc(BUF);
+	void *start, *start2;
+	int64_t n;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		struct chase_spec sp = spec_of(specs[i], 5);
+
+		assert_int_equal(chase_build(buf, BUF, &sp, &start, &stop), -EINTR);
+		n = chase_build(buf, BUF, &sp, &start, NULL);
+		assert_true(n > 0);
+		memcpy(copy, buf, BUF);
+		assert_int_equal(chase_build(buf, BUF, &sp, &start2, &go), n);
+		assert_ptr_equal(start, start2);
+		assert_memory_equal(copy, buf, BUF);
+		assert_int_equal(chase_verify(start, (uint64_t)n, NULL, 0, &go), 0);
+	}
+	/* The walks over a random chain of BUF / 64 slots. */
+	{
+		struct chase_spec sp = spec_of("random", 6);
+
+		n = chase_build(buf, BUF, &sp, &start, NULL);
+		assert_int_equal(chase_verify(start, (uint64_t)n, NULL, 0, &stop), -EINTR);
+		assert_int_equal(chase_to_offsets(start, (uint64_t)n, buf, &stop), -EINTR);
+		n = chase_build(buf, BUF, &sp, &start, NULL);
+		assert_int_equal(chase_to_offsets(start, (uint64_t)n, buf, &go), 0);
+		assert_int_equal(chase_to_pointers(buf, (uint64_t)((char *)start - buf), (uint64_t)n,
+						   &stop), -EINTR);
+	}
+	free(copy);
 }
 
 static void test_parse(void **state)
@@ -224,7 +266,7 @@ static void test_parse(void **state)
 	{
 		void *start;
 
-		assert_int_equal(chase_build(buf, BUF, &sp, &start), -EINVAL);
+		assert_int_equal(chase_build(buf, BUF, &sp, &start, NULL), -EINVAL);
 	}
 }
 
@@ -235,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_locality),
 		cmocka_unit_test(test_seed),
 		cmocka_unit_test(test_walk_and_offsets),
+		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_parse),
 	};
 

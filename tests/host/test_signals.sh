@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# test_signals.sh - signals and --reserve: for SIGINT, SIGTERM, SIGHUP and
+# SIGQUIT, a run whose 2 MiB pool on node 0 must grow is stopped while it
+# lays out its memory, builds its chain and measures; it must end within
+# 1 s of the signal, exit 130, and leave node 0's pool as it was.  So must a
+# second signal (at once) and a crash (SIGSEGV, SIGABRT).  A growth past the
+# node's 5% floor is refused, and two --reserve runs at once take turns and
+# leave the pool as it was.
+# The pool is read straight from sysfs, not from anything pagehop says.
+. "$(dirname "$0")/lib.sh"
+
+NR=/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages
+FREE=/sys/devices/system/node/node0/hugepages/hugepages-2048kB/free_hugepages
+[ -e "$NR" ] || skip_test "no 2 MiB hugetlb pool on node 0 ($NR)"
+[ "$(id -u)" -eq 0 ] || skip_test "growing a hugetlb pool needs root"
+# Another --reserve run (another pagehop build on a shared machine need not
+# take the lock) would change the pool under the test: let it finish first.
+for ((i = 0; i < 300; i++)); do
+	pgrep -f -- 'pagehop .*--reserve' >/dev/null || break
+	sleep 1
+done
+pgrep -af -- 'pagehop .*--reserve' && skip_test "another pagehop --reserve run holds the pool"
+orig=$(cat "$NR")
+trap 'echo "$orig" >"$NR"; rm -rf "$TMP"' EXIT
+# No free page in the pool: every run below must grow it.
+echo $((orig - $(cat "$FREE"))) >"$NR" || skip_test "cannot write $NR"
+before=$(cat "$NR")
+[ "$(cat "$FREE")" -eq 0 ] || skip_test "cannot empty node 0's 2 MiB pool: $(cat "$FREE") pages stay free"
+echo "node 0 2 MiB pool: $orig pages at the start, $before (none free) for the test"
+
+# alive PID: running, not yet a zombie.
+alive() { [ -e /proc/$1/stat ] && [ "$(cut -d' ' -f3 /proc/$1/stat 2>/dev/null)" != Z ]; }
+ntasks() { ls /proc/$1/task 2>/dev/null | wc -l; }
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# wait_for PID COND SECONDS: until COND (a shell expression) holds or PID ends.
+wait_for() {
+	local pid=$1 cond=$2 i
+	for ((i = 0; i < $3 * 100; i++)); do
+		alive "$pid" || return 1
+		eval "$cond" && return 0
+		sleep 0.01
+	done
+	return 1
+}
+
+# stop DESC SIG THREADS DELAY ARGS...: start pagehop ARGS, wait until its
+# pool grew and it has THREADS tasks (2: its worker threads are up and it
+# builds its chain; 1: it is still laying out its memory), wait DELAY s
+# more, send SIG, then check the stop time, exit code and pool.
+stop() {
+	local desc=$1 sig=$2 tasks=$3 delay=$4 pid t0 t1 ms rc msg
+	shift 4
+	"$PAGEHOP" "$@" >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	if ! wait_for $pid "[ \$(cat $NR) -gt $before ] && [ \$(ntasks $pid) -ge $tasks ]" 60; then
+		wait $pid
+		fail "$desc: ended (exit $?) before it grew the pool and started its threads: $(cat "$TMP/err")"
+		echo "$before" >"$NR"
+		return
+	fi
+	sleep "$delay"
+	t0=$(now_ms)
+	kill -"$sig" $pid
+	for ((i = 0; i < 1000; i++)); do alive $pid || break; sleep 0.01; done
+	t1=$(now_ms)
+	alive $pid && kill -KILL $pid
+	wait $pid
+	rc=$?
+	ms=$((t1 - t0))
+	msg=$(grep -v warning "$TMP/err" | tail -n 1)
+	if [ $ms -le 1000 ] && [ $rc -eq 130 ] && [ "$(cat "$NR")" -eq "$before" ]; then
+		pass "$desc: SIG$sig, stopped in $ms ms, exit $rc, pool back to $before${msg:+; said: $msg}"
+	else
+		fail "$desc: SIG$sig, stopped in $ms ms (want <= 1000), exit $rc (want 130), pool $(cat "$NR") (want $before); stderr: $(tail -n 3 "$TMP/err")"
+		echo "$before" >"$NR"
+	fi
+}
+
+for sig in INT TERM HUP QUIT; do
+	# 1 GiB of 2 MiB pages: faulting it in and reading back where each 4 KiB
+	# of it is takes seconds, and so do building and checking the chain.
+	stop "chase, faulting in and reading back" $sig 1 0.3 \
+		chase --reserve --page-size 2m --size 1G --time 30 --format json
+	stop "chase, building the chain" $sig 2 0.2 \
+		chase --reserve --page-size 2m --size 1G --time 30 --format json
+	stop "chase, measuring" $sig 2 1.5 \
+		chase --reserve --page-size 2m --size 64M --time 30 --ci 0.001 --format json
+	[ $sig = INT ] && { jq -e '.chase[0].samples > 0 and (.notes | any(test("interrupted")))' \
+		"$TMP/out" >/dev/null && pass "chase SIGINT: the samples so far and the note" ||
+		fail "chase SIGINT output: $(head -c 300 "$TMP/out")"; }
+	stop "matrix, building the chain" $sig 2 0.2 \
+		matrix --reserve --page-size 2m --size 1G --figures latency --time 30 --format json
+	stop "matrix, measuring bandwidth" $sig 2 1.5 \
+		matrix --reserve --page-size 2m --size 64M --figures read --time 30 --ci 0.001 --format json
+	stop "stream, measuring" $sig 2 1.5 \
+		stream --reserve --page-size 2m --size 64M --kernel triad --time 30 --ci 0.001 --format json
+done
+
+# A second signal does not wait for the first to be acted on: the process
+# ends at once (nothing on stdout), still with the pool put back.  Two
+# different signals, as two of the same may merge into one.
+"$PAGEHOP" chase --reserve --page-size 2m --size 1G --time 30 --format json >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+if wait_for $pid "[ \$(cat $NR) -gt $before ] && [ \$(ntasks $pid) -ge 2 ]" 60; then
+	kill -INT $pid
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	expect "second signal: exit" $rc 130
+	expect "second signal: pool back" "$(cat "$NR")" "$before"
+	expect "second signal: nothing printed" "$(wc -c <"$TMP/out")" 0
+else
+	fail "second signal: the run did not start: $(cat "$TMP/err")"
+fi
+
+# A crash (a fatal signal pagehop does not catch to stop cleanly) still
+# puts the pool back before the process dies of it.
+for sig in SEGV ABRT; do
+	(ulimit -c 0; exec "$PAGEHOP" chase --reserve --page-size 2m --size 64M --time 30 --format json) \
+		>"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	if wait_for $pid "[ \$(cat $NR) -gt $before ] && [ \$(ntasks $pid) -ge 2 ]" 60; then
+		sleep 0.5
+		kill -$sig $pid
+		wait $pid
+		rc=$?
+		expect "SIG$sig: the process died of it" $rc $((128 + $(kill -l $sig)))
+		expect "SIG$sig: pool back" "$(cat "$NR")" "$before"
+	else
+		fail "SIG$sig: the run did not start: $(cat "$TMP/err")"
+	fi
+	echo "$before" >"$NR"
+done
+
+# A growth that would leave node 0 less than 5% free is refused, with that
+# reason, before the pool is touched.
+node_kb() { awk -v k="$1:" '$3 == k { print $4 }' /sys/devices/system/node/node0/meminfo; }
+total=$(($(node_kb MemTotal) * 1024)) free=$(($(node_kb MemFree) * 1024))
+size=$(( (free - total / 20 + 512 * 1024 * 1024) / (2 * 1024 * 1024) * 2 ))M
+"$PAGEHOP" chase --reserve --page-size 2m --size "$size" --threads 1 --time 0.2 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 4 ] && [ ! -s "$TMP/out" ] && grep -q "less than 5% of its" "$TMP/err"; then
+	pass "growth past the 5% floor refused: $(cat "$TMP/err")"
+else
+	fail "growth past the 5% floor ($size): exit $rc, stderr: $(cat "$TMP/err")"
+fi
+expect "growth past the 5% floor: pool untouched" "$(cat "$NR")" "$before"
+
+# Two --reserve runs at once: the second waits for the first to put the pool
+# back, then grows it itself; at the end the pool is as before.
+"$PAGEHOP" chase --reserve --page-size 2m --size 64M --time 2 --format json >"$TMP/a.json" 2>"$TMP/a.err" &
+a=$!
+wait_for $a "[ \$(cat $NR) -gt $before ]" 30 || fail "first run did not grow the pool: $(cat "$TMP/a.err")"
+"$PAGEHOP" chase --reserve --page-size 2m --size 64M --time 2 --format json >"$TMP/b.json" 2>"$TMP/b.err" &
+b=$!
+wait $a
+ra=$?
+wait $b
+rb=$?
+expect "two --reserve runs: both measured" "$ra $rb" "0 0"
+expect "two --reserve runs: pool as before" "$(cat "$NR")" "$before"
+grep -q "waiting for" "$TMP/b.err" && pass "second run waited: $(cat "$TMP/b.err")" ||
+	fail "second run did not say it waited: $(cat "$TMP/b.err")"
+finish
