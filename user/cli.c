@@ -234,3 +234,15 @@ void cli_option_error(int c, char *const argv[], const struct option *longopts)
 	else
 		ph_err("unknown option '%s'; see '%s --help'", bad, ph_progname());
 }
+
+int cli_check_output(const char *opt, const char *path)
+{
+	char why[256];
+
+	/* Before measuring: a bad path found after an hour is an hour lost. */
+	if (output_path_check(path, why, sizeof(why))) {
+		ph_err("%s %s: %s", opt, path, why);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -42,6 +42,12 @@ int cli_check_list(const char *opt, const char *arg, const char *expected);
 /* An unsigned 64-bit number (decimal or 0x hex), e.g. a seed. */
 int cli_parse_u64(const char *opt, const char *arg, uint64_t *out);
 
+/*
+ * An output file option (--save, --plot, --emit-acpi), checked before
+ * anything is measured: 0, or "OPT PATH: why" on stderr and -EINVAL.
+ */
+int cli_check_output(const char *opt, const char *path);
+
 /* Refuse anything left after the options: "unexpected argument 'x'". */
 int cli_no_arguments(int argc, char *const argv[]);
 

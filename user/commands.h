@@ -16,4 +16,8 @@ int cmd_pages(int argc, char *argv[]);
 int cmd_prefetch(int argc, char *argv[]);
 int cmd_slit(int argc, char *argv[]);
 
+/* The declarations of the commands' options (optspec.h). */
+struct ph_cmdspec;
+extern const struct ph_cmdspec cmd_matrix_spec;
+
 #endif

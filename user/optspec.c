@@ -69,6 +69,26 @@ int opts_defaults(const struct ph_cmdspec *spec, ph_opt_handler handle, void *ct
 	return 0;
 }
 
+/*
+ * An option other commands take and this one does not, said with the
+ * reason the declaration gives: "--physcpubind: the matrix measures ...".
+ */
+static bool refused(const struct ph_cmdspec *spec, const char *word)
+{
+	size_t n;
+
+	if (!spec->refused || strncmp(word, "--", 2))
+		return false;
+	word += 2;
+	n = strcspn(word, "=");
+	for (const struct ph_refusal *r = spec->refused; r->name; r++)
+		if (strlen(r->name) == n && !strncmp(r->name, word, n)) {
+			ph_err("--%s: %s", r->name, r->why);
+			return true;
+		}
+	return false;
+}
+
 static int val_of(const struct ph_opt *o, size_t i)
 {
 	return o->shortc ? (unsigned char)o->shortc : LONG_ONLY_BASE + (int)i;
@@ -109,6 +129,8 @@ int opts_parse(const struct ph_cmdspec *spec, int argc, char *argv[],
 			if (lo[i].val == c)
 				o = v[i];
 		if (!o) {
+			if (c == '?' && refused(spec, argv[optind - 1]))
+				goto bad;
 			cli_option_error(c, argv, lo);
 			rc = -EINVAL;
 			goto out;
@@ -124,6 +146,11 @@ int opts_parse(const struct ph_cmdspec *spec, int argc, char *argv[],
 		rc = handle(ctx, o, o->arg ? optarg : NULL);
 		if (rc)
 			goto out;
+	}
+	if (0) {
+bad:
+		rc = -EINVAL;
+		goto out;
 	}
 	rc = cli_no_arguments(argc, argv) ? -EINVAL : PH_OPTS_OK;
 out:
@@ -168,12 +195,12 @@ static void usage_opt(struct sbuf *b, const struct ph_opt *o)
 	const char *h = o->help;
 	size_t l;
 
-	/* "  -x, --name ARG", or the name where it would be after "-x, ". */
+	/* "  -x, --name ARG", or "  --name ARG": few options have a letter. */
 	if (o->shortc)
 		l = (size_t)snprintf(left, sizeof(left), "  -%c, --%s%s%s", o->shortc, o->name,
 				     o->arg ? " " : "", o->arg ? o->arg : "");
 	else
-		l = (size_t)snprintf(left, sizeof(left), "      --%s%s%s", o->name,
+		l = (size_t)snprintf(left, sizeof(left), "  --%s%s%s", o->name,
 				     o->arg ? " " : "", o->arg ? o->arg : "");
 	sb_str(b, left);
 	if (l + 1 > HELP_COL) {

@@ -35,12 +35,19 @@ struct ph_optgroup {
 	const struct ph_opt *opts;	/* terminated by an entry with name NULL */
 };
 
+/* An option of other commands that this one does not take, and why. */
+struct ph_refusal {
+	const char *name;	/* long name without "--"; NULL ends the list */
+	const char *why;	/* the rest of the one-line error */
+};
+
 struct ph_cmdspec {
 	const char *name;		/* "pages" */
 	const char *synopsis;		/* after "pagehop NAME ": "[OPTIONS]" */
 	const char *about;		/* the paragraph under the usage line */
 	const struct ph_optgroup *groups;	/* terminated by title NULL */
 	const char *epilog;		/* lines after the options, or NULL */
+	const struct ph_refusal *refused;	/* or NULL */
 };
 
 /*

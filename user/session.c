@@ -151,6 +151,16 @@ int session_parse_option(struct ph_session *s, int c, const char *arg)
 
 static bool restore_registered;
 
+int session_option(struct ph_session *s, const struct ph_opt *o, const char *arg)
+{
+	int h;
+
+	if (o->id < OPT_SIZE || o->id >= OPT_COMMON_END)
+		return 1;
+	h = session_parse_option(s, o->id, arg);
+	return h < 0 ? -EINVAL : h ? 0 : 1;
+}
+
 int session_machine(struct ph_session *s)
 {
 	int err = topology_load(&s->topo);

@@ -35,12 +35,18 @@ static const struct ph_optgroup groups[] = {
 	{ 0 },
 };
 
+static const struct ph_refusal refusals[] = {
+	{ "threads", "the demo runs one thread" },
+	{ 0 },
+};
+
 static const struct ph_cmdspec spec = {
 	.name = "demo",
 	.synopsis = "[OPTIONS]",
 	.about = "Demonstrates the declaration.",
 	.groups = groups,
 	.epilog = "NODES are lists as numactl takes them.",
+	.refused = refusals,
 };
 
 /* What the handler saw, in order. */
@@ -102,6 +108,43 @@ static void test_errors(void **state)
 	assert_int_equal(parse("--flag=1", NULL), -EINVAL);
 	/* Options of no group are not options of the command. */
 	assert_int_equal(parse("--threads", "2", NULL), -EINVAL);
+	assert_int_equal(parse("--threads=2", NULL), -EINVAL);
+	assert_int_equal(parse("--interleave", "0", NULL), -EINVAL);
+}
+
+/* What parse() wrote to stderr. */
+static char errbuf[1024];
+
+static int parse_err(const char *a, const char *b)
+{
+	FILE *f = tmpfile();
+	int saved = dup(2), rc;
+	size_t n;
+
+	fflush(stderr);
+	dup2(fileno(f), 2);
+	rc = parse(a, b, NULL);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(f);
+	n = fread(errbuf, 1, sizeof(errbuf) - 1, f);
+	errbuf[n] = '\0';
+	fclose(f);
+	return rc;
+}
+
+static void test_refused(void **state)
+{
+	(void)state;
+	/* An option the command does not take, with the reason it declares. */
+	assert_int_equal(parse_err("--threads", "2"), -EINVAL);
+	assert_string_equal(errbuf, "pagehop demo: --threads: the demo runs one thread\n");
+	assert_int_equal(parse_err("--threads=2", NULL), -EINVAL);
+	assert_string_equal(errbuf, "pagehop demo: --threads: the demo runs one thread\n");
+	/* Any other unknown option: the usual line. */
+	assert_int_equal(parse_err("--thread", "2"), -EINVAL);
+	assert_string_equal(errbuf, "pagehop demo: unknown option '--thread'; see 'pagehop demo --help'\n");
 }
 
 static void test_help(void **state)
@@ -128,13 +171,13 @@ static void test_usage_text(void **state)
 		"Demonstrates the declaration.\n"
 		"\n"
 		"memory:\n"
-		"      --size SIZE        working set (default 1G)\n"
-		"      --flag             a switch\n"
+		"  --size SIZE            working set (default 1G)\n"
+		"  --flag                 a switch\n"
 		"                         over two lines\n"
 		"\n"
 		"output:\n"
 		"  -f, --format FMT       table, csv or json (default table)\n"
-		"      --a-rather-long-option-name N\n"
+		"  --a-rather-long-option-name N\n"
 		"                         seed (default: the time of day)\n"
 		"\n"
 		"  -h, --help             this text\n"
@@ -158,6 +201,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_first),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_text),
 		cmocka_unit_test(test_find),
