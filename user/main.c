@@ -11,41 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-struct ph_command {
-	const char *name;
-	int (*run)(int argc, char *argv[]);
-	const char *summary;
-};
-
-static const struct ph_command commands[] = {
-	{ "survey", cmd_survey,
-	  "a first look in about ten seconds (what 'pagehop' alone runs)" },
-	{ "info", cmd_info,
-	  "nodes, distances (SLIT), HMAT, CPU, caches, clock and module state" },
-	{ "stream", cmd_stream,
-	  "memory bandwidth with STREAM's kernels, per ISA and store kind" },
-	{ "chase", cmd_chase,
-	  "load-to-use latency by pointer chasing, per pattern and page size" },
-	{ "list", cmd_list,
-	  "every bandwidth kernel variant and chase pattern" },
-	{ "pages", cmd_pages,
-	  "what page size does: a working-set sweep per page size, TLB knees, ratios" },
-	{ "prefetch", cmd_prefetch,
-	  "what hardware and software prefetching do, per access pattern" },
-	{ "matrix", cmd_matrix,
-	  "latency and bandwidth for every CPU node x memory node pair" },
-	{ "slit", cmd_slit,
-	  "compare a measured node matrix with the SLIT and HMAT; propose a SLIT" },
-};
-
-static const struct ph_command *find_command(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
-	return NULL;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -56,8 +21,8 @@ static void usage(FILE *f)
 		"firmware's SLIT and HMAT.  With no command, runs 'pagehop survey'.\n"
 		"\n"
 		"commands:\n");
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	for (size_t i = 0; i < ph_ncommands; i++)
+		fprintf(f, "  %-10s %s\n", ph_commands[i].name, ph_commands[i].summary);
 	fprintf(f,
 		"  %-10s this text, or 'pagehop help COMMAND' for a command's options\n"
 		"\n"
@@ -109,7 +74,7 @@ static int dispatch(int argc, char *argv[])
 	if (argc < 2) {
 		char *def[] = { "survey", NULL };
 
-		return run(find_command("survey"), 1, def);
+		return run(command_find("survey"), 1, def);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
@@ -126,7 +91,7 @@ static int dispatch(int argc, char *argv[])
 			usage(stdout);
 			return PH_EXIT_OK;
 		}
-		cmd = find_command(argv[2]);
+		cmd = command_find(argv[2]);
 		if (!cmd) {
 			ph_err("unknown command '%s'; see 'pagehop help'", argv[2]);
 			return PH_EXIT_USAGE;
@@ -134,7 +99,7 @@ static int dispatch(int argc, char *argv[])
 		help[0] = (char *)cmd->name;
 		return run(cmd, 2, help);
 	}
-	cmd = find_command(argv[1]);
+	cmd = command_find(argv[1]);
 	if (!cmd) {
 		if (argv[1][0] == '-')
 			ph_err("unknown option '%s' before the command; see 'pagehop help'", argv[1]);

@@ -5,6 +5,7 @@
  * against hand-written expectations.
  */
 #include "unit.h"
+#include "commands.h"
 #include "optspec.h"
 #include "util.h"
 
@@ -196,6 +197,55 @@ static void test_find(void **state)
 	assert_null(opts_find(&spec, "help-me"));
 }
 
+/*
+ * Every command's declaration: a short letter means one long option in
+ * every command; no long name or id twice in one command; usage lines fit
+ * 80 columns and end in no space.
+ */
+static void test_all_commands(void **state)
+{
+	const char *letter_of[128] = { NULL };
+	int nspecs = 0;
+
+	(void)state;
+	for (size_t i = 0; i < ph_ncommands; i++) {
+		const struct ph_cmdspec *sp = ph_commands[i].spec;
+		char *u, *line, *save = NULL;
+
+		if (!sp)
+			continue;
+		nspecs++;
+		assert_string_equal(sp->name, ph_commands[i].name);
+		for (const struct ph_optgroup *g = sp->groups; g->title; g++)
+			for (const struct ph_opt *o = g->opts; o->name; o++) {
+				if (o->shortc) {
+					unsigned char c = (unsigned char)o->shortc;
+
+					assert_true(c < 128 && c != 'h');
+					if (letter_of[c] && strcmp(letter_of[c], o->name))
+						fail_msg("-%c is --%s in one command and --%s in %s",
+							 c, letter_of[c], o->name, sp->name);
+					letter_of[c] = o->name;
+				}
+				for (const struct ph_optgroup *g2 = sp->groups; g2->title; g2++)
+					for (const struct ph_opt *o2 = g2->opts; o2->name; o2++)
+						if (o2 != o && (!strcmp(o2->name, o->name) || o2->id == o->id))
+							fail_msg("%s: --%s and --%s share a name or an id",
+								 sp->name, o->name, o2->name);
+				assert_true(strcmp(o->name, "help"));
+			}
+		u = opts_usage(sp);
+		for (line = strtok_r(u, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			size_t n = strlen(line);
+
+			if (n > 80 || (n && line[n - 1] == ' '))
+				fail_msg("%s --help: '%s' (%zu columns)", sp->name, line, n);
+		}
+		free(u);
+	}
+	assert_true(nspecs > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_text),
 		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_all_commands),
 	};
 
 	ph_set_progname("pagehop demo");

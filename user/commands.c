@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * commands.c - the subcommands pagehop has, in the order "pagehop help"
+ * lists them.
+ */
+#include "commands.h"
+#include "util.h"
+
+#include <string.h>
+
+const struct ph_command ph_commands[] = {
+	{ "survey", cmd_survey,
+	  "a first look in about ten seconds (what 'pagehop' alone runs)", NULL },
+	{ "info", cmd_info,
+	  "nodes, distances (SLIT), HMAT, CPU, caches, clock and module state", NULL },
+	{ "stream", cmd_stream,
+	  "memory bandwidth with STREAM's kernels, per ISA and store kind", NULL },
+	{ "chase", cmd_chase,
+	  "load-to-use latency by pointer chasing, per pattern and page size", NULL },
+	{ "list", cmd_list,
+	  "every bandwidth kernel variant and chase pattern", NULL },
+	{ "pages", cmd_pages,
+	  "what page size does: a working-set sweep per page size, TLB knees, ratios", NULL },
+	{ "prefetch", cmd_prefetch,
+	  "what hardware and software prefetching do, per access pattern", NULL },
+	{ "matrix", cmd_matrix,
+	  "latency and bandwidth for every CPU node x memory node pair", &cmd_matrix_spec },
+	{ "slit", cmd_slit,
+	  "compare a measured node matrix with the SLIT and HMAT; propose a SLIT", NULL },
+};
+
+const size_t ph_ncommands = ARRAY_SIZE(ph_commands);
+
+const struct ph_command *command_find(const char *name)
+{
+	for (size_t i = 0; i < ph_ncommands; i++)
+		if (!strcmp(ph_commands[i].name, name))
+			return &ph_commands[i];
+	return NULL;
+}
