@@ -481,12 +481,70 @@ static u64 pagehop_vma_buf_offset(struct vm_area_struct *vma, unsigned long addr
 	return off & (PAGEHOP_BUF_MAX - 1);
 }
 
+static const struct vm_operations_struct pagehop_vm_ops;
+
+/*
+ * mremap() of a 2 MiB or 1 GiB mapping: take the huge leaves out of the
+ * source before the kernel moves page tables, so that the move has nothing
+ * to carry and the new mapping is filled again by ->huge_fault on its first
+ * touch, with the same pages.  Moving stays allowed and is safe.
+ *
+ * Why: move_page_tables() does not handle a PUD leaf of a VM_PFNMAP VMA.
+ * get_old_pud() runs pud_none_or_clear_bad() on it, which takes the leaf
+ * for a corrupt entry ("bad pud"), clears it and flushes no TLB, so the old
+ * address went on reading the GiB after it was freed (6.12).  PMD leaves do
+ * go through move_huge_pmd(), which flushes; they take the same path here
+ * so that one rule holds for both sizes.
+ *
+ * Where: mremap calls ->mremap only after move_page_tables(), too late to
+ * refuse or to fix anything; ->get_unmapped_area runs before the move but
+ * cannot tell an mremap from a second mmap() of the same buffer.  copy_vma()
+ * calls ->open on the new VMA before move_page_tables(), with mmap_lock held
+ * for writing and the source VMA write-locked (vma_start_write() in
+ * move_vma()), so nothing can fault the leaves back in between;
+ * zap_vma_ptes() clears them with a TLB flush, as munmap() would.
+ *
+ * ->open also runs for a split VMA (__split_vma(): the new VMA lies inside
+ * the old one, which still covers its range) and for fork (dup_mmap(),
+ * into the child's mm, which is not current->mm).  Only for
+ * mremap is the new VMA's range free of other VMAs: mremap unmapped the
+ * destination first.  ->open is not told the source, so every mapping of
+ * the buffer in this mm that covers the moving part is emptied: the source,
+ * and any second mapping of the same pages, which refaults when touched.
+ */
+static void pagehop_vm_empty_source(struct vm_area_struct *new)
+{
+	struct pagehop_buf *b = new->vm_private_data;
+	struct mm_struct *mm = new->vm_mm;
+	pgoff_t first = new->vm_pgoff, end = first + vma_pages(new);
+	struct vm_area_struct *vma;
+	VMA_ITERATOR(vmi, mm, 0);
+
+	if (b->shift == PAGE_SHIFT || mm != current->mm)
+		return;
+	mmap_assert_write_locked(mm);
+	if (find_vma_intersection(mm, new->vm_start, new->vm_end))
+		return;
+	for_each_vma(vmi, vma) {
+		pgoff_t from, to;
+
+		if (vma->vm_ops != &pagehop_vm_ops || vma->vm_private_data != b)
+			continue;
+		from = max(first, vma->vm_pgoff);
+		to = min(end, vma->vm_pgoff + vma_pages(vma));
+		if (from < to)
+			zap_vma_ptes(vma, vma->vm_start + ((from - vma->vm_pgoff) << PAGE_SHIFT),
+				     (to - from) << PAGE_SHIFT);
+	}
+}
+
 static void pagehop_vm_open(struct vm_area_struct *vma)
 {
 	struct pagehop_buf *b = vma->vm_private_data;
 
 	/* A split VMA or an mremap copy: one more mapping of the buffer. */
 	kref_get(&b->ref);
+	pagehop_vm_empty_source(vma);
 }
 
 static void pagehop_vm_close(struct vm_area_struct *vma)
@@ -502,7 +560,12 @@ static int pagehop_vm_may_split(struct vm_area_struct *vma, unsigned long addr)
 	return IS_ALIGNED(addr, pagehop_page_bytes(b)) ? 0 : -EINVAL;
 }
 
-/* mremap may move a mapping, but only to an address huge leaves fit. */
+/*
+ * mremap may move a mapping, but only to an address huge leaves fit.  This
+ * runs after the move; pagehop_vm_empty_source() has made sure there was
+ * nothing to move, so refusing here (mremap then unmaps the new VMA and
+ * keeps the old one) loses nothing.
+ */
 static int pagehop_vm_mremap(struct vm_area_struct *vma)
 {
 	struct pagehop_buf *b = vma->vm_private_data;

@@ -224,6 +224,8 @@ vm_boot() {
 	return $rc
 }
 
+VM_KERNEL_PROBLEMS='bad pud|bad pmd|bad page|BUG:|WARNING:|refcount_t|soft lockup|rcu.*stall|Oops|general protection|Call Trace|Kernel panic|UBSAN|KASAN|list_del corruption'
+
 # vm_check OUTDIR TESTS... -> 0 if every test ran its plan with no failure and
 # the kernel log is clean.  Prints a TAP-like summary line per test.
 vm_check() {
@@ -251,7 +253,11 @@ vm_check() {
 			echo "ok - $t: $nok/$plan"
 		fi
 	done
-	if grep -nE 'BUG:|WARNING:|Oops|Call Trace|general protection fault|Kernel panic|UBSAN|KASAN|list_del corruption|bad page' "$out/console.log" >"$out/kernel-problems"; then
+	# What the kernel says when something went wrong, whether or not it
+	# then stopped: page-table entries it found corrupt and cleared (bad
+	# pud, bad pmd, bad page), warnings and BUGs, reference counts gone
+	# wrong (refcount_t: underflow; use-after-free), CPUs stuck.
+	if grep -nE "$VM_KERNEL_PROBLEMS" "$out/console.log" >"$out/kernel-problems"; then
 		echo "not ok - kernel log of the guest is not clean:"
 		head -n 20 "$out/kernel-problems" | sed 's/^/    /'
 		fail=1

@@ -19,6 +19,7 @@
 #include <linux/capability.h>
 #include <numaif.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -595,6 +596,51 @@ static int drop_sys_admin(void)
 	return (int)syscall(SYS_capset, &h, d);
 }
 
+/* ---- reading an address that may not be mapped ---------------------------- */
+
+static sigjmp_buf probe_jmp;
+
+static void probe_handler(int sig)
+{
+	siglongjmp(probe_jmp, sig);
+}
+
+/* Read the word at addr: 0 and *val, or the signal the read raised. */
+static int probe_read(const void *addr, uint64_t *val)
+{
+	struct sigaction sa = { .sa_handler = probe_handler }, old_segv, old_bus;
+	volatile int sig;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	sig = sigsetjmp(probe_jmp, 1);
+	if (!sig)
+		*val = *(const volatile uint64_t *)addr;
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	return sig;
+}
+
+/*
+ * Every page of [addr, addr + len) must be unmapped: reading its first word
+ * raises SIGSEGV.  A word that reads means a stale translation (or a
+ * mapping left behind) still reaches memory that is no longer the caller's.
+ */
+static int expect_unmapped(const char *what, const void *addr, uint64_t len, uint64_t page)
+{
+	for (uint64_t off = 0; off < len; off += page) {
+		uint64_t v = 0;
+		int sig = probe_read((const char *)addr + off, &v);
+
+		if (sig != SIGSEGV)
+			return fail("%s: %p+0x%" PRIx64 " %s%s 0x%" PRIx64, what, addr, off,
+				    sig ? strsignal(sig) : "still reads", sig ? "," : "", v);
+	}
+	printf("%s: SIGSEGV on every page\n", what);
+	return 0;
+}
+
 /* Open the device in a child after dropping privileges; the child's errno. */
 static int open_as(int how)
 {
@@ -806,6 +852,97 @@ static int cmd_err(int argc, char **argv)
 
 /* ---- lifetimes ------------------------------------------------------------ */
 
+/*
+ * QUERY [addr, addr + len) and check it is leaves of page size ps on node
+ * whose PFNs are pfns[] (a page each), or fill pfns[] if want is 0.
+ */
+static int same_leaves(struct ph_kmod *k, const void *addr, uint64_t len, uint32_t ps,
+		       int node, uint64_t *pfns, int want, const char *when)
+{
+	struct qlist q;
+	int rc;
+
+	if (query_all(k, addr, len, &q))
+		return fail("%s: QUERY failed", when);
+	rc = check_leaves(&q, addr, len, ps_level(ps), ps_bytes(ps), node);
+	for (size_t i = 0; !rc && i < q.n; i++) {
+		if (!want)
+			pfns[i] = q.e[i].pfn;
+		else if (q.e[i].pfn != pfns[i])
+			rc = fail("%s: page %zu is pfn 0x%" PRIx64 ", was 0x%" PRIx64, when, i,
+				  (uint64_t)q.e[i].pfn, pfns[i]);
+	}
+	free(q.e);
+	if (!rc && want)
+		printf("%s: QUERY shows the same %s leaves, pfn 0x%" PRIx64 "...\n", when,
+		       ps == PAGEHOP_PAGE_1G ? "PUD" : ps == PAGEHOP_PAGE_2M ? "PMD" : "PTE", pfns[0]);
+	return rc;
+}
+
+/*
+ * life mremap: growing is EFAULT (VM_DONTEXPAND); moving whole is allowed:
+ * the old address faults at once (no stale translation left behind), the
+ * new one reads the same data from the same pages (QUERY); a huge mapping
+ * may move only to an address aligned to its page size; shrinking keeps the
+ * rest.  Once unmapped and freed, neither address reads anything.
+ */
+static int life_mremap(struct ph_kmod *k, struct ph_kbuf *b, int node, uint64_t base)
+{
+	const uint64_t len = b->length, pb = ps_bytes(b->page_size);
+	uint32_t ps = b->page_size;
+	uint64_t pfns[2];
+	char *old = b->addr, *dst, *mis;
+	void *n;
+	int rc = 0;
+
+	n = mremap(b->addr, len, 2 * len, MREMAP_MAYMOVE);
+	rc |= expect("mremap grow", n == MAP_FAILED ? errno : 0, EFAULT);
+	if (same_leaves(k, b->addr, len, ps, node, pfns, 0, "before the move"))
+		return 1;
+	/*
+	 * Room for an aligned destination and, beyond it, a misaligned one
+	 * that does not overlap it (mremap refuses overlaps with EINVAL
+	 * before it looks at anything else).
+	 */
+	n = mmap(NULL, 3 * len + 2 * pb, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (n == MAP_FAILED)
+		return fail("mmap: %s", strerror(errno));
+	dst = (char *)(((uintptr_t)n + pb - 1) & ~(uintptr_t)(pb - 1));
+	mis = dst + len + pb + 16 * 4096;
+
+	n = mremap(b->addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+	rc |= expect("mremap move to an aligned address", n == MAP_FAILED ? errno : 0, 0);
+	if (n == MAP_FAILED)
+		return 1;
+	b->addr = n;
+	/* First, before anything else touches memory and evicts TLB entries. */
+	rc |= expect_unmapped("the old address after the move", old, len, pb);
+	rc |= verify(b->addr, len, 0xabcdef);
+	rc |= same_leaves(k, b->addr, len, ps, node, pfns, 1, "after the move");
+	if (ps != PAGEHOP_PAGE_4K) {
+		n = mremap(b->addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, mis);
+		rc |= expect("mremap move to a misaligned address", n == MAP_FAILED ? errno : 0,
+			     EINVAL);
+		rc |= expect_unmapped("the misaligned destination after the refusal", mis, len, pb);
+		rc |= verify(b->addr, len, 0xabcdef);
+		rc |= same_leaves(k, b->addr, len, ps, node, pfns, 1, "after the refused move");
+	}
+	/* Shrinking by one page: allowed, the rest stays. */
+	n = mremap(b->addr, len, len / 2, 0);
+	rc |= expect("mremap shrink by a page", n == MAP_FAILED ? errno : 0, 0);
+	rc |= verify(b->addr, len / 2, 0xabcdef);
+	b->length = len / 2;
+	dst = b->addr;
+	kmod_unmap_free(k, b);
+	kmod_close(k);
+	if (pinned_now() != base)
+		return fail("%" PRIu64 " bytes still pinned after munmap and close",
+			    pinned_now() - base);
+	rc |= expect_unmapped("the old address after munmap and close", old, len, pb);
+	rc |= expect_unmapped("the new address after munmap and close", dst, len / 2, pb);
+	return rc;
+}
+
 static int cmd_life(int argc, char **argv)
 {
 	struct ph_kmod k;
@@ -887,46 +1024,7 @@ static int cmd_life(int argc, char **argv)
 		kmod_unmap_free(&k, &b);
 		kmod_close(&k);
 	} else if (!strcmp(w, "mremap")) {
-		void *n;
-
-		/* Growing: VM_DONTEXPAND. */
-		n = mremap(b.addr, len, 2 * len, MREMAP_MAYMOVE);
-		rc |= expect("mremap grow", n == MAP_FAILED ? errno : 0, EFAULT);
-		/* Moving whole: allowed, the same pages follow. */
-		if (query_all(&k, b.addr, len, &q))
-			return fail("QUERY failed");
-		uint64_t pfn0 = q.e[0].pfn;
-
-		free(q.e);
-		n = mmap(NULL, len + ps_bytes(ps), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		char *dst = (char *)(((uintptr_t)n + ps_bytes(ps) - 1) & ~(uintptr_t)(ps_bytes(ps) - 1));
-
-		n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
-		rc |= expect("mremap move to an aligned address", n == MAP_FAILED ? errno : 0, 0);
-		if (n != MAP_FAILED) {
-			b.addr = n;
-			rc |= verify(b.addr, len, 0xabcdef);
-			if (query_all(&k, b.addr, len, &q) ||
-			    check_leaves(&q, b.addr, len, ps_level(ps), ps_bytes(ps), node) ||
-			    q.e[0].pfn != pfn0)
-				rc |= fail("after the move QUERY does not show the same pages");
-			free(q.e);
-		}
-		if (ps != PAGEHOP_PAGE_4K) {
-			n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst + 4096 * 16);
-			rc |= expect("mremap move to a misaligned address",
-				     n == MAP_FAILED ? errno : 0, EINVAL);
-			rc |= verify(b.addr, len, 0xabcdef);
-		}
-		/* Shrinking by one page: allowed, the rest stays. */
-		if (len > ps_bytes(ps)) {
-			n = mremap(b.addr, len, len / 2, 0);
-			rc |= expect("mremap shrink by a page", n == MAP_FAILED ? errno : 0, 0);
-			rc |= verify(b.addr, len / 2, 0xabcdef);
-			b.length = len / 2;
-		}
-		kmod_unmap_free(&k, &b);
-		kmod_close(&k);
+		rc |= life_mremap(&k, &b, node, base);
 	} else if (!strcmp(w, "dontneed")) {
 		/*
 		 * MADV_DONTNEED zaps 4 KiB PTEs; the next touch must bring back
@@ -1125,8 +1223,9 @@ static int cmd_chase(int argc, char **argv)
  * allocations land in it, so a second one on the same node is luck.  ENOMEM
  * (no free aligned GiB on the node) is reported and passes: 1 GiB is best
  * effort.  Else: placement (zeroed, one PUD leaf on the node, pinned
- * count), CHASE, then the lifetime rules: fork, mremap grow, misaligned and
- * aligned move, FREE while mapped, close while mapped, munmap gives it back.
+ * count), CHASE, then the lifetime rules: fork, mremap grow, misaligned
+ * and aligned move (the old address faults at once and after the free),
+ * FREE while mapped, close while mapped, munmap gives it back.
  */
 static int cmd_gig(int argc, char **argv)
 {
@@ -1136,7 +1235,7 @@ static int cmd_gig(int argc, char **argv)
 	struct ph_kbuf b;
 	struct qlist q;
 	int node, err, rc = 0, st;
-	char *dst;
+	char *dst, *old;
 	void *n;
 	pid_t pid;
 
@@ -1178,14 +1277,18 @@ static int cmd_gig(int argc, char **argv)
 
 	n = mremap(b.addr, len, 2 * len, MREMAP_MAYMOVE);
 	rc |= expect("mremap grow", n == MAP_FAILED ? errno : 0, EFAULT);
-	n = mmap(NULL, 2 * len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	n = mmap(NULL, 4 * len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	dst = (char *)(((uintptr_t)n + GiB - 1) & ~(uintptr_t)(GiB - 1));
-	n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst + 2 * MiB);
+	n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst + len + 2 * MiB);
 	rc |= expect("mremap move to a 2 MiB-aligned address", n == MAP_FAILED ? errno : 0, EINVAL);
+	rc |= verify(b.addr, len, 0x1961);
+	old = b.addr;
 	n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
 	rc |= expect("mremap move to a 1 GiB-aligned address", n == MAP_FAILED ? errno : 0, 0);
 	if (n != MAP_FAILED)
 		b.addr = n;
+	/* First, before anything else touches memory and evicts TLB entries. */
+	rc |= expect_unmapped("the old address after the move", old, len, GiB);
 	rc |= verify(b.addr, len, 0x1961);
 	if (query_all(&k, b.addr, len, &q) ||
 	    check_leaves(&q, b.addr, len, PAGEHOP_LEVEL_PUD, GiB, node) || q.e[0].pfn != pfn0)
@@ -1203,7 +1306,9 @@ static int cmd_gig(int argc, char **argv)
 		printf("FREE and close: still mapped, data intact, still pinned\n");
 	munmap(b.addr, len);
 	if (pinned_now() != base)
-		rc |= fail("munmap did not release the buffer");
+		return fail("munmap did not release the buffer");
+	rc |= expect_unmapped("the old address after the free", old, len, GiB);
+	rc |= expect_unmapped("the new address after the free", b.addr, len, GiB);
 	return rc;
 }
 
