@@ -119,7 +119,10 @@ void pagehop_buf_put(struct pagehop_buf *b)
 	kref_put(&b->ref, pagehop_buf_release);
 }
 
-/* The fd's buffer with this id, with a reference taken, or NULL. */
+/*
+ * The fd's buffer with this id, with a reference taken, or NULL.  An id
+ * ALLOC has reserved but not yet published loads as NULL.
+ */
 struct pagehop_buf *pagehop_buf_get(struct pagehop_file *pf, u32 id)
 {
 	struct pagehop_buf *b;
@@ -367,12 +370,55 @@ over_cap:
 	return -E2BIG;
 }
 
+/*
+ * Put b in the fd's table and tell the caller its id.  The id becomes
+ * visible to other callers (FREE, mmap, CHASE on the same fd, from other
+ * threads) only once the caller has been told it: the index is reserved
+ * first (xa_alloc of NULL stores a zero entry, which loads as NULL and
+ * which FREE leaves alone), the result copied out, and only then b
+ * published in the reserved slot.  Had b been published first, a copy-out
+ * that faults would have to take back an id that a concurrent FREE may
+ * already have freed the buffer under, or a new ALLOC may hold by now.
+ */
+static int pagehop_publish(struct pagehop_file *pf, struct pagehop_buf *b,
+			   struct pagehop_alloc *a, void __user *arg, u32 usize)
+{
+	bool published;
+	void *old;
+	int err;
+	u32 id;
+
+	err = xa_alloc(&pf->bufs, &id, NULL, XA_LIMIT(1, PAGEHOP_ID_MAX), GFP_KERNEL);
+	if (err)
+		return err == -EBUSY ? -ENOSPC : err;
+	b->id = id;
+	a->id = id;
+	a->mmap_offset = (u64)id << PAGEHOP_OFF_SHIFT;
+	err = pagehop_copy_out(arg, a, sizeof(*a), usize);
+	if (err) {
+		xa_release(&pf->bufs, id);
+		return err;
+	}
+	/*
+	 * Nothing but this call can have changed the reservation; check
+	 * anyway, under the lock, so that b is never both unpublished and
+	 * kept (a leak) nor published and freed.
+	 */
+	xa_lock(&pf->bufs);
+	old = __xa_cmpxchg(&pf->bufs, id, XA_ZERO_ENTRY, b, GFP_KERNEL);
+	published = !xa_is_err(old) && xa_load(&pf->bufs, id) == b;
+	xa_unlock(&pf->bufs);
+	if (WARN_ON_ONCE(!published))
+		return -EBUSY;
+	return 0;
+}
+
 long pagehop_ioc_alloc(struct pagehop_file *pf, void __user *arg)
 {
 	struct pagehop_alloc a;
 	struct pagehop_buf *b;
 	int shift, err;
-	u32 usize, id;
+	u32 usize;
 
 	err = pagehop_copy_in(&a, sizeof(a), arg, &usize);
 	if (err)
@@ -421,19 +467,9 @@ long pagehop_ioc_alloc(struct pagehop_file *pf, void __user *arg)
 		goto fail;
 	}
 
-	err = xa_alloc(&pf->bufs, &id, b, XA_LIMIT(1, PAGEHOP_ID_MAX), GFP_KERNEL);
-	if (err) {
-		err = err == -EBUSY ? -ENOSPC : err;
+	err = pagehop_publish(pf, b, &a, arg, usize);
+	if (err)
 		goto fail;
-	}
-	b->id = id;
-	a.id = id;
-	a.mmap_offset = (u64)id << PAGEHOP_OFF_SHIFT;
-	err = pagehop_copy_out(arg, &a, sizeof(a), usize);
-	if (err) {
-		xa_erase(&pf->bufs, id);
-		goto fail;
-	}
 	return 0;
 
 fail:
@@ -453,7 +489,15 @@ long pagehop_ioc_free(struct pagehop_file *pf, void __user *arg)
 		return err;
 	if (f.reserved[0] || f.reserved[1])
 		return -EINVAL;
-	b = xa_erase(&pf->bufs, f.id);
+	/*
+	 * Erase only a published buffer: an id an ALLOC has reserved but not
+	 * yet copied out loads as NULL and stays reserved (pagehop_publish).
+	 */
+	xa_lock(&pf->bufs);
+	b = xa_load(&pf->bufs, f.id);
+	if (b)
+		__xa_erase(&pf->bufs, f.id);
+	xa_unlock(&pf->bufs);
 	if (!b)
 		return -ENOENT;
 	pagehop_buf_put(b);

@@ -1613,6 +1613,89 @@ static int cmd_stress(int argc, char **argv)
 	return rc;
 }
 
+/* ---- ALLOC racing FREE ------------------------------------------------------ */
+
+struct race {
+	int fd;
+	int stop;
+	uint64_t frees, freed;
+};
+
+static void *race_free(void *arg)
+{
+	struct race *r = arg;
+	struct pagehop_free f = { .size = sizeof(f) };
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
+		for (f.id = 1; f.id <= 4; f.id++) {
+			if (!ioctl(r->fd, PAGEHOP_IOC_FREE, &f))
+				__atomic_add_fetch(&r->freed, 1, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&r->frees, 1, __ATOMIC_RELAXED);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * alloc-race SECONDS: ALLOC with its struct in a page made read-only after
+ * it was filled in, so that the copy-out of the id faults (EFAULT), while
+ * two threads FREE ids 1-4 without pause.  No id may ever become visible
+ * to them: every FREE is ENOENT (a FREE that succeeds freed a buffer whose
+ * ALLOC then fails and drops it again), and nothing stays pinned.
+ */
+static int cmd_alloc_race(int argc, char **argv)
+{
+	struct race r = { .fd = open_dev() };
+	uint64_t base = pinned_now(), allocs = 0, efault = 0, other = 0;
+	struct timespec t0, t;
+	struct pagehop_alloc *a;
+	pthread_t th[2];
+	int secs, rc = 0, e = 0;
+
+	if (argc < 2)
+		return 2;
+	secs = atoi(argv[1]);
+	a = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (a == MAP_FAILED)
+		return fail("mmap: %s", strerror(errno));
+	*a = (struct pagehop_alloc){ .size = sizeof(*a), .node = 0,
+				     .page_size = PAGEHOP_PAGE_4K, .length = 4096 };
+	if (mprotect(a, 4096, PROT_READ))
+		return fail("mprotect: %s", strerror(errno));
+	for (int i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, race_free, &r);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (int i = 0; i < 64; i++, allocs++) {
+			e = xioctl(r.fd, PAGEHOP_IOC_ALLOC, a);
+			if (e == EFAULT)
+				efault++;
+			else
+				other++;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (t.tv_sec - t0.tv_sec < secs);
+	__atomic_store_n(&r.stop, 1, __ATOMIC_RELAXED);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	printf("%" PRIu64 " ALLOCs (%" PRIu64 " EFAULT), %" PRIu64 " FREEs of ids 1-4, %" PRIu64
+	       " of them succeeded\n", allocs, efault, r.frees, r.freed);
+	if (other)
+		rc |= fail("%" PRIu64 " ALLOCs did not fail with EFAULT (last: %s)", other,
+			   errname(e));
+	if (r.freed)
+		rc |= fail("FREE found %" PRIu64 " ids whose ALLOC had not told its caller",
+			   r.freed);
+	if (r.frees < 1000)
+		rc |= fail("only %" PRIu64 " FREEs: the race did not run", r.frees);
+	if (pinned_now() != base)
+		rc |= fail("%" PRIu64 " bytes pinned with the fd still open", pinned_now() - base);
+	close(r.fd);
+	if (pinned_now() != base)
+		rc |= fail("%" PRIu64 " bytes pinned after close", pinned_now() - base);
+	return rc;
+}
+
 /* info: print INFO as shell assignments. */
 static int cmd_info(int argc, char **argv)
 {
@@ -1642,6 +1725,7 @@ int main(int argc, char **argv)
 		{ "anon", cmd_anon }, { "query-paging", cmd_query_paging }, { "err", cmd_err },
 		{ "life", cmd_life }, { "hold", cmd_hold }, { "rmmod-busy", cmd_rmmod_busy },
 		{ "gig", cmd_gig }, { "chase", cmd_chase },
+		{ "alloc-race", cmd_alloc_race },
 		{ "prefetch", cmd_prefetch }, { "fuzz", cmd_fuzz }, { "stress", cmd_stress },
 	};
 
