@@ -246,6 +246,14 @@ static int pagehop_clear_range(struct page *page, unsigned long nr)
  * as alloc_contig_pages() does (not exported before 7.x).  Best effort: a
  * node whose every GiB holds unmovable pages gives -ENOMEM; the reliable
  * route is a boot-time hugetlb reservation, hugepagesz=1G hugepages=N:n.
+ *
+ * Only the zones an unmovable allocation may use, up to gfp_zone() of our
+ * GFP (ZONE_NORMAL), as alloc_contig_pages() limits its zonelist walk: a
+ * pinned GiB in ZONE_MOVABLE (movablecore=, kernelcore=, memory onlined
+ * movable) would make that memory impossible to offline.  CMA pageblocks
+ * are refused by alloc_contig_range() itself: isolating them for
+ * MIGRATE_MOVABLE fails (has_unmovable_pages() in mm/page_isolation.c), so
+ * a range that holds one is -EBUSY and skipped, as for alloc_contig_pages().
  */
 static struct page *pagehop_alloc_1g_one(int nid)
 {
@@ -255,7 +263,7 @@ static struct page *pagehop_alloc_1g_one(int nid)
 	unsigned long pfn;
 	int z, err = 0;
 
-	for (z = 0; z < MAX_NR_ZONES; z++) {
+	for (z = 0; z <= gfp_zone(PAGEHOP_CONTIG_GFP); z++) {
 		struct zone *zone = &pgdat->node_zones[z];
 
 		if (!populated_zone(zone))
@@ -280,7 +288,7 @@ static struct page *pagehop_alloc_1g_one(int nid)
 			return pfn_to_page(pfn);
 		}
 	}
-	pagehop_warn("ALLOC: node %d: %u aligned GiB, %u without reserved or hugetlb pages, alloc_contig_range: %d\n",
+	pagehop_warn("ALLOC: node %d: %u aligned GiB outside ZONE_MOVABLE, %u without reserved or hugetlb pages, alloc_contig_range: %d\n",
 		     nid, scanned, tried, err);
 	return ERR_PTR(-ENOMEM);
 }

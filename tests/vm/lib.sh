@@ -162,6 +162,16 @@ vm_config_numa4big() {
 	vm_config_with_slit "10 16 22 22 16 10 22 22 22 22 10 16 22 22 16 10" 3
 }
 
+# numa4movable: numa4big booted with movablecore=6G.  The kernel spreads
+# the other 6 GiB of kernel memory over the nodes from the bottom (node 0's
+# 2 GiB below 4G count towards it), so each node keeps a ZONE_NORMAL or
+# ZONE_DMA32 part and its upper part is ZONE_MOVABLE, with free aligned GiBs
+# in it that pinned buffers must not take (kmod_movable.sh).
+vm_config_numa4movable() {
+	vm_config_numa4big
+	VM_APPEND="$VM_APPEND movablecore=6G"
+}
+
 # flat11: every remote pair at 11.
 vm_config_flat11() {
 	vm_config_with_slit "10 11 11 11 11 10 11 11 11 11 10 11 11 11 11 10"

@@ -1696,6 +1696,90 @@ static int cmd_alloc_race(int argc, char **argv)
 	return rc;
 }
 
+/* ---- ZONE_MOVABLE ------------------------------------------------------------ */
+
+struct zspan {
+	int node;
+	uint64_t start, end;	/* pfns */
+};
+
+/* The Movable zones of /proc/zoneinfo with pages in them; how many. */
+static int movable_spans(struct zspan *z, int max)
+{
+	FILE *f = fopen("/proc/zoneinfo", "r");
+	char line[256], name[32];
+	int n = 0, node = -1, movable = 0;
+	unsigned long long v, spanned = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d, zone %31s", &node, name) == 2) {
+			movable = !strcmp(name, "Movable");
+			spanned = 0;
+		} else if (movable && sscanf(line, " spanned %llu", &v) == 1) {
+			spanned = v;
+		} else if (movable && spanned && n < max && sscanf(line, " start_pfn: %llu", &v) == 1) {
+			z[n++] = (struct zspan){ node, v, v + spanned };
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * movable NODE SIZE LENGTH: a buffer's pages (QUERY) must lie outside every
+ * Movable zone of /proc/zoneinfo: pinned memory there could never be
+ * offlined.  Prints "ENOMEM ..." and passes when a 1 GiB ALLOC finds no
+ * free aligned GiB outside them (kmod_movable.sh decides if that may be).
+ */
+static int cmd_movable(int argc, char **argv)
+{
+	struct zspan z[16];
+	struct ph_kmod k;
+	struct ph_kbuf b;
+	struct qlist q;
+	uint64_t len;
+	uint32_t ps;
+	int node, nz, err, rc = 0;
+
+	if (argc < 4)
+		return 2;
+	node = atoi(argv[1]);
+	ps = parse_ps(argv[2]);
+	len = parse_size(argv[3]);
+	nz = movable_spans(z, 16);
+	if (nz <= 0)
+		return fail("no populated Movable zone in /proc/zoneinfo");
+	open_kmod(&k);
+	err = kmod_alloc_map(&k, node, ps, len, &b);
+	if (err == -ENOMEM && ps == PAGEHOP_PAGE_1G) {
+		printf("ENOMEM: no free aligned GiB outside ZONE_MOVABLE on node %d\n", node);
+		return 0;
+	}
+	if (err)
+		return fail("ALLOC+mmap node %d %s: %s", node, argv[2], errname(-err));
+	fill(&b, 1);
+	if (query_all(&k, b.addr, b.length, &q) ||
+	    check_leaves(&q, b.addr, b.length, ps_level(ps), ps_bytes(ps), node))
+		return fail("QUERY does not show the buffer");
+	for (size_t i = 0; i < q.n && !rc; i++) {
+		uint64_t first = q.e[i].pfn, last = first + q.e[i].length / 4096;
+
+		for (int j = 0; j < nz; j++)
+			if (first < z[j].end && z[j].start < last)
+				rc = fail("pfns 0x%" PRIx64 "-0x%" PRIx64 " lie in node %d's Movable zone 0x%" PRIx64 "-0x%" PRIx64,
+					  first, last, z[j].node, z[j].start, z[j].end);
+	}
+	if (!rc)
+		printf("node %d %s x %zu: pfn 0x%" PRIx64 "... none in a Movable zone\n", node,
+		       argv[2], q.n, (uint64_t)q.e[0].pfn);
+	free(q.e);
+	kmod_unmap_free(&k, &b);
+	kmod_close(&k);
+	return rc;
+}
+
 /* info: print INFO as shell assignments. */
 static int cmd_info(int argc, char **argv)
 {
@@ -1725,7 +1809,7 @@ int main(int argc, char **argv)
 		{ "anon", cmd_anon }, { "query-paging", cmd_query_paging }, { "err", cmd_err },
 		{ "life", cmd_life }, { "hold", cmd_hold }, { "rmmod-busy", cmd_rmmod_busy },
 		{ "gig", cmd_gig }, { "chase", cmd_chase },
-		{ "alloc-race", cmd_alloc_race },
+		{ "alloc-race", cmd_alloc_race }, { "movable", cmd_movable },
 		{ "prefetch", cmd_prefetch }, { "fuzz", cmd_fuzz }, { "stress", cmd_stress },
 	};
 
