@@ -558,7 +558,7 @@ static const struct vm_operations_struct pagehop_vm_ops;
  *
  * ->open also runs for a split VMA (__split_vma(): the new VMA lies inside
  * the old one, which still covers its range) and for fork (dup_mmap(),
- * into the child's mm, which is not current->mm).  Only for
+ * another mm; VM_DONTCOPY and VM_IO keep huge mappings from it).  Only for
  * mremap is the new VMA's range free of other VMAs: mremap unmapped the
  * destination first.  ->open is not told the source, so every mapping of
  * the buffer in this mm that covers the moving part is emptied: the source,
@@ -754,7 +754,15 @@ int pagehop_mmap(struct file *filp, struct vm_area_struct *vma)
 		if (err)
 			goto fail;
 	} else {
-		pagehop_vm_flags_set(vma, flags | VM_PFNMAP);
+		/*
+		 * VM_IO as well: madvise(MADV_DOFORK) refuses it (EINVAL), so
+		 * VM_DONTCOPY stays and no child inherits huge leaves.  It
+		 * changes nothing else here: VM_PFNMAP already keeps GUP,
+		 * mlock and khugepaged away.  4 KiB buffers cannot have it
+		 * (it would hide their pages from move_pages and GUP), so
+		 * MADV_DOFORK works on them; see docs/abi.md.
+		 */
+		pagehop_vm_flags_set(vma, flags | VM_PFNMAP | VM_IO);
 	}
 	/* The reference taken above now belongs to the VMA. */
 	vma->vm_private_data = b;

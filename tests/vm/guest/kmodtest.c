@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1223,9 +1224,10 @@ static int cmd_chase(int argc, char **argv)
  * allocations land in it, so a second one on the same node is luck.  ENOMEM
  * (no free aligned GiB on the node) is reported and passes: 1 GiB is best
  * effort.  Else: placement (zeroed, one PUD leaf on the node, pinned
- * count), CHASE, then the lifetime rules: fork, mremap grow, misaligned
- * and aligned move (the old address faults at once and after the free),
- * FREE while mapped, close while mapped, munmap gives it back.
+ * count), CHASE, then the lifetime rules: fork, fork after
+ * MADV_DOFORK, mremap grow, misaligned and aligned move (the old address
+ * faults at once and after the free), FREE while mapped, close while
+ * mapped, munmap gives it back.
  */
 static int cmd_gig(int argc, char **argv)
 {
@@ -1274,6 +1276,18 @@ static int cmd_gig(int argc, char **argv)
 		rc |= fail("fork: the child could touch the buffer");
 	else
 		printf("fork: the child has no mapping (SIGSEGV)\n");
+	/* MADV_DOFORK is refused (VM_IO), so the next child has none either. */
+	rc |= expect("MADV_DOFORK", madvise(b.addr, len, MADV_DOFORK) ? errno : 0, EINVAL);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGSEGV, SIG_DFL);
+		(void)*(volatile char *)b.addr;
+		_exit(4);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFSIGNALED(st) || WTERMSIG(st) != SIGSEGV)
+		rc |= fail("fork after MADV_DOFORK: the child could touch the buffer");
+	else
+		printf("fork after MADV_DOFORK: the child has no mapping (SIGSEGV)\n");
 
 	n = mremap(b.addr, len, 2 * len, MREMAP_MAYMOVE);
 	rc |= expect("mremap grow", n == MAP_FAILED ? errno : 0, EFAULT);
@@ -1613,6 +1627,129 @@ static int cmd_stress(int argc, char **argv)
 	return rc;
 }
 
+/* ---- fork after MADV_DOFORK ------------------------------------------------ */
+
+/* Wait for every child (also those adopted as subreaper); 0 if all exited 0. */
+static int reap_all(const char *who)
+{
+	int st, rc = 0;
+	pid_t pid;
+
+	while ((pid = wait(&st)) > 0)
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			rc = fail("%s: process %d ended with %s %d", who, (int)pid,
+				  WIFSIGNALED(st) ? "signal" : "status",
+				  WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	return rc;
+}
+
+/*
+ * The owner's side of dofork: ALLOC+mmap, MADV_DOFORK, fork a child, then
+ * FREE, munmap, close and exit while the child may still hold the mapping.
+ * 4 KiB: MADV_DOFORK works and the child shares the pinned pages (MAP_SHARED:
+ * same PFNs, each side sees the other's writes), and keeps the buffer alive
+ * after the owner is gone.  2 MiB, 1 GiB: MADV_DOFORK is EINVAL and the child
+ * has no mapping.  Exits 0 if all held.
+ */
+static int dofork_owner(uint32_t ps, int node)
+{
+	const uint64_t len = 2 * ps_bytes(ps);
+	int to_owner[2], to_child[2], rc = 0, e, st;
+	uint64_t pfns[2];
+	struct ph_kmod k;
+	struct ph_kbuf b;
+	char c;
+	pid_t pid;
+
+	open_kmod(&k);
+	if (kmod_alloc_map(&k, node, ps, len, &b))
+		return fail("ALLOC+mmap on node %d", node);
+	fill(&b, 0xd0f0);
+	if (same_leaves(&k, b.addr, len, ps, node, pfns, 0, "owner"))
+		return 1;
+	e = madvise(b.addr, len, MADV_DOFORK) ? errno : 0;
+	if (ps != PAGEHOP_PAGE_4K) {
+		rc |= expect("MADV_DOFORK on a huge mapping", e, EINVAL);
+		pid = fork();
+		if (pid == 0) {
+			_exit(expect_unmapped("the child after fork", b.addr, len, ps_bytes(ps)));
+		}
+		if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+			rc |= fail("the child could read the buffer");
+		kmod_unmap_free(&k, &b);
+		kmod_close(&k);
+		return rc;
+	}
+	rc |= expect("MADV_DOFORK on a 4 KiB mapping", e, 0);
+	if (pipe(to_owner) || pipe(to_child))
+		return fail("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid == 0) {
+		/* The child: the same pages, shared. */
+		struct ph_kmod kc;
+
+		close(to_owner[0]);
+		close(to_child[1]);
+		rc |= verify(b.addr, len, 0xd0f0);
+		open_kmod(&kc);
+		rc |= same_leaves(&kc, b.addr, len, ps, node, pfns, 1, "the child");
+		fill(&b, 0xc41d);
+		if (write(to_owner[1], "w", 1) != 1)
+			_exit(1);
+		/* EOF: the owner has freed, unmapped, closed and exited. */
+		while (read(to_child[0], &c, 1) > 0)
+			;
+		rc |= verify(b.addr, len, 0xc41d);
+		if (pinned_now() < len)
+			rc |= fail("the buffer was freed while the child maps it");
+		else
+			printf("the child: data intact and still pinned after the owner exited\n");
+		rc |= same_leaves(&kc, b.addr, len, ps, node, pfns, 1, "the child, owner gone");
+		kmod_close(&kc);
+		_exit(rc);
+	}
+	close(to_owner[1]);
+	close(to_child[0]);
+	if (read(to_owner[0], &c, 1) != 1)
+		return fail("the child died before writing");
+	rc |= verify(b.addr, len, 0xc41d);
+	if (!rc)
+		printf("owner: sees the child's writes\n");
+	kmod_unmap_free(&k, &b);
+	kmod_close(&k);
+	return rc;
+}
+
+/*
+ * dofork SIZE [NODE]: a fork after MADV_DOFORK, for one page size (1 GiB:
+ * in gig).  The owner and its child run as grandchildren adopted by this
+ * process (a subreaper), so that both exits are seen; afterwards nothing
+ * stays pinned.
+ */
+static int cmd_dofork(int argc, char **argv)
+{
+	uint64_t base = pinned_now();
+	uint32_t ps;
+	int node, rc;
+	pid_t pid;
+
+	if (argc < 2)
+		return 2;
+	ps = parse_ps(argv[1]);
+	node = argc > 2 ? atoi(argv[2]) : 1;
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+		return fail("PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
+	pid = fork();
+	if (pid == 0)
+		_exit(dofork_owner(ps, node));
+	rc = reap_all("dofork");
+	if (pinned_now() != base)
+		rc |= fail("%" PRIu64 " bytes still pinned after both exited", pinned_now() - base);
+	else
+		printf("both exited: nothing pinned\n");
+	return rc;
+}
+
 /* ---- ALLOC racing FREE ------------------------------------------------------ */
 
 struct race {
@@ -1808,7 +1945,7 @@ int main(int argc, char **argv)
 		{ "info", cmd_info }, { "place", cmd_place }, { "hugetlb", cmd_hugetlb },
 		{ "anon", cmd_anon }, { "query-paging", cmd_query_paging }, { "err", cmd_err },
 		{ "life", cmd_life }, { "hold", cmd_hold }, { "rmmod-busy", cmd_rmmod_busy },
-		{ "gig", cmd_gig }, { "chase", cmd_chase },
+		{ "gig", cmd_gig }, { "chase", cmd_chase }, { "dofork", cmd_dofork },
 		{ "alloc-race", cmd_alloc_race }, { "movable", cmd_movable },
 		{ "prefetch", cmd_prefetch }, { "fuzz", cmd_fuzz }, { "stress", cmd_stress },
 	};
