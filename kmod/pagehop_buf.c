@@ -17,6 +17,7 @@
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -104,12 +105,50 @@ static void pagehop_buf_free_pages(struct pagehop_buf *b)
 	}
 }
 
+/*
+ * Charge length bytes to mm->pinned_vm, which /proc/PID/status shows as
+ * VmPin, holding the caller to RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK,
+ * as RDMA's ib_umem_get() does for the pages it pins.  Over the limit is
+ * EPERM, as perf_mmap() says for the same limit: distinct from ENOMEM (no
+ * memory on the node) and E2BIG (the module's own cap), so the command can
+ * say what to change.
+ */
+static int pagehop_charge(struct mm_struct *mm, u64 length)
+{
+	u64 pages = length >> PAGE_SHIFT;
+	u64 limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	u64 pinned = atomic64_add_return(pages, &mm->pinned_vm);
+
+	/* capable() only when it matters: it marks the task as using the cap. */
+	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(pages, &mm->pinned_vm);
+		pagehop_warn("ALLOC: %llu KiB more pinned would exceed RLIMIT_MEMLOCK (%llu KiB, %llu KiB pinned): raise ulimit -l or grant CAP_IPC_LOCK\n",
+			     length >> 10, limit << (PAGE_SHIFT - 10),
+			     (pinned - pages) << (PAGE_SHIFT - 10));
+		return -EPERM;
+	}
+	return 0;
+}
+
+static void pagehop_uncharge(struct mm_struct *mm, u64 length)
+{
+	atomic64_sub(length >> PAGE_SHIFT, &mm->pinned_vm);
+}
+
+/*
+ * The charge stays with the mm that made the ALLOC until the buffer goes,
+ * whoever drops the last reference (an fd passed on, a mapping a child
+ * inherited after MADV_DOFORK): mmgrab() keeps the mm_struct, not its
+ * address space.
+ */
 static void pagehop_buf_release(struct kref *ref)
 {
 	struct pagehop_buf *b = container_of(ref, struct pagehop_buf, ref);
 
 	pagehop_buf_free_pages(b);
 	atomic64_sub(b->length, &pagehop_pinned);
+	pagehop_uncharge(b->mm, b->length);
+	mmdrop(b->mm);
 	kvfree(b->chunks);
 	kfree(b);
 }
@@ -423,6 +462,7 @@ static int pagehop_publish(struct pagehop_file *pf, struct pagehop_buf *b,
 
 long pagehop_ioc_alloc(struct pagehop_file *pf, void __user *arg)
 {
+	struct mm_struct *mm = current->mm;
 	struct pagehop_alloc a;
 	struct pagehop_buf *b;
 	int shift, err;
@@ -434,16 +474,22 @@ long pagehop_ioc_alloc(struct pagehop_file *pf, void __user *arg)
 	err = pagehop_alloc_check(&a, &shift);
 	if (err)
 		return err;
-	err = pagehop_reserve(a.length, a.node);
+	err = pagehop_charge(mm, a.length);
 	if (err)
 		return err;
+	err = pagehop_reserve(a.length, a.node);
+	if (err)
+		goto uncharge;
 
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b) {
 		atomic64_sub(a.length, &pagehop_pinned);
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto uncharge;
 	}
 	kref_init(&b->ref);
+	mmgrab(mm);
+	b->mm = mm;
 	b->node = a.node;
 	b->page_size = a.page_size;
 	b->shift = shift;
@@ -482,6 +528,10 @@ long pagehop_ioc_alloc(struct pagehop_file *pf, void __user *arg)
 
 fail:
 	pagehop_buf_put(b);
+	return err;
+
+uncharge:
+	pagehop_uncharge(mm, a.length);
 	return err;
 }
 

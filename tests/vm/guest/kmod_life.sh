@@ -2,12 +2,13 @@
 # kmod_life.sh - buffer lifetimes: the fd and every mapping each keep a
 # buffer alive; fork does not pass mappings on, and after MADV_DOFORK only
 # 4 KiB ones, shared; mremap may move but not grow them, and the old address
-# faults after a move; rmmod is refused while any buffer exists.  (1 GiB
-# buffers: in kmod_place.sh, while a free GiB is there.)
+# faults after a move; VmPin follows the buffers; rmmod is refused while any
+# buffer exists.  (1 GiB buffers: in kmod_place.sh, while a free GiB is
+# there.)
 . /tests/tap.sh
 case "$VM_KVER" in 6.1.*) sizes="4k" ;; *) sizes="4k 2m" ;; esac
 nsz=$(echo $sizes | wc -w)
-plan $((nsz * 8 + 5))
+plan $((nsz * 9 + 5))
 
 for s in $sizes; do
 	check "$s: close the fd, then touch the mapping" kmodtest life close-then-touch $s
@@ -18,6 +19,7 @@ for s in $sizes; do
 	check "$s: partial munmap keeps the rest" kmodtest life partial-munmap $s
 	check "$s: MADV_DONTNEED, then the same pages fault back" kmodtest life dontneed $s
 	check "$s: fork after MADV_DOFORK; nothing pinned once both exit" kmodtest dofork $s
+	check "$s: VmPin follows ALLOC, FREE, munmap and close" kmodtest vmpin $s
 done
 
 # rmmod while a buffer exists: EBUSY, whether an fd or only a mapping holds it.

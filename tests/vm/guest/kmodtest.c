@@ -28,6 +28,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -584,17 +585,58 @@ static int free_raw(int fd, uint32_t id)
 	return xioctl(fd, PAGEHOP_IOC_FREE, &f);
 }
 
-/* Drop CAP_SYS_ADMIN from the effective and permitted sets, stay uid 0. */
-static int drop_sys_admin(void)
+/*
+ * Set cap in the effective set (on) or clear it (off); with permitted,
+ * clear it from the permitted set too, for good.  Stays uid 0.
+ */
+static int cap_set(int cap, int on, int permitted)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct d[2];
+	uint32_t bit = 1U << (cap % 32);
 
 	if (syscall(SYS_capget, &h, d))
 		return -1;
-	d[CAP_SYS_ADMIN / 32].effective &= ~(1U << (CAP_SYS_ADMIN % 32));
-	d[CAP_SYS_ADMIN / 32].permitted &= ~(1U << (CAP_SYS_ADMIN % 32));
+	if (on)
+		d[cap / 32].effective |= bit;
+	else
+		d[cap / 32].effective &= ~bit;
+	if (!on && permitted)
+		d[cap / 32].permitted &= ~bit;
 	return (int)syscall(SYS_capset, &h, d);
+}
+
+/* Drop CAP_SYS_ADMIN from the effective and permitted sets, stay uid 0. */
+static int drop_sys_admin(void)
+{
+	return cap_set(CAP_SYS_ADMIN, 0, 1);
+}
+
+/* VmPin of /proc/self/status in bytes (the kernel's mm->pinned_vm), or -1. */
+static int64_t vmpin_bytes(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmPin: %lld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb < 0 ? -1 : kb * 1024;
+}
+
+static int expect_vmpin(const char *when, int64_t want)
+{
+	int64_t got = vmpin_bytes();
+
+	if (got != want)
+		return fail("%s: VmPin %" PRId64 " kB, expected %" PRId64 " kB", when, got / 1024,
+			    want / 1024);
+	printf("%s: VmPin %" PRId64 " kB\n", when, got / 1024);
+	return 0;
 }
 
 /* ---- reading an address that may not be mapped ---------------------------- */
@@ -661,6 +703,8 @@ static int open_as(int how)
 		return -1;
 	return WEXITSTATUS(st);
 }
+
+static int err_memlock(int fd);
 
 static int cmd_err(int argc, char **argv)
 {
@@ -831,6 +875,8 @@ static int cmd_err(int argc, char **argv)
 		rc |= expect("open as uid 65534", open_as(0), EACCES);
 		rc |= expect("open as root without CAP_SYS_ADMIN", open_as(1), EPERM);
 		rc |= expect("open as root", open_as(2), 0);
+	} else if (!strcmp(w, "memlock")) {
+		rc |= err_memlock(fd);
 	} else if (!strcmp(w, "unsupported")) {
 		/* What INFO does not offer, ALLOC refuses with EOPNOTSUPP. */
 		get_info(fd, &info, NULL, 0);
@@ -1223,8 +1269,8 @@ static int cmd_chase(int argc, char **argv)
  * GiB once freed sits at the head of the free lists and the next unmovable
  * allocations land in it, so a second one on the same node is luck.  ENOMEM
  * (no free aligned GiB on the node) is reported and passes: 1 GiB is best
- * effort.  Else: placement (zeroed, one PUD leaf on the node, pinned
- * count), CHASE, then the lifetime rules: fork, fork after
+ * effort.  Else: placement (zeroed, one PUD leaf on the node, pinned count
+ * and VmPin), CHASE, then the lifetime rules: fork, fork after
  * MADV_DOFORK, mremap grow, misaligned and aligned move (the old address
  * faults at once and after the free), FREE while mapped, close while
  * mapped, munmap gives it back.
@@ -1233,6 +1279,7 @@ static int cmd_gig(int argc, char **argv)
 {
 	const uint64_t len = GiB;
 	uint64_t base = pinned_now(), pfn0;
+	int64_t pin0 = vmpin_bytes();
 	struct ph_kmod k;
 	struct ph_kbuf b;
 	struct qlist q;
@@ -1257,6 +1304,7 @@ static int cmd_gig(int argc, char **argv)
 	rc |= check_zero(&b);
 	if (pinned_now() != base + len)
 		rc |= fail("INFO pinned %" PRIu64 ", expected %" PRIu64, pinned_now(), base + len);
+	rc |= expect_vmpin("after ALLOC of 1 GiB", pin0 + (int64_t)len);
 	rc |= chase_checks(&k, &b);
 	fill(&b, 0x1961);
 	if (query_all(&k, b.addr, len, &q) ||
@@ -1321,6 +1369,7 @@ static int cmd_gig(int argc, char **argv)
 	munmap(b.addr, len);
 	if (pinned_now() != base)
 		return fail("munmap did not release the buffer");
+	rc |= expect_vmpin("after munmap", pin0);
 	rc |= expect_unmapped("the old address after the free", old, len, GiB);
 	rc |= expect_unmapped("the new address after the free", b.addr, len, GiB);
 	return rc;
@@ -1685,7 +1734,7 @@ static int dofork_owner(uint32_t ps, int node)
 		return fail("pipe: %s", strerror(errno));
 	pid = fork();
 	if (pid == 0) {
-		/* The child: the same pages, shared. */
+		/* The child: the same pages, shared; charged to the owner only. */
 		struct ph_kmod kc;
 
 		close(to_owner[0]);
@@ -1693,6 +1742,7 @@ static int dofork_owner(uint32_t ps, int node)
 		rc |= verify(b.addr, len, 0xd0f0);
 		open_kmod(&kc);
 		rc |= same_leaves(&kc, b.addr, len, ps, node, pfns, 1, "the child");
+		rc |= expect_vmpin("the child", 0);
 		fill(&b, 0xc41d);
 		if (write(to_owner[1], "w", 1) != 1)
 			_exit(1);
@@ -1715,6 +1765,7 @@ static int dofork_owner(uint32_t ps, int node)
 	rc |= verify(b.addr, len, 0xc41d);
 	if (!rc)
 		printf("owner: sees the child's writes\n");
+	rc |= expect_vmpin("owner, mapped", (int64_t)len);
 	kmod_unmap_free(&k, &b);
 	kmod_close(&k);
 	return rc;
@@ -1748,6 +1799,102 @@ static int cmd_dofork(int argc, char **argv)
 	else
 		printf("both exited: nothing pinned\n");
 	return rc;
+}
+
+/* ---- accounting: VmPin and RLIMIT_MEMLOCK -------------------------------- */
+
+/*
+ * vmpin SIZE: /proc/self/status VmPin follows the buffers this process
+ * allocated: their size while any reference lives (fd or mapping), 0 after
+ * FREE and munmap, or after close of an fd whose buffer is not mapped.
+ */
+static int cmd_vmpin(int argc, char **argv)
+{
+	int64_t pin0 = vmpin_bytes();
+	struct ph_kmod k;
+	struct ph_kbuf b;
+	struct pagehop_alloc a;
+	uint64_t len;
+	uint32_t ps;
+	int rc = 0;
+
+	if (argc < 2)
+		return 2;
+	ps = parse_ps(argv[1]);
+	len = 4 * ps_bytes(ps);
+	if (pin0 < 0)
+		return fail("no VmPin in /proc/self/status");
+	open_kmod(&k);
+	if (kmod_alloc_map(&k, 1, ps, len, &b))
+		return fail("ALLOC+mmap");
+	rc |= expect_vmpin("after ALLOC", pin0 + (int64_t)len);
+	rc |= expect("FREE while mapped", free_raw(k.fd, b.id), 0);
+	rc |= expect_vmpin("after FREE, still mapped", pin0 + (int64_t)len);
+	munmap(b.addr, len);
+	rc |= expect_vmpin("after FREE and munmap", pin0);
+	rc |= expect("ALLOC, not mapped", alloc_raw(k.fd, 2, ps, len, &a), 0);
+	rc |= expect_vmpin("after a second ALLOC", pin0 + (int64_t)len);
+	kmod_close(&k);
+	rc |= expect_vmpin("after close", pin0);
+	return rc;
+}
+
+/*
+ * memlock: without CAP_IPC_LOCK (cleared from the effective set) and with
+ * RLIMIT_MEMLOCK at 64 KiB, ALLOC may pin up to 64 KiB in all and fails
+ * beyond with EPERM, leaving VmPin and INFO's count as they were; with
+ * CAP_IPC_LOCK again, the limit does not apply.
+ */
+static int err_memlock(int fd)
+{
+	struct rlimit rl = { 64 * KiB, 64 * KiB };
+	uint64_t base = pinned_now();
+	struct pagehop_alloc a;
+	uint32_t id;
+	int rc = 0;
+
+	if (setrlimit(RLIMIT_MEMLOCK, &rl) || cap_set(CAP_IPC_LOCK, 0, 0))
+		return fail("setrlimit or capset: %s", strerror(errno));
+	rc |= expect("ALLOC 1 MiB over a 64 KiB RLIMIT_MEMLOCK",
+		     alloc_raw(fd, 0, PAGEHOP_PAGE_4K, MiB, &a), EPERM);
+	rc |= expect_vmpin("after the refused ALLOC", 0);
+	if (pinned_now() != base)
+		rc |= fail("a refused ALLOC changed INFO's pinned count");
+	rc |= expect("ALLOC 32 KiB", alloc_raw(fd, 0, PAGEHOP_PAGE_4K, 32 * KiB, &a), 0);
+	id = a.id;
+	rc |= expect("ALLOC 64 KiB more (96 KiB in all)",
+		     alloc_raw(fd, 0, PAGEHOP_PAGE_4K, 64 * KiB, &a), EPERM);
+	rc |= expect("ALLOC 32 KiB more (64 KiB in all)",
+		     alloc_raw(fd, 0, PAGEHOP_PAGE_4K, 32 * KiB, &a), 0);
+	rc |= expect_vmpin("at the limit", 64 * KiB);
+	free_raw(fd, id);
+	free_raw(fd, a.id);
+	rc |= expect_vmpin("after FREE", 0);
+	if (cap_set(CAP_IPC_LOCK, 1, 0))
+		return fail("capset: %s", strerror(errno));
+	rc |= expect("ALLOC 1 MiB with CAP_IPC_LOCK", alloc_raw(fd, 0, PAGEHOP_PAGE_4K, MiB, &a),
+		     0);
+	free_raw(fd, a.id);
+	return rc;
+}
+
+/*
+ * limited KB CMD...: run CMD with RLIMIT_MEMLOCK at KB KiB and without
+ * CAP_IPC_LOCK (out of the bounding set too, so exec cannot give it back to
+ * root), still root with CAP_SYS_ADMIN.
+ */
+static int cmd_limited(int argc, char **argv)
+{
+	struct rlimit rl;
+
+	if (argc < 3)
+		return 2;
+	rl.rlim_cur = rl.rlim_max = strtoull(argv[1], NULL, 0) * KiB;
+	if (setrlimit(RLIMIT_MEMLOCK, &rl) || prctl(PR_CAPBSET_DROP, CAP_IPC_LOCK, 0, 0, 0) ||
+	    cap_set(CAP_IPC_LOCK, 0, 1))
+		return fail("setrlimit, PR_CAPBSET_DROP or capset: %s", strerror(errno));
+	execvp(argv[2], argv + 2);
+	return fail("exec %s: %s", argv[2], strerror(errno));
 }
 
 /* ---- ALLOC racing FREE ------------------------------------------------------ */
@@ -1946,7 +2093,8 @@ int main(int argc, char **argv)
 		{ "anon", cmd_anon }, { "query-paging", cmd_query_paging }, { "err", cmd_err },
 		{ "life", cmd_life }, { "hold", cmd_hold }, { "rmmod-busy", cmd_rmmod_busy },
 		{ "gig", cmd_gig }, { "chase", cmd_chase }, { "dofork", cmd_dofork },
-		{ "alloc-race", cmd_alloc_race }, { "movable", cmd_movable },
+		{ "vmpin", cmd_vmpin }, { "limited", cmd_limited }, { "alloc-race", cmd_alloc_race },
+		{ "movable", cmd_movable },
 		{ "prefetch", cmd_prefetch }, { "fuzz", cmd_fuzz }, { "stress", cmd_stress },
 	};
 
