@@ -41,6 +41,7 @@ struct pagehop_buf {
 	struct kref ref;
 	u32 id;
 	int node;
+	struct mm_struct *mm;		/* whose pinned_vm it is charged to (mmgrab) */
 	u32 page_size;			/* enum pagehop_page_size */
 	unsigned int shift;		/* log2 of the page size in bytes */
 	u64 length;			/* bytes */

@@ -17,6 +17,7 @@
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -104,12 +105,50 @@ static void pagehop_buf_free_pages(struct pagehop_buf *b)
 	}
 }
 
+/*
+ * Charge length bytes to mm->pinned_vm, which /proc/PID/status shows as
+ * VmPin, holding the caller to RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK,
+ * as RDMA's ib_umem_get() does for the pages it pins.  Over the limit is
+ * EPERM, as perf_mmap() says for the same limit: distinct from ENOMEM (no
+ * memory on the node) and E2BIG (the module's own cap), so the command can
+ * say what to change.
+ */
+static int pagehop_charge(struct mm_struct *mm, u64 length)
+{
+	u64 pages = length >> PAGE_SHIFT;
+	u64 limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	u64 pinned = atomic64_add_return(pages, &mm->pinned_vm);
+
+	/* capable() only when it matters: it marks the task as using the cap. */
+	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(pages, &mm->pinned_vm);
+		pagehop_warn("ALLOC: %llu KiB more pinned would exceed RLIMIT_MEMLOCK (%llu KiB, %llu KiB pinned): raise ulimit -l or grant CAP_IPC_LOCK\n",
+			     length >> 10, limit << (PAGE_SHIFT - 10),
+			     (pinned - pages) << (PAGE_SHIFT - 10));
+		return -EPERM;
+	}
+	return 0;
+}
+
+static void pagehop_uncharge(struct mm_struct *mm, u64 length)
+{
+	atomic64_sub(length >> PAGE_SHIFT, &mm->pinned_vm);
+}
+
+/*
+ * The charge stays with the mm that made the ALLOC until the buffer goes,
+ * whoever drops the last reference (an fd passed on, a mapping a child
+ * inherited after MADV_DOFORK): mmgrab() keeps the mm_struct, not its
+ * address space.
+ */
 static void pagehop_buf_release(struct kref *ref)
 {
 	struct pagehop_buf *b = container_of(ref, struct pagehop_buf, ref);
 
 	pagehop_buf_free_pages(b);
 	atomic64_sub(b->length, &pagehop_pinned);
+	pagehop_uncharge(b->mm, b->length);
+	mmdrop(b->mm);
 	kvfree(b->chunks);
 	kfree(b);
 }
@@ -119,7 +158,10 @@ void pagehop_buf_put(struct pagehop_buf *b)
 	kref_put(&b->ref, pagehop_buf_release);
 }
 
-/* The fd's buffer with this id, with a reference taken, or NULL. */
+/*
+ * The fd's buffer with this id, with a reference taken, or NULL.  An id
+ * ALLOC has reserved but not yet published loads as NULL.
+ */
 struct pagehop_buf *pagehop_buf_get(struct pagehop_file *pf, u32 id)
 {
 	struct pagehop_buf *b;
@@ -243,6 +285,14 @@ static int pagehop_clear_range(struct page *page, unsigned long nr)
  * as alloc_contig_pages() does (not exported before 7.x).  Best effort: a
  * node whose every GiB holds unmovable pages gives -ENOMEM; the reliable
  * route is a boot-time hugetlb reservation, hugepagesz=1G hugepages=N:n.
+ *
+ * Only the zones an unmovable allocation may use, up to gfp_zone() of our
+ * GFP (ZONE_NORMAL), as alloc_contig_pages() limits its zonelist walk: a
+ * pinned GiB in ZONE_MOVABLE (movablecore=, kernelcore=, memory onlined
+ * movable) would make that memory impossible to offline.  CMA pageblocks
+ * are refused by alloc_contig_range() itself: isolating them for
+ * MIGRATE_MOVABLE fails (has_unmovable_pages() in mm/page_isolation.c), so
+ * a range that holds one is -EBUSY and skipped, as for alloc_contig_pages().
  */
 static struct page *pagehop_alloc_1g_one(int nid)
 {
@@ -252,7 +302,7 @@ static struct page *pagehop_alloc_1g_one(int nid)
 	unsigned long pfn;
 	int z, err = 0;
 
-	for (z = 0; z < MAX_NR_ZONES; z++) {
+	for (z = 0; z <= gfp_zone(PAGEHOP_CONTIG_GFP); z++) {
 		struct zone *zone = &pgdat->node_zones[z];
 
 		if (!populated_zone(zone))
@@ -277,7 +327,7 @@ static struct page *pagehop_alloc_1g_one(int nid)
 			return pfn_to_page(pfn);
 		}
 	}
-	pagehop_warn("ALLOC: node %d: %u aligned GiB, %u without reserved or hugetlb pages, alloc_contig_range: %d\n",
+	pagehop_warn("ALLOC: node %d: %u aligned GiB outside ZONE_MOVABLE, %u without reserved or hugetlb pages, alloc_contig_range: %d\n",
 		     nid, scanned, tried, err);
 	return ERR_PTR(-ENOMEM);
 }
@@ -367,12 +417,56 @@ over_cap:
 	return -E2BIG;
 }
 
+/*
+ * Put b in the fd's table and tell the caller its id.  The id becomes
+ * visible to other callers (FREE, mmap, CHASE on the same fd, from other
+ * threads) only once the caller has been told it: the index is reserved
+ * first (xa_alloc of NULL stores a zero entry, which loads as NULL and
+ * which FREE leaves alone), the result copied out, and only then b
+ * published in the reserved slot.  Had b been published first, a copy-out
+ * that faults would have to take back an id that a concurrent FREE may
+ * already have freed the buffer under, or a new ALLOC may hold by now.
+ */
+static int pagehop_publish(struct pagehop_file *pf, struct pagehop_buf *b,
+			   struct pagehop_alloc *a, void __user *arg, u32 usize)
+{
+	bool published;
+	void *old;
+	int err;
+	u32 id;
+
+	err = xa_alloc(&pf->bufs, &id, NULL, XA_LIMIT(1, PAGEHOP_ID_MAX), GFP_KERNEL);
+	if (err)
+		return err == -EBUSY ? -ENOSPC : err;
+	b->id = id;
+	a->id = id;
+	a->mmap_offset = (u64)id << PAGEHOP_OFF_SHIFT;
+	err = pagehop_copy_out(arg, a, sizeof(*a), usize);
+	if (err) {
+		xa_release(&pf->bufs, id);
+		return err;
+	}
+	/*
+	 * Nothing but this call can have changed the reservation; check
+	 * anyway, under the lock, so that b is never both unpublished and
+	 * kept (a leak) nor published and freed.
+	 */
+	xa_lock(&pf->bufs);
+	old = __xa_cmpxchg(&pf->bufs, id, XA_ZERO_ENTRY, b, GFP_KERNEL);
+	published = !xa_is_err(old) && xa_load(&pf->bufs, id) == b;
+	xa_unlock(&pf->bufs);
+	if (WARN_ON_ONCE(!published))
+		return -EBUSY;
+	return 0;
+}
+
 long pagehop_ioc_alloc(struct pagehop_file *pf, void __user *arg)
 {
+	struct mm_struct *mm = current->mm;
 	struct pagehop_alloc a;
 	struct pagehop_buf *b;
 	int shift, err;
-	u32 usize, id;
+	u32 usize;
 
 	err = pagehop_copy_in(&a, sizeof(a), arg, &usize);
 	if (err)
@@ -380,16 +474,22 @@ long pagehop_ioc_alloc(struct pagehop_file *pf, void __user *arg)
 	err = pagehop_alloc_check(&a, &shift);
 	if (err)
 		return err;
-	err = pagehop_reserve(a.length, a.node);
+	err = pagehop_charge(mm, a.length);
 	if (err)
 		return err;
+	err = pagehop_reserve(a.length, a.node);
+	if (err)
+		goto uncharge;
 
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b) {
 		atomic64_sub(a.length, &pagehop_pinned);
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto uncharge;
 	}
 	kref_init(&b->ref);
+	mmgrab(mm);
+	b->mm = mm;
 	b->node = a.node;
 	b->page_size = a.page_size;
 	b->shift = shift;
@@ -421,23 +521,17 @@ long pagehop_ioc_alloc(struct pagehop_file *pf, void __user *arg)
 		goto fail;
 	}
 
-	err = xa_alloc(&pf->bufs, &id, b, XA_LIMIT(1, PAGEHOP_ID_MAX), GFP_KERNEL);
-	if (err) {
-		err = err == -EBUSY ? -ENOSPC : err;
+	err = pagehop_publish(pf, b, &a, arg, usize);
+	if (err)
 		goto fail;
-	}
-	b->id = id;
-	a.id = id;
-	a.mmap_offset = (u64)id << PAGEHOP_OFF_SHIFT;
-	err = pagehop_copy_out(arg, &a, sizeof(a), usize);
-	if (err) {
-		xa_erase(&pf->bufs, id);
-		goto fail;
-	}
 	return 0;
 
 fail:
 	pagehop_buf_put(b);
+	return err;
+
+uncharge:
+	pagehop_uncharge(mm, a.length);
 	return err;
 }
 
@@ -453,7 +547,15 @@ long pagehop_ioc_free(struct pagehop_file *pf, void __user *arg)
 		return err;
 	if (f.reserved[0] || f.reserved[1])
 		return -EINVAL;
-	b = xa_erase(&pf->bufs, f.id);
+	/*
+	 * Erase only a published buffer: an id an ALLOC has reserved but not
+	 * yet copied out loads as NULL and stays reserved (pagehop_publish).
+	 */
+	xa_lock(&pf->bufs);
+	b = xa_load(&pf->bufs, f.id);
+	if (b)
+		__xa_erase(&pf->bufs, f.id);
+	xa_unlock(&pf->bufs);
 	if (!b)
 		return -ENOENT;
 	pagehop_buf_put(b);
@@ -481,12 +583,70 @@ static u64 pagehop_vma_buf_offset(struct vm_area_struct *vma, unsigned long addr
 	return off & (PAGEHOP_BUF_MAX - 1);
 }
 
+static const struct vm_operations_struct pagehop_vm_ops;
+
+/*
+ * mremap() of a 2 MiB or 1 GiB mapping: take the huge leaves out of the
+ * source before the kernel moves page tables, so that the move has nothing
+ * to carry and the new mapping is filled again by ->huge_fault on its first
+ * touch, with the same pages.  Moving stays allowed and is safe.
+ *
+ * Why: move_page_tables() does not handle a PUD leaf of a VM_PFNMAP VMA.
+ * get_old_pud() runs pud_none_or_clear_bad() on it, which takes the leaf
+ * for a corrupt entry ("bad pud"), clears it and flushes no TLB, so the old
+ * address went on reading the GiB after it was freed (6.12).  PMD leaves do
+ * go through move_huge_pmd(), which flushes; they take the same path here
+ * so that one rule holds for both sizes.
+ *
+ * Where: mremap calls ->mremap only after move_page_tables(), too late to
+ * refuse or to fix anything; ->get_unmapped_area runs before the move but
+ * cannot tell an mremap from a second mmap() of the same buffer.  copy_vma()
+ * calls ->open on the new VMA before move_page_tables(), with mmap_lock held
+ * for writing and the source VMA write-locked (vma_start_write() in
+ * move_vma()), so nothing can fault the leaves back in between;
+ * zap_vma_ptes() clears them with a TLB flush, as munmap() would.
+ *
+ * ->open also runs for a split VMA (__split_vma(): the new VMA lies inside
+ * the old one, which still covers its range) and for fork (dup_mmap(),
+ * another mm; VM_DONTCOPY and VM_IO keep huge mappings from it).  Only for
+ * mremap is the new VMA's range free of other VMAs: mremap unmapped the
+ * destination first.  ->open is not told the source, so every mapping of
+ * the buffer in this mm that covers the moving part is emptied: the source,
+ * and any second mapping of the same pages, which refaults when touched.
+ */
+static void pagehop_vm_empty_source(struct vm_area_struct *new)
+{
+	struct pagehop_buf *b = new->vm_private_data;
+	struct mm_struct *mm = new->vm_mm;
+	pgoff_t first = new->vm_pgoff, end = first + vma_pages(new);
+	struct vm_area_struct *vma;
+	VMA_ITERATOR(vmi, mm, 0);
+
+	if (b->shift == PAGE_SHIFT || mm != current->mm)
+		return;
+	mmap_assert_write_locked(mm);
+	if (find_vma_intersection(mm, new->vm_start, new->vm_end))
+		return;
+	for_each_vma(vmi, vma) {
+		pgoff_t from, to;
+
+		if (vma->vm_ops != &pagehop_vm_ops || vma->vm_private_data != b)
+			continue;
+		from = max(first, vma->vm_pgoff);
+		to = min(end, vma->vm_pgoff + vma_pages(vma));
+		if (from < to)
+			zap_vma_ptes(vma, vma->vm_start + ((from - vma->vm_pgoff) << PAGE_SHIFT),
+				     (to - from) << PAGE_SHIFT);
+	}
+}
+
 static void pagehop_vm_open(struct vm_area_struct *vma)
 {
 	struct pagehop_buf *b = vma->vm_private_data;
 
 	/* A split VMA or an mremap copy: one more mapping of the buffer. */
 	kref_get(&b->ref);
+	pagehop_vm_empty_source(vma);
 }
 
 static void pagehop_vm_close(struct vm_area_struct *vma)
@@ -502,7 +662,12 @@ static int pagehop_vm_may_split(struct vm_area_struct *vma, unsigned long addr)
 	return IS_ALIGNED(addr, pagehop_page_bytes(b)) ? 0 : -EINVAL;
 }
 
-/* mremap may move a mapping, but only to an address huge leaves fit. */
+/*
+ * mremap may move a mapping, but only to an address huge leaves fit.  This
+ * runs after the move; pagehop_vm_empty_source() has made sure there was
+ * nothing to move, so refusing here (mremap then unmaps the new VMA and
+ * keeps the old one) loses nothing.
+ */
 static int pagehop_vm_mremap(struct vm_area_struct *vma)
 {
 	struct pagehop_buf *b = vma->vm_private_data;
@@ -639,7 +804,15 @@ int pagehop_mmap(struct file *filp, struct vm_area_struct *vma)
 		if (err)
 			goto fail;
 	} else {
-		pagehop_vm_flags_set(vma, flags | VM_PFNMAP);
+		/*
+		 * VM_IO as well: madvise(MADV_DOFORK) refuses it (EINVAL), so
+		 * VM_DONTCOPY stays and no child inherits huge leaves.  It
+		 * changes nothing else here: VM_PFNMAP already keeps GUP,
+		 * mlock and khugepaged away.  4 KiB buffers cannot have it
+		 * (it would hide their pages from move_pages and GUP), so
+		 * MADV_DOFORK works on them; see docs/abi.md.
+		 */
+		pagehop_vm_flags_set(vma, flags | VM_PFNMAP | VM_IO);
 	}
 	/* The reference taken above now belongs to the VMA. */
 	vma->vm_private_data = b;

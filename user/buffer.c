@@ -650,9 +650,7 @@ static int alloc_kmod(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 	}
 	snprintf(why, whylen, "pagehop.ko: %s of %s pages on node %d: %s",
 		 format_size(seg->bytes, (char[32]){ 0 }, 32), psize_name(rq->psize),
-		 node, err == -ENOMEM ? "not enough contiguous free memory on that node" :
-		 err == -E2BIG ? "over the module's pin cap or the node's 5% floor" :
-		 strerror(-err));
+		 node, kmod_alloc_why(err));
 	return err;
 }
 

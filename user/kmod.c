@@ -137,6 +137,20 @@ int kmod_alloc_map(struct ph_kmod *k, int node, uint32_t page_size, uint64_t len
 	return 0;
 }
 
+const char *kmod_alloc_why(int err)
+{
+	switch (err) {
+	case -ENOMEM:
+		return "not enough contiguous free memory on that node";
+	case -E2BIG:
+		return "over the module's pin cap or the node's 5% floor";
+	case -EPERM:
+		return "over this process's locked-memory limit: raise ulimit -l (RLIMIT_MEMLOCK) or run with CAP_IPC_LOCK";
+	default:
+		return strerror(-err);
+	}
+}
+
 void kmod_unmap_free(struct ph_kmod *k, struct ph_kbuf *b)
 {
 	struct pagehop_free f = { .size = sizeof(f), .id = b->id };

@@ -47,6 +47,12 @@ struct ph_kbuf {
  */
 int kmod_alloc_map(struct ph_kmod *k, int node, uint32_t page_size, uint64_t length,
 		   struct ph_kbuf *out);
+/*
+ * Why an ALLOC failed, as a phrase for "pagehop.ko: <what>: <why>": the
+ * module's errnos mean more than strerror() says (docs/abi.md); err is the
+ * negative errno kmod_alloc_map() returned.
+ */
+const char *kmod_alloc_why(int err);
 /* munmap and FREE; b is zeroed.  Safe on a zeroed ph_kbuf. */
 void kmod_unmap_free(struct ph_kmod *k, struct ph_kbuf *b);
 /*

@@ -74,7 +74,8 @@ struct pagehop_info {
  * zeroed, each page physically contiguous.  Never falls back to another node
  * or page size: ENOMEM (no memory on that node), EOPNOTSUPP (page size this
  * kernel cannot map), E2BIG (over the pin cap or the node's 5% floor),
- * EINVAL (bad node, page size, length or flags).
+ * EPERM (over the caller's RLIMIT_MEMLOCK without CAP_IPC_LOCK: the buffer
+ * counts in its VmPin), EINVAL (bad node, page size, length or flags).
  */
 struct pagehop_alloc {
 	__u32 size;		/* (in) sizeof(struct pagehop_alloc) */

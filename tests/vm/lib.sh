@@ -162,6 +162,16 @@ vm_config_numa4big() {
 	vm_config_with_slit "10 16 22 22 16 10 22 22 22 22 10 16 22 22 16 10" 3
 }
 
+# numa4movable: numa4big booted with movablecore=6G.  The kernel spreads
+# the other 6 GiB of kernel memory over the nodes from the bottom (node 0's
+# 2 GiB below 4G count towards it), so each node keeps a ZONE_NORMAL or
+# ZONE_DMA32 part and its upper part is ZONE_MOVABLE, with free aligned GiBs
+# in it that pinned buffers must not take (kmod_movable.sh).
+vm_config_numa4movable() {
+	vm_config_numa4big
+	VM_APPEND="$VM_APPEND movablecore=6G"
+}
+
 # flat11: every remote pair at 11.
 vm_config_flat11() {
 	vm_config_with_slit "10 11 11 11 11 10 11 11 11 11 10 11 11 11 11 10"
@@ -224,6 +234,8 @@ vm_boot() {
 	return $rc
 }
 
+VM_KERNEL_PROBLEMS='bad pud|bad pmd|bad page|BUG:|WARNING:|refcount_t|soft lockup|rcu.*stall|Oops|general protection|Call Trace|Kernel panic|UBSAN|KASAN|list_del corruption'
+
 # vm_check OUTDIR TESTS... -> 0 if every test ran its plan with no failure and
 # the kernel log is clean.  Prints a TAP-like summary line per test.
 vm_check() {
@@ -251,7 +263,11 @@ vm_check() {
 			echo "ok - $t: $nok/$plan"
 		fi
 	done
-	if grep -nE 'BUG:|WARNING:|Oops|Call Trace|general protection fault|Kernel panic|UBSAN|KASAN|list_del corruption|bad page' "$out/console.log" >"$out/kernel-problems"; then
+	# What the kernel says when something went wrong, whether or not it
+	# then stopped: page-table entries it found corrupt and cleared (bad
+	# pud, bad pmd, bad page), warnings and BUGs, reference counts gone
+	# wrong (refcount_t: underflow; use-after-free), CPUs stuck.
+	if grep -nE "$VM_KERNEL_PROBLEMS" "$out/console.log" >"$out/kernel-problems"; then
 		echo "not ok - kernel log of the guest is not clean:"
 		head -n 20 "$out/kernel-problems" | sed 's/^/    /'
 		fail=1

@@ -8,8 +8,9 @@
 #   -p PLAN     plan file (default tests/vm/plan)
 #   NAME        boots from the plan to run (default: all)
 #
-# Fails on any failed or missing test result, a timeout, or a BUG, WARNING,
-# Oops or Call Trace in a guest's kernel log.  Results are kept under
+# Fails on any failed or missing test result, a timeout, or a sign of trouble
+# in a guest's kernel log (lib.sh VM_KERNEL_PROBLEMS: bad pud/pmd/page, BUG,
+# WARNING, refcount_t, soft lockup, RCU stall, Oops, general protection...).  Results are kept under
 # build/vm-results/<kernel>/<name>/.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

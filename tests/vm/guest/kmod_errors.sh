@@ -2,7 +2,7 @@
 # kmod_errors.sh - every error path of the ABI, one test each, with the
 # errno docs/abi.md gives.
 . /tests/tap.sh
-plan 13
+plan 15
 
 check "bad node: EINVAL" kmodtest err bad-node
 check "bad page size: EINVAL" kmodtest err bad-page-size
@@ -20,3 +20,13 @@ check "MAP_PRIVATE: EINVAL" kmodtest err map-private
 check "mmap beyond the buffer: EINVAL" kmodtest err map-beyond
 check "mmap offset or length not a multiple of the page size: EINVAL" kmodtest err map-misaligned
 check "open without root or without CAP_SYS_ADMIN: EACCES, EPERM" kmodtest err non-root
+check "over RLIMIT_MEMLOCK without CAP_IPC_LOCK: EPERM; VmPin counts what is pinned" kmodtest err memlock
+# The command says what to change.
+if kmodtest limited 64 pagehop chase --backend kmod --membind 0 --cpunodebind 0 --page-size 4k \
+	--size 1M --time 0.05 --ci 50 >/tmp/out 2>/tmp/err; then
+	not_ok "pagehop over RLIMIT_MEMLOCK: measured anyway" "$(cat /tmp/out)"
+elif grep -q 'raise ulimit -l (RLIMIT_MEMLOCK) or run with CAP_IPC_LOCK' /tmp/err && [ ! -s /tmp/out ]; then
+	ok "pagehop over RLIMIT_MEMLOCK: $(head -n1 /tmp/err)"
+else
+	not_ok "pagehop over RLIMIT_MEMLOCK: no clear reason" "$(cat /tmp/err)"
+fi

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # kmod_stress.sh - 100,000 random ioctls and mmaps, then 4 threads
 # allocating, mapping, touching, querying, unmapping and freeing at random
-# for 30 s.  Nothing may stay pinned; the kernel log must stay clean (run.sh).
+# for 30 s, then ALLOCs whose copy-out faults racing FREEs for 20 s.
+# Nothing may stay pinned; the kernel log must stay clean (run.sh).
 . /tests/tap.sh
 # check_v DESC CMD...: as check, and on success the command's output as diagnostics.
 check_v() {
@@ -9,9 +10,10 @@ check_v() {
 	shift
 	if _o=$("$@" 2>&1); then ok "$_d"; [ -n "$_o" ] && printf '%s\n' "$_o" | sed 's/^/# /'; else not_ok "$_d" "$_o"; fi
 }
-plan 2
+plan 3
 
 seed=$(date +%s)
 diag "fuzz seed $seed"
 check_v "fuzz: 100000 ioctls, only ABI errnos, nothing left pinned" kmodtest fuzz 100000 $seed
 check_v "stress: 4 threads for 30 s" kmodtest stress 4 30
+check_v "ALLOC with a read-only struct racing FREE: no id seen before its copy-out" kmodtest alloc-race 20

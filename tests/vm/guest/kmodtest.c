@@ -19,6 +19,7 @@
 #include <linux/capability.h>
 #include <numaif.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,6 +27,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -582,17 +585,103 @@ static int free_raw(int fd, uint32_t id)
 	return xioctl(fd, PAGEHOP_IOC_FREE, &f);
 }
 
-/* Drop CAP_SYS_ADMIN from the effective and permitted sets, stay uid 0. */
-static int drop_sys_admin(void)
+/*
+ * Set cap in the effective set (on) or clear it (off); with permitted,
+ * clear it from the permitted set too, for good.  Stays uid 0.
+ */
+static int cap_set(int cap, int on, int permitted)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct d[2];
+	uint32_t bit = 1U << (cap % 32);
 
 	if (syscall(SYS_capget, &h, d))
 		return -1;
-	d[CAP_SYS_ADMIN / 32].effective &= ~(1U << (CAP_SYS_ADMIN % 32));
-	d[CAP_SYS_ADMIN / 32].permitted &= ~(1U << (CAP_SYS_ADMIN % 32));
+	if (on)
+		d[cap / 32].effective |= bit;
+	else
+		d[cap / 32].effective &= ~bit;
+	if (!on && permitted)
+		d[cap / 32].permitted &= ~bit;
 	return (int)syscall(SYS_capset, &h, d);
+}
+
+/* Drop CAP_SYS_ADMIN from the effective and permitted sets, stay uid 0. */
+static int drop_sys_admin(void)
+{
+	return cap_set(CAP_SYS_ADMIN, 0, 1);
+}
+
+/* VmPin of /proc/self/status in bytes (the kernel's mm->pinned_vm), or -1. */
+static int64_t vmpin_bytes(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmPin: %lld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb < 0 ? -1 : kb * 1024;
+}
+
+static int expect_vmpin(const char *when, int64_t want)
+{
+	int64_t got = vmpin_bytes();
+
+	if (got != want)
+		return fail("%s: VmPin %" PRId64 " kB, expected %" PRId64 " kB", when, got / 1024,
+			    want / 1024);
+	printf("%s: VmPin %" PRId64 " kB\n", when, got / 1024);
+	return 0;
+}
+
+/* ---- reading an address that may not be mapped ---------------------------- */
+
+static sigjmp_buf probe_jmp;
+
+static void probe_handler(int sig)
+{
+	siglongjmp(probe_jmp, sig);
+}
+
+/* Read the word at addr: 0 and *val, or the signal the read raised. */
+static int probe_read(const void *addr, uint64_t *val)
+{
+	struct sigaction sa = { .sa_handler = probe_handler }, old_segv, old_bus;
+	volatile int sig;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	sig = sigsetjmp(probe_jmp, 1);
+	if (!sig)
+		*val = *(const volatile uint64_t *)addr;
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	return sig;
+}
+
+/*
+ * Every page of [addr, addr + len) must be unmapped: reading its first word
+ * raises SIGSEGV.  A word that reads means a stale translation (or a
+ * mapping left behind) still reaches memory that is no longer the caller's.
+ */
+static int expect_unmapped(const char *what, const void *addr, uint64_t len, uint64_t page)
+{
+	for (uint64_t off = 0; off < len; off += page) {
+		uint64_t v = 0;
+		int sig = probe_read((const char *)addr + off, &v);
+
+		if (sig != SIGSEGV)
+			return fail("%s: %p+0x%" PRIx64 " %s%s 0x%" PRIx64, what, addr, off,
+				    sig ? strsignal(sig) : "still reads", sig ? "," : "", v);
+	}
+	printf("%s: SIGSEGV on every page\n", what);
+	return 0;
 }
 
 /* Open the device in a child after dropping privileges; the child's errno. */
@@ -614,6 +703,8 @@ static int open_as(int how)
 		return -1;
 	return WEXITSTATUS(st);
 }
+
+static int err_memlock(int fd);
 
 static int cmd_err(int argc, char **argv)
 {
@@ -784,6 +875,8 @@ static int cmd_err(int argc, char **argv)
 		rc |= expect("open as uid 65534", open_as(0), EACCES);
 		rc |= expect("open as root without CAP_SYS_ADMIN", open_as(1), EPERM);
 		rc |= expect("open as root", open_as(2), 0);
+	} else if (!strcmp(w, "memlock")) {
+		rc |= err_memlock(fd);
 	} else if (!strcmp(w, "unsupported")) {
 		/* What INFO does not offer, ALLOC refuses with EOPNOTSUPP. */
 		get_info(fd, &info, NULL, 0);
@@ -805,6 +898,97 @@ static int cmd_err(int argc, char **argv)
 }
 
 /* ---- lifetimes ------------------------------------------------------------ */
+
+/*
+ * QUERY [addr, addr + len) and check it is leaves of page size ps on node
+ * whose PFNs are pfns[] (a page each), or fill pfns[] if want is 0.
+ */
+static int same_leaves(struct ph_kmod *k, const void *addr, uint64_t len, uint32_t ps,
+		       int node, uint64_t *pfns, int want, const char *when)
+{
+	struct qlist q;
+	int rc;
+
+	if (query_all(k, addr, len, &q))
+		return fail("%s: QUERY failed", when);
+	rc = check_leaves(&q, addr, len, ps_level(ps), ps_bytes(ps), node);
+	for (size_t i = 0; !rc && i < q.n; i++) {
+		if (!want)
+			pfns[i] = q.e[i].pfn;
+		else if (q.e[i].pfn != pfns[i])
+			rc = fail("%s: page %zu is pfn 0x%" PRIx64 ", was 0x%" PRIx64, when, i,
+				  (uint64_t)q.e[i].pfn, pfns[i]);
+	}
+	free(q.e);
+	if (!rc && want)
+		printf("%s: QUERY shows the same %s leaves, pfn 0x%" PRIx64 "...\n", when,
+		       ps == PAGEHOP_PAGE_1G ? "PUD" : ps == PAGEHOP_PAGE_2M ? "PMD" : "PTE", pfns[0]);
+	return rc;
+}
+
+/*
+ * life mremap: growing is EFAULT (VM_DONTEXPAND); moving whole is allowed:
+ * the old address faults at once (no stale translation left behind), the
+ * new one reads the same data from the same pages (QUERY); a huge mapping
+ * may move only to an address aligned to its page size; shrinking keeps the
+ * rest.  Once unmapped and freed, neither address reads anything.
+ */
+static int life_mremap(struct ph_kmod *k, struct ph_kbuf *b, int node, uint64_t base)
+{
+	const uint64_t len = b->length, pb = ps_bytes(b->page_size);
+	uint32_t ps = b->page_size;
+	uint64_t pfns[2];
+	char *old = b->addr, *dst, *mis;
+	void *n;
+	int rc = 0;
+
+	n = mremap(b->addr, len, 2 * len, MREMAP_MAYMOVE);
+	rc |= expect("mremap grow", n == MAP_FAILED ? errno : 0, EFAULT);
+	if (same_leaves(k, b->addr, len, ps, node, pfns, 0, "before the move"))
+		return 1;
+	/*
+	 * Room for an aligned destination and, beyond it, a misaligned one
+	 * that does not overlap it (mremap refuses overlaps with EINVAL
+	 * before it looks at anything else).
+	 */
+	n = mmap(NULL, 3 * len + 2 * pb, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (n == MAP_FAILED)
+		return fail("mmap: %s", strerror(errno));
+	dst = (char *)(((uintptr_t)n + pb - 1) & ~(uintptr_t)(pb - 1));
+	mis = dst + len + pb + 16 * 4096;
+
+	n = mremap(b->addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+	rc |= expect("mremap move to an aligned address", n == MAP_FAILED ? errno : 0, 0);
+	if (n == MAP_FAILED)
+		return 1;
+	b->addr = n;
+	/* First, before anything else touches memory and evicts TLB entries. */
+	rc |= expect_unmapped("the old address after the move", old, len, pb);
+	rc |= verify(b->addr, len, 0xabcdef);
+	rc |= same_leaves(k, b->addr, len, ps, node, pfns, 1, "after the move");
+	if (ps != PAGEHOP_PAGE_4K) {
+		n = mremap(b->addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, mis);
+		rc |= expect("mremap move to a misaligned address", n == MAP_FAILED ? errno : 0,
+			     EINVAL);
+		rc |= expect_unmapped("the misaligned destination after the refusal", mis, len, pb);
+		rc |= verify(b->addr, len, 0xabcdef);
+		rc |= same_leaves(k, b->addr, len, ps, node, pfns, 1, "after the refused move");
+	}
+	/* Shrinking by one page: allowed, the rest stays. */
+	n = mremap(b->addr, len, len / 2, 0);
+	rc |= expect("mremap shrink by a page", n == MAP_FAILED ? errno : 0, 0);
+	rc |= verify(b->addr, len / 2, 0xabcdef);
+	b->length = len / 2;
+	dst = b->addr;
+	kmod_unmap_free(k, b);
+	kmod_close(k);
+	if (pinned_now() != base)
+		return fail("%" PRIu64 " bytes still pinned after munmap and close",
+			    pinned_now() - base);
+	rc |= expect_unmapped("the old address after munmap and close", old, len, pb);
+	rc |= expect_unmapped("the new address after munmap and close", dst, len / 2, pb);
+	return rc;
+}
 
 static int cmd_life(int argc, char **argv)
 {
@@ -887,46 +1071,7 @@ static int cmd_life(int argc, char **argv)
 		kmod_unmap_free(&k, &b);
 		kmod_close(&k);
 	} else if (!strcmp(w, "mremap")) {
-		void *n;
-
-		/* Growing: VM_DONTEXPAND. */
-		n = mremap(b.addr, len, 2 * len, MREMAP_MAYMOVE);
-		rc |= expect("mremap grow", n == MAP_FAILED ? errno : 0, EFAULT);
-		/* Moving whole: allowed, the same pages follow. */
-		if (query_all(&k, b.addr, len, &q))
-			return fail("QUERY failed");
-		uint64_t pfn0 = q.e[0].pfn;
-
-		free(q.e);
-		n = mmap(NULL, len + ps_bytes(ps), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		char *dst = (char *)(((uintptr_t)n + ps_bytes(ps) - 1) & ~(uintptr_t)(ps_bytes(ps) - 1));
-
-		n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
-		rc |= expect("mremap move to an aligned address", n == MAP_FAILED ? errno : 0, 0);
-		if (n != MAP_FAILED) {
-			b.addr = n;
-			rc |= verify(b.addr, len, 0xabcdef);
-			if (query_all(&k, b.addr, len, &q) ||
-			    check_leaves(&q, b.addr, len, ps_level(ps), ps_bytes(ps), node) ||
-			    q.e[0].pfn != pfn0)
-				rc |= fail("after the move QUERY does not show the same pages");
-			free(q.e);
-		}
-		if (ps != PAGEHOP_PAGE_4K) {
-			n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst + 4096 * 16);
-			rc |= expect("mremap move to a misaligned address",
-				     n == MAP_FAILED ? errno : 0, EINVAL);
-			rc |= verify(b.addr, len, 0xabcdef);
-		}
-		/* Shrinking by one page: allowed, the rest stays. */
-		if (len > ps_bytes(ps)) {
-			n = mremap(b.addr, len, len / 2, 0);
-			rc |= expect("mremap shrink by a page", n == MAP_FAILED ? errno : 0, 0);
-			rc |= verify(b.addr, len / 2, 0xabcdef);
-			b.length = len / 2;
-		}
-		kmod_unmap_free(&k, &b);
-		kmod_close(&k);
+		rc |= life_mremap(&k, &b, node, base);
 	} else if (!strcmp(w, "dontneed")) {
 		/*
 		 * MADV_DONTNEED zaps 4 KiB PTEs; the next touch must bring back
@@ -1124,19 +1269,22 @@ static int cmd_chase(int argc, char **argv)
  * GiB once freed sits at the head of the free lists and the next unmovable
  * allocations land in it, so a second one on the same node is luck.  ENOMEM
  * (no free aligned GiB on the node) is reported and passes: 1 GiB is best
- * effort.  Else: placement (zeroed, one PUD leaf on the node, pinned
- * count), CHASE, then the lifetime rules: fork, mremap grow, misaligned and
- * aligned move, FREE while mapped, close while mapped, munmap gives it back.
+ * effort.  Else: placement (zeroed, one PUD leaf on the node, pinned count
+ * and VmPin), CHASE, then the lifetime rules: fork, fork after
+ * MADV_DOFORK, mremap grow, misaligned and aligned move (the old address
+ * faults at once and after the free), FREE while mapped, close while
+ * mapped, munmap gives it back.
  */
 static int cmd_gig(int argc, char **argv)
 {
 	const uint64_t len = GiB;
 	uint64_t base = pinned_now(), pfn0;
+	int64_t pin0 = vmpin_bytes();
 	struct ph_kmod k;
 	struct ph_kbuf b;
 	struct qlist q;
 	int node, err, rc = 0, st;
-	char *dst;
+	char *dst, *old;
 	void *n;
 	pid_t pid;
 
@@ -1156,6 +1304,7 @@ static int cmd_gig(int argc, char **argv)
 	rc |= check_zero(&b);
 	if (pinned_now() != base + len)
 		rc |= fail("INFO pinned %" PRIu64 ", expected %" PRIu64, pinned_now(), base + len);
+	rc |= expect_vmpin("after ALLOC of 1 GiB", pin0 + (int64_t)len);
 	rc |= chase_checks(&k, &b);
 	fill(&b, 0x1961);
 	if (query_all(&k, b.addr, len, &q) ||
@@ -1175,17 +1324,33 @@ static int cmd_gig(int argc, char **argv)
 		rc |= fail("fork: the child could touch the buffer");
 	else
 		printf("fork: the child has no mapping (SIGSEGV)\n");
+	/* MADV_DOFORK is refused (VM_IO), so the next child has none either. */
+	rc |= expect("MADV_DOFORK", madvise(b.addr, len, MADV_DOFORK) ? errno : 0, EINVAL);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGSEGV, SIG_DFL);
+		(void)*(volatile char *)b.addr;
+		_exit(4);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFSIGNALED(st) || WTERMSIG(st) != SIGSEGV)
+		rc |= fail("fork after MADV_DOFORK: the child could touch the buffer");
+	else
+		printf("fork after MADV_DOFORK: the child has no mapping (SIGSEGV)\n");
 
 	n = mremap(b.addr, len, 2 * len, MREMAP_MAYMOVE);
 	rc |= expect("mremap grow", n == MAP_FAILED ? errno : 0, EFAULT);
-	n = mmap(NULL, 2 * len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	n = mmap(NULL, 4 * len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	dst = (char *)(((uintptr_t)n + GiB - 1) & ~(uintptr_t)(GiB - 1));
-	n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst + 2 * MiB);
+	n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst + len + 2 * MiB);
 	rc |= expect("mremap move to a 2 MiB-aligned address", n == MAP_FAILED ? errno : 0, EINVAL);
+	rc |= verify(b.addr, len, 0x1961);
+	old = b.addr;
 	n = mremap(b.addr, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
 	rc |= expect("mremap move to a 1 GiB-aligned address", n == MAP_FAILED ? errno : 0, 0);
 	if (n != MAP_FAILED)
 		b.addr = n;
+	/* First, before anything else touches memory and evicts TLB entries. */
+	rc |= expect_unmapped("the old address after the move", old, len, GiB);
 	rc |= verify(b.addr, len, 0x1961);
 	if (query_all(&k, b.addr, len, &q) ||
 	    check_leaves(&q, b.addr, len, PAGEHOP_LEVEL_PUD, GiB, node) || q.e[0].pfn != pfn0)
@@ -1203,7 +1368,10 @@ static int cmd_gig(int argc, char **argv)
 		printf("FREE and close: still mapped, data intact, still pinned\n");
 	munmap(b.addr, len);
 	if (pinned_now() != base)
-		rc |= fail("munmap did not release the buffer");
+		return fail("munmap did not release the buffer");
+	rc |= expect_vmpin("after munmap", pin0);
+	rc |= expect_unmapped("the old address after the free", old, len, GiB);
+	rc |= expect_unmapped("the new address after the free", b.addr, len, GiB);
 	return rc;
 }
 
@@ -1508,6 +1676,394 @@ static int cmd_stress(int argc, char **argv)
 	return rc;
 }
 
+/* ---- fork after MADV_DOFORK ------------------------------------------------ */
+
+/* Wait for every child (also those adopted as subreaper); 0 if all exited 0. */
+static int reap_all(const char *who)
+{
+	int st, rc = 0;
+	pid_t pid;
+
+	while ((pid = wait(&st)) > 0)
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			rc = fail("%s: process %d ended with %s %d", who, (int)pid,
+				  WIFSIGNALED(st) ? "signal" : "status",
+				  WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	return rc;
+}
+
+/*
+ * The owner's side of dofork: ALLOC+mmap, MADV_DOFORK, fork a child, then
+ * FREE, munmap, close and exit while the child may still hold the mapping.
+ * 4 KiB: MADV_DOFORK works and the child shares the pinned pages (MAP_SHARED:
+ * same PFNs, each side sees the other's writes), and keeps the buffer alive
+ * after the owner is gone.  2 MiB, 1 GiB: MADV_DOFORK is EINVAL and the child
+ * has no mapping.  Exits 0 if all held.
+ */
+static int dofork_owner(uint32_t ps, int node)
+{
+	const uint64_t len = 2 * ps_bytes(ps);
+	int to_owner[2], to_child[2], rc = 0, e, st;
+	uint64_t pfns[2];
+	struct ph_kmod k;
+	struct ph_kbuf b;
+	char c;
+	pid_t pid;
+
+	open_kmod(&k);
+	if (kmod_alloc_map(&k, node, ps, len, &b))
+		return fail("ALLOC+mmap on node %d", node);
+	fill(&b, 0xd0f0);
+	if (same_leaves(&k, b.addr, len, ps, node, pfns, 0, "owner"))
+		return 1;
+	e = madvise(b.addr, len, MADV_DOFORK) ? errno : 0;
+	if (ps != PAGEHOP_PAGE_4K) {
+		rc |= expect("MADV_DOFORK on a huge mapping", e, EINVAL);
+		pid = fork();
+		if (pid == 0) {
+			_exit(expect_unmapped("the child after fork", b.addr, len, ps_bytes(ps)));
+		}
+		if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+			rc |= fail("the child could read the buffer");
+		kmod_unmap_free(&k, &b);
+		kmod_close(&k);
+		return rc;
+	}
+	rc |= expect("MADV_DOFORK on a 4 KiB mapping", e, 0);
+	if (pipe(to_owner) || pipe(to_child))
+		return fail("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid == 0) {
+		/* The child: the same pages, shared; charged to the owner only. */
+		struct ph_kmod kc;
+
+		close(to_owner[0]);
+		close(to_child[1]);
+		rc |= verify(b.addr, len, 0xd0f0);
+		open_kmod(&kc);
+		rc |= same_leaves(&kc, b.addr, len, ps, node, pfns, 1, "the child");
+		rc |= expect_vmpin("the child", 0);
+		fill(&b, 0xc41d);
+		if (write(to_owner[1], "w", 1) != 1)
+			_exit(1);
+		/* EOF: the owner has freed, unmapped, closed and exited. */
+		while (read(to_child[0], &c, 1) > 0)
+			;
+		rc |= verify(b.addr, len, 0xc41d);
+		if (pinned_now() < len)
+			rc |= fail("the buffer was freed while the child maps it");
+		else
+			printf("the child: data intact and still pinned after the owner exited\n");
+		rc |= same_leaves(&kc, b.addr, len, ps, node, pfns, 1, "the child, owner gone");
+		kmod_close(&kc);
+		_exit(rc);
+	}
+	close(to_owner[1]);
+	close(to_child[0]);
+	if (read(to_owner[0], &c, 1) != 1)
+		return fail("the child died before writing");
+	rc |= verify(b.addr, len, 0xc41d);
+	if (!rc)
+		printf("owner: sees the child's writes\n");
+	rc |= expect_vmpin("owner, mapped", (int64_t)len);
+	kmod_unmap_free(&k, &b);
+	kmod_close(&k);
+	return rc;
+}
+
+/*
+ * dofork SIZE [NODE]: a fork after MADV_DOFORK, for one page size (1 GiB:
+ * in gig).  The owner and its child run as grandchildren adopted by this
+ * process (a subreaper), so that both exits are seen; afterwards nothing
+ * stays pinned.
+ */
+static int cmd_dofork(int argc, char **argv)
+{
+	uint64_t base = pinned_now();
+	uint32_t ps;
+	int node, rc;
+	pid_t pid;
+
+	if (argc < 2)
+		return 2;
+	ps = parse_ps(argv[1]);
+	node = argc > 2 ? atoi(argv[2]) : 1;
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+		return fail("PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
+	pid = fork();
+	if (pid == 0)
+		_exit(dofork_owner(ps, node));
+	rc = reap_all("dofork");
+	if (pinned_now() != base)
+		rc |= fail("%" PRIu64 " bytes still pinned after both exited", pinned_now() - base);
+	else
+		printf("both exited: nothing pinned\n");
+	return rc;
+}
+
+/* ---- accounting: VmPin and RLIMIT_MEMLOCK -------------------------------- */
+
+/*
+ * vmpin SIZE: /proc/self/status VmPin follows the buffers this process
+ * allocated: their size while any reference lives (fd or mapping), 0 after
+ * FREE and munmap, or after close of an fd whose buffer is not mapped.
+ */
+static int cmd_vmpin(int argc, char **argv)
+{
+	int64_t pin0 = vmpin_bytes();
+	struct ph_kmod k;
+	struct ph_kbuf b;
+	struct pagehop_alloc a;
+	uint64_t len;
+	uint32_t ps;
+	int rc = 0;
+
+	if (argc < 2)
+		return 2;
+	ps = parse_ps(argv[1]);
+	len = 4 * ps_bytes(ps);
+	if (pin0 < 0)
+		return fail("no VmPin in /proc/self/status");
+	open_kmod(&k);
+	if (kmod_alloc_map(&k, 1, ps, len, &b))
+		return fail("ALLOC+mmap");
+	rc |= expect_vmpin("after ALLOC", pin0 + (int64_t)len);
+	rc |= expect("FREE while mapped", free_raw(k.fd, b.id), 0);
+	rc |= expect_vmpin("after FREE, still mapped", pin0 + (int64_t)len);
+	munmap(b.addr, len);
+	rc |= expect_vmpin("after FREE and munmap", pin0);
+	rc |= expect("ALLOC, not mapped", alloc_raw(k.fd, 2, ps, len, &a), 0);
+	rc |= expect_vmpin("after a second ALLOC", pin0 + (int64_t)len);
+	kmod_close(&k);
+	rc |= expect_vmpin("after close", pin0);
+	return rc;
+}
+
+/*
+ * memlock: without CAP_IPC_LOCK (cleared from the effective set) and with
+ * RLIMIT_MEMLOCK at 64 KiB, ALLOC may pin up to 64 KiB in all and fails
+ * beyond with EPERM, leaving VmPin and INFO's count as they were; with
+ * CAP_IPC_LOCK again, the limit does not apply.
+ */
+static int err_memlock(int fd)
+{
+	struct rlimit rl = { 64 * KiB, 64 * KiB };
+	uint64_t base = pinned_now();
+	struct pagehop_alloc a;
+	uint32_t id;
+	int rc = 0;
+
+	if (setrlimit(RLIMIT_MEMLOCK, &rl) || cap_set(CAP_IPC_LOCK, 0, 0))
+		return fail("setrlimit or capset: %s", strerror(errno));
+	rc |= expect("ALLOC 1 MiB over a 64 KiB RLIMIT_MEMLOCK",
+		     alloc_raw(fd, 0, PAGEHOP_PAGE_4K, MiB, &a), EPERM);
+	rc |= expect_vmpin("after the refused ALLOC", 0);
+	if (pinned_now() != base)
+		rc |= fail("a refused ALLOC changed INFO's pinned count");
+	rc |= expect("ALLOC 32 KiB", alloc_raw(fd, 0, PAGEHOP_PAGE_4K, 32 * KiB, &a), 0);
+	id = a.id;
+	rc |= expect("ALLOC 64 KiB more (96 KiB in all)",
+		     alloc_raw(fd, 0, PAGEHOP_PAGE_4K, 64 * KiB, &a), EPERM);
+	rc |= expect("ALLOC 32 KiB more (64 KiB in all)",
+		     alloc_raw(fd, 0, PAGEHOP_PAGE_4K, 32 * KiB, &a), 0);
+	rc |= expect_vmpin("at the limit", 64 * KiB);
+	free_raw(fd, id);
+	free_raw(fd, a.id);
+	rc |= expect_vmpin("after FREE", 0);
+	if (cap_set(CAP_IPC_LOCK, 1, 0))
+		return fail("capset: %s", strerror(errno));
+	rc |= expect("ALLOC 1 MiB with CAP_IPC_LOCK", alloc_raw(fd, 0, PAGEHOP_PAGE_4K, MiB, &a),
+		     0);
+	free_raw(fd, a.id);
+	return rc;
+}
+
+/*
+ * limited KB CMD...: run CMD with RLIMIT_MEMLOCK at KB KiB and without
+ * CAP_IPC_LOCK (out of the bounding set too, so exec cannot give it back to
+ * root), still root with CAP_SYS_ADMIN.
+ */
+static int cmd_limited(int argc, char **argv)
+{
+	struct rlimit rl;
+
+	if (argc < 3)
+		return 2;
+	rl.rlim_cur = rl.rlim_max = strtoull(argv[1], NULL, 0) * KiB;
+	if (setrlimit(RLIMIT_MEMLOCK, &rl) || prctl(PR_CAPBSET_DROP, CAP_IPC_LOCK, 0, 0, 0) ||
+	    cap_set(CAP_IPC_LOCK, 0, 1))
+		return fail("setrlimit, PR_CAPBSET_DROP or capset: %s", strerror(errno));
+	execvp(argv[2], argv + 2);
+	return fail("exec %s: %s", argv[2], strerror(errno));
+}
+
+/* ---- ALLOC racing FREE ------------------------------------------------------ */
+
+struct race {
+	int fd;
+	int stop;
+	uint64_t frees, freed;
+};
+
+static void *race_free(void *arg)
+{
+	struct race *r = arg;
+	struct pagehop_free f = { .size = sizeof(f) };
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
+		for (f.id = 1; f.id <= 4; f.id++) {
+			if (!ioctl(r->fd, PAGEHOP_IOC_FREE, &f))
+				__atomic_add_fetch(&r->freed, 1, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&r->frees, 1, __ATOMIC_RELAXED);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * alloc-race SECONDS: ALLOC with its struct in a page made read-only after
+ * it was filled in, so that the copy-out of the id faults (EFAULT), while
+ * two threads FREE ids 1-4 without pause.  No id may ever become visible
+ * to them: every FREE is ENOENT (a FREE that succeeds freed a buffer whose
+ * ALLOC then fails and drops it again), and nothing stays pinned.
+ */
+static int cmd_alloc_race(int argc, char **argv)
+{
+	struct race r = { .fd = open_dev() };
+	uint64_t base = pinned_now(), allocs = 0, efault = 0, other = 0;
+	struct timespec t0, t;
+	struct pagehop_alloc *a;
+	pthread_t th[2];
+	int secs, rc = 0, e = 0;
+
+	if (argc < 2)
+		return 2;
+	secs = atoi(argv[1]);
+	a = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (a == MAP_FAILED)
+		return fail("mmap: %s", strerror(errno));
+	*a = (struct pagehop_alloc){ .size = sizeof(*a), .node = 0,
+				     .page_size = PAGEHOP_PAGE_4K, .length = 4096 };
+	if (mprotect(a, 4096, PROT_READ))
+		return fail("mprotect: %s", strerror(errno));
+	for (int i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, race_free, &r);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (int i = 0; i < 64; i++, allocs++) {
+			e = xioctl(r.fd, PAGEHOP_IOC_ALLOC, a);
+			if (e == EFAULT)
+				efault++;
+			else
+				other++;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (t.tv_sec - t0.tv_sec < secs);
+	__atomic_store_n(&r.stop, 1, __ATOMIC_RELAXED);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	printf("%" PRIu64 " ALLOCs (%" PRIu64 " EFAULT), %" PRIu64 " FREEs of ids 1-4, %" PRIu64
+	       " of them succeeded\n", allocs, efault, r.frees, r.freed);
+	if (other)
+		rc |= fail("%" PRIu64 " ALLOCs did not fail with EFAULT (last: %s)", other,
+			   errname(e));
+	if (r.freed)
+		rc |= fail("FREE found %" PRIu64 " ids whose ALLOC had not told its caller",
+			   r.freed);
+	if (r.frees < 1000)
+		rc |= fail("only %" PRIu64 " FREEs: the race did not run", r.frees);
+	if (pinned_now() != base)
+		rc |= fail("%" PRIu64 " bytes pinned with the fd still open", pinned_now() - base);
+	close(r.fd);
+	if (pinned_now() != base)
+		rc |= fail("%" PRIu64 " bytes pinned after close", pinned_now() - base);
+	return rc;
+}
+
+/* ---- ZONE_MOVABLE ------------------------------------------------------------ */
+
+struct zspan {
+	int node;
+	uint64_t start, end;	/* pfns */
+};
+
+/* The Movable zones of /proc/zoneinfo with pages in them; how many. */
+static int movable_spans(struct zspan *z, int max)
+{
+	FILE *f = fopen("/proc/zoneinfo", "r");
+	char line[256], name[32];
+	int n = 0, node = -1, movable = 0;
+	unsigned long long v, spanned = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d, zone %31s", &node, name) == 2) {
+			movable = !strcmp(name, "Movable");
+			spanned = 0;
+		} else if (movable && sscanf(line, " spanned %llu", &v) == 1) {
+			spanned = v;
+		} else if (movable && spanned && n < max && sscanf(line, " start_pfn: %llu", &v) == 1) {
+			z[n++] = (struct zspan){ node, v, v + spanned };
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * movable NODE SIZE LENGTH: a buffer's pages (QUERY) must lie outside every
+ * Movable zone of /proc/zoneinfo: pinned memory there could never be
+ * offlined.  Prints "ENOMEM ..." and passes when a 1 GiB ALLOC finds no
+ * free aligned GiB outside them (kmod_movable.sh decides if that may be).
+ */
+static int cmd_movable(int argc, char **argv)
+{
+	struct zspan z[16];
+	struct ph_kmod k;
+	struct ph_kbuf b;
+	struct qlist q;
+	uint64_t len;
+	uint32_t ps;
+	int node, nz, err, rc = 0;
+
+	if (argc < 4)
+		return 2;
+	node = atoi(argv[1]);
+	ps = parse_ps(argv[2]);
+	len = parse_size(argv[3]);
+	nz = movable_spans(z, 16);
+	if (nz <= 0)
+		return fail("no populated Movable zone in /proc/zoneinfo");
+	open_kmod(&k);
+	err = kmod_alloc_map(&k, node, ps, len, &b);
+	if (err == -ENOMEM && ps == PAGEHOP_PAGE_1G) {
+		printf("ENOMEM: no free aligned GiB outside ZONE_MOVABLE on node %d\n", node);
+		return 0;
+	}
+	if (err)
+		return fail("ALLOC+mmap node %d %s: %s", node, argv[2], errname(-err));
+	fill(&b, 1);
+	if (query_all(&k, b.addr, b.length, &q) ||
+	    check_leaves(&q, b.addr, b.length, ps_level(ps), ps_bytes(ps), node))
+		return fail("QUERY does not show the buffer");
+	for (size_t i = 0; i < q.n && !rc; i++) {
+		uint64_t first = q.e[i].pfn, last = first + q.e[i].length / 4096;
+
+		for (int j = 0; j < nz; j++)
+			if (first < z[j].end && z[j].start < last)
+				rc = fail("pfns 0x%" PRIx64 "-0x%" PRIx64 " lie in node %d's Movable zone 0x%" PRIx64 "-0x%" PRIx64,
+					  first, last, z[j].node, z[j].start, z[j].end);
+	}
+	if (!rc)
+		printf("node %d %s x %zu: pfn 0x%" PRIx64 "... none in a Movable zone\n", node,
+		       argv[2], q.n, (uint64_t)q.e[0].pfn);
+	free(q.e);
+	kmod_unmap_free(&k, &b);
+	kmod_close(&k);
+	return rc;
+}
+
 /* info: print INFO as shell assignments. */
 static int cmd_info(int argc, char **argv)
 {
@@ -1536,7 +2092,9 @@ int main(int argc, char **argv)
 		{ "info", cmd_info }, { "place", cmd_place }, { "hugetlb", cmd_hugetlb },
 		{ "anon", cmd_anon }, { "query-paging", cmd_query_paging }, { "err", cmd_err },
 		{ "life", cmd_life }, { "hold", cmd_hold }, { "rmmod-busy", cmd_rmmod_busy },
-		{ "gig", cmd_gig }, { "chase", cmd_chase },
+		{ "gig", cmd_gig }, { "chase", cmd_chase }, { "dofork", cmd_dofork },
+		{ "vmpin", cmd_vmpin }, { "limited", cmd_limited }, { "alloc-race", cmd_alloc_race },
+		{ "movable", cmd_movable },
 		{ "prefetch", cmd_prefetch }, { "fuzz", cmd_fuzz }, { "stress", cmd_stress },
 	};
 
