@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static uint32_t le32(const uint8_t *p)
@@ -65,6 +66,98 @@ int acpi_header_read(const char *path, struct ph_acpi_header *h)
 	}
 	close(fd);
 	return acpi_header_parse(buf, got, h);
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+int acpi_slit_parse(const uint8_t *buf, size_t len, struct ph_acpi_slit *t,
+		    char *why, size_t whylen)
+{
+	uint64_t n;
+
+	memset(t, 0, sizeof(*t));
+	if (acpi_header_parse(buf, len, &t->h) || len < PH_ACPI_HEADER_SIZE + 8) {
+		snprintf(why, whylen, "%zu bytes, shorter than a SLIT's header and locality count (44)", len);
+		return -EINVAL;
+	}
+	if (memcmp(t->h.signature, "SLIT", 4)) {
+		snprintf(why, whylen, "a '%s' table, not a SLIT", t->h.signature);
+		return -EINVAL;
+	}
+	if (t->h.length > len) {
+		snprintf(why, whylen, "%zu bytes where its header says %u", len, t->h.length);
+		return -EINVAL;
+	}
+	n = le64(buf + PH_ACPI_HEADER_SIZE);
+	if (n > PH_ACPI_SLIT_MAX_LOCALITIES ||
+	    PH_ACPI_HEADER_SIZE + 8 + n * n > t->h.length) {
+		snprintf(why, whylen, "%llu localities need %llu bytes of entries; the table's length %u leaves %u",
+			 (unsigned long long)n, (unsigned long long)(n * n), t->h.length,
+			 t->h.length > PH_ACPI_HEADER_SIZE + 8 ? t->h.length - PH_ACPI_HEADER_SIZE - 8 : 0);
+		return -EINVAL;
+	}
+	t->n = (int)n;
+	t->entry = xcalloc(n ? n * n : 1, sizeof(int));
+	for (uint64_t k = 0; k < n * n; k++)
+		t->entry[k] = buf[PH_ACPI_HEADER_SIZE + 8 + k];
+	return 0;
+}
+
+int acpi_slit_read(const char *path, struct ph_acpi_slit *t, char *why,
+		   size_t whylen)
+{
+	size_t cap = PH_ACPI_HEADER_SIZE + 8 +
+		     (size_t)PH_ACPI_SLIT_MAX_LOCALITIES * PH_ACPI_SLIT_MAX_LOCALITIES;
+	size_t got = 0, size = 4096;
+	uint8_t *buf;
+	struct stat st;
+	int fd, err;
+
+	memset(t, 0, sizeof(*t));
+	why[0] = '\0';
+	/* O_NONBLOCK: a FIFO named by mistake must not hang the command. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(why, whylen, "not a regular file");
+		return -EINVAL;
+	}
+	buf = xmalloc(size);
+	for (;;) {
+		ssize_t n;
+
+		if (got == size) {
+			if (size >= cap)
+				break;	/* longer than any SLIT read here: parsed as such */
+			size = size * 2 < cap ? size * 2 : cap;
+			buf = xrealloc(buf, size);
+		}
+		n = read(fd, buf + got, size - got);
+		if (n < 0) {
+			err = -errno;
+			close(fd);
+			free(buf);
+			return err;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	err = acpi_slit_parse(buf, got, t, why, whylen);
+	free(buf);
+	return err;
+}
+
+void acpi_slit_free(struct ph_acpi_slit *t)
+{
+	free(t->entry);
+	memset(t, 0, sizeof(*t));
 }
 
 static bool id_char_ok(char c)

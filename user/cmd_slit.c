@@ -276,15 +276,16 @@ enum {
  */
 static int analyse_file(const char *input, const char *label, enum ph_figure fig,
 			const char *slit_path, double tol, double noise,
-			struct acpi_opts *aop, enum ph_format fmt)
+			struct acpi_opts *aop, enum ph_format fmt, bool this_machine)
 {
 	struct acpi_opts ao = *aop;
 	struct ph_input in;
 	struct ph_slit *given = NULL;
 	struct ph_slit_job job;
 	struct ph_analysis a;
+	struct ph_acpi_slit fw;
 	struct ph_doc *doc;
-	char err[512], *slit_from = NULL;
+	char err[512], fw_why[256], *slit_from = NULL;
 	int c, ret;
 
 	if (input_load(input, fig, &in, err, sizeof(err))) {
@@ -315,6 +316,14 @@ static int analyse_file(const char *input, const char *label, enum ph_figure fig
 	job.ci_not_met = in.ci_not_met;
 	job.opts.tolerance = tol / 100;
 	job.opts.noise = noise / 100;
+	memset(&fw, 0, sizeof(fw));
+	if (this_machine) {
+		/* Whether the distances recorded are the firmware's or Linux's defaults. */
+		job.fw_path = PH_ACPI_SLIT_PATH;
+		job.fw_err = acpi_slit_read(job.fw_path, &fw, fw_why, sizeof(fw_why));
+		job.fw_why = fw_why;
+		job.fw = &fw;
+	}
 
 	ret = PH_EXIT_USAGE;
 	if (job.slit && check_coverage(job.m, job.slit, slit_from))
@@ -338,6 +347,7 @@ out_doc:
 	doc_free(doc);
 	analysis_free(&a);
 out_input:
+	acpi_slit_free(&fw);
 	slit_free(given);
 	free(slit_from);
 	input_free(&in);
@@ -407,7 +417,7 @@ static int online(struct ph_session *s, const char *save, enum ph_figure fig,
 		goto out;
 	}
 	rc = analyse_file(path, save ? save : "measured by this run (pagehop matrix)", fig,
-			  slit_path, tol, noise, ao, s->fmt);
+			  slit_path, tol, noise, ao, s->fmt, true);
 out:
 	if (path == tmp)
 		unlink(tmp);
@@ -552,5 +562,5 @@ int cmd_slit(int argc, char *argv[])
 	}
 	session_free(&sess);
 
-	return analyse_file(input, input, fig, slit_path, tol, noise, &ao, fmt);
+	return analyse_file(input, input, fig, slit_path, tol, noise, &ao, fmt, false);
 }

@@ -777,6 +777,72 @@ bool slit_valid_for_linux(int n, const int *dist)
 	return true;
 }
 
+bool slit_linux_check(int n, const int *dist, struct ph_slit_check *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->nentries = n * n;
+	c->uniform = n > 0;
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < n; j++) {
+			int v = dist[i * n + j];
+			enum ph_slit_rule r = PH_SLIT_RULE_OK;
+
+			/* slit_valid(): val is a u8, LOCAL_DISTANCE is 10. */
+			if (i == j ? v != PH_LOCAL_DISTANCE : v <= PH_LOCAL_DISTANCE)
+				r = i == j ? PH_SLIT_RULE_LOCAL : PH_SLIT_RULE_REMOTE;
+			if (v != dist[0])
+				c->uniform = false;
+			if (r == PH_SLIT_RULE_OK)
+				continue;
+			if (!c->nbad++) {
+				c->rule = r;
+				c->row = i;
+				c->col = j;
+				c->value = v;
+			}
+		}
+	}
+	if (c->uniform && !c->nbad)
+		c->uniform = false;	/* said only of a rejected table */
+	return c->nbad == 0;
+}
+
+const char *slit_rule_text(enum ph_slit_rule r)
+{
+	switch (r) {
+	case PH_SLIT_RULE_LOCAL:
+		return "an entry on the diagonal must be 10 (LOCAL_DISTANCE)";
+	case PH_SLIT_RULE_REMOTE:
+		return "an entry off the diagonal must be above 10 (LOCAL_DISTANCE)";
+	case PH_SLIT_RULE_OK:
+		break;
+	}
+	return "";
+}
+
+const char *slit_rule_name(enum ph_slit_rule r)
+{
+	switch (r) {
+	case PH_SLIT_RULE_LOCAL:
+		return "local_not_10";
+	case PH_SLIT_RULE_REMOTE:
+		return "remote_not_above_10";
+	case PH_SLIT_RULE_OK:
+		break;
+	}
+	return "ok";
+}
+
+struct ph_slit *slit_linux_default(const struct ph_slit *s)
+{
+	struct ph_slit *d = slit_new(s->n, s->ids);
+
+	for (int i = 0; i < s->n; i++)
+		for (int j = 0; j < s->n; j++)
+			d->dist[i * s->n + j] = i == j ? PH_LOCAL_DISTANCE : PH_REMOTE_DISTANCE;
+	return d;
+}
+
 /* ---- HMAT ---- */
 
 int parse_id_list(const char *s, int *ids, int max)
@@ -884,9 +950,16 @@ int analysis_run(const struct ph_nmatrix *m, const struct ph_slit *slit,
 
 	memset(a, 0, sizeof(*a));
 	a->opts = *o;
+	if (slit && !slit_linux_check(slit->n, slit->dist, &a->slit_check)) {
+		a->slit_rejected = true;
+		a->slit_default = slit_linux_default(slit);
+		slit = a->slit_default;
+	}
 	err = dist_normalise(m, slit, o->noise, &a->dm);
 	if (err) {
 		dmatrix_free(&a->dm);
+		slit_free(a->slit_default);
+		a->slit_default = NULL;
 		return err;
 	}
 	levels_measured(&a->dm, &a->measured);
@@ -934,6 +1007,7 @@ void analysis_free(struct ph_analysis *a)
 	free(a->asym);
 	hop_model_free(&a->hops);
 	proposal_free(&a->prop);
+	slit_free(a->slit_default);
 	memset(a, 0, sizeof(*a));
 }
 

@@ -241,6 +241,40 @@ void proposal_free(struct ph_proposal *p);
 bool slit_valid_for_linux(int n, const int *dist);
 
 /*
+ * Would Linux use this SLIT?  drivers/acpi/numa/srat.c, slit_valid(), the
+ * same in 6.1 and 6.12, walks the table row by row and rejects all of it at
+ * the first entry that breaks one of two rules; acpi_parse_slit() then logs
+ * "SLIT table looks invalid. Not used." and the kernel keeps its default
+ * distances: LOCAL_DISTANCE (10) from a node to itself, REMOTE_DISTANCE
+ * (20) between any two nodes (__node_distance() without a table).
+ */
+#define PH_REMOTE_DISTANCE 20
+
+enum ph_slit_rule {
+	PH_SLIT_RULE_OK = 0,
+	PH_SLIT_RULE_LOCAL,	/* a diagonal entry other than 10 */
+	PH_SLIT_RULE_REMOTE,	/* an entry off the diagonal of 10 or less */
+};
+
+struct ph_slit_check {
+	enum ph_slit_rule rule;	/* of the first offending entry; OK when none */
+	int row, col;		/* its indexes in the table, row by row as the kernel walks */
+	int value;
+	int nbad;		/* entries breaking either rule */
+	int nentries;		/* n * n */
+	bool uniform;		/* every entry is the same value (value) */
+};
+
+/* true when Linux would use the table; *c says why not. */
+bool slit_linux_check(int n, const int *dist, struct ph_slit_check *c);
+/* "the diagonal must be 10 (LOCAL_DISTANCE)" and the like; "" for OK. */
+const char *slit_rule_text(enum ph_slit_rule r);
+/* "local_not_10", "remote_not_above_10": the rule as a JSON/CSV token. */
+const char *slit_rule_name(enum ph_slit_rule r);
+/* The table Linux uses instead: s's nodes, 10 on the diagonal, 20 elsewhere. */
+struct ph_slit *slit_linux_default(const struct ph_slit *s);
+
+/*
  * HMAT against the measurement: for each HMAT entry, the best measured cell
  * among its initiators (lowest latency, highest bandwidth) into its target.
  */
@@ -270,6 +304,13 @@ enum ph_verdict {
 
 struct ph_analysis {
 	struct ph_dist_opts opts;
+	/*
+	 * A SLIT that Linux would reject is not what the kernel uses: the
+	 * analysis compares with what it uses instead, slit_default.
+	 */
+	bool slit_rejected;
+	struct ph_slit_check slit_check;	/* of the SLIT given */
+	struct ph_slit *slit_default;		/* Linux's 10/20, when rejected */
 	struct ph_dmatrix dm;
 	struct ph_levels measured;
 	struct ph_levels slit;		/* n == 0 without a SLIT */
@@ -286,7 +327,11 @@ struct ph_analysis {
 	enum ph_verdict verdict;
 };
 
-/* slit may be NULL.  0, or -EINVAL when the matrix has nothing to normalise. */
+/*
+ * slit may be NULL.  A slit Linux would reject (slit_linux_check()) is
+ * replaced by Linux's defaults before anything is compared.  0, or -EINVAL
+ * when the matrix has nothing to normalise.
+ */
 int analysis_run(const struct ph_nmatrix *m, const struct ph_slit *slit,
 		 const struct ph_dist_opts *o, struct ph_analysis *a);
 void analysis_free(struct ph_analysis *a);

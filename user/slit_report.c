@@ -5,11 +5,13 @@
  * magnitude, asymmetry, HMAT, per-hop model, proposed SLIT), each figure
  * saying what it was derived from.  docs/slit.md explains every number.
  */
+#include "acpi_slit.h"
 #include "distance.h"
 #include "output.h"
 #include "slit_report.h"
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,26 +66,41 @@ static char *derivation(const struct ph_slit_job *job)
 			 job->figure, job->input);
 }
 
-char *slit_summary(const struct ph_analysis *a)
+/*
+ * What the measurement was compared with: the SLIT, or what Linux uses in
+ * its place; as a subject ("SLIT has 3") and with its article.
+ */
+static const char *table_name(const struct ph_analysis *a)
 {
+	return a->slit_rejected ? "Linux's default table" : "SLIT";
+}
+
+static const char *the_table(const struct ph_analysis *a)
+{
+	return a->slit_rejected ? "Linux's default table" : "the SLIT";
+}
+
+static char *summary_core(const struct ph_analysis *a)
+{
+	const char *tn = table_name(a), *the = the_table(a);
 	char *s, *t;
 
 	switch (a->verdict) {
 	case PH_VERDICT_UNCOMPARED:
 		return xstrdup("not compared: no SLIT covering the measured nodes; levels, asymmetry, per-hop model and proposed SLIT only");
 	case PH_VERDICT_CONSISTENT:
-		return xasprintf("consistent: %d level%s on both sides, no ordering violation, every cell within %g%% of the SLIT",
-				 a->measured.n, plural(a->measured.n), a->opts.tolerance * 100);
+		return xasprintf("consistent: %d level%s on both sides, no ordering violation, every cell within %g%% of %s",
+				 a->measured.n, plural(a->measured.n), a->opts.tolerance * 100, the);
 	case PH_VERDICT_MAGNITUDE:
-		return xasprintf("consistent in order, but %d of %d cell%s differ from the SLIT by more than %g%%",
-				 a->nmag_out, a->nmag, plural(a->nmag), a->opts.tolerance * 100);
+		return xasprintf("consistent in order, but %d of %d cell%s differ from %s by more than %g%%",
+				 a->nmag_out, a->nmag, plural(a->nmag), the, a->opts.tolerance * 100);
 	case PH_VERDICT_INCONSISTENT:
 		break;
 	}
 	s = xstrdup("inconsistent:");
 	if (a->measured.n != a->slit.n) {
-		t = xasprintf("%s measurement shows %d level%s, SLIT has %d", s,
-			      a->measured.n, plural(a->measured.n), a->slit.n);
+		t = xasprintf("%s measurement shows %d level%s, %s has %d", s,
+			      a->measured.n, plural(a->measured.n), tn, a->slit.n);
 		free(s);
 		s = t;
 	}
@@ -94,13 +111,37 @@ char *slit_summary(const struct ph_analysis *a)
 		s = t;
 	}
 	if (a->nlevel_cells_differ) {
-		t = xasprintf("%s%s %d cell%s in a different level than the SLIT's", s,
+		t = xasprintf("%s%s %d cell%s in a different level than %s's", s,
 			      a->nviol ? ";" : "", a->nlevel_cells_differ,
-			      plural(a->nlevel_cells_differ));
+			      plural(a->nlevel_cells_differ), the);
 		free(s);
 		s = t;
 	}
 	return s;
+}
+
+char *slit_summary(const struct ph_analysis *a)
+{
+	char *s = summary_core(a), *t;
+	const struct ph_slit_check *c = &a->slit_check;
+
+	if (!a->slit_rejected)
+		return s;
+	/* The default table has the given one's nodes, in its order. */
+	t = xasprintf("%s (Linux ignores the SLIT given, whose entry from node %d to node %d is %d, and uses 10 local, 20 remote)",
+		      s, a->slit_default->ids[c->row], a->slit_default->ids[c->col], c->value);
+	free(s);
+	return t;
+}
+
+char *slit_rejection(const struct ph_slit_check *c, const char *unit,
+		     int from, int to)
+{
+	return xasprintf("Linux ignores this SLIT (drivers/acpi/numa/srat.c, slit_valid()): the entry from %s %d to %s %d is %d, and %s; %d of %d entries break the rules%s. Linux uses its default distances instead: 10 local, 20 remote",
+			 unit, from, unit, to, c->value, slit_rule_text(c->rule), c->nbad,
+			 c->nentries, !c->uniform ? "" : c->value == 0 ? " (every entry is 0: an empty table)"
+			 : c->value == PH_LOCAL_DISTANCE ? " (every entry is 10: no distances at all)"
+			 : " (every entry is the same)");
 }
 
 /* A value as printed with quantum q: never "-0". */
@@ -192,6 +233,15 @@ static int nearest_remote(const struct ph_levels *l)
 
 /* ---- the document ---- */
 
+/* Where the table compared came from, as the report names it. */
+static char *compared_label(const struct ph_slit_job *job, const struct ph_analysis *a)
+{
+	if (a->slit_rejected)
+		return xasprintf("Linux's default distances (10 local, 20 remote), in place of %s, which Linux ignores",
+				 job->slit_from);
+	return xstrdup(job->slit_from);
+}
+
 static void add_verdict(struct ph_doc *doc, const struct ph_slit_job *job,
 			const struct ph_analysis *a)
 {
@@ -209,7 +259,29 @@ static void add_verdict(struct ph_doc *doc, const struct ph_slit_job *job,
 	section_str(s, "figure", job->figure);
 	section_str(s, "measured_by", job->source);
 	section_str(s, "normalisation", der);
-	section_str(s, "slit", job->slit ? job->slit_from : "none");
+	if (!job->slit) {
+		section_str(s, "slit", "none");
+	} else if (!a->slit_rejected) {
+		section_str(s, "slit", job->slit_from);
+		section_str(s, "slit_linux", "accepted");
+	} else {
+		const struct ph_slit_check *c = &a->slit_check;
+		char *label = compared_label(job, a);
+		char *why = slit_rejection(c, "node", job->slit->ids[c->row], job->slit->ids[c->col]);
+
+		section_str(s, "slit", label);
+		section_str(s, "slit_linux", "rejected");
+		section_str(s, "slit_given", job->slit_from);
+		section_str(s, "slit_linux_rule", slit_rule_name(c->rule));
+		section_int(s, "slit_linux_from", job->slit->ids[c->row]);
+		section_int(s, "slit_linux_to", job->slit->ids[c->col]);
+		section_int(s, "slit_linux_value", c->value);
+		section_int(s, "slit_linux_bad_entries", c->nbad);
+		section_str(s, "slit_linux_why", why);
+		section_str(s, "slit_compared", "Linux's default distances: 10 local, 20 remote");
+		free(label);
+		free(why);
+	}
 	section_num(s, "tolerance_pct", a->opts.tolerance * 100, "%g");
 	section_num(s, "noise_pct", a->opts.noise * 100, "%g");
 	section_int(s, "measured_levels", a->measured.n);
@@ -234,7 +306,8 @@ static void add_verdict(struct ph_doc *doc, const struct ph_slit_job *job,
 	free(der);
 }
 
-static void add_checks(struct ph_doc *doc, const struct ph_analysis *a, int nhmat)
+static void add_checks(struct ph_doc *doc, const struct ph_slit_job *job,
+		       const struct ph_analysis *a)
 {
 	struct ph_table *t = doc_add_table(doc, "checks", "checks");
 	int r;
@@ -242,6 +315,18 @@ static void add_checks(struct ph_doc *doc, const struct ph_analysis *a, int nhma
 	table_add_col(t, "check");
 	table_add_col(t, "result");
 	table_add_col(t, "detail");
+	if (job->slit) {
+		const struct ph_slit_check *c = &a->slit_check;
+		char *d = a->slit_rejected
+			  ? slit_rejection(c, "node", job->slit->ids[c->row], job->slit->ids[c->col])
+			  : xstrdup("diagonal 10, every other entry above 10: Linux uses it as given");
+
+		r = table_add_row(t);
+		table_str(t, r, "check", "slit_for_linux");
+		table_str(t, r, "result", a->slit_rejected ? "ignored by Linux" : "ok");
+		table_str(t, r, "detail", d);
+		free(d);
+	}
 	if (a->have_slit) {
 		char *d;
 
@@ -249,8 +334,8 @@ static void add_checks(struct ph_doc *doc, const struct ph_analysis *a, int nhma
 		table_str(t, r, "check", "levels");
 		table_str(t, r, "result", a->measured.n == a->slit.n && !a->nlevel_cells_differ
 					  ? "ok" : "inconsistent");
-		d = xasprintf("measured %d (%d remote), SLIT %d (%d remote)%s",
-			      a->measured.n, a->measured.nremote, a->slit.n, a->slit.nremote,
+		d = xasprintf("measured %d (%d remote), %s %d (%d remote)%s",
+			      a->measured.n, a->measured.nremote, table_name(a), a->slit.n, a->slit.nremote,
 			      a->nlevel_cells_differ ? "; some cells fall in different levels" : "");
 		table_str(t, r, "detail", d);
 		free(d);
@@ -281,7 +366,7 @@ static void add_checks(struct ph_doc *doc, const struct ph_analysis *a, int nhma
 		table_str(t, r, "detail", d);
 		free(d);
 	}
-	if (nhmat) {
+	if (job->nhmat) {
 		r = table_add_row(t);
 		table_str(t, r, "check", "hmat");
 		table_str(t, r, "result", "information");
@@ -417,8 +502,9 @@ static void add_ordering(struct ph_doc *doc, const struct ph_analysis *a)
 static void add_magnitude(struct ph_doc *doc, const struct ph_slit_job *job,
 			  const struct ph_analysis *a)
 {
-	char *title = xasprintf("magnitude: measured distance against the SLIT of %s (tolerance %g%%)",
-				job->slit_from, a->opts.tolerance * 100);
+	char *from = compared_label(job, a);
+	char *title = xasprintf("magnitude: measured distance against %s%s (tolerance %g%%)",
+				a->slit_rejected ? "" : "the SLIT of ", from, a->opts.tolerance * 100);
 	struct ph_table *t = doc_add_table(doc, "magnitude", title);
 	const struct ph_dmatrix *d = &a->dm;
 	static const char *const cols[] = {
@@ -426,6 +512,7 @@ static void add_magnitude(struct ph_doc *doc, const struct ph_slit_job *job,
 		"rel_err_pct", "within", "measured_level", "slit_level",
 	};
 
+	free(from);
 	free(title);
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
@@ -639,6 +726,60 @@ static void add_proposal(struct ph_doc *doc, const struct ph_slit_job *job,
 	}
 }
 
+void slit_report_firmware(struct ph_doc *doc, const char *path, bool this_machine,
+			  int err, const char *why, const struct ph_acpi_slit *t)
+{
+	struct ph_section *s = doc_add_section(doc, "firmware_slit",
+					       "firmware SLIT (the ACPI table, as Linux judges it)");
+	struct ph_slit_check c;
+	char *text;
+
+	section_str(s, "table", path);
+	if (err == -ENOENT) {
+		section_str(s, "status", "absent");
+		section_str(s, "linux_uses", "no ACPI SLIT: its default distances, 10 local and 20 remote (unless a device tree gives distances)");
+		return;
+	}
+	if (err == -EINVAL) {
+		section_str(s, "status", "malformed");
+		section_str(s, "why", why);
+		section_str(s, "linux_uses", "unknown");
+		return;
+	}
+	if (err) {
+		text = xasprintf("%s%s", strerror(-err),
+				 err == -EACCES || err == -EPERM ? ": reading the table needs root" : "");
+		section_str(s, "status", "unreadable");
+		section_str(s, "why", text);
+		section_str(s, "linux_uses", "unknown");
+		free(text);
+		return;
+	}
+	if (slit_linux_check(t->n, t->entry, &c)) {
+		section_str(s, "status", "accepted");
+		section_int(s, "localities", t->n);
+		section_str(s, "linux_uses", "this table (localities are proximity domains; dmesg 'SRAT: PXM p -> ... -> Node n' maps them to nodes)");
+		return;
+	}
+	text = slit_rejection(&c, "locality", c.row, c.col);
+	section_str(s, "status", "rejected");
+	section_int(s, "localities", t->n);
+	section_str(s, "linux_uses", "its default distances: 10 local, 20 remote");
+	section_str(s, "rule", slit_rule_name(c.rule));
+	section_int(s, "from_locality", c.row);
+	section_int(s, "to_locality", c.col);
+	section_int(s, "value", c.value);
+	section_int(s, "bad_entries", c.nbad);
+	section_str(s, "why", text);
+	if (this_machine)
+		doc_note(doc, "the firmware's SLIT (%s): %s; the node distances this kernel reports are those defaults, not the firmware's",
+			 path, text);
+	else
+		doc_note(doc, "the SLIT of %s: %s; a kernel booted with it would report those defaults, not its distances",
+			 path, text);
+	free(text);
+}
+
 int slit_analyse(const struct ph_slit_job *job, struct ph_analysis *a,
 		 char *err, size_t errlen)
 {
@@ -654,7 +795,9 @@ void slit_report(const struct ph_slit_job *job, const struct ph_analysis *a,
 		 struct ph_doc *doc)
 {
 	add_verdict(doc, job, a);
-	add_checks(doc, a, job->nhmat);
+	if (job->fw_path)
+		slit_report_firmware(doc, job->fw_path, true, job->fw_err, job->fw_why, job->fw);
+	add_checks(doc, job, a);
 	add_input_matrix(doc, job);
 	add_distances(doc, job, a);
 	add_local(doc, job, a);
@@ -672,6 +815,14 @@ void slit_report(const struct ph_slit_job *job, const struct ph_analysis *a,
 		doc_note(doc, "no SLIT given: levels, asymmetry, per-hop model and proposed SLIT only; give --slit FILE (numactl --hardware output) to compare");
 	else if (!a->have_slit)
 		doc_note(doc, "the SLIT (%s) covers none of the measured cells: not compared", job->slit_from);
+	if (a->slit_rejected) {
+		const struct ph_slit_check *c = &a->slit_check;
+		char *why = slit_rejection(c, "node", job->slit->ids[c->row], job->slit->ids[c->col]);
+
+		doc_note(doc, "the SLIT of %s: %s; the measurement is compared with those defaults, the table the kernel would use, not with the SLIT given",
+			 job->slit_from, why);
+		free(why);
+	}
 	if (job->m->metric != PH_METRIC_LATENCY && job->nhmat == 0 && !job->latency)
 		doc_note(doc, "per-hop figures are in distance units (10 = local), derived from %s; a latency matrix gives them in ns",
 			 job->figure);
