@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,29 +195,6 @@ bool acpi_id_valid(const char *s, size_t max)
 	return true;
 }
 
-/* Append to a growing string. */
-static void sappend(char **s, size_t *len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void sappend(char **s, size_t *len, const char *fmt, ...)
-{
-	va_list ap;
-	char *piece;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&piece, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		fprintf(stderr, "pagehop: out of memory\n");
-		abort();
-	}
-	*s = xrealloc(*s, *len + (size_t)n + 1);
-	memcpy(*s + *len, piece, (size_t)n + 1);
-	*len += (size_t)n;
-	free(piece);
-}
-
 /* iasl's template layout: "[LEN]", the name right-aligned, its colon in column 43. */
 #define FIELD() "%35s : "
 
@@ -228,50 +204,59 @@ char *acpi_slit_source(const struct ph_acpi_ids *ids, int n, const int *dist,
 	char *s = NULL;
 	size_t len = 0;
 	unsigned long long length = PH_ACPI_HEADER_SIZE + 8 + (unsigned long long)n * n;
+	/* One growing buffer: a string reallocated per entry costs N^2 copies of N^2. */
+	FILE *f = open_memstream(&s, &len);
 
-	sappend(&s, &len, "/*\n");
+	if (!f) {
+		fprintf(stderr, "pagehop: out of memory\n");
+		abort();
+	}
+	fputs("/*\n", f);
 	for (const char *p = comment; p && *p;) {
 		size_t l = strcspn(p, "\n");
 
-		sappend(&s, &len, " *%s", l ? " " : "");
+		fprintf(f, " *%s", l ? " " : "");
 		for (size_t i = 0; i < l; i++) {
 			/* A star and a slash would end the comment early. */
 			if (p[i] == '*' && i + 1 < l && p[i + 1] == '/')
-				sappend(&s, &len, "* ");
+				fprintf(f, "* ");
 			else
-				sappend(&s, &len, "%c", p[i]);
+				fputc(p[i], f);
 		}
-		sappend(&s, &len, "\n");
+		fprintf(f, "\n");
 		p += l + (p[l] == '\n');
 	}
 	if (comment)
-		sappend(&s, &len, " *\n");
-	sappend(&s, &len,
-		" * Format: [ByteLength]  FieldName : HexFieldValue\n"
-		" */\n");
-	sappend(&s, &len, "[0004]" FIELD() "\"SLIT\"    [System Locality Information Table]\n", "Signature");
+		fprintf(f, " *\n");
+	fputs(" * Format: [ByteLength]  FieldName : HexFieldValue\n"
+	      " */\n", f);
+	fprintf(f, "[0004]" FIELD() "\"SLIT\"    [System Locality Information Table]\n", "Signature");
 	/* iasl computes length and checksum itself; the values are for the reader. */
-	sappend(&s, &len, "[0004]" FIELD() "%08llX\n", "Table Length", length);
-	sappend(&s, &len, "[0001]" FIELD() "01\n", "Revision");
-	sappend(&s, &len, "[0001]" FIELD() "00\n", "Checksum");
-	sappend(&s, &len, "[0006]" FIELD() "\"%s\"\n", "Oem ID", ids->oem_id);
-	sappend(&s, &len, "[0008]" FIELD() "\"%s\"\n", "Oem Table ID", ids->oem_table_id);
-	sappend(&s, &len, "[0004]" FIELD() "%08X\n", "Oem Revision", ids->oem_revision);
-	sappend(&s, &len, "[0004]" FIELD() "\"INTL\"\n", "Asl Compiler ID");
-	sappend(&s, &len, "[0004]" FIELD() "00000000\n", "Asl Compiler Revision");
-	sappend(&s, &len, "\n[0008]" FIELD() "%016llX\n", "Localities", (unsigned long long)n);
+	fprintf(f, "[0004]" FIELD() "%08llX\n", "Table Length", length);
+	fprintf(f, "[0001]" FIELD() "01\n", "Revision");
+	fprintf(f, "[0001]" FIELD() "00\n", "Checksum");
+	fprintf(f, "[0006]" FIELD() "\"%s\"\n", "Oem ID", ids->oem_id);
+	fprintf(f, "[0008]" FIELD() "\"%s\"\n", "Oem Table ID", ids->oem_table_id);
+	fprintf(f, "[0004]" FIELD() "%08X\n", "Oem Revision", ids->oem_revision);
+	fprintf(f, "[0004]" FIELD() "\"INTL\"\n", "Asl Compiler ID");
+	fprintf(f, "[0004]" FIELD() "00000000\n", "Asl Compiler Revision");
+	fprintf(f, "\n[0008]" FIELD() "%016llX\n", "Localities", (unsigned long long)n);
 	for (int i = 0; i < n; i++) {
 		char name[32];
 
 		snprintf(name, sizeof(name), "Locality %3d", i);
-		sappend(&s, &len, "[%04d]" FIELD(), n, name);
+		fprintf(f, "[%04d]" FIELD(), n, name);
 		for (int j = 0; j < n; j++) {
 			/* 16 bytes a line, continued with a backslash as in the template. */
 			if (j && j % 16 == 0)
-				sappend(&s, &len, " \\\n%44s", "");
-			sappend(&s, &len, "%s%02X", j % 16 ? " " : "", (unsigned)dist[i * n + j] & 0xff);
+				fprintf(f, " \\\n%44s", "");
+			fprintf(f, "%s%02X", j % 16 ? " " : "", (unsigned)dist[i * n + j] & 0xff);
 		}
-		sappend(&s, &len, "\n");
+		fprintf(f, "\n");
+	}
+	if (fclose(f)) {
+		fprintf(stderr, "pagehop: out of memory\n");
+		abort();
 	}
 	return s;
 }

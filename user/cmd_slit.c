@@ -136,36 +136,40 @@ static int emit_acpi(const struct acpi_opts *o, const struct ph_slit_job *job,
 {
 	const struct ph_proposal *p = &a->prop;
 	struct ph_acpi_ids ids;
-	char from[PATH_MAX + 32], *comment, *text, *layout = xstrdup(""), *t;
+	char from[PATH_MAX + 32], *comment, *text, *layout = NULL;
+	size_t layout_len = 0;
 	uint32_t table_rev = 0;
 	bool have_table;
 	struct ph_section *s;
+	FILE *f;
 	int err;
 
 	if (p->nunknown) {
 		ph_err("--emit-acpi: %d entr%s of the proposed SLIT %s unknown (nodes measured in neither direction and not in a SLIT); give --slit FILE to fill them",
 		       p->nunknown, p->nunknown == 1 ? "y" : "ies", p->nunknown == 1 ? "is" : "are");
-		free(layout);
 		return -EINVAL;
 	}
 	if (!slit_valid_for_linux(p->n, p->dist)) {
 		ph_err("--emit-acpi: internal error: the proposed SLIT is not valid for Linux");
-		free(layout);
 		return -EINVAL;
 	}
-	if (acpi_ids(o, &ids, from, sizeof(from), &table_rev, &have_table)) {
-		free(layout);
+	if (acpi_ids(o, &ids, from, sizeof(from), &table_rev, &have_table))
+		return -EINVAL;
+	/* Written once into a growing buffer: appending to a string N^2 times costs N^4. */
+	f = open_memstream(&layout, &layout_len);
+	if (!f) {
+		ph_errno(errno, "--emit-acpi: cannot lay out the table");
 		return -EINVAL;
 	}
 	for (int i = 0; i < p->n; i++) {
-		t = xasprintf("%s\n  %3d:", layout, p->ids[i]);
+		fprintf(f, "\n  %3d:", p->ids[i]);
+		for (int j = 0; j < p->n; j++)
+			fprintf(f, " %3d", p->dist[i * p->n + j]);
+	}
+	if (fclose(f)) {
+		ph_errno(errno, "--emit-acpi: cannot lay out the table");
 		free(layout);
-		layout = t;
-		for (int j = 0; j < p->n; j++) {
-			t = xasprintf("%s %3d", layout, p->dist[i * p->n + j]);
-			free(layout);
-			layout = t;
-		}
+		return -EINVAL;
 	}
 	comment = xasprintf("SLIT proposed by pagehop slit from %s in %s.\n"
 			    "OEM ID and OEM table ID from %s%s.\n"

@@ -8,6 +8,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +90,32 @@ struct ph_nmatrix *nmatrix_new(enum ph_metric metric, int nrows,
 	m->ci_lo = nan_array(n);
 	m->ci_hi = nan_array(n);
 	m->samples = xcalloc(n ? n : 1, sizeof(int));
+	m->rows_cap = nrows;
 	return m;
+}
+
+void nmatrix_add_row(struct ph_nmatrix *m, int id, const double *vals)
+{
+	size_t nc = (size_t)m->ncols, at = (size_t)m->nrows * nc;
+
+	if (m->nrows >= m->rows_cap) {
+		size_t cap = m->rows_cap > 2 ? 2 * (size_t)m->rows_cap : 4, n = cap * nc;
+
+		m->row_ids = xrealloc(m->row_ids, cap * sizeof(int));
+		m->val = xrealloc(m->val, (n ? n : 1) * sizeof(double));
+		m->ci_lo = xrealloc(m->ci_lo, (n ? n : 1) * sizeof(double));
+		m->ci_hi = xrealloc(m->ci_hi, (n ? n : 1) * sizeof(double));
+		m->samples = xrealloc(m->samples, (n ? n : 1) * sizeof(int));
+		m->rows_cap = (int)cap;
+	}
+	m->row_ids[m->nrows] = id;
+	for (size_t c = 0; c < nc; c++) {
+		m->val[at + c] = vals[c];
+		m->ci_lo[at + c] = NAN;
+		m->ci_hi[at + c] = NAN;
+		m->samples[at + c] = 0;
+	}
+	m->nrows++;
 }
 
 struct ph_nmatrix *nmatrix_dup(const struct ph_nmatrix *m)
@@ -124,6 +150,95 @@ static int find_id(const int *ids, int n, int node)
 		if (ids[i] == node)
 			return i;
 	return -1;
+}
+
+/* node_index(): one sort and a binary search per id, the first index as find_id(). */
+struct id_at {
+	int id, at;
+};
+
+static int id_at_cmp(const void *pa, const void *pb)
+{
+	const struct id_at *a = pa, *b = pb;
+
+	if (a->id != b->id)
+		return (a->id > b->id) - (a->id < b->id);
+	return (a->at > b->at) - (a->at < b->at);
+}
+
+int *node_index(const int *ids, int n, const int *q, int nq)
+{
+	struct id_at *sorted = xmalloc((n > 0 ? n : 1) * sizeof(*sorted));
+	int *out = xmalloc((nq > 0 ? nq : 1) * sizeof(int));
+
+	for (int i = 0; i < n; i++)
+		sorted[i] = (struct id_at){ ids[i], i };
+	qsort(sorted, n, sizeof(*sorted), id_at_cmp);
+	for (int k = 0; k < nq; k++) {
+		int lo = 0, hi = n;
+
+		/* The first entry with id >= q[k]: its lowest index comes first. */
+		while (lo < hi) {
+			int mid = lo + (hi - lo) / 2;
+
+			if (sorted[mid].id < q[k])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		out[k] = lo < n && sorted[lo].id == q[k] ? sorted[lo].at : -1;
+	}
+	free(sorted);
+	return out;
+}
+
+/* Where the rows and columns of a matrix are in a SLIT; every index -1 without one. */
+struct slit_map {
+	const struct ph_slit *s;
+	int *row, *col;
+};
+
+static void slit_map_init(struct slit_map *sm, const struct ph_slit *s,
+			  const int *row_ids, int nrows, const int *col_ids, int ncols)
+{
+	sm->s = s;
+	if (s) {
+		sm->row = node_index(s->ids, s->n, row_ids, nrows);
+		sm->col = node_index(s->ids, s->n, col_ids, ncols);
+		return;
+	}
+	sm->row = xmalloc((nrows > 0 ? nrows : 1) * sizeof(int));
+	sm->col = xmalloc((ncols > 0 ? ncols : 1) * sizeof(int));
+	for (int i = 0; i < nrows; i++)
+		sm->row[i] = -1;
+	for (int i = 0; i < ncols; i++)
+		sm->col[i] = -1;
+}
+
+static void slit_map_free(struct slit_map *sm)
+{
+	free(sm->row);
+	free(sm->col);
+}
+
+/* slit_at() for row r and column c of the matrix mapped. */
+static int slit_rc(const struct slit_map *sm, int r, int c)
+{
+	int i = sm->row[r], j = sm->col[c];
+
+	return i < 0 || j < 0 ? -1 : sm->s->dist[i * sm->s->n + j];
+}
+
+/*
+ * p, with room for one more element of size sz beyond the n it holds of
+ * *cap: the capacity doubles, so that n appends cost O(n), not O(n^2).
+ */
+static void *grow(void *p, int n, int *cap, size_t sz)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 16;
+	return xrealloc(p, (size_t)*cap * sz);
 }
 
 int nmatrix_row(const struct ph_nmatrix *m, int node)
@@ -204,13 +319,13 @@ static bool usable(const struct ph_nmatrix *m, int k)
  * missing): the nearest column by the SLIT, ties to the better measured
  * value; without SLIT distances for the row, the best measured column.
  */
-static int pick_reference(const struct ph_nmatrix *m, const struct ph_slit *s,
+static int pick_reference(const struct ph_nmatrix *m, const struct slit_map *sm,
 			  int r, enum ph_local *how, double *refd)
 {
 	int best = -1, best_s = -1;
 
 	for (int c = 0; c < m->ncols; c++) {
-		int sv = slit_at(s, m->row_ids[r], m->col_ids[c]);
+		int sv = slit_rc(sm, r, c);
 
 		if (!usable(m, r * m->ncols + c) || sv < 0)
 			continue;
@@ -241,7 +356,10 @@ int dist_normalise(const struct ph_nmatrix *m, const struct ph_slit *slit,
 	int nr = m->nrows, nc = m->ncols, nref = 0;
 	size_t n = (size_t)nr * nc;
 	bool lat = latency_like(m->metric);
+	int *own_col = node_index(m->col_ids, nc, m->row_ids, nr);
+	struct slit_map sm;
 
+	slit_map_init(&sm, slit, m->row_ids, nr, m->col_ids, nc);
 	memset(out, 0, sizeof(*out));
 	out->metric = m->metric;
 	out->nrows = nr;
@@ -258,14 +376,14 @@ int dist_normalise(const struct ph_nmatrix *m, const struct ph_slit *slit,
 	out->rhi = nan_array(n);
 
 	for (int r = 0; r < nr; r++) {
-		int own = nmatrix_col(m, m->row_ids[r]), ref;
+		int own = own_col[r], ref;
 		enum ph_local how = PH_LOCAL_OWN;
 		double refd = PH_LOCAL_DISTANCE, vref, rl, rh;
 
 		if (own >= 0 && usable(m, r * nc + own))
 			ref = own;
 		else
-			ref = pick_reference(m, slit, r, &how, &refd);
+			ref = pick_reference(m, &sm, r, &how, &refd);
 		out->ref[r] = ref;
 		out->ref_how[r] = how;
 		if (ref < 0)
@@ -301,6 +419,8 @@ int dist_normalise(const struct ph_nmatrix *m, const struct ph_slit *slit,
 			}
 		}
 	}
+	free(own_col);
+	slit_map_free(&sm);
 	return nref ? 0 : -EINVAL;
 }
 
@@ -416,11 +536,13 @@ void levels_slit(const struct ph_dmatrix *d, const struct ph_slit *s,
 	int *vals = xcalloc(n ? n : 1, sizeof(int)), nv = 0, nd = 0;
 	int *lvl_of = xcalloc(n ? n : 1, sizeof(int));
 	double *value = nan_array(n);
+	struct slit_map sm;
 
+	slit_map_init(&sm, s, d->row_ids, d->nrows, d->col_ids, d->ncols);
 	memset(out, 0, sizeof(*out));
 	out->cell = xmalloc((n ? n : 1) * sizeof(int));
 	for (size_t k = 0; k < n; k++) {
-		int sv = slit_at(s, d->row_ids[k / d->ncols], d->col_ids[k % d->ncols]);
+		int sv = slit_rc(&sm, (int)(k / d->ncols), (int)(k % d->ncols));
 
 		out->cell[k] = -1;
 		if (!isfinite(d->d[k]) || sv < 0)
@@ -446,13 +568,16 @@ void levels_slit(const struct ph_dmatrix *d, const struct ph_slit *s,
 		lvl_of[nd++] = out->n - 1;
 	}
 	for (size_t k = 0; k < n; k++) {
+		int *at;
+
 		if (!isfinite(value[k]))
 			continue;
-		for (int i = 0; i < nd; i++)
-			if (vals[i] == (int)value[k])
-				out->cell[k] = lvl_of[i];
+		/* vals[0..nd) is sorted and distinct, and holds every value. */
+		at = bsearch(&(int){ (int)value[k] }, vals, nd, sizeof(int), int_cmp);
+		out->cell[k] = lvl_of[at - vals];
 	}
 	level_stats(d, out, value);
+	slit_map_free(&sm);
 	free(vals);
 	free(lvl_of);
 	free(value);
@@ -467,44 +592,120 @@ void levels_free(struct ph_levels *l)
 
 /* ---- ordering, magnitude, asymmetry ---- */
 
+/*
+ * Ordering violations of one row, without looking at every pair of columns
+ * (N^3 pairs in all): the candidates for "far" sorted by their upper bound
+ * rhi, a tournament tree of their SLIT values over that order; for each
+ * "near" column a, the far ones beyond it are a prefix of the order (rhi <
+ * rlo[a]), and the tree yields those of them with a SLIT value above a's in
+ * O(log N) each, O(log N) when there is none.
+ */
+struct far_cand {
+	double rhi;
+	int col, sv;
+};
+
+static int far_cmp(const void *pa, const void *pb)
+{
+	const struct far_cand *a = pa, *b = pb;
+
+	/* Ascending rhi; NaN (never beyond anything) last. */
+	if (isnan(a->rhi) || isnan(b->rhi))
+		return isnan(a->rhi) - isnan(b->rhi);
+	if (a->rhi != b->rhi)
+		return a->rhi < b->rhi ? -1 : 1;
+	return a->col - b->col;
+}
+
+/* Positions below p of the tree t (leaves from size) whose value exceeds v. */
+static void tree_above(const int *t, int size, int node, int lo, int hi, int p,
+		       int v, int *found, int *nfound)
+{
+	if (lo >= p || t[node] <= v)
+		return;
+	if (node >= size) {
+		found[(*nfound)++] = node - size;
+		return;
+	}
+	tree_above(t, size, 2 * node, lo, (lo + hi) / 2, p, v, found, nfound);
+	tree_above(t, size, 2 * node + 1, (lo + hi) / 2, hi, p, v, found, nfound);
+}
+
 int ordering_violations(const struct ph_dmatrix *d, const struct ph_slit *s,
 			struct ph_violation **out)
 {
-	int n = 0, nc = d->ncols;
+	int n = 0, cap = 0, nc = d->ncols, size = 1;
+	struct far_cand *far = xmalloc((nc > 0 ? nc : 1) * sizeof(*far));
+	int *found = xmalloc((nc > 0 ? nc : 1) * sizeof(int)), *tree;
+	struct slit_map sm;
 
+	while (size < nc)
+		size *= 2;
+	tree = xmalloc(2 * (size_t)size * sizeof(int));
+	slit_map_init(&sm, s, d->row_ids, d->nrows, d->col_ids, nc);
 	*out = NULL;
 	for (int r = 0; r < d->nrows; r++) {
+		const double *rlo = d->rlo + (size_t)r * nc, *rhi = d->rhi + (size_t)r * nc;
+		const double *dd = d->d + (size_t)r * nc;
+		int nf = 0;
+
+		for (int b = 0; b < nc; b++) {
+			int sb = slit_rc(&sm, r, b);
+
+			if (sb >= 0 && isfinite(dd[b]))
+				far[nf++] = (struct far_cand){ rhi[b], b, sb };
+		}
+		if (!nf)
+			continue;
+		qsort(far, nf, sizeof(*far), far_cmp);
+		for (int i = 0; i < size; i++)
+			tree[size + i] = i < nf ? far[i].sv : INT_MIN;
+		for (int i = size - 1; i > 0; i--)
+			tree[i] = tree[2 * i] > tree[2 * i + 1] ? tree[2 * i] : tree[2 * i + 1];
 		for (int a = 0; a < nc; a++) {
-			int sa = slit_at(s, d->row_ids[r], d->col_ids[a]);
+			int sa = slit_rc(&sm, r, a), lo = 0, hi = nf, nfound = 0;
 
-			if (sa < 0 || !isfinite(d->d[r * nc + a]))
+			if (sa < 0 || !isfinite(dd[a]))
 				continue;
-			for (int b = 0; b < nc; b++) {
-				int sb = slit_at(s, d->row_ids[r], d->col_ids[b]);
+			/* SLIT: a nearer.  Measured: a farther, beyond both intervals. */
+			while (lo < hi) {
+				int mid = lo + (hi - lo) / 2;
 
-				if (b == a || sb < 0 || !isfinite(d->d[r * nc + b]))
-					continue;
-				/* SLIT: a nearer.  Measured: a farther, beyond both intervals. */
-				if (sa < sb && d->rlo[r * nc + a] > d->rhi[r * nc + b]) {
-					*out = xrealloc(*out, (n + 1) * sizeof(**out));
-					(*out)[n++] = (struct ph_violation){ r, a, b, sa, sb };
-				}
+				if (far[mid].rhi < rlo[a])
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			tree_above(tree, size, 1, 0, size, lo, sa, found, &nfound);
+			for (int i = 0; i < nfound; i++)
+				found[i] = far[found[i]].col;
+			qsort(found, nfound, sizeof(int), int_cmp);
+			for (int i = 0; i < nfound; i++) {
+				*out = grow(*out, n, &cap, sizeof(**out));
+				(*out)[n++] = (struct ph_violation){ r, a, found[i], sa,
+								     slit_rc(&sm, r, found[i]) };
 			}
 		}
 	}
+	slit_map_free(&sm);
+	free(tree);
+	free(found);
+	free(far);
 	return n;
 }
 
 int magnitude_check(const struct ph_dmatrix *d, const struct ph_slit *s,
 		    double tolerance, struct ph_magnitude **out, int *nout)
 {
-	int n = 0, nc = d->ncols;
+	int n = 0, cap = 0, nc = d->ncols;
+	struct slit_map sm;
 
+	slit_map_init(&sm, s, d->row_ids, d->nrows, d->col_ids, nc);
 	*out = NULL;
 	*nout = 0;
 	for (int r = 0; r < d->nrows; r++) {
 		for (int c = 0; c < nc; c++) {
-			int sv = slit_at(s, d->row_ids[r], d->col_ids[c]);
+			int sv = slit_rc(&sm, r, c);
 			double v = d->d[r * nc + c];
 			struct ph_magnitude mg;
 
@@ -520,10 +721,11 @@ int magnitude_check(const struct ph_dmatrix *d, const struct ph_slit *s,
 			mg.within = fabs(mg.rel_err) <= tolerance + EPS;
 			if (!mg.within)
 				(*nout)++;
-			*out = xrealloc(*out, (n + 1) * sizeof(**out));
+			*out = grow(*out, n, &cap, sizeof(**out));
 			(*out)[n++] = mg;
 		}
 	}
+	slit_map_free(&sm);
 	return n;
 }
 
@@ -539,13 +741,14 @@ static int asym_cmp(const void *pa, const void *pb)
 int asymmetry_check(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
 		    double noise, struct ph_asymmetry **out)
 {
-	int n = 0, nc = m->ncols;
+	int n = 0, cap = 0, nc = m->ncols;
+	int *col_of_row = node_index(m->col_ids, nc, m->row_ids, m->nrows);
 
 	*out = NULL;
 	for (int ra = 0; ra < m->nrows; ra++) {
 		for (int rb = 0; rb < m->nrows; rb++) {
 			int a = m->row_ids[ra], b = m->row_ids[rb];
-			int ca = nmatrix_col(m, a), cb = nmatrix_col(m, b);
+			int ca = col_of_row[ra], cb = col_of_row[rb];
 			struct ph_asymmetry x = { .a = a, .b = b };
 			int kab = ra * nc + cb, kba = rb * nc + ca;
 
@@ -561,10 +764,11 @@ int asymmetry_check(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
 			x.beyond = x.ab_hi < x.ba_lo || x.ba_hi < x.ab_lo;
 			x.d_ab = d->d[kab];
 			x.d_ba = d->d[kba];
-			*out = xrealloc(*out, (n + 1) * sizeof(**out));
+			*out = grow(*out, n, &cap, sizeof(**out));
 			(*out)[n++] = x;
 		}
 	}
+	free(col_of_row);
 	if (n)
 		qsort(*out, n, sizeof(**out), asym_cmp);
 	return n;
@@ -706,16 +910,22 @@ int slit_round(double d, bool *clamped)
 void slit_propose(const struct ph_dmatrix *d, const struct ph_slit *s,
 		  struct ph_proposal *out)
 {
-	int *ids = xcalloc(d->nrows + d->ncols + 1, sizeof(int)), n = 0;
+	int *ids = xcalloc(d->nrows + d->ncols + 1, sizeof(int)), n = 0, m = 0;
+	int *row_at, *col_at;
+	struct slit_map sm;
 
 	memset(out, 0, sizeof(*out));
-	for (int i = 0; i < d->nrows; i++)
-		if (find_id(ids, n, d->row_ids[i]) < 0)
-			ids[n++] = d->row_ids[i];
-	for (int i = 0; i < d->ncols; i++)
-		if (find_id(ids, n, d->col_ids[i]) < 0)
-			ids[n++] = d->col_ids[i];
-	qsort(ids, n, sizeof(int), int_cmp);
+	/* Every node of the rows and columns, once, ascending. */
+	memcpy(ids, d->row_ids, d->nrows * sizeof(int));
+	memcpy(ids + d->nrows, d->col_ids, d->ncols * sizeof(int));
+	m = d->nrows + d->ncols;
+	qsort(ids, m, sizeof(int), int_cmp);
+	for (int i = 0; i < m; i++)
+		if (!n || ids[i] != ids[n - 1])
+			ids[n++] = ids[i];
+	row_at = node_index(d->row_ids, d->nrows, ids, n);
+	col_at = node_index(d->col_ids, d->ncols, ids, n);
+	slit_map_init(&sm, s, ids, n, ids, n);
 	out->n = n;
 	out->ids = ids;
 	out->dist = xcalloc((size_t)(n ? n : 1) * (n ? n : 1), sizeof(int));
@@ -724,11 +934,8 @@ void slit_propose(const struct ph_dmatrix *d, const struct ph_slit *s,
 	for (int i = 0; i < n; i++) {
 		for (int j = 0; j < n; j++) {
 			int k = i * n + j;
-			int r = find_id(d->row_ids, d->nrows, ids[i]);
-			int c = find_id(d->col_ids, d->ncols, ids[j]);
-			int rt = find_id(d->row_ids, d->nrows, ids[j]);
-			int ct = find_id(d->col_ids, d->ncols, ids[i]);
-			int sv = slit_at(s, ids[i], ids[j]);
+			int r = row_at[i], c = col_at[j], rt = row_at[j], ct = col_at[i];
+			int sv = slit_rc(&sm, i, j);
 
 			if (i == j) {
 				out->dist[k] = PH_LOCAL_DISTANCE;
@@ -752,6 +959,9 @@ void slit_propose(const struct ph_dmatrix *d, const struct ph_slit *s,
 				out->nclamped++;
 		}
 	}
+	slit_map_free(&sm);
+	free(row_at);
+	free(col_at);
 }
 
 void proposal_free(struct ph_proposal *p)

@@ -43,15 +43,27 @@ struct ph_nmatrix {
 	double *val;		/* nrows * ncols, NAN where unknown */
 	double *ci_lo, *ci_hi;	/* NAN where the input gave no CI */
 	int *samples;		/* 0 where unknown */
+	int rows_cap;		/* rows the arrays have room for (nmatrix_add_row) */
 };
 
 struct ph_nmatrix *nmatrix_new(enum ph_metric metric, int nrows,
 			       const int *row_ids, int ncols, const int *col_ids);
 struct ph_nmatrix *nmatrix_dup(const struct ph_nmatrix *m);
 void nmatrix_free(struct ph_nmatrix *m);
+/*
+ * Append a row for node id with ncols values (no CI): the arrays grow by
+ * doubling, so a reader adding N rows of N moves O(N^2) values, not N^3.
+ */
+void nmatrix_add_row(struct ph_nmatrix *m, int id, const double *vals);
 /* Index of a node among the rows / columns, or -1. */
 int nmatrix_row(const struct ph_nmatrix *m, int node);
 int nmatrix_col(const struct ph_nmatrix *m, int node);
+/*
+ * The same for many nodes at once: for each of the nq ids in q its index
+ * among the n ids (the first), or -1; malloc'd.  O((n + nq) log n), where
+ * a lookup per cell would make a matrix of N nodes cost N^3.
+ */
+int *node_index(const int *ids, int n, const int *q, int nq);
 
 /* A SLIT by node id: what numactl prints, or /sys, or a JSON "distances". */
 struct ph_slit {

@@ -152,73 +152,123 @@ static double nz(double x, double q)
 
 /* ---- pairs of a level: "{0,1} {2,3} 4>0", "local" for diagonal cells ---- */
 
-static bool in_level(const struct ph_dmatrix *d, const struct ph_levels *l,
-		     int level, int a, int b)
-{
-	int r = -1, c = -1;
+/*
+ * The cells of every level at once, so that describing all levels costs
+ * one pass over the matrix rather than one per level: cell[first[l] ..
+ * first[l + 1]) are level l's, ascending.  rev[k] is the reverse cell of
+ * k (from b's CPUs to a's memory), -1 when the matrix has none.
+ */
+struct level_cells {
+	int *first, *cell;
+	int *rev;
+};
 
-	for (int i = 0; i < d->nrows; i++)
-		if (d->row_ids[i] == a)
-			r = i;
-	for (int i = 0; i < d->ncols; i++)
-		if (d->col_ids[i] == b)
-			c = i;
-	return r >= 0 && c >= 0 && l->cell[r * d->ncols + c] == level;
+static void level_cells_init(const struct ph_dmatrix *d, const struct ph_levels *l,
+			     struct level_cells *g)
+{
+	size_t n = (size_t)d->nrows * d->ncols;
+	int *row_of_col = node_index(d->row_ids, d->nrows, d->col_ids, d->ncols);
+	int *col_of_row = node_index(d->col_ids, d->ncols, d->row_ids, d->nrows);
+	int *fill;
+
+	g->first = xcalloc(l->n + 2, sizeof(int));
+	g->cell = xmalloc((n ? n : 1) * sizeof(int));
+	g->rev = xmalloc((n ? n : 1) * sizeof(int));
+	for (size_t k = 0; k < n; k++)
+		if (l->cell[k] >= 0)
+			g->first[l->cell[k] + 1]++;
+	for (int i = 0; i < l->n; i++)
+		g->first[i + 1] += g->first[i];
+	fill = xmalloc((l->n + 1) * sizeof(int));
+	memcpy(fill, g->first, (l->n + 1) * sizeof(int));
+	for (size_t k = 0; k < n; k++) {
+		int r = (int)(k / d->ncols), c = (int)(k % d->ncols);
+		int rr = row_of_col[c], rc = col_of_row[r];
+
+		g->rev[k] = rr >= 0 && rc >= 0 ? rr * d->ncols + rc : -1;
+		if (l->cell[k] >= 0)
+			g->cell[fill[l->cell[k]]++] = (int)k;
+	}
+	free(fill);
+	free(row_of_col);
+	free(col_of_row);
 }
+
+static void level_cells_free(struct level_cells *g)
+{
+	free(g->first);
+	free(g->cell);
+	free(g->rev);
+}
+
+struct pair {
+	int a, b;
+	bool both;	/* b's CPUs to a's memory is in the level too */
+};
 
 static int pair_cmp(const void *pa, const void *pb)
 {
-	const int *a = pa, *b = pb;
-	int a0 = a[0] < a[1] ? a[0] : a[1], b0 = b[0] < b[1] ? b[0] : b[1];
-	int a1 = a[0] < a[1] ? a[1] : a[0], b1 = b[0] < b[1] ? b[1] : b[0];
+	const struct pair *p = pa, *q = pb;
+	int a0 = p->a < p->b ? p->a : p->b, b0 = q->a < q->b ? q->a : q->b;
+	int a1 = p->a < p->b ? p->b : p->a, b1 = q->a < q->b ? q->b : q->a;
 
 	if (a0 != b0)
 		return (a0 > b0) - (a0 < b0);
 	if (a1 != b1)
 		return (a1 > b1) - (a1 < b1);
-	return (a[0] > b[0]) - (a[0] < b[0]);
+	return (p->a > q->a) - (p->a < q->a);
 }
 
-static char *level_pairs(const struct ph_dmatrix *d, const struct ph_levels *l, int level)
+static char *level_pairs(const struct ph_dmatrix *d, const struct ph_levels *l,
+			 const struct level_cells *g, int level)
 {
-	int (*pairs)[2] = xcalloc((size_t)d->nrows * d->ncols + 1, sizeof(*pairs));
+	int from = g->first[level], to = g->first[level + 1];
+	struct pair *pairs = xmalloc((to - from + 1) * sizeof(*pairs));
 	int np = 0, nlocal = 0;
-	char *s = xstrdup(""), *t;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f;
 
-	for (int r = 0; r < d->nrows; r++) {
-		for (int c = 0; c < d->ncols; c++) {
-			int a = d->row_ids[r], b = d->col_ids[c];
+	for (int i = from; i < to; i++) {
+		int k = g->cell[i], a = d->row_ids[k / d->ncols], b = d->col_ids[k % d->ncols];
+		bool both = g->rev[k] >= 0 && l->cell[g->rev[k]] == level;
 
-			if (l->cell[r * d->ncols + c] != level)
-				continue;
-			if (a == b) {
-				nlocal++;
-				continue;
-			}
-			/* Both directions in the level: one unordered pair, once. */
-			if (in_level(d, l, level, b, a) && a > b)
-				continue;
-			pairs[np][0] = a;
-			pairs[np][1] = b;
-			np++;
+		if (a == b) {
+			nlocal++;
+			continue;
 		}
+		/* Both directions in the level: one unordered pair, once. */
+		if (both && a > b)
+			continue;
+		pairs[np++] = (struct pair){ a, b, both };
 	}
 	qsort(pairs, np, sizeof(*pairs), pair_cmp);
-	if (nlocal) {
-		free(s);
-		s = xasprintf("local (%d node%s)", nlocal, plural(nlocal));
+	f = open_memstream(&s, &len);
+	if (!f) {
+		fprintf(stderr, "pagehop: out of memory\n");
+		abort();
 	}
-	for (int i = 0; i < np; i++) {
-		int a = pairs[i][0], b = pairs[i][1];
-
-		if (in_level(d, l, level, b, a))
-			t = xasprintf("%s%s{%d,%d}", s, *s ? " " : "", a, b);
-		else
-			t = xasprintf("%s%s%d>%d", s, *s ? " " : "", a, b);
-		free(s);
-		s = t;
+	if (nlocal)
+		fprintf(f, "local (%d node%s)", nlocal, plural(nlocal));
+	for (int i = 0; i < np; i++)
+		fprintf(f, pairs[i].both ? "%s{%d,%d}" : "%s%d>%d", nlocal || i ? " " : "",
+			pairs[i].a, pairs[i].b);
+	if (fclose(f)) {
+		fprintf(stderr, "pagehop: out of memory\n");
+		abort();
 	}
 	free(pairs);
+	return s;
+}
+
+char *slit_level_pairs(const struct ph_dmatrix *d, const struct ph_levels *l, int level)
+{
+	struct level_cells g;
+	char *s;
+
+	level_cells_init(d, l, &g);
+	s = level_pairs(d, l, &g, level);
+	level_cells_free(&g);
 	return s;
 }
 
@@ -287,10 +337,14 @@ static void add_verdict(struct ph_doc *doc, const struct ph_slit_job *job,
 	section_int(s, "measured_levels", a->measured.n);
 	section_int(s, "measured_remote_levels", a->measured.nremote);
 	if (near >= 0) {
-		char *p = level_pairs(&a->dm, &a->measured, near);
+		struct level_cells g;
+		char *p;
 
+		level_cells_init(&a->dm, &a->measured, &g);
+		p = level_pairs(&a->dm, &a->measured, &g, near);
 		section_str(s, "nearest_remote_pairs", p);
 		free(p);
+		level_cells_free(&g);
 	}
 	if (a->have_slit) {
 		section_int(s, "slit_levels", a->slit.n);
@@ -453,10 +507,13 @@ static void add_levels(struct ph_doc *doc, const struct ph_analysis *a)
 	table_add_col(t, "dist_mean");
 	table_add_col(t, "pairs");
 	for (int k = 0; k < (a->have_slit ? 2 : 1); k++) {
+		struct level_cells g;
+
+		level_cells_init(&a->dm, sets[k], &g);
 		for (int i = 0; i < sets[k]->n; i++) {
 			const struct ph_level *l = &sets[k]->lv[i];
 			int r = table_add_row(t);
-			char *p = level_pairs(&a->dm, sets[k], i);
+			char *p = level_pairs(&a->dm, sets[k], &g, i);
 
 			table_str(t, r, "source", names[k]);
 			table_int(t, r, "level", i);
@@ -467,6 +524,7 @@ static void add_levels(struct ph_doc *doc, const struct ph_analysis *a)
 			table_str(t, r, "pairs", p);
 			free(p);
 		}
+		level_cells_free(&g);
 	}
 }
 
@@ -605,25 +663,31 @@ static void add_hmat(struct ph_doc *doc, const struct ph_slit_job *job)
 static void hop_summary(const struct ph_slit_job *job, const struct ph_hop_model *h,
 			char **out)
 {
-	char *s = xstrdup(""), *t;
+	size_t len = 0;
+	FILE *f = open_memstream(out, &len);
 
+	if (!f) {
+		fprintf(stderr, "pagehop: out of memory\n");
+		abort();
+	}
 	for (int i = 0; i < h->nclasses; i++) {
 		const struct ph_hop_class *c = &h->cls[i];
 
 		if (job->m->metric == PH_METRIC_LATENCY)
-			t = xasprintf("%s%s%d hop%s %+.0f ns (n=%d)", s, i ? ", " : "",
-				      c->hops, plural(c->hops), nz(c->extra_mean, 1), c->n);
+			fprintf(f, "%s%d hop%s %+.0f ns (n=%d)", i ? ", " : "",
+				c->hops, plural(c->hops), nz(c->extra_mean, 1), c->n);
 		else if (job->m->metric == PH_METRIC_BANDWIDTH)
-			t = xasprintf("%s%s%d hop%s %+.2f distance, bandwidth x%.2f of local (n=%d)",
-				      s, i ? ", " : "", c->hops, plural(c->hops), nz(c->extra_mean, 0.01),
-				      c->ratio_mean, c->n);
+			fprintf(f, "%s%d hop%s %+.2f distance, bandwidth x%.2f of local (n=%d)",
+				i ? ", " : "", c->hops, plural(c->hops), nz(c->extra_mean, 0.01),
+				c->ratio_mean, c->n);
 		else
-			t = xasprintf("%s%s%d hop%s %+.2f distance (n=%d)", s, i ? ", " : "",
-				      c->hops, plural(c->hops), nz(c->extra_mean, 0.01), c->n);
-		free(s);
-		s = t;
+			fprintf(f, "%s%d hop%s %+.2f distance (n=%d)", i ? ", " : "",
+				c->hops, plural(c->hops), nz(c->extra_mean, 0.01), c->n);
 	}
-	*out = s;
+	if (fclose(f)) {
+		fprintf(stderr, "pagehop: out of memory\n");
+		abort();
+	}
 }
 
 static void add_hops(struct ph_doc *doc, const struct ph_slit_job *job,

@@ -45,6 +45,11 @@ int slit_analyse(const struct ph_slit_job *job, struct ph_analysis *a,
 		 char *err, size_t errlen);
 void slit_report(const struct ph_slit_job *job, const struct ph_analysis *a,
 		 struct ph_doc *doc);
+/*
+ * The node pairs of one level as the report prints them: "local (4 nodes)
+ * {0,1} {2,3} 4>0" ({a,b} both ways in the level, a>b one way only).
+ */
+char *slit_level_pairs(const struct ph_dmatrix *d, const struct ph_levels *l, int level);
 /* The one-line verdict: "inconsistent: measurement shows 1 level, SLIT has 3". */
 char *slit_summary(const struct ph_analysis *a);
 /*
