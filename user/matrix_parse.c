@@ -311,7 +311,7 @@ static int csv_value(const char *path, int ln, const char *field, int col,
 static int csv_row(const char *path, int ln, char *line, struct csv_block *b,
 		   char *err, size_t errlen)
 {
-	struct ph_nmatrix *m = b->m, *g;
+	struct ph_nmatrix *m = b->m;
 	char **f;
 	int n = split_fields(line, &f), id, ret = 0;
 	double *vals = xcalloc(m->ncols, sizeof(double));
@@ -340,20 +340,7 @@ static int csv_row(const char *path, int ln, char *line, struct csv_block *b,
 		if (ret)
 			goto out;
 	}
-	/* Grow by one row: rebuild, keeping what was read. */
-	{
-		int *rows = xcalloc(m->nrows + 1, sizeof(int));
-
-		if (m->nrows)
-			memcpy(rows, m->row_ids, m->nrows * sizeof(int));
-		rows[m->nrows] = id;
-		g = nmatrix_new(m->metric, m->nrows + 1, rows, m->ncols, m->col_ids);
-		free(rows);
-	}
-	memcpy(g->val, m->val, (size_t)m->nrows * m->ncols * sizeof(double));
-	memcpy(g->val + (size_t)m->nrows * m->ncols, vals, m->ncols * sizeof(double));
-	nmatrix_free(m);
-	b->m = g;
+	nmatrix_add_row(m, id, vals);
 out:
 	free(vals);
 	free(f);
