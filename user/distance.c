@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -441,22 +442,6 @@ void dmatrix_free(struct ph_dmatrix *d)
 
 /* ---- levels ---- */
 
-struct ival {
-	double lo, hi, d;
-	int k;
-};
-
-static int ival_cmp(const void *pa, const void *pb)
-{
-	const struct ival *a = pa, *b = pb;
-
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	if (a->d != b->d)
-		return a->d < b->d ? -1 : 1;
-	return a->k - b->k;
-}
-
 static bool is_diagonal(const struct ph_dmatrix *d, int k)
 {
 	return d->row_ids[k / d->ncols] == d->col_ids[k % d->ncols];
@@ -494,11 +479,55 @@ static void level_stats(const struct ph_dmatrix *d, struct ph_levels *out,
 	}
 }
 
+/* A cell by its interval's lower end, as an integer that sorts as the double does. */
+struct lo_key {
+	uint64_t key;
+	int k;
+};
+
+static uint64_t double_key(double v)
+{
+	uint64_t b;
+
+	memcpy(&b, &v, sizeof(b));
+	return b >> 63 ? ~b : b | (1ULL << 63);
+}
+
+/* LSD radix sort by key, 16 bits a pass, skipping digits all keys share. */
+static struct lo_key *sort_lo_keys(struct lo_key *a, struct lo_key *tmp, size_t n)
+{
+	size_t *count = xmalloc(65536 * sizeof(size_t));
+
+	for (int shift = 0; shift < 64; shift += 16) {
+		struct lo_key *t;
+		size_t sum = 0;
+
+		memset(count, 0, 65536 * sizeof(size_t));
+		for (size_t i = 0; i < n; i++)
+			count[(a[i].key >> shift) & 0xffff]++;
+		if (n && count[(a[0].key >> shift) & 0xffff] == n)
+			continue;
+		for (size_t v = 0; v < 65536; v++) {
+			size_t c = count[v];
+
+			count[v] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(a[i].key >> shift) & 0xffff]++] = a[i];
+		t = a;
+		a = tmp;
+		tmp = t;
+	}
+	free(count);
+	return a;
+}
+
 void levels_measured(const struct ph_dmatrix *d, struct ph_levels *out)
 {
-	size_t n = (size_t)d->nrows * d->ncols;
-	struct ival *iv = xcalloc(n ? n : 1, sizeof(*iv));
-	int m = 0;
+	size_t n = (size_t)d->nrows * d->ncols, m = 0;
+	struct lo_key *keys = xmalloc((n ? n : 1) * sizeof(*keys));
+	struct lo_key *tmp = xmalloc((n ? n : 1) * sizeof(*tmp)), *sorted;
 	double reach = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -506,19 +535,29 @@ void levels_measured(const struct ph_dmatrix *d, struct ph_levels *out)
 	for (size_t k = 0; k < n; k++) {
 		out->cell[k] = -1;
 		if (isfinite(d->d[k]))
-			iv[m++] = (struct ival){ d->lo[k], d->hi[k], d->d[k], (int)k };
+			keys[m++] = (struct lo_key){ double_key(d->lo[k]), (int)k };
 	}
-	qsort(iv, m, sizeof(*iv), ival_cmp);
-	for (int i = 0; i < m; i++) {
-		if (!out->n || iv[i].lo > reach) {
+	/*
+	 * The sweep needs the intervals by their lower end only: cells with
+	 * the same lower end join the same level in any order (the first may
+	 * open it; the reach is then at least that lower end for the rest).
+	 * A radix sort of 16-byte keys, where qsort moved 32-byte records
+	 * through a comparison callback N^2 log N times.
+	 */
+	sorted = sort_lo_keys(keys, tmp, m);
+	for (size_t i = 0; i < m; i++) {
+		int k = sorted[i].k;
+
+		if (!out->n || d->lo[k] > reach) {
 			out->n++;
-			reach = iv[i].hi;
-		} else if (iv[i].hi > reach) {
-			reach = iv[i].hi;
+			reach = d->hi[k];
+		} else if (d->hi[k] > reach) {
+			reach = d->hi[k];
 		}
-		out->cell[iv[i].k] = out->n - 1;
+		out->cell[k] = out->n - 1;
 	}
-	free(iv);
+	free(keys);
+	free(tmp);
 	level_stats(d, out, d->d);
 }
 
@@ -527,6 +566,40 @@ static int int_cmp(const void *pa, const void *pb)
 	int a = *(const int *)pa, b = *(const int *)pb;
 
 	return (a > b) - (a < b);
+}
+
+/* Sort n ints ascending: a radix sort, 16 bits a pass (N^2 values, few distinct). */
+static void sort_ints(int *a, size_t n)
+{
+	uint32_t *u = xmalloc((n ? n : 1) * sizeof(*u)), *tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
+	size_t *count = xmalloc(65536 * sizeof(size_t));
+
+	for (size_t i = 0; i < n; i++)
+		u[i] = (uint32_t)a[i] ^ 0x80000000u;	/* signed order as unsigned */
+	for (int shift = 0; shift < 32; shift += 16) {
+		uint32_t *t;
+		size_t sum = 0;
+
+		memset(count, 0, 65536 * sizeof(size_t));
+		for (size_t i = 0; i < n; i++)
+			count[(u[i] >> shift) & 0xffff]++;
+		for (size_t v = 0; v < 65536; v++) {
+			size_t c = count[v];
+
+			count[v] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(u[i] >> shift) & 0xffff]++] = u[i];
+		t = u;
+		u = tmp;
+		tmp = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		a[i] = (int)(u[i] ^ 0x80000000u);
+	free(count);
+	free(u);
+	free(tmp);
 }
 
 void levels_slit(const struct ph_dmatrix *d, const struct ph_slit *s,
@@ -550,7 +623,7 @@ void levels_slit(const struct ph_dmatrix *d, const struct ph_slit *s,
 		vals[nv++] = sv;
 		value[k] = sv;
 	}
-	qsort(vals, nv, sizeof(int), int_cmp);
+	sort_ints(vals, nv);
 	/*
 	 * Distinct values, each given its level: a value opens a new level
 	 * when it is more than the tolerance above the smallest value of the
@@ -694,25 +767,38 @@ int ordering_violations(const struct ph_dmatrix *d, const struct ph_slit *s,
 	return n;
 }
 
+/* Is cell (r, c) compared in magnitude_check()?  Its SLIT value in *sv. */
+static bool magnitude_cell(const struct ph_dmatrix *d, const struct slit_map *sm,
+			   int r, int c, int *sv)
+{
+	*sv = slit_rc(sm, r, c);
+	if (d->row_ids[r] == d->col_ids[c] || *sv <= 0 || !isfinite(d->d[r * d->ncols + c]))
+		return false;
+	/* A reference chosen by the SLIT equals it by construction. */
+	return !(c == d->ref[r] && d->ref_how[r] == PH_LOCAL_SLIT_NEAREST);
+}
+
 int magnitude_check(const struct ph_dmatrix *d, const struct ph_slit *s,
 		    double tolerance, struct ph_magnitude **out, int *nout)
 {
-	int n = 0, cap = 0, nc = d->ncols;
+	int n = 0, nc = d->ncols, sv;
+	size_t count = 0;
 	struct slit_map sm;
 
 	slit_map_init(&sm, s, d->row_ids, d->nrows, d->col_ids, nc);
-	*out = NULL;
 	*nout = 0;
+	/* Counted first: an array grown as it fills is copied when it grows. */
+	for (int r = 0; r < d->nrows; r++)
+		for (int c = 0; c < nc; c++)
+			count += magnitude_cell(d, &sm, r, c, &sv);
+	*out = count ? xmalloc(count * sizeof(**out)) : NULL;
 	for (int r = 0; r < d->nrows; r++) {
 		for (int c = 0; c < nc; c++) {
-			int sv = slit_rc(&sm, r, c);
 			double v = d->d[r * nc + c];
 			struct ph_magnitude mg;
 
-			if (d->row_ids[r] == d->col_ids[c] || sv <= 0 || !isfinite(v))
+			if (!magnitude_cell(d, &sm, r, c, &sv))
 				continue;
-			if (c == d->ref[r] && d->ref_how[r] == PH_LOCAL_SLIT_NEAREST)
-				continue;	/* equal to the SLIT by construction */
 			mg.row = r;
 			mg.col = c;
 			mg.measured = v;
@@ -721,7 +807,6 @@ int magnitude_check(const struct ph_dmatrix *d, const struct ph_slit *s,
 			mg.within = fabs(mg.rel_err) <= tolerance + EPS;
 			if (!mg.within)
 				(*nout)++;
-			*out = grow(*out, n, &cap, sizeof(**out));
 			(*out)[n++] = mg;
 		}
 	}
@@ -745,45 +830,83 @@ int asymmetry_check(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
 	int *col_of_row = node_index(m->col_ids, nc, m->row_ids, m->nrows);
 
 	*out = NULL;
+	/* Room for every pair at once, given back below: no copy as it fills. */
+	for (int ra = 0; ra < m->nrows; ra++)
+		cap += col_of_row[ra] >= 0;
+	cap = cap * (cap - 1) / 2;
+	*out = cap ? xmalloc((size_t)cap * sizeof(**out)) : NULL;
 	for (int ra = 0; ra < m->nrows; ra++) {
 		for (int rb = 0; rb < m->nrows; rb++) {
 			int a = m->row_ids[ra], b = m->row_ids[rb];
 			int ca = col_of_row[ra], cb = col_of_row[rb];
 			struct ph_asymmetry x = { .a = a, .b = b };
 			int kab = ra * nc + cb, kba = rb * nc + ca;
+			double ab_lo, ab_hi, ba_lo, ba_hi;
 
 			if (a >= b || ca < 0 || cb < 0)
 				continue;
-			if (!cell_interval(m, kab, noise, &x.ab_lo, &x.ab_hi) ||
-			    !cell_interval(m, kba, noise, &x.ba_lo, &x.ba_hi))
+			if (!cell_interval(m, kab, noise, &ab_lo, &ab_hi) ||
+			    !cell_interval(m, kba, noise, &ba_lo, &ba_hi))
 				continue;
 			x.ab = m->val[kab];
 			x.ba = m->val[kba];
 			x.diff = fabs(x.ab - x.ba);
 			x.rel = x.diff / fmin(x.ab, x.ba);
-			x.beyond = x.ab_hi < x.ba_lo || x.ba_hi < x.ab_lo;
+			x.beyond = ab_hi < ba_lo || ba_hi < ab_lo;
 			x.d_ab = d->d[kab];
 			x.d_ba = d->d[kba];
-			*out = grow(*out, n, &cap, sizeof(**out));
 			(*out)[n++] = x;
 		}
 	}
 	free(col_of_row);
-	if (n)
-		qsort(*out, n, sizeof(**out), asym_cmp);
+	if (!n) {
+		free(*out);
+		*out = NULL;
+	} else if (n < cap) {
+		*out = xrealloc(*out, (size_t)n * sizeof(**out));
+	}
+	/* Rows in ascending node order make the pairs in order already. */
+	for (int i = 1; i < n; i++) {
+		if (asym_cmp(&(*out)[i - 1], &(*out)[i]) > 0) {
+			qsort(*out, n, sizeof(**out), asym_cmp);
+			break;
+		}
+	}
 	return n;
 }
 
 /* ---- per-hop model ---- */
+
+/*
+ * The hop count h and the extra over local x of cell (r, c), whose row has
+ * its own memory at column ref: false when the cell is not fitted (the
+ * reference itself, no level); -1 in *h when it lies below its row's
+ * local level.  Latency in ns; bandwidth and distance in distance units.
+ */
+static bool hop_cell(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
+		     const struct ph_levels *lv, int r, int c, int ref, int *h, double *x)
+{
+	int nc = m->ncols;
+	size_t k = (size_t)r * nc + c;
+
+	if (c == ref || lv->cell[k] < 0)
+		return false;
+	*h = lv->cell[k] - lv->cell[r * nc + ref];
+	if (*h < 0) {
+		*h = -1;
+		return true;
+	}
+	*x = m->metric == PH_METRIC_LATENCY ? m->val[k] - m->val[r * nc + ref]
+					    : d->d[k] - d->ref_dist[r];
+	return true;
+}
 
 void hop_model(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
 	       const struct ph_levels *lv, struct ph_hop_model *out)
 {
 	int nc = m->ncols, maxh = lv->n;
 	struct ph_hop_class *cls = xcalloc(maxh ? maxh : 1, sizeof(*cls));
-	size_t ncell = (size_t)m->nrows * nc;
-	int *hops = xmalloc((ncell ? ncell : 1) * sizeof(int));
-	double *extra = nan_array(ncell), shx = 0, shh = 0, ss = 0;
+	double shx = 0, shh = 0, ss = 0;
 	bool bw = m->metric == PH_METRIC_BANDWIDTH;
 
 	memset(out, 0, sizeof(*out));
@@ -795,7 +918,7 @@ void hop_model(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
 		cls[h].drop_mean = bw ? 0 : NAN;
 	}
 	for (int r = 0; r < m->nrows; r++) {
-		int ref = d->ref[r], lref;
+		int ref = d->ref[r];
 
 		if (ref < 0)
 			continue;
@@ -803,24 +926,17 @@ void hop_model(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
 			out->nskipped_rows++;
 			continue;
 		}
-		lref = lv->cell[r * nc + ref];
 		for (int c = 0; c < nc; c++) {
-			size_t k = (size_t)r * nc + c;
-			double v = m->val[k], vref = m->val[r * nc + ref], x;
+			double v = m->val[r * nc + c], vref = m->val[r * nc + ref], x;
 			struct ph_hop_class *hc;
 			int h;
 
-			hops[k] = -1;
-			if (c == ref || lv->cell[k] < 0)
+			if (!hop_cell(m, d, lv, r, c, ref, &h, &x))
 				continue;
-			h = lv->cell[k] - lref;
 			if (h < 0) {
 				out->nnegative++;
 				continue;
 			}
-			/* Latency in ns; bandwidth and distance in distance units. */
-			x = m->metric == PH_METRIC_LATENCY ? v - vref
-							   : d->d[k] - d->ref_dist[r];
 			hc = &cls[h];
 			hc->n++;
 			hc->extra_mean += x;
@@ -830,21 +946,27 @@ void hop_model(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
 				hc->ratio_mean += v / vref;
 				hc->drop_mean += vref - v;
 			}
-			hops[k] = h;
-			extra[k] = x;
 			shx += h * x;
 			shh += (double)h * h;
 			out->n++;
 		}
 	}
 	out->cost = shh > 0 ? shx / shh : NAN;
-	for (size_t k = 0; k < ncell; k++) {
-		double res;
+	/* The residuals: the same cells again, in the same order (no N^2 copy kept). */
+	for (int r = 0; r < m->nrows && isfinite(out->cost); r++) {
+		int ref = d->ref[r];
 
-		if (!isfinite(extra[k]) || !isfinite(out->cost))
+		if (ref < 0 || d->ref_how[r] != PH_LOCAL_OWN)
 			continue;
-		res = extra[k] - hops[k] * out->cost;
-		ss += res * res;
+		for (int c = 0; c < nc; c++) {
+			double x, res;
+			int h;
+
+			if (!hop_cell(m, d, lv, r, c, ref, &h, &x) || h < 0 || !isfinite(x))
+				continue;
+			res = x - h * out->cost;
+			ss += res * res;
+		}
 	}
 	out->rms = isfinite(out->cost) && out->n ? sqrt(ss / out->n) : NAN;
 	out->cls = xcalloc(maxh ? maxh : 1, sizeof(*out->cls));
@@ -859,8 +981,6 @@ void hop_model(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
 		out->cls[out->nclasses++] = cls[h];
 	}
 	free(cls);
-	free(hops);
-	free(extra);
 }
 
 void hop_model_free(struct ph_hop_model *h)
@@ -959,6 +1079,11 @@ void slit_propose(const struct ph_dmatrix *d, const struct ph_slit *s,
 				out->nclamped++;
 		}
 	}
+	out->except = xmalloc((n ? (size_t)n * n : 1) * sizeof(int));
+	for (int k = 0; k < n * n; k++)
+		if (out->clamped[k] || (out->src[k] != PH_PROP_MEASURED && out->src[k] != PH_PROP_LOCAL))
+			out->except[out->nexcept++] = k;
+	out->except = xrealloc(out->except, (out->nexcept ? out->nexcept : 1) * sizeof(int));
 	slit_map_free(&sm);
 	free(row_at);
 	free(col_at);
@@ -970,6 +1095,7 @@ void proposal_free(struct ph_proposal *p)
 	free(p->dist);
 	free(p->src);
 	free(p->clamped);
+	free(p->except);
 	memset(p, 0, sizeof(*p));
 }
 

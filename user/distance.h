@@ -167,8 +167,8 @@ int ordering_violations(const struct ph_dmatrix *d, const struct ph_slit *s,
 struct ph_magnitude {
 	int row, col;
 	double measured;
-	int slit;
 	double rel_err;		/* (measured - slit) / slit */
+	int slit;
 	bool within;		/* |rel_err| <= tolerance */
 };
 
@@ -183,11 +183,10 @@ int magnitude_check(const struct ph_dmatrix *d, const struct ph_slit *s,
 struct ph_asymmetry {
 	int a, b;		/* node ids, a < b */
 	double ab, ba;		/* raw values, metric units: a's CPUs to b's memory, and back */
-	double ab_lo, ab_hi, ba_lo, ba_hi;
 	double diff;		/* |ab - ba| */
 	double rel;		/* diff / min(ab, ba) */
-	bool beyond;		/* the intervals do not overlap */
 	double d_ab, d_ba;	/* normalised */
+	bool beyond;		/* their intervals (cell_interval()) do not overlap */
 };
 
 /* Every pair a < b measured both ways.  Returns the count. */
@@ -242,6 +241,8 @@ struct ph_proposal {
 	enum ph_prop_src *src;
 	bool *clamped;		/* rounded value was outside 11..254 */
 	int nunknown, nclamped;
+	int *except;		/* entries not simply rounded from their own cell, or clamped */
+	int nexcept;
 };
 
 /* Round half away from zero, then clamp to 11..254. */

@@ -155,25 +155,24 @@ static double nz(double x, double q)
 /*
  * The cells of every level at once, so that describing all levels costs
  * one pass over the matrix rather than one per level: cell[first[l] ..
- * first[l + 1]) are level l's, ascending.  rev[k] is the reverse cell of
- * k (from b's CPUs to a's memory), -1 when the matrix has none.
+ * first[l + 1]) are level l's, ascending.  The reverse of cell (r, c), from
+ * c's CPUs to r's memory, is (row_of_col[c], col_of_row[r]), -1 if absent.
  */
 struct level_cells {
 	int *first, *cell;
-	int *rev;
+	int *row_of_col, *col_of_row;
 };
 
 static void level_cells_init(const struct ph_dmatrix *d, const struct ph_levels *l,
 			     struct level_cells *g)
 {
 	size_t n = (size_t)d->nrows * d->ncols;
-	int *row_of_col = node_index(d->row_ids, d->nrows, d->col_ids, d->ncols);
-	int *col_of_row = node_index(d->col_ids, d->ncols, d->row_ids, d->nrows);
 	int *fill;
 
+	g->row_of_col = node_index(d->row_ids, d->nrows, d->col_ids, d->ncols);
+	g->col_of_row = node_index(d->col_ids, d->ncols, d->row_ids, d->nrows);
 	g->first = xcalloc(l->n + 2, sizeof(int));
 	g->cell = xmalloc((n ? n : 1) * sizeof(int));
-	g->rev = xmalloc((n ? n : 1) * sizeof(int));
 	for (size_t k = 0; k < n; k++)
 		if (l->cell[k] >= 0)
 			g->first[l->cell[k] + 1]++;
@@ -181,24 +180,52 @@ static void level_cells_init(const struct ph_dmatrix *d, const struct ph_levels 
 		g->first[i + 1] += g->first[i];
 	fill = xmalloc((l->n + 1) * sizeof(int));
 	memcpy(fill, g->first, (l->n + 1) * sizeof(int));
-	for (size_t k = 0; k < n; k++) {
-		int r = (int)(k / d->ncols), c = (int)(k % d->ncols);
-		int rr = row_of_col[c], rc = col_of_row[r];
-
-		g->rev[k] = rr >= 0 && rc >= 0 ? rr * d->ncols + rc : -1;
+	for (size_t k = 0; k < n; k++)
 		if (l->cell[k] >= 0)
 			g->cell[fill[l->cell[k]]++] = (int)k;
-	}
 	free(fill);
-	free(row_of_col);
-	free(col_of_row);
+}
+
+static int level_cells_rev(const struct ph_dmatrix *d, const struct level_cells *g, int k)
+{
+	int rr = g->row_of_col[k % d->ncols], rc = g->col_of_row[k / d->ncols];
+
+	return rr >= 0 && rc >= 0 ? rr * d->ncols + rc : -1;
 }
 
 static void level_cells_free(struct level_cells *g)
 {
 	free(g->first);
 	free(g->cell);
-	free(g->rev);
+	free(g->row_of_col);
+	free(g->col_of_row);
+}
+
+/* The characters of v in decimal, and v written there (no NUL). */
+static int int_len(int v)
+{
+	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+	int n = v < 0;
+
+	do {
+		n++;
+		u /= 10;
+	} while (u);
+	return n;
+}
+
+static int put_int(char *p, int v)
+{
+	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+	int n = int_len(v);
+
+	if (v < 0)
+		*p = '-';
+	for (int i = n - 1; i >= (v < 0); i--) {
+		p[i] = (char)('0' + u % 10);
+		u /= 10;
+	}
+	return n;
 }
 
 struct pair {
@@ -225,13 +252,13 @@ static char *level_pairs(const struct ph_dmatrix *d, const struct ph_levels *l,
 	int from = g->first[level], to = g->first[level + 1];
 	struct pair *pairs = xmalloc((to - from + 1) * sizeof(*pairs));
 	int np = 0, nlocal = 0;
-	char *s = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *s, *p;
+	size_t len;
 
 	for (int i = from; i < to; i++) {
 		int k = g->cell[i], a = d->row_ids[k / d->ncols], b = d->col_ids[k % d->ncols];
-		bool both = g->rev[k] >= 0 && l->cell[g->rev[k]] == level;
+		int rev = level_cells_rev(d, g, k);
+		bool both = rev >= 0 && l->cell[rev] == level;
 
 		if (a == b) {
 			nlocal++;
@@ -243,20 +270,26 @@ static char *level_pairs(const struct ph_dmatrix *d, const struct ph_levels *l,
 		pairs[np++] = (struct pair){ a, b, both };
 	}
 	qsort(pairs, np, sizeof(*pairs), pair_cmp);
-	f = open_memstream(&s, &len);
-	if (!f) {
-		fprintf(stderr, "pagehop: out of memory\n");
-		abort();
-	}
-	if (nlocal)
-		fprintf(f, "local (%d node%s)", nlocal, plural(nlocal));
+	/* Measured, then written into exactly that much: a level may hold N^2 / 2 pairs. */
+	len = nlocal ? (size_t)snprintf(NULL, 0, "local (%d node%s)", nlocal, plural(nlocal)) : 0;
 	for (int i = 0; i < np; i++)
-		fprintf(f, pairs[i].both ? "%s{%d,%d}" : "%s%d>%d", nlocal || i ? " " : "",
-			pairs[i].a, pairs[i].b);
-	if (fclose(f)) {
-		fprintf(stderr, "pagehop: out of memory\n");
-		abort();
+		len += (nlocal || i) + int_len(pairs[i].a) + int_len(pairs[i].b) + (pairs[i].both ? 3 : 1);
+	s = xmalloc(len + 1);
+	p = s;
+	if (nlocal)
+		p += sprintf(p, "local (%d node%s)", nlocal, plural(nlocal));
+	for (int i = 0; i < np; i++) {
+		if (nlocal || i)
+			*p++ = ' ';
+		if (pairs[i].both)
+			*p++ = '{';
+		p += put_int(p, pairs[i].a);
+		*p++ = pairs[i].both ? ',' : '>';
+		p += put_int(p, pairs[i].b);
+		if (pairs[i].both)
+			*p++ = '}';
 	}
+	*p = '\0';
 	free(pairs);
 	return s;
 }
@@ -428,17 +461,35 @@ static void add_checks(struct ph_doc *doc, const struct ph_slit_job *job,
 	}
 }
 
+/*
+ * The matrices and the per-cell tables hold N^2 entries: their rows are
+ * made from the analysis when the document is rendered, never stored
+ * (slit_report() documents that job and a must outlive the document).
+ */
+static void input_row(const void *ctx, struct ph_matrix *x, int r)
+{
+	const struct ph_nmatrix *m = ctx;
+
+	for (int c = 0; c < m->ncols; c++)
+		matrix_num(x, r, c, m->val[r * m->ncols + c], "%g");
+}
+
 static void add_input_matrix(struct ph_doc *doc, const struct ph_slit_job *job)
 {
 	const struct ph_nmatrix *m = job->m;
 	char *title = xasprintf("input: %s from %s", job->figure, job->input);
-	struct ph_matrix *x = doc_add_matrix(doc, "input", title, metric_name(m->metric),
-					     m->nrows, m->row_ids, m->ncols, m->col_ids);
 
-	for (int r = 0; r < m->nrows; r++)
-		for (int c = 0; c < m->ncols; c++)
-			matrix_num(x, r, c, m->val[r * m->ncols + c], "%g");
+	doc_add_matrix_rows(doc, "input", title, metric_name(m->metric), m->nrows, m->row_ids,
+			    m->ncols, m->col_ids, input_row, m);
 	free(title);
+}
+
+static void distance_row(const void *ctx, struct ph_matrix *x, int r)
+{
+	const struct ph_dmatrix *d = ctx;
+
+	for (int c = 0; c < d->ncols; c++)
+		matrix_num(x, r, c, d->d[r * d->ncols + c], "%.2f");
 }
 
 static void add_distances(struct ph_doc *doc, const struct ph_slit_job *job,
@@ -446,15 +497,11 @@ static void add_distances(struct ph_doc *doc, const struct ph_slit_job *job,
 {
 	const struct ph_dmatrix *d = &a->dm;
 	char *der = derivation(job), *title = xasprintf("measured distances (%s)", der);
-	struct ph_matrix *x = doc_add_matrix(doc, "measured_distances", title,
-					     "distance", d->nrows, d->row_ids, d->ncols, d->col_ids);
 
+	doc_add_matrix_rows(doc, "measured_distances", title, "distance", d->nrows, d->row_ids,
+			    d->ncols, d->col_ids, distance_row, d);
 	free(der);
 	free(title);
-
-	for (int r = 0; r < d->nrows; r++)
-		for (int c = 0; c < d->ncols; c++)
-			matrix_num(x, r, c, d->d[r * d->ncols + c], "%.2f");
 }
 
 static void add_local(struct ph_doc *doc, const struct ph_slit_job *job,
@@ -528,11 +575,29 @@ static void add_levels(struct ph_doc *doc, const struct ph_analysis *a)
 	}
 }
 
+static void ordering_row(const void *ctx, struct ph_table *t, int r)
+{
+	const struct ph_analysis *a = ctx;
+	const struct ph_dmatrix *d = &a->dm;
+	const struct ph_violation *v = &a->viol[r];
+	int kn = v->row * d->ncols + v->near, kf = v->row * d->ncols + v->far;
+
+	table_int(t, r, "cpu_node", d->row_ids[v->row]);
+	table_int(t, r, "near_node", d->col_ids[v->near]);
+	table_int(t, r, "far_node", d->col_ids[v->far]);
+	table_int(t, r, "slit_near", v->slit_near);
+	table_int(t, r, "slit_far", v->slit_far);
+	table_num(t, r, "dist_near", d->d[kn], "%.2f");
+	table_num(t, r, "dist_near_low", d->rlo[kn], "%.2f");
+	table_num(t, r, "dist_far", d->d[kf], "%.2f");
+	table_num(t, r, "dist_far_high", d->rhi[kf], "%.2f");
+}
+
 static void add_ordering(struct ph_doc *doc, const struct ph_analysis *a)
 {
-	struct ph_table *t = doc_add_table(doc, "ordering",
-					   "ordering violations (SLIT: near is nearer; measured: farther beyond the CIs)");
-	const struct ph_dmatrix *d = &a->dm;
+	struct ph_table *t = doc_add_table_rows(doc, "ordering",
+						"ordering violations (SLIT: near is nearer; measured: farther beyond the CIs)",
+						a->nviol, ordering_row, a);
 	static const char *const cols[] = {
 		"cpu_node", "near_node", "far_node", "slit_near", "slit_far",
 		"dist_near", "dist_near_low", "dist_far", "dist_far_high",
@@ -540,21 +605,25 @@ static void add_ordering(struct ph_doc *doc, const struct ph_analysis *a)
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
-	for (int i = 0; i < a->nviol; i++) {
-		const struct ph_violation *v = &a->viol[i];
-		int r = table_add_row(t), kn = v->row * d->ncols + v->near;
-		int kf = v->row * d->ncols + v->far;
+}
 
-		table_int(t, r, "cpu_node", d->row_ids[v->row]);
-		table_int(t, r, "near_node", d->col_ids[v->near]);
-		table_int(t, r, "far_node", d->col_ids[v->far]);
-		table_int(t, r, "slit_near", v->slit_near);
-		table_int(t, r, "slit_far", v->slit_far);
-		table_num(t, r, "dist_near", d->d[kn], "%.2f");
-		table_num(t, r, "dist_near_low", d->rlo[kn], "%.2f");
-		table_num(t, r, "dist_far", d->d[kf], "%.2f");
-		table_num(t, r, "dist_far_high", d->rhi[kf], "%.2f");
-	}
+static void magnitude_row(const void *ctx, struct ph_table *t, int r)
+{
+	const struct ph_analysis *a = ctx;
+	const struct ph_dmatrix *d = &a->dm;
+	const struct ph_magnitude *g = &a->mag[r];
+	int k = g->row * d->ncols + g->col;
+
+	table_int(t, r, "cpu_node", d->row_ids[g->row]);
+	table_int(t, r, "mem_node", d->col_ids[g->col]);
+	table_num(t, r, "measured_dist", g->measured, "%.2f");
+	table_num(t, r, "dist_low", d->lo[k], "%.2f");
+	table_num(t, r, "dist_high", d->hi[k], "%.2f");
+	table_int(t, r, "slit", g->slit);
+	table_num(t, r, "rel_err_pct", nz(g->rel_err * 100, 0.1), "%+.1f");
+	table_bool(t, r, "within", g->within);
+	table_int(t, r, "measured_level", a->measured.cell[k]);
+	table_int(t, r, "slit_level", a->slit.cell[k]);
 }
 
 static void add_magnitude(struct ph_doc *doc, const struct ph_slit_job *job,
@@ -563,8 +632,7 @@ static void add_magnitude(struct ph_doc *doc, const struct ph_slit_job *job,
 	char *from = compared_label(job, a);
 	char *title = xasprintf("magnitude: measured distance against %s%s (tolerance %g%%)",
 				a->slit_rejected ? "" : "the SLIT of ", from, a->opts.tolerance * 100);
-	struct ph_table *t = doc_add_table(doc, "magnitude", title);
-	const struct ph_dmatrix *d = &a->dm;
+	struct ph_table *t = doc_add_table_rows(doc, "magnitude", title, a->nmag, magnitude_row, a);
 	static const char *const cols[] = {
 		"cpu_node", "mem_node", "measured_dist", "dist_low", "dist_high", "slit",
 		"rel_err_pct", "within", "measured_level", "slit_level",
@@ -574,57 +642,54 @@ static void add_magnitude(struct ph_doc *doc, const struct ph_slit_job *job,
 	free(title);
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
-	for (int i = 0; i < a->nmag; i++) {
-		const struct ph_magnitude *g = &a->mag[i];
-		int r = table_add_row(t), k = g->row * d->ncols + g->col;
+}
 
-		table_int(t, r, "cpu_node", d->row_ids[g->row]);
-		table_int(t, r, "mem_node", d->col_ids[g->col]);
-		table_num(t, r, "measured_dist", g->measured, "%.2f");
-		table_num(t, r, "dist_low", d->lo[k], "%.2f");
-		table_num(t, r, "dist_high", d->hi[k], "%.2f");
-		table_int(t, r, "slit", g->slit);
-		table_num(t, r, "rel_err_pct", nz(g->rel_err * 100, 0.1), "%+.1f");
-		table_bool(t, r, "within", g->within);
-		table_int(t, r, "measured_level", a->measured.cell[k]);
-		table_int(t, r, "slit_level", a->slit.cell[k]);
-	}
+/* Column names carrying the unit of the metric, ns, GBps or dist. */
+static const char *unit_col(enum ph_metric m, int which)
+{
+	static const char *const names[3][3] = {
+		{ "a_to_b_ns", "b_to_a_ns", "diff_ns" },
+		{ "a_to_b_GBps", "b_to_a_GBps", "diff_GBps" },
+		{ "a_to_b_dist", "b_to_a_dist", "diff_dist" },
+	};
+
+	return names[m == PH_METRIC_LATENCY ? 0 : m == PH_METRIC_BANDWIDTH ? 1 : 2][which];
+}
+
+static void asymmetry_row(const void *ctx, struct ph_table *t, int r)
+{
+	const struct ph_analysis *a = ctx;
+	const struct ph_asymmetry *x = &a->asym[r];
+	enum ph_metric m = a->dm.metric;
+
+	table_int(t, r, "node_a", x->a);
+	table_int(t, r, "node_b", x->b);
+	table_num(t, r, unit_col(m, 0), x->ab, "%g");
+	table_num(t, r, unit_col(m, 1), x->ba, "%g");
+	table_num(t, r, unit_col(m, 2), x->diff, "%.4g");
+	table_num(t, r, "diff_pct", x->rel * 100, "%.1f");
+	table_bool(t, r, "beyond_ci", x->beyond);
+	table_num(t, r, "dist_a_to_b", x->d_ab, "%.2f");
+	table_num(t, r, "dist_b_to_a", x->d_ba, "%.2f");
 }
 
 static void add_asymmetry(struct ph_doc *doc, const struct ph_slit_job *job,
 			  const struct ph_analysis *a)
 {
-	struct ph_table *t = doc_add_table(doc, "asymmetry",
-					   "asymmetry: a's CPUs to b's memory against b's CPUs to a's memory");
-	const char *u = unit_of(job->m->metric);
-	char ab[32], ba[32], diff[32];
+	struct ph_table *t = doc_add_table_rows(doc, "asymmetry",
+						"asymmetry: a's CPUs to b's memory against b's CPUs to a's memory",
+						a->nasym, asymmetry_row, a);
+	enum ph_metric m = job->m->metric;
 
-	snprintf(ab, sizeof(ab), "a_to_b_%s", u);
-	snprintf(ba, sizeof(ba), "b_to_a_%s", u);
-	snprintf(diff, sizeof(diff), "diff_%s", u);
 	table_add_col(t, "node_a");
 	table_add_col(t, "node_b");
-	table_add_col(t, ab);
-	table_add_col(t, ba);
-	table_add_col(t, diff);
+	table_add_col(t, unit_col(m, 0));
+	table_add_col(t, unit_col(m, 1));
+	table_add_col(t, unit_col(m, 2));
 	table_add_col(t, "diff_pct");
 	table_add_col(t, "beyond_ci");
 	table_add_col(t, "dist_a_to_b");
 	table_add_col(t, "dist_b_to_a");
-	for (int i = 0; i < a->nasym; i++) {
-		const struct ph_asymmetry *x = &a->asym[i];
-		int r = table_add_row(t);
-
-		table_int(t, r, "node_a", x->a);
-		table_int(t, r, "node_b", x->b);
-		table_num(t, r, ab, x->ab, "%g");
-		table_num(t, r, ba, x->ba, "%g");
-		table_num(t, r, diff, x->diff, "%.4g");
-		table_num(t, r, "diff_pct", x->rel * 100, "%.1f");
-		table_bool(t, r, "beyond_ci", x->beyond);
-		table_num(t, r, "dist_a_to_b", x->d_ab, "%.2f");
-		table_num(t, r, "dist_b_to_a", x->d_ba, "%.2f");
-	}
 }
 
 static void add_hmat(struct ph_doc *doc, const struct ph_slit_job *job)
@@ -746,41 +811,47 @@ static void add_hops(struct ph_doc *doc, const struct ph_slit_job *job,
 			 h->nskipped_rows, plural(h->nskipped_rows));
 }
 
+static void proposal_row(const void *ctx, struct ph_matrix *x, int r)
+{
+	const struct ph_proposal *p = ctx;
+
+	for (int c = 0; c < p->n; c++)
+		if (p->dist[r * p->n + c] >= 0)
+			matrix_int(x, r, c, p->dist[r * p->n + c]);
+}
+
+static void exception_row(const void *ctx, struct ph_table *t, int r)
+{
+	const struct ph_proposal *p = ctx;
+	int i = p->except[r];
+
+	table_int(t, r, "from_node", p->ids[i / p->n]);
+	table_int(t, r, "to_node", p->ids[i % p->n]);
+	if (p->dist[i] >= 0)
+		table_int(t, r, "value", p->dist[i]);
+	table_str(t, r, "source", prop_src_name(p->src[i]));
+	table_bool(t, r, "clamped", p->clamped[i]);
+}
+
 static void add_proposal(struct ph_doc *doc, const struct ph_slit_job *job,
 			 const struct ph_analysis *a)
 {
 	const struct ph_proposal *p = &a->prop;
 	char *title = xasprintf("proposed SLIT (measured distances from %s of %s rounded; diagonal 10, others 11..254)",
 				job->figure, job->input);
-	struct ph_matrix *x = doc_add_matrix(doc, "proposed_slit", title,
-					     "distance", p->n, p->ids, p->n, p->ids);
 	struct ph_table *t;
 
+	doc_add_matrix_rows(doc, "proposed_slit", title, "distance", p->n, p->ids, p->n, p->ids,
+			    proposal_row, p);
 	free(title);
-
-	for (int i = 0; i < p->n * p->n; i++)
-		if (p->dist[i] >= 0)
-			matrix_int(x, i / p->n, i % p->n, p->dist[i]);
-	t = doc_add_table(doc, "proposed_exceptions",
-			  "proposed SLIT entries not simply rounded from their own measured cell");
+	t = doc_add_table_rows(doc, "proposed_exceptions",
+			       "proposed SLIT entries not simply rounded from their own measured cell",
+			       p->nexcept, exception_row, p);
 	table_add_col(t, "from_node");
 	table_add_col(t, "to_node");
 	table_add_col(t, "value");
 	table_add_col(t, "source");
 	table_add_col(t, "clamped");
-	for (int i = 0; i < p->n * p->n; i++) {
-		int r;
-
-		if (!p->clamped[i] && (p->src[i] == PH_PROP_MEASURED || p->src[i] == PH_PROP_LOCAL))
-			continue;
-		r = table_add_row(t);
-		table_int(t, r, "from_node", p->ids[i / p->n]);
-		table_int(t, r, "to_node", p->ids[i % p->n]);
-		if (p->dist[i] >= 0)
-			table_int(t, r, "value", p->dist[i]);
-		table_str(t, r, "source", prop_src_name(p->src[i]));
-		table_bool(t, r, "clamped", p->clamped[i]);
-	}
 	for (int i = 0; i < p->n; i++) {
 		if (p->ids[i] != i) {
 			doc_note(doc, "node ids are not 0..%d: ACPI locality i is the i-th node in ascending order; check that it is proximity domain i (dmesg: SRAT: PXM ... -> Node ...)",

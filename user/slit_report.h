@@ -43,6 +43,10 @@ struct ph_slit_job {
  */
 int slit_analyse(const struct ph_slit_job *job, struct ph_analysis *a,
 		 char *err, size_t errlen);
+/*
+ * The report of a into doc.  Its per-cell tables and matrices are made
+ * from job and a when doc is rendered: both must outlive the rendering.
+ */
 void slit_report(const struct ph_slit_job *job, const struct ph_analysis *a,
 		 struct ph_doc *doc);
 /*
