@@ -1014,8 +1014,14 @@ static void json_cell(FILE *f, const struct cell *c)
 		json_string(f, ctext(c));
 		break;
 	case CELL_INT:
-	case CELL_NUM:
 		fwrite_unlocked(ctext(c), 1, (size_t)c->len, f);
+		break;
+	case CELL_NUM:
+		/* "%+.1f" reads well in a table; JSON has no leading '+'. */
+		if (ctext(c)[0] == '+')
+			fwrite_unlocked(ctext(c) + 1, 1, (size_t)c->len - 1, f);
+		else
+			fwrite_unlocked(ctext(c), 1, (size_t)c->len, f);
 		break;
 	case CELL_BOOL:
 		fputs_unlocked(c->i ? "true" : "false", f);

@@ -56,6 +56,9 @@ expect "amd: measured levels and their pairs" \
 expect "amd: proposed SLIT" "$(j amd '[.proposed_slit.values[][]] | map(tostring) | join(" ")')" \
 	"10 15 28 32 16 10 34 29 28 34 10 16 33 28 16 10"
 expect "amd: proposed SLIT valid for Linux" "$(valid_slit amd)" true
+# JSON numbers have no leading '+' (json-c and Python reject it; jq does not).
+expect "amd: JSON without '+' numbers" "$(grep -c '": +' "$TMP/amd.json")" 0
+expect "amd: rel_err_pct positive" "$(j amd '[.magnitude[].rel_err_pct | select(. > 0)] | length > 0')" true
 expect "amd: per hop" "$(j amd .per_hop_fit.summary)" \
 	"1 hop +5.70 distance, bandwidth x0.64 of local (n=4), 2 hops +18.38 distance, bandwidth x0.35 of local (n=4), 3 hops +23.25 distance, bandwidth x0.30 of local (n=4)"
 "$PAGEHOP" slit "${AMD[@]}" >"$TMP/amd.txt" 2>&1

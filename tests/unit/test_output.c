@@ -233,6 +233,7 @@ static void fill_row(const void *ctx, struct ph_table *t, int row)
 
 	table_int(t, row, "n", row * *k);
 	table_num(t, row, "x", row / 3.0, "%.2f");
+	table_num(t, row, "signed", row - 2.5, "%+.1f");
 	if (row % 3)
 		table_str(t, row, "s", row % 2 ? "a/b" : "tab\there");
 	table_bool(t, row, "b", row % 2);
@@ -273,6 +274,7 @@ static struct ph_doc *odd_doc(bool lazy)
 		t = doc_add_table_rows(d, "rows", "generated", 5, fill_row, &k);
 		table_add_col(t, "n");
 		table_add_col(t, "x");
+		table_add_col(t, "signed");
 		table_add_col(t, "s");
 		table_add_col(t, "b");
 		m = doc_add_matrix_rows(d, "m", "generated matrix", "distance", 3, ids, 3, ids,
@@ -281,6 +283,7 @@ static struct ph_doc *odd_doc(bool lazy)
 		t = doc_add_table(d, "rows", "generated");
 		table_add_col(t, "n");
 		table_add_col(t, "x");
+		table_add_col(t, "signed");
 		table_add_col(t, "s");
 		table_add_col(t, "b");
 		for (int r = 0; r < 5; r++)
@@ -323,8 +326,19 @@ static void reparse_equal(struct ph_doc *d)
 static void test_json_layout(void **state)
 {
 	struct ph_doc *d;
+	char *text;
 
 	(void)state;
+	/* "%+.1f" prints "+1.5" in a table and CSV, 1.5 in JSON (no '+' there). */
+	d = odd_doc(true);
+	text = render(d, PH_FMT_JSON);
+	assert_non_null(strstr(text, "\"signed\": 1.5"));
+	assert_null(strstr(text, ": +"));
+	free(text);
+	text = render(d, PH_FMT_CSV);
+	assert_non_null(strstr(text, ",+1.5,"));
+	free(text);
+	doc_free(d);
 	d = sample();
 	reparse_equal(d);
 	doc_free(d);
