@@ -225,6 +225,12 @@ static const double pow10_d[24] = {
  */
 static bool scaled_round(double v, int k, unsigned long long *out)
 {
+#ifndef __SIZEOF_INT128__
+	(void)v;
+	(void)k;
+	(void)out;
+	return false;	/* no 128-bit integers: printf does it */
+#else
 	int e2;
 	double f = frexp(fabs(v), &e2);
 	unsigned __int128 t = (unsigned long long)ldexp(f, 53), q, rem, half;
@@ -254,6 +260,7 @@ static bool scaled_round(double v, int k, unsigned long long *out)
 		return false;
 	*out = (unsigned long long)q;
 	return true;
+#endif
 }
 
 /* The digits of u, at least width of them (zero-padded); returns the count. */
