@@ -13,10 +13,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static uint32_t le32(const uint8_t *p)
@@ -67,6 +67,98 @@ int acpi_header_read(const char *path, struct ph_acpi_header *h)
 	return acpi_header_parse(buf, got, h);
 }
 
+static uint64_t le64(const uint8_t *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+int acpi_slit_parse(const uint8_t *buf, size_t len, struct ph_acpi_slit *t,
+		    char *why, size_t whylen)
+{
+	uint64_t n;
+
+	memset(t, 0, sizeof(*t));
+	if (acpi_header_parse(buf, len, &t->h) || len < PH_ACPI_HEADER_SIZE + 8) {
+		snprintf(why, whylen, "%zu bytes, shorter than a SLIT's header and locality count (44)", len);
+		return -EINVAL;
+	}
+	if (memcmp(t->h.signature, "SLIT", 4)) {
+		snprintf(why, whylen, "a '%s' table, not a SLIT", t->h.signature);
+		return -EINVAL;
+	}
+	if (t->h.length > len) {
+		snprintf(why, whylen, "%zu bytes where its header says %u", len, t->h.length);
+		return -EINVAL;
+	}
+	n = le64(buf + PH_ACPI_HEADER_SIZE);
+	if (n > PH_ACPI_SLIT_MAX_LOCALITIES ||
+	    PH_ACPI_HEADER_SIZE + 8 + n * n > t->h.length) {
+		snprintf(why, whylen, "%llu localities need %llu bytes of entries; the table's length %u leaves %u",
+			 (unsigned long long)n, (unsigned long long)(n * n), t->h.length,
+			 t->h.length > PH_ACPI_HEADER_SIZE + 8 ? t->h.length - PH_ACPI_HEADER_SIZE - 8 : 0);
+		return -EINVAL;
+	}
+	t->n = (int)n;
+	t->entry = xcalloc(n ? n * n : 1, sizeof(int));
+	for (uint64_t k = 0; k < n * n; k++)
+		t->entry[k] = buf[PH_ACPI_HEADER_SIZE + 8 + k];
+	return 0;
+}
+
+int acpi_slit_read(const char *path, struct ph_acpi_slit *t, char *why,
+		   size_t whylen)
+{
+	size_t cap = PH_ACPI_HEADER_SIZE + 8 +
+		     (size_t)PH_ACPI_SLIT_MAX_LOCALITIES * PH_ACPI_SLIT_MAX_LOCALITIES;
+	size_t got = 0, size = 4096;
+	uint8_t *buf;
+	struct stat st;
+	int fd, err;
+
+	memset(t, 0, sizeof(*t));
+	why[0] = '\0';
+	/* O_NONBLOCK: a FIFO named by mistake must not hang the command. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(why, whylen, "not a regular file");
+		return -EINVAL;
+	}
+	buf = xmalloc(size);
+	for (;;) {
+		ssize_t n;
+
+		if (got == size) {
+			if (size >= cap)
+				break;	/* longer than any SLIT read here: parsed as such */
+			size = size * 2 < cap ? size * 2 : cap;
+			buf = xrealloc(buf, size);
+		}
+		n = read(fd, buf + got, size - got);
+		if (n < 0) {
+			err = -errno;
+			close(fd);
+			free(buf);
+			return err;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	err = acpi_slit_parse(buf, got, t, why, whylen);
+	free(buf);
+	return err;
+}
+
+void acpi_slit_free(struct ph_acpi_slit *t)
+{
+	free(t->entry);
+	memset(t, 0, sizeof(*t));
+}
+
 static bool id_char_ok(char c)
 {
 	return c >= 0x20 && c <= 0x7e && c != '"';
@@ -103,29 +195,6 @@ bool acpi_id_valid(const char *s, size_t max)
 	return true;
 }
 
-/* Append to a growing string. */
-static void sappend(char **s, size_t *len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void sappend(char **s, size_t *len, const char *fmt, ...)
-{
-	va_list ap;
-	char *piece;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&piece, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		fprintf(stderr, "pagehop: out of memory\n");
-		abort();
-	}
-	*s = xrealloc(*s, *len + (size_t)n + 1);
-	memcpy(*s + *len, piece, (size_t)n + 1);
-	*len += (size_t)n;
-	free(piece);
-}
-
 /* iasl's template layout: "[LEN]", the name right-aligned, its colon in column 43. */
 #define FIELD() "%35s : "
 
@@ -135,50 +204,59 @@ char *acpi_slit_source(const struct ph_acpi_ids *ids, int n, const int *dist,
 	char *s = NULL;
 	size_t len = 0;
 	unsigned long long length = PH_ACPI_HEADER_SIZE + 8 + (unsigned long long)n * n;
+	/* One growing buffer: a string reallocated per entry costs N^2 copies of N^2. */
+	FILE *f = open_memstream(&s, &len);
 
-	sappend(&s, &len, "/*\n");
+	if (!f) {
+		fprintf(stderr, "pagehop: out of memory\n");
+		abort();
+	}
+	fputs("/*\n", f);
 	for (const char *p = comment; p && *p;) {
 		size_t l = strcspn(p, "\n");
 
-		sappend(&s, &len, " *%s", l ? " " : "");
+		fprintf(f, " *%s", l ? " " : "");
 		for (size_t i = 0; i < l; i++) {
 			/* A star and a slash would end the comment early. */
 			if (p[i] == '*' && i + 1 < l && p[i + 1] == '/')
-				sappend(&s, &len, "* ");
+				fprintf(f, "* ");
 			else
-				sappend(&s, &len, "%c", p[i]);
+				fputc(p[i], f);
 		}
-		sappend(&s, &len, "\n");
+		fprintf(f, "\n");
 		p += l + (p[l] == '\n');
 	}
 	if (comment)
-		sappend(&s, &len, " *\n");
-	sappend(&s, &len,
-		" * Format: [ByteLength]  FieldName : HexFieldValue\n"
-		" */\n");
-	sappend(&s, &len, "[0004]" FIELD() "\"SLIT\"    [System Locality Information Table]\n", "Signature");
+		fprintf(f, " *\n");
+	fputs(" * Format: [ByteLength]  FieldName : HexFieldValue\n"
+	      " */\n", f);
+	fprintf(f, "[0004]" FIELD() "\"SLIT\"    [System Locality Information Table]\n", "Signature");
 	/* iasl computes length and checksum itself; the values are for the reader. */
-	sappend(&s, &len, "[0004]" FIELD() "%08llX\n", "Table Length", length);
-	sappend(&s, &len, "[0001]" FIELD() "01\n", "Revision");
-	sappend(&s, &len, "[0001]" FIELD() "00\n", "Checksum");
-	sappend(&s, &len, "[0006]" FIELD() "\"%s\"\n", "Oem ID", ids->oem_id);
-	sappend(&s, &len, "[0008]" FIELD() "\"%s\"\n", "Oem Table ID", ids->oem_table_id);
-	sappend(&s, &len, "[0004]" FIELD() "%08X\n", "Oem Revision", ids->oem_revision);
-	sappend(&s, &len, "[0004]" FIELD() "\"INTL\"\n", "Asl Compiler ID");
-	sappend(&s, &len, "[0004]" FIELD() "00000000\n", "Asl Compiler Revision");
-	sappend(&s, &len, "\n[0008]" FIELD() "%016llX\n", "Localities", (unsigned long long)n);
+	fprintf(f, "[0004]" FIELD() "%08llX\n", "Table Length", length);
+	fprintf(f, "[0001]" FIELD() "01\n", "Revision");
+	fprintf(f, "[0001]" FIELD() "00\n", "Checksum");
+	fprintf(f, "[0006]" FIELD() "\"%s\"\n", "Oem ID", ids->oem_id);
+	fprintf(f, "[0008]" FIELD() "\"%s\"\n", "Oem Table ID", ids->oem_table_id);
+	fprintf(f, "[0004]" FIELD() "%08X\n", "Oem Revision", ids->oem_revision);
+	fprintf(f, "[0004]" FIELD() "\"INTL\"\n", "Asl Compiler ID");
+	fprintf(f, "[0004]" FIELD() "00000000\n", "Asl Compiler Revision");
+	fprintf(f, "\n[0008]" FIELD() "%016llX\n", "Localities", (unsigned long long)n);
 	for (int i = 0; i < n; i++) {
 		char name[32];
 
 		snprintf(name, sizeof(name), "Locality %3d", i);
-		sappend(&s, &len, "[%04d]" FIELD(), n, name);
+		fprintf(f, "[%04d]" FIELD(), n, name);
 		for (int j = 0; j < n; j++) {
 			/* 16 bytes a line, continued with a backslash as in the template. */
 			if (j && j % 16 == 0)
-				sappend(&s, &len, " \\\n%44s", "");
-			sappend(&s, &len, "%s%02X", j % 16 ? " " : "", (unsigned)dist[i * n + j] & 0xff);
+				fprintf(f, " \\\n%44s", "");
+			fprintf(f, "%s%02X", j % 16 ? " " : "", (unsigned)dist[i * n + j] & 0xff);
 		}
-		sappend(&s, &len, "\n");
+		fprintf(f, "\n");
+	}
+	if (fclose(f)) {
+		fprintf(stderr, "pagehop: out of memory\n");
+		abort();
 	}
 	return s;
 }

@@ -42,6 +42,27 @@ bool acpi_id_to_string(const uint8_t *raw, size_t n, char *out, size_t outlen);
 /* Is s (from an option) usable as an id of at most max characters? */
 bool acpi_id_valid(const char *s, size_t max);
 
+/* A whole SLIT (ACPI 6.5, 5.2.17): the header, then localities and entries. */
+struct ph_acpi_slit {
+	struct ph_acpi_header h;
+	int n;			/* localities: proximity domains 0..n-1 */
+	int *entry;		/* n * n, from locality i to j at i * n + j */
+};
+
+/* A SLIT of more localities is not read (16 MiB of entries). */
+#define PH_ACPI_SLIT_MAX_LOCALITIES 4096
+
+/*
+ * Parse a whole SLIT from len bytes: 0, or -EINVAL with one phrase in why
+ * (not a SLIT, shorter than its header or locality count says).
+ */
+int acpi_slit_parse(const uint8_t *buf, size_t len, struct ph_acpi_slit *t,
+		    char *why, size_t whylen);
+/* Read path and parse it: 0, -errno when it cannot be read, or -EINVAL as above. */
+int acpi_slit_read(const char *path, struct ph_acpi_slit *t, char *why,
+		   size_t whylen);
+void acpi_slit_free(struct ph_acpi_slit *t);
+
 struct ph_acpi_ids {
 	char oem_id[7];
 	char oem_table_id[9];

@@ -4,12 +4,14 @@
  * their CPUs, memory and hugepage pools; the SLIT in numactl's layout; HMAT;
  * THP; the CPU, its caches and SMT siblings; the clock; the module.
  */
+#include "acpi_slit.h"
 #include "clock.h"
 #include "cli.h"
 #include "commands.h"
 #include "cpu.h"
 #include "kmod.h"
 #include "output.h"
+#include "slit_report.h"
 #include "tlb.h"
 #include "topology.h"
 #include "topo_report.h"
@@ -22,7 +24,7 @@
 
 static void info_usage(void)
 {
-	printf("usage: pagehop info [--format table|csv|json]\n"
+	printf("usage: pagehop info [--slit-table FILE] [--format table|csv|json]\n"
 	       "\n"
 	       "Show what to check before measuring: NUMA nodes with their CPUs,\n"
 	       "memory and 2 MiB / 1 GiB hugepage pools; the SLIT distances as\n"
@@ -30,7 +32,12 @@ static void info_usage(void)
 	       "exposes them; THP mode; CPU, caches and SMT siblings; the TSC\n"
 	       "frequency, where it came from and whether it is invariant; and\n"
 	       "whether /dev/pagehop is loaded and can control the prefetchers.\n"
+	       "The firmware's SLIT is judged as Linux judges it: a table with a\n"
+	       "diagonal entry other than 10, or another entry of 10 or less, is\n"
+	       "ignored by the kernel, which then uses 10 local, 20 remote.\n"
 	       "\n"
+	       "      --slit-table FILE  the binary SLIT to judge (default\n"
+	       "                     " PH_ACPI_SLIT_PATH ", readable by root)\n"
 	       "  -f, --format FMT   table (default), csv or json\n"
 	       "  -h, --help         this text\n");
 }
@@ -243,6 +250,7 @@ static void add_module(struct ph_doc *doc, const struct ph_kmod *k)
 int cmd_info(int argc, char *argv[])
 {
 	static const struct option opts[] = {
+		{ "slit-table", required_argument, NULL, 's' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -253,11 +261,19 @@ int cmd_info(int argc, char *argv[])
 	struct ph_kmod km;
 	struct ph_clock clk;
 	struct ph_doc *doc;
-	int c, err;
+	const char *slit_table = PH_ACPI_SLIT_PATH;
+	bool table_given = false;
+	struct ph_acpi_slit fw;
+	char why[256];
+	int c, err, fw_err;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 's':
+			slit_table = optarg;
+			table_given = true;
+			break;
 		case 'f':
 			if (cli_parse_format("--format", optarg, &fmt))
 				return PH_EXIT_USAGE;
@@ -272,9 +288,16 @@ int cmd_info(int argc, char *argv[])
 	}
 	if (cli_no_arguments(argc, argv))
 		return PH_EXIT_USAGE;
+	/* A table named on the command line must be one; the machine's may be absent. */
+	fw_err = acpi_slit_read(slit_table, &fw, why, sizeof(why));
+	if (fw_err && table_given) {
+		ph_err("--slit-table %s: %s", slit_table, fw_err == -EINVAL ? why : strerror(-fw_err));
+		return PH_EXIT_USAGE;
+	}
 
 	err = topology_load(&topo);
 	if (err) {
+		acpi_slit_free(&fw);
 		ph_errno(-err, "cannot read the NUMA topology");
 		return err == -ENOSYS ? PH_EXIT_UNSUPPORTED : PH_EXIT_FAIL;
 	}
@@ -285,6 +308,7 @@ int cmd_info(int argc, char *argv[])
 	doc = doc_new("info");
 	add_nodes(doc, &topo);
 	topology_report_distances(doc, &topo);
+	slit_report_firmware(doc, slit_table, !table_given, fw_err, why, &fw);
 	topology_report_hmat(doc, &topo);
 	add_memory(doc, &topo);
 	add_cpu(doc, &cpu);
@@ -299,6 +323,7 @@ int cmd_info(int argc, char *argv[])
 	kmod_close(&km);
 	cpu_free(&cpu);
 	topology_free(&topo);
+	acpi_slit_free(&fw);
 	/* A write error is said once, by main. */
 	return err ? PH_EXIT_FAIL : PH_EXIT_OK;
 }

@@ -40,7 +40,10 @@ static void slit_usage(void)
 	       "                        '# pagehop matrix', '# metric: latency_ns|bandwidth_GBps|\n"
 	       "                        distance', 'node,<ids>', one row per CPU node\n"
 	       "  -s, --slit FILE       the SLIT: numactl --hardware output as is (default:\n"
-	       "                        the distances recorded with the input)\n"
+	       "                        the distances recorded with the input).\n"
+	       "                        One Linux would ignore (diagonal not 10, or another\n"
+	       "                        entry 10 or less) is not compared: Linux's 10 local,\n"
+	       "                        20 remote are, and the verdict says why (slit_linux)\n"
 	       "                        Either FILE may be - for standard input; otherwise a\n"
 	       "                        regular text file of at most 16 MiB (docs: pagehop(1))\n"
 	       "  -m, --metric WHICH    latency, bandwidth, read, triad or distance: the figure\n"
@@ -172,36 +175,40 @@ static int emit_acpi(const struct acpi_opts *o, const struct ph_slit_job *job,
 {
 	const struct ph_proposal *p = &a->prop;
 	struct ph_acpi_ids ids;
-	char from[PATH_MAX + 32], why[256], *comment, *text, *layout = xstrdup(""), *t;
+	char from[PATH_MAX + 32], why[256], *comment, *text, *layout = NULL;
+	size_t layout_len = 0;
 	uint32_t table_rev = 0;
 	bool have_table;
 	struct ph_section *s;
+	FILE *f;
 	int err;
 
 	if (p->nunknown) {
 		ph_err("--emit-acpi: %d entr%s of the proposed SLIT %s unknown (nodes measured in neither direction and not in a SLIT); give --slit FILE to fill them",
 		       p->nunknown, p->nunknown == 1 ? "y" : "ies", p->nunknown == 1 ? "is" : "are");
-		free(layout);
 		return -EINVAL;
 	}
 	if (!slit_valid_for_linux(p->n, p->dist)) {
 		ph_err("--emit-acpi: internal error: the proposed SLIT is not valid for Linux");
-		free(layout);
 		return -EINVAL;
 	}
-	if (acpi_ids(o, &ids, from, sizeof(from), &table_rev, &have_table)) {
-		free(layout);
+	if (acpi_ids(o, &ids, from, sizeof(from), &table_rev, &have_table))
+		return -EINVAL;
+	/* Written once into a growing buffer: appending to a string N^2 times costs N^4. */
+	f = open_memstream(&layout, &layout_len);
+	if (!f) {
+		ph_errno(errno, "--emit-acpi: cannot lay out the table");
 		return -EINVAL;
 	}
 	for (int i = 0; i < p->n; i++) {
-		t = xasprintf("%s\n  %3d:", layout, p->ids[i]);
+		fprintf(f, "\n  %3d:", p->ids[i]);
+		for (int j = 0; j < p->n; j++)
+			fprintf(f, " %3d", p->dist[i * p->n + j]);
+	}
+	if (fclose(f)) {
+		ph_errno(errno, "--emit-acpi: cannot lay out the table");
 		free(layout);
-		layout = t;
-		for (int j = 0; j < p->n; j++) {
-			t = xasprintf("%s %3d", layout, p->dist[i * p->n + j]);
-			free(layout);
-			layout = t;
-		}
+		return -EINVAL;
 	}
 	comment = xasprintf("SLIT proposed by pagehop slit from %s in %s.\n"
 			    "OEM ID and OEM table ID from %s%s.\n"
@@ -308,15 +315,16 @@ enum {
  */
 static int analyse_file(const char *input, const char *label, enum ph_figure fig,
 			const char *slit_path, double tol, double noise,
-			struct acpi_opts *aop, enum ph_format fmt)
+			struct acpi_opts *aop, enum ph_format fmt, bool this_machine)
 {
 	struct acpi_opts ao = *aop;
 	struct ph_input in;
 	struct ph_slit *given = NULL;
 	struct ph_slit_job job;
 	struct ph_analysis a;
+	struct ph_acpi_slit fw;
 	struct ph_doc *doc;
-	char err[512], *slit_from = NULL;
+	char err[512], fw_why[256], *slit_from = NULL;
 	int c, ret;
 
 	if (input_load(input, fig, &in, err, sizeof(err))) {
@@ -348,6 +356,14 @@ static int analyse_file(const char *input, const char *label, enum ph_figure fig
 	job.ci_not_met = in.ci_not_met;
 	job.opts.tolerance = tol / 100;
 	job.opts.noise = noise / 100;
+	memset(&fw, 0, sizeof(fw));
+	if (this_machine) {
+		/* Whether the distances recorded are the firmware's or Linux's defaults. */
+		job.fw_path = PH_ACPI_SLIT_PATH;
+		job.fw_err = acpi_slit_read(job.fw_path, &fw, fw_why, sizeof(fw_why));
+		job.fw_why = fw_why;
+		job.fw = &fw;
+	}
 
 	ret = PH_EXIT_USAGE;
 	if (job.slit && check_coverage(job.m, job.slit, slit_from))
@@ -370,6 +386,7 @@ out_doc:
 	doc_free(doc);
 	analysis_free(&a);
 out_input:
+	acpi_slit_free(&fw);
 	slit_free(given);
 	free(slit_from);
 	input_free(&in);
@@ -442,7 +459,7 @@ static int online(struct ph_session *s, const char *save, enum ph_figure fig,
 		goto out;
 	}
 	rc = analyse_file(path, save && strcmp(save, "-") ? save : "measured by this run (pagehop matrix)", fig,
-			  slit_path, tol, noise, ao, s->fmt);
+			  slit_path, tol, noise, ao, s->fmt, true);
 out:
 	if (path == tmp)
 		unlink(tmp);
@@ -620,5 +637,5 @@ int cmd_slit(int argc, char *argv[])
 	session_free(&sess);
 
 	return analyse_file(input, strcmp(input, "-") ? input : "<stdin>", fig, slit_path, tol,
-			    noise, &ao, fmt);
+			    noise, &ao, fmt, false);
 }

@@ -8,7 +8,9 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,7 +91,32 @@ struct ph_nmatrix *nmatrix_new(enum ph_metric metric, int nrows,
 	m->ci_lo = nan_array(n);
 	m->ci_hi = nan_array(n);
 	m->samples = xcalloc(n ? n : 1, sizeof(int));
+	m->rows_cap = nrows;
 	return m;
+}
+
+void nmatrix_add_row(struct ph_nmatrix *m, int id, const double *vals)
+{
+	size_t nc = (size_t)m->ncols, at = (size_t)m->nrows * nc;
+
+	if (m->nrows >= m->rows_cap) {
+		size_t cap = m->rows_cap > 2 ? 2 * (size_t)m->rows_cap : 4, n = cap * nc;
+
+		m->row_ids = xrealloc(m->row_ids, cap * sizeof(int));
+		m->val = xrealloc(m->val, (n ? n : 1) * sizeof(double));
+		m->ci_lo = xrealloc(m->ci_lo, (n ? n : 1) * sizeof(double));
+		m->ci_hi = xrealloc(m->ci_hi, (n ? n : 1) * sizeof(double));
+		m->samples = xrealloc(m->samples, (n ? n : 1) * sizeof(int));
+		m->rows_cap = (int)cap;
+	}
+	m->row_ids[m->nrows] = id;
+	for (size_t c = 0; c < nc; c++) {
+		m->val[at + c] = vals[c];
+		m->ci_lo[at + c] = NAN;
+		m->ci_hi[at + c] = NAN;
+		m->samples[at + c] = 0;
+	}
+	m->nrows++;
 }
 
 struct ph_nmatrix *nmatrix_dup(const struct ph_nmatrix *m)
@@ -124,6 +151,95 @@ static int find_id(const int *ids, int n, int node)
 		if (ids[i] == node)
 			return i;
 	return -1;
+}
+
+/* node_index(): one sort and a binary search per id, the first index as find_id(). */
+struct id_at {
+	int id, at;
+};
+
+static int id_at_cmp(const void *pa, const void *pb)
+{
+	const struct id_at *a = pa, *b = pb;
+
+	if (a->id != b->id)
+		return (a->id > b->id) - (a->id < b->id);
+	return (a->at > b->at) - (a->at < b->at);
+}
+
+int *node_index(const int *ids, int n, const int *q, int nq)
+{
+	struct id_at *sorted = xmalloc((n > 0 ? n : 1) * sizeof(*sorted));
+	int *out = xmalloc((nq > 0 ? nq : 1) * sizeof(int));
+
+	for (int i = 0; i < n; i++)
+		sorted[i] = (struct id_at){ ids[i], i };
+	qsort(sorted, n, sizeof(*sorted), id_at_cmp);
+	for (int k = 0; k < nq; k++) {
+		int lo = 0, hi = n;
+
+		/* The first entry with id >= q[k]: its lowest index comes first. */
+		while (lo < hi) {
+			int mid = lo + (hi - lo) / 2;
+
+			if (sorted[mid].id < q[k])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		out[k] = lo < n && sorted[lo].id == q[k] ? sorted[lo].at : -1;
+	}
+	free(sorted);
+	return out;
+}
+
+/* Where the rows and columns of a matrix are in a SLIT; every index -1 without one. */
+struct slit_map {
+	const struct ph_slit *s;
+	int *row, *col;
+};
+
+static void slit_map_init(struct slit_map *sm, const struct ph_slit *s,
+			  const int *row_ids, int nrows, const int *col_ids, int ncols)
+{
+	sm->s = s;
+	if (s) {
+		sm->row = node_index(s->ids, s->n, row_ids, nrows);
+		sm->col = node_index(s->ids, s->n, col_ids, ncols);
+		return;
+	}
+	sm->row = xmalloc((nrows > 0 ? nrows : 1) * sizeof(int));
+	sm->col = xmalloc((ncols > 0 ? ncols : 1) * sizeof(int));
+	for (int i = 0; i < nrows; i++)
+		sm->row[i] = -1;
+	for (int i = 0; i < ncols; i++)
+		sm->col[i] = -1;
+}
+
+static void slit_map_free(struct slit_map *sm)
+{
+	free(sm->row);
+	free(sm->col);
+}
+
+/* slit_at() for row r and column c of the matrix mapped. */
+static int slit_rc(const struct slit_map *sm, int r, int c)
+{
+	int i = sm->row[r], j = sm->col[c];
+
+	return i < 0 || j < 0 ? -1 : sm->s->dist[i * sm->s->n + j];
+}
+
+/*
+ * p, with room for one more element of size sz beyond the n it holds of
+ * *cap: the capacity doubles, so that n appends cost O(n), not O(n^2).
+ */
+static void *grow(void *p, int n, int *cap, size_t sz)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 16;
+	return xrealloc(p, (size_t)*cap * sz);
 }
 
 int nmatrix_row(const struct ph_nmatrix *m, int node)
@@ -204,13 +320,13 @@ static bool usable(const struct ph_nmatrix *m, int k)
  * missing): the nearest column by the SLIT, ties to the better measured
  * value; without SLIT distances for the row, the best measured column.
  */
-static int pick_reference(const struct ph_nmatrix *m, const struct ph_slit *s,
+static int pick_reference(const struct ph_nmatrix *m, const struct slit_map *sm,
 			  int r, enum ph_local *how, double *refd)
 {
 	int best = -1, best_s = -1;
 
 	for (int c = 0; c < m->ncols; c++) {
-		int sv = slit_at(s, m->row_ids[r], m->col_ids[c]);
+		int sv = slit_rc(sm, r, c);
 
 		if (!usable(m, r * m->ncols + c) || sv < 0)
 			continue;
@@ -241,7 +357,10 @@ int dist_normalise(const struct ph_nmatrix *m, const struct ph_slit *slit,
 	int nr = m->nrows, nc = m->ncols, nref = 0;
 	size_t n = (size_t)nr * nc;
 	bool lat = latency_like(m->metric);
+	int *own_col = node_index(m->col_ids, nc, m->row_ids, nr);
+	struct slit_map sm;
 
+	slit_map_init(&sm, slit, m->row_ids, nr, m->col_ids, nc);
 	memset(out, 0, sizeof(*out));
 	out->metric = m->metric;
 	out->nrows = nr;
@@ -258,14 +377,14 @@ int dist_normalise(const struct ph_nmatrix *m, const struct ph_slit *slit,
 	out->rhi = nan_array(n);
 
 	for (int r = 0; r < nr; r++) {
-		int own = nmatrix_col(m, m->row_ids[r]), ref;
+		int own = own_col[r], ref;
 		enum ph_local how = PH_LOCAL_OWN;
 		double refd = PH_LOCAL_DISTANCE, vref, rl, rh;
 
 		if (own >= 0 && usable(m, r * nc + own))
 			ref = own;
 		else
-			ref = pick_reference(m, slit, r, &how, &refd);
+			ref = pick_reference(m, &sm, r, &how, &refd);
 		out->ref[r] = ref;
 		out->ref_how[r] = how;
 		if (ref < 0)
@@ -301,6 +420,8 @@ int dist_normalise(const struct ph_nmatrix *m, const struct ph_slit *slit,
 			}
 		}
 	}
+	free(own_col);
+	slit_map_free(&sm);
 	return nref ? 0 : -EINVAL;
 }
 
@@ -320,22 +441,6 @@ void dmatrix_free(struct ph_dmatrix *d)
 }
 
 /* ---- levels ---- */
-
-struct ival {
-	double lo, hi, d;
-	int k;
-};
-
-static int ival_cmp(const void *pa, const void *pb)
-{
-	const struct ival *a = pa, *b = pb;
-
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	if (a->d != b->d)
-		return a->d < b->d ? -1 : 1;
-	return a->k - b->k;
-}
 
 static bool is_diagonal(const struct ph_dmatrix *d, int k)
 {
@@ -374,11 +479,55 @@ static void level_stats(const struct ph_dmatrix *d, struct ph_levels *out,
 	}
 }
 
+/* A cell by its interval's lower end, as an integer that sorts as the double does. */
+struct lo_key {
+	uint64_t key;
+	int k;
+};
+
+static uint64_t double_key(double v)
+{
+	uint64_t b;
+
+	memcpy(&b, &v, sizeof(b));
+	return b >> 63 ? ~b : b | (1ULL << 63);
+}
+
+/* LSD radix sort by key, 16 bits a pass, skipping digits all keys share. */
+static struct lo_key *sort_lo_keys(struct lo_key *a, struct lo_key *tmp, size_t n)
+{
+	size_t *count = xmalloc(65536 * sizeof(size_t));
+
+	for (int shift = 0; shift < 64; shift += 16) {
+		struct lo_key *t;
+		size_t sum = 0;
+
+		memset(count, 0, 65536 * sizeof(size_t));
+		for (size_t i = 0; i < n; i++)
+			count[(a[i].key >> shift) & 0xffff]++;
+		if (n && count[(a[0].key >> shift) & 0xffff] == n)
+			continue;
+		for (size_t v = 0; v < 65536; v++) {
+			size_t c = count[v];
+
+			count[v] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(a[i].key >> shift) & 0xffff]++] = a[i];
+		t = a;
+		a = tmp;
+		tmp = t;
+	}
+	free(count);
+	return a;
+}
+
 void levels_measured(const struct ph_dmatrix *d, struct ph_levels *out)
 {
-	size_t n = (size_t)d->nrows * d->ncols;
-	struct ival *iv = xcalloc(n ? n : 1, sizeof(*iv));
-	int m = 0;
+	size_t n = (size_t)d->nrows * d->ncols, m = 0;
+	struct lo_key *keys = xmalloc((n ? n : 1) * sizeof(*keys));
+	struct lo_key *tmp = xmalloc((n ? n : 1) * sizeof(*tmp)), *sorted;
 	double reach = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -386,19 +535,29 @@ void levels_measured(const struct ph_dmatrix *d, struct ph_levels *out)
 	for (size_t k = 0; k < n; k++) {
 		out->cell[k] = -1;
 		if (isfinite(d->d[k]))
-			iv[m++] = (struct ival){ d->lo[k], d->hi[k], d->d[k], (int)k };
+			keys[m++] = (struct lo_key){ double_key(d->lo[k]), (int)k };
 	}
-	qsort(iv, m, sizeof(*iv), ival_cmp);
-	for (int i = 0; i < m; i++) {
-		if (!out->n || iv[i].lo > reach) {
+	/*
+	 * The sweep needs the intervals by their lower end only: cells with
+	 * the same lower end join the same level in any order (the first may
+	 * open it; the reach is then at least that lower end for the rest).
+	 * A radix sort of 16-byte keys, where qsort moved 32-byte records
+	 * through a comparison callback N^2 log N times.
+	 */
+	sorted = sort_lo_keys(keys, tmp, m);
+	for (size_t i = 0; i < m; i++) {
+		int k = sorted[i].k;
+
+		if (!out->n || d->lo[k] > reach) {
 			out->n++;
-			reach = iv[i].hi;
-		} else if (iv[i].hi > reach) {
-			reach = iv[i].hi;
+			reach = d->hi[k];
+		} else if (d->hi[k] > reach) {
+			reach = d->hi[k];
 		}
-		out->cell[iv[i].k] = out->n - 1;
+		out->cell[k] = out->n - 1;
 	}
-	free(iv);
+	free(keys);
+	free(tmp);
 	level_stats(d, out, d->d);
 }
 
@@ -409,6 +568,40 @@ static int int_cmp(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+/* Sort n ints ascending: a radix sort, 16 bits a pass (N^2 values, few distinct). */
+static void sort_ints(int *a, size_t n)
+{
+	uint32_t *u = xmalloc((n ? n : 1) * sizeof(*u)), *tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
+	size_t *count = xmalloc(65536 * sizeof(size_t));
+
+	for (size_t i = 0; i < n; i++)
+		u[i] = (uint32_t)a[i] ^ 0x80000000u;	/* signed order as unsigned */
+	for (int shift = 0; shift < 32; shift += 16) {
+		uint32_t *t;
+		size_t sum = 0;
+
+		memset(count, 0, 65536 * sizeof(size_t));
+		for (size_t i = 0; i < n; i++)
+			count[(u[i] >> shift) & 0xffff]++;
+		for (size_t v = 0; v < 65536; v++) {
+			size_t c = count[v];
+
+			count[v] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(u[i] >> shift) & 0xffff]++] = u[i];
+		t = u;
+		u = tmp;
+		tmp = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		a[i] = (int)(u[i] ^ 0x80000000u);
+	free(count);
+	free(u);
+	free(tmp);
+}
+
 void levels_slit(const struct ph_dmatrix *d, const struct ph_slit *s,
 		 double tolerance, struct ph_levels *out)
 {
@@ -416,11 +609,13 @@ void levels_slit(const struct ph_dmatrix *d, const struct ph_slit *s,
 	int *vals = xcalloc(n ? n : 1, sizeof(int)), nv = 0, nd = 0;
 	int *lvl_of = xcalloc(n ? n : 1, sizeof(int));
 	double *value = nan_array(n);
+	struct slit_map sm;
 
+	slit_map_init(&sm, s, d->row_ids, d->nrows, d->col_ids, d->ncols);
 	memset(out, 0, sizeof(*out));
 	out->cell = xmalloc((n ? n : 1) * sizeof(int));
 	for (size_t k = 0; k < n; k++) {
-		int sv = slit_at(s, d->row_ids[k / d->ncols], d->col_ids[k % d->ncols]);
+		int sv = slit_rc(&sm, (int)(k / d->ncols), (int)(k % d->ncols));
 
 		out->cell[k] = -1;
 		if (!isfinite(d->d[k]) || sv < 0)
@@ -428,7 +623,7 @@ void levels_slit(const struct ph_dmatrix *d, const struct ph_slit *s,
 		vals[nv++] = sv;
 		value[k] = sv;
 	}
-	qsort(vals, nv, sizeof(int), int_cmp);
+	sort_ints(vals, nv);
 	/*
 	 * Distinct values, each given its level: a value opens a new level
 	 * when it is more than the tolerance above the smallest value of the
@@ -446,13 +641,16 @@ void levels_slit(const struct ph_dmatrix *d, const struct ph_slit *s,
 		lvl_of[nd++] = out->n - 1;
 	}
 	for (size_t k = 0; k < n; k++) {
+		int *at;
+
 		if (!isfinite(value[k]))
 			continue;
-		for (int i = 0; i < nd; i++)
-			if (vals[i] == (int)value[k])
-				out->cell[k] = lvl_of[i];
+		/* vals[0..nd) is sorted and distinct, and holds every value. */
+		at = bsearch(&(int){ (int)value[k] }, vals, nd, sizeof(int), int_cmp);
+		out->cell[k] = lvl_of[at - vals];
 	}
 	level_stats(d, out, value);
+	slit_map_free(&sm);
 	free(vals);
 	free(lvl_of);
 	free(value);
@@ -467,51 +665,140 @@ void levels_free(struct ph_levels *l)
 
 /* ---- ordering, magnitude, asymmetry ---- */
 
+/*
+ * Ordering violations of one row, without looking at every pair of columns
+ * (N^3 pairs in all): the candidates for "far" sorted by their upper bound
+ * rhi, a tournament tree of their SLIT values over that order; for each
+ * "near" column a, the far ones beyond it are a prefix of the order (rhi <
+ * rlo[a]), and the tree yields those of them with a SLIT value above a's in
+ * O(log N) each, O(log N) when there is none.
+ */
+struct far_cand {
+	double rhi;
+	int col, sv;
+};
+
+static int far_cmp(const void *pa, const void *pb)
+{
+	const struct far_cand *a = pa, *b = pb;
+
+	/* Ascending rhi; NaN (never beyond anything) last. */
+	if (isnan(a->rhi) || isnan(b->rhi))
+		return isnan(a->rhi) - isnan(b->rhi);
+	if (a->rhi != b->rhi)
+		return a->rhi < b->rhi ? -1 : 1;
+	return a->col - b->col;
+}
+
+/* Positions below p of the tree t (leaves from size) whose value exceeds v. */
+static void tree_above(const int *t, int size, int node, int lo, int hi, int p,
+		       int v, int *found, int *nfound)
+{
+	if (lo >= p || t[node] <= v)
+		return;
+	if (node >= size) {
+		found[(*nfound)++] = node - size;
+		return;
+	}
+	tree_above(t, size, 2 * node, lo, (lo + hi) / 2, p, v, found, nfound);
+	tree_above(t, size, 2 * node + 1, (lo + hi) / 2, hi, p, v, found, nfound);
+}
+
 int ordering_violations(const struct ph_dmatrix *d, const struct ph_slit *s,
 			struct ph_violation **out)
 {
-	int n = 0, nc = d->ncols;
+	int n = 0, cap = 0, nc = d->ncols, size = 1;
+	struct far_cand *far = xmalloc((nc > 0 ? nc : 1) * sizeof(*far));
+	int *found = xmalloc((nc > 0 ? nc : 1) * sizeof(int)), *tree;
+	struct slit_map sm;
 
+	while (size < nc)
+		size *= 2;
+	tree = xmalloc(2 * (size_t)size * sizeof(int));
+	slit_map_init(&sm, s, d->row_ids, d->nrows, d->col_ids, nc);
 	*out = NULL;
 	for (int r = 0; r < d->nrows; r++) {
+		const double *rlo = d->rlo + (size_t)r * nc, *rhi = d->rhi + (size_t)r * nc;
+		const double *dd = d->d + (size_t)r * nc;
+		int nf = 0;
+
+		for (int b = 0; b < nc; b++) {
+			int sb = slit_rc(&sm, r, b);
+
+			if (sb >= 0 && isfinite(dd[b]))
+				far[nf++] = (struct far_cand){ rhi[b], b, sb };
+		}
+		if (!nf)
+			continue;
+		qsort(far, nf, sizeof(*far), far_cmp);
+		for (int i = 0; i < size; i++)
+			tree[size + i] = i < nf ? far[i].sv : INT_MIN;
+		for (int i = size - 1; i > 0; i--)
+			tree[i] = tree[2 * i] > tree[2 * i + 1] ? tree[2 * i] : tree[2 * i + 1];
 		for (int a = 0; a < nc; a++) {
-			int sa = slit_at(s, d->row_ids[r], d->col_ids[a]);
+			int sa = slit_rc(&sm, r, a), lo = 0, hi = nf, nfound = 0;
 
-			if (sa < 0 || !isfinite(d->d[r * nc + a]))
+			if (sa < 0 || !isfinite(dd[a]))
 				continue;
-			for (int b = 0; b < nc; b++) {
-				int sb = slit_at(s, d->row_ids[r], d->col_ids[b]);
+			/* SLIT: a nearer.  Measured: a farther, beyond both intervals. */
+			while (lo < hi) {
+				int mid = lo + (hi - lo) / 2;
 
-				if (b == a || sb < 0 || !isfinite(d->d[r * nc + b]))
-					continue;
-				/* SLIT: a nearer.  Measured: a farther, beyond both intervals. */
-				if (sa < sb && d->rlo[r * nc + a] > d->rhi[r * nc + b]) {
-					*out = xrealloc(*out, (n + 1) * sizeof(**out));
-					(*out)[n++] = (struct ph_violation){ r, a, b, sa, sb };
-				}
+				if (far[mid].rhi < rlo[a])
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			tree_above(tree, size, 1, 0, size, lo, sa, found, &nfound);
+			for (int i = 0; i < nfound; i++)
+				found[i] = far[found[i]].col;
+			qsort(found, nfound, sizeof(int), int_cmp);
+			for (int i = 0; i < nfound; i++) {
+				*out = grow(*out, n, &cap, sizeof(**out));
+				(*out)[n++] = (struct ph_violation){ r, a, found[i], sa,
+								     slit_rc(&sm, r, found[i]) };
 			}
 		}
 	}
+	slit_map_free(&sm);
+	free(tree);
+	free(found);
+	free(far);
 	return n;
+}
+
+/* Is cell (r, c) compared in magnitude_check()?  Its SLIT value in *sv. */
+static bool magnitude_cell(const struct ph_dmatrix *d, const struct slit_map *sm,
+			   int r, int c, int *sv)
+{
+	*sv = slit_rc(sm, r, c);
+	if (d->row_ids[r] == d->col_ids[c] || *sv <= 0 || !isfinite(d->d[r * d->ncols + c]))
+		return false;
+	/* A reference chosen by the SLIT equals it by construction. */
+	return !(c == d->ref[r] && d->ref_how[r] == PH_LOCAL_SLIT_NEAREST);
 }
 
 int magnitude_check(const struct ph_dmatrix *d, const struct ph_slit *s,
 		    double tolerance, struct ph_magnitude **out, int *nout)
 {
-	int n = 0, nc = d->ncols;
+	int n = 0, nc = d->ncols, sv;
+	size_t count = 0;
+	struct slit_map sm;
 
-	*out = NULL;
+	slit_map_init(&sm, s, d->row_ids, d->nrows, d->col_ids, nc);
 	*nout = 0;
+	/* Counted first: an array grown as it fills is copied when it grows. */
+	for (int r = 0; r < d->nrows; r++)
+		for (int c = 0; c < nc; c++)
+			count += magnitude_cell(d, &sm, r, c, &sv);
+	*out = count ? xmalloc(count * sizeof(**out)) : NULL;
 	for (int r = 0; r < d->nrows; r++) {
 		for (int c = 0; c < nc; c++) {
-			int sv = slit_at(s, d->row_ids[r], d->col_ids[c]);
 			double v = d->d[r * nc + c];
 			struct ph_magnitude mg;
 
-			if (d->row_ids[r] == d->col_ids[c] || sv <= 0 || !isfinite(v))
+			if (!magnitude_cell(d, &sm, r, c, &sv))
 				continue;
-			if (c == d->ref[r] && d->ref_how[r] == PH_LOCAL_SLIT_NEAREST)
-				continue;	/* equal to the SLIT by construction */
 			mg.row = r;
 			mg.col = c;
 			mg.measured = v;
@@ -520,10 +807,10 @@ int magnitude_check(const struct ph_dmatrix *d, const struct ph_slit *s,
 			mg.within = fabs(mg.rel_err) <= tolerance + EPS;
 			if (!mg.within)
 				(*nout)++;
-			*out = xrealloc(*out, (n + 1) * sizeof(**out));
 			(*out)[n++] = mg;
 		}
 	}
+	slit_map_free(&sm);
 	return n;
 }
 
@@ -539,47 +826,87 @@ static int asym_cmp(const void *pa, const void *pb)
 int asymmetry_check(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
 		    double noise, struct ph_asymmetry **out)
 {
-	int n = 0, nc = m->ncols;
+	int n = 0, cap = 0, nc = m->ncols;
+	int *col_of_row = node_index(m->col_ids, nc, m->row_ids, m->nrows);
 
 	*out = NULL;
+	/* Room for every pair at once, given back below: no copy as it fills. */
+	for (int ra = 0; ra < m->nrows; ra++)
+		cap += col_of_row[ra] >= 0;
+	cap = cap * (cap - 1) / 2;
+	*out = cap ? xmalloc((size_t)cap * sizeof(**out)) : NULL;
 	for (int ra = 0; ra < m->nrows; ra++) {
 		for (int rb = 0; rb < m->nrows; rb++) {
 			int a = m->row_ids[ra], b = m->row_ids[rb];
-			int ca = nmatrix_col(m, a), cb = nmatrix_col(m, b);
+			int ca = col_of_row[ra], cb = col_of_row[rb];
 			struct ph_asymmetry x = { .a = a, .b = b };
 			int kab = ra * nc + cb, kba = rb * nc + ca;
+			double ab_lo, ab_hi, ba_lo, ba_hi;
 
 			if (a >= b || ca < 0 || cb < 0)
 				continue;
-			if (!cell_interval(m, kab, noise, &x.ab_lo, &x.ab_hi) ||
-			    !cell_interval(m, kba, noise, &x.ba_lo, &x.ba_hi))
+			if (!cell_interval(m, kab, noise, &ab_lo, &ab_hi) ||
+			    !cell_interval(m, kba, noise, &ba_lo, &ba_hi))
 				continue;
 			x.ab = m->val[kab];
 			x.ba = m->val[kba];
 			x.diff = fabs(x.ab - x.ba);
 			x.rel = x.diff / fmin(x.ab, x.ba);
-			x.beyond = x.ab_hi < x.ba_lo || x.ba_hi < x.ab_lo;
+			x.beyond = ab_hi < ba_lo || ba_hi < ab_lo;
 			x.d_ab = d->d[kab];
 			x.d_ba = d->d[kba];
-			*out = xrealloc(*out, (n + 1) * sizeof(**out));
 			(*out)[n++] = x;
 		}
 	}
-	if (n)
-		qsort(*out, n, sizeof(**out), asym_cmp);
+	free(col_of_row);
+	if (!n) {
+		free(*out);
+		*out = NULL;
+	} else if (n < cap) {
+		*out = xrealloc(*out, (size_t)n * sizeof(**out));
+	}
+	/* Rows in ascending node order make the pairs in order already. */
+	for (int i = 1; i < n; i++) {
+		if (asym_cmp(&(*out)[i - 1], &(*out)[i]) > 0) {
+			qsort(*out, n, sizeof(**out), asym_cmp);
+			break;
+		}
+	}
 	return n;
 }
 
 /* ---- per-hop model ---- */
+
+/*
+ * The hop count h and the extra over local x of cell (r, c), whose row has
+ * its own memory at column ref: false when the cell is not fitted (the
+ * reference itself, no level); -1 in *h when it lies below its row's
+ * local level.  Latency in ns; bandwidth and distance in distance units.
+ */
+static bool hop_cell(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
+		     const struct ph_levels *lv, int r, int c, int ref, int *h, double *x)
+{
+	int nc = m->ncols;
+	size_t k = (size_t)r * nc + c;
+
+	if (c == ref || lv->cell[k] < 0)
+		return false;
+	*h = lv->cell[k] - lv->cell[r * nc + ref];
+	if (*h < 0) {
+		*h = -1;
+		return true;
+	}
+	*x = m->metric == PH_METRIC_LATENCY ? m->val[k] - m->val[r * nc + ref]
+					    : d->d[k] - d->ref_dist[r];
+	return true;
+}
 
 void hop_model(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
 	       const struct ph_levels *lv, struct ph_hop_model *out)
 {
 	int nc = m->ncols, maxh = lv->n;
 	struct ph_hop_class *cls = xcalloc(maxh ? maxh : 1, sizeof(*cls));
-	size_t ncell = (size_t)m->nrows * nc;
-	int *hops = xmalloc((ncell ? ncell : 1) * sizeof(int));
-	double *extra = nan_array(ncell), shx = 0, shh = 0, ss = 0;
+	double shx = 0, shh = 0, ss = 0;
 	bool bw = m->metric == PH_METRIC_BANDWIDTH;
 
 	memset(out, 0, sizeof(*out));
@@ -591,7 +918,7 @@ void hop_model(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
 		cls[h].drop_mean = bw ? 0 : NAN;
 	}
 	for (int r = 0; r < m->nrows; r++) {
-		int ref = d->ref[r], lref;
+		int ref = d->ref[r];
 
 		if (ref < 0)
 			continue;
@@ -599,24 +926,17 @@ void hop_model(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
 			out->nskipped_rows++;
 			continue;
 		}
-		lref = lv->cell[r * nc + ref];
 		for (int c = 0; c < nc; c++) {
-			size_t k = (size_t)r * nc + c;
-			double v = m->val[k], vref = m->val[r * nc + ref], x;
+			double v = m->val[r * nc + c], vref = m->val[r * nc + ref], x;
 			struct ph_hop_class *hc;
 			int h;
 
-			hops[k] = -1;
-			if (c == ref || lv->cell[k] < 0)
+			if (!hop_cell(m, d, lv, r, c, ref, &h, &x))
 				continue;
-			h = lv->cell[k] - lref;
 			if (h < 0) {
 				out->nnegative++;
 				continue;
 			}
-			/* Latency in ns; bandwidth and distance in distance units. */
-			x = m->metric == PH_METRIC_LATENCY ? v - vref
-							   : d->d[k] - d->ref_dist[r];
 			hc = &cls[h];
 			hc->n++;
 			hc->extra_mean += x;
@@ -626,21 +946,27 @@ void hop_model(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
 				hc->ratio_mean += v / vref;
 				hc->drop_mean += vref - v;
 			}
-			hops[k] = h;
-			extra[k] = x;
 			shx += h * x;
 			shh += (double)h * h;
 			out->n++;
 		}
 	}
 	out->cost = shh > 0 ? shx / shh : NAN;
-	for (size_t k = 0; k < ncell; k++) {
-		double res;
+	/* The residuals: the same cells again, in the same order (no N^2 copy kept). */
+	for (int r = 0; r < m->nrows && isfinite(out->cost); r++) {
+		int ref = d->ref[r];
 
-		if (!isfinite(extra[k]) || !isfinite(out->cost))
+		if (ref < 0 || d->ref_how[r] != PH_LOCAL_OWN)
 			continue;
-		res = extra[k] - hops[k] * out->cost;
-		ss += res * res;
+		for (int c = 0; c < nc; c++) {
+			double x, res;
+			int h;
+
+			if (!hop_cell(m, d, lv, r, c, ref, &h, &x) || h < 0 || !isfinite(x))
+				continue;
+			res = x - h * out->cost;
+			ss += res * res;
+		}
 	}
 	out->rms = isfinite(out->cost) && out->n ? sqrt(ss / out->n) : NAN;
 	out->cls = xcalloc(maxh ? maxh : 1, sizeof(*out->cls));
@@ -655,8 +981,6 @@ void hop_model(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
 		out->cls[out->nclasses++] = cls[h];
 	}
 	free(cls);
-	free(hops);
-	free(extra);
 }
 
 void hop_model_free(struct ph_hop_model *h)
@@ -706,16 +1030,22 @@ int slit_round(double d, bool *clamped)
 void slit_propose(const struct ph_dmatrix *d, const struct ph_slit *s,
 		  struct ph_proposal *out)
 {
-	int *ids = xcalloc(d->nrows + d->ncols + 1, sizeof(int)), n = 0;
+	int *ids = xcalloc(d->nrows + d->ncols + 1, sizeof(int)), n = 0, m = 0;
+	int *row_at, *col_at;
+	struct slit_map sm;
 
 	memset(out, 0, sizeof(*out));
-	for (int i = 0; i < d->nrows; i++)
-		if (find_id(ids, n, d->row_ids[i]) < 0)
-			ids[n++] = d->row_ids[i];
-	for (int i = 0; i < d->ncols; i++)
-		if (find_id(ids, n, d->col_ids[i]) < 0)
-			ids[n++] = d->col_ids[i];
-	qsort(ids, n, sizeof(int), int_cmp);
+	/* Every node of the rows and columns, once, ascending. */
+	memcpy(ids, d->row_ids, d->nrows * sizeof(int));
+	memcpy(ids + d->nrows, d->col_ids, d->ncols * sizeof(int));
+	m = d->nrows + d->ncols;
+	qsort(ids, m, sizeof(int), int_cmp);
+	for (int i = 0; i < m; i++)
+		if (!n || ids[i] != ids[n - 1])
+			ids[n++] = ids[i];
+	row_at = node_index(d->row_ids, d->nrows, ids, n);
+	col_at = node_index(d->col_ids, d->ncols, ids, n);
+	slit_map_init(&sm, s, ids, n, ids, n);
 	out->n = n;
 	out->ids = ids;
 	out->dist = xcalloc((size_t)(n ? n : 1) * (n ? n : 1), sizeof(int));
@@ -724,11 +1054,8 @@ void slit_propose(const struct ph_dmatrix *d, const struct ph_slit *s,
 	for (int i = 0; i < n; i++) {
 		for (int j = 0; j < n; j++) {
 			int k = i * n + j;
-			int r = find_id(d->row_ids, d->nrows, ids[i]);
-			int c = find_id(d->col_ids, d->ncols, ids[j]);
-			int rt = find_id(d->row_ids, d->nrows, ids[j]);
-			int ct = find_id(d->col_ids, d->ncols, ids[i]);
-			int sv = slit_at(s, ids[i], ids[j]);
+			int r = row_at[i], c = col_at[j], rt = row_at[j], ct = col_at[i];
+			int sv = slit_rc(&sm, i, j);
 
 			if (i == j) {
 				out->dist[k] = PH_LOCAL_DISTANCE;
@@ -752,6 +1079,14 @@ void slit_propose(const struct ph_dmatrix *d, const struct ph_slit *s,
 				out->nclamped++;
 		}
 	}
+	out->except = xmalloc((n ? (size_t)n * n : 1) * sizeof(int));
+	for (int k = 0; k < n * n; k++)
+		if (out->clamped[k] || (out->src[k] != PH_PROP_MEASURED && out->src[k] != PH_PROP_LOCAL))
+			out->except[out->nexcept++] = k;
+	out->except = xrealloc(out->except, (out->nexcept ? out->nexcept : 1) * sizeof(int));
+	slit_map_free(&sm);
+	free(row_at);
+	free(col_at);
 }
 
 void proposal_free(struct ph_proposal *p)
@@ -760,6 +1095,7 @@ void proposal_free(struct ph_proposal *p)
 	free(p->dist);
 	free(p->src);
 	free(p->clamped);
+	free(p->except);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -775,6 +1111,72 @@ bool slit_valid_for_linux(int n, const int *dist)
 		}
 	}
 	return true;
+}
+
+bool slit_linux_check(int n, const int *dist, struct ph_slit_check *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->nentries = n * n;
+	c->uniform = n > 0;
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < n; j++) {
+			int v = dist[i * n + j];
+			enum ph_slit_rule r = PH_SLIT_RULE_OK;
+
+			/* slit_valid(): val is a u8, LOCAL_DISTANCE is 10. */
+			if (i == j ? v != PH_LOCAL_DISTANCE : v <= PH_LOCAL_DISTANCE)
+				r = i == j ? PH_SLIT_RULE_LOCAL : PH_SLIT_RULE_REMOTE;
+			if (v != dist[0])
+				c->uniform = false;
+			if (r == PH_SLIT_RULE_OK)
+				continue;
+			if (!c->nbad++) {
+				c->rule = r;
+				c->row = i;
+				c->col = j;
+				c->value = v;
+			}
+		}
+	}
+	if (c->uniform && !c->nbad)
+		c->uniform = false;	/* said only of a rejected table */
+	return c->nbad == 0;
+}
+
+const char *slit_rule_text(enum ph_slit_rule r)
+{
+	switch (r) {
+	case PH_SLIT_RULE_LOCAL:
+		return "an entry on the diagonal must be 10 (LOCAL_DISTANCE)";
+	case PH_SLIT_RULE_REMOTE:
+		return "an entry off the diagonal must be above 10 (LOCAL_DISTANCE)";
+	case PH_SLIT_RULE_OK:
+		break;
+	}
+	return "";
+}
+
+const char *slit_rule_name(enum ph_slit_rule r)
+{
+	switch (r) {
+	case PH_SLIT_RULE_LOCAL:
+		return "local_not_10";
+	case PH_SLIT_RULE_REMOTE:
+		return "remote_not_above_10";
+	case PH_SLIT_RULE_OK:
+		break;
+	}
+	return "ok";
+}
+
+struct ph_slit *slit_linux_default(const struct ph_slit *s)
+{
+	struct ph_slit *d = slit_new(s->n, s->ids);
+
+	for (int i = 0; i < s->n; i++)
+		for (int j = 0; j < s->n; j++)
+			d->dist[i * s->n + j] = i == j ? PH_LOCAL_DISTANCE : PH_REMOTE_DISTANCE;
+	return d;
 }
 
 /* ---- HMAT ---- */
@@ -884,9 +1286,16 @@ int analysis_run(const struct ph_nmatrix *m, const struct ph_slit *slit,
 
 	memset(a, 0, sizeof(*a));
 	a->opts = *o;
+	if (slit && !slit_linux_check(slit->n, slit->dist, &a->slit_check)) {
+		a->slit_rejected = true;
+		a->slit_default = slit_linux_default(slit);
+		slit = a->slit_default;
+	}
 	err = dist_normalise(m, slit, o->noise, &a->dm);
 	if (err) {
 		dmatrix_free(&a->dm);
+		slit_free(a->slit_default);
+		a->slit_default = NULL;
 		return err;
 	}
 	levels_measured(&a->dm, &a->measured);
@@ -934,6 +1343,7 @@ void analysis_free(struct ph_analysis *a)
 	free(a->asym);
 	hop_model_free(&a->hops);
 	proposal_free(&a->prop);
+	slit_free(a->slit_default);
 	memset(a, 0, sizeof(*a));
 }
 

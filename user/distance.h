@@ -43,15 +43,27 @@ struct ph_nmatrix {
 	double *val;		/* nrows * ncols, NAN where unknown */
 	double *ci_lo, *ci_hi;	/* NAN where the input gave no CI */
 	int *samples;		/* 0 where unknown */
+	int rows_cap;		/* rows the arrays have room for (nmatrix_add_row) */
 };
 
 struct ph_nmatrix *nmatrix_new(enum ph_metric metric, int nrows,
 			       const int *row_ids, int ncols, const int *col_ids);
 struct ph_nmatrix *nmatrix_dup(const struct ph_nmatrix *m);
 void nmatrix_free(struct ph_nmatrix *m);
+/*
+ * Append a row for node id with ncols values (no CI): the arrays grow by
+ * doubling, so a reader adding N rows of N moves O(N^2) values, not N^3.
+ */
+void nmatrix_add_row(struct ph_nmatrix *m, int id, const double *vals);
 /* Index of a node among the rows / columns, or -1. */
 int nmatrix_row(const struct ph_nmatrix *m, int node);
 int nmatrix_col(const struct ph_nmatrix *m, int node);
+/*
+ * The same for many nodes at once: for each of the nq ids in q its index
+ * among the n ids (the first), or -1; malloc'd.  O((n + nq) log n), where
+ * a lookup per cell would make a matrix of N nodes cost N^3.
+ */
+int *node_index(const int *ids, int n, const int *q, int nq);
 
 /* A SLIT by node id: what numactl prints, or /sys, or a JSON "distances". */
 struct ph_slit {
@@ -155,8 +167,8 @@ int ordering_violations(const struct ph_dmatrix *d, const struct ph_slit *s,
 struct ph_magnitude {
 	int row, col;
 	double measured;
-	int slit;
 	double rel_err;		/* (measured - slit) / slit */
+	int slit;
 	bool within;		/* |rel_err| <= tolerance */
 };
 
@@ -171,11 +183,10 @@ int magnitude_check(const struct ph_dmatrix *d, const struct ph_slit *s,
 struct ph_asymmetry {
 	int a, b;		/* node ids, a < b */
 	double ab, ba;		/* raw values, metric units: a's CPUs to b's memory, and back */
-	double ab_lo, ab_hi, ba_lo, ba_hi;
 	double diff;		/* |ab - ba| */
 	double rel;		/* diff / min(ab, ba) */
-	bool beyond;		/* the intervals do not overlap */
 	double d_ab, d_ba;	/* normalised */
+	bool beyond;		/* their intervals (cell_interval()) do not overlap */
 };
 
 /* Every pair a < b measured both ways.  Returns the count. */
@@ -230,6 +241,8 @@ struct ph_proposal {
 	enum ph_prop_src *src;
 	bool *clamped;		/* rounded value was outside 11..254 */
 	int nunknown, nclamped;
+	int *except;		/* entries not simply rounded from their own cell, or clamped */
+	int nexcept;
 };
 
 /* Round half away from zero, then clamp to 11..254. */
@@ -239,6 +252,40 @@ void slit_propose(const struct ph_dmatrix *d, const struct ph_slit *s,
 void proposal_free(struct ph_proposal *p);
 /* What drivers/acpi/numa/srat.c accepts, and 255 ruled out: diagonal 10, else 11..254. */
 bool slit_valid_for_linux(int n, const int *dist);
+
+/*
+ * Would Linux use this SLIT?  drivers/acpi/numa/srat.c, slit_valid(), the
+ * same in 6.1 and 6.12, walks the table row by row and rejects all of it at
+ * the first entry that breaks one of two rules; acpi_parse_slit() then logs
+ * "SLIT table looks invalid. Not used." and the kernel keeps its default
+ * distances: LOCAL_DISTANCE (10) from a node to itself, REMOTE_DISTANCE
+ * (20) between any two nodes (__node_distance() without a table).
+ */
+#define PH_REMOTE_DISTANCE 20
+
+enum ph_slit_rule {
+	PH_SLIT_RULE_OK = 0,
+	PH_SLIT_RULE_LOCAL,	/* a diagonal entry other than 10 */
+	PH_SLIT_RULE_REMOTE,	/* an entry off the diagonal of 10 or less */
+};
+
+struct ph_slit_check {
+	enum ph_slit_rule rule;	/* of the first offending entry; OK when none */
+	int row, col;		/* its indexes in the table, row by row as the kernel walks */
+	int value;
+	int nbad;		/* entries breaking either rule */
+	int nentries;		/* n * n */
+	bool uniform;		/* every entry is the same value (value) */
+};
+
+/* true when Linux would use the table; *c says why not. */
+bool slit_linux_check(int n, const int *dist, struct ph_slit_check *c);
+/* "the diagonal must be 10 (LOCAL_DISTANCE)" and the like; "" for OK. */
+const char *slit_rule_text(enum ph_slit_rule r);
+/* "local_not_10", "remote_not_above_10": the rule as a JSON/CSV token. */
+const char *slit_rule_name(enum ph_slit_rule r);
+/* The table Linux uses instead: s's nodes, 10 on the diagonal, 20 elsewhere. */
+struct ph_slit *slit_linux_default(const struct ph_slit *s);
 
 /*
  * HMAT against the measurement: for each HMAT entry, the best measured cell
@@ -270,6 +317,13 @@ enum ph_verdict {
 
 struct ph_analysis {
 	struct ph_dist_opts opts;
+	/*
+	 * A SLIT that Linux would reject is not what the kernel uses: the
+	 * analysis compares with what it uses instead, slit_default.
+	 */
+	bool slit_rejected;
+	struct ph_slit_check slit_check;	/* of the SLIT given */
+	struct ph_slit *slit_default;		/* Linux's 10/20, when rejected */
 	struct ph_dmatrix dm;
 	struct ph_levels measured;
 	struct ph_levels slit;		/* n == 0 without a SLIT */
@@ -286,7 +340,11 @@ struct ph_analysis {
 	enum ph_verdict verdict;
 };
 
-/* slit may be NULL.  0, or -EINVAL when the matrix has nothing to normalise. */
+/*
+ * slit may be NULL.  A slit Linux would reject (slit_linux_check()) is
+ * replaced by Linux's defaults before anything is compared.  0, or -EINVAL
+ * when the matrix has nothing to normalise.
+ */
 int analysis_run(const struct ph_nmatrix *m, const struct ph_slit *slit,
 		 const struct ph_dist_opts *o, struct ph_analysis *a);
 void analysis_free(struct ph_analysis *a);

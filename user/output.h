@@ -3,8 +3,8 @@
  * output.h - the one output layer.  A command builds a document of
  * key/value sections, tables and matrices, then renders it once, as a table
  * for people, CSV, or JSON with a provenance block.  Rendering happens only
- * when the command is done (or interrupted), into memory first, so a failed
- * run never leaves half a document on stdout.
+ * when the command is done (or interrupted), so a failed run never leaves
+ * half a document on stdout.
  */
 #ifndef PAGEHOP_OUTPUT_H
 #define PAGEHOP_OUTPUT_H
@@ -55,6 +55,17 @@ void section_bool(struct ph_section *s, const char *key, bool val);
  */
 struct ph_table *doc_add_table(struct ph_doc *d, const char *name,
 			       const char *title);
+/*
+ * A table of nrows rows that are made when the document is rendered, one
+ * at a time (and more than once: the table layout measures its columns
+ * first): fill(ctx, t, row) sets the cells of row with table_str() and the
+ * like, and only of that row.  For tables of N^2 rows, which stored would
+ * take gigabytes.  ctx must live until the document is rendered.
+ */
+typedef void (*ph_table_fill_fn)(const void *ctx, struct ph_table *t, int row);
+struct ph_table *doc_add_table_rows(struct ph_doc *d, const char *name,
+				    const char *title, int nrows,
+				    ph_table_fill_fn fill, const void *ctx);
 void table_add_col(struct ph_table *t, const char *name);
 int table_add_row(struct ph_table *t);
 int table_nrows(const struct ph_table *t);
@@ -73,6 +84,13 @@ struct ph_matrix *doc_add_matrix(struct ph_doc *d, const char *name,
 				 const char *title, const char *metric,
 				 int nrows, const int *row_ids,
 				 int ncols, const int *col_ids);
+/* The same, its rows made when rendered: fill(ctx, m, r) sets row r's cells. */
+typedef void (*ph_matrix_fill_fn)(const void *ctx, struct ph_matrix *m, int row);
+struct ph_matrix *doc_add_matrix_rows(struct ph_doc *d, const char *name,
+				      const char *title, const char *metric,
+				      int nrows, const int *row_ids,
+				      int ncols, const int *col_ids,
+				      ph_matrix_fill_fn fill, const void *ctx);
 void matrix_int(struct ph_matrix *m, int r, int c, long long val);
 void matrix_num(struct ph_matrix *m, int r, int c, double val,
 		const char *fmt);
@@ -83,6 +101,12 @@ void doc_note(struct ph_doc *d, const char *fmt, ...)
 
 /* Render the whole document; 0 or -errno. */
 int doc_render(struct ph_doc *d, enum ph_format fmt, FILE *out);
+/*
+ * snprintf(buf, size, fmt, v) for one double, the same text and return
+ * value, faster for "%.Nf", "%+.Nf", "%g" and "%.Ng" (exact: the rounding
+ * is printf's, on the binary value).
+ */
+int format_number(char *buf, size_t size, const char *fmt, double v);
 /*
  * Write the JSON rendering to path with write_file_atomic ("-": stdout).
  * 0, or -errno with why saying what was wrong.

@@ -5,11 +5,13 @@
  * magnitude, asymmetry, HMAT, per-hop model, proposed SLIT), each figure
  * saying what it was derived from.  docs/slit.md explains every number.
  */
+#include "acpi_slit.h"
 #include "distance.h"
 #include "output.h"
 #include "slit_report.h"
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,26 +66,41 @@ static char *derivation(const struct ph_slit_job *job)
 			 job->figure, job->input);
 }
 
-char *slit_summary(const struct ph_analysis *a)
+/*
+ * What the measurement was compared with: the SLIT, or what Linux uses in
+ * its place; as a subject ("SLIT has 3") and with its article.
+ */
+static const char *table_name(const struct ph_analysis *a)
 {
+	return a->slit_rejected ? "Linux's default table" : "SLIT";
+}
+
+static const char *the_table(const struct ph_analysis *a)
+{
+	return a->slit_rejected ? "Linux's default table" : "the SLIT";
+}
+
+static char *summary_core(const struct ph_analysis *a)
+{
+	const char *tn = table_name(a), *the = the_table(a);
 	char *s, *t;
 
 	switch (a->verdict) {
 	case PH_VERDICT_UNCOMPARED:
 		return xstrdup("not compared: no SLIT covering the measured nodes; levels, asymmetry, per-hop model and proposed SLIT only");
 	case PH_VERDICT_CONSISTENT:
-		return xasprintf("consistent: %d level%s on both sides, no ordering violation, every cell within %g%% of the SLIT",
-				 a->measured.n, plural(a->measured.n), a->opts.tolerance * 100);
+		return xasprintf("consistent: %d level%s on both sides, no ordering violation, every cell within %g%% of %s",
+				 a->measured.n, plural(a->measured.n), a->opts.tolerance * 100, the);
 	case PH_VERDICT_MAGNITUDE:
-		return xasprintf("consistent in order, but %d of %d cell%s differ from the SLIT by more than %g%%",
-				 a->nmag_out, a->nmag, plural(a->nmag), a->opts.tolerance * 100);
+		return xasprintf("consistent in order, but %d of %d cell%s differ from %s by more than %g%%",
+				 a->nmag_out, a->nmag, plural(a->nmag), the, a->opts.tolerance * 100);
 	case PH_VERDICT_INCONSISTENT:
 		break;
 	}
 	s = xstrdup("inconsistent:");
 	if (a->measured.n != a->slit.n) {
-		t = xasprintf("%s measurement shows %d level%s, SLIT has %d", s,
-			      a->measured.n, plural(a->measured.n), a->slit.n);
+		t = xasprintf("%s measurement shows %d level%s, %s has %d", s,
+			      a->measured.n, plural(a->measured.n), tn, a->slit.n);
 		free(s);
 		s = t;
 	}
@@ -94,13 +111,37 @@ char *slit_summary(const struct ph_analysis *a)
 		s = t;
 	}
 	if (a->nlevel_cells_differ) {
-		t = xasprintf("%s%s %d cell%s in a different level than the SLIT's", s,
+		t = xasprintf("%s%s %d cell%s in a different level than %s's", s,
 			      a->nviol ? ";" : "", a->nlevel_cells_differ,
-			      plural(a->nlevel_cells_differ));
+			      plural(a->nlevel_cells_differ), the);
 		free(s);
 		s = t;
 	}
 	return s;
+}
+
+char *slit_summary(const struct ph_analysis *a)
+{
+	char *s = summary_core(a), *t;
+	const struct ph_slit_check *c = &a->slit_check;
+
+	if (!a->slit_rejected)
+		return s;
+	/* The default table has the given one's nodes, in its order. */
+	t = xasprintf("%s (Linux ignores the SLIT given, whose entry from node %d to node %d is %d, and uses 10 local, 20 remote)",
+		      s, a->slit_default->ids[c->row], a->slit_default->ids[c->col], c->value);
+	free(s);
+	return t;
+}
+
+char *slit_rejection(const struct ph_slit_check *c, const char *unit,
+		     int from, int to)
+{
+	return xasprintf("Linux ignores this SLIT (drivers/acpi/numa/srat.c, slit_valid()): the entry from %s %d to %s %d is %d, and %s; %d of %d entries break the rules%s. Linux uses its default distances instead: 10 local, 20 remote",
+			 unit, from, unit, to, c->value, slit_rule_text(c->rule), c->nbad,
+			 c->nentries, !c->uniform ? "" : c->value == 0 ? " (every entry is 0: an empty table)"
+			 : c->value == PH_LOCAL_DISTANCE ? " (every entry is 10: no distances at all)"
+			 : " (every entry is the same)");
 }
 
 /* A value as printed with quantum q: never "-0". */
@@ -111,73 +152,156 @@ static double nz(double x, double q)
 
 /* ---- pairs of a level: "{0,1} {2,3} 4>0", "local" for diagonal cells ---- */
 
-static bool in_level(const struct ph_dmatrix *d, const struct ph_levels *l,
-		     int level, int a, int b)
-{
-	int r = -1, c = -1;
+/*
+ * The cells of every level at once, so that describing all levels costs
+ * one pass over the matrix rather than one per level: cell[first[l] ..
+ * first[l + 1]) are level l's, ascending.  The reverse of cell (r, c), from
+ * c's CPUs to r's memory, is (row_of_col[c], col_of_row[r]), -1 if absent.
+ */
+struct level_cells {
+	int *first, *cell;
+	int *row_of_col, *col_of_row;
+};
 
-	for (int i = 0; i < d->nrows; i++)
-		if (d->row_ids[i] == a)
-			r = i;
-	for (int i = 0; i < d->ncols; i++)
-		if (d->col_ids[i] == b)
-			c = i;
-	return r >= 0 && c >= 0 && l->cell[r * d->ncols + c] == level;
+static void level_cells_init(const struct ph_dmatrix *d, const struct ph_levels *l,
+			     struct level_cells *g)
+{
+	size_t n = (size_t)d->nrows * d->ncols;
+	int *fill;
+
+	g->row_of_col = node_index(d->row_ids, d->nrows, d->col_ids, d->ncols);
+	g->col_of_row = node_index(d->col_ids, d->ncols, d->row_ids, d->nrows);
+	g->first = xcalloc(l->n + 2, sizeof(int));
+	g->cell = xmalloc((n ? n : 1) * sizeof(int));
+	for (size_t k = 0; k < n; k++)
+		if (l->cell[k] >= 0)
+			g->first[l->cell[k] + 1]++;
+	for (int i = 0; i < l->n; i++)
+		g->first[i + 1] += g->first[i];
+	fill = xmalloc((l->n + 1) * sizeof(int));
+	memcpy(fill, g->first, (l->n + 1) * sizeof(int));
+	for (size_t k = 0; k < n; k++)
+		if (l->cell[k] >= 0)
+			g->cell[fill[l->cell[k]]++] = (int)k;
+	free(fill);
 }
+
+static int level_cells_rev(const struct ph_dmatrix *d, const struct level_cells *g, int k)
+{
+	int rr = g->row_of_col[k % d->ncols], rc = g->col_of_row[k / d->ncols];
+
+	return rr >= 0 && rc >= 0 ? rr * d->ncols + rc : -1;
+}
+
+static void level_cells_free(struct level_cells *g)
+{
+	free(g->first);
+	free(g->cell);
+	free(g->row_of_col);
+	free(g->col_of_row);
+}
+
+/* The characters of v in decimal, and v written there (no NUL). */
+static int int_len(int v)
+{
+	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+	int n = v < 0;
+
+	do {
+		n++;
+		u /= 10;
+	} while (u);
+	return n;
+}
+
+static int put_int(char *p, int v)
+{
+	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+	int n = int_len(v);
+
+	if (v < 0)
+		*p = '-';
+	for (int i = n - 1; i >= (v < 0); i--) {
+		p[i] = (char)('0' + u % 10);
+		u /= 10;
+	}
+	return n;
+}
+
+struct pair {
+	int a, b;
+	bool both;	/* b's CPUs to a's memory is in the level too */
+};
 
 static int pair_cmp(const void *pa, const void *pb)
 {
-	const int *a = pa, *b = pb;
-	int a0 = a[0] < a[1] ? a[0] : a[1], b0 = b[0] < b[1] ? b[0] : b[1];
-	int a1 = a[0] < a[1] ? a[1] : a[0], b1 = b[0] < b[1] ? b[1] : b[0];
+	const struct pair *p = pa, *q = pb;
+	int a0 = p->a < p->b ? p->a : p->b, b0 = q->a < q->b ? q->a : q->b;
+	int a1 = p->a < p->b ? p->b : p->a, b1 = q->a < q->b ? q->b : q->a;
 
 	if (a0 != b0)
 		return (a0 > b0) - (a0 < b0);
 	if (a1 != b1)
 		return (a1 > b1) - (a1 < b1);
-	return (a[0] > b[0]) - (a[0] < b[0]);
+	return (p->a > q->a) - (p->a < q->a);
 }
 
-static char *level_pairs(const struct ph_dmatrix *d, const struct ph_levels *l, int level)
+static char *level_pairs(const struct ph_dmatrix *d, const struct ph_levels *l,
+			 const struct level_cells *g, int level)
 {
-	int (*pairs)[2] = xcalloc((size_t)d->nrows * d->ncols + 1, sizeof(*pairs));
+	int from = g->first[level], to = g->first[level + 1];
+	struct pair *pairs = xmalloc((to - from + 1) * sizeof(*pairs));
 	int np = 0, nlocal = 0;
-	char *s = xstrdup(""), *t;
+	char *s, *p;
+	size_t len;
 
-	for (int r = 0; r < d->nrows; r++) {
-		for (int c = 0; c < d->ncols; c++) {
-			int a = d->row_ids[r], b = d->col_ids[c];
+	for (int i = from; i < to; i++) {
+		int k = g->cell[i], a = d->row_ids[k / d->ncols], b = d->col_ids[k % d->ncols];
+		int rev = level_cells_rev(d, g, k);
+		bool both = rev >= 0 && l->cell[rev] == level;
 
-			if (l->cell[r * d->ncols + c] != level)
-				continue;
-			if (a == b) {
-				nlocal++;
-				continue;
-			}
-			/* Both directions in the level: one unordered pair, once. */
-			if (in_level(d, l, level, b, a) && a > b)
-				continue;
-			pairs[np][0] = a;
-			pairs[np][1] = b;
-			np++;
+		if (a == b) {
+			nlocal++;
+			continue;
 		}
+		/* Both directions in the level: one unordered pair, once. */
+		if (both && a > b)
+			continue;
+		pairs[np++] = (struct pair){ a, b, both };
 	}
 	qsort(pairs, np, sizeof(*pairs), pair_cmp);
-	if (nlocal) {
-		free(s);
-		s = xasprintf("local (%d node%s)", nlocal, plural(nlocal));
-	}
+	/* Measured, then written into exactly that much: a level may hold N^2 / 2 pairs. */
+	len = nlocal ? (size_t)snprintf(NULL, 0, "local (%d node%s)", nlocal, plural(nlocal)) : 0;
+	for (int i = 0; i < np; i++)
+		len += (nlocal || i) + int_len(pairs[i].a) + int_len(pairs[i].b) + (pairs[i].both ? 3 : 1);
+	s = xmalloc(len + 1);
+	p = s;
+	if (nlocal)
+		p += sprintf(p, "local (%d node%s)", nlocal, plural(nlocal));
 	for (int i = 0; i < np; i++) {
-		int a = pairs[i][0], b = pairs[i][1];
-
-		if (in_level(d, l, level, b, a))
-			t = xasprintf("%s%s{%d,%d}", s, *s ? " " : "", a, b);
-		else
-			t = xasprintf("%s%s%d>%d", s, *s ? " " : "", a, b);
-		free(s);
-		s = t;
+		if (nlocal || i)
+			*p++ = ' ';
+		if (pairs[i].both)
+			*p++ = '{';
+		p += put_int(p, pairs[i].a);
+		*p++ = pairs[i].both ? ',' : '>';
+		p += put_int(p, pairs[i].b);
+		if (pairs[i].both)
+			*p++ = '}';
 	}
+	*p = '\0';
 	free(pairs);
+	return s;
+}
+
+char *slit_level_pairs(const struct ph_dmatrix *d, const struct ph_levels *l, int level)
+{
+	struct level_cells g;
+	char *s;
+
+	level_cells_init(d, l, &g);
+	s = level_pairs(d, l, &g, level);
+	level_cells_free(&g);
 	return s;
 }
 
@@ -191,6 +315,15 @@ static int nearest_remote(const struct ph_levels *l)
 }
 
 /* ---- the document ---- */
+
+/* Where the table compared came from, as the report names it. */
+static char *compared_label(const struct ph_slit_job *job, const struct ph_analysis *a)
+{
+	if (a->slit_rejected)
+		return xasprintf("Linux's default distances (10 local, 20 remote), in place of %s, which Linux ignores",
+				 job->slit_from);
+	return xstrdup(job->slit_from);
+}
 
 static void add_verdict(struct ph_doc *doc, const struct ph_slit_job *job,
 			const struct ph_analysis *a)
@@ -209,16 +342,42 @@ static void add_verdict(struct ph_doc *doc, const struct ph_slit_job *job,
 	section_str(s, "figure", job->figure);
 	section_str(s, "measured_by", job->source);
 	section_str(s, "normalisation", der);
-	section_str(s, "slit", job->slit ? job->slit_from : "none");
+	if (!job->slit) {
+		section_str(s, "slit", "none");
+	} else if (!a->slit_rejected) {
+		section_str(s, "slit", job->slit_from);
+		section_str(s, "slit_linux", "accepted");
+	} else {
+		const struct ph_slit_check *c = &a->slit_check;
+		char *label = compared_label(job, a);
+		char *why = slit_rejection(c, "node", job->slit->ids[c->row], job->slit->ids[c->col]);
+
+		section_str(s, "slit", label);
+		section_str(s, "slit_linux", "rejected");
+		section_str(s, "slit_given", job->slit_from);
+		section_str(s, "slit_linux_rule", slit_rule_name(c->rule));
+		section_int(s, "slit_linux_from", job->slit->ids[c->row]);
+		section_int(s, "slit_linux_to", job->slit->ids[c->col]);
+		section_int(s, "slit_linux_value", c->value);
+		section_int(s, "slit_linux_bad_entries", c->nbad);
+		section_str(s, "slit_linux_why", why);
+		section_str(s, "slit_compared", "Linux's default distances: 10 local, 20 remote");
+		free(label);
+		free(why);
+	}
 	section_num(s, "tolerance_pct", a->opts.tolerance * 100, "%g");
 	section_num(s, "noise_pct", a->opts.noise * 100, "%g");
 	section_int(s, "measured_levels", a->measured.n);
 	section_int(s, "measured_remote_levels", a->measured.nremote);
 	if (near >= 0) {
-		char *p = level_pairs(&a->dm, &a->measured, near);
+		struct level_cells g;
+		char *p;
 
+		level_cells_init(&a->dm, &a->measured, &g);
+		p = level_pairs(&a->dm, &a->measured, &g, near);
 		section_str(s, "nearest_remote_pairs", p);
 		free(p);
+		level_cells_free(&g);
 	}
 	if (a->have_slit) {
 		section_int(s, "slit_levels", a->slit.n);
@@ -234,7 +393,8 @@ static void add_verdict(struct ph_doc *doc, const struct ph_slit_job *job,
 	free(der);
 }
 
-static void add_checks(struct ph_doc *doc, const struct ph_analysis *a, int nhmat)
+static void add_checks(struct ph_doc *doc, const struct ph_slit_job *job,
+		       const struct ph_analysis *a)
 {
 	struct ph_table *t = doc_add_table(doc, "checks", "checks");
 	int r;
@@ -242,6 +402,18 @@ static void add_checks(struct ph_doc *doc, const struct ph_analysis *a, int nhma
 	table_add_col(t, "check");
 	table_add_col(t, "result");
 	table_add_col(t, "detail");
+	if (job->slit) {
+		const struct ph_slit_check *c = &a->slit_check;
+		char *d = a->slit_rejected
+			  ? slit_rejection(c, "node", job->slit->ids[c->row], job->slit->ids[c->col])
+			  : xstrdup("diagonal 10, every other entry above 10: Linux uses it as given");
+
+		r = table_add_row(t);
+		table_str(t, r, "check", "slit_for_linux");
+		table_str(t, r, "result", a->slit_rejected ? "ignored by Linux" : "ok");
+		table_str(t, r, "detail", d);
+		free(d);
+	}
 	if (a->have_slit) {
 		char *d;
 
@@ -249,8 +421,8 @@ static void add_checks(struct ph_doc *doc, const struct ph_analysis *a, int nhma
 		table_str(t, r, "check", "levels");
 		table_str(t, r, "result", a->measured.n == a->slit.n && !a->nlevel_cells_differ
 					  ? "ok" : "inconsistent");
-		d = xasprintf("measured %d (%d remote), SLIT %d (%d remote)%s",
-			      a->measured.n, a->measured.nremote, a->slit.n, a->slit.nremote,
+		d = xasprintf("measured %d (%d remote), %s %d (%d remote)%s",
+			      a->measured.n, a->measured.nremote, table_name(a), a->slit.n, a->slit.nremote,
 			      a->nlevel_cells_differ ? "; some cells fall in different levels" : "");
 		table_str(t, r, "detail", d);
 		free(d);
@@ -281,7 +453,7 @@ static void add_checks(struct ph_doc *doc, const struct ph_analysis *a, int nhma
 		table_str(t, r, "detail", d);
 		free(d);
 	}
-	if (nhmat) {
+	if (job->nhmat) {
 		r = table_add_row(t);
 		table_str(t, r, "check", "hmat");
 		table_str(t, r, "result", "information");
@@ -289,17 +461,35 @@ static void add_checks(struct ph_doc *doc, const struct ph_analysis *a, int nhma
 	}
 }
 
+/*
+ * The matrices and the per-cell tables hold N^2 entries: their rows are
+ * made from the analysis when the document is rendered, never stored
+ * (slit_report() documents that job and a must outlive the document).
+ */
+static void input_row(const void *ctx, struct ph_matrix *x, int r)
+{
+	const struct ph_nmatrix *m = ctx;
+
+	for (int c = 0; c < m->ncols; c++)
+		matrix_num(x, r, c, m->val[r * m->ncols + c], "%g");
+}
+
 static void add_input_matrix(struct ph_doc *doc, const struct ph_slit_job *job)
 {
 	const struct ph_nmatrix *m = job->m;
 	char *title = xasprintf("input: %s from %s", job->figure, job->input);
-	struct ph_matrix *x = doc_add_matrix(doc, "input", title, metric_name(m->metric),
-					     m->nrows, m->row_ids, m->ncols, m->col_ids);
 
-	for (int r = 0; r < m->nrows; r++)
-		for (int c = 0; c < m->ncols; c++)
-			matrix_num(x, r, c, m->val[r * m->ncols + c], "%g");
+	doc_add_matrix_rows(doc, "input", title, metric_name(m->metric), m->nrows, m->row_ids,
+			    m->ncols, m->col_ids, input_row, m);
 	free(title);
+}
+
+static void distance_row(const void *ctx, struct ph_matrix *x, int r)
+{
+	const struct ph_dmatrix *d = ctx;
+
+	for (int c = 0; c < d->ncols; c++)
+		matrix_num(x, r, c, d->d[r * d->ncols + c], "%.2f");
 }
 
 static void add_distances(struct ph_doc *doc, const struct ph_slit_job *job,
@@ -307,15 +497,11 @@ static void add_distances(struct ph_doc *doc, const struct ph_slit_job *job,
 {
 	const struct ph_dmatrix *d = &a->dm;
 	char *der = derivation(job), *title = xasprintf("measured distances (%s)", der);
-	struct ph_matrix *x = doc_add_matrix(doc, "measured_distances", title,
-					     "distance", d->nrows, d->row_ids, d->ncols, d->col_ids);
 
+	doc_add_matrix_rows(doc, "measured_distances", title, "distance", d->nrows, d->row_ids,
+			    d->ncols, d->col_ids, distance_row, d);
 	free(der);
 	free(title);
-
-	for (int r = 0; r < d->nrows; r++)
-		for (int c = 0; c < d->ncols; c++)
-			matrix_num(x, r, c, d->d[r * d->ncols + c], "%.2f");
 }
 
 static void add_local(struct ph_doc *doc, const struct ph_slit_job *job,
@@ -368,10 +554,13 @@ static void add_levels(struct ph_doc *doc, const struct ph_analysis *a)
 	table_add_col(t, "dist_mean");
 	table_add_col(t, "pairs");
 	for (int k = 0; k < (a->have_slit ? 2 : 1); k++) {
+		struct level_cells g;
+
+		level_cells_init(&a->dm, sets[k], &g);
 		for (int i = 0; i < sets[k]->n; i++) {
 			const struct ph_level *l = &sets[k]->lv[i];
 			int r = table_add_row(t);
-			char *p = level_pairs(&a->dm, sets[k], i);
+			char *p = level_pairs(&a->dm, sets[k], &g, i);
 
 			table_str(t, r, "source", names[k]);
 			table_int(t, r, "level", i);
@@ -382,14 +571,33 @@ static void add_levels(struct ph_doc *doc, const struct ph_analysis *a)
 			table_str(t, r, "pairs", p);
 			free(p);
 		}
+		level_cells_free(&g);
 	}
+}
+
+static void ordering_row(const void *ctx, struct ph_table *t, int r)
+{
+	const struct ph_analysis *a = ctx;
+	const struct ph_dmatrix *d = &a->dm;
+	const struct ph_violation *v = &a->viol[r];
+	int kn = v->row * d->ncols + v->near, kf = v->row * d->ncols + v->far;
+
+	table_int(t, r, "cpu_node", d->row_ids[v->row]);
+	table_int(t, r, "near_node", d->col_ids[v->near]);
+	table_int(t, r, "far_node", d->col_ids[v->far]);
+	table_int(t, r, "slit_near", v->slit_near);
+	table_int(t, r, "slit_far", v->slit_far);
+	table_num(t, r, "dist_near", d->d[kn], "%.2f");
+	table_num(t, r, "dist_near_low", d->rlo[kn], "%.2f");
+	table_num(t, r, "dist_far", d->d[kf], "%.2f");
+	table_num(t, r, "dist_far_high", d->rhi[kf], "%.2f");
 }
 
 static void add_ordering(struct ph_doc *doc, const struct ph_analysis *a)
 {
-	struct ph_table *t = doc_add_table(doc, "ordering",
-					   "ordering violations (SLIT: near is nearer; measured: farther beyond the CIs)");
-	const struct ph_dmatrix *d = &a->dm;
+	struct ph_table *t = doc_add_table_rows(doc, "ordering",
+						"ordering violations (SLIT: near is nearer; measured: farther beyond the CIs)",
+						a->nviol, ordering_row, a);
 	static const char *const cols[] = {
 		"cpu_node", "near_node", "far_node", "slit_near", "slit_far",
 		"dist_near", "dist_near_low", "dist_far", "dist_far_high",
@@ -397,89 +605,91 @@ static void add_ordering(struct ph_doc *doc, const struct ph_analysis *a)
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
-	for (int i = 0; i < a->nviol; i++) {
-		const struct ph_violation *v = &a->viol[i];
-		int r = table_add_row(t), kn = v->row * d->ncols + v->near;
-		int kf = v->row * d->ncols + v->far;
+}
 
-		table_int(t, r, "cpu_node", d->row_ids[v->row]);
-		table_int(t, r, "near_node", d->col_ids[v->near]);
-		table_int(t, r, "far_node", d->col_ids[v->far]);
-		table_int(t, r, "slit_near", v->slit_near);
-		table_int(t, r, "slit_far", v->slit_far);
-		table_num(t, r, "dist_near", d->d[kn], "%.2f");
-		table_num(t, r, "dist_near_low", d->rlo[kn], "%.2f");
-		table_num(t, r, "dist_far", d->d[kf], "%.2f");
-		table_num(t, r, "dist_far_high", d->rhi[kf], "%.2f");
-	}
+static void magnitude_row(const void *ctx, struct ph_table *t, int r)
+{
+	const struct ph_analysis *a = ctx;
+	const struct ph_dmatrix *d = &a->dm;
+	const struct ph_magnitude *g = &a->mag[r];
+	int k = g->row * d->ncols + g->col;
+
+	table_int(t, r, "cpu_node", d->row_ids[g->row]);
+	table_int(t, r, "mem_node", d->col_ids[g->col]);
+	table_num(t, r, "measured_dist", g->measured, "%.2f");
+	table_num(t, r, "dist_low", d->lo[k], "%.2f");
+	table_num(t, r, "dist_high", d->hi[k], "%.2f");
+	table_int(t, r, "slit", g->slit);
+	table_num(t, r, "rel_err_pct", nz(g->rel_err * 100, 0.1), "%+.1f");
+	table_bool(t, r, "within", g->within);
+	table_int(t, r, "measured_level", a->measured.cell[k]);
+	table_int(t, r, "slit_level", a->slit.cell[k]);
 }
 
 static void add_magnitude(struct ph_doc *doc, const struct ph_slit_job *job,
 			  const struct ph_analysis *a)
 {
-	char *title = xasprintf("magnitude: measured distance against the SLIT of %s (tolerance %g%%)",
-				job->slit_from, a->opts.tolerance * 100);
-	struct ph_table *t = doc_add_table(doc, "magnitude", title);
-	const struct ph_dmatrix *d = &a->dm;
+	char *from = compared_label(job, a);
+	char *title = xasprintf("magnitude: measured distance against %s%s (tolerance %g%%)",
+				a->slit_rejected ? "" : "the SLIT of ", from, a->opts.tolerance * 100);
+	struct ph_table *t = doc_add_table_rows(doc, "magnitude", title, a->nmag, magnitude_row, a);
 	static const char *const cols[] = {
 		"cpu_node", "mem_node", "measured_dist", "dist_low", "dist_high", "slit",
 		"rel_err_pct", "within", "measured_level", "slit_level",
 	};
 
+	free(from);
 	free(title);
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
-	for (int i = 0; i < a->nmag; i++) {
-		const struct ph_magnitude *g = &a->mag[i];
-		int r = table_add_row(t), k = g->row * d->ncols + g->col;
+}
 
-		table_int(t, r, "cpu_node", d->row_ids[g->row]);
-		table_int(t, r, "mem_node", d->col_ids[g->col]);
-		table_num(t, r, "measured_dist", g->measured, "%.2f");
-		table_num(t, r, "dist_low", d->lo[k], "%.2f");
-		table_num(t, r, "dist_high", d->hi[k], "%.2f");
-		table_int(t, r, "slit", g->slit);
-		table_num(t, r, "rel_err_pct", nz(g->rel_err * 100, 0.1), "%+.1f");
-		table_bool(t, r, "within", g->within);
-		table_int(t, r, "measured_level", a->measured.cell[k]);
-		table_int(t, r, "slit_level", a->slit.cell[k]);
-	}
+/* Column names carrying the unit of the metric, ns, GBps or dist. */
+static const char *unit_col(enum ph_metric m, int which)
+{
+	static const char *const names[3][3] = {
+		{ "a_to_b_ns", "b_to_a_ns", "diff_ns" },
+		{ "a_to_b_GBps", "b_to_a_GBps", "diff_GBps" },
+		{ "a_to_b_dist", "b_to_a_dist", "diff_dist" },
+	};
+
+	return names[m == PH_METRIC_LATENCY ? 0 : m == PH_METRIC_BANDWIDTH ? 1 : 2][which];
+}
+
+static void asymmetry_row(const void *ctx, struct ph_table *t, int r)
+{
+	const struct ph_analysis *a = ctx;
+	const struct ph_asymmetry *x = &a->asym[r];
+	enum ph_metric m = a->dm.metric;
+
+	table_int(t, r, "node_a", x->a);
+	table_int(t, r, "node_b", x->b);
+	table_num(t, r, unit_col(m, 0), x->ab, "%g");
+	table_num(t, r, unit_col(m, 1), x->ba, "%g");
+	table_num(t, r, unit_col(m, 2), x->diff, "%.4g");
+	table_num(t, r, "diff_pct", x->rel * 100, "%.1f");
+	table_bool(t, r, "beyond_ci", x->beyond);
+	table_num(t, r, "dist_a_to_b", x->d_ab, "%.2f");
+	table_num(t, r, "dist_b_to_a", x->d_ba, "%.2f");
 }
 
 static void add_asymmetry(struct ph_doc *doc, const struct ph_slit_job *job,
 			  const struct ph_analysis *a)
 {
-	struct ph_table *t = doc_add_table(doc, "asymmetry",
-					   "asymmetry: a's CPUs to b's memory against b's CPUs to a's memory");
-	const char *u = unit_of(job->m->metric);
-	char ab[32], ba[32], diff[32];
+	struct ph_table *t = doc_add_table_rows(doc, "asymmetry",
+						"asymmetry: a's CPUs to b's memory against b's CPUs to a's memory",
+						a->nasym, asymmetry_row, a);
+	enum ph_metric m = job->m->metric;
 
-	snprintf(ab, sizeof(ab), "a_to_b_%s", u);
-	snprintf(ba, sizeof(ba), "b_to_a_%s", u);
-	snprintf(diff, sizeof(diff), "diff_%s", u);
 	table_add_col(t, "node_a");
 	table_add_col(t, "node_b");
-	table_add_col(t, ab);
-	table_add_col(t, ba);
-	table_add_col(t, diff);
+	table_add_col(t, unit_col(m, 0));
+	table_add_col(t, unit_col(m, 1));
+	table_add_col(t, unit_col(m, 2));
 	table_add_col(t, "diff_pct");
 	table_add_col(t, "beyond_ci");
 	table_add_col(t, "dist_a_to_b");
 	table_add_col(t, "dist_b_to_a");
-	for (int i = 0; i < a->nasym; i++) {
-		const struct ph_asymmetry *x = &a->asym[i];
-		int r = table_add_row(t);
-
-		table_int(t, r, "node_a", x->a);
-		table_int(t, r, "node_b", x->b);
-		table_num(t, r, ab, x->ab, "%g");
-		table_num(t, r, ba, x->ba, "%g");
-		table_num(t, r, diff, x->diff, "%.4g");
-		table_num(t, r, "diff_pct", x->rel * 100, "%.1f");
-		table_bool(t, r, "beyond_ci", x->beyond);
-		table_num(t, r, "dist_a_to_b", x->d_ab, "%.2f");
-		table_num(t, r, "dist_b_to_a", x->d_ba, "%.2f");
-	}
 }
 
 static void add_hmat(struct ph_doc *doc, const struct ph_slit_job *job)
@@ -518,25 +728,31 @@ static void add_hmat(struct ph_doc *doc, const struct ph_slit_job *job)
 static void hop_summary(const struct ph_slit_job *job, const struct ph_hop_model *h,
 			char **out)
 {
-	char *s = xstrdup(""), *t;
+	size_t len = 0;
+	FILE *f = open_memstream(out, &len);
 
+	if (!f) {
+		fprintf(stderr, "pagehop: out of memory\n");
+		abort();
+	}
 	for (int i = 0; i < h->nclasses; i++) {
 		const struct ph_hop_class *c = &h->cls[i];
 
 		if (job->m->metric == PH_METRIC_LATENCY)
-			t = xasprintf("%s%s%d hop%s %+.0f ns (n=%d)", s, i ? ", " : "",
-				      c->hops, plural(c->hops), nz(c->extra_mean, 1), c->n);
+			fprintf(f, "%s%d hop%s %+.0f ns (n=%d)", i ? ", " : "",
+				c->hops, plural(c->hops), nz(c->extra_mean, 1), c->n);
 		else if (job->m->metric == PH_METRIC_BANDWIDTH)
-			t = xasprintf("%s%s%d hop%s %+.2f distance, bandwidth x%.2f of local (n=%d)",
-				      s, i ? ", " : "", c->hops, plural(c->hops), nz(c->extra_mean, 0.01),
-				      c->ratio_mean, c->n);
+			fprintf(f, "%s%d hop%s %+.2f distance, bandwidth x%.2f of local (n=%d)",
+				i ? ", " : "", c->hops, plural(c->hops), nz(c->extra_mean, 0.01),
+				c->ratio_mean, c->n);
 		else
-			t = xasprintf("%s%s%d hop%s %+.2f distance (n=%d)", s, i ? ", " : "",
-				      c->hops, plural(c->hops), nz(c->extra_mean, 0.01), c->n);
-		free(s);
-		s = t;
+			fprintf(f, "%s%d hop%s %+.2f distance (n=%d)", i ? ", " : "",
+				c->hops, plural(c->hops), nz(c->extra_mean, 0.01), c->n);
 	}
-	*out = s;
+	if (fclose(f)) {
+		fprintf(stderr, "pagehop: out of memory\n");
+		abort();
+	}
 }
 
 static void add_hops(struct ph_doc *doc, const struct ph_slit_job *job,
@@ -595,41 +811,47 @@ static void add_hops(struct ph_doc *doc, const struct ph_slit_job *job,
 			 h->nskipped_rows, plural(h->nskipped_rows));
 }
 
+static void proposal_row(const void *ctx, struct ph_matrix *x, int r)
+{
+	const struct ph_proposal *p = ctx;
+
+	for (int c = 0; c < p->n; c++)
+		if (p->dist[r * p->n + c] >= 0)
+			matrix_int(x, r, c, p->dist[r * p->n + c]);
+}
+
+static void exception_row(const void *ctx, struct ph_table *t, int r)
+{
+	const struct ph_proposal *p = ctx;
+	int i = p->except[r];
+
+	table_int(t, r, "from_node", p->ids[i / p->n]);
+	table_int(t, r, "to_node", p->ids[i % p->n]);
+	if (p->dist[i] >= 0)
+		table_int(t, r, "value", p->dist[i]);
+	table_str(t, r, "source", prop_src_name(p->src[i]));
+	table_bool(t, r, "clamped", p->clamped[i]);
+}
+
 static void add_proposal(struct ph_doc *doc, const struct ph_slit_job *job,
 			 const struct ph_analysis *a)
 {
 	const struct ph_proposal *p = &a->prop;
 	char *title = xasprintf("proposed SLIT (measured distances from %s of %s rounded; diagonal 10, others 11..254)",
 				job->figure, job->input);
-	struct ph_matrix *x = doc_add_matrix(doc, "proposed_slit", title,
-					     "distance", p->n, p->ids, p->n, p->ids);
 	struct ph_table *t;
 
+	doc_add_matrix_rows(doc, "proposed_slit", title, "distance", p->n, p->ids, p->n, p->ids,
+			    proposal_row, p);
 	free(title);
-
-	for (int i = 0; i < p->n * p->n; i++)
-		if (p->dist[i] >= 0)
-			matrix_int(x, i / p->n, i % p->n, p->dist[i]);
-	t = doc_add_table(doc, "proposed_exceptions",
-			  "proposed SLIT entries not simply rounded from their own measured cell");
+	t = doc_add_table_rows(doc, "proposed_exceptions",
+			       "proposed SLIT entries not simply rounded from their own measured cell",
+			       p->nexcept, exception_row, p);
 	table_add_col(t, "from_node");
 	table_add_col(t, "to_node");
 	table_add_col(t, "value");
 	table_add_col(t, "source");
 	table_add_col(t, "clamped");
-	for (int i = 0; i < p->n * p->n; i++) {
-		int r;
-
-		if (!p->clamped[i] && (p->src[i] == PH_PROP_MEASURED || p->src[i] == PH_PROP_LOCAL))
-			continue;
-		r = table_add_row(t);
-		table_int(t, r, "from_node", p->ids[i / p->n]);
-		table_int(t, r, "to_node", p->ids[i % p->n]);
-		if (p->dist[i] >= 0)
-			table_int(t, r, "value", p->dist[i]);
-		table_str(t, r, "source", prop_src_name(p->src[i]));
-		table_bool(t, r, "clamped", p->clamped[i]);
-	}
 	for (int i = 0; i < p->n; i++) {
 		if (p->ids[i] != i) {
 			doc_note(doc, "node ids are not 0..%d: ACPI locality i is the i-th node in ascending order; check that it is proximity domain i (dmesg: SRAT: PXM ... -> Node ...)",
@@ -637,6 +859,60 @@ static void add_proposal(struct ph_doc *doc, const struct ph_slit_job *job,
 			break;
 		}
 	}
+}
+
+void slit_report_firmware(struct ph_doc *doc, const char *path, bool this_machine,
+			  int err, const char *why, const struct ph_acpi_slit *t)
+{
+	struct ph_section *s = doc_add_section(doc, "firmware_slit",
+					       "firmware SLIT (the ACPI table, as Linux judges it)");
+	struct ph_slit_check c;
+	char *text;
+
+	section_str(s, "table", path);
+	if (err == -ENOENT) {
+		section_str(s, "status", "absent");
+		section_str(s, "linux_uses", "no ACPI SLIT: its default distances, 10 local and 20 remote (unless a device tree gives distances)");
+		return;
+	}
+	if (err == -EINVAL) {
+		section_str(s, "status", "malformed");
+		section_str(s, "why", why);
+		section_str(s, "linux_uses", "unknown");
+		return;
+	}
+	if (err) {
+		text = xasprintf("%s%s", strerror(-err),
+				 err == -EACCES || err == -EPERM ? ": reading the table needs root" : "");
+		section_str(s, "status", "unreadable");
+		section_str(s, "why", text);
+		section_str(s, "linux_uses", "unknown");
+		free(text);
+		return;
+	}
+	if (slit_linux_check(t->n, t->entry, &c)) {
+		section_str(s, "status", "accepted");
+		section_int(s, "localities", t->n);
+		section_str(s, "linux_uses", "this table (localities are proximity domains; dmesg 'SRAT: PXM p -> ... -> Node n' maps them to nodes)");
+		return;
+	}
+	text = slit_rejection(&c, "locality", c.row, c.col);
+	section_str(s, "status", "rejected");
+	section_int(s, "localities", t->n);
+	section_str(s, "linux_uses", "its default distances: 10 local, 20 remote");
+	section_str(s, "rule", slit_rule_name(c.rule));
+	section_int(s, "from_locality", c.row);
+	section_int(s, "to_locality", c.col);
+	section_int(s, "value", c.value);
+	section_int(s, "bad_entries", c.nbad);
+	section_str(s, "why", text);
+	if (this_machine)
+		doc_note(doc, "the firmware's SLIT (%s): %s; the node distances this kernel reports are those defaults, not the firmware's",
+			 path, text);
+	else
+		doc_note(doc, "the SLIT of %s: %s; a kernel booted with it would report those defaults, not its distances",
+			 path, text);
+	free(text);
 }
 
 int slit_analyse(const struct ph_slit_job *job, struct ph_analysis *a,
@@ -654,7 +930,9 @@ void slit_report(const struct ph_slit_job *job, const struct ph_analysis *a,
 		 struct ph_doc *doc)
 {
 	add_verdict(doc, job, a);
-	add_checks(doc, a, job->nhmat);
+	if (job->fw_path)
+		slit_report_firmware(doc, job->fw_path, true, job->fw_err, job->fw_why, job->fw);
+	add_checks(doc, job, a);
 	add_input_matrix(doc, job);
 	add_distances(doc, job, a);
 	add_local(doc, job, a);
@@ -672,6 +950,14 @@ void slit_report(const struct ph_slit_job *job, const struct ph_analysis *a,
 		doc_note(doc, "no SLIT given: levels, asymmetry, per-hop model and proposed SLIT only; give --slit FILE (numactl --hardware output) to compare");
 	else if (!a->have_slit)
 		doc_note(doc, "the SLIT (%s) covers none of the measured cells: not compared", job->slit_from);
+	if (a->slit_rejected) {
+		const struct ph_slit_check *c = &a->slit_check;
+		char *why = slit_rejection(c, "node", job->slit->ids[c->row], job->slit->ids[c->col]);
+
+		doc_note(doc, "the SLIT of %s: %s; the measurement is compared with those defaults, the table the kernel would use, not with the SLIT given",
+			 job->slit_from, why);
+		free(why);
+	}
 	if (job->m->metric != PH_METRIC_LATENCY && job->nhmat == 0 && !job->latency)
 		doc_note(doc, "per-hop figures are in distance units (10 = local), derived from %s; a latency matrix gives them in ns",
 			 job->figure);

@@ -29,6 +29,8 @@ pages --page-sizes 4k --min 16K --max 64K --time 0.05 --format json
 prefetch --size 8M --time 0.05 --patterns seq,random
 slit
 slit --input tests/data/shared/amd-6220-4node.matrix.csv --slit tests/data/shared/amd-6220-4node.numactl.txt --format json
+slit --input tests/data/shared/intel-e5-2643-2node.matrix.csv --slit tests/data/slit/linux-zeros.numactl.txt --format csv
+info --slit-table tests/data/slit/linux-zeros.numactl.txt
 chase --pattern bogus
 stream --membind 9
 LIST

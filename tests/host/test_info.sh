@@ -58,6 +58,58 @@ expect "provenance kernel" "$(jq -r .provenance.kernel "$TMP/i.json")" "$(uname 
 expect "module absent on this host" "$(jq -r .module.present "$TMP/i.json")" \
 	"$([ -e /dev/pagehop ] && echo true || echo false)"
 
+# The firmware's SLIT, judged as drivers/acpi/numa/srat.c's slit_valid() does.
+# This machine's own table first: its status must match what is there.
+if [ -e /sys/firmware/acpi/tables/SLIT ]; then
+	[ "$(id -u)" = 0 ] && want='^(accepted|rejected)$' || want='^unreadable$'
+else
+	want='^absent$'
+fi
+jq -r .firmware_slit.status "$TMP/i.json" | grep -Eq "$want" &&
+	pass "this machine's SLIT: $(jq -r .firmware_slit.status "$TMP/i.json")" ||
+	fail "this machine's SLIT: status $(jq -r .firmware_slit.status "$TMP/i.json"), want $want"
+# slit_bin FILE E00 E01 E10 E11: a 2-locality SLIT (QEMU's header) with those entries.
+slit_bin() {
+	printf 'SLIT\x30\x00\x00\x00\x01\x2cBOCHS BXPCSLIT\x01\x00\x00\x00BXPC\x01\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00'"\\x$2\\x$3\\x$4\\x$5" >"$1"
+}
+# info_case NAME E00 E01 E10 E11 STATUS [RULE FROM TO VALUE]
+info_case() {
+	local name=$1 f=$TMP/$1.slit
+	slit_bin "$f" "$2" "$3" "$4" "$5"
+	"$PAGEHOP" info --slit-table "$f" --format json >"$TMP/$name.json" 2>"$TMP/err"
+	expect "--slit-table $name: exit 0" "$?" 0
+	expect "--slit-table $name: status" "$(jq -r .firmware_slit.status "$TMP/$name.json")" "$6"
+	expect "--slit-table $name: localities" "$(jq -r .firmware_slit.localities "$TMP/$name.json")" 2
+	if [ "$6" = accepted ]; then
+		expect "--slit-table $name: Linux uses it" "$(jq -r '.firmware_slit.linux_uses | startswith("this table")' "$TMP/$name.json")" true
+		return
+	fi
+	expect "--slit-table $name: rule" "$(jq -r .firmware_slit.rule "$TMP/$name.json")" "$7"
+	expect "--slit-table $name: entry" "$(jq -r '"\(.firmware_slit.from_locality)>\(.firmware_slit.to_locality)=\(.firmware_slit.value)"' "$TMP/$name.json")" "$8>$9=${10}"
+	expect "--slit-table $name: what Linux uses" "$(jq -r .firmware_slit.linux_uses "$TMP/$name.json")" \
+		"its default distances: 10 local, 20 remote"
+	jq -r .firmware_slit.why "$TMP/$name.json" | grep -q "^Linux ignores this SLIT (drivers/acpi/numa/srat.c, slit_valid()): the entry from locality $8 to locality $9 is ${10}, " &&
+		pass "--slit-table $name: why" || fail "--slit-table $name: why: $(jq -r .firmware_slit.why "$TMP/$name.json")"
+	jq -r '.notes[]' "$TMP/$name.json" | grep -q "^the SLIT of $f: Linux ignores this SLIT" &&
+		pass "--slit-table $name: a note too" || fail "--slit-table $name: no note"
+}
+info_case qemu 0a 15 15 0a accepted
+info_case unreachable 0a ff ff 0a accepted
+info_case local-11 0a 15 15 0b rejected local_not_10 1 1 11
+info_case remote-10 0a 0a 0a 0a rejected remote_not_above_10 0 1 10
+info_case remote-5 0a 05 15 0a rejected remote_not_above_10 0 1 5
+info_case zeros 00 00 00 00 rejected local_not_10 0 0 0
+"$PAGEHOP" info --slit-table "$TMP/remote-10.slit" >"$TMP/t10" 2>&1
+grep -q '^  status  *rejected$' "$TMP/t10" && grep -q '^  rule  *remote_not_above_10$' "$TMP/t10" &&
+	pass "--slit-table, table format: status and rule" || fail "--slit-table, table format: $(sed -n '/firmware SLIT/,/^$/p' "$TMP/t10")"
+"$PAGEHOP" info --slit-table "$TMP/remote-10.slit" --format csv >"$TMP/c10" 2>&1
+grep -q '^status,rejected$' "$TMP/c10" && grep -q '^from_locality,0$' "$TMP/c10" && grep -q '^to_locality,1$' "$TMP/c10" &&
+	pass "--slit-table, CSV format: status and entry" || fail "--slit-table, CSV format: $(grep -A12 'section: firmware_slit' "$TMP/c10")"
+head -c 40 "$TMP/qemu.slit" >"$TMP/short.slit"
+usage_error "info --slit-table truncated" info --slit-table "$TMP/short.slit"
+usage_error "info --slit-table missing" info --slit-table "$TMP/none.slit"
+usage_error "info --slit-table a directory" info --slit-table "$TMP"
+
 # The other two formats and usage errors.
 "$PAGEHOP" info >"$TMP/t" && grep -q '^node distances:' "$TMP/t" && pass "table format" || fail "table format"
 "$PAGEHOP" info --format csv >"$TMP/c" && grep -q '^# metric: distance' "$TMP/c" && pass "csv format" || fail "csv format"

@@ -56,6 +56,9 @@ expect "amd: measured levels and their pairs" \
 expect "amd: proposed SLIT" "$(j amd '[.proposed_slit.values[][]] | map(tostring) | join(" ")')" \
 	"10 15 28 32 16 10 34 29 28 34 10 16 33 28 16 10"
 expect "amd: proposed SLIT valid for Linux" "$(valid_slit amd)" true
+# JSON numbers have no leading '+' (json-c and Python reject it; jq does not).
+expect "amd: JSON without '+' numbers" "$(grep -c '": +' "$TMP/amd.json")" 0
+expect "amd: rel_err_pct positive" "$(j amd '[.magnitude[].rel_err_pct | select(. > 0)] | length > 0')" true
 expect "amd: per hop" "$(j amd .per_hop_fit.summary)" \
 	"1 hop +5.70 distance, bandwidth x0.64 of local (n=4), 2 hops +18.38 distance, bandwidth x0.35 of local (n=4), 3 hops +23.25 distance, bandwidth x0.30 of local (n=4)"
 "$PAGEHOP" slit "${AMD[@]}" >"$TMP/amd.txt" 2>&1
@@ -107,6 +110,64 @@ expect "4-node + CXL JSON: HMAT rows" "$(j cxl '.hmat | length')" 10
 expect "4-node + CXL JSON: memory-only node's row transposed" \
 	"$(j cxl '[.proposed_exceptions[] | select(.source == "transposed") | .from_node] | unique | map(tostring) | join(" ")')" 4
 expect "4-node + CXL JSON: proposed SLIT valid for Linux" "$(valid_slit cxl)" true
+
+# ---- a SLIT Linux would ignore (drivers/acpi/numa/srat.c, slit_valid()) ----
+# The kernel rejects the whole table at its first entry, row by row, that is
+# on the diagonal and not 10, or off it and 10 or less, and keeps 10 local,
+# 20 remote.  The Intel data (17.99 and 19.25) against 20: -10.1% and -3.7%.
+INTEL_IN=(--input "$SH/intel-e5-2643-2node.matrix.csv")
+# linux_case FILE RULE FROM TO VALUE: rejected for that entry, compared with 10/20.
+linux_case() {
+	local f=$1 name
+	name=$(basename "$1" .numactl.txt)
+	run "$name" "${INTEL_IN[@]}" --slit "$SY/$f"
+	expect "$name: exit 0, against 10/20" "$rc" 0
+	expect "$name: Linux rejects it" "$(j "$name" .verdict.slit_linux)" rejected
+	expect "$name: the rule" "$(j "$name" .verdict.slit_linux_rule)" "$2"
+	expect "$name: the entry" "$(j "$name" '"\(.verdict.slit_linux_from)>\(.verdict.slit_linux_to)=\(.verdict.slit_linux_value)"')" "$3>$4=$5"
+	expect "$name: the SLIT given" "$(j "$name" .verdict.slit_given)" "$SY/$f (numactl --hardware)"
+	expect "$name: compared with Linux's defaults" "$(j "$name" '[.magnitude[].slit] | map(tostring) | join(" ")')" "20 20"
+	expect "$name: levels of the defaults" "$(j "$name" '[.levels[] | select(.source == "slit") | .dist_mean] | map(tostring) | join(" ")')" "10 20"
+	expect "$name: the checks say so" "$(j "$name" '.checks[] | select(.check == "slit_for_linux") | .result')" "ignored by Linux"
+	j "$name" .verdict.slit_linux_why | grep -q "^Linux ignores this SLIT (drivers/acpi/numa/srat.c, slit_valid()): the entry from node $3 to node $4 is $5, .*Linux uses its default distances instead: 10 local, 20 remote$" &&
+		pass "$name: why, and what Linux uses" || fail "$name: why: $(j "$name" .verdict.slit_linux_why)"
+	j "$name" .verdict.summary | grep -q "of Linux's default table (Linux ignores the SLIT given, whose entry from node $3 to node $4 is $5, and uses 10 local, 20 remote)$" &&
+		pass "$name: the summary names the table compared" || fail "$name: summary: $(j "$name" .verdict.summary)"
+}
+linux_case linux-local-11.numactl.txt local_not_10 1 1 11
+linux_case linux-remote-10.numactl.txt remote_not_above_10 0 1 10
+linux_case linux-remote-5.numactl.txt remote_not_above_10 0 1 5
+linux_case linux-zeros.numactl.txt local_not_10 0 0 0
+expect "every entry 10: said" "$(j linux-remote-10 .verdict.slit_linux_why | grep -c 'every entry is 10')" 1
+expect "all zeros: said" "$(j linux-zeros .verdict.slit_linux_why | grep -c 'every entry is 0: an empty table')" 1
+expect "all zeros: 4 of 4 entries" "$(j linux-zeros .verdict.slit_linux_bad_entries)" 4
+# 255 ("no connection" in ACPI) is above 10: Linux takes the table as it is.
+run linux255 "${INTEL_IN[@]}" --slit "$SY/linux-remote-255.numactl.txt"
+expect "255: accepted" "$(j linux255 .verdict.slit_linux)" accepted
+expect "255: compared as given, exit 3" "$rc" 3
+expect "255: no rejection fields" "$(j linux255 '.verdict | has("slit_linux_why")')" false
+expect "a valid SLIT: accepted" "$(j intel .verdict.slit_linux)" accepted
+expect "a valid SLIT: the check" "$(j intel '.checks[] | select(.check == "slit_for_linux") | .result')" ok
+# Four nodes: every entry 10 would be one level; Linux's 10/20 are two.
+run amd10 --input "$SH/amd-6220-4node.matrix.csv" --slit <(sed -e 's/  16/  10/g' "$SH/amd-6220-4node.numactl.txt")
+expect "amd, remote 10: exit 1" "$rc" 1
+expect "amd, remote 10: summary" "$(j amd10 .verdict.summary | sed 's/ (Linux ignores.*//')" \
+	"inconsistent: measurement shows 4 levels, Linux's default table has 2"
+# The distances recorded in a JSON input are judged alike.
+jq '.distances.values = [[10, 10], [10, 10]]' "$SY/matrix-2node.json" >"$TMP/distances-10.json"
+run rec10 --input "$TMP/distances-10.json"
+expect "recorded distances 10: rejected" "$(j rec10 .verdict.slit_linux)" rejected
+expect "recorded distances 10: given" "$(j rec10 .verdict.slit_given)" "$TMP/distances-10.json (distances recorded with the measurement)"
+expect "recorded distances 10: compared with 20" "$(j rec10 '[.magnitude[].slit] | unique | map(tostring) | join(" ")')" 20
+# Table and CSV carry the same fields.
+"$PAGEHOP" slit "${INTEL_IN[@]}" --slit "$SY/linux-remote-10.numactl.txt" >"$TMP/l10.txt" 2>&1
+grep -q '^  slit_linux  *rejected$' "$TMP/l10.txt" && grep -q '^  slit_linux_rule  *remote_not_above_10$' "$TMP/l10.txt" &&
+	grep -q '^  slit_for_linux  *ignored by Linux  *Linux ignores this SLIT' "$TMP/l10.txt" &&
+	pass "table format: slit_linux fields and the check" || fail "table format: $(grep slit_ "$TMP/l10.txt")"
+"$PAGEHOP" slit "${INTEL_IN[@]}" --slit "$SY/linux-remote-10.numactl.txt" --format csv >"$TMP/l10.csv" 2>&1
+grep -q '^slit_linux,rejected$' "$TMP/l10.csv" && grep -q '^slit_linux_from,0$' "$TMP/l10.csv" &&
+	grep -q '^slit_linux_to,1$' "$TMP/l10.csv" && grep -q '^slit_for_linux,ignored by Linux,' "$TMP/l10.csv" &&
+	pass "CSV format: slit_linux fields and the check" || fail "CSV format: $(grep slit_ "$TMP/l10.csv")"
 
 # ---- usage errors: exit 2, one line on stderr, nothing on stdout ----
 printf '# metric: latency_ns\nnode,0,1\n0,90,140\n1,141\n' >"$TMP/short.csv"

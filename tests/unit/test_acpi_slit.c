@@ -75,6 +75,72 @@ static void test_header_read(void **state)
 	assert_int_equal(acpi_header_read(path, &h), -ENOENT);
 }
 
+static void test_slit_parse(void **state)
+{
+	struct ph_acpi_slit t;
+	uint8_t buf[48 + 4];
+	char why[160];
+
+	(void)state;
+	assert_int_equal(acpi_slit_parse(qemu_slit, sizeof(qemu_slit), &t, why, sizeof(why)), 0);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.entry[0], 10);
+	assert_int_equal(t.entry[1], 21);
+	assert_int_equal(t.entry[2], 21);
+	assert_int_equal(t.entry[3], 10);
+	acpi_slit_free(&t);
+
+	/* Not a SLIT. */
+	memcpy(buf, qemu_slit, sizeof(qemu_slit));
+	memcpy(buf, "SRAT", 4);
+	assert_int_equal(acpi_slit_parse(buf, sizeof(qemu_slit), &t, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "'SRAT'"));
+	/* Shorter than the header's length. */
+	assert_int_equal(acpi_slit_parse(qemu_slit, 47, &t, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "47 bytes where its header says 48"));
+	/* Header and locality count only. */
+	assert_int_equal(acpi_slit_parse(qemu_slit, 43, &t, why, sizeof(why)), -EINVAL);
+	/* 3 localities need 9 bytes; the table has 4. */
+	memcpy(buf, qemu_slit, sizeof(qemu_slit));
+	buf[36] = 3;
+	assert_int_equal(acpi_slit_parse(buf, sizeof(qemu_slit), &t, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "3 localities need 9 bytes"));
+	/* A count whose square overflows 64 bits is refused, not wrapped. */
+	memset(buf + 36, 0xff, 8);
+	assert_int_equal(acpi_slit_parse(buf, sizeof(qemu_slit), &t, why, sizeof(why)), -EINVAL);
+	assert_null(t.entry);
+	/* Bytes past the header's length are not entries; zero localities is a table. */
+	memcpy(buf, qemu_slit, sizeof(qemu_slit));
+	buf[4] = 44;
+	buf[36] = 0;
+	assert_int_equal(acpi_slit_parse(buf, sizeof(buf), &t, why, sizeof(why)), 0);
+	assert_int_equal(t.n, 0);
+	acpi_slit_free(&t);
+}
+
+static void test_slit_read(void **state)
+{
+	char path[] = "/tmp/pagehop-test-slit-XXXXXX", why[160];
+	int fd = mkstemp(path);
+	struct ph_acpi_slit t;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, qemu_slit, sizeof(qemu_slit)), (int)sizeof(qemu_slit));
+	close(fd);
+	assert_int_equal(acpi_slit_read(path, &t, why, sizeof(why)), 0);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.entry[1], 21);
+	acpi_slit_free(&t);
+	assert_int_equal(truncate(path, 40), 0);
+	assert_int_equal(acpi_slit_read(path, &t, why, sizeof(why)), -EINVAL);
+	unlink(path);
+	assert_int_equal(acpi_slit_read(path, &t, why, sizeof(why)), -ENOENT);
+	/* A directory (or a FIFO) is no table, and reading it must not hang. */
+	assert_int_equal(acpi_slit_read("/tmp", &t, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "not a regular file");
+}
+
 static void test_ids(void **state)
 {
 	char s[16];
@@ -188,6 +254,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_header_parse),
 		cmocka_unit_test(test_header_read),
+		cmocka_unit_test(test_slit_parse),
+		cmocka_unit_test(test_slit_read),
 		cmocka_unit_test(test_ids),
 		cmocka_unit_test(test_source_golden),
 		cmocka_unit_test(test_source_wide),

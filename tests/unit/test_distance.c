@@ -830,6 +830,123 @@ static void test_hmat_compare(void **state)
 	nmatrix_free(bw);
 }
 
+/* ---- what Linux does with a SLIT (drivers/acpi/numa/srat.c, slit_valid()) ---- */
+
+static void test_slit_linux_rules(void **state)
+{
+	static const int ok[] = { 10, 21, 21, 10 };
+	static const int unreachable[] = { 10, 255, 255, 10 };	/* u8 255 > 10: accepted */
+	static const int local11[] = { 10, 21, 21, 11 };
+	static const int remote10[] = { 10, 10, 10, 10 };
+	static const int remote5[] = { 10, 5, 21, 10 };
+	static const int zeros[] = { 0, 0, 0, 0 };
+	/* Two faults: the kernel's walk, row by row, meets 0>2 before 1>1. */
+	static const int two[] = { 10, 21, 9, 21, 12, 21, 21, 21, 10 };
+	struct ph_slit_check c;
+
+	(void)state;
+	assert_true(slit_linux_check(2, ok, &c));
+	assert_int_equal(c.rule, PH_SLIT_RULE_OK);
+	assert_int_equal(c.nbad, 0);
+	assert_false(c.uniform);
+	assert_true(slit_linux_check(2, unreachable, &c));
+
+	assert_false(slit_linux_check(2, local11, &c));
+	assert_int_equal(c.rule, PH_SLIT_RULE_LOCAL);
+	assert_int_equal(c.row, 1);
+	assert_int_equal(c.col, 1);
+	assert_int_equal(c.value, 11);
+	assert_int_equal(c.nbad, 1);
+	assert_int_equal(c.nentries, 4);
+
+	/* What "a lot of BIOS" do, says the kernel's comment: 10 everywhere. */
+	assert_false(slit_linux_check(2, remote10, &c));
+	assert_int_equal(c.rule, PH_SLIT_RULE_REMOTE);
+	assert_int_equal(c.row, 0);
+	assert_int_equal(c.col, 1);
+	assert_int_equal(c.value, 10);
+	assert_int_equal(c.nbad, 2);
+	assert_true(c.uniform);
+
+	assert_false(slit_linux_check(2, remote5, &c));
+	assert_int_equal(c.rule, PH_SLIT_RULE_REMOTE);
+	assert_int_equal(c.value, 5);
+	assert_int_equal(c.nbad, 1);
+	assert_false(c.uniform);
+
+	assert_false(slit_linux_check(2, zeros, &c));
+	assert_int_equal(c.rule, PH_SLIT_RULE_LOCAL);
+	assert_int_equal(c.row, 0);
+	assert_int_equal(c.col, 0);
+	assert_int_equal(c.value, 0);
+	assert_int_equal(c.nbad, 4);
+	assert_true(c.uniform);
+
+	assert_false(slit_linux_check(3, two, &c));
+	assert_int_equal(c.rule, PH_SLIT_RULE_REMOTE);
+	assert_int_equal(c.row, 0);
+	assert_int_equal(c.col, 2);
+	assert_int_equal(c.value, 9);
+	assert_int_equal(c.nbad, 2);
+
+	assert_string_equal(slit_rule_name(PH_SLIT_RULE_LOCAL), "local_not_10");
+	assert_string_equal(slit_rule_name(PH_SLIT_RULE_REMOTE), "remote_not_above_10");
+}
+
+static void test_slit_rejected_defaults(void **state)
+{
+	/* Every entry 10: one SLIT level, while the Intel data shows two. */
+	static const int remote10[] = { 10, 10, 10, 10 };
+	static const int zeros[] = { 0, 0, 0, 0 };
+	struct ph_nmatrix *m = square(PH_METRIC_BANDWIDTH, 2, intel_bw);
+	struct ph_slit *s = slit_square(2, remote10), *d;
+	struct ph_analysis a;
+
+	(void)state;
+	d = slit_linux_default(s);
+	assert_int_equal(d->n, 2);
+	assert_int_equal(d->dist[0], 10);
+	assert_int_equal(d->dist[1], 20);
+	assert_int_equal(d->dist[2], 20);
+	assert_int_equal(d->dist[3], 10);
+	slit_free(d);
+
+	/*
+	 * Linux ignores it and uses 10/20: the comparison is with 20, where
+	 * 17.99 is -10.1% and 19.25 -3.7%: two levels each, consistent.
+	 */
+	assert_int_equal(analysis_run(m, s, &defaults, &a), 0);
+	assert_true(a.slit_rejected);
+	assert_int_equal(a.slit_check.rule, PH_SLIT_RULE_REMOTE);
+	assert_non_null(a.slit_default);
+	assert_int_equal(a.slit.n, 2);
+	assert_int_equal(a.nmag, 2);
+	assert_int_equal(a.mag[0].slit, 20);
+	assert_near(a.mag[0].rel_err, (17.989418 - 20) / 20, 1e-6);
+	assert_int_equal(a.verdict, PH_VERDICT_CONSISTENT);
+	analysis_free(&a);
+	slit_free(s);
+
+	/* All zeros: the same defaults, the diagonal rule named. */
+	s = slit_square(2, zeros);
+	assert_int_equal(analysis_run(m, s, &defaults, &a), 0);
+	assert_true(a.slit_rejected);
+	assert_int_equal(a.slit_check.rule, PH_SLIT_RULE_LOCAL);
+	assert_int_equal(a.mag[1].slit, 20);
+	analysis_free(&a);
+	slit_free(s);
+
+	/* A valid SLIT is compared as given. */
+	s = slit_square(2, intel_slit);
+	assert_int_equal(analysis_run(m, s, &defaults, &a), 0);
+	assert_false(a.slit_rejected);
+	assert_null(a.slit_default);
+	assert_int_equal(a.mag[0].slit, 21);
+	analysis_free(&a);
+	slit_free(s);
+	nmatrix_free(m);
+}
+
 static void test_metric_names(void **state)
 {
 	(void)state;
@@ -868,6 +985,8 @@ int main(void)
 		cmocka_unit_test(test_parse_id_list),
 		cmocka_unit_test(test_hmat_compare),
 		cmocka_unit_test(test_metric_names),
+		cmocka_unit_test(test_slit_linux_rules),
+		cmocka_unit_test(test_slit_rejected_defaults),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

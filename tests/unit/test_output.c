@@ -152,12 +152,234 @@ static void test_save_json_atomic(void **state)
 	doc_free(d);
 }
 
+/* ---- format_number() against printf itself ---- */
+
+static unsigned long long rng = 88172645463325252ULL;
+
+static unsigned long long rnd64(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static void check_number(const char *fmt, double v)
+{
+	char want[512], got[512], small[6], small_want[6];
+	int nw = snprintf(want, sizeof(want), fmt, v);
+	int ng = format_number(got, sizeof(got), fmt, v);
+
+	if (ng != nw || strcmp(got, want))
+		fail_msg("format_number(\"%s\", %.17g) = '%s' (%d), printf says '%s' (%d)",
+			 fmt, v, got, ng, want, nw);
+	/* Truncated as snprintf truncates. */
+	assert_int_equal(format_number(small, sizeof(small), fmt, v),
+			 snprintf(small_want, sizeof(small_want), fmt, v));
+	assert_string_equal(small, small_want);
+}
+
+static void test_format_number(void **state)
+{
+	static const char *const fmts[] = {
+		"%.2f", "%+.1f", "%.1f", "%.0f", "%.3f", "%.4f", "%+.2f", "%.9f",
+		"%g", "%.4g", "%.2g", "%.1g", "%.0g", "%.10g", "%.17g",
+		"%5.2f", "%e", "%.3e",	/* not taken: printf itself */
+	};
+	static const double edges[] = {
+		0.0, -0.0, 0.5, 1.5, 2.5, -0.5, 0.125, 0.375, -0.125, 1e-5, 9.5e-5,
+		0.0001, 0.00012345, 999999.5, 999999.4, 9999995, 99999.95, 9.9999996,
+		0.99999999, 1e15, 1e16, 1e17, 1e19, 1.8446744073709552e19, 1e20, 1e300,
+		-1e300, 5e-324, 2.2250738585072014e-308, 123456789012.345, 17.989418,
+		-14.336, 28.384615, 4503599627370496.5, 9007199254740993.0, 0.045, 1.005,
+	};
+	double v;
+
+	(void)state;
+	for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+		for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+			check_number(fmts[f], edges[i]);
+		for (int i = 0; i < 20000; i++) {
+			unsigned long long u = rnd64();
+
+			switch (i % 4) {
+			case 0:	/* any magnitude pagehop prints */
+				v = ldexp((double)(u >> 11), (int)(rnd64() % 90) - 80);
+				break;
+			case 1:	/* exact ties at the printed precision and beyond */
+				v = (double)(u % 100000) / (double)(1ULL << (rnd64() % 12));
+				break;
+			case 2:	/* short decimals, as measured values are */
+				v = (double)(u % 10000000) / 1000.0;
+				break;
+			default:	/* any bit pattern that is a number */
+				memcpy(&v, &u, sizeof(v));
+				if (!isfinite(v))
+					v = 1.0;
+				break;
+			}
+			if (rnd64() & 1)
+				v = -v;
+			check_number(fmts[f], v);
+		}
+	}
+}
+
+/* ---- JSON: json-c writes back exactly what was rendered ---- */
+
+static void fill_row(const void *ctx, struct ph_table *t, int row)
+{
+	const int *k = ctx;
+
+	table_int(t, row, "n", row * *k);
+	table_num(t, row, "x", row / 3.0, "%.2f");
+	table_num(t, row, "signed", row - 2.5, "%+.1f");
+	if (row % 3)
+		table_str(t, row, "s", row % 2 ? "a/b" : "tab\there");
+	table_bool(t, row, "b", row % 2);
+}
+
+static void fill_matrix(const void *ctx, struct ph_matrix *m, int row)
+{
+	(void)ctx;
+	for (int c = 0; c < 3; c++)
+		if (row != c)
+			matrix_num(m, row, c, 10 + row * 1.5 + c, "%g");
+}
+
+static struct ph_doc *odd_doc(bool lazy)
+{
+	static const int k = 7;
+	struct ph_doc *d = doc_new("odd");
+	struct ph_section *s;
+	struct ph_table *t;
+	struct ph_matrix *m;
+	int ids[] = { 4, 0, 9 };
+
+	doc_set_provenance(d, &fixed);
+	s = doc_add_section(d, "empty", NULL);
+	s = doc_add_section(d, "strings", "strings");
+	section_str(s, "quote", "say \"hi\" \\ back/slash");
+	section_str(s, "control", "bell\a nul-less \x01\x1f\b\f\n\r\t end");
+	section_str(s, "utf8", "caf\xc3\xa9 \xe2\x80\x94 \x7f");
+	section_str(s, "", "empty key");
+	section_num(s, "neg", -0.0, "%.2f");
+	section_int(s, "min", -9223372036854775807LL - 1);
+	t = doc_add_table(d, "no_rows", "a table without rows");
+	table_add_col(t, "a");
+	t = doc_add_table(d, "no_cols", "a table without columns");
+	table_add_row(t);
+	table_add_row(t);
+	if (lazy) {
+		t = doc_add_table_rows(d, "rows", "generated", 5, fill_row, &k);
+		table_add_col(t, "n");
+		table_add_col(t, "x");
+		table_add_col(t, "signed");
+		table_add_col(t, "s");
+		table_add_col(t, "b");
+		m = doc_add_matrix_rows(d, "m", "generated matrix", "distance", 3, ids, 3, ids,
+					fill_matrix, NULL);
+	} else {
+		t = doc_add_table(d, "rows", "generated");
+		table_add_col(t, "n");
+		table_add_col(t, "x");
+		table_add_col(t, "signed");
+		table_add_col(t, "s");
+		table_add_col(t, "b");
+		for (int r = 0; r < 5; r++)
+			fill_row(&k, t, table_add_row(t));
+		m = doc_add_matrix(d, "m", "generated matrix", "distance", 3, ids, 3, ids);
+		for (int r = 0; r < 3; r++)
+			fill_matrix(NULL, m, r);
+	}
+	m = doc_add_matrix(d, "none", "no nodes", "distance", 0, ids, 0, ids);
+	(void)m;
+	/* A repeated name: json-c keeps the first place, the last value. */
+	s = doc_add_section(d, "strings", "again");
+	section_int(s, "replaced", 1);
+	t = doc_add_table(d, "dup_cols", "repeated column");
+	table_add_col(t, "a");
+	table_add_col(t, "b");
+	table_add_col(t, "a");
+	table_int(t, table_add_row(t), "b", 2);
+	doc_note(d, "first");
+	doc_note(d, "second, with \"quotes\"");
+	return d;
+}
+
+static void reparse_equal(struct ph_doc *d)
+{
+	char *text = render(d, PH_FMT_JSON);
+	json_object *root = json_tokener_parse(text);
+	const char *back;
+
+	assert_non_null(root);
+	back = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+						     JSON_C_TO_STRING_NOSLASHESCAPE);
+	assert_int_equal(strlen(text), strlen(back) + 1);
+	assert_memory_equal(text, back, strlen(back));
+	assert_int_equal(text[strlen(back)], '\n');
+	json_object_put(root);
+	free(text);
+}
+
+static void test_json_layout(void **state)
+{
+	struct ph_doc *d;
+	char *text;
+
+	(void)state;
+	/* "%+.1f" prints "+1.5" in a table and CSV, 1.5 in JSON (no '+' there). */
+	d = odd_doc(true);
+	text = render(d, PH_FMT_JSON);
+	assert_non_null(strstr(text, "\"signed\": 1.5"));
+	assert_null(strstr(text, ": +"));
+	free(text);
+	text = render(d, PH_FMT_CSV);
+	assert_non_null(strstr(text, ",+1.5,"));
+	free(text);
+	doc_free(d);
+	d = sample();
+	reparse_equal(d);
+	doc_free(d);
+	d = odd_doc(false);
+	reparse_equal(d);
+	doc_free(d);
+	d = odd_doc(true);
+	reparse_equal(d);
+	doc_free(d);
+	/* No notes, no items. */
+	d = doc_new("bare");
+	doc_set_provenance(d, &fixed);
+	reparse_equal(d);
+	doc_free(d);
+}
+
+/* Rows made when rendered print exactly as rows stored, in every format. */
+static void test_generated_rows(void **state)
+{
+	(void)state;
+	for (int fmt = PH_FMT_TABLE; fmt <= PH_FMT_JSON; fmt++) {
+		struct ph_doc *a = odd_doc(false), *b = odd_doc(true);
+		char *ta = render(a, (enum ph_format)fmt), *tb = render(b, (enum ph_format)fmt);
+
+		assert_string_equal(ta, tb);
+		free(ta);
+		free(tb);
+		doc_free(a);
+		doc_free(b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_json_values),
 		cmocka_unit_test(test_save_json_atomic),
+		cmocka_unit_test(test_format_number),
+		cmocka_unit_test(test_json_layout),
+		cmocka_unit_test(test_generated_rows),
 	};
 
 	return cmocka_run_group_tests_name("output", tests, NULL, NULL);

@@ -177,6 +177,16 @@ vm_config_flat11() {
 	vm_config_with_slit "10 11 11 11 11 10 11 11 11 11 10 11 11 11 11 10"
 }
 
+# remote10: a SLIT of 10 everywhere, which QEMU builds (it requires 10 on
+# the diagonal and nothing below 10) and Linux ignores (slit_valid() in
+# drivers/acpi/numa/srat.c: off the diagonal, above 10): the guest's
+# kernel uses 10 local, 20 remote.
+vm_config_remote10() {
+	vm_config_with_slit "10 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10"
+	VM_ENV="$VM_ENV
+VM_LINUX_SLIT='10 20 20 20 20 10 20 20 20 20 10 20 20 20 20 10'"
+}
+
 
 # The slit machines with guest time counted in instructions (-icount): a
 # vCPU's time is then the instructions it ran, every load costs the same

@@ -3,7 +3,7 @@
 # and HMAT the guest was booted with (tests/vm/lib.sh), in all three formats,
 # and agrees with /sys read directly.
 . /tests/tap.sh
-plan 14
+plan 15
 
 j=/tmp/info.json
 if pagehop info --format json >$j 2>/tmp/info.err; then ok "info --format json exits 0"; else not_ok "info --format json exits 0" "$(cat /tmp/info.err)"; fi
@@ -23,6 +23,10 @@ got=$(jq -r '[.distances.values[][]] | map(tostring) | join(" ")' $j)
 # The same through /sys, the second path.
 sys=$(for i in 0 1 2 3; do cat /sys/devices/system/node/node$i/distance; done | tr '\n' ' ' | sed 's/ *$//')
 [ "$got" = "$sys" ] && ok "SLIT agrees with /sys" || not_ok "SLIT agrees with /sys" "sys $sys"
+
+# The firmware's SLIT, read back: a table Linux takes (10 on the diagonal, others above 10).
+fw=$(jq -r '.firmware_slit | "\(.status) \(.localities)"' $j)
+[ "$fw" = "accepted 4" ] && ok "firmware SLIT accepted, 4 localities" || not_ok "firmware SLIT" "$(jq -c .firmware_slit $j)"
 
 # HMAT: every node's best initiator is itself, at the local figures.
 hm=$(jq -r "[.hmat[] | select(.access == 0) | select(.initiators == (.node|tostring)) | select(.read_lat_ns == $VM_HMAT_LOCAL_LAT and .write_lat_ns == $VM_HMAT_LOCAL_LAT)] | length" $j)
