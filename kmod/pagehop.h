@@ -61,13 +61,22 @@ static inline unsigned long pagehop_page_bytes(const struct pagehop_buf *b)
 	return 1UL << b->shift;
 }
 
-/* pagehop_main.c */
+/* pagehop_uapi.c */
 int pagehop_copy_in(void *k, size_t ksize, void __user *arg, u32 *usize);
 int pagehop_copy_in_min(void *k, size_t ksize, size_t kmin, void __user *arg, u32 *usize);
 int pagehop_copy_out(void __user *arg, const void *k, size_t ksize, u32 usize);
+
+/* pagehop_pin.c */
 u64 pagehop_pin_cap_bytes(void);
+u64 pagehop_pinned_bytes(void);
 u64 pagehop_node_free_pages(int nid);
 u64 pagehop_node_managed_pages(int nid);
+int pagehop_pin_reserve(u64 length, int node);
+void pagehop_pin_unreserve(u64 length);
+int pagehop_pin_charge(struct mm_struct *mm, u64 length);
+void pagehop_pin_uncharge(struct mm_struct *mm, u64 length);
+
+/* pagehop_features.c */
 u64 pagehop_features(void);
 
 /* pagehop_buf.c */
@@ -80,7 +89,6 @@ int pagehop_mmap(struct file *filp, struct vm_area_struct *vma);
 unsigned long pagehop_get_unmapped_area(struct file *filp, unsigned long addr,
 					unsigned long len, unsigned long pgoff,
 					unsigned long flags);
-u64 pagehop_pinned_bytes(void);
 
 /* pagehop_query.c */
 long pagehop_ioc_query(void __user *arg);

@@ -9,6 +9,7 @@
  * 2 MiB and 1 GiB buffers are mapped by PMD and PUD leaves from ->huge_fault
  * on a VM_PFNMAP VMA, where the kernel offers that (pagehop_compat.h); such
  * leaves are invisible to move_pages and pagemap, which is why QUERY exists.
+ * How much may be pinned, and the charge to the caller, is pagehop_pin.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,16 +38,6 @@
 #define PAGEHOP_4K_BLOCK_ORDER	min(PMD_SHIFT - PAGE_SHIFT, PAGEHOP_MAX_PAGE_ORDER)
 #define PAGEHOP_PMD_ORDER	(PMD_SHIFT - PAGE_SHIFT)
 #define PAGEHOP_PUD_ORDER	(PUD_SHIFT - PAGE_SHIFT)
-
-/* A node must keep this share of its memory free after an ALLOC: 1/20. */
-#define PAGEHOP_FLOOR_DIV	20
-
-static atomic64_t pagehop_pinned = ATOMIC64_INIT(0);
-
-u64 pagehop_pinned_bytes(void)
-{
-	return atomic64_read(&pagehop_pinned);
-}
 
 static int pagehop_shift_of(u32 page_size)
 {
@@ -106,36 +97,6 @@ static void pagehop_buf_free_pages(struct pagehop_buf *b)
 }
 
 /*
- * Charge length bytes to mm->pinned_vm, which /proc/PID/status shows as
- * VmPin, holding the caller to RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK,
- * as RDMA's ib_umem_get() does for the pages it pins.  Over the limit is
- * EPERM, as perf_mmap() says for the same limit: distinct from ENOMEM (no
- * memory on the node) and E2BIG (the module's own cap), so the command can
- * say what to change.
- */
-static int pagehop_charge(struct mm_struct *mm, u64 length)
-{
-	u64 pages = length >> PAGE_SHIFT;
-	u64 limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
-	u64 pinned = atomic64_add_return(pages, &mm->pinned_vm);
-
-	/* capable() only when it matters: it marks the task as using the cap. */
-	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
-		atomic64_sub(pages, &mm->pinned_vm);
-		pagehop_warn("ALLOC: %llu KiB more pinned would exceed RLIMIT_MEMLOCK (%llu KiB, %llu KiB pinned): raise ulimit -l or grant CAP_IPC_LOCK\n",
-			     length >> 10, limit << (PAGE_SHIFT - 10),
-			     (pinned - pages) << (PAGE_SHIFT - 10));
-		return -EPERM;
-	}
-	return 0;
-}
-
-static void pagehop_uncharge(struct mm_struct *mm, u64 length)
-{
-	atomic64_sub(length >> PAGE_SHIFT, &mm->pinned_vm);
-}
-
-/*
  * The charge stays with the mm that made the ALLOC until the buffer goes,
  * whoever drops the last reference (an fd passed on, a mapping a child
  * inherited after MADV_DOFORK): mmgrab() keeps the mm_struct, not its
@@ -146,8 +107,8 @@ static void pagehop_buf_release(struct kref *ref)
 	struct pagehop_buf *b = container_of(ref, struct pagehop_buf, ref);
 
 	pagehop_buf_free_pages(b);
-	atomic64_sub(b->length, &pagehop_pinned);
-	pagehop_uncharge(b->mm, b->length);
+	pagehop_pin_unreserve(b->length);
+	pagehop_pin_uncharge(b->mm, b->length);
 	mmdrop(b->mm);
 	kvfree(b->chunks);
 	kfree(b);
@@ -384,39 +345,6 @@ static int pagehop_alloc_check(const struct pagehop_alloc *a, int *shift)
 	return 0;
 }
 
-/* Reserve length bytes against the cap and the node's floor, or -E2BIG. */
-static int pagehop_reserve(u64 length, int node)
-{
-	u64 cap = pagehop_pin_cap_bytes(), pages = length >> PAGE_SHIFT;
-	u64 free = pagehop_node_free_pages(node);
-	u64 floor = pagehop_node_managed_pages(node) / PAGEHOP_FLOOR_DIV;
-
-	/* Beyond the buffer's 1 TiB offset window is beyond any cap too. */
-	if (length >= PAGEHOP_BUF_MAX || length > cap)
-		goto over_cap;
-	if (atomic64_add_return(length, &pagehop_pinned) > cap) {
-		atomic64_sub(length, &pagehop_pinned);
-		goto over_cap;
-	}
-	/*
-	 * Racy against other allocations by design: the floor keeps a request
-	 * from pushing the node into reclaim; __GFP_NORETRY is what keeps the
-	 * OOM killer away if two requests race past it together.
-	 */
-	if (free < pages || free - pages < floor) {
-		atomic64_sub(length, &pagehop_pinned);
-		pagehop_warn("ALLOC: %llu MiB would leave node %d below 5%% free\n",
-			     length >> 20, node);
-		return -E2BIG;
-	}
-	return 0;
-
-over_cap:
-	pagehop_warn("ALLOC: %llu MiB would exceed max_pinned_mb=%llu (%llu MiB pinned)\n",
-		     length >> 20, cap >> 20, pagehop_pinned_bytes() >> 20);
-	return -E2BIG;
-}
-
 /*
  * Put b in the fd's table and tell the caller its id.  The id becomes
  * visible to other callers (FREE, mmap, CHASE on the same fd, from other
@@ -474,16 +402,16 @@ long pagehop_ioc_alloc(struct pagehop_file *pf, void __user *arg)
 	err = pagehop_alloc_check(&a, &shift);
 	if (err)
 		return err;
-	err = pagehop_charge(mm, a.length);
+	err = pagehop_pin_charge(mm, a.length);
 	if (err)
 		return err;
-	err = pagehop_reserve(a.length, a.node);
+	err = pagehop_pin_reserve(a.length, a.node);
 	if (err)
 		goto uncharge;
 
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b) {
-		atomic64_sub(a.length, &pagehop_pinned);
+		pagehop_pin_unreserve(a.length);
 		err = -ENOMEM;
 		goto uncharge;
 	}
@@ -531,7 +459,7 @@ fail:
 	return err;
 
 uncharge:
-	pagehop_uncharge(mm, a.length);
+	pagehop_pin_uncharge(mm, a.length);
 	return err;
 }
 
