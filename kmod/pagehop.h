@@ -85,6 +85,8 @@ long pagehop_ioc_free(struct pagehop_file *pf, void __user *arg);
 struct pagehop_buf *pagehop_buf_get(struct pagehop_file *pf, u32 id);
 void pagehop_buf_put(struct pagehop_buf *b);
 void pagehop_file_release_bufs(struct pagehop_file *pf);
+
+/* pagehop_mmap.c */
 int pagehop_mmap(struct file *filp, struct vm_area_struct *vma);
 unsigned long pagehop_get_unmapped_area(struct file *filp, unsigned long addr,
 					unsigned long len, unsigned long pgoff,
