@@ -21,6 +21,10 @@
 #include <linux/vmalloc.h>
 
 #include "pagehop.h"
+#include "pagehop_buf.h"
+#include "pagehop_features.h"
+#include "pagehop_pin.h"
+#include "pagehop_uapi.h"
 
 /*
  * Node-exact (__GFP_THISNODE), no OOM killer and no long reclaim

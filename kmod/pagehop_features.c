@@ -7,6 +7,8 @@
 #include <asm/cpufeature.h>
 
 #include "pagehop.h"
+#include "pagehop_features.h"
+#include "pagehop_prefetch.h"
 
 /* What this build can do on this kernel and this CPU. */
 u64 pagehop_features(void)

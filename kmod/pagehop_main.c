@@ -6,6 +6,18 @@
  * fails; reports where any mapping of the caller really is (QUERY); times a
  * pointer chase with interrupts off (CHASE); and controls the hardware
  * prefetchers (PREFETCH).  docs/abi.md is the user's description.
+ *
+ * This file only registers the device, answers INFO and hands each ioctl
+ * to its part; the parts call nothing back up here:
+ *   pagehop_buf.c       ALLOC, FREE: pinned buffers and the fd's table of them
+ *   pagehop_mmap.c      mmap of a buffer, its VMA operations
+ *   pagehop_query.c     QUERY: a walk of the caller's page tables
+ *   pagehop_chase.c     CHASE: the timed pointer chase
+ *   pagehop_prefetch.c  PREFETCH: the MSRs (pagehop_pfstate.c: what to put back)
+ *   pagehop_pin.c       the pin cap, the bytes pinned, node counters, RLIMIT_MEMLOCK
+ *   pagehop_features.c  the feature bits
+ *   pagehop_uapi.c      copying the versioned structs in and out
+ *   pagehop_compat.h    the differences between kernels
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,6 +33,14 @@
 #include <asm/tsc.h>
 
 #include "pagehop.h"
+#include "pagehop_buf.h"
+#include "pagehop_chase.h"
+#include "pagehop_features.h"
+#include "pagehop_mmap.h"
+#include "pagehop_pin.h"
+#include "pagehop_prefetch.h"
+#include "pagehop_query.h"
+#include "pagehop_uapi.h"
 
 static long pagehop_ioc_info(void __user *arg)
 {

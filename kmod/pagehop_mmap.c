@@ -19,6 +19,8 @@
 #include <linux/sched/mm.h>
 
 #include "pagehop.h"
+#include "pagehop_buf.h"
+#include "pagehop_mmap.h"
 
 /* Byte offset into the buffer of the page containing addr. */
 static u64 pagehop_vma_buf_offset(struct vm_area_struct *vma, unsigned long addr)

@@ -22,6 +22,7 @@
 #include <linux/vmstat.h>
 
 #include "pagehop.h"
+#include "pagehop_pin.h"
 
 /* A node must keep this share of its memory free after an ALLOC: 1/20. */
 #define PAGEHOP_FLOOR_DIV	20

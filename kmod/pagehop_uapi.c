@@ -11,7 +11,7 @@
 #include <linux/mm.h>
 #include <linux/uaccess.h>
 
-#include "pagehop.h"
+#include "pagehop_uapi.h"
 
 /*
  * Copy a versioned struct in: read its leading size, refuse one shorter than
