@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pagehop_buf.c - ALLOC, FREE and mmap: pinned buffers on one node, of one
- * page size, or nothing.
+ * pagehop_buf.c - ALLOC and FREE: pinned buffers on one node, of one page
+ * size, or nothing; the fd's table of them, and their references.
  *
  * 4 KiB buffers are order-0 pages (allocated up to 2 MiB at a time, then
- * split) put into the VMA with vm_insert_pages() at mmap time; they are
- * ordinary struct pages, visible to move_pages(2) and /proc/self/pagemap.
- * 2 MiB and 1 GiB buffers are mapped by PMD and PUD leaves from ->huge_fault
- * on a VM_PFNMAP VMA, where the kernel offers that (pagehop_compat.h); such
- * leaves are invisible to move_pages and pagemap, which is why QUERY exists.
+ * split); 2 MiB buffers are PMD-order pages; 1 GiB buffers are contiguous
+ * ranges from alloc_contig_range().  How much may be pinned is
+ * pagehop_pin.c's to say; mapping a buffer is pagehop_mmap.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,7 +14,6 @@
 #include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
-#include <linux/mman.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -24,6 +21,10 @@
 #include <linux/vmalloc.h>
 
 #include "pagehop.h"
+#include "pagehop_buf.h"
+#include "pagehop_features.h"
+#include "pagehop_pin.h"
+#include "pagehop_uapi.h"
 
 /*
  * Node-exact (__GFP_THISNODE), no OOM killer and no long reclaim
@@ -37,16 +38,6 @@
 #define PAGEHOP_4K_BLOCK_ORDER	min(PMD_SHIFT - PAGE_SHIFT, PAGEHOP_MAX_PAGE_ORDER)
 #define PAGEHOP_PMD_ORDER	(PMD_SHIFT - PAGE_SHIFT)
 #define PAGEHOP_PUD_ORDER	(PUD_SHIFT - PAGE_SHIFT)
-
-/* A node must keep this share of its memory free after an ALLOC: 1/20. */
-#define PAGEHOP_FLOOR_DIV	20
-
-static atomic64_t pagehop_pinned = ATOMIC64_INIT(0);
-
-u64 pagehop_pinned_bytes(void)
-{
-	return atomic64_read(&pagehop_pinned);
-}
 
 static int pagehop_shift_of(u32 page_size)
 {
@@ -106,36 +97,6 @@ static void pagehop_buf_free_pages(struct pagehop_buf *b)
 }
 
 /*
- * Charge length bytes to mm->pinned_vm, which /proc/PID/status shows as
- * VmPin, holding the caller to RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK,
- * as RDMA's ib_umem_get() does for the pages it pins.  Over the limit is
- * EPERM, as perf_mmap() says for the same limit: distinct from ENOMEM (no
- * memory on the node) and E2BIG (the module's own cap), so the command can
- * say what to change.
- */
-static int pagehop_charge(struct mm_struct *mm, u64 length)
-{
-	u64 pages = length >> PAGE_SHIFT;
-	u64 limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
-	u64 pinned = atomic64_add_return(pages, &mm->pinned_vm);
-
-	/* capable() only when it matters: it marks the task as using the cap. */
-	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
-		atomic64_sub(pages, &mm->pinned_vm);
-		pagehop_warn("ALLOC: %llu KiB more pinned would exceed RLIMIT_MEMLOCK (%llu KiB, %llu KiB pinned): raise ulimit -l or grant CAP_IPC_LOCK\n",
-			     length >> 10, limit << (PAGE_SHIFT - 10),
-			     (pinned - pages) << (PAGE_SHIFT - 10));
-		return -EPERM;
-	}
-	return 0;
-}
-
-static void pagehop_uncharge(struct mm_struct *mm, u64 length)
-{
-	atomic64_sub(length >> PAGE_SHIFT, &mm->pinned_vm);
-}
-
-/*
  * The charge stays with the mm that made the ALLOC until the buffer goes,
  * whoever drops the last reference (an fd passed on, a mapping a child
  * inherited after MADV_DOFORK): mmgrab() keeps the mm_struct, not its
@@ -146,8 +107,8 @@ static void pagehop_buf_release(struct kref *ref)
 	struct pagehop_buf *b = container_of(ref, struct pagehop_buf, ref);
 
 	pagehop_buf_free_pages(b);
-	atomic64_sub(b->length, &pagehop_pinned);
-	pagehop_uncharge(b->mm, b->length);
+	pagehop_pin_unreserve(b->length);
+	pagehop_pin_uncharge(b->mm, b->length);
 	mmdrop(b->mm);
 	kvfree(b->chunks);
 	kfree(b);
@@ -384,39 +345,6 @@ static int pagehop_alloc_check(const struct pagehop_alloc *a, int *shift)
 	return 0;
 }
 
-/* Reserve length bytes against the cap and the node's floor, or -E2BIG. */
-static int pagehop_reserve(u64 length, int node)
-{
-	u64 cap = pagehop_pin_cap_bytes(), pages = length >> PAGE_SHIFT;
-	u64 free = pagehop_node_free_pages(node);
-	u64 floor = pagehop_node_managed_pages(node) / PAGEHOP_FLOOR_DIV;
-
-	/* Beyond the buffer's 1 TiB offset window is beyond any cap too. */
-	if (length >= PAGEHOP_BUF_MAX || length > cap)
-		goto over_cap;
-	if (atomic64_add_return(length, &pagehop_pinned) > cap) {
-		atomic64_sub(length, &pagehop_pinned);
-		goto over_cap;
-	}
-	/*
-	 * Racy against other allocations by design: the floor keeps a request
-	 * from pushing the node into reclaim; __GFP_NORETRY is what keeps the
-	 * OOM killer away if two requests race past it together.
-	 */
-	if (free < pages || free - pages < floor) {
-		atomic64_sub(length, &pagehop_pinned);
-		pagehop_warn("ALLOC: %llu MiB would leave node %d below 5%% free\n",
-			     length >> 20, node);
-		return -E2BIG;
-	}
-	return 0;
-
-over_cap:
-	pagehop_warn("ALLOC: %llu MiB would exceed max_pinned_mb=%llu (%llu MiB pinned)\n",
-		     length >> 20, cap >> 20, pagehop_pinned_bytes() >> 20);
-	return -E2BIG;
-}
-
 /*
  * Put b in the fd's table and tell the caller its id.  The id becomes
  * visible to other callers (FREE, mmap, CHASE on the same fd, from other
@@ -474,16 +402,16 @@ long pagehop_ioc_alloc(struct pagehop_file *pf, void __user *arg)
 	err = pagehop_alloc_check(&a, &shift);
 	if (err)
 		return err;
-	err = pagehop_charge(mm, a.length);
+	err = pagehop_pin_charge(mm, a.length);
 	if (err)
 		return err;
-	err = pagehop_reserve(a.length, a.node);
+	err = pagehop_pin_reserve(a.length, a.node);
 	if (err)
 		goto uncharge;
 
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b) {
-		atomic64_sub(a.length, &pagehop_pinned);
+		pagehop_pin_unreserve(a.length);
 		err = -ENOMEM;
 		goto uncharge;
 	}
@@ -531,7 +459,7 @@ fail:
 	return err;
 
 uncharge:
-	pagehop_uncharge(mm, a.length);
+	pagehop_pin_uncharge(mm, a.length);
 	return err;
 }
 
@@ -571,280 +499,4 @@ void pagehop_file_release_bufs(struct pagehop_file *pf)
 		xa_erase(&pf->bufs, id);
 		pagehop_buf_put(b);
 	}
-}
-
-/* ---- mapping ------------------------------------------------------------ */
-
-/* Byte offset into the buffer of the page containing addr. */
-static u64 pagehop_vma_buf_offset(struct vm_area_struct *vma, unsigned long addr)
-{
-	u64 off = ((u64)vma->vm_pgoff << PAGE_SHIFT) + (addr - vma->vm_start);
-
-	return off & (PAGEHOP_BUF_MAX - 1);
-}
-
-static const struct vm_operations_struct pagehop_vm_ops;
-
-/*
- * mremap() of a 2 MiB or 1 GiB mapping: take the huge leaves out of the
- * source before the kernel moves page tables, so that the move has nothing
- * to carry and the new mapping is filled again by ->huge_fault on its first
- * touch, with the same pages.  Moving stays allowed and is safe.
- *
- * Why: move_page_tables() does not handle a PUD leaf of a VM_PFNMAP VMA.
- * get_old_pud() runs pud_none_or_clear_bad() on it, which takes the leaf
- * for a corrupt entry ("bad pud"), clears it and flushes no TLB, so the old
- * address went on reading the GiB after it was freed (6.12).  PMD leaves do
- * go through move_huge_pmd(), which flushes; they take the same path here
- * so that one rule holds for both sizes.
- *
- * Where: mremap calls ->mremap only after move_page_tables(), too late to
- * refuse or to fix anything; ->get_unmapped_area runs before the move but
- * cannot tell an mremap from a second mmap() of the same buffer.  copy_vma()
- * calls ->open on the new VMA before move_page_tables(), with mmap_lock held
- * for writing and the source VMA write-locked (vma_start_write() in
- * move_vma()), so nothing can fault the leaves back in between;
- * zap_vma_ptes() clears them with a TLB flush, as munmap() would.
- *
- * ->open also runs for a split VMA (__split_vma(): the new VMA lies inside
- * the old one, which still covers its range) and for fork (dup_mmap(),
- * another mm; VM_DONTCOPY and VM_IO keep huge mappings from it).  Only for
- * mremap is the new VMA's range free of other VMAs: mremap unmapped the
- * destination first.  ->open is not told the source, so every mapping of
- * the buffer in this mm that covers the moving part is emptied: the source,
- * and any second mapping of the same pages, which refaults when touched.
- */
-static void pagehop_vm_empty_source(struct vm_area_struct *new)
-{
-	struct pagehop_buf *b = new->vm_private_data;
-	struct mm_struct *mm = new->vm_mm;
-	pgoff_t first = new->vm_pgoff, end = first + vma_pages(new);
-	struct vm_area_struct *vma;
-	VMA_ITERATOR(vmi, mm, 0);
-
-	if (b->shift == PAGE_SHIFT || mm != current->mm)
-		return;
-	mmap_assert_write_locked(mm);
-	if (find_vma_intersection(mm, new->vm_start, new->vm_end))
-		return;
-	for_each_vma(vmi, vma) {
-		pgoff_t from, to;
-
-		if (vma->vm_ops != &pagehop_vm_ops || vma->vm_private_data != b)
-			continue;
-		from = max(first, vma->vm_pgoff);
-		to = min(end, vma->vm_pgoff + vma_pages(vma));
-		if (from < to)
-			zap_vma_ptes(vma, vma->vm_start + ((from - vma->vm_pgoff) << PAGE_SHIFT),
-				     (to - from) << PAGE_SHIFT);
-	}
-}
-
-static void pagehop_vm_open(struct vm_area_struct *vma)
-{
-	struct pagehop_buf *b = vma->vm_private_data;
-
-	/* A split VMA or an mremap copy: one more mapping of the buffer. */
-	kref_get(&b->ref);
-	pagehop_vm_empty_source(vma);
-}
-
-static void pagehop_vm_close(struct vm_area_struct *vma)
-{
-	pagehop_buf_put(vma->vm_private_data);
-}
-
-/* Never leave a huge leaf half mapped: split only on page boundaries. */
-static int pagehop_vm_may_split(struct vm_area_struct *vma, unsigned long addr)
-{
-	struct pagehop_buf *b = vma->vm_private_data;
-
-	return IS_ALIGNED(addr, pagehop_page_bytes(b)) ? 0 : -EINVAL;
-}
-
-/*
- * mremap may move a mapping, but only to an address huge leaves fit.  This
- * runs after the move; pagehop_vm_empty_source() has made sure there was
- * nothing to move, so refusing here (mremap then unmaps the new VMA and
- * keeps the old one) loses nothing.
- */
-static int pagehop_vm_mremap(struct vm_area_struct *vma)
-{
-	struct pagehop_buf *b = vma->vm_private_data;
-
-	return IS_ALIGNED(vma->vm_start, pagehop_page_bytes(b)) ? 0 : -EINVAL;
-}
-
-static unsigned long pagehop_vm_pagesize(struct vm_area_struct *vma)
-{
-	struct pagehop_buf *b = vma->vm_private_data;
-
-	return pagehop_page_bytes(b);
-}
-
-/*
- * 4 KiB buffers are mapped whole at mmap time; this refills a PTE that was
- * zapped since (MADV_DONTNEED), with the same page, as udmabuf does.
- * A huge buffer reaching here was denied ->huge_fault (MADV_NOHUGEPAGE or
- * prctl(PR_SET_THP_DISABLE) on the caller): mapping it with 4 KiB PTEs
- * would break the promise of the page size, so it is a SIGBUS.
- */
-static vm_fault_t pagehop_vm_fault(struct vm_fault *vmf)
-{
-	struct pagehop_buf *b = vmf->vma->vm_private_data;
-	u64 off = pagehop_vma_buf_offset(vmf->vma, vmf->address);
-	struct page *page;
-
-	if (b->shift != PAGE_SHIFT) {
-		pagehop_warn("fault on a %s buffer without a huge fault: THP disabled for this mapping?\n",
-			     b->shift == PMD_SHIFT ? "2 MiB" : "1 GiB");
-		return VM_FAULT_SIGBUS;
-	}
-	if (off >= b->length)
-		return VM_FAULT_SIGBUS;
-	page = b->chunks[off >> PAGE_SHIFT];
-	get_page(page);
-	vmf->page = page;
-	return 0;
-}
-
-#if PAGEHOP_HAVE_PMD_PFNMAP
-/*
- * Map the PMD or PUD leaf holding the fault, whole.  The VMA's start and
- * offset are aligned to the buffer's page size (pagehop_mmap), so the leaf
- * lies inside the VMA and inside one page of the buffer.  A 2 MiB buffer
- * offered a PUD falls back to the PMD; a 1 GiB buffer offered a PMD (its
- * PUD was refused) fails rather than map smaller leaves than asked.
- */
-static vm_fault_t pagehop_vm_huge_fault(struct vm_fault *vmf, unsigned int order)
-{
-	struct vm_area_struct *vma = vmf->vma;
-	struct pagehop_buf *b = vma->vm_private_data;
-	bool write = vmf->flags & FAULT_FLAG_WRITE;
-	unsigned long addr, pfn;
-	u64 off;
-
-	if (order == PMD_ORDER && b->shift == PMD_SHIFT) {
-		addr = vmf->address & PMD_MASK;
-		if (addr < vma->vm_start || addr + PMD_SIZE > vma->vm_end)
-			return VM_FAULT_SIGBUS;
-		off = pagehop_vma_buf_offset(vma, addr);
-		if (off >= b->length)
-			return VM_FAULT_SIGBUS;
-		pfn = page_to_pfn(b->chunks[off >> PMD_SHIFT]);
-		return pagehop_insert_pfn_pmd(vmf, pfn, write);
-	}
-#if PAGEHOP_HAVE_PUD_PFNMAP
-	if (order == PUD_ORDER && b->shift == PUD_SHIFT) {
-		addr = vmf->address & PUD_MASK;
-		if (addr < vma->vm_start || addr + PUD_SIZE > vma->vm_end)
-			return VM_FAULT_SIGBUS;
-		off = pagehop_vma_buf_offset(vma, addr);
-		if (off >= b->length)
-			return VM_FAULT_SIGBUS;
-		pfn = page_to_pfn(b->chunks[off >> PUD_SHIFT]);
-		return pagehop_insert_pfn_pud(vmf, pfn, write);
-	}
-#endif
-	if (order > PMD_ORDER && b->shift == PMD_SHIFT)
-		return VM_FAULT_FALLBACK;
-	return VM_FAULT_SIGBUS;
-}
-#endif
-
-static const struct vm_operations_struct pagehop_vm_ops = {
-	.open = pagehop_vm_open,
-	.close = pagehop_vm_close,
-	.may_split = pagehop_vm_may_split,
-	.mremap = pagehop_vm_mremap,
-	.fault = pagehop_vm_fault,
-#if PAGEHOP_HAVE_PMD_PFNMAP
-	.huge_fault = pagehop_vm_huge_fault,
-#endif
-	.pagesize = pagehop_vm_pagesize,
-};
-
-int pagehop_mmap(struct file *filp, struct vm_area_struct *vma)
-{
-	struct pagehop_file *pf = filp->private_data;
-	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
-	u64 len = vma->vm_end - vma->vm_start;
-	u64 within = off & (PAGEHOP_BUF_MAX - 1);
-	unsigned long flags = VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
-	struct pagehop_buf *b;
-	unsigned long num;
-	int err = -EINVAL;
-
-	b = pagehop_buf_get(pf, off >> PAGEHOP_OFF_SHIFT);
-	if (!b) {
-		pagehop_warn("mmap: offset 0x%llx is no buffer of this fd\n", off);
-		return -EINVAL;
-	}
-	/* A private (COW) copy of pinned memory would defeat the pinning. */
-	if (!(vma->vm_flags & VM_MAYSHARE)) {
-		pagehop_warn("mmap: MAP_PRIVATE refused, use MAP_SHARED\n");
-		goto fail;
-	}
-	if (!IS_ALIGNED(within | len | vma->vm_start, pagehop_page_bytes(b))) {
-		pagehop_warn("mmap: offset, length and address must be multiples of the buffer's page size\n");
-		goto fail;
-	}
-	if (within + len > b->length) {
-		pagehop_warn("mmap: 0x%llx bytes at 0x%llx go beyond the %llu-byte buffer\n",
-			     len, within, b->length);
-		goto fail;
-	}
-
-	if (b->shift == PAGE_SHIFT) {
-		pagehop_vm_flags_set(vma, flags | VM_MIXEDMAP);
-		num = len >> PAGE_SHIFT;
-		err = vm_insert_pages(vma, vma->vm_start, b->chunks + (within >> PAGE_SHIFT), &num);
-		if (!err && num)
-			err = -ENOMEM;
-		if (err)
-			goto fail;
-	} else {
-		/*
-		 * VM_IO as well: madvise(MADV_DOFORK) refuses it (EINVAL), so
-		 * VM_DONTCOPY stays and no child inherits huge leaves.  It
-		 * changes nothing else here: VM_PFNMAP already keeps GUP,
-		 * mlock and khugepaged away.  4 KiB buffers cannot have it
-		 * (it would hide their pages from move_pages and GUP), so
-		 * MADV_DOFORK works on them; see docs/abi.md.
-		 */
-		pagehop_vm_flags_set(vma, flags | VM_PFNMAP | VM_IO);
-	}
-	/* The reference taken above now belongs to the VMA. */
-	vma->vm_private_data = b;
-	vma->vm_ops = &pagehop_vm_ops;
-	return 0;
-
-fail:
-	pagehop_buf_put(b);
-	return err;
-}
-
-/*
- * Place a huge buffer's mapping at an address aligned to its page size, as
- * drivers/dax/device.c does: ask for len + align and round up inside.
- */
-unsigned long pagehop_get_unmapped_area(struct file *filp, unsigned long addr,
-					unsigned long len, unsigned long pgoff,
-					unsigned long flags)
-{
-	struct pagehop_file *pf = filp->private_data;
-	unsigned long align = PAGE_SIZE, area;
-	struct pagehop_buf *b;
-
-	b = pagehop_buf_get(pf, pgoff >> (PAGEHOP_OFF_SHIFT - PAGE_SHIFT));
-	if (b) {
-		align = pagehop_page_bytes(b);
-		pagehop_buf_put(b);
-	}
-	if (align == PAGE_SIZE || (flags & MAP_FIXED) || len + align < len)
-		return pagehop_mm_get_unmapped_area(filp, addr, len, pgoff, flags);
-	area = pagehop_mm_get_unmapped_area(filp, 0, len + align, pgoff, flags);
-	if (IS_ERR_VALUE(area))
-		return area;
-	return round_up(area, align);
 }

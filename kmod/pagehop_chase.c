@@ -46,6 +46,9 @@
 #include <asm/tsc.h>
 
 #include "pagehop.h"
+#include "pagehop_buf.h"
+#include "pagehop_chase.h"
+#include "pagehop_uapi.h"
 
 /* Hops between two looks at the TSC inside a window. */
 #define PAGEHOP_CHASE_CHECK	64

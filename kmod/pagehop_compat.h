@@ -46,7 +46,7 @@
 #if PAGEHOP_HAVE_PMD_PFNMAP
 /*
  * ->huge_fault took an enum page_entry_size until 6.6 and an order after;
- * every kernel with huge pfnmaps has the order form, so pagehop_buf.c uses
+ * every kernel with huge pfnmaps has the order form, so pagehop_mmap.c uses
  * it as is.  The pfn goes in as a pfn_t (removed upstream in 6.17); flags 0
  * make the entry "special" rather than devmap, which is what a VM_PFNMAP
  * leaf must be (6.12 insert_pfn_pmd/pud: pmd/pud_mkspecial).

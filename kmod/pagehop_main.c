@@ -6,6 +6,18 @@
  * fails; reports where any mapping of the caller really is (QUERY); times a
  * pointer chase with interrupts off (CHASE); and controls the hardware
  * prefetchers (PREFETCH).  docs/abi.md is the user's description.
+ *
+ * This file only registers the device, answers INFO and hands each ioctl
+ * to its part; the parts call nothing back up here:
+ *   pagehop_buf.c       ALLOC, FREE: pinned buffers and the fd's table of them
+ *   pagehop_mmap.c      mmap of a buffer, its VMA operations
+ *   pagehop_query.c     QUERY: a walk of the caller's page tables
+ *   pagehop_chase.c     CHASE: the timed pointer chase
+ *   pagehop_prefetch.c  PREFETCH: the MSRs (pagehop_pfstate.c: what to put back)
+ *   pagehop_pin.c       the pin cap, the bytes pinned, node counters, RLIMIT_MEMLOCK
+ *   pagehop_features.c  the feature bits
+ *   pagehop_uapi.c      copying the versioned structs in and out
+ *   pagehop_compat.h    the differences between kernels
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,74 +25,22 @@
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
-#include <linux/mmzone.h>
 #include <linux/module.h>
 #include <linux/nodemask.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <linux/vmstat.h>
 #include <asm/cpufeature.h>
 #include <asm/tsc.h>
 
 #include "pagehop.h"
-
-static unsigned long pagehop_max_pinned_mb;
-module_param_named(max_pinned_mb, pagehop_max_pinned_mb, ulong, 0644);
-MODULE_PARM_DESC(max_pinned_mb,
-		 "Most MiB pagehop pins in all, for every fd together (default 0: half of RAM)");
-
-u64 pagehop_pin_cap_bytes(void)
-{
-	unsigned long mb = READ_ONCE(pagehop_max_pinned_mb);
-
-	if (mb)
-		return (u64)mb << 20;
-	return ((u64)totalram_pages() / 2) << PAGE_SHIFT;
-}
-
-/* Free pages of a node, in PAGE_SIZE units, from the zone counters. */
-u64 pagehop_node_free_pages(int nid)
-{
-	pg_data_t *pgdat;
-	u64 sum = 0;
-	int z;
-
-	if (nid < 0 || nid >= nr_node_ids || !node_online(nid))
-		return 0;
-	pgdat = NODE_DATA(nid);
-	for (z = 0; z < MAX_NR_ZONES; z++)
-		sum += zone_page_state(&pgdat->node_zones[z], NR_FREE_PAGES);
-	return sum;
-}
-
-u64 pagehop_node_managed_pages(int nid)
-{
-	pg_data_t *pgdat;
-	u64 sum = 0;
-	int z;
-
-	if (nid < 0 || nid >= nr_node_ids || !node_online(nid))
-		return 0;
-	pgdat = NODE_DATA(nid);
-	for (z = 0; z < MAX_NR_ZONES; z++)
-		sum += zone_managed_pages(&pgdat->node_zones[z]);
-	return sum;
-}
-
-/* What this build can do on this kernel and this CPU. */
-u64 pagehop_features(void)
-{
-	u64 f = PAGEHOP_FEAT_PAGE_4K | PAGEHOP_FEAT_QUERY | PAGEHOP_FEAT_CHASE |
-		PAGEHOP_FEAT_CHASE_HOPS;
-
-	if (PAGEHOP_HAVE_PMD_PFNMAP && boot_cpu_has(X86_FEATURE_PSE))
-		f |= PAGEHOP_FEAT_PAGE_2M;
-	if (PAGEHOP_HAVE_PUD_PFNMAP && boot_cpu_has(X86_FEATURE_GBPAGES))
-		f |= PAGEHOP_FEAT_PAGE_1G;
-	if (pagehop_prefetch_supported())
-		f |= PAGEHOP_FEAT_PREFETCH;
-	return f;
-}
+#include "pagehop_buf.h"
+#include "pagehop_chase.h"
+#include "pagehop_features.h"
+#include "pagehop_mmap.h"
+#include "pagehop_pin.h"
+#include "pagehop_prefetch.h"
+#include "pagehop_query.h"
+#include "pagehop_uapi.h"
 
 static long pagehop_ioc_info(void __user *arg)
 {
@@ -125,43 +85,6 @@ static long pagehop_ioc_info(void __user *arg)
 	}
 	k.node_free_count = nr_node_ids;
 	return pagehop_copy_out(arg, &k, sizeof(k), usize);
-}
-
-/*
- * Copy a versioned struct in: read its leading size, refuse one shorter than
- * the first version of the struct (kmin) or absurdly long, and let
- * copy_struct_from_user() zero-fill the fields an older binary does not
- * know, or check the tail a newer one sends.  A longer struct from a newer
- * binary with non-zero fields we do not know is refused like a non-zero
- * reserved word: -EINVAL (copy_struct_from_user says -E2BIG, which the ABI
- * keeps for "over the pin cap").
- */
-int pagehop_copy_in_min(void *k, size_t ksize, size_t kmin, void __user *arg, u32 *usize)
-{
-	int err;
-
-	if (get_user(*usize, (u32 __user *)arg))
-		return -EFAULT;
-	if (*usize < kmin || *usize > PAGE_SIZE)
-		return -EINVAL;
-	err = copy_struct_from_user(k, ksize, arg, *usize);
-	if (err == -E2BIG)
-		return -EINVAL;
-	return err;
-}
-
-/* A struct that has had one version so far. */
-int pagehop_copy_in(void *k, size_t ksize, void __user *arg, u32 *usize)
-{
-	return pagehop_copy_in_min(k, ksize, ksize, arg, usize);
-}
-
-/* Copy a struct back: only as much as both sides know. */
-int pagehop_copy_out(void __user *arg, const void *k, size_t ksize, u32 usize)
-{
-	if (copy_to_user(arg, k, min_t(size_t, ksize, usize)))
-		return -EFAULT;
-	return 0;
 }
 
 static int pagehop_open(struct inode *inode, struct file *filp)

@@ -45,6 +45,8 @@
 
 #include "pagehop.h"
 #include "pagehop_pfstate.h"
+#include "pagehop_prefetch.h"
+#include "pagehop_uapi.h"
 
 #define PAGEHOP_MSR_INTEL_MISC_FEATURE	0x1a4
 #define PAGEHOP_MSR_AMD_PREFETCH_CTL	0xc0000108

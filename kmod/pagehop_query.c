@@ -45,6 +45,8 @@
 #include <linux/uaccess.h>
 
 #include "pagehop.h"
+#include "pagehop_query.h"
+#include "pagehop_uapi.h"
 
 /* Entries gathered under one hold of the mmap lock, then copied out. */
 #define PAGEHOP_QUERY_BATCH	128
