@@ -262,8 +262,11 @@ def main():
     units = {unit(f) for f in files}
     edges = include_edges(files)
     inc_only = set(edges)
-    objs = glob.glob(os.path.join(build, "obj", "**", "*.o"), recursive=True)
     obj_root = os.path.join(build, "obj")
+    # Only objects of sources that still exist: a file renamed or removed
+    # leaves its old object behind, with edges the tree no longer has.
+    objs = [o for o in glob.glob(os.path.join(obj_root, "**", "*.o"), recursive=True)
+            if os.path.exists(os.path.join(ROOT, os.path.relpath(o, obj_root)[:-2] + ".c"))]
 
     def src_of(o):
         return os.path.splitext(os.path.relpath(o, obj_root))[0]

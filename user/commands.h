@@ -6,22 +6,7 @@
 #ifndef PAGEHOP_COMMANDS_H
 #define PAGEHOP_COMMANDS_H
 
-#include <stddef.h>
-
 struct ph_cmdspec;
-
-struct ph_command {
-	const char *name;
-	int (*run)(int argc, char *argv[]);
-	const char *summary;
-	const struct ph_cmdspec *spec;	/* its options (optspec.h) */
-};
-
-/* Every subcommand, in the order "pagehop help" lists them. */
-extern const struct ph_command ph_commands[];
-extern const size_t ph_ncommands;
-/* The subcommand called name, or NULL. */
-const struct ph_command *command_find(const char *name);
 
 int cmd_info(int argc, char *argv[]);
 int cmd_survey(int argc, char *argv[]);

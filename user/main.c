@@ -2,7 +2,7 @@
 /*
  * main.c - the pagehop command: find the subcommand and run it.
  */
-#include "commands.h"
+#include "registry.h"
 #include "util.h"
 #include "version.h"
 

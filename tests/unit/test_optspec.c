@@ -5,7 +5,7 @@
  * against hand-written expectations.
  */
 #include "unit.h"
-#include "commands.h"
+#include "registry.h"
 #include "optspec.h"
 #include "util.h"
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * commands.c - the subcommands pagehop has, in the order "pagehop help"
+ * registry.c - the subcommands pagehop has, in the order "pagehop help"
  * lists them.
  */
 #include "commands.h"
+#include "registry.h"
 #include "util.h"
 
 #include <string.h>
