@@ -1346,17 +1346,3 @@ void analysis_free(struct ph_analysis *a)
 	slit_free(a->slit_default);
 	memset(a, 0, sizeof(*a));
 }
-
-int verdict_exit(enum ph_verdict v)
-{
-	switch (v) {
-	case PH_VERDICT_INCONSISTENT:
-		return 1;
-	case PH_VERDICT_MAGNITUDE:
-		return 3;
-	case PH_VERDICT_CONSISTENT:
-	case PH_VERDICT_UNCOMPARED:
-		break;
-	}
-	return 0;
-}

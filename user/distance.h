@@ -19,6 +19,7 @@
 #include <stdbool.h>
 
 #include "topology.h"
+#include "verdict.h"
 
 #define PH_LOCAL_DISTANCE 10	/* the ACPI SLIT's "local" */
 #define PH_SLIT_MIN_REMOTE 11	/* srat.c's slit_valid(): off-diagonal > 10 */
@@ -308,13 +309,6 @@ int hmat_compare(const struct ph_hmat *h, int nh, const struct ph_nmatrix *lat,
 int parse_id_list(const char *s, int *ids, int max);
 
 /* Everything, as "pagehop slit" reports it. */
-enum ph_verdict {
-	PH_VERDICT_CONSISTENT = 1,	/* exit 0 */
-	PH_VERDICT_INCONSISTENT,	/* ordering violation or level mismatch: exit 1 */
-	PH_VERDICT_MAGNITUDE,		/* in order, outside tolerance: exit 3 */
-	PH_VERDICT_UNCOMPARED,		/* no SLIT to compare with: exit 0 */
-};
-
 struct ph_analysis {
 	struct ph_dist_opts opts;
 	/*
@@ -348,7 +342,5 @@ struct ph_analysis {
 int analysis_run(const struct ph_nmatrix *m, const struct ph_slit *slit,
 		 const struct ph_dist_opts *o, struct ph_analysis *a);
 void analysis_free(struct ph_analysis *a);
-/* The command's exit status for a verdict. */
-int verdict_exit(enum ph_verdict v);
 
 #endif
