@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * nmatrix.h - the data model that "pagehop matrix" measures into, the
+ * readers of saved files fill and "pagehop slit" analyses: node matrices
+ * (a figure per CPU node and memory node), SLITs and HMAT records.  Making,
+ * copying and looking up only; the arithmetic is distance.h's.
+ *
+ * Orientation everywhere: rows are CPU (initiator) nodes, columns memory
+ * nodes, as in the SLIT (from initiator to memory).  A memory-only node is
+ * a column without a row; a CPU-only node a row without a column.
+ */
+#ifndef PAGEHOP_NMATRIX_H
+#define PAGEHOP_NMATRIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum ph_metric {
+	PH_METRIC_LATENCY = 1,	/* ns; larger is farther */
+	PH_METRIC_BANDWIDTH,	/* GB/s (10^9 B/s); smaller is farther */
+	PH_METRIC_DISTANCE,	/* already normalised, local = 10 */
+};
+
+/* "latency_ns", "bandwidth_GBps", "distance": the names files carry. */
+const char *metric_name(enum ph_metric m);
+/* The inverse; 0 when s names no metric. */
+enum ph_metric metric_parse(const char *s);
+
+/* A measured matrix, node ids in the order measured. */
+struct ph_nmatrix {
+	enum ph_metric metric;
+	int nrows, ncols;
+	int *row_ids, *col_ids;
+	double *val;		/* nrows * ncols, NAN where unknown */
+	double *ci_lo, *ci_hi;	/* NAN where the input gave no CI */
+	int *samples;		/* 0 where unknown */
+	int rows_cap;		/* rows the arrays have room for (nmatrix_add_row) */
+};
+
+struct ph_nmatrix *nmatrix_new(enum ph_metric metric, int nrows,
+			       const int *row_ids, int ncols, const int *col_ids);
+struct ph_nmatrix *nmatrix_dup(const struct ph_nmatrix *m);
+void nmatrix_free(struct ph_nmatrix *m);
+/*
+ * Append a row for node id with ncols values (no CI): the arrays grow by
+ * doubling, so a reader adding N rows of N moves O(N^2) values, not N^3.
+ */
+void nmatrix_add_row(struct ph_nmatrix *m, int id, const double *vals);
+/* Index of a node among the rows / columns, or -1. */
+int nmatrix_row(const struct ph_nmatrix *m, int node);
+int nmatrix_col(const struct ph_nmatrix *m, int node);
+/*
+ * The same for many nodes at once: for each of the nq ids in q its index
+ * among the n ids (the first), or -1; malloc'd.  O((n + nq) log n), where
+ * a lookup per cell would make a matrix of N nodes cost N^3.
+ */
+int *node_index(const int *ids, int n, const int *q, int nq);
+
+/* A SLIT by node id: what numactl prints, or /sys, or a JSON "distances". */
+struct ph_slit {
+	int n;
+	int *ids;
+	int *dist;		/* n * n, from row to column */
+};
+
+struct ph_slit *slit_new(int n, const int *ids);
+void slit_free(struct ph_slit *s);
+/* The distance from node a to node b, or -1 when either is absent. */
+int slit_at(const struct ph_slit *s, int a, int b);
+
+/* A copy of n ids (room for one when n is 0); malloc'd. */
+int *nmatrix_ids_dup(const int *ids, int n);
+/* n doubles, all NAN (room for one when n is 0); malloc'd. */
+double *nmatrix_nans(size_t n);
+
+/*
+ * One HMAT access class of one memory node, from
+ * /sys/devices/system/node/nodeN/accessK/initiators/.  Latencies in ns and
+ * bandwidths in MiB/s as the kernel reports them; -1 where absent.
+ */
+struct ph_hmat {
+	int target;
+	int access;		/* 0: any initiator, 1: CPU initiators */
+	char initiators[128];	/* the best initiators, e.g. "0" or "0-1" */
+	int64_t read_latency_ns, write_latency_ns;
+	int64_t read_bandwidth_MiBps, write_bandwidth_MiBps;
+};
+
+/* Parse "0", "0-1", "0,2-3" into ids; returns the count or -EINVAL. */
+int parse_id_list(const char *s, int *ids, int max);
+
+#endif
