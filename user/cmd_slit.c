@@ -2,7 +2,7 @@
 /*
  * cmd_slit.c - "pagehop slit": compare a measured node matrix with the SLIT
  * and HMAT, and propose a SLIT.  Options and inputs here; the arithmetic in
- * distance.c, the parsers in matrix_parse.c, the report in slit_report.c,
+ * distance.c, the readers in read_*.c, the report in slit_report.c,
  * the ACPI source in acpi_slit.c.  docs/slit.md explains the method.
  */
 #include "acpi_slit.h"
@@ -10,7 +10,8 @@
 #include "commands.h"
 #include "distance.h"
 #include "matrix.h"
-#include "matrix_parse.h"
+#include "read_input.h"
+#include "read_numactl.h"
 #include "session.h"
 #include "output.h"
 #include "readfile.h"

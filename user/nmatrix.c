@@ -213,6 +213,31 @@ int slit_at(const struct ph_slit *s, int a, int b)
 	return i < 0 || j < 0 ? -1 : s->dist[i * s->n + j];
 }
 
+/* A square distance block (rows and columns the same nodes) as a SLIT. */
+struct ph_slit *slit_from_nmatrix(const struct ph_nmatrix *m)
+{
+	struct ph_slit *s;
+
+	if (m->nrows != m->ncols)
+		return NULL;
+	for (int i = 0; i < m->nrows; i++)
+		if (nmatrix_col(m, m->row_ids[i]) < 0)
+			return NULL;
+	s = slit_new(m->nrows, m->row_ids);
+	for (int i = 0; i < m->nrows; i++) {
+		for (int j = 0; j < m->nrows; j++) {
+			double v = m->val[i * m->ncols + nmatrix_col(m, m->row_ids[j])];
+
+			if (!isfinite(v) || v != floor(v) || v > 255) {
+				slit_free(s);
+				return NULL;
+			}
+			s->dist[i * s->n + j] = (int)v;
+		}
+	}
+	return s;
+}
+
 /* ---- HMAT ---- */
 
 int parse_id_list(const char *s, int *ids, int max)
@@ -244,4 +269,98 @@ int parse_id_list(const char *s, int *ids, int max)
 			return -EINVAL;
 	}
 	return n;
+}
+
+/* ---- what "pagehop slit" analyses ---- */
+
+int figure_parse(const char *s, enum ph_figure *out)
+{
+	static const struct {
+		const char *name;
+		enum ph_figure fig;
+	} names[] = {
+		{ "latency", PH_FIGURE_LATENCY },
+		{ "bandwidth", PH_FIGURE_BANDWIDTH },
+		{ "read", PH_FIGURE_READ },
+		{ "triad", PH_FIGURE_TRIAD },
+		{ "distance", PH_FIGURE_DISTANCE },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(s, names[i].name)) {
+			*out = names[i].fig;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *const ph_recorded_key[PH_NREC] = {
+	[PH_REC_LATENCY] = "latency_ns",
+	[PH_REC_READ] = "bandwidth_read_GBps",
+	[PH_REC_TRIAD] = "bandwidth_triad_GBps",
+};
+
+int figure_pick(enum ph_figure fig, const bool have[PH_NREC])
+{
+	switch (fig) {
+	case PH_FIGURE_DEFAULT:
+		for (int i = 0; i < PH_NREC; i++)
+			if (have[i])
+				return i;
+		return -1;
+	case PH_FIGURE_LATENCY:
+		return have[PH_REC_LATENCY] ? PH_REC_LATENCY : -1;
+	case PH_FIGURE_BANDWIDTH:
+		return have[PH_REC_READ] ? PH_REC_READ : have[PH_REC_TRIAD] ? PH_REC_TRIAD : -1;
+	case PH_FIGURE_READ:
+		return have[PH_REC_READ] ? PH_REC_READ : -1;
+	case PH_FIGURE_TRIAD:
+		return have[PH_REC_TRIAD] ? PH_REC_TRIAD : -1;
+	case PH_FIGURE_DISTANCE:
+		break;
+	}
+	return -1;
+}
+
+void input_take_recorded(struct ph_input *in, struct ph_nmatrix *figs[PH_NREC], int pick)
+{
+	in->figure = xstrdup(ph_recorded_key[pick]);
+	in->m = figs[pick];
+	in->latency = pick == PH_REC_LATENCY ? nmatrix_dup(in->m) : figs[PH_REC_LATENCY];
+	in->read_bw = pick == PH_REC_READ ? nmatrix_dup(in->m) : figs[PH_REC_READ];
+	if (pick != PH_REC_TRIAD)
+		nmatrix_free(figs[PH_REC_TRIAD]);
+	for (int i = 0; i < PH_NREC; i++)
+		figs[i] = NULL;
+}
+
+char *input_source_line(const char *command, const char *host, const char *time_utc,
+			const char *version)
+{
+	char *line = xasprintf("%s on %s at %s (pagehop %s)", command ? command : "pagehop",
+			       host ? host : "?", time_utc ? time_utc : "?",
+			       version ? version : "?");
+
+	/*
+	 * Only a label of the report, so kept, but as one line of text: a
+	 * control character (from a JSON escape) would reach the terminal.
+	 */
+	for (char *c = line; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	return line;
+}
+
+void input_free(struct ph_input *in)
+{
+	free(in->path);
+	free(in->figure);
+	free(in->source);
+	nmatrix_free(in->m);
+	nmatrix_free(in->latency);
+	nmatrix_free(in->read_bw);
+	slit_free(in->slit);
+	free(in->hmat);
+	memset(in, 0, sizeof(*in));
 }

@@ -68,6 +68,11 @@ struct ph_slit *slit_new(int n, const int *ids);
 void slit_free(struct ph_slit *s);
 /* The distance from node a to node b, or -1 when either is absent. */
 int slit_at(const struct ph_slit *s, int a, int b);
+/*
+ * A square distance matrix (the same nodes as rows and columns, whole
+ * numbers up to 255) as a SLIT; NULL when it is not one.
+ */
+struct ph_slit *slit_from_nmatrix(const struct ph_nmatrix *m);
 
 /* A copy of n ids (room for one when n is 0); malloc'd. */
 int *nmatrix_ids_dup(const int *ids, int n);
@@ -89,5 +94,66 @@ struct ph_hmat {
 
 /* Parse "0", "0-1", "0,2-3" into ids; returns the count or -EINVAL. */
 int parse_id_list(const char *s, int *ids, int max);
+
+/* ---- what "pagehop slit" analyses ---- */
+
+/* Which figure of an input to analyse (--metric). */
+enum ph_figure {
+	PH_FIGURE_DEFAULT = 0,	/* latency if present, else read, else triad bandwidth */
+	PH_FIGURE_LATENCY,
+	PH_FIGURE_BANDWIDTH,	/* read bandwidth, else triad */
+	PH_FIGURE_READ,
+	PH_FIGURE_TRIAD,
+	PH_FIGURE_DISTANCE,	/* a matrix already normalised (CSV only) */
+};
+
+/* "latency", "bandwidth", "read", "triad", "distance"; -EINVAL otherwise. */
+int figure_parse(const char *s, enum ph_figure *out);
+
+/* The figures pagehop measures, in the order its documents hold them. */
+enum ph_recorded {
+	PH_REC_LATENCY,
+	PH_REC_READ,
+	PH_REC_TRIAD,
+	PH_NREC,
+};
+
+/* Their keys in pagehop's documents: "latency_ns", "bandwidth_read_GBps", ... */
+extern const char *const ph_recorded_key[PH_NREC];
+
+/*
+ * The recorded figure that fig selects among those present (have[i]): its
+ * index, or -1 when none is (PH_FIGURE_DISTANCE never selects one).
+ */
+int figure_pick(enum ph_figure fig, const bool have[PH_NREC]);
+
+/* What "pagehop slit" analyses: one figure, and what to set beside it. */
+struct ph_input {
+	char *path;
+	bool json;
+	char *figure;		/* what was analysed: a JSON key, a CSV block's name or metric */
+	char *source;		/* who measured it, in one line; NULL if unknown */
+	struct ph_nmatrix *m;	/* the selected figure */
+	struct ph_nmatrix *latency;	/* for the HMAT comparison; NULL if absent */
+	struct ph_nmatrix *read_bw;	/* likewise */
+	struct ph_slit *slit;	/* the SLIT recorded with the measurement; NULL if none */
+	struct ph_hmat *hmat;	/* recorded HMAT */
+	int nhmat;
+	int ci_not_met;		/* cells of the figure whose CI target was missed */
+};
+
+/*
+ * Take pagehop's recorded figures (figs[i] NULL where absent) into in:
+ * figs[pick] is analysed, latency and read bandwidth are kept for the HMAT
+ * comparison, the rest freed; every figs[i] is NULL afterwards.
+ */
+void input_take_recorded(struct ph_input *in, struct ph_nmatrix *figs[PH_NREC], int pick);
+/*
+ * Who measured it, as in->source says it: "COMMAND on HOST at TIME
+ * (pagehop VERSION)", "?" for what is NULL, control characters as '?'.
+ */
+char *input_source_line(const char *command, const char *host, const char *time_utc,
+			const char *version);
+void input_free(struct ph_input *in);
 
 #endif
