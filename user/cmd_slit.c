@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "distance.h"
 #include "matrix.h"
+#include "matrix_doc.h"
 #include "read_input.h"
 #include "read_numactl.h"
 #include "session.h"
@@ -311,15 +312,15 @@ enum {
 };
 
 /*
- * Analyse a saved matrix: pagehop's JSON or CSV at path (label is how the
- * report names it), against the SLIT of slit_path or the one recorded in it.
+ * Analyse in (label is how the report names it) against the SLIT of
+ * slit_path or the one recorded with it.  this_machine: in was measured
+ * here, so the machine's own ACPI SLIT is judged beside it.
  */
-static int analyse_file(const char *input, const char *label, enum ph_figure fig,
-			const char *slit_path, double tol, double noise,
-			struct acpi_opts *aop, enum ph_format fmt, bool this_machine)
+static int analyse_input(const struct ph_input *in, const char *label, const char *slit_path,
+			 double tol, double noise, struct acpi_opts *aop, enum ph_format fmt,
+			 bool this_machine)
 {
 	struct acpi_opts ao = *aop;
-	struct ph_input in;
 	struct ph_slit *given = NULL;
 	struct ph_slit_job job;
 	struct ph_analysis a;
@@ -328,33 +329,28 @@ static int analyse_file(const char *input, const char *label, enum ph_figure fig
 	char err[512], fw_why[256], *slit_from = NULL;
 	int c, ret;
 
-	if (input_load(input, fig, &in, err, sizeof(err))) {
-		ph_err("%s", err);
-		return PH_EXIT_USAGE;
-	}
 	if (slit_path) {
 		if (slit_load_numactl(slit_path, &given, err, sizeof(err))) {
 			ph_err("%s", err);
-			input_free(&in);
 			return PH_EXIT_USAGE;
 		}
 		slit_from = xasprintf("%s (numactl --hardware)",
 				      strcmp(slit_path, "-") ? slit_path : "<stdin>");
-	} else if (in.slit) {
+	} else if (in->slit) {
 		slit_from = xasprintf("%s (distances recorded with the measurement)", label);
 	}
 	memset(&job, 0, sizeof(job));
-	job.m = in.m;
+	job.m = in->m;
 	job.input = label;
-	job.figure = in.figure;
-	job.source = in.source;
-	job.latency = in.latency;
-	job.read_bw = in.read_bw;
-	job.slit = given ? given : in.slit;
+	job.figure = in->figure;
+	job.source = in->source;
+	job.latency = in->latency;
+	job.read_bw = in->read_bw;
+	job.slit = given ? given : in->slit;
 	job.slit_from = slit_from;
-	job.hmat = in.hmat;
-	job.nhmat = in.nhmat;
-	job.ci_not_met = in.ci_not_met;
+	job.hmat = in->hmat;
+	job.nhmat = in->nhmat;
+	job.ci_not_met = in->ci_not_met;
 	job.opts.tolerance = tol / 100;
 	job.opts.noise = noise / 100;
 	memset(&fw, 0, sizeof(fw));
@@ -390,25 +386,41 @@ out_input:
 	acpi_slit_free(&fw);
 	slit_free(given);
 	free(slit_from);
-	input_free(&in);
 	return ret;
 }
 
+/* Analyse a saved matrix: pagehop's JSON or CSV at input. */
+static int analyse_file(const char *input, enum ph_figure fig, const char *slit_path,
+			double tol, double noise, struct acpi_opts *ao, enum ph_format fmt)
+{
+	struct ph_input in;
+	char err[512];
+	int rc;
+
+	if (input_load(input, fig, &in, err, sizeof(err))) {
+		ph_err("%s", err);
+		return PH_EXIT_USAGE;
+	}
+	rc = analyse_input(&in, strcmp(input, "-") ? input : "<stdin>", slit_path, tol, noise,
+			   ao, fmt, false);
+	input_free(&in);
+	return rc;
+}
+
 /*
- * Without --input: measure this machine with "pagehop matrix" (latency and
- * read bandwidth, so that HMAT's figures can be compared too), save it as
- * pagehop's JSON (to --save, or a temporary file) and analyse that file
- * exactly as --input would.
+ * Without --input: measure this machine as "pagehop matrix" does (latency
+ * and read bandwidth, so that HMAT's figures can be compared too), saving
+ * the document with --save, and analyse the measurement as --input would
+ * analyse that file.
  */
 static int online(struct ph_session *s, const char *save, enum ph_figure fig,
 		  const char *slit_path, double tol, double noise,
 		  struct acpi_opts *ao, bool psize_given)
 {
 	struct ph_mx mx = { 0 };
-	struct ph_doc *doc;
-	char tmp[] = "/tmp/pagehop-slit-XXXXXX", why[256];
-	const char *path = save;
-	int rc, fd;
+	struct ph_mx_save saver = { .path = save, .s = s };
+	struct ph_input in;
+	int rc;
 
 	rc = session_machine(s);
 	if (rc == PH_EXIT_UNSUPPORTED)
@@ -429,7 +441,7 @@ static int online(struct ph_session *s, const char *save, enum ph_figure fig,
 	if (!psize_given)
 		s->bufreq.psize = matrix_default_psize(&mx, s);
 	runner_catch_sigint();
-	rc = matrix_measure(&mx, s, save);
+	rc = matrix_measure(&mx, s, save ? matrix_save_cell : NULL, &saver);
 	if (mx.interrupted) {
 		ph_err("interrupted after %d of %d cells: nothing to compare%s%s", mx.done, mx.total,
 		       save ? "; what was measured is in " : "", save ? save : "");
@@ -438,32 +450,15 @@ static int online(struct ph_session *s, const char *save, enum ph_figure fig,
 	}
 	if (rc)
 		goto out;
-	/* The analysis reads a file: with --save - (stdout) it is a temporary one. */
-	if (path && !strcmp(path, "-"))
-		path = NULL;
-	if (!path) {
-		fd = mkstemp(tmp);
-		if (fd < 0) {
-			ph_errno(errno, "cannot create a temporary file for the measurement");
-			rc = PH_EXIT_FAIL;
-			goto out;
-		}
-		close(fd);
-		path = tmp;
-	}
-	doc = matrix_doc(&mx, s);
-	rc = doc_save_json(doc, path, why, sizeof(why));
-	doc_free(doc);
-	if (rc) {
-		ph_err("cannot write %s: %s", path, why);
-		rc = PH_EXIT_FAIL;
+	if (matrix_input(&mx, &s->topo, fig, &in)) {
+		ph_err("--metric distance: only for a CSV --input, a matrix already normalised; measuring gives latency, read and triad");
+		rc = PH_EXIT_USAGE;
 		goto out;
 	}
-	rc = analyse_file(path, save && strcmp(save, "-") ? save : "measured by this run (pagehop matrix)", fig,
-			  slit_path, tol, noise, ao, s->fmt, true);
+	rc = analyse_input(&in, save && strcmp(save, "-") ? save : "measured by this run (pagehop matrix)",
+			   slit_path, tol, noise, ao, s->fmt, true);
+	input_free(&in);
 out:
-	if (path == tmp)
-		unlink(tmp);
 	matrix_free(&mx);
 	return rc;
 }
@@ -637,6 +632,5 @@ int cmd_slit(int argc, char *argv[])
 	}
 	session_free(&sess);
 
-	return analyse_file(input, strcmp(input, "-") ? input : "<stdin>", fig, slit_path, tol,
-			    noise, &ao, fmt, false);
+	return analyse_file(input, fig, slit_path, tol, noise, &ao, fmt);
 }
