@@ -27,8 +27,11 @@ struct ph_dist_opts {
 	double noise;		/* relative uncertainty floor per value, e.g. 0.025 */
 };
 
-#define PH_DEFAULT_TOLERANCE 0.15
-#define PH_DEFAULT_NOISE 0.025
+/* The defaults of --tolerance and --noise, in percent as the options take them. */
+#define PH_DEFAULT_TOLERANCE_PCT 15
+#define PH_DEFAULT_NOISE_PCT 2.5
+#define PH_DEFAULT_TOLERANCE (PH_DEFAULT_TOLERANCE_PCT / 100.0)
+#define PH_DEFAULT_NOISE (PH_DEFAULT_NOISE_PCT / 100.0)
 
 /*
  * The interval a value is known to lie in: its CI, widened to

@@ -252,7 +252,6 @@ int matrix_input(const struct ph_mx *mx, const struct ph_topology *topo,
 	for (int i = 0; i < PH_NREC; i++)
 		if (m[i] && (i == pick || i == PH_REC_LATENCY || i == PH_REC_READ))
 			figs[i] = recorded(m[i], i);
-	in->path = xstrdup("-");
 	in->json = true;
 	if (mx->have_prov)
 		in->source = input_source_line(mx->prov.command, mx->prov.host,

@@ -129,7 +129,7 @@ int figure_pick(enum ph_figure fig, const bool have[PH_NREC]);
 
 /* What "pagehop slit" analyses: one figure, and what to set beside it. */
 struct ph_input {
-	char *path;
+	char *path;		/* the file read; NULL for a measurement of this run */
 	bool json;
 	char *figure;		/* what was analysed: a JSON key, a CSV block's name or metric */
 	char *source;		/* who measured it, in one line; NULL if unknown */
