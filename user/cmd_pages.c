@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_pages.c - "pagehop pages": what page size does to memory access, with
- * everything else held fixed.  For each page size that can be had, a sweep
- * of working sets on the same node, CPU and chain seed: latency with random
- * order (TLB misses included), with TLB locality (misses amortised), and
- * read bandwidth.  Derived: the TLB miss penalty per working set, where it
- * starts (set beside the TLB reach from CPUID), and large/small page ratios.
+ * everything else held fixed.  The options, and the flow of the page-size
+ * study (pages.c).
  */
 #include "chase.h"
 #include "commands.h"
@@ -15,13 +12,12 @@
 #include "util.h"
 
 #include <errno.h>
-#include <math.h>
 #include <numa.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+/* The command's own options; below OPT_SIZE, where the common ones start. */
 enum {
 	OPT_PAGE_SIZES = 1,
 	OPT_THP,
@@ -33,33 +29,83 @@ enum {
 	OPT_PLOT,
 };
 
-static void pages_usage(void)
-{
-	printf("usage: pagehop pages [OPTIONS]\n"
-	       "\n"
-	       "A working-set sweep per page size, everything else held fixed (node, CPU,\n"
-	       "chain seed, access pattern): at each working set the latency of a random\n"
-	       "chase (TLB misses included), of a chase with TLB locality (misses amortised)\n"
-	       "and the read bandwidth.  Derives the TLB miss penalty (random minus\n"
-	       "TLB-local) per working set, the working set where each page size's penalty\n"
-	       "appears, set beside the TLB reach the CPU reports, and the large/small\n"
-	       "page ratio table per figure.\n"
-	       "\n"
-	       "pages:\n"
-	       "  --page-sizes LIST      4k,2m,1g (default: all that can be had here)\n"
-	       "  --thp                  also anonymous memory backed by THP\n"
-	       "  --min SIZE             smallest working set (default 16K)\n"
-	       "  --max SIZE             largest (default 4G, capped by what can be had)\n"
-	       "  --tlb-window SIZE      window of the TLB-local chase (default: the L1 data\n"
-	       "                         TLB's reach with 4 KiB pages, else 256K)\n"
-	       "  --seed N               chain seed (default 1)\n"
-	       "  --save FILE            write the JSON to FILE as well\n"
-	       "  --plot FILE.svg|.png   latency against working set, one line per page size\n"
-	       "                         (" PLOT_GNUPLOT ", Debian's gnuplot-nox)\n"
-	       "  (one thread; --membind NODE and --physcpubind CPU choose where; default\n"
-	       "  --time 0.5 per figure)\n"
-	       "%s", session_common_usage);
-}
+static const struct ph_opt pages_opts[] = {
+	{ "page-sizes", 0, "LIST", OPT_PAGE_SIZES, "page sizes to sweep: 4k, 2m, 1g", NULL,
+	  "each of them that can be had here" },
+	{ "thp", 0, NULL, OPT_THP, "also anonymous memory backed by THP", NULL, NULL },
+	{ "min", 0, "SIZE", OPT_MIN, "smallest working set, a power of two", "16K", NULL },
+	{ "max", 0, "SIZE", OPT_MAX, "largest working set, capped by what can be had", "4G", NULL },
+	{ "tlb-window", 0, "SIZE", OPT_TLB_WINDOW, "window of the TLB-local chase", NULL,
+	  "the L1 data TLB's reach with 4 KiB pages, else 256K" },
+	{ "seed", 0, "N", OPT_SEED, "chain seed", "1", NULL },
+	{ "save", 0, "FILE", OPT_SAVE, "write the JSON to FILE as well", NULL, NULL },
+	{ "plot", 0, "FILE.svg|.png", OPT_PLOT,
+	  "latency against working set, one line per page size\n"
+	  "(" PLOT_GNUPLOT ", Debian's gnuplot-nox)", NULL, NULL },
+	{ 0 },
+};
+
+static const struct ph_opt memory_opts[] = {
+	{ "membind", 0, "NODE", OPT_MEMBIND, "the node measured", NULL, "the CPU's own node" },
+	PH_OPT_RESERVE,
+	PH_OPT_ALLOW_UNVERIFIED,
+	{ 0 },
+};
+
+static const struct ph_opt thread_opts[] = {
+	{ "physcpubind", 0, "CPU", OPT_PHYSCPUBIND, "the CPU that measures, one thread", NULL,
+	  "the first CPU this process may use" },
+	{ 0 },
+};
+
+static const struct ph_opt stat_opts[] = { PH_OPT_TIME("0.5"), PH_OPT_CI("1"), { 0 } };
+static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
+
+static const struct ph_optgroup pages_groups[] = {
+	{ "pages", pages_opts },
+	{ "memory", memory_opts },
+	{ "threads", thread_opts },
+	{ "statistics", stat_opts },
+	{ "output", out_opts },
+	{ 0 },
+};
+
+#define SWEEP_SETS_IT "the sweep sets it; use --page-sizes, --min/--max, --membind NODE, --physcpubind CPU"
+
+static const struct ph_refusal pages_refused[] = {
+	{ "size", SWEEP_SETS_IT },
+	{ "page-size", SWEEP_SETS_IT },
+	{ "backend", SWEEP_SETS_IT },
+	{ "interleave", SWEEP_SETS_IT },
+	{ "cpunodebind", SWEEP_SETS_IT },
+	{ "threads", SWEEP_SETS_IT },
+	{ 0 },
+};
+
+const struct ph_cmdspec cmd_pages_spec = {
+	.name = "pages",
+	.synopsis = "[OPTIONS]",
+	.about =
+	"A working-set sweep per page size, everything else held fixed (node, CPU,\n"
+	"chain seed, access pattern): at each working set the latency of a random\n"
+	"chase (TLB misses included), of a chase with TLB locality (misses amortised)\n"
+	"and the read bandwidth, one thread.  Derives the TLB miss penalty (random\n"
+	"minus TLB-local) per working set, the working set where each page size's\n"
+	"penalty appears, set beside the TLB reach the CPU reports, and the\n"
+	"large/small page ratio table per figure.\n",
+	.groups = pages_groups,
+	.epilog = "NODE and CPU are as numactl takes them: 1, or a list that names one.\n",
+	.refused = pages_refused,
+};
+
+/* What the options say, before the session is set up. */
+struct pages_args {
+	struct ph_session s;
+	struct ph_pages pg;
+	bool thp;
+	const char *save, *plot;
+	char *plot_skipped;	/* why --plot draws nothing: gnuplot is missing */
+};
 
 static int parse_psizes(const char *arg, bool want[PH_PS_COUNT])
 {
@@ -88,173 +134,142 @@ static int parse_psizes(const char *arg, bool want[PH_PS_COUNT])
 	return 0;
 }
 
+static int pages_option(void *ctx, const struct ph_opt *o, const char *arg)
+{
+	struct pages_args *a = ctx;
+	struct pages_plan *p = &a->pg.plan;
+	char why[256];
+	int h = session_option(&a->s, o, arg);
+
+	if (h <= 0)
+		return h;
+	switch (o->id) {
+	case OPT_PAGE_SIZES:
+		memset(p->want, 0, sizeof(p->want));
+		p->named = true;
+		return parse_psizes(arg, p->want);
+	case OPT_THP:
+		a->thp = true;
+		return 0;
+	case OPT_MIN:
+		return cli_parse_size("--min", arg, &p->lo);
+	case OPT_MAX:
+		return cli_parse_size("--max", arg, &p->hi);
+	case OPT_TLB_WINDOW:
+		if (cli_parse_size("--tlb-window", arg, &p->window))
+			return -EINVAL;
+		if (p->window % CHASE_SLOT || (p->window & (p->window - 1))) {
+			ph_err("--tlb-window: %s is not a power of two of at least 64 bytes", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_SEED:
+		return cli_parse_u64("--seed", arg, &p->seed);
+	case OPT_SAVE:
+		a->save = arg;
+		return 0;
+	case OPT_PLOT:
+		a->plot = arg;
+		if (plot_check_name(arg, why, sizeof(why))) {
+			ph_err("--plot %s: %s", arg, why);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* What the options say together, checked before anything is measured. */
+static int pages_check(struct pages_args *a)
+{
+	const struct ph_bindopts *b = &a->s.bind;
+	struct pages_plan *p = &a->pg.plan;
+	char why[512];
+
+	/* Working sets are powers of two, so every TLB window divides them. */
+	if (p->lo < 4 * KiB || (p->lo & (p->lo - 1))) {
+		ph_err("--min: the smallest working set must be a power of two of at least 4K");
+		return -EINVAL;
+	}
+	if (p->hi < p->lo) {
+		ph_err("--max: smaller than --min");
+		return -EINVAL;
+	}
+	if (b->membind && numa_bitmask_weight(b->membind) != 1) {
+		ph_err("--membind: the sweep measures one node; give one");
+		return -EINVAL;
+	}
+	if (b->physcpubind && numa_bitmask_weight(b->physcpubind) != 1) {
+		ph_err("--physcpubind: the sweep runs on one CPU; give one");
+		return -EINVAL;
+	}
+	if ((a->save && cli_check_output("--save", a->save)) ||
+	    (a->plot && cli_check_output("--plot", a->plot)))
+		return -EINVAL;
+	if (a->plot && !plot_available(PLOT_GNUPLOT, why, sizeof(why))) {
+		ph_warn("--plot: %s; measuring without the plot", why);
+		a->plot_skipped = xstrdup(why);
+		a->plot = NULL;
+	}
+	if (!p->named)
+		p->want[PH_PS_4K] = p->want[PH_PS_2M] = p->want[PH_PS_1G] = true;
+	p->want[PH_PS_THP] = a->thp;
+	a->s.bind.threads = 1;
+	return 0;
+}
+
+/* The plot, the notes it leaves and --save; rc becomes 1 on a failure. */
+static int pages_files(struct pages_args *a, struct ph_doc *doc, int rc)
+{
+	char why[512];
+
+	if (a->plot_skipped)
+		doc_note(doc, "--plot: %s; nothing plotted", a->plot_skipped);
+	if (a->plot && pages_plot(&a->pg, a->plot, why, sizeof(why))) {
+		ph_err("--plot %s: %s", a->plot, why);
+		rc = rc ? rc : PH_EXIT_FAIL;
+	} else if (a->plot) {
+		doc_note(doc, "plot written to %s", a->plot);
+	}
+	if (a->save && doc_save_json(doc, a->save, why, sizeof(why))) {
+		ph_err("--save %s: %s", a->save, why);
+		rc = rc ? rc : PH_EXIT_FAIL;
+	}
+	return rc;
+}
+
 int cmd_pages(int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "page-sizes", required_argument, NULL, OPT_PAGE_SIZES },
-		{ "thp", no_argument, NULL, OPT_THP },
-		{ "min", required_argument, NULL, OPT_MIN },
-		{ "max", required_argument, NULL, OPT_MAX },
-		{ "tlb-window", required_argument, NULL, OPT_TLB_WINDOW },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "save", required_argument, NULL, OPT_SAVE },
-		{ "plot", required_argument, NULL, OPT_PLOT },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct option *opts = session_options(own);
-	struct ph_session s;
-	struct ph_pages pg = { 0 };
-	struct pages_plan *plan = &pg.plan;
-	bool thp = false;
-	const char *save = NULL, *plot_path = NULL;
-	char why[512], *plot_skipped = NULL;
-	int c, rc = PH_EXIT_OK;
+	struct pages_args a = { 0 };
+	struct ph_session *s = &a.s;
+	struct ph_pages *pg = &a.pg;
 	struct ph_doc *doc = NULL;
+	int rc;
 
-	session_init(&s, GiB);
-	s.mcfg.time_s = 0.5;
-	plan->lo = 16 * KiB;
-	plan->hi = 4 * GiB;
-	plan->seed = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
-		int h;
-
-		if (c == OPT_PAGE_SIZE || c == OPT_BACKEND || c == OPT_SIZE || c == OPT_INTERLEAVE ||
-		    c == OPT_CPUNODEBIND || c == OPT_THREADS) {
-			ph_err("%s: the sweep sets it; use --page-sizes, --min/--max, --membind NODE, --physcpubind CPU",
-			       c == OPT_PAGE_SIZE ? "--page-size" : c == OPT_BACKEND ? "--backend" :
-			       c == OPT_SIZE ? "--size" : c == OPT_INTERLEAVE ? "--interleave" :
-			       c == OPT_CPUNODEBIND ? "--cpunodebind" : "--threads");
-			goto usage;
-		}
-		h = session_parse_option(&s, c == 'f' ? OPT_FORMAT : c, optarg);
-		if (h < 0)
-			goto usage;
-		if (h > 0)
-			continue;
-		switch (c) {
-		case OPT_PAGE_SIZES:
-			memset(plan->want, 0, sizeof(plan->want));
-			if (parse_psizes(optarg, plan->want))
-				goto usage;
-			plan->named = true;
-			break;
-		case OPT_THP:
-			thp = true;
-			break;
-		case OPT_MIN:
-			if (cli_parse_size("--min", optarg, &plan->lo))
-				goto usage;
-			break;
-		case OPT_MAX:
-			if (cli_parse_size("--max", optarg, &plan->hi))
-				goto usage;
-			break;
-		case OPT_TLB_WINDOW:
-			if (cli_parse_size("--tlb-window", optarg, &plan->window))
-				goto usage;
-			if (plan->window % CHASE_SLOT || (plan->window & (plan->window - 1))) {
-				ph_err("--tlb-window: %s is not a power of two of at least 64 bytes", optarg);
-				goto usage;
-			}
-			break;
-		case OPT_SEED:
-			if (cli_parse_u64("--seed", optarg, &plan->seed))
-				goto usage;
-			break;
-		case OPT_SAVE:
-			save = optarg;
-			break;
-		case OPT_PLOT:
-			plot_path = optarg;
-			if (plot_check_name(optarg, why, sizeof(why))) {
-				ph_err("--plot %s: %s", optarg, why);
-				goto usage;
-			}
-			break;
-		case 'h':
-		case OPT_HELP:
-			pages_usage();
-			goto out;
-		default:
-			cli_option_error(c, argv, opts);
-			goto usage;
-		}
-	}
-	if (cli_no_arguments(argc, argv))
-		goto usage;
-	/* Working sets are powers of two, so every TLB window divides them. */
-	if (plan->lo < 4 * KiB || (plan->lo & (plan->lo - 1))) {
-		ph_err("--min: the smallest working set must be a power of two of at least 4K");
-		goto usage;
-	}
-	if (plan->hi < plan->lo) {
-		ph_err("--max: smaller than --min");
-		goto usage;
-	}
-	if (s.bind.membind && numa_bitmask_weight(s.bind.membind) != 1) {
-		ph_err("--membind: the sweep measures one node; give one");
-		goto usage;
-	}
-	if (s.bind.physcpubind && numa_bitmask_weight(s.bind.physcpubind) != 1) {
-		ph_err("--physcpubind: the sweep runs on one CPU; give one");
-		goto usage;
-	}
-	/* Where the results go is checked before anything is measured. */
-	if (save && output_path_check(save, why, sizeof(why))) {
-		ph_err("--save %s: %s", save, why);
-		goto usage;
-	}
-	if (plot_path && output_path_check(plot_path, why, sizeof(why))) {
-		ph_err("--plot %s: %s", plot_path, why);
-		goto usage;
-	}
-	if (plot_path && !plot_available(PLOT_GNUPLOT, why, sizeof(why))) {
-		ph_warn("--plot: %s; measuring without the plot", why);
-		plot_skipped = xstrdup(why);
-		plot_path = NULL;
-	}
-	s.bind.threads = 1;
-
-	if (!plan->named)
-		plan->want[PH_PS_4K] = plan->want[PH_PS_2M] = plan->want[PH_PS_1G] = true;
-	plan->want[PH_PS_THP] = thp;
-
-	rc = session_machine(&s);
+	session_init(s, GiB);
+	rc = opts_parse(&cmd_pages_spec, argc, argv, pages_option, &a);
 	if (!rc)
-		rc = pages_plan(&pg, &s);
+		rc = pages_check(&a);
+	if (rc) {
+		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
+		goto out;
+	}
+	rc = session_machine(s);
+	if (!rc)
+		rc = pages_plan(pg, s);
 	if (rc)
 		goto out;
-	rc = pages_measure(&pg, &s);
-	if (rc == PH_EXIT_USAGE || !pg.points)
+	rc = pages_measure(pg, s);
+	/* Nothing measured: no document, the reasons are on stderr. */
+	if (rc == PH_EXIT_USAGE || !pg->points)
 		goto out;
-	doc = pages_doc(&pg, &s);
-	if (plot_skipped)
-		doc_note(doc, "--plot: %s; nothing plotted", plot_skipped);
-	if (plot_path) {
-		if (pages_plot(&pg, plot_path, why, sizeof(why))) {
-			ph_err("--plot %s: %s", plot_path, why);
-			rc = rc ? rc : PH_EXIT_FAIL;
-		} else {
-			doc_note(doc, "plot written to %s", plot_path);
-		}
-	}
-	if (save) {
-		if (doc_save_json(doc, save, why, sizeof(why))) {
-			ph_err("--save %s: %s", save, why);
-			rc = rc ? rc : PH_EXIT_FAIL;
-		}
-	}
-	rc = session_render(&s, doc, rc);
-	goto out;
-usage:
-	rc = PH_EXIT_USAGE;
+	doc = pages_doc(pg, s);
+	rc = pages_files(&a, doc, rc);
+	rc = session_render(s, doc, rc);
 out:
-	pages_free(&pg);
 	doc_free(doc);
-	free(plot_skipped);
-	free(opts);
-	session_free(&s);
+	pages_free(pg);
+	free(a.plot_skipped);
+	session_free(s);
 	return rc;
 }

@@ -20,7 +20,7 @@ const struct ph_command ph_commands[] = {
 	{ "list", cmd_list,
 	  "every bandwidth kernel variant and chase pattern", NULL },
 	{ "pages", cmd_pages,
-	  "what page size does: a working-set sweep per page size, TLB knees, ratios", NULL },
+	  "what page size does: a working-set sweep per page size, TLB knees, ratios", &cmd_pages_spec },
 	{ "prefetch", cmd_prefetch,
 	  "what hardware and software prefetching do, per access pattern", NULL },
 	{ "matrix", cmd_matrix,
