@@ -22,7 +22,7 @@ const struct ph_command ph_commands[] = {
 	{ "pages", cmd_pages,
 	  "what page size does: a working-set sweep per page size, TLB knees, ratios", &cmd_pages_spec },
 	{ "prefetch", cmd_prefetch,
-	  "what hardware and software prefetching do, per access pattern", NULL },
+	  "what hardware and software prefetching do, per access pattern", &cmd_prefetch_spec },
 	{ "matrix", cmd_matrix,
 	  "latency and bandwidth for every CPU node x memory node pair", &cmd_matrix_spec },
 	{ "slit", cmd_slit,
