@@ -485,8 +485,11 @@ static int node_free_enough(int node, uint64_t bytes, char *why, size_t whylen)
  * Fault injection for the tests that prove verification catches a wrong
  * placement: PAGEHOP_FAULT_INJECT=node puts the memory on the next node
  * instead of the one asked; =psize backs a 4K request with THP (and a THP
- * request with 4K pages).  Never set outside tests.
+ * request with 4K pages).  Compiled only into the test build
+ * (-DPAGEHOP_TEST_HOOKS, BUILD/test/pagehop): the shipping binary has no
+ * such variable.
  */
+#ifdef PAGEHOP_TEST_HOOKS
 static bool fault_inject(const char *what)
 {
 	const char *v = getenv("PAGEHOP_FAULT_INJECT");
@@ -506,6 +509,18 @@ static int injected_node(int node)
 	}
 	return node;
 }
+#else
+static inline bool fault_inject(const char *what)
+{
+	(void)what;
+	return false;
+}
+
+static inline int injected_node(int node)
+{
+	return node;
+}
+#endif
 
 /* Locked so that it is neither swapped nor migrated while measured. */
 static void lock_pages(struct ph_segment *seg)
