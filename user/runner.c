@@ -5,6 +5,7 @@
 #include "runner.h"
 #include "buffer.h"
 #include "clock.h"
+#include "pools.h"
 #include "util.h"
 
 #include <errno.h>
@@ -27,7 +28,7 @@ static void on_stop_signal(int sig)
 	 * first to be acted on.  Put the pools back (async-signal-safe) and go.
 	 */
 	if (ph_interrupted) {
-		buffer_restore_pools_now();
+		pools_restore_now();
 		_exit(PH_EXIT_INTERRUPTED);
 	}
 	ph_interrupted = sig;
