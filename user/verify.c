@@ -71,6 +71,14 @@ static int verify_query(struct ph_kmod *km, struct ph_segment *seg, struct ph_pl
 
 	snprintf(pl->method, sizeof(pl->method), "QUERY (pagehop.ko page-table walk)");
 	pl->complete = !err && !c.holes;
+	/*
+	 * QUERY sees a THP as a PMD leaf like any 2 MiB mapping; in anonymous
+	 * memory a PMD leaf can only be a THP, so it is counted as one.
+	 */
+	if (seg->backend == PH_BACKEND_ANON) {
+		pl->psize_bytes[PH_PS_THP] += pl->psize_bytes[PH_PS_2M];
+		pl->psize_bytes[PH_PS_2M] = 0;
+	}
 	return err;
 }
 
@@ -233,33 +241,32 @@ int verify_ready(const struct ph_kmod *km, char *why, size_t whylen)
 int segment_verify(struct ph_kmod *km, struct ph_segment *seg,
 		   const struct bitmask *interleave)
 {
-	struct ph_placement found = { 0 }, *pl = &found;
-	uint64_t want_ps_bytes, node_ok = 0, len;
-	enum ph_psize want = seg->psize;
-	char found_nodes[128] = "", sizes[128] = "", asked[32];
+	struct ph_placement found = { 0 };
 	int err;
 
-	placement_init(pl);
+	placement_init(&found);
 	if (kmod_has(km, PAGEHOP_FEAT_QUERY))
-		err = verify_query(km, seg, pl);
+		err = verify_query(km, seg, &found);
 	else
-		err = verify_procfs(seg, pl);
+		err = verify_procfs(seg, &found);
 	/* Interrupted: what was found before stands, half a read-back is not. */
 	if (err == -EINTR) {
-		free(pl->node_bytes);
+		free(found.node_bytes);
 		return err;
 	}
 	free(seg->found.node_bytes);
 	seg->found = found;
-	pl = &seg->found;
-	/*
-	 * QUERY sees a THP as a PMD leaf like any 2 MiB mapping; in anonymous
-	 * memory a PMD leaf can only be a THP, so it is counted as one.
-	 */
-	if (seg->backend == PH_BACKEND_ANON && !strncmp(pl->method, "QUERY", 5)) {
-		pl->psize_bytes[PH_PS_THP] += pl->psize_bytes[PH_PS_2M];
-		pl->psize_bytes[PH_PS_2M] = 0;
-	}
+	verify_compare(seg, err, interleave);
+	return err;
+}
+
+void verify_compare(struct ph_segment *seg, int err, const struct bitmask *interleave)
+{
+	const struct ph_placement *pl = &seg->found;
+	uint64_t want_ps_bytes, node_ok = 0, len;
+	enum ph_psize want = seg->psize;
+	char found_nodes[128] = "", sizes[128] = "", asked[32];
+
 	want_ps_bytes = pl->psize_bytes[want];
 	for (int n = 0; n < pl->nr_nodes; n++) {
 		bool member = interleave ? numa_bitmask_isbitset(interleave, (unsigned)n) :
@@ -302,5 +309,4 @@ int segment_verify(struct ph_kmod *km, struct ph_segment *seg,
 			 (unsigned long long)(seg->bytes / MiB), psize_name(want), asked,
 			 sizes[0] ? sizes : "none", found_nodes[0] ? found_nodes : "none",
 			 pl->complete ? "" : ", some pages not mapped", pl->method);
-	return err;
 }

@@ -26,6 +26,15 @@ int segment_verify(struct ph_kmod *km, struct ph_segment *seg,
 		   const struct bitmask *interleave);
 
 /*
+ * The comparison segment_verify() ends with: seg->found (read back, or
+ * err, the read-back's -errno) against what seg asked (bytes of psize on
+ * node, or on the members of interleave).  Sets seg->verified, when every
+ * byte was found mapped, of the size asked, on a node asked; and
+ * seg->verify_msg, which says what was found against what was asked.
+ */
+void verify_compare(struct ph_segment *seg, int err, const struct bitmask *interleave);
+
+/*
  * Can this process read back where memory is?  Through pagehop.ko's QUERY,
  * or /proc/kpageflags and the frame numbers of /proc/self/pagemap, both of
  * which need root (CAP_SYS_ADMIN).  0, or -errno with why naming what is
