@@ -3,7 +3,6 @@
  * runner.c - pinned threads, barriers, and the repeat-until-precise loop.
  */
 #include "runner.h"
-#include "buffer.h"
 #include "clock.h"
 #include "pools.h"
 #include "util.h"
