@@ -6,6 +6,7 @@
  */
 #include "commands.h"
 #include "matrix.h"
+#include "matrix_doc.h"
 #include "session.h"
 #include "util.h"
 
@@ -169,6 +170,7 @@ int cmd_matrix(int argc, char *argv[])
 	struct ph_session *s = &a.s;
 	struct ph_mx *mx = &a.mx;
 	struct bitmask *rows = NULL, *cols = NULL;
+	struct ph_mx_save saver = { 0 };
 	struct ph_doc *doc = NULL;
 	int rc;
 
@@ -196,7 +198,9 @@ int cmd_matrix(int argc, char *argv[])
 		goto out;
 	if (!a.psize_given)
 		s->bufreq.psize = matrix_default_psize(mx, s);
-	rc = matrix_measure(mx, s, a.save);
+	saver.path = a.save;
+	saver.s = s;
+	rc = matrix_measure(mx, s, a.save ? matrix_save_cell : NULL, &saver);
 	if (mx->interrupted)
 		rc = PH_EXIT_INTERRUPTED;
 	/* A matrix with no measured cell is not printed: the reason is on stderr. */

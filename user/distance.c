@@ -20,30 +20,6 @@
  */
 #define EPS 1e-9
 
-const char *metric_name(enum ph_metric m)
-{
-	switch (m) {
-	case PH_METRIC_LATENCY:
-		return "latency_ns";
-	case PH_METRIC_BANDWIDTH:
-		return "bandwidth_GBps";
-	case PH_METRIC_DISTANCE:
-		return "distance";
-	}
-	return "unknown";
-}
-
-enum ph_metric metric_parse(const char *s)
-{
-	if (!strcmp(s, "latency_ns"))
-		return PH_METRIC_LATENCY;
-	if (!strcmp(s, "bandwidth_GBps"))
-		return PH_METRIC_BANDWIDTH;
-	if (!strcmp(s, "distance"))
-		return PH_METRIC_DISTANCE;
-	return 0;
-}
-
 /* Latency and distance grow with distance; bandwidth shrinks. */
 static bool latency_like(enum ph_metric m)
 {
@@ -54,143 +30,6 @@ static bool latency_like(enum ph_metric m)
 static double qdiv(double a, double b)
 {
 	return b > 0 ? a / b : INFINITY;
-}
-
-static int *dup_ids(const int *ids, int n)
-{
-	int *p = xcalloc(n > 0 ? n : 1, sizeof(int));
-
-	if (n > 0)
-		memcpy(p, ids, n * sizeof(int));
-	return p;
-}
-
-static double *nan_array(size_t n)
-{
-	double *p = xmalloc((n ? n : 1) * sizeof(double));
-
-	for (size_t i = 0; i < n; i++)
-		p[i] = NAN;
-	return p;
-}
-
-/* ---- matrices ---- */
-
-struct ph_nmatrix *nmatrix_new(enum ph_metric metric, int nrows,
-			       const int *row_ids, int ncols, const int *col_ids)
-{
-	struct ph_nmatrix *m = xcalloc(1, sizeof(*m));
-	size_t n = (size_t)nrows * ncols;
-
-	m->metric = metric;
-	m->nrows = nrows;
-	m->ncols = ncols;
-	m->row_ids = dup_ids(row_ids, nrows);
-	m->col_ids = dup_ids(col_ids, ncols);
-	m->val = nan_array(n);
-	m->ci_lo = nan_array(n);
-	m->ci_hi = nan_array(n);
-	m->samples = xcalloc(n ? n : 1, sizeof(int));
-	m->rows_cap = nrows;
-	return m;
-}
-
-void nmatrix_add_row(struct ph_nmatrix *m, int id, const double *vals)
-{
-	size_t nc = (size_t)m->ncols, at = (size_t)m->nrows * nc;
-
-	if (m->nrows >= m->rows_cap) {
-		size_t cap = m->rows_cap > 2 ? 2 * (size_t)m->rows_cap : 4, n = cap * nc;
-
-		m->row_ids = xrealloc(m->row_ids, cap * sizeof(int));
-		m->val = xrealloc(m->val, (n ? n : 1) * sizeof(double));
-		m->ci_lo = xrealloc(m->ci_lo, (n ? n : 1) * sizeof(double));
-		m->ci_hi = xrealloc(m->ci_hi, (n ? n : 1) * sizeof(double));
-		m->samples = xrealloc(m->samples, (n ? n : 1) * sizeof(int));
-		m->rows_cap = (int)cap;
-	}
-	m->row_ids[m->nrows] = id;
-	for (size_t c = 0; c < nc; c++) {
-		m->val[at + c] = vals[c];
-		m->ci_lo[at + c] = NAN;
-		m->ci_hi[at + c] = NAN;
-		m->samples[at + c] = 0;
-	}
-	m->nrows++;
-}
-
-struct ph_nmatrix *nmatrix_dup(const struct ph_nmatrix *m)
-{
-	struct ph_nmatrix *d = nmatrix_new(m->metric, m->nrows, m->row_ids,
-					   m->ncols, m->col_ids);
-	size_t n = (size_t)m->nrows * m->ncols;
-
-	memcpy(d->val, m->val, n * sizeof(double));
-	memcpy(d->ci_lo, m->ci_lo, n * sizeof(double));
-	memcpy(d->ci_hi, m->ci_hi, n * sizeof(double));
-	memcpy(d->samples, m->samples, n * sizeof(int));
-	return d;
-}
-
-void nmatrix_free(struct ph_nmatrix *m)
-{
-	if (!m)
-		return;
-	free(m->row_ids);
-	free(m->col_ids);
-	free(m->val);
-	free(m->ci_lo);
-	free(m->ci_hi);
-	free(m->samples);
-	free(m);
-}
-
-static int find_id(const int *ids, int n, int node)
-{
-	for (int i = 0; i < n; i++)
-		if (ids[i] == node)
-			return i;
-	return -1;
-}
-
-/* node_index(): one sort and a binary search per id, the first index as find_id(). */
-struct id_at {
-	int id, at;
-};
-
-static int id_at_cmp(const void *pa, const void *pb)
-{
-	const struct id_at *a = pa, *b = pb;
-
-	if (a->id != b->id)
-		return (a->id > b->id) - (a->id < b->id);
-	return (a->at > b->at) - (a->at < b->at);
-}
-
-int *node_index(const int *ids, int n, const int *q, int nq)
-{
-	struct id_at *sorted = xmalloc((n > 0 ? n : 1) * sizeof(*sorted));
-	int *out = xmalloc((nq > 0 ? nq : 1) * sizeof(int));
-
-	for (int i = 0; i < n; i++)
-		sorted[i] = (struct id_at){ ids[i], i };
-	qsort(sorted, n, sizeof(*sorted), id_at_cmp);
-	for (int k = 0; k < nq; k++) {
-		int lo = 0, hi = n;
-
-		/* The first entry with id >= q[k]: its lowest index comes first. */
-		while (lo < hi) {
-			int mid = lo + (hi - lo) / 2;
-
-			if (sorted[mid].id < q[k])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		out[k] = lo < n && sorted[lo].id == q[k] ? sorted[lo].at : -1;
-	}
-	free(sorted);
-	return out;
 }
 
 /* Where the rows and columns of a matrix are in a SLIT; every index -1 without one. */
@@ -240,46 +79,6 @@ static void *grow(void *p, int n, int *cap, size_t sz)
 		return p;
 	*cap = *cap ? *cap * 2 : 16;
 	return xrealloc(p, (size_t)*cap * sz);
-}
-
-int nmatrix_row(const struct ph_nmatrix *m, int node)
-{
-	return find_id(m->row_ids, m->nrows, node);
-}
-
-int nmatrix_col(const struct ph_nmatrix *m, int node)
-{
-	return find_id(m->col_ids, m->ncols, node);
-}
-
-struct ph_slit *slit_new(int n, const int *ids)
-{
-	struct ph_slit *s = xcalloc(1, sizeof(*s));
-
-	s->n = n;
-	s->ids = dup_ids(ids, n);
-	s->dist = xcalloc((size_t)(n > 0 ? n : 1) * (n > 0 ? n : 1), sizeof(int));
-	return s;
-}
-
-void slit_free(struct ph_slit *s)
-{
-	if (!s)
-		return;
-	free(s->ids);
-	free(s->dist);
-	free(s);
-}
-
-int slit_at(const struct ph_slit *s, int a, int b)
-{
-	int i, j;
-
-	if (!s)
-		return -1;
-	i = find_id(s->ids, s->n, a);
-	j = find_id(s->ids, s->n, b);
-	return i < 0 || j < 0 ? -1 : s->dist[i * s->n + j];
 }
 
 /* ---- normalisation ---- */
@@ -365,16 +164,16 @@ int dist_normalise(const struct ph_nmatrix *m, const struct ph_slit *slit,
 	out->metric = m->metric;
 	out->nrows = nr;
 	out->ncols = nc;
-	out->row_ids = dup_ids(m->row_ids, nr);
-	out->col_ids = dup_ids(m->col_ids, nc);
+	out->row_ids = nmatrix_ids_dup(m->row_ids, nr);
+	out->col_ids = nmatrix_ids_dup(m->col_ids, nc);
 	out->ref = xcalloc(nr ? nr : 1, sizeof(int));
 	out->ref_how = xcalloc(nr ? nr : 1, sizeof(enum ph_local));
-	out->ref_dist = nan_array(nr);
-	out->d = nan_array(n);
-	out->lo = nan_array(n);
-	out->hi = nan_array(n);
-	out->rlo = nan_array(n);
-	out->rhi = nan_array(n);
+	out->ref_dist = nmatrix_nans(nr);
+	out->d = nmatrix_nans(n);
+	out->lo = nmatrix_nans(n);
+	out->hi = nmatrix_nans(n);
+	out->rlo = nmatrix_nans(n);
+	out->rhi = nmatrix_nans(n);
 
 	for (int r = 0; r < nr; r++) {
 		int own = own_col[r], ref;
@@ -608,7 +407,7 @@ void levels_slit(const struct ph_dmatrix *d, const struct ph_slit *s,
 	size_t n = (size_t)d->nrows * d->ncols;
 	int *vals = xcalloc(n ? n : 1, sizeof(int)), nv = 0, nd = 0;
 	int *lvl_of = xcalloc(n ? n : 1, sizeof(int));
-	double *value = nan_array(n);
+	double *value = nmatrix_nans(n);
 	struct slit_map sm;
 
 	slit_map_init(&sm, s, d->row_ids, d->nrows, d->col_ids, d->ncols);
@@ -1181,37 +980,6 @@ struct ph_slit *slit_linux_default(const struct ph_slit *s)
 
 /* ---- HMAT ---- */
 
-int parse_id_list(const char *s, int *ids, int max)
-{
-	int n = 0;
-
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b;
-
-		if (end == s || a < 0)
-			return -EINVAL;
-		b = a;
-		s = end;
-		if (*s == '-') {
-			b = strtol(s + 1, &end, 10);
-			if (end == s + 1 || b < a)
-				return -EINVAL;
-			s = end;
-		}
-		for (long i = a; i <= b; i++) {
-			if (n >= max)
-				return -EINVAL;
-			ids[n++] = (int)i;
-		}
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -EINVAL;
-	}
-	return n;
-}
-
 /* MiB/s as the kernel reports HMAT bandwidth, to GB/s (10^9 B/s) as measured. */
 static double mibps_to_gbps(int64_t v)
 {
@@ -1345,18 +1113,4 @@ void analysis_free(struct ph_analysis *a)
 	proposal_free(&a->prop);
 	slit_free(a->slit_default);
 	memset(a, 0, sizeof(*a));
-}
-
-int verdict_exit(enum ph_verdict v)
-{
-	switch (v) {
-	case PH_VERDICT_INCONSISTENT:
-		return 1;
-	case PH_VERDICT_MAGNITUDE:
-		return 3;
-	case PH_VERDICT_CONSISTENT:
-	case PH_VERDICT_UNCOMPARED:
-		break;
-	}
-	return 0;
 }

@@ -7,83 +7,31 @@
  *
  * Pure arithmetic on matrices: no I/O, no printing, no global state.  The
  * method, with every formula, is in docs/slit.md; the comments here say
- * what each function computes, the document says why.
- *
- * Orientation everywhere: rows are CPU (initiator) nodes, columns memory
- * nodes, as in the SLIT (from initiator to memory).  A memory-only node is
- * a column without a row; a CPU-only node a row without a column.
+ * what each function computes, the document says why.  The matrices, SLITs
+ * and HMAT records analysed, and their orientation, are nmatrix.h's.
  */
 #ifndef PAGEHOP_DISTANCE_H
 #define PAGEHOP_DISTANCE_H
 
 #include <stdbool.h>
 
-#include "topology.h"
+#include "nmatrix.h"
+#include "verdict.h"
 
 #define PH_LOCAL_DISTANCE 10	/* the ACPI SLIT's "local" */
 #define PH_SLIT_MIN_REMOTE 11	/* srat.c's slit_valid(): off-diagonal > 10 */
 #define PH_SLIT_MAX_REMOTE 254	/* 255 means "unreachable" in ACPI */
-
-enum ph_metric {
-	PH_METRIC_LATENCY = 1,	/* ns; larger is farther */
-	PH_METRIC_BANDWIDTH,	/* GB/s (10^9 B/s); smaller is farther */
-	PH_METRIC_DISTANCE,	/* already normalised, local = 10 */
-};
-
-/* "latency_ns", "bandwidth_GBps", "distance": the names files carry. */
-const char *metric_name(enum ph_metric m);
-/* The inverse; 0 when s names no metric. */
-enum ph_metric metric_parse(const char *s);
-
-/* A measured matrix, node ids in the order measured. */
-struct ph_nmatrix {
-	enum ph_metric metric;
-	int nrows, ncols;
-	int *row_ids, *col_ids;
-	double *val;		/* nrows * ncols, NAN where unknown */
-	double *ci_lo, *ci_hi;	/* NAN where the input gave no CI */
-	int *samples;		/* 0 where unknown */
-	int rows_cap;		/* rows the arrays have room for (nmatrix_add_row) */
-};
-
-struct ph_nmatrix *nmatrix_new(enum ph_metric metric, int nrows,
-			       const int *row_ids, int ncols, const int *col_ids);
-struct ph_nmatrix *nmatrix_dup(const struct ph_nmatrix *m);
-void nmatrix_free(struct ph_nmatrix *m);
-/*
- * Append a row for node id with ncols values (no CI): the arrays grow by
- * doubling, so a reader adding N rows of N moves O(N^2) values, not N^3.
- */
-void nmatrix_add_row(struct ph_nmatrix *m, int id, const double *vals);
-/* Index of a node among the rows / columns, or -1. */
-int nmatrix_row(const struct ph_nmatrix *m, int node);
-int nmatrix_col(const struct ph_nmatrix *m, int node);
-/*
- * The same for many nodes at once: for each of the nq ids in q its index
- * among the n ids (the first), or -1; malloc'd.  O((n + nq) log n), where
- * a lookup per cell would make a matrix of N nodes cost N^3.
- */
-int *node_index(const int *ids, int n, const int *q, int nq);
-
-/* A SLIT by node id: what numactl prints, or /sys, or a JSON "distances". */
-struct ph_slit {
-	int n;
-	int *ids;
-	int *dist;		/* n * n, from row to column */
-};
-
-struct ph_slit *slit_new(int n, const int *ids);
-void slit_free(struct ph_slit *s);
-/* The distance from node a to node b, or -1 when either is absent. */
-int slit_at(const struct ph_slit *s, int a, int b);
 
 struct ph_dist_opts {
 	double tolerance;	/* relative, e.g. 0.15 */
 	double noise;		/* relative uncertainty floor per value, e.g. 0.025 */
 };
 
-#define PH_DEFAULT_TOLERANCE 0.15
-#define PH_DEFAULT_NOISE 0.025
+/* The defaults of --tolerance and --noise, in percent as the options take them. */
+#define PH_DEFAULT_TOLERANCE_PCT 15
+#define PH_DEFAULT_NOISE_PCT 2.5
+#define PH_DEFAULT_TOLERANCE (PH_DEFAULT_TOLERANCE_PCT / 100.0)
+#define PH_DEFAULT_NOISE (PH_DEFAULT_NOISE_PCT / 100.0)
 
 /*
  * The interval a value is known to lie in: its CI, widened to
@@ -304,17 +252,8 @@ struct ph_hmat_cmp {
 /* lat or bw may be NULL.  Returns the count of comparisons. */
 int hmat_compare(const struct ph_hmat *h, int nh, const struct ph_nmatrix *lat,
 		 const struct ph_nmatrix *bw, struct ph_hmat_cmp **out);
-/* Parse "0", "0-1", "0,2-3" into ids; returns the count or -EINVAL. */
-int parse_id_list(const char *s, int *ids, int max);
 
 /* Everything, as "pagehop slit" reports it. */
-enum ph_verdict {
-	PH_VERDICT_CONSISTENT = 1,	/* exit 0 */
-	PH_VERDICT_INCONSISTENT,	/* ordering violation or level mismatch: exit 1 */
-	PH_VERDICT_MAGNITUDE,		/* in order, outside tolerance: exit 3 */
-	PH_VERDICT_UNCOMPARED,		/* no SLIT to compare with: exit 0 */
-};
-
 struct ph_analysis {
 	struct ph_dist_opts opts;
 	/*
@@ -348,7 +287,5 @@ struct ph_analysis {
 int analysis_run(const struct ph_nmatrix *m, const struct ph_slit *slit,
 		 const struct ph_dist_opts *o, struct ph_analysis *a);
 void analysis_free(struct ph_analysis *a);
-/* The command's exit status for a verdict. */
-int verdict_exit(enum ph_verdict v);
 
 #endif

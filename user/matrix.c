@@ -11,7 +11,6 @@
 #include "bandwidth.h"
 #include "latency.h"
 #include "sweep.h"
-#include "topo_report.h"
 #include "util.h"
 
 #include <errno.h>
@@ -211,7 +210,7 @@ enum ph_psize matrix_default_psize(const struct ph_mx *mx, struct ph_session *s)
 }
 
 static void add_cell(struct ph_mx *mx, struct ph_session *s, int r, int c,
-		     const char *figure, const struct ph_result *res)
+		     enum ph_recorded fig, const struct ph_result *res)
 {
 	const struct ph_nmatrix *m = mx->lat ? mx->lat : mx->read ? mx->read : mx->triad;
 	struct ph_mx_cell *cell;
@@ -221,7 +220,7 @@ static void add_cell(struct ph_mx *mx, struct ph_session *s, int r, int c,
 	memset(cell, 0, sizeof(*cell));
 	cell->row = m->row_ids[r];
 	cell->col = m->col_ids[c];
-	cell->figure = figure;
+	cell->fig = fig;
 	cell->st = res->st;
 	cell->ci_met = res->ci_met;
 	cell->verified = s->all_verified;
@@ -317,7 +316,7 @@ static int cell_latency(struct ph_mx *mx, struct ph_session *s, int r, int c)
 		rc = latency_figure(s, &mx->pattern, 1, false, &lat);
 		if (lat.user.n) {
 			store(mx->lat, r, c, &lat.user);
-			add_cell(mx, s, r, c, "latency_ns", &lat.user);
+			add_cell(mx, s, r, c, PH_REC_LATENCY, &lat.user);
 		}
 		latency_free(&lat);
 		if (!mx->backend)
@@ -335,9 +334,9 @@ static int cell_latency(struct ph_mx *mx, struct ph_session *s, int r, int c)
 /* One cell's bandwidths: one thread per core of the row, memory on the column. */
 static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c)
 {
-	static const struct { unsigned fig; const char *name, *kernel; } figs[] = {
-		{ MX_READ, "bandwidth_read_GBps", "read" },
-		{ MX_TRIAD, "bandwidth_triad_GBps", "triad" },
+	static const struct { unsigned fig; enum ph_recorded rec; const char *kernel; } figs[] = {
+		{ MX_READ, PH_REC_READ, "read" },
+		{ MX_TRIAD, PH_REC_TRIAD, "triad" },
 	};
 	int rc, from = mx->ncellv;
 
@@ -358,7 +357,7 @@ static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c)
 		rc = bandwidth_figure(s, k, &bw);
 		if (bw.res.n) {
 			store(figs[f].fig == MX_READ ? mx->read : mx->triad, r, c, &bw.res);
-			add_cell(mx, s, r, c, figs[f].name, &bw.res);
+			add_cell(mx, s, r, c, figs[f].rec, &bw.res);
 		}
 		bandwidth_free(&bw);
 	}
@@ -373,36 +372,8 @@ static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c)
 	return rc;
 }
 
-/*
- * Write the document to save_path, if it holds a measured cell: an existing
- * file is never replaced by a matrix with nothing in it.  0 or an exit code.
- */
-static int save(const struct ph_mx *mx, struct ph_session *s, const char *save_path)
+int matrix_measure(struct ph_mx *mx, struct ph_session *s, ph_mx_cell_fn on_cell, void *ctx)
 {
-	struct ph_doc *d;
-	char why[256];
-	int e;
-
-	if (!mx->ncellv) {
-		ph_err("--save %s: nothing was measured; %s", save_path,
-		       strcmp(save_path, "-") && path_exists(save_path) ? "the file is left as it was"
-									: "nothing written");
-		return 0;
-	}
-	d = matrix_doc(mx, s);
-	e = doc_save_json(d, save_path, why, sizeof(why));
-	doc_free(d);
-	if (e) {
-		ph_err("--save %s: %s", save_path, why);
-		return PH_EXIT_FAIL;
-	}
-	return 0;
-}
-
-int matrix_measure(struct ph_mx *mx, struct ph_session *s, const char *save_path)
-{
-	/* Standard output takes one document, at the end, not one per cell. */
-	bool to_stdout = save_path && !strcmp(save_path, "-"), save_failed = false;
 	double t0 = now_mono_raw();
 	int rc = 0;
 
@@ -426,165 +397,17 @@ int matrix_measure(struct ph_mx *mx, struct ph_session *s, const char *save_path
 			if (!ph_interrupted)
 				mx->done++;
 			progress(mx, t0);
-			/* After every cell, so that a run cut short keeps what it measured. */
-			if (save_path && !to_stdout && (rc = save(mx, s, save_path))) {
-				save_failed = true;
+			if (on_cell && (rc = on_cell(ctx, mx, false, 0)))
 				goto out;
-			}
 		}
 out:
 	mx->interrupted = ph_interrupted;
-	if (save_path && !save_failed && (rc || mx->interrupted || to_stdout)) {
-		int e = save(mx, s, save_path);
+	if (on_cell) {
+		int e = on_cell(ctx, mx, true, rc);
 
 		rc = rc ? rc : e;
 	}
 	return rc;
-}
-
-static void add_nmatrix(struct ph_doc *doc, const char *name, const char *title,
-			const char *metric, const struct ph_nmatrix *m, const char *fmt)
-{
-	struct ph_matrix *out = doc_add_matrix(doc, name, title, metric, m->nrows, m->row_ids,
-					       m->ncols, m->col_ids);
-
-	for (int r = 0; r < m->nrows; r++)
-		for (int c = 0; c < m->ncols; c++)
-			matrix_num(out, r, c, m->val[r * m->ncols + c], fmt);
-}
-
-static void add_distance(struct ph_doc *doc, const char *name, const char *title,
-			 const struct ph_nmatrix *m, const struct ph_slit *slit)
-{
-	struct ph_dmatrix d;
-	struct ph_matrix *out;
-
-	if (dist_normalise(m, slit, PH_DEFAULT_NOISE, &d)) {
-		dmatrix_free(&d);	/* filled even when it fails */
-		return;
-	}
-	out = doc_add_matrix(doc, name, title, "distance", d.nrows, d.row_ids, d.ncols, d.col_ids);
-	for (int r = 0; r < d.nrows; r++)
-		for (int c = 0; c < d.ncols; c++)
-			matrix_num(out, r, c, d.d[r * d.ncols + c], "%.1f");
-	dmatrix_free(&d);
-}
-
-static struct ph_slit *machine_slit(const struct ph_topology *t)
-{
-	int ids[t->nnodes > 0 ? t->nnodes : 1];
-	struct ph_slit *s;
-
-	for (int i = 0; i < t->nnodes; i++)
-		ids[i] = t->nodes[i].id;
-	s = slit_new(t->nnodes, ids);
-	memcpy(s->dist, t->distance, (size_t)t->nnodes * t->nnodes * sizeof(int));
-	return s;
-}
-
-struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
-{
-	struct ph_doc *doc = doc_new("matrix");
-	struct ph_section *sec = doc_add_section(doc, "matrix", "how the matrix was measured");
-	struct ph_slit *slit = mx->grouped ? NULL : machine_slit(&s->topo);
-	struct ph_table *t;
-	char pat[64];
-	static const char *const cols[] = {
-		"cpu_node", "mem_node", "figure", "median", "ci_low", "ci_high", "min", "samples",
-		"ci_met", "verified", "page_size", "backend", "nodes_found", "cpus", "threads",
-	};
-
-	if (mx->have_prov)
-		doc_set_provenance(doc, &mx->prov);
-	section_str(sec, "rows", mx->grouped ? "CPU groups (index into groups)" : "CPU nodes");
-	section_str(sec, "columns", mx->grouped ? "memory groups (index into groups)" : "memory nodes");
-	section_str(sec, "page_size_asked", psize_name(s->bufreq.psize));
-	section_str(sec, "backend", mx->backend);
-	if (mx->figures & MX_LATENCY) {
-		section_str(sec, "latency", "idle: one thread on the row's first CPU, a pointer chase over memory on the column");
-		section_str(sec, "latency_pattern", chase_spec_name(&mx->pattern, pat, sizeof(pat)));
-		section_int(sec, "latency_size_KiB", (long long)(mx->lat_size / KiB));
-	}
-	if (mx->figures & (MX_READ | MX_TRIAD)) {
-		section_str(sec, "bandwidth", "one thread per core of the row's CPUs (or --threads), STREAM read and triad, memory on the column");
-		section_int(sec, "bandwidth_size_KiB", (long long)(mx->bw_size / KiB));
-		section_str(sec, "bandwidth_isa", isa_name(isa_best()));
-	}
-	section_int(sec, "cells_done", mx->done);
-	section_int(sec, "cells", mx->total);
-	section_bool(sec, "interrupted", mx->interrupted);
-	section_bool(sec, "all_verified", mx->all_verified);
-	section_int(sec, "cells_ci_not_met", mx->ci_not_met);
-
-	if (mx->lat)
-		add_nmatrix(doc, "latency_ns", "idle latency, ns (median)", "latency_ns", mx->lat, "%.1f");
-	if (mx->read)
-		add_nmatrix(doc, "bandwidth_read_GBps", "read bandwidth, GB/s (median)", "bandwidth_GBps",
-			    mx->read, "%.2f");
-	if (mx->triad)
-		add_nmatrix(doc, "bandwidth_triad_GBps", "triad bandwidth, GB/s (median)", "bandwidth_GBps",
-			    mx->triad, "%.2f");
-	if (mx->lat)
-		add_distance(doc, "distance_from_latency",
-			     "distance from latency, 10 x L[c][m] / L[c][local]", mx->lat, slit);
-	if (mx->read)
-		add_distance(doc, "distance_from_read",
-			     "distance from read bandwidth, 10 x B[c][local] / B[c][m]", mx->read, slit);
-
-	t = doc_add_table(doc, "cells", "every figure of every cell");
-	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
-		table_add_col(t, cols[i]);
-	for (int i = 0; i < mx->ncellv; i++) {
-		const struct ph_mx_cell *cl = &mx->cellv[i];
-		bool lat = !strcmp(cl->figure, "latency_ns");
-		const char *f = lat ? "%.2f" : "%.3f";
-		int r = table_add_row(t);
-
-		table_int(t, r, "cpu_node", cl->row);
-		table_int(t, r, "mem_node", cl->col);
-		table_str(t, r, "figure", cl->figure);
-		table_num(t, r, "median", cl->st.median, f);
-		table_num(t, r, "ci_low", cl->st.ci_lo, f);
-		table_num(t, r, "ci_high", cl->st.ci_hi, f);
-		/* The best sample: the lowest latency, the highest bandwidth. */
-		table_num(t, r, "min", lat ? cl->st.min : cl->st.max, f);
-		table_int(t, r, "samples", (long long)cl->st.n);
-		table_bool(t, r, "ci_met", cl->ci_met);
-		table_bool(t, r, "verified", cl->verified);
-		table_str(t, r, "page_size", cl->page_size);
-		table_str(t, r, "backend", cl->backend);
-		table_str(t, r, "nodes_found", cl->nodes);
-		table_str(t, r, "cpus", cl->cpus);
-		table_int(t, r, "threads", cl->threads);
-	}
-	if (mx->grouped) {
-		t = doc_add_table(doc, "groups", "groups");
-		table_add_col(t, "group");
-		table_add_col(t, "nodes");
-		table_add_col(t, "has_cpus");
-		table_add_col(t, "has_memory");
-		for (int g = 0; g < mx->ngroups; g++) {
-			int r = table_add_row(t);
-
-			table_int(t, r, "group", g);
-			table_str(t, r, "nodes", mx->groups[g].name);
-			table_bool(t, r, "has_cpus", mx->groups[g].has_cpus);
-			table_bool(t, r, "has_memory", mx->groups[g].has_memory);
-		}
-		doc_note(doc, "rows and columns are group indexes; the SLIT is per node, so it is not recorded beside a grouped matrix");
-	} else {
-		topology_report_distances(doc, &s->topo);
-		topology_report_hmat(doc, &s->topo);
-	}
-	session_describe(s, doc);
-	if (mx->interrupted)
-		doc_note(doc, "interrupted after %d of %d cells: cells not measured are null", mx->done, mx->total);
-	if (mx->ci_not_met)
-		doc_note(doc, "%d figures did not reach the CI target within --time; see cells.ci_met", mx->ci_not_met);
-	if (!mx->all_verified)
-		doc_note(doc, "some memory was NOT verified to be where or what was asked (see cells.verified)");
-	slit_free(slit);
-	return doc;
 }
 
 void matrix_free(struct ph_mx *mx)

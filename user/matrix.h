@@ -2,7 +2,9 @@
 /*
  * matrix.h - every CPU node (or group) x memory node (or group) pair:
  * idle latency and read/triad bandwidth, each cell on verified memory.
- * "pagehop matrix" prints it; "pagehop slit" measures through it.
+ * "pagehop matrix" prints it; "pagehop slit" measures through it.  The
+ * engine plans and measures; what is made of the result (a document, the
+ * analysis's input, a saved file) is matrix_doc.h's.
  */
 #ifndef PAGEHOP_MATRIX_H
 #define PAGEHOP_MATRIX_H
@@ -10,7 +12,7 @@
 #include <stdbool.h>
 
 #include "chase.h"
-#include "distance.h"
+#include "nmatrix.h"
 #include "output.h"
 #include "session.h"
 
@@ -29,7 +31,7 @@ struct ph_mx_group {
 /* One figure of one cell, as measured and as found. */
 struct ph_mx_cell {
 	int row, col;		/* ids, as in the matrices */
-	const char *figure;	/* "latency_ns", "bandwidth_read_GBps", ... */
+	enum ph_recorded fig;	/* latency, read or triad (ph_recorded_key[]) */
 	struct ph_stats st;
 	bool ci_met;
 	bool verified;
@@ -82,14 +84,17 @@ int matrix_plan(struct ph_mx *mx, const struct ph_topology *topo,
 enum ph_psize matrix_default_psize(const struct ph_mx *mx, struct ph_session *s);
 
 /*
- * Measure every cell.  save_path, if not NULL, gets the whole document
- * (matrix_doc) rewritten atomically after every cell, so an interrupted run
- * keeps what it measured.  0 or an exit code.
+ * What matrix_measure() tells its caller: after every cell (last false),
+ * and once when it stops (last true: every cell measured, a cell failed or
+ * a signal came; rc is the status so far, mx->interrupted is set).  Returns
+ * 0, or an exit code that stops the matrix.  "pagehop matrix --save" saves
+ * the document through it (matrix_save_cell()), so that an interrupted run
+ * keeps what it measured.
  */
-int matrix_measure(struct ph_mx *mx, struct ph_session *s, const char *save_path);
+typedef int (*ph_mx_cell_fn)(void *ctx, const struct ph_mx *mx, bool last, int rc);
 
-/* Everything measured so far as a document: matrices, cells, SLIT, HMAT. */
-struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s);
+/* Measure every cell; on_cell may be NULL.  0 or an exit code. */
+int matrix_measure(struct ph_mx *mx, struct ph_session *s, ph_mx_cell_fn on_cell, void *ctx);
 
 void matrix_free(struct ph_mx *mx);
 

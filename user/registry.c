@@ -27,7 +27,7 @@ const struct ph_command ph_commands[] = {
 	{ "matrix", cmd_matrix,
 	  "latency and bandwidth for every CPU node x memory node pair", &cmd_matrix_spec },
 	{ "slit", cmd_slit,
-	  "compare a measured node matrix with the SLIT and HMAT; propose a SLIT", NULL },
+	  "compare a measured node matrix with the SLIT and HMAT; propose a SLIT", &cmd_slit_spec },
 };
 
 const size_t ph_ncommands = ARRAY_SIZE(ph_commands);

@@ -10,6 +10,7 @@
 #include "output.h"
 #include "slit_report.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <errno.h>
 #include <math.h>
@@ -332,10 +333,7 @@ static void add_verdict(struct ph_doc *doc, const struct ph_slit_job *job,
 	char *sum = slit_summary(a), *der = derivation(job);
 	int near = nearest_remote(&a->measured);
 
-	section_str(s, "status", a->verdict == PH_VERDICT_CONSISTENT ? "consistent"
-			       : a->verdict == PH_VERDICT_INCONSISTENT ? "inconsistent"
-			       : a->verdict == PH_VERDICT_MAGNITUDE ? "outside tolerance"
-			       : "not compared");
+	section_str(s, "status", verdict_status(a->verdict));
 	section_int(s, "exit_code", verdict_exit(a->verdict));
 	section_str(s, "summary", sum);
 	section_str(s, "input", job->input);

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nmatrix.h"
+
 /* Hugepage pool of one node; total == -1 where the size is unsupported. */
 struct ph_hugepool {
 	int64_t total;
@@ -29,25 +31,12 @@ struct ph_node {
 	struct ph_hugepool hp_1g;
 };
 
-/*
- * One HMAT access class of one memory node, from
- * /sys/devices/system/node/nodeN/accessK/initiators/.  Latencies in ns and
- * bandwidths in MiB/s as the kernel reports them; -1 where absent.
- */
-struct ph_hmat {
-	int target;
-	int access;		/* 0: any initiator, 1: CPU initiators */
-	char initiators[128];	/* the best initiators, e.g. "0" or "0-1" */
-	int64_t read_latency_ns, write_latency_ns;
-	int64_t read_bandwidth_MiBps, write_bandwidth_MiBps;
-};
-
 struct ph_topology {
 	int nnodes;
 	struct ph_node *nodes;	/* ascending node id */
 	int *distance;		/* nnodes x nnodes, numa_distance() */
 	int nhmat;
-	struct ph_hmat *hmat;
+	struct ph_hmat *hmat;	/* per memory node and access class (nmatrix.h) */
 	char thp_enabled[32];	/* the bracketed choice: always/madvise/never */
 	char thp_defrag[32];
 	bool hugetlb_2m;	/* the kernel offers the size at all */

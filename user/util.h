@@ -15,6 +15,8 @@ enum {
 	PH_EXIT_OK = 0,
 	PH_EXIT_FAIL = 1,	 /* a measurement or verification failed */
 	PH_EXIT_USAGE = 2,	 /* bad options or input; nothing was written */
+	PH_EXIT_MAGNITUDE = 3,	 /* pagehop slit: the measurement agrees with the
+				  * SLIT in order and levels, not in magnitude */
 	PH_EXIT_UNSUPPORTED = 4, /* the machine lacks what was asked for */
 	PH_EXIT_INTERRUPTED = 130,
 };

@@ -156,6 +156,17 @@ bad "slit --oem-id without --emit-acpi" slit "${IN[@]}" --oem-id A
 bad "slit --slit-table without --emit-acpi" slit "${IN[@]}" --slit-table "$TMP/x"
 bad "slit --input with --time" slit "${IN[@]}" --time 1
 bad "slit --input with --save" slit "${IN[@]}" --save "$TMP/x.json"
+# Short options go through the same parsers.
+bad "slit -t 2000" slit "${IN[@]}" -t 2000
+bad "slit -n x" slit "${IN[@]}" -n x
+bad "slit -m hmat" slit "${IN[@]}" -m hmat
+bad "slit -e (no value)" slit "${IN[@]}" -e
+bad "slit -i - -s -" slit -i - -s -
+# A measurement has no normalised matrix: refused before measuring, on any machine.
+bad "slit --metric distance without --input" slit --metric distance
+bad "slit -m distance --time 1" slit -m distance --time 1
+# Options of other commands, refused with their reason.
+for opt in --cpunodebind --membind --physcpubind --interleave; do bad "slit $opt" slit "$opt" 0; done
 check_shape slit --reserve --allow-unverified
 [ -e "$TMP/x.asl" ] && fail "slit wrote $TMP/x.asl on a usage error"
 

@@ -3,8 +3,15 @@
 # single node there is nothing to compare, which is the answer (exit 0).
 . "$(dirname "$0")/lib.sh"
 
+# --input is optional: without it slit measures this machine, and says so.
+expect "help slit: --input optional" "$("$PAGEHOP" help slit | head -n 1)" \
+	"usage: pagehop slit [--input FILE] [OPTIONS]"
+"$PAGEHOP" slit --help | grep -q '^measuring (without --input):$' &&
+	pass "slit --help: the measuring options under their heading" || fail "slit --help: no measuring heading"
+
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
 if [ "$nodes" -gt 1 ]; then
+	[ "$_failed" = 0 ] || finish
 	skip_test "$nodes NUMA nodes: measuring them is 'pagehop matrix', checked by the VM tests"
 fi
 

@@ -6,6 +6,8 @@
 #include "unit.h"
 
 #include "distance.h"
+#include "util.h"
+#include "verdict.h"
 
 #include <errno.h>
 #include <math.h>
@@ -957,6 +959,26 @@ static void test_metric_names(void **state)
 	assert_string_equal(metric_name(PH_METRIC_BANDWIDTH), "bandwidth_GBps");
 }
 
+/*
+ * Each verdict's exit status, as pagehop(1) lists them: 0 consistent or not
+ * compared, 1 inconsistent, 3 in order but outside the tolerance; each a
+ * named constant.
+ */
+static void test_verdict_exit_codes(void **state)
+{
+	(void)state;
+	assert_int_equal(PH_EXIT_MAGNITUDE, 3);
+	assert_int_equal(verdict_exit(PH_VERDICT_CONSISTENT), PH_EXIT_OK);
+	assert_int_equal(verdict_exit(PH_VERDICT_UNCOMPARED), PH_EXIT_OK);
+	assert_int_equal(verdict_exit(PH_VERDICT_INCONSISTENT), PH_EXIT_FAIL);
+	assert_int_equal(verdict_exit(PH_VERDICT_MAGNITUDE), PH_EXIT_MAGNITUDE);
+	assert_int_equal(verdict_exit(PH_VERDICT_INCONSISTENT), 1);
+	assert_string_equal(verdict_status(PH_VERDICT_CONSISTENT), "consistent");
+	assert_string_equal(verdict_status(PH_VERDICT_INCONSISTENT), "inconsistent");
+	assert_string_equal(verdict_status(PH_VERDICT_MAGNITUDE), "outside tolerance");
+	assert_string_equal(verdict_status(PH_VERDICT_UNCOMPARED), "not compared");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -987,6 +1009,7 @@ int main(void)
 		cmocka_unit_test(test_metric_names),
 		cmocka_unit_test(test_slit_linux_rules),
 		cmocka_unit_test(test_slit_rejected_defaults),
+		cmocka_unit_test(test_verdict_exit_codes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -317,6 +317,38 @@ static void test_all_commands(void **state)
 	assert_true(nspecs > 0);
 }
 
+/*
+ * slit keeps its short options (test_all_commands sees that no other
+ * command gives the letters to another option), and its usage says that
+ * --input is optional: without it slit measures this machine.
+ */
+static void test_slit_declaration(void **state)
+{
+	static const struct {
+		const char *name;
+		char letter;
+	} letters[] = {
+		{ "input", 'i' }, { "slit", 's' }, { "metric", 'm' }, { "tolerance", 't' },
+		{ "noise", 'n' }, { "emit-acpi", 'e' }, { "format", 'f' },
+	};
+	static const char first[] = "usage: pagehop slit [--input FILE] [OPTIONS]\n";
+	const struct ph_command *c = command_find("slit");
+	char *u;
+
+	(void)state;
+	assert_non_null(c);
+	assert_non_null(c->spec);
+	for (size_t i = 0; i < ARRAY_SIZE(letters); i++) {
+		const struct ph_opt *o = opts_find(c->spec, letters[i].name);
+
+		if (!o || o->shortc != letters[i].letter)
+			fail_msg("slit: --%s should be -%c", letters[i].name, letters[i].letter);
+	}
+	u = opts_usage(c->spec);
+	assert_true(!strncmp(u, first, strlen(first)));
+	free(u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_refused_abbreviation),
 		cmocka_unit_test(test_usage_long_default),
 		cmocka_unit_test(test_all_commands),
+		cmocka_unit_test(test_slit_declaration),
 	};
 
 	ph_set_progname("pagehop demo");

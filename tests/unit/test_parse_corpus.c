@@ -16,7 +16,10 @@
  */
 #include "unit.h"
 
-#include "matrix_parse.h"
+#include "read_csv.h"
+#include "read_input.h"
+#include "read_json.h"
+#include "read_numactl.h"
 #include "readfile.h"
 #include "util.h"
 

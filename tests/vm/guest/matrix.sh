@@ -6,7 +6,7 @@
 # against a SLIT of 10/11 (flat11) consistent, exit 0.  HMAT figures must
 # appear in the comparison either way.
 . /tests/tap.sh
-plan 14
+plan 15
 
 j=/tmp/m.json
 # What the guest still does right after boot runs on the same host thread
@@ -66,8 +66,20 @@ fi
 h=$(jq -r '[.hmat[]? | select(.hmat != null and .measured != null)] | length' /tmp/s.json)
 [ "$h" -ge 1 ] 2>/dev/null && ok "HMAT figures in the comparison ($h rows)" || not_ok "HMAT in the comparison" "$(jq -c 'keys' /tmp/s.json)"
 
-# Online: slit measures by itself, with the same verdict.
-online() { pagehop slit --size 8M --time 0.2 --ci 5 --page-size 4k --save /tmp/o.json >/tmp/o.txt 2>/tmp/err; }
+# Online: slit measures by itself, with the same verdict.  The machine's
+# SLIT goes in on standard input, read once before measuring; and the
+# report must be the one slit --input makes of the measurement it saved:
+# the analysis takes the measurement straight from the engine, with the
+# digits the saved file records.
+{
+	echo "node distances:"
+	echo "node   0   1   2   3"
+	for n in 0 1 2 3; do echo "  $n:   $(cat /sys/devices/system/node/node$n/distance)"; done
+} >/tmp/slit.txt
+online() {
+	pagehop slit --size 8M --time 0.2 --ci 5 --page-size 4k --save /tmp/o.json --slit - --format json \
+		</tmp/slit.txt >/tmp/o.out.json 2>/tmp/err
+}
 online
 rc2=$?
 if [ -n "${VM_ICOUNT:-}" ] && [ $rc2 != $rc ] && ! flat /tmp/o.json; then
@@ -79,6 +91,15 @@ if [ -n "${VM_ICOUNT:-}" ]; then
 	[ $rc2 = $rc ] && ok "slit online: same exit ($rc2)" || not_ok "slit online" "rc $rc2: $(cat /tmp/err)"
 else
 	case $rc2 in 0|1|3) ok "slit online: a verdict (exit $rc2)" ;; *) not_ok "slit online" "rc $rc2: $(cat /tmp/err)" ;; esac
+fi
+pagehop slit --input /tmp/o.json --slit - --format json </tmp/slit.txt >/tmp/o.in.json 2>/tmp/err
+rc3=$?
+jq -S 'del(.provenance, .firmware_slit)' /tmp/o.out.json >/tmp/o.out.s 2>&1
+jq -S 'del(.provenance, .firmware_slit)' /tmp/o.in.json >/tmp/o.in.s 2>&1
+if [ $rc3 = $rc2 ] && [ -s /tmp/o.in.s ] && cmp -s /tmp/o.out.s /tmp/o.in.s; then
+	ok "slit online: the report of slit --input on its --save file"
+else
+	not_ok "slit online = slit --input of its --save" "exit $rc2 and $rc3: $(cat /tmp/err) $(diff /tmp/o.out.s /tmp/o.in.s | head -8)"
 fi
 
 # --groups: two sockets of two nodes each (CPU n is on node n).  Bandwidth

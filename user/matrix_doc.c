@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * matrix_doc.c - a measured matrix as a document, as a saved file after
+ * every cell (--save), and as the input of "pagehop slit".  The document
+ * records each figure with the digits of recorded_fmt[]; the input takes
+ * the same digits, so that slit on this machine and slit --input on the
+ * saved file analyse the same numbers.
+ */
+#include "matrix_doc.h"
+#include "distance.h"
+#include "stream.h"
+#include "topo_report.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The digits the document keeps of each figure: its matrix of medians
+ * (value), and each cell's median and CI (cell).  0.1 ns and 0.01 GB/s are
+ * far below what the noise of a measurement lets one tell apart.
+ */
+static const struct {
+	const char *value, *cell;
+} recorded_fmt[PH_NREC] = {
+	[PH_REC_LATENCY] = { "%.1f", "%.2f" },
+	[PH_REC_READ] = { "%.2f", "%.3f" },
+	[PH_REC_TRIAD] = { "%.2f", "%.3f" },
+};
+
+/* The figures of mx in recorded order; NULL where not measured. */
+static void figures_of(const struct ph_mx *mx, const struct ph_nmatrix *figs[PH_NREC])
+{
+	figs[PH_REC_LATENCY] = mx->lat;
+	figs[PH_REC_READ] = mx->read;
+	figs[PH_REC_TRIAD] = mx->triad;
+}
+
+/*
+ * Write the document to save_path, if it holds a measured cell: an existing
+ * file is never replaced by a matrix with nothing in it.  0 or an exit code.
+ */
+static int save(const struct ph_mx *mx, struct ph_session *s, const char *save_path)
+{
+	struct ph_doc *d;
+	char why[256];
+	int e;
+
+	if (!mx->ncellv) {
+		ph_err("--save %s: nothing was measured; %s", save_path,
+		       strcmp(save_path, "-") && path_exists(save_path) ? "the file is left as it was"
+									: "nothing written");
+		return 0;
+	}
+	d = matrix_doc(mx, s);
+	e = doc_save_json(d, save_path, why, sizeof(why));
+	doc_free(d);
+	if (e) {
+		ph_err("--save %s: %s", save_path, why);
+		return PH_EXIT_FAIL;
+	}
+	return 0;
+}
+
+static void add_nmatrix(struct ph_doc *doc, enum ph_recorded fig, const char *title,
+			const struct ph_nmatrix *m)
+{
+	struct ph_matrix *out = doc_add_matrix(doc, ph_recorded_key[fig], title,
+					       metric_name(m->metric), m->nrows, m->row_ids,
+					       m->ncols, m->col_ids);
+
+	for (int r = 0; r < m->nrows; r++)
+		for (int c = 0; c < m->ncols; c++)
+			matrix_num(out, r, c, m->val[r * m->ncols + c], recorded_fmt[fig].value);
+}
+
+static void add_distance(struct ph_doc *doc, const char *name, const char *title,
+			 const struct ph_nmatrix *m, const struct ph_slit *slit)
+{
+	struct ph_dmatrix d;
+	struct ph_matrix *out;
+
+	if (dist_normalise(m, slit, PH_DEFAULT_NOISE, &d)) {
+		dmatrix_free(&d);	/* filled even when it fails */
+		return;
+	}
+	out = doc_add_matrix(doc, name, title, "distance", d.nrows, d.row_ids, d.ncols, d.col_ids);
+	for (int r = 0; r < d.nrows; r++)
+		for (int c = 0; c < d.ncols; c++)
+			matrix_num(out, r, c, d.d[r * d.ncols + c], "%.1f");
+	dmatrix_free(&d);
+}
+
+static struct ph_slit *machine_slit(const struct ph_topology *t)
+{
+	int ids[t->nnodes > 0 ? t->nnodes : 1];
+	struct ph_slit *s;
+
+	for (int i = 0; i < t->nnodes; i++)
+		ids[i] = t->nodes[i].id;
+	s = slit_new(t->nnodes, ids);
+	memcpy(s->dist, t->distance, (size_t)t->nnodes * t->nnodes * sizeof(int));
+	return s;
+}
+
+struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
+{
+	struct ph_doc *doc = doc_new("matrix");
+	struct ph_section *sec = doc_add_section(doc, "matrix", "how the matrix was measured");
+	struct ph_slit *slit = mx->grouped ? NULL : machine_slit(&s->topo);
+	struct ph_table *t;
+	char pat[64];
+	static const char *const cols[] = {
+		"cpu_node", "mem_node", "figure", "median", "ci_low", "ci_high", "min", "samples",
+		"ci_met", "verified", "page_size", "backend", "nodes_found", "cpus", "threads",
+	};
+
+	if (mx->have_prov)
+		doc_set_provenance(doc, &mx->prov);
+	section_str(sec, "rows", mx->grouped ? "CPU groups (index into groups)" : "CPU nodes");
+	section_str(sec, "columns", mx->grouped ? "memory groups (index into groups)" : "memory nodes");
+	section_str(sec, "page_size_asked", psize_name(s->bufreq.psize));
+	section_str(sec, "backend", mx->backend);
+	if (mx->figures & MX_LATENCY) {
+		section_str(sec, "latency", "idle: one thread on the row's first CPU, a pointer chase over memory on the column");
+		section_str(sec, "latency_pattern", chase_spec_name(&mx->pattern, pat, sizeof(pat)));
+		section_int(sec, "latency_size_KiB", (long long)(mx->lat_size / KiB));
+	}
+	if (mx->figures & (MX_READ | MX_TRIAD)) {
+		section_str(sec, "bandwidth", "one thread per core of the row's CPUs (or --threads), STREAM read and triad, memory on the column");
+		section_int(sec, "bandwidth_size_KiB", (long long)(mx->bw_size / KiB));
+		section_str(sec, "bandwidth_isa", isa_name(isa_best()));
+	}
+	section_int(sec, "cells_done", mx->done);
+	section_int(sec, "cells", mx->total);
+	section_bool(sec, "interrupted", mx->interrupted);
+	section_bool(sec, "all_verified", mx->all_verified);
+	section_int(sec, "cells_ci_not_met", mx->ci_not_met);
+
+	if (mx->lat)
+		add_nmatrix(doc, PH_REC_LATENCY, "idle latency, ns (median)", mx->lat);
+	if (mx->read)
+		add_nmatrix(doc, PH_REC_READ, "read bandwidth, GB/s (median)", mx->read);
+	if (mx->triad)
+		add_nmatrix(doc, PH_REC_TRIAD, "triad bandwidth, GB/s (median)", mx->triad);
+	if (mx->lat)
+		add_distance(doc, "distance_from_latency",
+			     "distance from latency, 10 x L[c][m] / L[c][local]", mx->lat, slit);
+	if (mx->read)
+		add_distance(doc, "distance_from_read",
+			     "distance from read bandwidth, 10 x B[c][local] / B[c][m]", mx->read, slit);
+
+	t = doc_add_table(doc, "cells", "every figure of every cell");
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(t, cols[i]);
+	for (int i = 0; i < mx->ncellv; i++) {
+		const struct ph_mx_cell *cl = &mx->cellv[i];
+		bool lat = cl->fig == PH_REC_LATENCY;
+		const char *f = recorded_fmt[cl->fig].cell;
+		int r = table_add_row(t);
+
+		table_int(t, r, "cpu_node", cl->row);
+		table_int(t, r, "mem_node", cl->col);
+		table_str(t, r, "figure", ph_recorded_key[cl->fig]);
+		table_num(t, r, "median", cl->st.median, f);
+		table_num(t, r, "ci_low", cl->st.ci_lo, f);
+		table_num(t, r, "ci_high", cl->st.ci_hi, f);
+		/* The best sample: the lowest latency, the highest bandwidth. */
+		table_num(t, r, "min", lat ? cl->st.min : cl->st.max, f);
+		table_int(t, r, "samples", (long long)cl->st.n);
+		table_bool(t, r, "ci_met", cl->ci_met);
+		table_bool(t, r, "verified", cl->verified);
+		table_str(t, r, "page_size", cl->page_size);
+		table_str(t, r, "backend", cl->backend);
+		table_str(t, r, "nodes_found", cl->nodes);
+		table_str(t, r, "cpus", cl->cpus);
+		table_int(t, r, "threads", cl->threads);
+	}
+	if (mx->grouped) {
+		t = doc_add_table(doc, "groups", "groups");
+		table_add_col(t, "group");
+		table_add_col(t, "nodes");
+		table_add_col(t, "has_cpus");
+		table_add_col(t, "has_memory");
+		for (int g = 0; g < mx->ngroups; g++) {
+			int r = table_add_row(t);
+
+			table_int(t, r, "group", g);
+			table_str(t, r, "nodes", mx->groups[g].name);
+			table_bool(t, r, "has_cpus", mx->groups[g].has_cpus);
+			table_bool(t, r, "has_memory", mx->groups[g].has_memory);
+		}
+		doc_note(doc, "rows and columns are group indexes; the SLIT is per node, so it is not recorded beside a grouped matrix");
+	} else {
+		topology_report_distances(doc, &s->topo);
+		topology_report_hmat(doc, &s->topo);
+	}
+	session_describe(s, doc);
+	if (mx->interrupted)
+		doc_note(doc, "interrupted after %d of %d cells: cells not measured are null", mx->done, mx->total);
+	if (mx->ci_not_met)
+		doc_note(doc, "%d figures did not reach the CI target within --time; see cells.ci_met", mx->ci_not_met);
+	if (!mx->all_verified)
+		doc_note(doc, "some memory was NOT verified to be where or what was asked (see cells.verified)");
+	slit_free(slit);
+	return doc;
+}
+
+
+/* v as a reader of the document gets it back: printed with fmt, read with strtod. */
+static double as_recorded(double v, const char *fmt)
+{
+	char buf[64];
+
+	if (!isfinite(v))
+		return NAN;
+	format_number(buf, sizeof(buf), fmt, v);
+	return strtod(buf, NULL);
+}
+
+/* One figure as the document records it: medians, CIs and sample counts. */
+static struct ph_nmatrix *recorded(const struct ph_nmatrix *m, enum ph_recorded fig)
+{
+	struct ph_nmatrix *r = nmatrix_dup(m);
+
+	for (int k = 0; k < m->nrows * m->ncols; k++) {
+		r->val[k] = as_recorded(m->val[k], recorded_fmt[fig].value);
+		r->ci_lo[k] = as_recorded(m->ci_lo[k], recorded_fmt[fig].cell);
+		r->ci_hi[k] = as_recorded(m->ci_hi[k], recorded_fmt[fig].cell);
+	}
+	return r;
+}
+
+int matrix_input(const struct ph_mx *mx, const struct ph_topology *topo,
+		 enum ph_figure fig, struct ph_input *in)
+{
+	const struct ph_nmatrix *m[PH_NREC];
+	struct ph_nmatrix *figs[PH_NREC] = { NULL };
+	bool present[PH_NREC];
+	int pick;
+
+	memset(in, 0, sizeof(*in));
+	figures_of(mx, m);
+	for (int i = 0; i < PH_NREC; i++)
+		present[i] = m[i];
+	pick = figure_pick(fig, present);
+	if (pick < 0)
+		return -EINVAL;
+	for (int i = 0; i < PH_NREC; i++)
+		if (m[i] && (i == pick || i == PH_REC_LATENCY || i == PH_REC_READ))
+			figs[i] = recorded(m[i], i);
+	in->json = true;
+	if (mx->have_prov)
+		in->source = input_source_line(mx->prov.command, mx->prov.host,
+					       mx->prov.time_utc, mx->prov.version);
+	input_take_recorded(in, figs, pick);
+	for (int i = 0; i < mx->ncellv; i++)
+		if ((int)mx->cellv[i].fig == pick && !mx->cellv[i].ci_met)
+			in->ci_not_met++;
+	/* The document records no SLIT or HMAT beside groups of nodes. */
+	if (!mx->grouped) {
+		in->slit = machine_slit(topo);
+		in->nhmat = topo->nhmat;
+		in->hmat = xcalloc(topo->nhmat ? topo->nhmat : 1, sizeof(*in->hmat));
+		memcpy(in->hmat, topo->hmat, topo->nhmat * sizeof(*in->hmat));
+	}
+	return 0;
+}
+
+int matrix_save_cell(void *ctx, const struct ph_mx *mx, bool last, int rc)
+{
+	struct ph_mx_save *sv = ctx;
+	/* Standard output takes one document, at the end, not one per cell. */
+	bool to_stdout = !strcmp(sv->path, "-");
+
+	if (sv->failed)
+		return 0;
+	/* At the end, a file is written again only if the run was cut short. */
+	if (last ? !(rc || mx->interrupted || to_stdout) : to_stdout)
+		return 0;
+	rc = save(mx, sv->s, sv->path);
+	sv->failed = rc != 0;
+	return rc;
+}

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * read_csv.c - measured matrices as CSV.
+ *
+ * Strict where a mistake would change a number (a short row, a stray
+ * character in a value, a metric nobody named), lenient where nothing can
+ * be misread (comments, blank lines, other blocks of a pagehop CSV).
+ */
+#include "read_csv.h"
+#include "read_text.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "# key: value" -> value, trimmed; NULL when the line is not that key. */
+static char *comment_value(char *line, const char *key)
+{
+	size_t kl = strlen(key);
+	char *p = line + 1;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncasecmp(p, key, kl) || p[kl] != ':')
+		return NULL;
+	return text_trim(p + kl + 1);
+}
+
+static bool is_block_start(const char *line)
+{
+	const char *p = line + 1;
+
+	if (line[0] != '#')
+		return false;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return !strcmp(p, "pagehop matrix");
+}
+
+/* Split a CSV line at commas, in place; fields trimmed, quotes removed. */
+static int split_fields(char *line, char ***out)
+{
+	char **f;
+	int n = 1;
+	char *p = line;
+
+	for (const char *q = line; (q = strchr(q, ',')); q++)
+		n++;
+	f = xcalloc(n, sizeof(*f));
+	n = 0;
+	for (;;) {
+		char *comma = strchr(p, ',');
+		char *field;
+		size_t l;
+
+		if (comma)
+			*comma = '\0';
+		field = text_trim(p);
+		l = strlen(field);
+		if (l >= 2 && field[0] == '"' && field[l - 1] == '"') {
+			field[l - 1] = '\0';
+			field++;
+		}
+		f[n++] = field;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	*out = f;
+	return n;
+}
+
+struct csv_block {
+	int line;		/* of "# pagehop matrix" or the metric line */
+	int header_line;	/* 0 until the header is read */
+	char *name, *source;
+	enum ph_metric metric;
+	/* The rows as read, grown by doubling; m is made of them at the end. */
+	int ncols, nrows, cap;
+	int *col_ids, *row_ids;
+	double *vals;		/* nrows x ncols */
+	struct ph_nmatrix *m;
+};
+
+static void blocks_free(struct csv_block *b, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(b[i].name);
+		free(b[i].source);
+		free(b[i].col_ids);
+		free(b[i].row_ids);
+		free(b[i].vals);
+		nmatrix_free(b[i].m);
+	}
+	free(b);
+}
+
+/* Parse "node,ID,ID,..." at line ln: the block's columns. */
+static int csv_header(const char *path, int ln, char *line, struct csv_block *b,
+		      char *err, size_t errlen)
+{
+	char **f;
+	int n = split_fields(line, &f), ret = 0;
+	int *ids = xcalloc(n, sizeof(int));
+
+	if (strcasecmp(f[0], "node") || n < 2) {
+		ret = read_err(err, errlen, "%s:%d: expected the header 'node,<memory node ids>', got '%s'",
+			       path, ln, f[0]);
+		goto out;
+	}
+	if (n - 1 > PH_MAX_NODES) {
+		ret = read_err(err, errlen, "%s:%d: %d columns; expected at most %d nodes",
+			       path, ln, n - 1, PH_MAX_NODES);
+		goto out;
+	}
+	for (int i = 1; i < n; i++) {
+		if (!parse_node_id(f[i], &ids[i - 1])) {
+			ret = read_err(err, errlen, "%s:%d: header column %d is '%s'; expected a node id, 0 to %d",
+				       path, ln, i + 1, f[i], PH_MAX_NODES - 1);
+			goto out;
+		}
+		for (int j = 1; j < i; j++) {
+			if (ids[j - 1] == ids[i - 1]) {
+				ret = read_err(err, errlen, "%s:%d: node %d appears twice in the header; expected each memory node once",
+					       path, ln, ids[i - 1]);
+				goto out;
+			}
+		}
+	}
+	b->ncols = n - 1;
+	b->col_ids = ids;
+	ids = NULL;
+	b->header_line = ln;
+out:
+	free(ids);
+	free(f);
+	return ret;
+}
+
+/*
+ * A decimal number as a spreadsheet writes one: [+-]digits[.digits][e[+-]digits],
+ * digits on at least one side of the point.  strtod alone would also take
+ * hex ("0x10" as 16), "inf" and "nan".
+ */
+static bool is_decimal(const char *s)
+{
+	bool digits = false;
+
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; isdigit((unsigned char)*s); s++)
+		digits = true;
+	if (*s == '.')
+		for (s++; isdigit((unsigned char)*s); s++)
+			digits = true;
+	if (!digits)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!isdigit((unsigned char)*s))
+			return false;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	return !*s;
+}
+
+/* Parse one value field; "" and "-" are missing. */
+static int csv_value(const char *path, int ln, const char *field, int col,
+		     double *out, char *err, size_t errlen)
+{
+	char *end;
+	double v;
+
+	if (!*field || !strcmp(field, "-")) {
+		*out = NAN;
+		return 0;
+	}
+	errno = 0;
+	v = strtod(field, &end);
+	if (!is_decimal(field) || end == field || *end || errno || !isfinite(v))
+		return read_err(err, errlen, "%s:%d: memory node %d: '%s' is not a number; expected a positive number, or an empty field for a missing value",
+				path, ln, col, field);
+	if (v <= 0)
+		return read_err(err, errlen, "%s:%d: memory node %d: %s; expected a positive number",
+				path, ln, col, field);
+	*out = v;
+	return 0;
+}
+
+static int csv_row(const char *path, int ln, char *line, struct csv_block *b,
+		   char *err, size_t errlen)
+{
+	char **f;
+	int n = split_fields(line, &f), id, ret = 0;
+	double *vals;
+
+	if (!parse_node_id(f[0], &id)) {
+		ret = read_err(err, errlen, "%s:%d: row starts with '%s'; expected a CPU node id, then %d value%s",
+			       path, ln, f[0], b->ncols, b->ncols == 1 ? "" : "s");
+		goto out;
+	}
+	if (n != b->ncols + 1) {
+		ret = read_err(err, errlen, "%s:%d: row of node %d has %d value%s; expected %d, one per column of the header at line %d",
+			       path, ln, id, n - 1, n == 2 ? "" : "s", b->ncols, b->header_line);
+		goto out;
+	}
+	for (int r = 0; r < b->nrows; r++) {
+		if (b->row_ids[r] == id) {
+			ret = read_err(err, errlen, "%s:%d: a second row for node %d; expected one row per CPU node",
+				       path, ln, id);
+			goto out;
+		}
+	}
+	/* Unreachable while ids are below PH_MAX_NODES and distinct; kept as the bound of the arrays. */
+	if (b->nrows >= PH_MAX_NODES) {
+		ret = read_err(err, errlen, "%s:%d: more than %d rows", path, ln, PH_MAX_NODES);
+		goto out;
+	}
+	if (b->nrows == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 16;
+		b->row_ids = xrealloc(b->row_ids, (size_t)b->cap * sizeof(int));
+		b->vals = xrealloc(b->vals, (size_t)b->cap * b->ncols * sizeof(double));
+	}
+	vals = b->vals + (size_t)b->nrows * b->ncols;
+	for (int c = 0; c < b->ncols; c++) {
+		ret = csv_value(path, ln, f[c + 1], b->col_ids[c], &vals[c], err, errlen);
+		if (ret)
+			goto out;
+	}
+	b->row_ids[b->nrows++] = id;
+out:
+	free(f);
+	return ret;
+}
+
+/* The block's matrix, from its rows. */
+static void csv_block_finish(struct csv_block *b)
+{
+	b->m = nmatrix_new(b->metric, b->nrows, b->row_ids, b->ncols, b->col_ids);
+	memcpy(b->m->val, b->vals, (size_t)b->nrows * b->ncols * sizeof(double));
+}
+
+static bool name_has(const struct csv_block *b, const char *word)
+{
+	return b->name && strstr(b->name, word);
+}
+
+/* The recorded SLIT of a pagehop CSV: a square "distances" matrix. */
+static bool is_slit_block(const struct csv_block *b)
+{
+	return b->metric == PH_METRIC_DISTANCE && b->name && !strcmp(b->name, "distances");
+}
+
+static int pick_block(const struct csv_block *b, int nb, enum ph_figure fig)
+{
+	int first_bw = -1, read = -1, triad = -1, lat = -1, dist = -1, nbw = 0;
+
+	for (int i = 0; i < nb; i++) {
+		if (b[i].metric == PH_METRIC_LATENCY && lat < 0)
+			lat = i;
+		if (b[i].metric == PH_METRIC_DISTANCE && !is_slit_block(&b[i]) && dist < 0)
+			dist = i;
+		if (b[i].metric != PH_METRIC_BANDWIDTH)
+			continue;
+		nbw++;
+		if (first_bw < 0)
+			first_bw = i;
+		if (read < 0 && name_has(&b[i], "read"))
+			read = i;
+		if (triad < 0 && name_has(&b[i], "triad"))
+			triad = i;
+	}
+	switch (fig) {
+	case PH_FIGURE_DEFAULT:
+		if (lat >= 0)
+			return lat;
+		if (read >= 0)
+			return read;
+		if (first_bw >= 0)
+			return first_bw;
+		return dist;
+	case PH_FIGURE_LATENCY:
+		return lat;
+	case PH_FIGURE_BANDWIDTH:
+		return read >= 0 ? read : first_bw;
+	case PH_FIGURE_READ:
+		/* A lone unnamed bandwidth matrix (STREAM from another tool) will do. */
+		if (read >= 0)
+			return read;
+		return nbw == 1 && !name_has(&b[first_bw], "triad") ? first_bw : -1;
+	case PH_FIGURE_TRIAD:
+		if (triad >= 0)
+			return triad;
+		return nbw == 1 && !name_has(&b[first_bw], "read") ? first_bw : -1;
+	case PH_FIGURE_DISTANCE:
+		return dist;
+	}
+	return -1;
+}
+
+int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
+		    struct ph_input *in, char *err, size_t errlen)
+{
+	enum { OUT, HEAD, ROWS } state = OUT;
+	char *copy = xstrdup(text), **lines;
+	int nl = text_lines(copy, &lines), nb = 0, ret = 0, pick;
+	int stray_header = 0;
+	struct csv_block *b = NULL, *cur = NULL;
+
+	memset(in, 0, sizeof(*in));
+	ret = text_last_line(path, text, err, errlen);
+	if (ret)
+		goto out;
+	for (int i = 0; i < nl && !ret; i++) {
+		char *line = text_trim(lines[i]), *v;
+		int ln = i + 1;
+
+		if (state == ROWS) {
+			if (!*line) {
+				state = OUT;
+				continue;
+			}
+			if (line[0] == '#') {
+				if (comment_value(line, "metric"))
+					ret = read_err(err, errlen, "%s:%d: a '# metric:' line among the rows of the matrix from line %d; expected a blank line or '# pagehop matrix' before the next matrix",
+						       path, ln, cur->line);
+				else if (is_block_start(line) || comment_value(line, "table") ||
+					 comment_value(line, "section"))
+					state = OUT;	/* handled below */
+				else
+					continue;	/* a comment */
+			} else {
+				ret = csv_row(path, ln, line, cur, err, errlen);
+				continue;
+			}
+			if (ret)
+				break;
+		}
+		if (state == OUT) {
+			if (is_block_start(line) || (line[0] == '#' && comment_value(line, "metric"))) {
+				b = xrealloc(b, (nb + 1) * sizeof(*b));
+				cur = &b[nb++];
+				memset(cur, 0, sizeof(*cur));
+				cur->line = ln;
+				state = HEAD;
+				if (is_block_start(line))
+					continue;
+			} else {
+				if (!stray_header && !strncasecmp(line, "node,", 5))
+					stray_header = ln;
+				continue;
+			}
+		}
+		/* HEAD: comments up to the "node,..." header. */
+		if (!*line)
+			continue;
+		if (line[0] == '#') {
+			if (is_block_start(line)) {
+				ret = read_err(err, errlen, "%s:%d: a new '# pagehop matrix' before the matrix from line %d had its 'node,...' header",
+					       path, ln, cur->line);
+			} else if ((v = comment_value(line, "metric"))) {
+				char word[32];
+
+				/* The first word: "bandwidth_GBps   (or latency_ns...)" is still bandwidth. */
+				sscanf(v, "%31s", word);
+				cur->metric = *v ? metric_parse(word) : 0;
+				if (!cur->metric)
+					ret = read_err(err, errlen, "%s:%d: unknown metric '%s'; expected latency_ns, bandwidth_GBps or distance",
+						       path, ln, v);
+			} else if ((v = comment_value(line, "name"))) {
+				free(cur->name);
+				cur->name = xstrdup(v);
+			} else if ((v = comment_value(line, "source"))) {
+				free(cur->source);
+				cur->source = xstrdup(v);
+			}
+			continue;
+		}
+		if (!cur->metric) {
+			ret = read_err(err, errlen, "%s:%d: the matrix from line %d has no '# metric:' line before its header; expected '# metric: latency_ns', 'bandwidth_GBps' or 'distance'",
+				       path, ln, cur->line);
+			break;
+		}
+		ret = csv_header(path, ln, line, cur, err, errlen);
+		state = ROWS;
+	}
+	if (ret)
+		goto out;
+	if (state == HEAD) {
+		ret = read_err(err, errlen, "%s:%d: the file ends before the 'node,<ids>' header of the matrix from line %d",
+			       path, nl, cur->line);
+		goto out;
+	}
+	for (int i = 0; i < nb; i++) {
+		if (b[i].nrows == 0) {
+			ret = read_err(err, errlen, "%s:%d: the matrix has a header but no rows; expected one row per CPU node",
+				       path, b[i].header_line);
+			goto out;
+		}
+		csv_block_finish(&b[i]);
+	}
+	if (!nb) {
+		if (stray_header)
+			ret = read_err(err, errlen, "%s:%d: a 'node,...' header with no '# metric:' line before it; expected '# pagehop matrix' and '# metric: latency_ns', 'bandwidth_GBps' or 'distance'",
+				       path, stray_header);
+		else
+			ret = read_err(err, errlen, "%s: no matrix; expected '# pagehop matrix', '# metric: ...' and a 'node,<ids>' header with one row per CPU node",
+				       path);
+		goto out;
+	}
+	pick = pick_block(b, nb, fig);
+	if (pick < 0) {
+		char have[256] = "";
+		size_t l = 0;
+
+		for (int i = 0; i < nb && l < sizeof(have); i++)
+			l += snprintf(have + l, sizeof(have) - l, "%s%s%s%s", i ? ", " : "",
+				      metric_name(b[i].metric), b[i].name ? " " : "",
+				      b[i].name ? b[i].name : "");
+		ret = read_err(err, errlen, "%s: no %s matrix to analyse; the file has: %s",
+			       path, figure_word(fig), have);
+		goto out;
+	}
+	in->path = xstrdup(path);
+	in->json = false;
+	in->figure = xstrdup(b[pick].name ? b[pick].name : metric_name(b[pick].metric));
+	in->source = b[pick].source ? xstrdup(b[pick].source) : NULL;
+	in->m = b[pick].m;
+	b[pick].m = NULL;
+	/*
+	 * A recorded SLIT that is not one is refused, as in JSON: dropped, the
+	 * analysis would run without a SLIT and not say why.
+	 */
+	for (int i = 0; i < nb; i++) {
+		struct ph_slit *s;
+
+		if (!is_slit_block(&b[i]))
+			continue;
+		s = slit_from_nmatrix(b[i].m);
+		if (!s) {
+			ret = read_err(err, errlen, "%s:%d: distances: " PH_SLIT_SHAPE, path, b[i].header_line);
+			goto out;
+		}
+		if (in->slit)
+			slit_free(s);
+		else
+			in->slit = s;
+	}
+out:
+	blocks_free(b, nb);
+	free(lines);
+	free(copy);
+	if (ret)
+		input_free(in);
+	return ret;
+}

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * slit_study.c - "pagehop slit" from its input to its exit status: a file
+ * read, or this machine measured by the matrix engine and taken straight
+ * from the measurement (matrix_input()), then the one analysis, report and
+ * ACPI output for both.
+ */
+#include "slit_study.h"
+#include "acpi_slit.h"
+#include "matrix.h"
+#include "matrix_doc.h"
+#include "read_input.h"
+#include "read_numactl.h"
+#include "read_text.h"
+#include "slit_report.h"
+#include "util.h"
+#include "verdict.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The SLIT of --slit, and how the report names where it came from. */
+struct given_slit {
+	struct ph_slit *slit;	/* NULL without --slit */
+	char *from;
+};
+
+/* Read --slit, if given.  0, or PH_EXIT_USAGE after one line on stderr. */
+static int given_load(const char *path, struct given_slit *g)
+{
+	char err[512];
+
+	memset(g, 0, sizeof(*g));
+	if (!path)
+		return 0;
+	if (slit_load_numactl(path, &g->slit, err, sizeof(err))) {
+		ph_err("%s", err);
+		return PH_EXIT_USAGE;
+	}
+	g->from = xasprintf("%s (numactl --hardware)", strcmp(path, "-") ? path : "<stdin>");
+	return 0;
+}
+
+static void given_free(struct given_slit *g)
+{
+	slit_free(g->slit);
+	free(g->from);
+}
+
+/* Every measured node must be in the SLIT, or the comparison is of two machines. */
+static int check_coverage(const struct ph_nmatrix *m, const struct ph_slit *s,
+			  const char *from)
+{
+	for (int i = 0; i < m->nrows + m->ncols; i++) {
+		int id = i < m->nrows ? m->row_ids[i] : m->col_ids[i - m->nrows];
+
+		if (slit_at(s, id, id) < 0) {
+			ph_err("%s: has no node %d, which the measurement has; expected the SLIT of the measured machine",
+			       from, id);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Analyse in (label is how the report names it) against the SLIT given, or
+ * the one recorded with it; report, write the ACPI source, render.
+ * this_machine: in was measured here, so the machine's own ACPI SLIT is
+ * judged beside it.
+ */
+static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
+		   const char *label, const struct given_slit *given, bool this_machine)
+{
+	struct ph_slit_job job;
+	struct ph_analysis a;
+	struct ph_acpi_slit fw;
+	struct ph_doc *doc;
+	char err[512], fw_why[256], *slit_from = NULL;
+	int ret = PH_EXIT_USAGE;
+
+	memset(&job, 0, sizeof(job));
+	if (given->slit)
+		slit_from = xstrdup(given->from);
+	else if (in->slit)
+		slit_from = xasprintf("%s (distances recorded with the measurement)", label);
+	job.m = in->m;
+	job.input = label;
+	job.figure = in->figure;
+	job.source = in->source;
+	job.latency = in->latency;
+	job.read_bw = in->read_bw;
+	job.slit = given->slit ? given->slit : in->slit;
+	job.slit_from = slit_from;
+	job.hmat = in->hmat;
+	job.nhmat = in->nhmat;
+	job.ci_not_met = in->ci_not_met;
+	job.opts = p->opts;
+	memset(&fw, 0, sizeof(fw));
+	if (this_machine) {
+		/* Whether the distances recorded are the firmware's or Linux's defaults. */
+		job.fw_path = PH_ACPI_SLIT_PATH;
+		job.fw_err = acpi_slit_read(job.fw_path, &fw, fw_why, sizeof(fw_why));
+		job.fw_why = fw_why;
+		job.fw = &fw;
+	}
+
+	if (job.slit && check_coverage(job.m, job.slit, slit_from))
+		goto out;
+	if (slit_analyse(&job, &a, err, sizeof(err))) {
+		ph_err("%s", err);
+		goto out;
+	}
+	doc = doc_new("slit");
+	slit_report(&job, &a, doc);
+	if (p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc))
+		ret = PH_EXIT_USAGE;
+	else if (doc_render(doc, p->fmt, stdout))
+		ret = PH_EXIT_FAIL;	/* said by main */
+	else
+		ret = verdict_exit(a.verdict);
+	doc_free(doc);
+	analysis_free(&a);
+out:
+	acpi_slit_free(&fw);
+	free(slit_from);
+	return ret;
+}
+
+int slit_study_file(const struct ph_slit_plan *p)
+{
+	struct given_slit given;
+	struct ph_input in;
+	char err[512];
+	int rc;
+
+	if (input_load(p->input, p->fig, &in, err, sizeof(err))) {
+		ph_err("%s", err);
+		return PH_EXIT_USAGE;
+	}
+	rc = given_load(p->slit, &given);
+	if (!rc)
+		rc = analyse(p, &in, input_name(p->input), &given, false);
+	given_free(&given);
+	input_free(&in);
+	return rc;
+}
+
+/* One node, or no NUMA: the answer without measuring. */
+static int single_node(const struct ph_slit_plan *p, const struct ph_topology *t, bool numa)
+{
+	struct ph_doc *doc = doc_new("slit");
+	struct ph_section *s = doc_add_section(doc, "verdict", "verdict");
+	int err;
+
+	section_str(s, "status", "nothing to compare");
+	section_int(s, "exit_code", PH_EXIT_OK);
+	section_str(s, "summary", numa
+		    ? "nothing to compare on a single node: its memory is local to all its CPUs, and the SLIT has one entry, 10"
+		    : "nothing to compare on a single node: this kernel has no NUMA support, so there is one node and no SLIT");
+	section_int(s, "nodes", numa ? t->nnodes : 1);
+	if (numa && t->nnodes == 1)
+		section_int(s, "slit_0_0", t->distance[0]);
+	if (p->acpi.path)
+		doc_note(doc, "--emit-acpi: nothing written; a SLIT of one node has nothing to propose");
+	if (p->save)
+		doc_note(doc, "--save %s: nothing written; on a single node nothing is measured", p->save);
+	err = doc_render(doc, p->fmt, stdout);
+	doc_free(doc);
+	/* A write error is said once, by main. */
+	return err ? PH_EXIT_FAIL : PH_EXIT_OK;
+}
+
+/* Latency and read bandwidth of every node pair, as "pagehop matrix" measures them. */
+static int measure(struct ph_session *s, const struct ph_slit_plan *p, struct ph_mx *mx)
+{
+	struct ph_mx_save saver = { .path = p->save, .s = s };
+	int rc;
+
+	mx->figures = MX_LATENCY | MX_READ | (p->fig == PH_FIGURE_TRIAD ? MX_TRIAD : 0);
+	chase_parse("random", &mx->pattern);
+	mx->pattern.seed = 1;
+	mx->lat_size = mx->bw_size = s->size;
+	mx->bw_threads = s->bind.threads;
+	s->bind.threads = 0;
+	rc = matrix_plan(mx, &s->topo, NULL, NULL, NULL);
+	if (rc)
+		return rc;
+	if (!p->psize_given)
+		s->bufreq.psize = matrix_default_psize(mx, s);
+	rc = matrix_measure(mx, s, p->save ? matrix_save_cell : NULL, &saver);
+	if (mx->interrupted) {
+		ph_err("interrupted after %d of %d cells: nothing to compare%s%s", mx->done, mx->total,
+		       p->save ? "; what was measured is in " : "", p->save ? p->save : "");
+		return PH_EXIT_INTERRUPTED;
+	}
+	return rc;
+}
+
+/* The measurement, straight from the engine: no file in between. */
+static int analyse_measured(struct ph_session *s, const struct ph_slit_plan *p,
+			    const struct ph_mx *mx, const struct given_slit *given)
+{
+	const char *label = p->save && strcmp(p->save, "-") ? p->save
+			    : "measured by this run (pagehop matrix)";
+	struct ph_input in;
+	int rc;
+
+	/* The command refuses --metric distance here; every other figure was measured. */
+	if (matrix_input(mx, &s->topo, p->fig, &in)) {
+		ph_err("internal error: the figure asked for was not measured");
+		return PH_EXIT_FAIL;
+	}
+	rc = analyse(p, &in, label, given, true);
+	input_free(&in);
+	return rc;
+}
+
+int slit_study_machine(struct ph_session *s, const struct ph_slit_plan *p)
+{
+	struct ph_mx mx = { 0 };
+	struct given_slit given;
+	int rc;
+
+	/* A --slit that cannot be read is said before measuring, not after. */
+	rc = given_load(p->slit, &given);
+	if (rc)
+		return rc;
+	rc = session_machine(s);
+	if (rc == PH_EXIT_UNSUPPORTED)
+		rc = single_node(p, NULL, false);
+	else if (!rc && s->topo.nnodes <= 1)
+		rc = single_node(p, &s->topo, true);
+	else if (!rc && !(rc = measure(s, p, &mx)))
+		rc = analyse_measured(s, p, &mx, &given);
+	matrix_free(&mx);
+	given_free(&given);
+	return rc;
+}

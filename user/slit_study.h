@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * slit_study.h - "pagehop slit" as a study: take a measured matrix (from a
+ * file, or measured on this machine by the matrix engine), analyse it
+ * against a SLIT (distance.h), report it (slit_report.h), write the
+ * proposed SLIT when asked (slit_emit.h), and give the exit status of the
+ * verdict.
+ */
+#ifndef PAGEHOP_SLIT_STUDY_H
+#define PAGEHOP_SLIT_STUDY_H
+
+#include <stdbool.h>
+
+#include "distance.h"
+#include "nmatrix.h"
+#include "output.h"
+#include "session.h"
+#include "slit_emit.h"
+
+/* One run of the study, as the command's options make it. */
+struct ph_slit_plan {
+	const char *input;	/* a file ("-": standard input); NULL: measure this machine */
+	const char *slit;	/* numactl --hardware text; NULL: the SLIT recorded with
+				 * the input, or this machine's */
+	enum ph_figure fig;	/* which figure to analyse */
+	struct ph_dist_opts opts;	/* tolerance and noise */
+	struct ph_acpi_out acpi;	/* acpi.path NULL: no --emit-acpi */
+	enum ph_format fmt;
+	/* measuring only */
+	const char *save;	/* keep the measurement (pagehop's JSON); NULL: not kept */
+	bool psize_given;	/* else the largest page every memory node can give */
+};
+
+/*
+ * Read p->input and p->slit, analyse, print the report on stdout.  The
+ * verdict's exit status (verdict_exit()), PH_EXIT_USAGE after one line on
+ * stderr for an input that cannot be used, PH_EXIT_FAIL when stdout fails.
+ */
+int slit_study_file(const struct ph_slit_plan *p);
+
+/*
+ * Measure this machine with s (its options applied) as "pagehop matrix"
+ * does, latency and read bandwidth (and triad when p->fig asks for it),
+ * then analyse the measurement as slit_study_file() analyses a file, and
+ * judge the machine's own ACPI SLIT beside it.  On a single node nothing is
+ * measured: there is nothing to compare (exit 0).  p->slit is read before
+ * anything is measured.  Returns as slit_study_file(), or the measuring
+ * engine's exit code.
+ */
+int slit_study_machine(struct ph_session *s, const struct ph_slit_plan *p);
+
+#endif
