@@ -13,17 +13,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Each description is one line of at most 65 characters, so that 'pagehop
+ * list' and 'chase --help' print it within 80 columns; docs/methodology.md
+ * says what each pattern includes and why at length.
+ */
 const struct chase_pattern_info chase_patterns[] = {
 	{ "random", CHASE_RANDOM, "random", 0,
-	  "uniform over every slot of the buffer (one Sattolo cycle): cache and TLB misses" },
+	  "every slot in one random cycle (Sattolo): cache and TLB misses" },
 	{ "tlb", CHASE_TLB, "tlb:SIZE", 2 << 20,
-	  "SIZE-byte windows in random order, every slot of a window in random order before the next: TLB misses amortised over a window (multichase's TLB locality)" },
+	  "SIZE windows in random order, random inside each: few TLB misses" },
 	{ "page", CHASE_PAGE, "page[:SIZE]", 4096,
-	  "one slot per SIZE-byte page (default 4 KiB) at a random line, pages in random order: a TLB miss on every load for the least cache footprint" },
+	  "one line per SIZE page (default 4K), pages shuffled: TLB misses" },
 	{ "seq", CHASE_SEQ, "seq", CHASE_SLOT,
 	  "slot after slot, ascending: the hardware prefetchers see a stream" },
 	{ "stride", CHASE_STRIDE, "stride:N", 256,
-	  "every slot, N bytes apart within a pass, one pass per line offset: a constant stride for the prefetchers" },
+	  "every slot, N bytes apart, a pass per line offset: a fixed stride" },
 };
 
 const size_t chase_npatterns = sizeof(chase_patterns) / sizeof(chase_patterns[0]);

@@ -600,28 +600,25 @@ ISA_ENTRIES(avx512, avx512, AVX512_ATTR)
 #define OP_read STREAM_READ, "sum of a", 1, 0, STREAM_A, 1
 #define OP_write STREAM_WRITE, "a = s", 0, 1, STREAM_A, 1
 
-#define ISA_scalar PH_ISA_SCALAR, "scalar", SCALAR_U, SCALAR_U
-#define ISA_sse2 PH_ISA_SSE2, "SSE2, 128-bit", SSE2_STEP, SSE2_STEP
-#define ISA_avx2 PH_ISA_AVX2, "AVX2, 256-bit", AVX2_STEP, AVX2_RSTEP
-#define ISA_avx512 PH_ISA_AVX512, "AVX-512, 512-bit", AVX512_STEP, AVX512_RSTEP
+/* Per ISA: the doubles one iteration covers, for the read op and the others. */
+#define ISA_scalar PH_ISA_SCALAR, SCALAR_U, SCALAR_U
+#define ISA_sse2 PH_ISA_SSE2, SSE2_STEP, SSE2_STEP
+#define ISA_avx2 PH_ISA_AVX2, AVX2_STEP, AVX2_RSTEP
+#define ISA_avx512 PH_ISA_AVX512, AVX512_STEP, AVX512_RSTEP
 
-#define ROW_(nm, op_, assign, loads, stores, uses_, narrays, isa_, isadesc, step, rstep, nt_,     \
-	     ntdesc, fn_)                                                                          \
+#define ROW_(nm, op_, assign, loads, stores, uses_, narrays, isa_, step, rstep, nt_, fn_)         \
 	{                                                                                          \
 		.name = nm, .op = op_, .isa = isa_, .nt = nt_, .arrays = narrays, .uses = uses_,   \
 		.bytes_stream = 8 * ((loads) + (stores)),                                          \
 		.bytes_wa = 8 * ((loads) + (stores)) + ((nt_) ? 0 : 8 * (stores)),                 \
 		.align_elems = (op_) == STREAM_READ ? (rstep) : (step), .fn = fn_,                 \
-		.desc = nm ": " assign " (" isadesc ntdesc ")",                                    \
 	}
 #define ROW__(...) ROW_(__VA_ARGS__)
-#define ROW(op, isa, nt, ntdesc, fn) ROW__(#op, OP_##op, ISA_##isa, nt, ntdesc, fn)
-#define ROWS(op, isa)                                                                              \
-	ROW(op, isa, false, "", op##_##isa),                                                       \
-		ROW(op, isa, true, ", non-temporal stores", op##_##isa##_nt)
+#define ROW(op, isa, nt, fn) ROW__(#op, OP_##op, ISA_##isa, nt, fn)
+#define ROWS(op, isa) ROW(op, isa, false, op##_##isa), ROW(op, isa, true, op##_##isa##_nt)
 #define ISA_ROWS(isa)                                                                              \
 	ROWS(copy, isa), ROWS(scale, isa), ROWS(add, isa), ROWS(triad, isa),                       \
-		ROW(read, isa, false, "", read_##isa), ROWS(write, isa)
+		ROW(read, isa, false, read_##isa), ROWS(write, isa)
 
 const struct stream_kernel stream_kernels[] = {
 	ISA_ROWS(scalar),
@@ -630,6 +627,15 @@ const struct stream_kernel stream_kernels[] = {
 	ISA_ROWS(avx512),
 };
 const size_t stream_nkernels = sizeof(stream_kernels) / sizeof(stream_kernels[0]);
+
+#define OPINFO_(nm, op_, assign, ...) { .name = nm, .op = op_, .desc = assign }
+#define OPINFO__(...) OPINFO_(__VA_ARGS__)
+#define OPINFO(op) OPINFO__(#op, OP_##op)
+
+const struct stream_op_info stream_ops[] = {
+	OPINFO(copy), OPINFO(scale), OPINFO(add), OPINFO(triad), OPINFO(read), OPINFO(write),
+};
+const size_t stream_nops = sizeof(stream_ops) / sizeof(stream_ops[0]);
 
 const struct stream_kernel *stream_find(const char *name, enum ph_isa isa, bool nt)
 {

@@ -6,8 +6,8 @@
  *
  * The loops run on memory the caller hands them; they never allocate, time
  * or print.  One table, stream_kernels[], names every variant with the bytes
- * it moves per element, so the runner, --help and 'pagehop list' all print
- * from the same place.
+ * it moves per element, and stream_ops[] says once per op what it computes,
+ * so the runner, --help and 'pagehop list' all print from the same place.
  */
 #ifndef PAGEHOP_STREAM_H
 #define PAGEHOP_STREAM_H
@@ -47,11 +47,24 @@ struct stream_kernel {
 				 * multiple of it, and each array's address a multiple of
 				 * align_elems * sizeof(double) bytes (at most 512) */
 	stream_fn fn;
-	const char *desc;	/* one line for --help and 'pagehop list' */
 };
 
 extern const struct stream_kernel stream_kernels[];
 extern const size_t stream_nkernels;
+
+/*
+ * The ops, once each, in the order of stream_kernels[]: what an op computes
+ * is the same in every ISA and store kind, so it is said here, once, for
+ * --help and 'pagehop list'.
+ */
+struct stream_op_info {
+	const char *name;	/* as in stream_kernels[] */
+	enum stream_op op;
+	const char *desc;	/* "c = a" */
+};
+
+extern const struct stream_op_info stream_ops[];
+extern const size_t stream_nops;
 
 const char *isa_name(enum ph_isa isa);		/* "scalar", "sse2", "avx2", "avx512"; "?" otherwise */
 int isa_parse(const char *s, enum ph_isa *out); /* a name above or "auto" (= isa_best()); 0 or -EINVAL */

@@ -46,7 +46,8 @@ int cmd_list(int argc, char *argv[])
 	if (cli_no_arguments(argc, argv))
 		return PH_EXIT_USAGE;
 	doc = doc_new("list");
-	t = doc_add_table(doc, "stream_kernels", "bandwidth kernels (pagehop stream)");
+	t = doc_add_table(doc, "stream_kernels",
+			  "bandwidth kernel variants (pagehop stream --kernel K --isa I [--nt])");
 	table_add_col(t, "kernel");
 	table_add_col(t, "isa");
 	table_add_col(t, "nt");
@@ -54,7 +55,6 @@ int cmd_list(int argc, char *argv[])
 	table_add_col(t, "bytes_per_elem");
 	table_add_col(t, "bytes_per_elem_wa");
 	table_add_col(t, "runs_here");
-	table_add_col(t, "description");
 	for (size_t i = 0; i < stream_nkernels; i++) {
 		const struct stream_kernel *k = &stream_kernels[i];
 		int r = table_add_row(t);
@@ -66,7 +66,16 @@ int cmd_list(int argc, char *argv[])
 		table_int(t, r, "bytes_per_elem", k->bytes_stream);
 		table_int(t, r, "bytes_per_elem_wa", k->bytes_wa);
 		table_bool(t, r, "runs_here", isa_supported(k->isa));
-		table_str(t, r, "description", k->desc);
+	}
+	/* What an op computes is the same in every variant: said once. */
+	t = doc_add_table(doc, "stream_ops", "what each bandwidth kernel computes (pagehop stream --kernel)");
+	table_add_col(t, "kernel");
+	table_add_col(t, "description");
+	for (size_t i = 0; i < stream_nops; i++) {
+		int r = table_add_row(t);
+
+		table_str(t, r, "kernel", stream_ops[i].name);
+		table_str(t, r, "description", stream_ops[i].desc);
 	}
 	t = doc_add_table(doc, "chase_patterns", "chase patterns (pagehop chase --pattern)");
 	table_add_col(t, "pattern");
