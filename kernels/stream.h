@@ -15,8 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Instruction sets a variant is written for; 0 is no ISA (catches an unset field). */
-enum ph_isa { PH_ISA_SCALAR = 1, PH_ISA_SSE2, PH_ISA_AVX2, PH_ISA_AVX512 };
+#include "isa.h"
 
 enum stream_op { STREAM_COPY = 1, STREAM_SCALE, STREAM_ADD, STREAM_TRIAD, STREAM_READ, STREAM_WRITE };
 
@@ -65,19 +64,6 @@ struct stream_op_info {
 
 extern const struct stream_op_info stream_ops[];
 extern const size_t stream_nops;
-
-const char *isa_name(enum ph_isa isa);		/* "scalar", "sse2", "avx2", "avx512"; "?" otherwise */
-int isa_parse(const char *s, enum ph_isa *out); /* a name above or "auto" (= isa_best()); 0 or -EINVAL */
-bool isa_supported(enum ph_isa isa);		/* the CPU has it and the OS saves its registers */
-enum ph_isa isa_best(void);			/* the widest supported ISA */
-
-/*
- * The decision behind isa_supported(), from raw CPUID words and XCR0, so that
- * it can be tested against hand-written cases: leaf 1 ECX/EDX, leaf 7
- * (sub-leaf 0) EBX, and XCR0 (0 when OSXSAVE is clear).
- */
-bool isa_supported_by(enum ph_isa isa, unsigned leaf1_ecx, unsigned leaf1_edx,
-		      unsigned leaf7_ebx, unsigned long long xcr0);
 
 /* The variant for an op name, ISA and store kind; NULL if there is none (read with nt). */
 const struct stream_kernel *stream_find(const char *name, enum ph_isa isa, bool nt);

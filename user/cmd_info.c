@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "cpu.h"
+#include "isa.h"
 #include "kmod.h"
 #include "output.h"
 #include "slit_report.h"
@@ -115,9 +116,8 @@ static void add_cpu(struct ph_doc *doc, const struct ph_cpu *c)
 	section_int(s, "cores", c->cores);
 	section_int(s, "cpus", c->pus);
 	section_int(s, "threads_per_core", c->threads_per_core);
-	snprintf(isa, sizeof(isa), "%s%s%s", c->sse2 ? "sse2" : "",
-		 c->avx2 ? ",avx2" : "", c->avx512f ? ",avx512f" : "");
-	section_str(s, "isa", isa[0] ? isa : NULL);
+	/* What the loops run here, as 'list' and 'stream --isa' name it. */
+	section_str(s, "isa", isa_supported_list(isa, sizeof(isa)));
 	section_bool(s, "hypervisor", c->hypervisor);
 }
 

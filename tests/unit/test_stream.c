@@ -150,6 +150,24 @@ static void test_isa_supported(void **state)
 	print_message("isa_best() here: %s\n", isa_name(isa_best()));
 }
 
+/* What info prints: every supported ISA by name, narrowest first, and no other. */
+static void test_isa_list(void **state)
+{
+	char buf[64], want[64] = "scalar,sse2";
+	char tiny[8];
+
+	(void)state;
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+		strcat(want, ",avx2");
+		if (__builtin_cpu_supports("avx512f"))
+			strcat(want, ",avx512");
+	}
+	assert_string_equal(isa_supported_list(buf, sizeof(buf)), want);
+	/* A short buffer is cut, never overrun. */
+	assert_int_equal(strlen(isa_supported_list(tiny, sizeof(tiny))), sizeof(tiny) - 1);
+}
+
 /* CPUID bits (Intel SDM vol. 2A, CPUID) and XCR0 states, written out. */
 #define L1C_FMA (1u << 12)
 #define L1C_OSXSAVE (1u << 27)
@@ -470,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_isa_names),
 		cmocka_unit_test(test_isa_supported),
+		cmocka_unit_test(test_isa_list),
 		cmocka_unit_test(test_isa_supported_by),
 		cmocka_unit_test(test_init_and_check),
 		cmocka_unit_test(test_scalar),
