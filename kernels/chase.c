@@ -33,6 +33,24 @@ const struct chase_pattern_info chase_patterns[] = {
 
 const size_t chase_npatterns = sizeof(chase_patterns) / sizeof(chase_patterns[0]);
 
+const char *chase_pattern_list(void)
+{
+	/*
+	 * Made on the first call and the same on every call after: option
+	 * parsing asks for it, before any thread is started.
+	 */
+	static char list[256];
+	size_t len = 0;
+
+	if (list[0])
+		return list;
+	for (size_t i = 0; i < chase_npatterns && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					!i ? "" : i + 1 < chase_npatterns ? ", " : " or ",
+					chase_patterns[i].syntax);
+	return list;
+}
+
 /* ---- a small, fast, seedable generator (xoshiro256**, seeded by splitmix64) ---- */
 
 struct rng {

@@ -325,8 +325,8 @@ int latency_parse_patterns(const char *opt, const char *arg, uint64_t seed,
 		struct chase_spec sp = { 0 };
 
 		if (chase_parse(tok, &sp)) {
-			ph_err("%s: unknown pattern '%s'; expected random, tlb:SIZE, page[:SIZE], seq or stride:N (sizes in multiples of 64 bytes)",
-			       opt, tok);
+			ph_err("%s: unknown pattern '%s'; expected %s (sizes in multiples of 64 bytes)",
+			       opt, tok, chase_pattern_list());
 			free(copy);
 			free(*out);
 			*out = NULL;
@@ -338,7 +338,7 @@ int latency_parse_patterns(const char *opt, const char *arg, uint64_t seed,
 	}
 	free(copy);
 	if (!count) {
-		ph_err("%s: empty; expected random, tlb:SIZE, page[:SIZE], seq or stride:N", opt);
+		ph_err("%s: empty; expected %s", opt, chase_pattern_list());
 		return -EINVAL;
 	}
 	*n = count;
