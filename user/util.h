@@ -10,14 +10,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Exit codes of the command; docs/pagehop.1 lists them. */
+/*
+ * Exit codes of the command; ph_exit_codes[] says what each means, for
+ * 'pagehop help', and docs/pagehop.1 lists them (tests/host/test_docs.sh
+ * checks that the three agree).
+ */
 enum {
 	PH_EXIT_OK = 0,
 	PH_EXIT_FAIL = 1,	 /* a measurement or verification failed */
 	PH_EXIT_USAGE = 2,	 /* bad options or input; nothing was written */
+	PH_EXIT_MAGNITUDE = 3,	 /* slit: order and levels agree, magnitudes not */
 	PH_EXIT_UNSUPPORTED = 4, /* the machine lacks what was asked for */
 	PH_EXIT_INTERRUPTED = 130,
 };
+
+/* Every exit code with its meaning in a few words, in increasing order. */
+struct ph_exit_code {
+	int code;
+	const char *meaning;
+};
+extern const struct ph_exit_code ph_exit_codes[];
+extern const size_t ph_nexit_codes;
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
