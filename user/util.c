@@ -501,6 +501,20 @@ int parse_u64(const char *s, bool hex, uint64_t *out)
 	return 0;
 }
 
+char *ph_tmp_template(const char *what)
+{
+	const char *dir = getenv("TMPDIR");
+	size_t n;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	/* "/var/tmp/" and "/var/tmp" make the same name. */
+	n = strlen(dir);
+	while (n > 0 && dir[n - 1] == '/')
+		n--;
+	return xasprintf("%.*s/pagehop-%s-XXXXXX", (int)n, dir, what);
+}
+
 int parse_size(const char *s, uint64_t *out, bool allow_zero)
 {
 	const char *end;

@@ -105,6 +105,15 @@ int write_file_atomic(const char *path, const void *buf, size_t len, char *why, 
 int output_path_check(const char *path, char *why, size_t size);
 
 /*
+ * The template for mkstemp() or mkdtemp() of a temporary named for what:
+ * "$TMPDIR/pagehop-WHAT-XXXXXX", or under /tmp when TMPDIR is unset or
+ * empty, as mktemp(1) does.  A TMPDIR that does not exist is not passed
+ * over for /tmp: mkstemp then fails, and its error names the directory.
+ * Malloc'd; the caller frees it.
+ */
+char *ph_tmp_template(const char *what);
+
+/*
  * Parse a byte size: a decimal number with an optional binary suffix
  * k/K, m/M, g/G, t/T (powers of 1024), optionally followed by "B" or "iB".
  * No white space, no sign.  Returns 0 or -EINVAL (malformed) / -ERANGE
