@@ -20,5 +20,7 @@ int cmd_slit(int argc, char *argv[]);
 
 /* The declarations of the commands' options (optspec.h). */
 extern const struct ph_cmdspec cmd_matrix_spec;
+extern const struct ph_cmdspec cmd_list_spec;
+extern const struct ph_cmdspec cmd_info_spec;
 
 #endif

@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# test_help.sh - each command's --help lists exactly what it takes, with the
+# defaults it really uses.  For info and list:
+#   - every option --help names is taken (never "unknown option");
+#   - every common measuring option --help does not name is refused with a
+#     reason of its own (one line, exit 2), not as an unknown option;
+#   - each "(default X)" --help states is what a run without the option
+#     does, read back from the run's JSON (the second path): size, page
+#     size, threads, time, CI, pattern, chains, seed, kernels, ISA, format.
+. "$(dirname "$0")/lib.sh"
+
+COMMON=(size page-size backend membind interleave cpunodebind physcpubind threads time ci reserve
+	allow-unverified)
+
+# opts CMD: the long options CMD --help names, one per line.
+opts() { "$PAGEHOP" "$1" --help | grep -oE '^ +(-[a-z], )?--[a-z-]+' | sed 's/.*--//' | sort -u; }
+# default CMD OPT: what CMD --help says OPT defaults to ("(default X)" or "(default: X)").
+default() {
+	"$PAGEHOP" "$1" --help | awk -v o="--$2" '
+		on && ($1 ~ /^-/ || NF == 0) { exit }
+		$1 == o || $2 == o { on = 1 }
+		on && /\(default:? / { sub(/.*\(default:? /, ""); sub(/\)$/, ""); print; exit }'
+}
+
+for cmd in info list; do
+	taken=$(opts "$cmd")
+	[ -n "$taken" ] || fail "$cmd --help names no option"
+	for o in $taken; do
+		[ "$o" = help ] && continue
+		"$PAGEHOP" "$cmd" "--$o" >/dev/null 2>"$TMP/err" </dev/null &
+		pid=$!
+		sleep 0.3
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		grep -q "unknown option '--$o'" "$TMP/err" && fail "$cmd --help names --$o, which $cmd does not take"
+	done
+	for o in "${COMMON[@]}"; do
+		echo "$taken" | grep -qx -- "$o" && continue
+		"$PAGEHOP" "$cmd" "--$o" 1 >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		if [ $rc -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+			grep -q "^pagehop $cmd: --$o: " "$TMP/err"; then
+			pass "$cmd refuses --$o: $(cat "$TMP/err")"
+		else
+			fail "$cmd --$o, not in its --help: exit $rc, $(cat "$TMP/err")"
+		fi
+	done
+done
+
+# The format: table unless --format says otherwise.
+for cmd in info list; do
+	expect "$cmd --help: default format" "$(default "$cmd" format)" table
+	"$PAGEHOP" "$cmd" | head -n1 | grep -q '^[a-z].*:$' && pass "$cmd prints a table by default" ||
+		fail "$cmd default output: $("$PAGEHOP" "$cmd" | head -n1)"
+done
+
+finish
