@@ -21,11 +21,40 @@ static const char *const isa_names[] = {
 	[PH_ISA_AVX512] = "avx512",
 };
 
+static const char *const isa_descs[] = {
+	[PH_ISA_SCALAR] = "one double per instruction",
+	[PH_ISA_SSE2] = "128-bit vectors",
+	[PH_ISA_AVX2] = "256-bit vectors, with FMA",
+	[PH_ISA_AVX512] = "512-bit vectors (AVX-512F)",
+};
+
 const char *isa_name(enum ph_isa isa)
 {
 	if (isa < PH_ISA_SCALAR || isa > PH_ISA_AVX512)
 		return "?";
 	return isa_names[isa];
+}
+
+const char *isa_desc(enum ph_isa isa)
+{
+	if (isa < PH_ISA_SCALAR || isa > PH_ISA_AVX512)
+		return "?";
+	return isa_descs[isa];
+}
+
+const char *isa_name_list(void)
+{
+	/* Made on the first call, while options are parsed, before any thread. */
+	static char list[64];
+	size_t len = 0;
+
+	if (list[0])
+		return list;
+	for (int i = PH_ISA_SCALAR; i <= PH_ISA_AVX512 && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					i == PH_ISA_SCALAR ? "" : i < PH_ISA_AVX512 ? ", " : " or ",
+					isa_names[i]);
+	return list;
 }
 
 int isa_parse(const char *s, enum ph_isa *out)

@@ -21,6 +21,8 @@
 enum ph_isa { PH_ISA_SCALAR = 1, PH_ISA_SSE2, PH_ISA_AVX2, PH_ISA_AVX512 };
 
 const char *isa_name(enum ph_isa isa);		/* "scalar", "sse2", "avx2", "avx512"; "?" otherwise */
+const char *isa_desc(enum ph_isa isa);		/* "256-bit vectors, with FMA"; "?" otherwise */
+const char *isa_name_list(void);		/* "scalar, sse2, avx2 or avx512", for messages */
 int isa_parse(const char *s, enum ph_isa *out); /* a name above or "auto" (= isa_best()); 0 or -EINVAL */
 bool isa_supported(enum ph_isa isa);		/* the CPU has it and the OS saves its registers */
 enum ph_isa isa_best(void);			/* the widest supported ISA */

@@ -30,6 +30,7 @@
 #endif
 
 #include <immintrin.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -634,6 +635,20 @@ const struct stream_op_info stream_ops[] = {
 	OPINFO(copy), OPINFO(scale), OPINFO(add), OPINFO(triad), OPINFO(read), OPINFO(write),
 };
 const size_t stream_nops = sizeof(stream_ops) / sizeof(stream_ops[0]);
+
+const char *stream_op_list(void)
+{
+	/* Made on the first call, while options are parsed, before any thread. */
+	static char list[128];
+	size_t len = 0;
+
+	if (list[0])
+		return list;
+	for (size_t i = 0; i < stream_nops && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					!i ? "" : i + 1 < stream_nops ? ", " : " or ", stream_ops[i].name);
+	return list;
+}
 
 const struct stream_kernel *stream_find(const char *name, enum ph_isa isa, bool nt)
 {

@@ -64,6 +64,8 @@ struct stream_op_info {
 
 extern const struct stream_op_info stream_ops[];
 extern const size_t stream_nops;
+/* The ops' names for messages: "copy, scale, add, triad, read or write". */
+const char *stream_op_list(void);
 
 /* The variant for an op name, ISA and store kind; NULL if there is none (read with nt). */
 const struct stream_kernel *stream_find(const char *name, enum ph_isa isa, bool nt);

@@ -22,5 +22,6 @@ int cmd_slit(int argc, char *argv[]);
 extern const struct ph_cmdspec cmd_matrix_spec;
 extern const struct ph_cmdspec cmd_list_spec;
 extern const struct ph_cmdspec cmd_info_spec;
+extern const struct ph_cmdspec cmd_stream_spec;
 
 #endif

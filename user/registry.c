@@ -15,7 +15,7 @@ const struct ph_command ph_commands[] = {
 	{ "info", cmd_info,
 	  "nodes, distances (SLIT), HMAT, CPU, caches, clock and module state", &cmd_info_spec },
 	{ "stream", cmd_stream,
-	  "memory bandwidth with STREAM's kernels, per ISA and store kind", NULL },
+	  "memory bandwidth with STREAM's kernels, per ISA and store kind", &cmd_stream_spec },
 	{ "chase", cmd_chase,
 	  "load-to-use latency by pointer chasing, per pattern and page size", NULL },
 	{ "list", cmd_list,

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # test_help.sh - each command's --help lists exactly what it takes, with the
-# defaults it really uses.  For info and list:
+# defaults it really uses.  For info, list and stream:
 #   - every option --help names is taken (never "unknown option");
 #   - every common measuring option --help does not name is refused with a
 #     reason of its own (one line, exit 2), not as an unknown option;
 #   - each "(default X)" --help states is what a run without the option
 #     does, read back from the run's JSON (the second path): size, page
-#     size, threads, time, CI, pattern, chains, seed, kernels, ISA, format.
+#     size, threads, time, CI, kernels, ISA, format.
 . "$(dirname "$0")/lib.sh"
 
 COMMON=(size page-size backend membind interleave cpunodebind physcpubind threads time ci reserve
@@ -22,7 +22,7 @@ default() {
 		on && /\(default:? / { sub(/.*\(default:? /, ""); sub(/\)$/, ""); print; exit }'
 }
 
-for cmd in info list; do
+for cmd in info list stream; do
 	taken=$(opts "$cmd")
 	[ -n "$taken" ] || fail "$cmd --help names no option"
 	for o in $taken; do
@@ -54,4 +54,23 @@ for cmd in info list; do
 		fail "$cmd default output: $("$PAGEHOP" "$cmd" | head -n1)"
 done
 
+# size_kib SIZE: "1G" -> 1048576.
+size_kib() { numfmt --from=iec "${1}" | awk '{print $1 / 1024}'; }
+
+# stream: every default stated, against a run without options: one thread per core and every kernel at the widest ISA.
+"$PAGEHOP" stream --format json >"$TMP/s.json" 2>"$TMP/err" || fail "stream: $(cat "$TMP/err")"
+cores=$(lscpu -p=core | grep -v '^#' | sort -u | wc -l)
+expect "stream --size default" "$(jq -r '.stream[0].size_KiB' "$TMP/s.json")" "$(size_kib "$(default stream size)")"
+expect "stream --page-size default" "$(jq -r '.stream[0].page_size | ascii_downcase' "$TMP/s.json")" "$(default stream page-size)"
+expect "stream --threads default: one per core ($cores)" "$(jq -r '.stream[0].threads' "$TMP/s.json")" "$cores"
+default stream threads | grep -q 'one per core' && pass "stream --help: one thread per core" ||
+	fail "stream --threads default: '$(default stream threads)'"
+expect "stream --time default" "$(jq -r '.run.time_budget_s' "$TMP/s.json")" "$(default stream time)"
+expect "stream --ci default" "$(jq -r '.run.ci_target_pct' "$TMP/s.json")" "$(default stream ci)"
+"$PAGEHOP" list --format json >"$TMP/l.json"
+expect "stream --kernel default: every kernel" "$(jq -r '[.stream[].kernel] | join(",")' "$TMP/s.json")" \
+	"$(jq -r '[.stream_ops[].kernel] | join(",")' "$TMP/l.json")"
+expect "stream --isa default" "$(default stream isa)" auto
+expect "stream --isa auto: the widest that runs here" "$(jq -r '[.stream[].isa] | unique | join(",")' "$TMP/s.json")" \
+	"$(jq -r '[.stream_kernels[] | select(.runs_here) | .isa] | last' "$TMP/l.json")"
 finish

@@ -89,6 +89,7 @@ static void test_table(void **state)
 	assert_null(stream_find("Copy", PH_ISA_AVX2, false));
 	assert_null(stream_find("triad", (enum ph_isa)0, false));
 	assert_null(stream_find("", PH_ISA_SCALAR, false));
+	assert_string_equal(stream_op_list(), "copy, scale, add, triad, read or write");
 	/* Each op once, in the table's order, its description not repeating its name. */
 	assert_int_equal(stream_nops, sizeof(expect) / sizeof(expect[0]));
 	for (size_t e = 0; e < stream_nops; e++) {
@@ -127,6 +128,12 @@ static void test_isa_names(void **state)
 	assert_int_equal(isa, isa_best());
 	assert_string_equal(isa_name((enum ph_isa)0), "?");
 	assert_string_equal(isa_name((enum ph_isa)99), "?");
+	/* Messages and --help name them from the same table. */
+	assert_string_equal(isa_name_list(), "scalar, sse2, avx2 or avx512");
+	for (size_t i = 0; i < sizeof(all_isas) / sizeof(all_isas[0]); i++)
+		assert_string_not_equal(isa_desc(all_isas[i]), "?");
+	assert_string_equal(isa_desc((enum ph_isa)0), "?");
+	assert_string_equal(isa_desc((enum ph_isa)99), "?");
 }
 
 static void test_isa_supported(void **state)
