@@ -14,7 +14,7 @@
 #include <string.h>
 
 /*
- * Each description is one line of at most 65 characters, so that 'pagehop
+ * Each description is one line of at most 64 characters, so that 'pagehop
  * list' and 'chase --help' print it within 80 columns; docs/methodology.md
  * says what each pattern includes and why at length.
  */
@@ -26,9 +26,9 @@ const struct chase_pattern_info chase_patterns[] = {
 	{ "page", CHASE_PAGE, "page[:SIZE]", 4096,
 	  "one line per SIZE page (default 4K), pages shuffled: TLB misses" },
 	{ "seq", CHASE_SEQ, "seq", CHASE_SLOT,
-	  "slot after slot, ascending: the hardware prefetchers see a stream" },
+	  "slot after slot, ascending: a stream for the prefetchers" },
 	{ "stride", CHASE_STRIDE, "stride:N", 256,
-	  "every slot, N bytes apart, a pass per line offset: a fixed stride" },
+	  "every slot, N bytes apart, one pass per line offset: a stride" },
 };
 
 const size_t chase_npatterns = sizeof(chase_patterns) / sizeof(chase_patterns[0]);

@@ -40,7 +40,7 @@ struct chase_pattern_info {
 	enum chase_pattern pattern;
 	const char *syntax;	/* "tlb:SIZE" */
 	uint64_t default_param;
-	const char *desc;	/* one line of at most 65 characters */
+	const char *desc;	/* one line of at most 64 characters */
 };
 
 extern const struct chase_pattern_info chase_patterns[];

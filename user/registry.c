@@ -17,7 +17,7 @@ const struct ph_command ph_commands[] = {
 	{ "stream", cmd_stream,
 	  "memory bandwidth with STREAM's kernels, per ISA and store kind", &cmd_stream_spec },
 	{ "chase", cmd_chase,
-	  "load-to-use latency by pointer chasing, per pattern and page size", NULL },
+	  "load-to-use latency by pointer chasing, per pattern and page size", &cmd_chase_spec },
 	{ "list", cmd_list,
 	  "every bandwidth kernel variant and chase pattern", &cmd_list_spec },
 	{ "pages", cmd_pages,

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # test_help.sh - each command's --help lists exactly what it takes, with the
-# defaults it really uses.  For info, list and stream:
+# defaults it really uses.  For info, list, chase and stream:
 #   - every option --help names is taken (never "unknown option");
 #   - every common measuring option --help does not name is refused with a
 #     reason of its own (one line, exit 2), not as an unknown option;
 #   - each "(default X)" --help states is what a run without the option
 #     does, read back from the run's JSON (the second path): size, page
-#     size, threads, time, CI, kernels, ISA, format.
+#     size, threads, time, CI, pattern, chains, seed, kernels, ISA, format.
 . "$(dirname "$0")/lib.sh"
 
 COMMON=(size page-size backend membind interleave cpunodebind physcpubind threads time ci reserve
@@ -22,7 +22,7 @@ default() {
 		on && /\(default:? / { sub(/.*\(default:? /, ""); sub(/\)$/, ""); print; exit }'
 }
 
-for cmd in info list stream; do
+for cmd in info list chase stream; do
 	taken=$(opts "$cmd")
 	[ -n "$taken" ] || fail "$cmd --help names no option"
 	for o in $taken; do
@@ -57,7 +57,20 @@ done
 # size_kib SIZE: "1G" -> 1048576.
 size_kib() { numfmt --from=iec "${1}" | awk '{print $1 / 1024}'; }
 
-# stream: every default stated, against a run without options: one thread per core and every kernel at the widest ISA.
+# chase: every default stated, against a run without options.
+"$PAGEHOP" chase --format json >"$TMP/c.json" 2>"$TMP/err" || fail "chase: $(cat "$TMP/err")"
+expect "chase --size default" "$(jq -r '.chase[0].size_KiB' "$TMP/c.json")" "$(size_kib "$(default chase size)")"
+expect "chase --page-size default" "$(jq -r '.chase[0].page_size | ascii_downcase' "$TMP/c.json")" "$(default chase page-size)"
+expect "chase --threads default" "$(jq -r '.chase[0].threads' "$TMP/c.json")" "$(default chase threads)"
+expect "chase --time default" "$(jq -r '.run.time_budget_s' "$TMP/c.json")" "$(default chase time)"
+expect "chase --ci default" "$(jq -r '.run.ci_target_pct' "$TMP/c.json")" "$(default chase ci)"
+expect "chase --pattern default" "$(jq -r '[.chase[].pattern] | join(",")' "$TMP/c.json")" "$(default chase pattern)"
+expect "chase --chains default" "$(jq -r '.chase[0].chains' "$TMP/c.json")" "$(default chase chains)"
+expect "chase --seed default" "$(jq -r '.chase_method.seed' "$TMP/c.json")" "$(default chase seed)"
+expect "chase --backend default" "$(default chase backend)" auto
+expect "chase --format default" "$(default chase format)" table
+
+# stream: the same, with one thread per core and every kernel at the widest ISA.
 "$PAGEHOP" stream --format json >"$TMP/s.json" 2>"$TMP/err" || fail "stream: $(cat "$TMP/err")"
 cores=$(lscpu -p=core | grep -v '^#' | sort -u | wc -l)
 expect "stream --size default" "$(jq -r '.stream[0].size_KiB' "$TMP/s.json")" "$(size_kib "$(default stream size)")"

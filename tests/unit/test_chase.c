@@ -289,6 +289,8 @@ static void test_pattern_list(void **state)
 		assert_non_null(found);
 		at = found + strlen(chase_patterns[i].syntax);
 		assert_int_equal(chase_parse(chase_patterns[i].name, &sp), 0);
+		/* One line for list and chase --help, within 80 columns. */
+		assert_true(strlen(chase_patterns[i].desc) <= 64);
 	}
 }
 
