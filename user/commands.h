@@ -24,5 +24,6 @@ extern const struct ph_cmdspec cmd_list_spec;
 extern const struct ph_cmdspec cmd_info_spec;
 extern const struct ph_cmdspec cmd_stream_spec;
 extern const struct ph_cmdspec cmd_chase_spec;
+extern const struct ph_cmdspec cmd_survey_spec;
 
 #endif

@@ -11,7 +11,7 @@
 
 const struct ph_command ph_commands[] = {
 	{ "survey", cmd_survey,
-	  "a first look in about ten seconds (what 'pagehop' alone runs)", NULL },
+	  "a first look in about ten seconds (what 'pagehop' alone runs)", &cmd_survey_spec },
 	{ "info", cmd_info,
 	  "nodes, distances (SLIT), HMAT, CPU, caches, clock and module state", &cmd_info_spec },
 	{ "stream", cmd_stream,

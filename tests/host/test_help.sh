@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # test_help.sh - each command's --help lists exactly what it takes, with the
-# defaults it really uses.  For info, list, chase and stream:
+# defaults it really uses.  For survey, info, list, chase and stream:
 #   - every option --help names is taken (never "unknown option");
 #   - every common measuring option --help does not name is refused with a
 #     reason of its own (one line, exit 2), not as an unknown option;
@@ -22,7 +22,7 @@ default() {
 		on && /\(default:? / { sub(/.*\(default:? /, ""); sub(/\)$/, ""); print; exit }'
 }
 
-for cmd in info list chase stream; do
+for cmd in survey info list chase stream; do
 	taken=$(opts "$cmd")
 	[ -n "$taken" ] || fail "$cmd --help names no option"
 	for o in $taken; do
