@@ -46,6 +46,15 @@ LIB         := $(BUILD)/libpagehop.a
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 
+# The test build, BUILD/test/pagehop: the command with its test hooks
+# (-DPAGEHOP_TEST_HOOKS: PAGEHOP_FAULT_INJECT), for the tests that make a
+# verification fail on purpose.  Never installed: the shipping BUILD/pagehop
+# has no hook (tests/host/test_hooks.sh).  Only the sources that have a
+# hook are compiled twice.
+HOOK_SRCS   := $(shell grep -l PAGEHOP_TEST_HOOKS $(USER_SRCS))
+HOOK_OBJS   := $(patsubst %.c,$(BUILD)/obj-hooks/%.o,$(HOOK_SRCS))
+TEST_BIN    := $(BUILD)/test/pagehop
+
 # Helper programs the QEMU guests run (tests/vm/guest/*.c -> build/vm/*).
 VM_HELPER_SRCS := $(wildcard tests/vm/guest/*.c)
 VM_HELPERS     := $(patsubst tests/vm/guest/%.c,$(BUILD)/vm/%,$(VM_HELPER_SRCS))
@@ -61,7 +70,7 @@ KMOD_OUT    = $(BUILD)/kmod/$(KVER)
 .PHONY: all run check unit unit-asan clang host-tests vm-tests dkms-test \
         install install-kmod uninstall kmod load unload clean deps deps-check
 
-all: $(BUILD)/pagehop $(UNIT_BINS) $(VM_HELPERS)
+all: $(BUILD)/pagehop $(TEST_BIN) $(UNIT_BINS) $(VM_HELPERS)
 
 # Quiet by default, as Kbuild is; V=1 shows the commands.
 ifeq ($(V),1)
@@ -83,6 +92,16 @@ $(LIB): $(LIB_OBJS)
 $(BUILD)/pagehop: $(MAIN_OBJ) $(LIB)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/obj-hooks/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -DPAGEHOP_TEST_HOOKS -c -o $@ $<
+
+# The hooked objects come first: the linker then takes no member of the
+# library that defines the same symbols.
+$(TEST_BIN): $(MAIN_OBJ) $(HOOK_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS) -lcmocka
@@ -91,7 +110,7 @@ $(BUILD)/vm/%: tests/vm/guest/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
--include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BINS:=.d)
+-include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(HOOK_OBJS:.o=.d) $(UNIT_BINS:=.d)
 
 kmod:
 	@test -d $(KDIR) || { echo "pagehop: no kernel headers at $(KDIR): apt-get install linux-headers-$(KVER)" >&2; exit 4; }

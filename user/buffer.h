@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * buffer.h - the memory every measurement runs on: one interface, three
- * backends (pagehop.ko, hugetlb, anonymous), and a verification of where
- * every page really is and what size it is, read back through a second path
- * (pagehop.ko's QUERY, or move_pages with /proc/self/pagemap and
- * /proc/kpageflags) before anything is measured.
+ * backends (pagehop.ko, hugetlb, anonymous).  Where every page really is,
+ * and what size, is read back by verify.h before anything is measured.
  */
 #ifndef PAGEHOP_BUFFER_H
 #define PAGEHOP_BUFFER_H
@@ -15,6 +13,7 @@
 #include <stdint.h>
 
 #include "kmod.h"
+#include "pagesize.h"
 
 struct bitmask;
 
@@ -25,21 +24,10 @@ enum ph_backend {
 	PH_BACKEND_ANON,
 };
 
-enum ph_psize {
-	PH_PS_4K = 1,
-	PH_PS_2M,
-	PH_PS_1G,
-	PH_PS_THP,		/* anonymous memory the kernel backs with 2 MiB THP */
-	PH_PS_COUNT,
-};
-
 const char *backend_name(enum ph_backend b);
 int backend_parse(const char *s, enum ph_backend *out);
-const char *psize_name(enum ph_psize ps);	/* "4K", "2M", "1G", "THP" */
-int psize_parse(const char *s, enum ph_psize *out);	/* 4k|2m|1g|thp */
-uint64_t psize_bytes(enum ph_psize ps);		/* THP: 2 MiB */
 
-/* What was found when the buffer was read back. */
+/* What was found when the buffer was read back (segment_verify, verify.h). */
 struct ph_placement {
 	bool complete;		/* every page was found mapped */
 	int nr_nodes;		/* entries in node_bytes: numa_max_node() + 1 */
@@ -95,39 +83,11 @@ enum ph_backend buffer_auto_fallback(enum ph_psize ps, int err);
  * growing a pool needs root, -EINTR rq->cancel was set.
  *
  * With rq->reserve, a node's hugetlb pool that is short is grown, and put
- * back by buffer_restore_pools().  --reserve runs take turns: the first
- * look at a pool takes /run/pagehop/reserve.lock (waiting, with a line on
- * stderr, while another run holds it) and keeps it until the pools are put
- * back, so that no run restores to a size that holds another's growth.  A
- * growth that would leave the node less than 5% free is refused.
+ * back by pools_restore() (pools.h, which says how --reserve runs take
+ * turns).
  */
 int segment_alloc(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 		  uint64_t bytes, struct ph_segment *seg, char *why, size_t whylen);
 void segment_free(struct ph_kmod *km, struct ph_segment *seg);
-
-/*
- * Read back where seg's pages are and their size; set seg->verified and
- * seg->verify_msg.  0 if the read-back itself worked (verified or not);
- * -EINTR, with seg as it was, if the request's cancel flag was set.
- */
-int segment_verify(struct ph_kmod *km, struct ph_segment *seg,
-		   const struct bitmask *interleave);
-
-/*
- * Can this process read back where memory is?  Through pagehop.ko's QUERY,
- * or /proc/kpageflags and the frame numbers of /proc/self/pagemap, both of
- * which need root (CAP_SYS_ADMIN).  0, or -errno with why naming what is
- * missing.
- */
-int buffer_verify_ready(const struct ph_kmod *km, char *why, size_t whylen);
-
-/*
- * Put back every hugetlb pool that --reserve grew and release the lock
- * (also at exit; a crash puts them back too).  Says on stderr if a pool
- * could not be put back.
- */
-void buffer_restore_pools(void);
-/* The same without a word, async-signal-safe: for signal handlers. */
-void buffer_restore_pools_now(void);
 
 #endif

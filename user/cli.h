@@ -11,13 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct bitmask;
+#include "output.h"	/* enum ph_format, for cli_parse_format() */
 
-enum ph_format {
-	PH_FMT_TABLE = 1,
-	PH_FMT_CSV,
-	PH_FMT_JSON,
-};
+struct bitmask;
 
 /*
  * Each returns 0, or prints "pagehop CMD: OPT: why; expected ..." and

@@ -13,6 +13,7 @@
 #include "kmod.h"
 #include "output.h"
 #include "session.h"
+#include "provenance.h"
 #include "slit_report.h"
 #include "tlb.h"
 #include "topology.h"
@@ -127,7 +128,6 @@ static void add_cpu(struct ph_doc *doc, const struct ph_cpu *c)
 {
 	struct ph_section *s = doc_add_section(doc, "cpu", "cpu");
 	char microcode[32] = "", isa[48];
-	FILE *f;
 
 	if (c->identified) {
 		section_str(s, "vendor", c->vendor);
@@ -139,16 +139,8 @@ static void add_cpu(struct ph_doc *doc, const struct ph_cpu *c)
 	} else {
 		doc_note(doc, "CPU identity: libcpuid could not identify this CPU");
 	}
-	/* The microcode revision is the kernel's, from /proc/cpuinfo. */
-	f = fopen("/proc/cpuinfo", "re");
-	if (f) {
-		char line[256];
-
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "microcode : %31s", microcode) == 1)
-				break;
-		fclose(f);
-	}
+	/* The microcode revision is the kernel's, as the provenance says it. */
+	provenance_microcode(microcode, sizeof(microcode));
 	section_str(s, "microcode", microcode[0] ? microcode : NULL);
 	section_int(s, "packages", c->packages);
 	section_int(s, "cores", c->cores);

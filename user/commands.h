@@ -25,5 +25,7 @@ extern const struct ph_cmdspec cmd_info_spec;
 extern const struct ph_cmdspec cmd_stream_spec;
 extern const struct ph_cmdspec cmd_chase_spec;
 extern const struct ph_cmdspec cmd_survey_spec;
+extern const struct ph_cmdspec cmd_pages_spec;
+extern const struct ph_cmdspec cmd_prefetch_spec;
 
 #endif

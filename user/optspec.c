@@ -89,6 +89,16 @@ static bool refused(const struct ph_cmdspec *spec, const char *word)
 	return false;
 }
 
+/*
+ * The word of argv that named o, which getopt_long has just returned:
+ * "--name VALUE" leaves optind past VALUE, "--name=VALUE" and a flag past
+ * the word itself.
+ */
+static const char *option_word(char *argv[], const struct ph_opt *o)
+{
+	return o->arg && optarg == argv[optind - 1] ? argv[optind - 2] : argv[optind - 1];
+}
+
 static int val_of(const struct ph_opt *o, size_t i)
 {
 	return o->shortc ? (unsigned char)o->shortc : LONG_ONLY_BASE + (int)i;
@@ -143,6 +153,13 @@ int opts_parse(const struct ph_cmdspec *spec, int argc, char *argv[],
 			rc = PH_OPTS_HELP;
 			goto out;
 		}
+		/*
+		 * getopt_long takes an abbreviation: "--page-size" for
+		 * "--page-sizes".  A name this command refuses is refused, even
+		 * where it abbreviates one it takes.
+		 */
+		if (refused(spec, option_word(argv, o)))
+			goto bad;
 		rc = handle(ctx, o, o->arg ? optarg : NULL);
 		if (rc)
 			goto out;
@@ -188,6 +205,34 @@ static void sb_pad(struct sbuf *b, size_t col)
 		sb_add(b, " ", 1);
 }
 
+/*
+ * A default that does not fit after the help: on lines of its own at
+ * HELP_COL, broken after a space or a comma where one line cannot hold it
+ * (a default list of patterns is longer than a line).
+ */
+static void usage_default(struct sbuf *b, const char *d)
+{
+	const size_t room = WIDTH - HELP_COL;
+
+	while (*d) {
+		size_t n = strlen(d), cut = n, shown;
+
+		if (n > room) {
+			cut = 0;
+			for (size_t i = 0; i < room; i++)
+				if (d[i] == ' ' || d[i] == ',')
+					cut = i + 1;
+			if (!cut)
+				cut = n;	/* nowhere to break: one long line */
+		}
+		shown = cut < n && d[cut - 1] == ' ' ? cut - 1 : cut;
+		sb_str(b, "\n");
+		sb_pad(b, HELP_COL);
+		sb_add(b, d, shown);
+		d += cut;
+	}
+}
+
 /* One option: its left part, then its help lines at HELP_COL. */
 static void usage_opt(struct sbuf *b, const struct ph_opt *o)
 {
@@ -224,15 +269,10 @@ static void usage_opt(struct sbuf *b, const struct ph_opt *o)
 		l = 0;
 		h = nl + 1;
 	}
-	if (dflt[0]) {
-		if (l + strlen(dflt) > WIDTH) {
-			sb_str(b, "\n");
-			sb_pad(b, HELP_COL);
-			sb_str(b, dflt + 1);
-		} else {
-			sb_str(b, dflt);
-		}
-	}
+	if (dflt[0] && l + strlen(dflt) <= WIDTH)
+		sb_str(b, dflt);
+	else if (dflt[0])
+		usage_default(b, dflt + 1);
 	sb_str(b, "\n");
 }
 

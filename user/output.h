@@ -12,23 +12,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "provenance.h"
 
-/* Where and when a document was made; JSON carries it whole. */
-struct ph_provenance {
-	char command[256];	/* the command line, shell-quoted */
-	char host[128];
-	char kernel[256];	/* uname -r and -v */
-	char machine[72];
-	char cpu[128];		/* /proc/cpuinfo model name */
-	char microcode[32];
-	char bios[256];		/* /sys/class/dmi/id, "" where unreadable */
-	char version[32];	/* pagehop's */
-	char time_utc[32];	/* ISO 8601 */
+/* How a document is rendered (--format, read by cli_parse_format()). */
+enum ph_format {
+	PH_FMT_TABLE = 1,
+	PH_FMT_CSV,
+	PH_FMT_JSON,
 };
-
-/* Fill p for this run; the command line is the one given to ph_set_cmdline(). */
-void provenance_collect(struct ph_provenance *p);
 
 struct ph_doc;
 struct ph_section;

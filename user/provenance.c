@@ -4,7 +4,7 @@
  * microcode, BIOS, pagehop version, UTC time.  Every figure pagehop prints
  * in JSON carries this block.
  */
-#include "output.h"
+#include "provenance.h"
 #include "util.h"
 #include "version.h"
 
@@ -13,10 +13,9 @@
 #include <sys/utsname.h>
 #include <time.h>
 
-/* The value of the first "key : value" line of /proc/cpuinfo with key. */
-static void cpuinfo_field(const char *key, char *out, size_t size)
+void cpuinfo_field(const char *path, const char *key, char *out, size_t size)
 {
-	FILE *f = fopen("/proc/cpuinfo", "re");
+	FILE *f = fopen(path, "re");
 	char line[512];
 	size_t klen = strlen(key);
 
@@ -36,6 +35,11 @@ static void cpuinfo_field(const char *key, char *out, size_t size)
 		break;
 	}
 	fclose(f);
+}
+
+void provenance_microcode(char *out, size_t size)
+{
+	cpuinfo_field("/proc/cpuinfo", "microcode", out, size);
 }
 
 static void dmi(const char *name, char *out, size_t size)
@@ -62,8 +66,8 @@ void provenance_collect(struct ph_provenance *p)
 		snprintf(p->kernel, sizeof(p->kernel), "%s %s", u.release, u.version);
 		snprintf(p->machine, sizeof(p->machine), "%s", u.machine);
 	}
-	cpuinfo_field("model name", p->cpu, sizeof(p->cpu));
-	cpuinfo_field("microcode", p->microcode, sizeof(p->microcode));
+	cpuinfo_field("/proc/cpuinfo", "model name", p->cpu, sizeof(p->cpu));
+	provenance_microcode(p->microcode, sizeof(p->microcode));
 	dmi("bios_vendor", vendor, sizeof(vendor));
 	dmi("bios_version", version, sizeof(version));
 	dmi("bios_date", date, sizeof(date));

@@ -3,8 +3,8 @@
  * runner.c - pinned threads, barriers, and the repeat-until-precise loop.
  */
 #include "runner.h"
-#include "buffer.h"
 #include "clock.h"
+#include "pools.h"
 #include "util.h"
 
 #include <errno.h>
@@ -27,7 +27,7 @@ static void on_stop_signal(int sig)
 	 * first to be acted on.  Put the pools back (async-signal-safe) and go.
 	 */
 	if (ph_interrupted) {
-		buffer_restore_pools_now();
+		pools_restore_now();
 		_exit(PH_EXIT_INTERRUPTED);
 	}
 	ph_interrupted = sig;

@@ -3,7 +3,9 @@
  * session.c - common options, machine, threads and verified memory.
  */
 #include "session.h"
+#include "pools.h"
 #include "util.h"
+#include "verify.h"
 
 #include <errno.h>
 #include <numa.h>
@@ -183,7 +185,7 @@ int session_machine(struct ph_session *s)
 	/* From here on a signal stops the run, which then puts the pools back. */
 	runner_catch_sigint();
 	if (!restore_registered) {
-		atexit(buffer_restore_pools);
+		atexit(pools_restore);
 		restore_registered = true;
 	}
 	return 0;
@@ -224,7 +226,7 @@ int session_start(struct ph_session *s, unsigned default_threads)
 		return PH_EXIT_USAGE;
 	}
 	/* Say what is missing before laying out gigabytes that cannot be checked. */
-	if (!s->allow_unverified && buffer_verify_ready(&s->km, why, sizeof(why))) {
+	if (!s->allow_unverified && verify_ready(&s->km, why, sizeof(why))) {
 		ph_err("%s; run as root, or measure unverified with --allow-unverified", why);
 		return PH_EXIT_UNSUPPORTED;
 	}
@@ -434,5 +436,5 @@ void session_free(struct ph_session *s)
 	kmod_close(&s->km);
 	cpu_free(&s->cpu);
 	topology_free(&s->topo);
-	buffer_restore_pools();
+	pools_restore();
 }

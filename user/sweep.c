@@ -113,3 +113,80 @@ double sweep_ratio(double small, double large, bool is_latency)
 		return NAN;
 	return is_latency ? small / large : large / small;
 }
+
+double sweep_half_width(double lo, double hi)
+{
+	return isfinite(hi) && isfinite(lo) ? (hi - lo) / 2 : 0;
+}
+
+double sweep_penalty(const struct sweep_point *p)
+{
+	return p->rnd_ns - p->tlb_ns;
+}
+
+void sweep_point_knee(const struct sweep_point *p, int n, double floor_ns,
+		      struct sweep_knee *out)
+{
+	double *pen = xcalloc((size_t)(n > 0 ? n : 1), sizeof(double));
+	double *noise = xcalloc((size_t)(n > 0 ? n : 1), sizeof(double));
+
+	for (int i = 0; i < n; i++) {
+		pen[i] = sweep_penalty(&p[i]);
+		noise[i] = p[i].rnd_hw + p[i].tlb_hw;
+	}
+	sweep_knee(pen, noise, n, floor_ns, out);
+	free(pen);
+	free(noise);
+}
+
+void sweep_knee_summary(const char *name, const struct sweep_reach *r,
+			const struct sweep_point *p, int n, const struct sweep_knee *k,
+			char *out, size_t size)
+{
+	char a[32], b[32], reach[160] = "";
+	size_t len = 0;
+
+	if (r->l1)
+		len += (size_t)snprintf(reach + len, sizeof(reach) - len, "%d-entry L1 DTLB x %s = %s",
+					r->l1_entries, format_size(r->page, a, sizeof(a)),
+					format_size(r->l1, b, sizeof(b)));
+	if (r->l2)
+		len += (size_t)snprintf(reach + len, sizeof(reach) - len, "%s%d-entry L2 TLB x %s = %s",
+					len ? "; " : "", r->l2_entries, format_size(r->page, a, sizeof(a)),
+					format_size(r->l2, b, sizeof(b)));
+	if (!len)
+		snprintf(reach, sizeof(reach), "TLB reach not reported by this CPU");
+	if (k->index < 0)
+		snprintf(out, size, "%s: no TLB penalty up to %s (%s)", name,
+			 format_size(p[n - 1].ws, a, sizeof(a)), reach);
+	else if (k->index == 0)
+		snprintf(out, size, "%s: penalty already at %s, the smallest working set (%s), reaches %+.0f ns at %s",
+			 name, format_size(p[0].ws, a, sizeof(a)), reach, k->at_max,
+			 format_size(p[n - 1].ws, b, sizeof(b)));
+	else
+		snprintf(out, size, "%s: penalty appears above %s (%s), reaches %+.0f ns at %s",
+			 name, format_size(p[k->index - 1].ws, a, sizeof(a)), reach, k->at_max,
+			 format_size(p[n - 1].ws, b, sizeof(b)));
+}
+
+int sweep_ratio_rows(const struct sweep_point *small, int nsmall,
+		     const struct sweep_point *large, int nlarge,
+		     struct sweep_ratios *out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < nlarge; i++)
+		for (int j = 0; j < nsmall && n < max; j++) {
+			const struct sweep_point *a = &small[j], *b = &large[i];
+
+			if (a->ws != b->ws)
+				continue;
+			out[n++] = (struct sweep_ratios){
+				.ws = a->ws,
+				.lat_random = sweep_ratio(a->rnd_ns, b->rnd_ns, true),
+				.lat_tlb_local = sweep_ratio(a->tlb_ns, b->tlb_ns, true),
+				.read_bw = sweep_ratio(a->read_GBps, b->read_GBps, false),
+			};
+		}
+	return n;
+}

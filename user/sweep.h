@@ -65,4 +65,60 @@ void sweep_knee(const double *penalty, const double *noise, int n,
  */
 double sweep_ratio(double small, double large, bool is_latency);
 
+/*
+ * One working set of a sweep, as the analysis sees it: the medians of the
+ * random and the TLB-local chase with the half-widths of their 95% CIs (0
+ * where a CI is not known), and the read bandwidth's median.
+ */
+struct sweep_point {
+	uint64_t ws;			/* working set, bytes */
+	double rnd_ns, rnd_hw;
+	double tlb_ns, tlb_hw;
+	double read_GBps;
+};
+
+/* Half the width of the interval [lo, hi]; 0 when an end is not finite. */
+double sweep_half_width(double lo, double hi);
+
+/* The TLB miss penalty at a working set: random minus TLB-local latency. */
+double sweep_penalty(const struct sweep_point *p);
+
+/*
+ * sweep_knee of a sweep's penalty curve, the noise at each point being the
+ * two latencies' half-widths added.
+ */
+void sweep_point_knee(const struct sweep_point *p, int n, double floor_ns,
+		      struct sweep_knee *out);
+
+/* The data TLBs' reach for one page size, as the CPU reports it (0: not reported). */
+struct sweep_reach {
+	uint64_t page;			/* bytes */
+	uint64_t l1, l2;		/* entries x page, bytes */
+	int l1_entries, l2_entries;
+};
+
+/*
+ * The knee of a sweep of n > 0 points in one sentence, set beside the TLB
+ * reach: "4K: penalty appears above 256 KiB (64-entry L1 DTLB x 4 KiB =
+ * 256 KiB), reaches +85 ns at 1 GiB".  name is the page size's ("4K").
+ */
+void sweep_knee_summary(const char *name, const struct sweep_reach *r,
+			const struct sweep_point *p, int n, const struct sweep_knee *k,
+			char *out, size_t size);
+
+/* One row of the large/small page ratio table: speed-ups, as sweep_ratio. */
+struct sweep_ratios {
+	uint64_t ws;
+	double lat_random, lat_tlb_local, read_bw;
+};
+
+/*
+ * The ratios at every working set that both the small-page sweep and the
+ * large-page sweep have, in the large sweep's order; at most max rows.
+ * Returns how many.
+ */
+int sweep_ratio_rows(const struct sweep_point *small, int nsmall,
+		     const struct sweep_point *large, int nlarge,
+		     struct sweep_ratios *out, int max);
+
 #endif

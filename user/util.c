@@ -225,6 +225,11 @@ bool path_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
+bool ph_perm_error(int err)
+{
+	return err == -EACCES || err == -EPERM || err == -EROFS;
+}
+
 /* "a FIFO", for "is a FIFO, not a regular file". */
 static const char *file_kind(mode_t mode)
 {

@@ -84,6 +84,8 @@ int read_text(const char *path, char *buf, size_t size);
 /* Read one unsigned integer (decimal or 0x hex); -errno on failure. */
 int read_u64(const char *path, uint64_t *val);
 bool path_exists(const char *path);
+/* Whether err (-errno) says a permission is missing: EACCES, EPERM, EROFS. */
+bool ph_perm_error(int err);
 
 /*
  * The one way pagehop writes an output file (--save, --emit-acpi, --plot).

@@ -27,6 +27,9 @@ stream --size 16M --time 0.1 --kernel copy,triad,read --nt
 matrix --size 8M --time 0.1 --format json
 pages --page-sizes 4k --min 16K --max 64K --time 0.05 --format json
 prefetch --size 8M --time 0.05 --patterns seq,random
+pages --page-size 2m
+pages --page-sizes 4k --thp --min 16K --max 64K --time 0.05 --format csv
+prefetch --size 64K --time 0.05 --patterns page:1G
 slit
 slit --input tests/data/shared/amd-6220-4node.matrix.csv --slit tests/data/shared/amd-6220-4node.numactl.txt --format json
 slit --input tests/data/shared/intel-e5-2643-2node.matrix.csv --slit tests/data/slit/linux-zeros.numactl.txt --format csv

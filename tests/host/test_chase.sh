@@ -60,15 +60,18 @@ for pair in 1 2 3; do
 done
 expect "1G random: 4K slower than 2M beyond the CIs (pair $pair: $l4 ns against $l2 ns)" "$sep" yes
 
-# A wrong page size is caught before measuring, and reported.
-PAGEHOP_FAULT_INJECT=psize "$PAGEHOP" chase --size 16M --time 0.2 >"$TMP/o" 2>"$TMP/e"
+# A wrong page size is caught before measuring, and reported: the test build
+# (BUILD/test/pagehop) has the hook that backs 4K with THP on purpose.
+hooked=$(dirname "$PAGEHOP")/test/pagehop
+[ -x "$hooked" ] || fail "no test build $hooked (make all builds it)"
+PAGEHOP_FAULT_INJECT=psize "$hooked" chase --size 16M --time 0.2 >"$TMP/o" 2>"$TMP/e"
 rc=$?
 if [ $rc -eq 1 ] && [ ! -s "$TMP/o" ] && grep -q 'asked 16 MiB of 4K pages on node 0; found pages THP' "$TMP/e"; then
 	pass "wrong page size caught: $(head -n1 "$TMP/e")"
 else
 	fail "wrong page size: exit $rc, $(cat "$TMP/e")"
 fi
-PAGEHOP_FAULT_INJECT=psize "$PAGEHOP" chase --size 16M --time 0.2 --allow-unverified --format json \
+PAGEHOP_FAULT_INJECT=psize "$hooked" chase --size 16M --time 0.2 --allow-unverified --format json \
 	>"$TMP/u.json" 2>/dev/null
 expect "--allow-unverified marks the row" "$(row "$TMP/u.json" verified)" false
 expect "--allow-unverified shows the page size found" "$(row "$TMP/u.json" page_size)" THP

@@ -6,9 +6,27 @@
 # independent tool measured about 300 ns against 230 ns on this host).
 . "$(dirname "$0")/lib.sh"
 
+# --help lists only what pages takes, each with the default it uses: the
+# defaults are read from --help and compared with what a run reports.
+"$PAGEHOP" pages --help >"$TMP/help" || fail "pages --help"
+for opt in --size --page-size --backend --interleave --cpunodebind --threads; do
+	grep -qE -- "(^| )$opt( |$)" "$TMP/help" && fail "pages --help lists $opt, which pages refuses" ||
+		pass "pages --help does not list $opt"
+done
+# default_of OPT: the "(default X)" of OPT in the help, its lines joined.
+default_of() { tr '\n' ' ' <"$TMP/help" | sed 's/,  */,/g' | sed -n "s/.*  $1 [^ ]* [^(]*(default \([^)]*\)).*/\1/p"; }
+expect "pages --help: --time default" "$(default_of --time)" 0.5
+"$PAGEHOP" pages --page-sizes 4k --max 16K --format json >"$TMP/d.json" 2>"$TMP/err" || fail "pages with the defaults: $(cat "$TMP/err")"
+expect "--time default is the budget used" "$(jq -r .run.time_budget_s "$TMP/d.json")" "$(default_of --time)"
+expect "--ci default is the target used" "$(jq -r .run.ci_target_pct "$TMP/d.json")" "$(default_of --ci)"
+expect "--seed default is the seed used" "$(jq -r .pages_method.seed "$TMP/d.json")" "$(default_of --seed)"
+expect "--min default is the smallest working set" "$(jq -r '.pages[0].ws_KiB' "$TMP/d.json")K" "$(default_of --min)"
+
 if ! "$PAGEHOP" pages --page-sizes 4k,2m,1g --min 1G --max 1G --time 2 --reserve --format json \
 	--save "$TMP/saved.json" >"$TMP/p.json" 2>"$TMP/err"; then
-	grep -q 'cannot\|no free\|not enough' "$TMP/err" && skip_test "hugepages cannot be had: $(cat "$TMP/err")"
+	# A failure above is not hidden by the skip.
+	grep -q 'cannot\|no free\|not enough' "$TMP/err" && [ $_failed -eq 0 ] &&
+		skip_test "hugepages cannot be had: $(cat "$TMP/err")"
 	fail "pages: $(cat "$TMP/err")"
 	finish
 fi

@@ -4,6 +4,26 @@
 # sequential chase is far below the random one.
 . "$(dirname "$0")/lib.sh"
 
+# --help lists only what prefetch takes, each with the default it uses: the
+# defaults are read from --help and compared with what a run reports.
+"$PAGEHOP" prefetch --help >"$TMP/help" || fail "prefetch --help"
+for opt in --threads --interleave --cpunodebind; do
+	grep -qE -- "(^| )$opt( |$)" "$TMP/help" && fail "prefetch --help lists $opt, which prefetch refuses" ||
+		pass "prefetch --help does not list $opt"
+done
+# default_of OPT: the "(default X)" of OPT in the help, its lines joined.
+default_of() { tr '\n' ' ' <"$TMP/help" | sed 's/,  */,/g' | sed -n "s/.*  $1 [^ ]* [^(]*(default \([^)]*\)).*/\1/p"; }
+"$PAGEHOP" prefetch --size 64M --time 0.05 --format json >"$TMP/d.json" 2>"$TMP/err" ||
+	fail "prefetch with the default patterns: $(cat "$TMP/err")"
+# The patterns of the first prefetcher state (the only one without control).
+expect "--patterns default is the patterns measured" \
+	"$(jq -r '.latency as $l | [$l[] | select(.prefetchers_off == $l[0].prefetchers_off) | .pattern] | join(",")' "$TMP/d.json")" \
+	"$(default_of --patterns)"
+expect "--ci default is the target used" "$(jq -r .run.ci_target_pct "$TMP/d.json")" "$(default_of --ci)"
+"$PAGEHOP" prefetch --size 64M --ci 50 --patterns seq --no-control --format json >"$TMP/d.json" 2>"$TMP/err" ||
+	fail "prefetch with the default time: $(cat "$TMP/err")"
+expect "--time default is the budget used" "$(jq -r .run.time_budget_s "$TMP/d.json")" "$(default_of --time)"
+
 "$PAGEHOP" prefetch --size 1G --time 1 --patterns seq,stride:1K,random --format json >"$TMP/p.json" 2>"$TMP/err" ||
 	fail "prefetch: $(cat "$TMP/err")"
 if [ ! -e /dev/pagehop ]; then

@@ -149,7 +149,9 @@ expect "255: no rejection fields" "$(j linux255 '.verdict | has("slit_linux_why"
 expect "a valid SLIT: accepted" "$(j intel .verdict.slit_linux)" accepted
 expect "a valid SLIT: the check" "$(j intel '.checks[] | select(.check == "slit_for_linux") | .result')" ok
 # Four nodes: every entry 10 would be one level; Linux's 10/20 are two.
-run amd10 --input "$SH/amd-6220-4node.matrix.csv" --slit <(sed -e 's/  16/  10/g' "$SH/amd-6220-4node.numactl.txt")
+# (A file, not <(...): --slit reads only a regular file or - for stdin.)
+sed -e 's/  16/  10/g' "$SH/amd-6220-4node.numactl.txt" >"$TMP/amd-remote10.numactl.txt"
+run amd10 --input "$SH/amd-6220-4node.matrix.csv" --slit "$TMP/amd-remote10.numactl.txt"
 expect "amd, remote 10: exit 1" "$rc" 1
 expect "amd, remote 10: summary" "$(j amd10 .verdict.summary | sed 's/ (Linux ignores.*//')" \
 	"inconsistent: measurement shows 4 levels, Linux's default table has 2"

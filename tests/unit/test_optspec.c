@@ -66,6 +66,9 @@ static int record(void *ctx, const struct ph_opt *o, const char *arg)
 	return 0;
 }
 
+/* The declaration parse() reads: spec, unless a test says otherwise. */
+static const struct ph_cmdspec *under_test = &spec;
+
 /* Run opts_parse on a NULL-terminated argument list. */
 static int parse(const char *first, ...)
 {
@@ -80,7 +83,7 @@ static int parse(const char *first, ...)
 		argv[argc++] = (char *)a;
 	va_end(ap);
 	argv[argc] = NULL;
-	return opts_parse(&spec, argc, argv, record, NULL);
+	return opts_parse(under_test, argc, argv, record, NULL);
 }
 
 static void test_defaults_first(void **state)
@@ -263,6 +266,74 @@ static void test_find(void **state)
 }
 
 /*
+ * A command that takes --page-sizes and refuses --page-size, which
+ * getopt_long would otherwise take as an abbreviation of --page-sizes; and
+ * defaults too long for one line.
+ */
+enum { ID_PSIZES = 1, ID_PATTERNS, ID_WINDOW };
+
+static const struct ph_opt sweep_opts[] = {
+	{ "page-sizes", 0, "LIST", ID_PSIZES, "page sizes", NULL, NULL },
+	{ "patterns", 0, "LIST", ID_PATTERNS, "chase patterns",
+	  "seq,stride:128,stride:256,stride:512,stride:1K,stride:2K,stride:4K,random", NULL },
+	{ "window", 0, "SIZE", ID_WINDOW, "window of the chase", NULL,
+	  "the L1 data TLB's reach with 4 KiB pages, else 256K" },
+	{ 0 },
+};
+
+static const struct ph_optgroup sweep_groups[] = { { "sweep", sweep_opts }, { 0 } };
+
+static const struct ph_refusal sweep_refused[] = {
+	{ "page-size", "the sweep sets it; use --page-sizes" },
+	{ 0 },
+};
+
+static const struct ph_cmdspec sweep_spec = {
+	.name = "sweep",
+	.synopsis = "[OPTIONS]",
+	.groups = sweep_groups,
+	.refused = sweep_refused,
+};
+
+static void test_refused_abbreviation(void **state)
+{
+	(void)state;
+	under_test = &sweep_spec;
+	assert_int_equal(parse_err("--page-size", "2m"), -EINVAL);
+	assert_string_equal(errbuf, "pagehop demo: --page-size: the sweep sets it; use --page-sizes\n");
+	assert_int_equal(parse_err("--page-size=2m", NULL), -EINVAL);
+	assert_string_equal(errbuf, "pagehop demo: --page-size: the sweep sets it; use --page-sizes\n");
+	/* The option itself, and an abbreviation that names nothing refused. */
+	assert_int_equal(parse("--page-sizes", "2m", NULL), PH_OPTS_OK);
+	assert_string_equal(seen, "2=seq,stride:128,stride:256,stride:512,stride:1K,stride:2K,stride:4K,random 1=2m");
+	assert_int_equal(parse("--page-s=4k", NULL), PH_OPTS_OK);
+	assert_string_equal(seen, "2=seq,stride:128,stride:256,stride:512,stride:1K,stride:2K,stride:4K,random 1=4k");
+	under_test = &spec;
+}
+
+static void test_usage_long_default(void **state)
+{
+	char *u = opts_usage(&sweep_spec);
+	static const char want[] =
+		"usage: pagehop sweep [OPTIONS]\n"
+		"\n"
+		"sweep:\n"
+		"  --page-sizes LIST      page sizes\n"
+		"  --patterns LIST        chase patterns\n"
+		"                         (default seq,stride:128,stride:256,stride:512,\n"
+		"                         stride:1K,stride:2K,stride:4K,random)\n"
+		"  --window SIZE          window of the chase\n"
+		"                         (default: the L1 data TLB's reach with 4 KiB pages,\n"
+		"                         else 256K)\n"
+		"\n"
+		"  -h, --help             this text\n";
+
+	(void)state;
+	assert_string_equal(u, want);
+	free(u);
+}
+
+/*
  * Every command's declaration: a short letter means one long option in
  * every command; no long name or id twice in one command; usage lines fit
  * 80 columns and end in no space.
@@ -321,6 +392,8 @@ int main(void)
 		cmocka_unit_test(test_usage_text),
 		cmocka_unit_test(test_values_text),
 		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_refused_abbreviation),
+		cmocka_unit_test(test_usage_long_default),
 		cmocka_unit_test(test_all_commands),
 	};
 

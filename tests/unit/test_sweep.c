@@ -129,6 +129,96 @@ static void test_ratio(void **state)
 	assert_true(isnan(sweep_ratio(10, -1, true)));
 }
 
+/* A sweep of n points from 16K, doubling, with the penalty pen[i] over a 100 ns TLB-local chase. */
+static void points_of(const double *pen, int n, double hw, struct sweep_point *p)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (struct sweep_point){ .ws = (16 * KiB) << i, .rnd_ns = 100 + pen[i], .rnd_hw = hw,
+					     .tlb_ns = 100, .tlb_hw = hw, .read_GBps = 10 };
+}
+
+static void test_point_knee(void **state)
+{
+	const double rise[] = { 0.4, 0.5, 0.6, 0.5, 0.4, 3.0, 8.0, 20, 40, 60, 70, 80, 85, 85, 86, 85, 85 };
+	struct sweep_point p[17];
+	struct sweep_knee k;
+
+	(void)state;
+	/* Penalty = rnd - tlb: the curve of test_knee, with the same answer. */
+	points_of(rise, 17, 0.1, p);
+	assert_true(fabs(sweep_penalty(&p[5]) - 3.0) < 1e-12);
+	sweep_point_knee(p, 17, 2.0, &k);
+	assert_int_equal(k.index, 5);
+	assert_true(fabs(k.at_max - 84.5) < 1e-9);
+	/* Noise is the two half-widths added: 0.75 + 0.75 = 1.5, as test_knee's loud curve. */
+	points_of(rise, 17, 0.75, p);
+	sweep_point_knee(p, 17, 2.0, &k);
+	assert_int_equal(k.index, 6);
+
+	/* A CI not known (NAN ends) counts as no noise. */
+	assert_true(sweep_half_width(NAN, 5) == 0);
+	assert_true(sweep_half_width(1, INFINITY) == 0);
+	assert_true(fabs(sweep_half_width(1, 4) - 1.5) < 1e-12);
+}
+
+static void test_knee_summary(void **state)
+{
+	const double pen[17] = { 0 };
+	struct sweep_point p[17];
+	/* 64 L1 entries x 4 KiB = 256 KiB; 2048 L2 entries x 4 KiB = 8 MiB. */
+	const struct sweep_reach r = { .page = 4 * KiB, .l1 = 256 * KiB, .l2 = 8 * MiB,
+				       .l1_entries = 64, .l2_entries = 2048 };
+	const struct sweep_reach none = { .page = GiB };
+	struct sweep_knee k = { .index = 5, .baseline = 0.5, .at_max = 85.2 };
+	char out[512];
+
+	(void)state;
+	points_of(pen, 17, 0, p);	/* 16K .. 1G */
+	/* Point 5 is 512K: the penalty appears above point 4, 256K. */
+	sweep_knee_summary("4K", &r, p, 17, &k, out, sizeof(out));
+	assert_string_equal(out, "4K: penalty appears above 256 KiB (64-entry L1 DTLB x 4 KiB = 256 KiB; "
+			    "2048-entry L2 TLB x 4 KiB = 8 MiB), reaches +85 ns at 1 GiB");
+	k.index = 0;
+	sweep_knee_summary("4K", &r, p, 17, &k, out, sizeof(out));
+	assert_string_equal(out, "4K: penalty already at 16 KiB, the smallest working set (64-entry L1 DTLB x "
+			    "4 KiB = 256 KiB; 2048-entry L2 TLB x 4 KiB = 8 MiB), reaches +85 ns at 1 GiB");
+	k.index = -1;
+	sweep_knee_summary("1G", &none, p, 3, &k, out, sizeof(out));
+	assert_string_equal(out, "1G: no TLB penalty up to 64 KiB (TLB reach not reported by this CPU)");
+	/* An L2 alone. */
+	sweep_knee_summary("2M", &(struct sweep_reach){ .page = 2 * MiB, .l2 = 2 * GiB, .l2_entries = 1024 },
+			   p, 17, &k, out, sizeof(out));
+	assert_string_equal(out, "2M: no TLB penalty up to 1 GiB (1024-entry L2 TLB x 2 MiB = 2 GiB)");
+}
+
+static void test_ratio_rows(void **state)
+{
+	struct sweep_point small[3], large[3];
+	struct sweep_ratios r[8];
+	int n;
+
+	(void)state;
+	/* 4K at 16K, 32K, 64K; 2M at 32K, 64K, 128K: two working sets in common. */
+	for (int i = 0; i < 3; i++) {
+		small[i] = (struct sweep_point){ .ws = (16 * KiB) << i, .rnd_ns = 300, .tlb_ns = 120,
+						 .read_GBps = 10 };
+		large[i] = (struct sweep_point){ .ws = (32 * KiB) << i, .rnd_ns = 200, .tlb_ns = 100,
+						 .read_GBps = 12 + i };
+	}
+	n = sweep_ratio_rows(small, 3, large, 3, r, 8);
+	assert_int_equal(n, 2);
+	assert_int_equal(r[0].ws, 32 * KiB);
+	assert_int_equal(r[1].ws, 64 * KiB);
+	/* Latency 4K/2M: 300/200 = 1.5, 120/100 = 1.2; bandwidth 2M/4K: 12/10, 13/10. */
+	assert_true(fabs(r[0].lat_random - 1.5) < 1e-12);
+	assert_true(fabs(r[0].lat_tlb_local - 1.2) < 1e-12);
+	assert_true(fabs(r[0].read_bw - 1.2) < 1e-12);
+	assert_true(fabs(r[1].read_bw - 1.3) < 1e-12);
+	/* At most max rows; none where no working set is shared. */
+	assert_int_equal(sweep_ratio_rows(small, 3, large, 3, r, 1), 1);
+	assert_int_equal(sweep_ratio_rows(small, 1, large, 3, r, 8), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +226,9 @@ int main(void)
 		cmocka_unit_test(test_availability),
 		cmocka_unit_test(test_knee),
 		cmocka_unit_test(test_ratio),
+		cmocka_unit_test(test_point_knee),
+		cmocka_unit_test(test_knee_summary),
+		cmocka_unit_test(test_ratio_rows),
 	};
 
 	return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);

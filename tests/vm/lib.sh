@@ -3,8 +3,9 @@
 # tests/vm/run.sh.
 #
 # A guest is a Debian kernel from /boot booted under TCG with an initramfs of
-# busybox, the pagehop command and its shared libraries, jq, the module built
-# for that kernel, the test helpers (build/vm/*) and tests/vm/guest/*.sh.
+# busybox, the pagehop command and its shared libraries, its test build
+# (pagehop-test), jq, the module built for that kernel, the test helpers
+# (build/vm/*) and tests/vm/guest/*.sh.
 # The guest's init runs the listed tests, each printing TAP, on the second
 # serial port (ttyS1); the kernel's console is the first (ttyS0), and both
 # are files the host reads after QEMU exits.
@@ -52,6 +53,8 @@ vm_build_initramfs() {
 	mkdir -p "$root"/{bin,sbin,usr/bin,etc,proc,sys,dev,tmp,tests,lib/modules,mnt}
 	install -m 0755 /bin/busybox "$root/bin/busybox"
 	vm_copy_binary "$root" "$VM_BUILD/pagehop" /usr/bin/pagehop
+	# The test build, with its fault-injection hook (Makefile: TEST_BIN).
+	vm_copy_binary "$root" "$VM_BUILD/test/pagehop" /usr/bin/pagehop-test
 	vm_copy_binary "$root" "$(command -v jq)" /usr/bin/jq
 	for h in "$VM_BUILD"/vm/*; do
 		[ -x "$h" ] && [ -f "$h" ] && vm_copy_binary "$root" "$h" "/usr/bin/$(basename "$h")"

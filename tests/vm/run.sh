@@ -32,6 +32,7 @@ only=("$@")
 command -v qemu-system-x86_64 >/dev/null || vm_die "qemu-system-x86_64 missing: run scripts/install-deps.sh check"
 [ -x /bin/busybox ] || vm_die "/bin/busybox missing: run scripts/install-deps.sh check"
 [ -x "$VM_BUILD/pagehop" ] || vm_die "$VM_BUILD/pagehop not built: run make"
+[ -x "$VM_BUILD/test/pagehop" ] || vm_die "$VM_BUILD/test/pagehop (the test build) not built: run make"
 
 fail=0
 for s in "${series[@]}"; do

@@ -2,7 +2,8 @@
 # measure.sh - "pagehop stream" and "pagehop chase" on every node x page
 # size the kernel supports, through pagehop.ko and through hugetlb: each
 # row must name the node and page size asked, as read back; a deliberately
-# wrong placement must be caught before measuring; the in-kernel chase runs
+# wrong placement (the test build's hook) must be caught before measuring,
+# and the shipping binary must have no such hook; the in-kernel chase runs
 # beside the user one.
 . /tests/tap.sh
 
@@ -13,7 +14,7 @@ sizes=4k
 case ",$feat," in *,2m,*) sizes="$sizes 2m" ;; esac
 case ",$feat," in *,1g,*) sizes="$sizes 1g" ;; esac
 n=$(echo $sizes | wc -w)
-plan $((n * 8 + 4 * 2 + 1 + 4 + 3))
+plan $((n * 8 + 4 * 2 + 1 + 6 + 3))
 
 # row JSON FIELD
 row() { jq -r ".$2[0].$3" "$1"; }
@@ -67,21 +68,32 @@ else
 	not_ok "chase hugetlb 1G node $VM_HP1G_NODE" "$(cat /tmp/err)"
 fi
 
-# A wrong placement is caught: the memory goes to the next node on purpose.
+# A wrong placement is caught: the memory goes to the next node on purpose,
+# by the hook of the test build (pagehop-test); the shipping pagehop has no
+# such hook and puts it where asked.
 for backend in kmod anon; do
-	PAGEHOP_FAULT_INJECT=node pagehop chase --backend $backend --membind 1 --size 4M --time 0.05 \
+	PAGEHOP_FAULT_INJECT=node pagehop-test chase --backend $backend --membind 1 --size 4M --time 0.05 \
 		>/tmp/o 2>/tmp/e
 	rc=$?
 	[ $rc = 1 ] && [ ! -s /tmp/o ] && grep -q 'asked 4 MiB of 4K pages on node 1; found pages 4K:4M on nodes 2:4M' /tmp/e &&
 		ok "$backend: wrong node caught: $(cut -c1-120 /tmp/e)" || not_ok "$backend: wrong node" "rc $rc: $(cat /tmp/e)"
 done
-PAGEHOP_FAULT_INJECT=node pagehop chase --backend kmod --membind 1 --size 4M --time 0.05 --allow-unverified \
+PAGEHOP_FAULT_INJECT=node pagehop-test chase --backend kmod --membind 1 --size 4M --time 0.05 --allow-unverified \
 	--format json >/tmp/u.json 2>/dev/null
 [ "$(row /tmp/u.json chase verified) $(row /tmp/u.json chase node)" = "false 2" ] &&
 	ok "--allow-unverified: row marked, found node shown" || not_ok "--allow-unverified" "$(jq -c '.chase[0]' /tmp/u.json)"
 # The page size too (4K asked, THP given).
-PAGEHOP_FAULT_INJECT=psize pagehop chase --backend anon --membind 0 --size 8M --time 0.05 >/tmp/o 2>/tmp/e
+PAGEHOP_FAULT_INJECT=psize pagehop-test chase --backend anon --membind 0 --size 8M --time 0.05 >/tmp/o 2>/tmp/e
 [ $? = 1 ] && grep -q 'found pages .*THP' /tmp/e && ok "wrong page size caught" || not_ok "wrong page size" "$(cat /tmp/e)"
+
+for backend in kmod anon; do
+	PAGEHOP_FAULT_INJECT=node pagehop chase --backend $backend --membind 1 --size 4M --time 0.05 \
+		--format json >/tmp/o 2>/tmp/e
+	rc=$?
+	[ $rc = 0 ] && [ "$(row /tmp/o chase verified) $(row /tmp/o chase node)" = "true 1" ] &&
+		ok "$backend: the shipping pagehop ignores PAGEHOP_FAULT_INJECT" ||
+		not_ok "$backend: shipping pagehop and PAGEHOP_FAULT_INJECT" "rc $rc: $(cat /tmp/e) $(jq -c '.chase[0]' /tmp/o)"
+done
 
 # In the kernel, interrupts off, beside the user-space figure.
 if pagehop chase --backend kmod --in-kernel --membind 0 --cpunodebind 0 --size 4M --time 0.1 --ci 50 \

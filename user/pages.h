@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pages.h - the page-size study: for each page size that can be had, a
+ * sweep of working sets on one node and CPU with one chain seed, everything
+ * but the page size held fixed.  At each working set the latency of a
+ * random chase (TLB misses included), of a TLB-local chase (misses
+ * amortised) and the read bandwidth; then the TLB miss penalty per working
+ * set, where it starts (set beside the TLB reach from CPUID) and the
+ * large/small page ratios (sweep.h does the arithmetic).
+ *
+ * "pagehop pages" fills the plan from its options; pages_plan() completes it
+ * against the machine, pages_measure() takes the figures, pages_doc() makes
+ * the document, pages_plot() draws the curves.
+ */
+#ifndef PAGEHOP_PAGES_H
+#define PAGEHOP_PAGES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bandwidth.h"
+#include "buffer.h"
+#include "output.h"
+#include "session.h"
+#include "sweep.h"
+#include "tlb.h"
+
+/* Working sets per sweep, at most: 16K to 4G is 19. */
+#define PAGES_MAX_POINTS 40
+
+/* What to measure, filled by the command. */
+struct pages_plan {
+	bool want[PH_PS_COUNT];	/* page sizes to sweep, PH_PS_THP included */
+	bool named;		/* the page sizes were named: one that cannot be
+				 * had is said on stderr (THP never is) */
+	uint64_t lo, hi;	/* working sets: powers of two from lo (>= 4K) up to hi */
+	uint64_t window;	/* the TLB-local chase's window (a power of two);
+				 * 0: the L1 DTLB's reach with 4 KiB pages, else 256K */
+	uint64_t seed;		/* of every chain */
+};
+
+struct pages_point {
+	uint64_t ws;
+	struct ph_result rnd, tlb;	/* latency, ns per load */
+	struct ph_bandwidth bw;		/* read */
+};
+
+/* One page size's sweep. */
+struct pages_sweep {
+	enum ph_psize ps;
+	/* planned */
+	uint64_t sizes[PAGES_MAX_POINTS];
+	int nsizes;		/* 0: cannot be had (why says so) */
+	bool capped;		/* hi is more than can be had (avail.why says why) */
+	struct sweep_avail avail;
+	/* measured */
+	bool ran;		/* its memory was allocated */
+	char why[256];		/* why not measured */
+	int fail_rc;		/* the exit code of an allocation that failed */
+	int n;			/* points measured */
+	struct pages_point pt[PAGES_MAX_POINTS];
+};
+
+struct ph_pages {
+	struct pages_plan plan;
+	/* completed by pages_plan */
+	int node, cpu;
+	uint64_t window;
+	struct ph_tlbs tlbs;
+	const struct stream_kernel *read;
+	struct pages_sweep sw[PH_PS_COUNT];	/* 4K, 2M, 1G, THP: those wanted */
+	int nsw;
+	/* measured */
+	int reached;		/* sweeps the measure step came to; the rest are
+				 * not reported (a failure or a signal came first) */
+	int points;		/* working sets measured, all sweeps */
+};
+
+/*
+ * Complete pg->plan against the machine (s after session_machine; one
+ * thread, where s's binding says): the node and CPU, the TLB window, and
+ * for each page size the working sets that can be had.  0 or an exit code.
+ */
+int pages_plan(struct ph_pages *pg, struct ph_session *s);
+
+/*
+ * Take every sweep: memory of its page size on the node, each working set's
+ * figures.  A page size that cannot be had is skipped (said on stderr if it
+ * was named).  When nothing was measured, says why on stderr and returns
+ * the exit code (pg->points is 0).  0 or an exit code.
+ */
+int pages_measure(struct ph_pages *pg, struct ph_session *s);
+
+/*
+ * The document: the points, the knees, the ratios, notes on page sizes not
+ * measured, the method, and the session's "run" section.
+ */
+struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s);
+
+/*
+ * Latency against working set, a solid (random) and a dashed (TLB-local)
+ * line per page size, drawn with gnuplot into path.  0, or -errno with why
+ * (plot_draw).
+ */
+int pages_plot(const struct ph_pages *pg, const char *path, char *why, size_t size);
+
+void pages_free(struct ph_pages *pg);
+
+#endif

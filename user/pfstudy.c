@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfstudy.c - the prefetch study: plan, measure, document.
+ *
+ * One thread on one CPU over one allocation, the same memory in every
+ * prefetcher state, so that the state is all that changes.  Every row
+ * records the state it was measured in, as the register held it, read
+ * back.  The module puts the original state back when its fd is closed,
+ * so an interrupted or crashed run cannot leave a prefetcher off.
+ */
+#include "pfstudy.h"
+#include "pfbenefit.h"
+#include "swpf.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The largest cache, to say whether the working set is "well beyond" it. */
+static uint64_t llc_bytes(const struct ph_cpu *c)
+{
+	uint64_t best = 0;
+
+	for (int i = 0; i < c->ncaches; i++)
+		if (strcmp(c->caches[i].type, "instruction") && c->caches[i].size > best)
+			best = c->caches[i].size;
+	return best;
+}
+
+int pfstudy_states(const struct ph_pf *pf, struct pfstudy_state *out, int max)
+{
+	int n = 0;
+
+	memset(out, 0, sizeof(*out) * (size_t)max);
+	snprintf(out[n].name, sizeof(out[n].name), "as found");
+	out[n++].disable = pf->original;
+	if (!pf->control)
+		return n;
+	for (int i = 0; i < pf->nbits && n < max - 1; i++) {
+		uint64_t bit = 1ull << pf->bits[i].bit;
+
+		if (!(pf->supported & bit) || (pf->original & bit))
+			continue;	/* cannot be set, or already off */
+		snprintf(out[n].name, sizeof(out[n].name), "%s off", pf->bits[i].name);
+		out[n++].disable = pf->original | bit;
+	}
+	snprintf(out[n].name, sizeof(out[n].name), "all off");
+	out[n++].disable = pf->original | pf->supported;
+	return n;
+}
+
+int pfstudy_plan(struct ph_pfstudy *st, struct ph_session *s)
+{
+	struct ph_pf *pf = &st->pf;
+
+	for (int i = 0; i < st->plan.nspecs; i++) {
+		char name[64];
+
+		if (chase_slots(s->per_thread, &st->plan.specs[i]) < 1) {
+			ph_err("--patterns %s does not fit a %llu-byte working set",
+			       chase_spec_name(&st->plan.specs[i], name, sizeof(name)),
+			       (unsigned long long)s->per_thread);
+			return PH_EXIT_USAGE;
+		}
+	}
+	st->plain = stream_find("read", isa_best(), false);
+	st->swpf = swpf_find(isa_best());
+	if (st->plan.no_control) {
+		memset(pf, 0, sizeof(*pf));
+		snprintf(pf->why, sizeof(pf->why), "prefetcher control not attempted (--no-control)");
+	} else {
+		pf_probe(&s->km, s->binding.cpus[0], pf);
+	}
+	st->nstates = pfstudy_states(pf, st->states, PFSTUDY_MAX_STATES);
+	if (!pf->control)
+		ph_warn("%s; measuring the access patterns alone", pf->why);
+	return 0;
+}
+
+/* Set the prefetchers to state ps and check the register took it.  0 or an exit code. */
+static int set_state(struct ph_pfstudy *st, struct ph_session *s, struct pfstudy_state *ps)
+{
+	const struct ph_pf *pf = &st->pf;
+
+	if (pf->control) {
+		uint64_t now = 0;
+		int err = pf_set(&s->km, pf, ps->disable, &now);
+
+		if (err) {
+			ph_errno(-err, "setting the prefetchers of CPU %d to %s", pf->cpu, ps->name);
+			return PH_EXIT_FAIL;
+		}
+		/* What the register holds, read back, not what was asked. */
+		if (now != (ps->disable & pf->supported)) {
+			ph_err("setting the prefetchers of CPU %d to %s: the register holds 0x%llx (off: %s), not 0x%llx",
+			       pf->cpu, ps->name, (unsigned long long)now,
+			       pf_names(pf, now, ps->off, sizeof(ps->off)),
+			       (unsigned long long)(ps->disable & pf->supported));
+			return PH_EXIT_FAIL;
+		}
+		ps->disable = now;
+	}
+	pf_names(pf, pf->control ? ps->disable : 0, ps->off, sizeof(ps->off));
+	if (!pf->control)
+		snprintf(ps->off, sizeof(ps->off), "as found (not controllable)");
+	return 0;
+}
+
+/* Every figure in state k.  0, or an exit code when the study must stop. */
+static int measure_state(struct ph_pfstudy *st, struct ph_session *s, int k)
+{
+	struct pfstudy_state *ps = &st->states[k];
+
+	for (int i = 0; i < st->plan.nspecs && !ph_interrupted; i++) {
+		const struct chase_spec *spec = &st->plan.specs[i];
+		struct pfstudy_lat *l;
+		struct ph_latency lat;
+		int err = latency_figure(s, spec, 1, false, &lat);
+
+		if (!lat.user.n) {
+			latency_free(&lat);
+			return err ? err : PH_EXIT_FAIL;
+		}
+		st->lat = xrealloc(st->lat, (size_t)(st->nlat + 1) * sizeof(*st->lat));
+		l = &st->lat[st->nlat++];
+		*l = (struct pfstudy_lat){ .state = k, .spec = i, .lat = lat };
+		if (spec->pattern == CHASE_RANDOM)
+			ps->random_ns = lat.user.st.median;
+		if (spec->pattern == CHASE_SEQ)
+			ps->seq_ns = lat.user.st.median;
+		if (err)
+			return err;
+	}
+	for (int j = 0; j < 2 && !ph_interrupted; j++) {
+		const struct stream_kernel *kk = j ? st->swpf : st->plain;
+		struct pfstudy_bw *b;
+		struct ph_bandwidth bw;
+		int err = bandwidth_figure(s, kk, &bw);
+
+		if (!bw.res.n) {
+			bandwidth_free(&bw);
+			return err ? err : PH_EXIT_FAIL;
+		}
+		st->bw = xrealloc(st->bw, (size_t)(st->nbw + 1) * sizeof(*st->bw));
+		b = &st->bw[st->nbw++];
+		*b = (struct pfstudy_bw){ .state = k, .k = kk, .bw = bw };
+		*(j ? &ps->read_swpf_GBps : &ps->read_GBps) = bw.res.st.median;
+		if (err)
+			return err;
+	}
+	ps->done = true;
+	return 0;
+}
+
+/* Put the prefetchers back as they were found.  rc, or 1 if they could not be. */
+static int restore(struct ph_pfstudy *st, struct ph_session *s, int rc)
+{
+	const struct ph_pf *pf = &st->pf;
+	char why[128], off[128];
+	uint64_t now = 0;
+	int err;
+
+	if (!pf->control)
+		return rc;
+	err = pf_set(&s->km, pf, pf->original, &now);
+	if (err)
+		snprintf(why, sizeof(why), "%s", strerror(-err));
+	else
+		snprintf(why, sizeof(why), "the register holds 0x%llx", (unsigned long long)now);
+	if (err || now != (pf->original & pf->supported)) {
+		ph_err("could not put the prefetchers of CPU %d back to 0x%llx (off: %s): %s; closing pagehop.ko's fd restores what pagehop changed",
+		       pf->cpu, (unsigned long long)pf->original,
+		       pf_names(pf, pf->original, off, sizeof(off)), why);
+		rc = PH_EXIT_FAIL;
+	}
+	return rc;
+}
+
+int pfstudy_measure(struct ph_pfstudy *st, struct ph_session *s)
+{
+	int rc = 0;
+
+	for (int k = 0; k < st->nstates && !ph_interrupted && !rc; k++) {
+		rc = set_state(st, s, &st->states[k]);
+		if (!rc)
+			rc = measure_state(st, s, k);
+	}
+	return restore(st, s, rc);
+}
+
+static void latency_table(const struct ph_pfstudy *st, struct ph_session *s, struct ph_doc *doc)
+{
+	struct ph_table *t = doc_add_table(doc, "latency", "latency per access pattern");
+
+	table_add_col(t, "prefetchers_off");
+	table_add_col(t, "pattern");
+	latency_add_cols(t, "");
+	session_add_common_cols(t);
+	for (int i = 0; i < st->nlat; i++) {
+		const struct pfstudy_lat *l = &st->lat[i];
+		int row = table_add_row(t);
+		char name[64];
+
+		table_str(t, row, "prefetchers_off", st->states[l->state].off);
+		table_str(t, row, "pattern", chase_spec_name(&st->plan.specs[l->spec], name, sizeof(name)));
+		latency_fill(t, row, "", &l->lat.user, s->clk.tsc_hz);
+		session_fill_common(s, t, row);
+	}
+}
+
+static void bandwidth_table(const struct ph_pfstudy *st, struct ph_session *s, struct ph_doc *doc)
+{
+	struct ph_table *t = doc_add_table(doc, "bandwidth", "read bandwidth, with and without software prefetch");
+
+	table_add_col(t, "prefetchers_off");
+	table_add_col(t, "kernel");
+	table_add_col(t, "isa");
+	bandwidth_add_cols(t, "");
+	session_add_common_cols(t);
+	for (int i = 0; i < st->nbw; i++) {
+		const struct pfstudy_bw *b = &st->bw[i];
+		int row = table_add_row(t);
+
+		table_str(t, row, "prefetchers_off", st->states[b->state].off);
+		table_str(t, row, "kernel", b->k->name);
+		table_str(t, row, "isa", isa_name(b->k->isa));
+		bandwidth_fill(t, row, "", &b->bw);
+		session_fill_common(s, t, row);
+	}
+}
+
+static void benefit_table(const struct ph_pfstudy *st, struct ph_doc *doc)
+{
+	struct ph_table *t = doc_add_table(doc, "benefit", "what prefetching is worth");
+
+	table_add_col(t, "prefetchers_off");
+	table_add_col(t, "random_ns");
+	table_add_col(t, "seq_ns");
+	table_add_col(t, "prefetch_benefit");
+	table_add_col(t, "read_GBps");
+	table_add_col(t, "read_swpf_GBps");
+	table_add_col(t, "swpf_gain");
+	for (int k = 0; k < st->nstates; k++) {
+		const struct pfstudy_state *ps = &st->states[k];
+		struct pf_benefit b;
+		int row;
+
+		if (!ps->done)
+			continue;
+		pf_benefit_of(ps->random_ns, ps->seq_ns, ps->read_GBps, ps->read_swpf_GBps, &b);
+		row = table_add_row(t);
+		table_str(t, row, "prefetchers_off", ps->off);
+		if (!isnan(b.random_ns))
+			table_num(t, row, "random_ns", b.random_ns, "%.2f");
+		if (!isnan(b.seq_ns))
+			table_num(t, row, "seq_ns", b.seq_ns, "%.2f");
+		if (!isnan(b.benefit))
+			table_num(t, row, "prefetch_benefit", b.benefit, "%.2f");
+		table_num(t, row, "read_GBps", b.read_GBps, "%.2f");
+		table_num(t, row, "read_swpf_GBps", b.read_swpf_GBps, "%.2f");
+		if (!isnan(b.swpf_gain))
+			table_num(t, row, "swpf_gain", b.swpf_gain, "%.3f");
+	}
+}
+
+struct ph_doc *pfstudy_doc(const struct ph_pfstudy *st, struct ph_session *s)
+{
+	struct ph_doc *doc = doc_new("prefetch");
+	const struct ph_pf *pf = &st->pf;
+	struct ph_section *sec;
+	uint64_t llc = llc_bytes(&s->cpu);
+	char buf[128];
+
+	latency_table(st, s, doc);
+	bandwidth_table(st, s, doc);
+	benefit_table(st, doc);
+	sec = doc_add_section(doc, "prefetch_method", "the study");
+	section_int(sec, "cpu", s->binding.cpus[0]);
+	section_bool(sec, "control", pf->control);
+	if (pf->control) {
+		section_str(sec, "msr", pf_msr_name(pf->msr_kind));
+		section_str(sec, "controllable", pf_names(pf, pf->supported, buf, sizeof(buf)));
+		section_str(sec, "off_as_found", pf_names(pf, pf->original, buf, sizeof(buf)));
+		section_str(sec, "restored", "to the state as found, after the study (and by the module when the fd closes)");
+	} else {
+		section_str(sec, "why_no_control", pf->why);
+	}
+	section_int(sec, "swpf_distance_B", SWPF_DISTANCE);
+	section_str(sec, "prefetch_benefit", "median random latency / median sequential latency");
+	section_str(sec, "swpf_gain", "read bandwidth with prefetcht0 2 KiB ahead / without");
+	if (llc && s->size < 8 * llc)
+		doc_note(doc, "--size %llu MiB is less than 8x the largest cache (%llu MiB): caches will hide part of what prefetching does",
+			 (unsigned long long)(s->size / MiB), (unsigned long long)(llc / MiB));
+	if (!pf->control)
+		doc_note(doc, "%s", pf->why);
+	session_describe(s, doc);
+	return doc;
+}
+
+void pfstudy_free(struct ph_pfstudy *st)
+{
+	for (int i = 0; i < st->nlat; i++)
+		latency_free(&st->lat[i].lat);
+	for (int i = 0; i < st->nbw; i++)
+		bandwidth_free(&st->bw[i].bw);
+	free(st->lat);
+	free(st->bw);
+	free(st->plan.specs);
+	memset(st, 0, sizeof(*st));
+}
