@@ -13,20 +13,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Each description is one line of at most 64 characters, so that 'pagehop
+ * list' and 'chase --help' print it within 80 columns; docs/methodology.md
+ * says what each pattern includes and why at length.
+ */
 const struct chase_pattern_info chase_patterns[] = {
 	{ "random", CHASE_RANDOM, "random", 0,
-	  "uniform over every slot of the buffer (one Sattolo cycle): cache and TLB misses" },
+	  "every slot in one random cycle (Sattolo): cache and TLB misses" },
 	{ "tlb", CHASE_TLB, "tlb:SIZE", 2 << 20,
-	  "SIZE-byte windows in random order, every slot of a window in random order before the next: TLB misses amortised over a window (multichase's TLB locality)" },
+	  "SIZE windows in random order, random inside each: few TLB misses" },
 	{ "page", CHASE_PAGE, "page[:SIZE]", 4096,
-	  "one slot per SIZE-byte page (default 4 KiB) at a random line, pages in random order: a TLB miss on every load for the least cache footprint" },
+	  "one line per SIZE page (default 4K), pages shuffled: TLB misses" },
 	{ "seq", CHASE_SEQ, "seq", CHASE_SLOT,
-	  "slot after slot, ascending: the hardware prefetchers see a stream" },
+	  "slot after slot, ascending: a stream for the prefetchers" },
 	{ "stride", CHASE_STRIDE, "stride:N", 256,
-	  "every slot, N bytes apart within a pass, one pass per line offset: a constant stride for the prefetchers" },
+	  "every slot, N bytes apart, one pass per line offset: a stride" },
 };
 
 const size_t chase_npatterns = sizeof(chase_patterns) / sizeof(chase_patterns[0]);
+
+const char *chase_pattern_list(void)
+{
+	/*
+	 * Made on the first call and the same on every call after: option
+	 * parsing asks for it, before any thread is started.
+	 */
+	static char list[256];
+	size_t len = 0;
+
+	if (list[0])
+		return list;
+	for (size_t i = 0; i < chase_npatterns && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					!i ? "" : i + 1 < chase_npatterns ? ", " : " or ",
+					chase_patterns[i].syntax);
+	return list;
+}
 
 /* ---- a small, fast, seedable generator (xoshiro256**, seeded by splitmix64) ---- */
 

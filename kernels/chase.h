@@ -40,11 +40,17 @@ struct chase_pattern_info {
 	enum chase_pattern pattern;
 	const char *syntax;	/* "tlb:SIZE" */
 	uint64_t default_param;
-	const char *desc;
+	const char *desc;	/* one line of at most 64 characters */
 };
 
 extern const struct chase_pattern_info chase_patterns[];
 extern const size_t chase_npatterns;
+
+/*
+ * The patterns' syntaxes as error messages name them, from chase_patterns[]:
+ * "random, tlb:SIZE, page[:SIZE], seq or stride:N".
+ */
+const char *chase_pattern_list(void);
 
 /* "random", "tlb:2M", "page", "page:2M", "seq", "stride:256"; 0 or -EINVAL. */
 int chase_parse(const char *s, struct chase_spec *out);

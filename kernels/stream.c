@@ -7,8 +7,8 @@
  * constant; the two entry points per op (normal and non-temporal stores) are
  * thin wrappers, so the store kind is decided at compile time and each
  * variant is a straight loop.  ISA variants carry target attributes instead
- * of -march flags so that one binary runs everywhere; isa_supported() says
- * which of them this machine may call.
+ * of -march flags so that one binary runs everywhere; isa_supported()
+ * (isa.c) says which of them this machine may call.
  *
  * Every loop covers whole cache lines per array per iteration (align_elems
  * doubles), with aligned loads and stores and all arrays walked forwards in
@@ -29,9 +29,8 @@
 #error "kernels/stream.c is written for x86-64"
 #endif
 
-#include <cpuid.h>
-#include <errno.h>
 #include <immintrin.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -600,28 +599,25 @@ ISA_ENTRIES(avx512, avx512, AVX512_ATTR)
 #define OP_read STREAM_READ, "sum of a", 1, 0, STREAM_A, 1
 #define OP_write STREAM_WRITE, "a = s", 0, 1, STREAM_A, 1
 
-#define ISA_scalar PH_ISA_SCALAR, "scalar", SCALAR_U, SCALAR_U
-#define ISA_sse2 PH_ISA_SSE2, "SSE2, 128-bit", SSE2_STEP, SSE2_STEP
-#define ISA_avx2 PH_ISA_AVX2, "AVX2, 256-bit", AVX2_STEP, AVX2_RSTEP
-#define ISA_avx512 PH_ISA_AVX512, "AVX-512, 512-bit", AVX512_STEP, AVX512_RSTEP
+/* Per ISA: the doubles one iteration covers, for the read op and the others. */
+#define ISA_scalar PH_ISA_SCALAR, SCALAR_U, SCALAR_U
+#define ISA_sse2 PH_ISA_SSE2, SSE2_STEP, SSE2_STEP
+#define ISA_avx2 PH_ISA_AVX2, AVX2_STEP, AVX2_RSTEP
+#define ISA_avx512 PH_ISA_AVX512, AVX512_STEP, AVX512_RSTEP
 
-#define ROW_(nm, op_, assign, loads, stores, uses_, narrays, isa_, isadesc, step, rstep, nt_,     \
-	     ntdesc, fn_)                                                                          \
+#define ROW_(nm, op_, assign, loads, stores, uses_, narrays, isa_, step, rstep, nt_, fn_)         \
 	{                                                                                          \
 		.name = nm, .op = op_, .isa = isa_, .nt = nt_, .arrays = narrays, .uses = uses_,   \
 		.bytes_stream = 8 * ((loads) + (stores)),                                          \
 		.bytes_wa = 8 * ((loads) + (stores)) + ((nt_) ? 0 : 8 * (stores)),                 \
 		.align_elems = (op_) == STREAM_READ ? (rstep) : (step), .fn = fn_,                 \
-		.desc = nm ": " assign " (" isadesc ntdesc ")",                                    \
 	}
 #define ROW__(...) ROW_(__VA_ARGS__)
-#define ROW(op, isa, nt, ntdesc, fn) ROW__(#op, OP_##op, ISA_##isa, nt, ntdesc, fn)
-#define ROWS(op, isa)                                                                              \
-	ROW(op, isa, false, "", op##_##isa),                                                       \
-		ROW(op, isa, true, ", non-temporal stores", op##_##isa##_nt)
+#define ROW(op, isa, nt, fn) ROW__(#op, OP_##op, ISA_##isa, nt, fn)
+#define ROWS(op, isa) ROW(op, isa, false, op##_##isa), ROW(op, isa, true, op##_##isa##_nt)
 #define ISA_ROWS(isa)                                                                              \
 	ROWS(copy, isa), ROWS(scale, isa), ROWS(add, isa), ROWS(triad, isa),                       \
-		ROW(read, isa, false, "", read_##isa), ROWS(write, isa)
+		ROW(read, isa, false, read_##isa), ROWS(write, isa)
 
 const struct stream_kernel stream_kernels[] = {
 	ISA_ROWS(scalar),
@@ -630,6 +626,29 @@ const struct stream_kernel stream_kernels[] = {
 	ISA_ROWS(avx512),
 };
 const size_t stream_nkernels = sizeof(stream_kernels) / sizeof(stream_kernels[0]);
+
+#define OPINFO_(nm, op_, assign, ...) { .name = nm, .op = op_, .desc = assign }
+#define OPINFO__(...) OPINFO_(__VA_ARGS__)
+#define OPINFO(op) OPINFO__(#op, OP_##op)
+
+const struct stream_op_info stream_ops[] = {
+	OPINFO(copy), OPINFO(scale), OPINFO(add), OPINFO(triad), OPINFO(read), OPINFO(write),
+};
+const size_t stream_nops = sizeof(stream_ops) / sizeof(stream_ops[0]);
+
+const char *stream_op_list(void)
+{
+	/* Made on the first call, while options are parsed, before any thread. */
+	static char list[128];
+	size_t len = 0;
+
+	if (list[0])
+		return list;
+	for (size_t i = 0; i < stream_nops && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					!i ? "" : i + 1 < stream_nops ? ", " : " or ", stream_ops[i].name);
+	return list;
+}
 
 const struct stream_kernel *stream_find(const char *name, enum ph_isa isa, bool nt)
 {
@@ -640,96 +659,6 @@ const struct stream_kernel *stream_find(const char *name, enum ph_isa isa, bool 
 			return k;
 	}
 	return NULL;
-}
-
-/* ---------------------------------------------------------------- ISA dispatch */
-
-static const char *const isa_names[] = {
-	[PH_ISA_SCALAR] = "scalar",
-	[PH_ISA_SSE2] = "sse2",
-	[PH_ISA_AVX2] = "avx2",
-	[PH_ISA_AVX512] = "avx512",
-};
-
-const char *isa_name(enum ph_isa isa)
-{
-	if (isa < PH_ISA_SCALAR || isa > PH_ISA_AVX512)
-		return "?";
-	return isa_names[isa];
-}
-
-int isa_parse(const char *s, enum ph_isa *out)
-{
-	if (!strcmp(s, "auto")) {
-		*out = isa_best();
-		return 0;
-	}
-	for (int i = PH_ISA_SCALAR; i <= PH_ISA_AVX512; i++) {
-		if (!strcmp(s, isa_names[i])) {
-			*out = (enum ph_isa)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-/* XCR0 bits: the OS saves SSE (1), AVX (2) and the three AVX-512 states (5-7). */
-#define XCR0_YMM 0x06ull
-#define XCR0_ZMM 0xe0ull
-
-bool isa_supported_by(enum ph_isa isa, unsigned leaf1_ecx, unsigned leaf1_edx,
-		      unsigned leaf7_ebx, unsigned long long xcr0)
-{
-	/* A CPUID bit alone is not enough: using a register the OS does not
-	 * save on a context switch would corrupt it (or fault). */
-	bool ymm_os = (leaf1_ecx & bit_OSXSAVE) && (xcr0 & XCR0_YMM) == XCR0_YMM;
-	bool avx2 = ymm_os && (leaf1_ecx & bit_AVX) && (leaf1_ecx & bit_FMA) &&
-		    (leaf7_ebx & bit_AVX2);
-
-	switch (isa) {
-	case PH_ISA_SCALAR:
-		return true;
-	case PH_ISA_SSE2:
-		return leaf1_edx & bit_SSE2;
-	case PH_ISA_AVX2:
-		return avx2;
-	case PH_ISA_AVX512:
-		/* target("avx512f") lets the compiler use AVX2 too. */
-		return avx2 && (xcr0 & XCR0_ZMM) == XCR0_ZMM && (leaf7_ebx & bit_AVX512F);
-	}
-	return false;
-}
-
-bool isa_supported(enum ph_isa isa)
-{
-	unsigned eax, ebx, ecx = 0, edx = 0, l7_ebx = 0;
-	unsigned long long xcr0 = 0;
-
-	if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
-		return isa == PH_ISA_SCALAR;
-	if (ecx & bit_OSXSAVE) {
-		unsigned lo, hi;
-
-		/* XCR0; inline asm needs no target("xsave") attribute. */
-		__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-		xcr0 = ((unsigned long long)hi << 32) | lo;
-	}
-	if (__get_cpuid_max(0, NULL) >= 7) {
-		unsigned a7, c7, d7;
-
-		__cpuid_count(7, 0, a7, l7_ebx, c7, d7);
-		(void)a7, (void)c7, (void)d7;
-	}
-	return isa_supported_by(isa, ecx, edx, l7_ebx, xcr0);
-}
-
-enum ph_isa isa_best(void)
-{
-	for (int i = PH_ISA_AVX512; i > PH_ISA_SCALAR; i--) {
-		if (isa_supported((enum ph_isa)i))
-			return (enum ph_isa)i;
-	}
-	return PH_ISA_SCALAR;
 }
 
 /* ---------------------------------------------------------------- validation */

@@ -6,8 +6,8 @@
  *
  * The loops run on memory the caller hands them; they never allocate, time
  * or print.  One table, stream_kernels[], names every variant with the bytes
- * it moves per element, so the runner, --help and 'pagehop list' all print
- * from the same place.
+ * it moves per element, and stream_ops[] says once per op what it computes,
+ * so the runner, --help and 'pagehop list' all print from the same place.
  */
 #ifndef PAGEHOP_STREAM_H
 #define PAGEHOP_STREAM_H
@@ -15,8 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Instruction sets a variant is written for; 0 is no ISA (catches an unset field). */
-enum ph_isa { PH_ISA_SCALAR = 1, PH_ISA_SSE2, PH_ISA_AVX2, PH_ISA_AVX512 };
+#include "isa.h"
 
 enum stream_op { STREAM_COPY = 1, STREAM_SCALE, STREAM_ADD, STREAM_TRIAD, STREAM_READ, STREAM_WRITE };
 
@@ -47,24 +46,26 @@ struct stream_kernel {
 				 * multiple of it, and each array's address a multiple of
 				 * align_elems * sizeof(double) bytes (at most 512) */
 	stream_fn fn;
-	const char *desc;	/* one line for --help and 'pagehop list' */
 };
 
 extern const struct stream_kernel stream_kernels[];
 extern const size_t stream_nkernels;
 
-const char *isa_name(enum ph_isa isa);		/* "scalar", "sse2", "avx2", "avx512"; "?" otherwise */
-int isa_parse(const char *s, enum ph_isa *out); /* a name above or "auto" (= isa_best()); 0 or -EINVAL */
-bool isa_supported(enum ph_isa isa);		/* the CPU has it and the OS saves its registers */
-enum ph_isa isa_best(void);			/* the widest supported ISA */
-
 /*
- * The decision behind isa_supported(), from raw CPUID words and XCR0, so that
- * it can be tested against hand-written cases: leaf 1 ECX/EDX, leaf 7
- * (sub-leaf 0) EBX, and XCR0 (0 when OSXSAVE is clear).
+ * The ops, once each, in the order of stream_kernels[]: what an op computes
+ * is the same in every ISA and store kind, so it is said here, once, for
+ * --help and 'pagehop list'.
  */
-bool isa_supported_by(enum ph_isa isa, unsigned leaf1_ecx, unsigned leaf1_edx,
-		      unsigned leaf7_ebx, unsigned long long xcr0);
+struct stream_op_info {
+	const char *name;	/* as in stream_kernels[] */
+	enum stream_op op;
+	const char *desc;	/* "c = a" */
+};
+
+extern const struct stream_op_info stream_ops[];
+extern const size_t stream_nops;
+/* The ops' names for messages: "copy, scale, add, triad, read or write". */
+const char *stream_op_list(void);
 
 /* The variant for an op name, ISA and store kind; NULL if there is none (read with nt). */
 const struct stream_kernel *stream_find(const char *name, enum ph_isa isa, bool nt);

@@ -83,15 +83,15 @@ __attribute__((target("avx2"))) static double swpf_avx2(double *restrict a, doub
 	return keep(_mm_cvtsd_f64(x));
 }
 
-#define SWPF_ROW(isa_, align_, fn_, what)                                                         \
+/* Read (the sum of a) with prefetcht0 2 KiB ahead, per ISA. */
+#define SWPF_ROW(isa_, align_, fn_)                                                               \
 	{ .name = "read_swpf", .op = STREAM_READ, .isa = isa_, .nt = false, .arrays = 1,         \
-	  .uses = STREAM_A, .bytes_stream = 8, .bytes_wa = 8, .align_elems = align_, .fn = fn_,    \
-	  .desc = "read: sum of a, prefetcht0 2 KiB ahead (" what ")" }
+	  .uses = STREAM_A, .bytes_stream = 8, .bytes_wa = 8, .align_elems = align_, .fn = fn_ }
 
 const struct stream_kernel swpf_kernels[] = {
-	SWPF_ROW(PH_ISA_SCALAR, LINE_DOUBLES, swpf_scalar, "scalar"),
-	SWPF_ROW(PH_ISA_SSE2, LINE_DOUBLES, swpf_sse2, "sse2"),
-	SWPF_ROW(PH_ISA_AVX2, 2 * LINE_DOUBLES, swpf_avx2, "avx2"),
+	SWPF_ROW(PH_ISA_SCALAR, LINE_DOUBLES, swpf_scalar),
+	SWPF_ROW(PH_ISA_SSE2, LINE_DOUBLES, swpf_sse2),
+	SWPF_ROW(PH_ISA_AVX2, 2 * LINE_DOUBLES, swpf_avx2),
 };
 
 const size_t swpf_nkernels = sizeof(swpf_kernels) / sizeof(swpf_kernels[0]);

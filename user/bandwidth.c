@@ -2,11 +2,13 @@
 /*
  * bandwidth.c - a bandwidth figure: arrays laid out in verified memory,
  * timed blocks in which every thread streams until the same deadline,
- * STREAM's byte counting and validation.
+ * STREAM's byte counting and validation; and pagehop stream's study, a
+ * figure per kernel.
  */
 #include "bandwidth.h"
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,4 +321,91 @@ void bandwidth_fill(struct ph_table *t, int row, const char *prefix,
 	/* The same time, with the write-allocate reads of the stored lines counted. */
 	table_num(t, row, col[7], st->median * b->k->bytes_wa / b->k->bytes_stream, "%.2f");
 	table_bool(t, row, col[8], b->bad == 0);
+}
+
+/* ---- pagehop stream: a figure per kernel ---- */
+
+int bandwidth_study_plan(struct ph_bwstudy *st, const char *const *names, int nnames,
+			 enum ph_isa isa, bool nt, const char **missing)
+{
+	int n = nnames ? nnames : (int)stream_nops;
+
+	memset(st, 0, sizeof(*st));
+	if (!isa_supported(isa))
+		return -EOPNOTSUPP;
+	st->ks = xcalloc((size_t)n, sizeof(*st->ks));
+	for (int i = 0; i < n; i++) {
+		const char *name = nnames ? names[i] : stream_ops[i].name;
+
+		/* read stores nothing: with nt it runs as it is. */
+		st->ks[i] = stream_find(name, isa, nt && strcmp(name, "read"));
+		if (!st->ks[i]) {
+			*missing = name;
+			return -ENOENT;
+		}
+	}
+	st->nks = n;
+	return 0;
+}
+
+int bandwidth_study_measure(struct ph_bwstudy *st, struct ph_session *s)
+{
+	int rc = 0;
+
+	st->bw = xcalloc((size_t)st->nks, sizeof(*st->bw));
+	for (int i = 0; i < st->nks && !ph_interrupted; i++) {
+		struct ph_bandwidth *bw = &st->bw[st->nbw];
+		int err = bandwidth_figure(s, st->ks[i], bw);
+
+		/* A figure without a sample is not reported, and the rest not measured. */
+		if (!bw->res.n) {
+			rc = err ? err : PH_EXIT_FAIL;
+			bandwidth_free(bw);
+			break;
+		}
+		st->nbw++;
+		if (err)
+			rc = err;
+	}
+	if (!session_still_verified(s))
+		rc = PH_EXIT_FAIL;
+	return rc;
+}
+
+struct ph_doc *bandwidth_study_doc(const struct ph_bwstudy *st, struct ph_session *s)
+{
+	struct ph_doc *doc = doc_new("stream");
+	struct ph_table *t = doc_add_table(doc, "stream", "bandwidth");
+	struct ph_section *sec;
+
+	table_add_col(t, "kernel");
+	table_add_col(t, "isa");
+	table_add_col(t, "nt");
+	bandwidth_add_cols(t, "");
+	session_add_common_cols(t);
+	for (int i = 0; i < st->nbw; i++) {
+		const struct stream_kernel *k = st->bw[i].k;
+		int row = table_add_row(t);
+
+		table_str(t, row, "kernel", k->name);
+		table_str(t, row, "isa", isa_name(k->isa));
+		table_bool(t, row, "nt", k->nt);
+		bandwidth_fill(t, row, "", &st->bw[i]);
+		session_fill_common(s, t, row);
+	}
+	session_describe(s, doc);
+	sec = doc_add_section(doc, "stream_method", "stream");
+	section_str(sec, "sample", bandwidth_method);
+	section_str(sec, "arrays", bandwidth_arrays);
+	session_buffers_table(s, doc);
+	return doc;
+}
+
+void bandwidth_study_free(struct ph_bwstudy *st)
+{
+	for (int i = 0; i < st->nbw; i++)
+		bandwidth_free(&st->bw[i]);
+	free(st->bw);
+	free(st->ks);
+	memset(st, 0, sizeof(*st));
 }

@@ -44,4 +44,35 @@ extern const char bandwidth_method[];
 /* How the arrays are laid out, for the same description. */
 extern const char bandwidth_arrays[];
 
+/*
+ * pagehop stream's study: one figure per kernel, in the order planned, all
+ * on the memory and threads of one started session.
+ */
+struct ph_bwstudy {
+	/* the plan */
+	const struct stream_kernel **ks;
+	int nks;
+	/* the result: the figures measured, in order */
+	struct ph_bandwidth *bw;
+	int nbw;
+};
+
+/*
+ * Plan: the variant of each op named (every op of stream_ops[] when nnames
+ * is 0) for isa, with non-temporal stores if nt (read, which stores
+ * nothing, runs as it is).  0; -EOPNOTSUPP if this CPU cannot run isa;
+ * -ENOENT if an op has no such variant (*missing names it).
+ */
+int bandwidth_study_plan(struct ph_bwstudy *st, const char *const *names, int nnames,
+			 enum ph_isa isa, bool nt, const char **missing);
+/*
+ * Measure each kernel in turn on s (started) until one measures nothing or
+ * a signal comes, then read the memory back (session_still_verified).
+ * 0 or an exit code.
+ */
+int bandwidth_study_measure(struct ph_bwstudy *st, struct ph_session *s);
+/* Table "stream" (a row per figure), the run, the method, the buffers. */
+struct ph_doc *bandwidth_study_doc(const struct ph_bwstudy *st, struct ph_session *s);
+void bandwidth_study_free(struct ph_bwstudy *st);
+
 #endif

@@ -9,8 +9,10 @@
 #include "cli.h"
 #include "commands.h"
 #include "cpu.h"
+#include "isa.h"
 #include "kmod.h"
 #include "output.h"
+#include "session.h"
 #include "provenance.h"
 #include "slit_report.h"
 #include "tlb.h"
@@ -23,24 +25,61 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
-static void info_usage(void)
+enum { OPT_SLIT_TABLE = 1 };
+
+static const struct ph_opt info_opts[] = {
+	{ "slit-table", 0, "FILE", OPT_SLIT_TABLE,
+	  "the binary SLIT to judge (the machine's own is\nreadable by root only)", NULL, PH_ACPI_SLIT_PATH },
+	{ 0 },
+};
+
+static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
+
+static const struct ph_optgroup info_groups[] = {
+	{ "info", info_opts },
+	{ "output", out_opts },
+	{ 0 },
+};
+
+static const struct ph_refusal info_refused[] = {
+	PH_REFUSE_MEASURING("info measures nothing: it shows the machine"),
+	{ 0 },
+};
+
+const struct ph_cmdspec cmd_info_spec = {
+	.name = "info",
+	.synopsis = "[OPTIONS]",
+	.about =
+	"Show what to check before measuring: NUMA nodes with their CPUs,\n"
+	"memory and 2 MiB / 1 GiB hugepage pools; the SLIT distances as\n"
+	"numactl prints them; HMAT latency and bandwidth where the kernel\n"
+	"exposes them; THP mode; CPU, caches and SMT siblings, and the\n"
+	"instruction sets pagehop's loops run here; the TSC frequency, where it\n"
+	"came from and whether it is invariant; and whether /dev/pagehop is\n"
+	"loaded and can control the prefetchers.  The firmware's SLIT is judged\n"
+	"as Linux judges it: a table with a diagonal entry other than 10, or\n"
+	"another entry of 10 or less, is ignored by the kernel, which then uses\n"
+	"10 local, 20 remote.\n",
+	.groups = info_groups,
+	.refused = info_refused,
+};
+
+struct info_args {
+	enum ph_format fmt;
+	const char *slit_table;
+	bool table_given;
+};
+
+static int info_option(void *ctx, const struct ph_opt *o, const char *arg)
 {
-	printf("usage: pagehop info [--slit-table FILE] [--format table|csv|json]\n"
-	       "\n"
-	       "Show what to check before measuring: NUMA nodes with their CPUs,\n"
-	       "memory and 2 MiB / 1 GiB hugepage pools; the SLIT distances as\n"
-	       "numactl prints them; HMAT latency and bandwidth where the kernel\n"
-	       "exposes them; THP mode; CPU, caches and SMT siblings; the TSC\n"
-	       "frequency, where it came from and whether it is invariant; and\n"
-	       "whether /dev/pagehop is loaded and can control the prefetchers.\n"
-	       "The firmware's SLIT is judged as Linux judges it: a table with a\n"
-	       "diagonal entry other than 10, or another entry of 10 or less, is\n"
-	       "ignored by the kernel, which then uses 10 local, 20 remote.\n"
-	       "\n"
-	       "      --slit-table FILE  the binary SLIT to judge (default\n"
-	       "                     " PH_ACPI_SLIT_PATH ", readable by root)\n"
-	       "  -f, --format FMT   table (default), csv or json\n"
-	       "  -h, --help         this text\n");
+	struct info_args *a = ctx;
+
+	if (o->id == OPT_SLIT_TABLE) {
+		a->slit_table = arg;
+		a->table_given = true;
+		return 0;
+	}
+	return cli_parse_format("--format", arg, &a->fmt) ? -EINVAL : 0;
 }
 
 static void add_nodes(struct ph_doc *doc, const struct ph_topology *t)
@@ -107,9 +146,8 @@ static void add_cpu(struct ph_doc *doc, const struct ph_cpu *c)
 	section_int(s, "cores", c->cores);
 	section_int(s, "cpus", c->pus);
 	section_int(s, "threads_per_core", c->threads_per_core);
-	snprintf(isa, sizeof(isa), "%s%s%s", c->sse2 ? "sse2" : "",
-		 c->avx2 ? ",avx2" : "", c->avx512f ? ",avx512f" : "");
-	section_str(s, "isa", isa[0] ? isa : NULL);
+	/* What the loops run here, as 'list' and 'stream --isa' name it. */
+	section_str(s, "isa", isa_supported_list(isa, sizeof(isa)));
 	section_bool(s, "hypervisor", c->hypervisor);
 }
 
@@ -241,49 +279,23 @@ static void add_module(struct ph_doc *doc, const struct ph_kmod *k)
 
 int cmd_info(int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "slit-table", required_argument, NULL, 's' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	enum ph_format fmt = PH_FMT_TABLE;
+	struct info_args a = { .fmt = PH_FMT_TABLE, .slit_table = PH_ACPI_SLIT_PATH };
 	struct ph_topology topo;
 	struct ph_cpu cpu;
 	struct ph_kmod km;
 	struct ph_clock clk;
 	struct ph_doc *doc;
-	const char *slit_table = PH_ACPI_SLIT_PATH;
-	bool table_given = false;
 	struct ph_acpi_slit fw;
 	char why[256];
-	int c, err, fw_err;
+	int err, fw_err;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			slit_table = optarg;
-			table_given = true;
-			break;
-		case 'f':
-			if (cli_parse_format("--format", optarg, &fmt))
-				return PH_EXIT_USAGE;
-			break;
-		case 'h':
-			info_usage();
-			return PH_EXIT_OK;
-		default:
-			cli_option_error(c, argv, opts);
-			return PH_EXIT_USAGE;
-		}
-	}
-	if (cli_no_arguments(argc, argv))
-		return PH_EXIT_USAGE;
+	err = opts_parse(&cmd_info_spec, argc, argv, info_option, &a);
+	if (err)
+		return err == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
 	/* A table named on the command line must be one; the machine's may be absent. */
-	fw_err = acpi_slit_read(slit_table, &fw, why, sizeof(why));
-	if (fw_err && table_given) {
-		ph_err("--slit-table %s: %s", slit_table, fw_err == -EINVAL ? why : strerror(-fw_err));
+	fw_err = acpi_slit_read(a.slit_table, &fw, why, sizeof(why));
+	if (fw_err && a.table_given) {
+		ph_err("--slit-table %s: %s", a.slit_table, fw_err == -EINVAL ? why : strerror(-fw_err));
 		return PH_EXIT_USAGE;
 	}
 
@@ -300,7 +312,7 @@ int cmd_info(int argc, char *argv[])
 	doc = doc_new("info");
 	add_nodes(doc, &topo);
 	topology_report_distances(doc, &topo);
-	slit_report_firmware(doc, slit_table, !table_given, fw_err, why, &fw);
+	slit_report_firmware(doc, a.slit_table, !a.table_given, fw_err, why, &fw);
 	topology_report_hmat(doc, &topo);
 	add_memory(doc, &topo);
 	add_cpu(doc, &cpu);
@@ -309,7 +321,7 @@ int cmd_info(int argc, char *argv[])
 	add_smt(doc, &cpu);
 	add_clock(doc, &clk);
 	add_module(doc, &km);
-	err = doc_render(doc, fmt, stdout);
+	err = doc_render(doc, a.fmt, stdout);
 
 	doc_free(doc);
 	kmod_close(&km);

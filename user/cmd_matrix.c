@@ -147,8 +147,7 @@ static int matrix_option(void *ctx, const struct ph_opt *o, const char *arg)
 		return cli_check_list("--groups", arg, "groups of nodes separated by commas, e.g. 0-1,2-3");
 	case OPT_PATTERN:
 		if (chase_parse(arg, &a->mx.pattern)) {
-			ph_err("--pattern: unknown pattern '%s'; expected random, tlb:SIZE, page[:SIZE], seq or stride:N",
-			       arg);
+			ph_err("--pattern: unknown pattern '%s'; expected %s", arg, chase_pattern_list());
 			return -EINVAL;
 		}
 		a->mx.pattern.seed = 1;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_stream.c - "pagehop stream": STREAM's copy, scale, add and triad,
- * plus read and write, on verified memory, per ISA and store kind.
+ * plus read and write, on verified memory, per ISA and store kind.  The
+ * study is bandwidth.c's (bandwidth_study_*).
  */
 #include "bandwidth.h"
 #include "commands.h"
@@ -14,200 +15,201 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The command's own options; below OPT_SIZE, where the common ones start. */
 enum {
 	OPT_KERNEL = 1,
 	OPT_ISA,
 	OPT_NT,
 };
 
-static void stream_usage(void)
+static const struct ph_opt stream_opts[] = {
+	{ "kernel", 0, "K[,K...]", OPT_KERNEL, "the kernels to run, in this order (listed below)",
+	  NULL, "every kernel" },
+	{ "isa", 0, "ISA", OPT_ISA,
+	  "their instruction set (listed below); auto: the widest\nthis CPU runs", "auto", NULL },
+	{ "nt", 0, NULL, OPT_NT,
+	  "non-temporal stores (read stores nothing: it runs\nas it is)", NULL, NULL },
+	{ 0 },
+};
+
+static const struct ph_opt memory_opts[] = {
+	{ "size", 0, "SIZE", OPT_SIZE,
+	  "the arrays a kernel uses, all threads together\n(K, M, G, T suffixes)", "1G", NULL },
+	PH_OPT_PAGE_SIZE("4k", NULL),
+	PH_OPT_BACKEND,
+	PH_OPT_MEMBIND,
+	PH_OPT_INTERLEAVE,
+	PH_OPT_RESERVE,
+	PH_OPT_ALLOW_UNVERIFIED,
+	{ 0 },
+};
+
+static const struct ph_opt thread_opts[] = {
+	PH_OPT_CPUNODEBIND,
+	PH_OPT_PHYSCPUBIND,
+	PH_OPT_THREADS("one per core of those CPUs"),
+	{ 0 },
+};
+
+static const struct ph_opt stat_opts[] = { PH_OPT_TIME("2"), PH_OPT_CI("1"), { 0 } };
+static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
+
+static const struct ph_optgroup stream_groups[] = {
+	{ "stream", stream_opts },
+	{ "memory", memory_opts },
+	{ "threads", thread_opts },
+	{ "statistics", stat_opts },
+	{ "output", out_opts },
+	{ 0 },
+};
+
+/* The kernels and the ISAs, from the loops' tables. */
+static bool kernel_value(size_t i, const char **name, const char **desc)
 {
-	printf("usage: pagehop stream [OPTIONS]\n"
-	       "\n"
-	       "Memory bandwidth with STREAM's kernels on verified memory, all threads\n"
-	       "pinned and started together.  GB/s counts bytes as STREAM does (each\n"
-	       "element read or written once); bw_wa_GBps also counts the write-allocate\n"
-	       "read of every stored line (not for --nt).  Reports the median, the best,\n"
-	       "the 95%% confidence interval of the median and the sample count; the\n"
-	       "arrays are checked afterwards.\n"
-	       "\n"
-	       "stream:\n"
-	       "  --kernel K[,K...]      copy, scale, add, triad, read, write (default all)\n"
-	       "  --isa auto|scalar|sse2|avx2|avx512   (default auto: the widest here)\n"
-	       "  --nt                   non-temporal stores (read stores nothing: it runs as is)\n"
-	       "  (default --size 1G: the working set of the arrays a kernel uses, all\n"
-	       "  threads together; default --threads: one per core)\n"
-	       "%s"
-	       "'pagehop list' prints every kernel variant.\n", session_common_usage);
+	if (i >= stream_nops)
+		return false;
+	*name = stream_ops[i].name;
+	*desc = stream_ops[i].desc;
+	return true;
 }
 
+static bool isa_value(size_t i, const char **name, const char **desc)
+{
+	enum ph_isa isa = (enum ph_isa)(PH_ISA_SCALAR + i);
+
+	if (isa > PH_ISA_AVX512)
+		return false;
+	*name = isa_name(isa);
+	*desc = isa_desc(isa);
+	return true;
+}
+
+static const struct ph_optvalues stream_values[] = {
+	{ "kernels (--kernel)", kernel_value },
+	{ "instruction sets (--isa)", isa_value },
+	{ 0 },
+};
+
+const struct ph_cmdspec cmd_stream_spec = {
+	.name = "stream",
+	.synopsis = "[OPTIONS]",
+	.about =
+	"Memory bandwidth with STREAM's kernels on verified memory, all threads\n"
+	"pinned and started together.  GB/s counts bytes as STREAM does (each\n"
+	"element read or written once); bw_wa_GBps also counts the write-allocate\n"
+	"read of every stored line (not for --nt).  Reports the median, the best,\n"
+	"the 95% confidence interval of the median and the sample count; the\n"
+	"arrays are checked afterwards.  'pagehop list' prints every variant and\n"
+	"whether this CPU runs it.\n",
+	.groups = stream_groups,
+	.values = stream_values,
+	.epilog = PH_USAGE_LISTS,
+};
+
+struct stream_args {
+	struct ph_session s;
+	const char **names;	/* --kernel, as stream_ops[] names; NULL: all */
+	int nnames;
+	enum ph_isa isa;
+	bool nt;
+};
+
+/* "copy,triad" into names of stream_ops[]. */
 static int parse_kernels(const char *arg, const char ***out, int *n)
 {
 	char *copy, *save = NULL;
 	int count = 0;
 
-	*out = NULL;
 	if (cli_check_list("--kernel", arg, "kernels separated by commas, e.g. copy,triad"))
 		return -EINVAL;
 	copy = xstrdup(arg);
+	free(*out);
+	*out = NULL;
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		bool known = false;
+		const char *name = NULL;
 
-		for (size_t i = 0; i < stream_nkernels; i++)
-			known |= !strcmp(stream_kernels[i].name, tok);
-		if (!known) {
-			ph_err("--kernel: unknown kernel '%s'; expected copy, scale, add, triad, read or write", tok);
+		for (size_t i = 0; i < stream_nops && !name; i++)
+			if (!strcmp(stream_ops[i].name, tok))
+				name = stream_ops[i].name;
+		if (!name) {
+			ph_err("--kernel: unknown kernel '%s'; expected %s", tok, stream_op_list());
 			free(copy);
-			free(*out);
-			*out = NULL;
 			return -EINVAL;
 		}
 		*out = xrealloc(*out, (size_t)(count + 1) * sizeof(**out));
-		for (size_t i = 0; i < stream_nkernels; i++)
-			if (!strcmp(stream_kernels[i].name, tok)) {
-				(*out)[count++] = stream_kernels[i].name;
-				break;
-			}
+		(*out)[count++] = name;
 	}
 	free(copy);
 	if (!count) {
-		ph_err("--kernel: empty; expected copy, scale, add, triad, read or write");
+		ph_err("--kernel: empty; expected %s", stream_op_list());
 		return -EINVAL;
 	}
 	*n = count;
 	return 0;
 }
 
+static int stream_option(void *ctx, const struct ph_opt *o, const char *arg)
+{
+	struct stream_args *a = ctx;
+	int h = session_option(&a->s, o, arg);
+
+	if (h <= 0)
+		return h;
+	switch (o->id) {
+	case OPT_KERNEL:
+		return parse_kernels(arg, &a->names, &a->nnames);
+	case OPT_ISA:
+		if (isa_parse(arg, &a->isa)) {
+			ph_err("--isa: unknown ISA '%s'; expected auto, %s", arg, isa_name_list());
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_NT:
+		a->nt = true;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 int cmd_stream(int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "kernel", required_argument, NULL, OPT_KERNEL },
-		{ "isa", required_argument, NULL, OPT_ISA },
-		{ "nt", no_argument, NULL, OPT_NT },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const char *const all[] = { "copy", "scale", "add", "triad", "read", "write" };
-	struct option *opts = session_options(own);
-	struct ph_session s;
-	const char **names = NULL;
-	const struct stream_kernel **ks = NULL;
-	int nnames = 0, c, rc = PH_EXIT_OK;
-	enum ph_isa isa = 0;
-	bool nt = false;
+	struct stream_args a = { 0 };
+	struct ph_session *s = &a.s;
+	struct ph_bwstudy st = { 0 };
 	struct ph_doc *doc = NULL;
-	struct ph_table *t;
+	const char *missing = NULL;
+	int rc;
 
-	session_init(&s, GiB);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
-		int h = session_parse_option(&s, c == 'f' ? OPT_FORMAT : c, optarg);
-
-		if (h < 0)
-			goto usage;
-		if (h > 0)
-			continue;
-		switch (c) {
-		case OPT_KERNEL:
-			free(names);
-			if (parse_kernels(optarg, &names, &nnames))
-				goto usage;
-			break;
-		case OPT_ISA:
-			if (isa_parse(optarg, &isa)) {
-				ph_err("--isa: unknown ISA '%s'; expected auto, scalar, sse2, avx2 or avx512", optarg);
-				goto usage;
-			}
-			break;
-		case OPT_NT:
-			nt = true;
-			break;
-		case 'h':
-		case OPT_HELP:
-			stream_usage();
-			goto out;
-		default:
-			cli_option_error(c, argv, opts);
-			goto usage;
-		}
+	session_init(s, GiB);
+	rc = opts_parse(&cmd_stream_spec, argc, argv, stream_option, &a);
+	if (rc) {
+		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
+		goto out;
 	}
-	if (cli_no_arguments(argc, argv))
-		goto usage;
-	if (!isa)
-		isa = isa_best();
-	if (!isa_supported(isa)) {
+	rc = bandwidth_study_plan(&st, a.names, a.nnames, a.isa, a.nt, &missing);
+	if (rc == -EOPNOTSUPP) {
 		ph_err("--isa %s: this CPU (or the OS) does not support it; the widest here is %s",
-		       isa_name(isa), isa_name(isa_best()));
+		       isa_name(a.isa), isa_name(isa_best()));
 		rc = PH_EXIT_UNSUPPORTED;
 		goto out;
 	}
-	if (!names) {
-		names = xcalloc(ARRAY_SIZE(all), sizeof(*names));
-		for (size_t i = 0; i < ARRAY_SIZE(all); i++)
-			names[nnames++] = all[i];
+	if (rc) {
+		ph_err("--kernel %s: no %s variant%s", missing, isa_name(a.isa), a.nt ? " with --nt" : "");
+		rc = PH_EXIT_USAGE;
+		goto out;
 	}
-	ks = xcalloc((size_t)nnames, sizeof(*ks));
-	for (int i = 0; i < nnames; i++) {
-		ks[i] = stream_find(names[i], isa, nt && strcmp(names[i], "read"));
-		if (!ks[i]) {
-			ph_err("--kernel %s: no %s variant%s", names[i], isa_name(isa), nt ? " with --nt" : "");
-			goto usage;
-		}
-	}
-
-	rc = session_machine(&s);
+	rc = session_machine(s);
+	if (!rc)
+		rc = session_start(s, 0);
 	if (rc)
 		goto out;
-	runner_catch_sigint();
-	rc = session_start(&s, 0);
-	if (rc)
-		goto out;
-
-	doc = doc_new("stream");
-	t = doc_add_table(doc, "stream", "bandwidth");
-	table_add_col(t, "kernel");
-	table_add_col(t, "isa");
-	table_add_col(t, "nt");
-	bandwidth_add_cols(t, "");
-	session_add_common_cols(t);
-	for (int i = 0; i < nnames && !ph_interrupted; i++) {
-		struct ph_bandwidth bw;
-		int err, row;
-
-		err = bandwidth_figure(&s, ks[i], &bw);
-		if (!bw.res.n) {
-			rc = err ? err : PH_EXIT_FAIL;
-			bandwidth_free(&bw);
-			break;
-		}
-		row = table_add_row(t);
-		table_str(t, row, "kernel", ks[i]->name);
-		table_str(t, row, "isa", isa_name(ks[i]->isa));
-		table_bool(t, row, "nt", ks[i]->nt);
-		bandwidth_fill(t, row, "", &bw);
-		session_fill_common(&s, t, row);
-		if (err)
-			rc = err;
-		bandwidth_free(&bw);
-	}
-	if (!session_still_verified(&s))
-		rc = PH_EXIT_FAIL;
-	session_describe(&s, doc);
-	{
-		struct ph_section *sec = doc_add_section(doc, "stream_method", "stream");
-
-		section_str(sec, "sample", bandwidth_method);
-		section_str(sec, "arrays", bandwidth_arrays);
-	}
-	session_buffers_table(&s, doc);
-	rc = session_render(&s, doc, rc);
-	goto out;
-usage:
-	rc = PH_EXIT_USAGE;
+	rc = bandwidth_study_measure(&st, s);
+	doc = bandwidth_study_doc(&st, s);
+	rc = session_render(s, doc, rc);
 out:
 	doc_free(doc);
-	free(names);
-	free(ks);
-	free(opts);
-	session_free(&s);
+	bandwidth_study_free(&st);
+	free(a.names);
+	session_free(s);
 	return rc;
 }

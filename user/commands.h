@@ -21,6 +21,11 @@ int cmd_slit(int argc, char *argv[]);
 /* The declarations of the commands' options (optspec.h). */
 extern const struct ph_cmdspec cmd_matrix_spec;
 extern const struct ph_cmdspec cmd_slit_spec;
+extern const struct ph_cmdspec cmd_list_spec;
+extern const struct ph_cmdspec cmd_info_spec;
+extern const struct ph_cmdspec cmd_stream_spec;
+extern const struct ph_cmdspec cmd_chase_spec;
+extern const struct ph_cmdspec cmd_survey_spec;
 extern const struct ph_cmdspec cmd_pages_spec;
 extern const struct ph_cmdspec cmd_prefetch_spec;
 

@@ -27,9 +27,6 @@ static void load_cpuid(struct ph_cpu *c)
 	c->family = id.ext_family;
 	c->model = id.ext_model;
 	c->stepping = id.stepping;
-	c->sse2 = id.flags[CPU_FEATURE_SSE2];
-	c->avx2 = id.flags[CPU_FEATURE_AVX2];
-	c->avx512f = id.flags[CPU_FEATURE_AVX512F];
 	c->constant_tsc = id.flags[CPU_FEATURE_CONSTANT_TSC];
 	c->hypervisor = id.flags[CPU_FEATURE_HYPERVISOR];
 

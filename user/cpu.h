@@ -3,7 +3,8 @@
  * cpu.h - CPU identity and features (libcpuid), caches, cores and SMT
  * siblings (hwloc).  CPUID leaves that libcpuid reads but does not decode
  * (TSC frequency 0x15/0x16, invariant TSC 0x80000007) are taken from its raw
- * data, so no CPUID instruction is issued by hand.
+ * data.  Which instruction sets the loops may use is not asked of libcpuid:
+ * that is kernels/isa.h's one answer, the one the loops act on.
  */
 #ifndef PAGEHOP_CPU_H
 #define PAGEHOP_CPU_H
@@ -35,7 +36,6 @@ struct ph_cpu {
 	char brand[64];
 	char codename[64];
 	int family, model, stepping;	/* display family/model (with ext) */
-	bool sse2, avx2, avx512f;
 	bool invariant_tsc;	/* CPUID 0x80000007 EDX bit 8 */
 	bool constant_tsc;
 	uint32_t leaf15[4];	/* EAX, EBX, ECX, EDX; zero if absent */

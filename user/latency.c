@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * latency.c - a latency figure: chains built and checked, blocks sized,
- * samples until the interval is tight.
+ * samples until the interval is tight; and pagehop chase's study, a figure
+ * per pattern.
  */
 #include "latency.h"
 #include "util.h"
@@ -325,8 +326,8 @@ int latency_parse_patterns(const char *opt, const char *arg, uint64_t seed,
 		struct chase_spec sp = { 0 };
 
 		if (chase_parse(tok, &sp)) {
-			ph_err("%s: unknown pattern '%s'; expected random, tlb:SIZE, page[:SIZE], seq or stride:N (sizes in multiples of 64 bytes)",
-			       opt, tok);
+			ph_err("%s: unknown pattern '%s'; expected %s (sizes in multiples of 64 bytes)",
+			       opt, tok, chase_pattern_list());
 			free(copy);
 			free(*out);
 			*out = NULL;
@@ -338,9 +339,123 @@ int latency_parse_patterns(const char *opt, const char *arg, uint64_t seed,
 	}
 	free(copy);
 	if (!count) {
-		ph_err("%s: empty; expected random, tlb:SIZE, page[:SIZE], seq or stride:N", opt);
+		ph_err("%s: empty; expected %s", opt, chase_pattern_list());
 		return -EINVAL;
 	}
 	*n = count;
 	return 0;
+}
+
+/* ---- pagehop chase: a figure per pattern ---- */
+
+int latency_study_check(struct ph_latstudy *st, struct ph_session *s)
+{
+	if (!st->in_kernel)
+		return 0;
+	if (!kmod_has(&s->km, PAGEHOP_FEAT_CHASE)) {
+		ph_err("--in-kernel: %s", s->km.fd < 0 ? s->km.why : "the loaded pagehop.ko has no CHASE");
+		return PH_EXIT_UNSUPPORTED;
+	}
+	if (s->bufreq.backend != PH_BACKEND_KMOD &&
+	    buffer_auto_backend(&s->km, s->bufreq.psize) != PH_BACKEND_KMOD) {
+		ph_err("--in-kernel: the chain must be in pagehop.ko's memory, which cannot have %s pages here",
+		       psize_name(s->bufreq.psize));
+		return PH_EXIT_UNSUPPORTED;
+	}
+	s->bufreq.backend = PH_BACKEND_KMOD;
+	return 0;
+}
+
+int latency_study_start(struct ph_latstudy *st, struct ph_session *s)
+{
+	int rc = session_start(s, 1);
+
+	if (rc)
+		return rc;
+	if (s->per_thread < 2 * CHASE_SLOT * st->chains) {
+		ph_err("--size: %llu bytes is too small for %d threads x %u chains",
+		       (unsigned long long)s->size, s->binding.n, st->chains);
+		return PH_EXIT_USAGE;
+	}
+	for (int p = 0; p < st->nspecs; p++) {
+		char name[64];
+
+		if (chase_slots(s->per_thread, &st->specs[p]) < (int64_t)st->chains) {
+			ph_err("--pattern %s does not fit a %llu-byte working set per thread (its size must divide it and be at most half of it)",
+			       chase_spec_name(&st->specs[p], name, sizeof(name)),
+			       (unsigned long long)s->per_thread);
+			return PH_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+int latency_study_measure(struct ph_latstudy *st, struct ph_session *s)
+{
+	int rc = 0;
+
+	st->lat = xcalloc((size_t)st->nspecs, sizeof(*st->lat));
+	st->kern_whole = xcalloc((size_t)st->nspecs, sizeof(*st->kern_whole));
+	for (int p = 0; p < st->nspecs && !ph_interrupted; p++) {
+		struct ph_latency *lat = &st->lat[st->nlat];
+		int err = latency_figure(s, &st->specs[p], st->chains, st->in_kernel, lat);
+
+		/* A figure without a sample is not reported, and the rest not measured. */
+		if (!lat->user.n) {
+			rc = err ? err : PH_EXIT_FAIL;
+			latency_free(lat);
+			break;
+		}
+		st->kern_whole[st->nlat++] = lat->have_kern && !err;
+		if (err)
+			rc = err;
+	}
+	if (!session_still_verified(s))
+		rc = PH_EXIT_FAIL;
+	return rc;
+}
+
+struct ph_doc *latency_study_doc(const struct ph_latstudy *st, struct ph_session *s)
+{
+	struct ph_doc *doc = doc_new("chase");
+	struct ph_table *t = doc_add_table(doc, "chase", "latency per load");
+	struct ph_section *sec;
+
+	table_add_col(t, "pattern");
+	table_add_col(t, "chains");
+	latency_add_cols(t, "");
+	if (st->in_kernel)
+		latency_add_cols(t, "kern_");
+	session_add_common_cols(t);
+	for (int p = 0; p < st->nlat; p++) {
+		char name[64];
+		int row = table_add_row(t);
+
+		table_str(t, row, "pattern", chase_spec_name(&st->specs[p], name, sizeof(name)));
+		table_int(t, row, "chains", st->chains);
+		latency_fill(t, row, "", &st->lat[p].user, s->clk.tsc_hz);
+		if (st->kern_whole[p])
+			latency_fill(t, row, "kern_", &st->lat[p].kern, s->clk.tsc_hz);
+		session_fill_common(s, t, row);
+	}
+	session_describe(s, doc);
+	sec = doc_add_section(doc, "chase_method", "chase");
+	section_int(sec, "seed", (long long)st->seed);
+	section_int(sec, "slot_B", CHASE_SLOT);
+	section_str(sec, "sample", latency_method);
+	if (st->in_kernel)
+		section_str(sec, "kern_sample",
+			    "one CHASE window (interrupts off, at most 1 ms of TSC) per sample: its TSC cycles over the hops it took, converted at tsc_hz");
+	session_buffers_table(s, doc);
+	return doc;
+}
+
+void latency_study_free(struct ph_latstudy *st)
+{
+	for (int p = 0; p < st->nlat; p++)
+		latency_free(&st->lat[p]);
+	free(st->lat);
+	free(st->kern_whole);
+	free(st->specs);
+	memset(st, 0, sizeof(*st));
 }

@@ -42,4 +42,43 @@ int latency_parse_patterns(const char *opt, const char *arg, uint64_t seed,
 /* The sentence describing how a latency sample is taken, for "run" sections. */
 extern const char latency_method[];
 
+/*
+ * pagehop chase's study: one figure per pattern, in the order planned, all
+ * on the memory and threads of one session.
+ */
+struct ph_latstudy {
+	/* the plan */
+	struct chase_spec *specs;	/* the patterns, each with the seed */
+	int nspecs;
+	unsigned chains;		/* per thread, 1..CHASE_MAX_CHAINS */
+	uint64_t seed;
+	bool in_kernel;			/* also walk in pagehop.ko */
+	/* the result: the figures measured, in order */
+	struct ph_latency *lat;
+	bool *kern_whole;		/* per figure: its in-kernel part completed */
+	int nlat;
+};
+
+/*
+ * After session_machine: whether the plan can be had here.  --in-kernel
+ * needs pagehop.ko's CHASE, on the module's memory, which it then asks for.
+ * 0, or an exit code after the one-line error.
+ */
+int latency_study_check(struct ph_latstudy *st, struct ph_session *s);
+/*
+ * Lay out and verify the memory (session_start, one thread by default),
+ * then check that every pattern fits each thread's share of it: nothing is
+ * measured before all of them are known to.  0 or an exit code.
+ */
+int latency_study_start(struct ph_latstudy *st, struct ph_session *s);
+/*
+ * Measure each pattern in turn until one measures nothing or a signal
+ * comes, then read the memory back (session_still_verified).  0 or an
+ * exit code.
+ */
+int latency_study_measure(struct ph_latstudy *st, struct ph_session *s);
+/* Table "chase" (a row per figure), the run, the method, the buffers. */
+struct ph_doc *latency_study_doc(const struct ph_latstudy *st, struct ph_session *s);
+void latency_study_free(struct ph_latstudy *st);
+
 #endif

@@ -27,9 +27,11 @@ static void usage(FILE *f)
 		"  %-10s this text, or 'pagehop help COMMAND' for a command's options\n"
 		"\n"
 		"Every command takes --format table|csv|json and --help.\n"
-		"Exit status: 0 ok, 1 measurement or verification failed, 2 bad usage,\n"
-		"4 not supported on this machine, 130 interrupted.\n"
-		"See pagehop(1).\n", "help");
+		"\n"
+		"exit status:\n", "help");
+	for (size_t i = 0; i < ph_nexit_codes; i++)
+		fprintf(f, "  %-4d %s\n", ph_exit_codes[i].code, ph_exit_codes[i].meaning);
+	fprintf(f, "\nSee pagehop(1).\n");
 }
 
 static int run(const struct ph_command *cmd, int argc, char *argv[])

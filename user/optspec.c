@@ -276,6 +276,65 @@ static void usage_opt(struct sbuf *b, const struct ph_opt *o)
 	sb_str(b, "\n");
 }
 
+/*
+ * text from column col (where the line already is) to WIDTH, broken at
+ * spaces onto lines that start at col; a word longer than a line is left
+ * whole.
+ */
+static void usage_wrapped(struct sbuf *b, const char *text, size_t col)
+{
+	const size_t room = WIDTH - col;
+
+	for (bool first = true; *text; first = false) {
+		size_t n = strlen(text), cut = n;
+
+		if (n > room) {
+			for (cut = room; cut > 0 && text[cut] != ' '; cut--)
+				;
+			if (!cut)
+				cut = strcspn(text, " ");
+		}
+		if (!first) {
+			sb_str(b, "\n");
+			sb_pad(b, col);
+		}
+		sb_add(b, text, cut);
+		text += cut;
+		while (*text == ' ')
+			text++;
+	}
+}
+
+/*
+ * A heading, then each value at column 2 and its description two columns
+ * after the longest value, or at HELP_COL if that is nearer.
+ */
+static void usage_values(struct sbuf *b, const struct ph_optvalues *v)
+{
+	const char *name, *desc;
+	size_t col = 0;
+
+	for (size_t i = 0; v->get(i, &name, &desc); i++)
+		col = 2 + strlen(name) + 2 > col ? 2 + strlen(name) + 2 : col;
+	col = col < HELP_COL ? col : HELP_COL;
+	sb_str(b, "\n");
+	sb_str(b, v->title);
+	sb_str(b, ":\n");
+	for (size_t i = 0; v->get(i, &name, &desc); i++) {
+		size_t l = 2 + strlen(name);
+
+		sb_str(b, "  ");
+		sb_str(b, name);
+		if (l + 1 > col) {
+			sb_str(b, "\n");
+			l = 0;
+		}
+		sb_pad(b, col - l);
+		usage_wrapped(b, desc, col);
+		sb_str(b, "\n");
+	}
+}
+
 char *opts_usage(const struct ph_cmdspec *spec)
 {
 	struct sbuf b = { 0 };
@@ -300,6 +359,8 @@ char *opts_usage(const struct ph_cmdspec *spec)
 		for (const struct ph_opt *o = g->opts; o->name; o++)
 			usage_opt(&b, o);
 	}
+	for (const struct ph_optvalues *v = spec->values; v && v->title; v++)
+		usage_values(&b, v);
 	sb_str(&b, "\n");
 	usage_opt(&b, &help_opt);
 	if (spec->epilog) {

@@ -15,6 +15,7 @@
 #define PAGEHOP_OPTSPEC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct ph_opt {
 	const char *name;	/* long name without "--"; NULL ends a list */
@@ -41,6 +42,17 @@ struct ph_refusal {
 	const char *why;	/* the rest of the one-line error */
 };
 
+/*
+ * The values an option takes, listed under the options from the table
+ * that defines them (chase's patterns, stream's kernels), so that no list
+ * is copied into the help: a heading, and a function giving the i-th value
+ * and its one-line description, false past the last.
+ */
+struct ph_optvalues {
+	const char *title;	/* "patterns (--pattern)"; NULL ends the list */
+	bool (*get)(size_t i, const char **name, const char **desc);
+};
+
 struct ph_cmdspec {
 	const char *name;		/* "pages" */
 	const char *synopsis;		/* after "pagehop NAME ": "[OPTIONS]" */
@@ -48,6 +60,7 @@ struct ph_cmdspec {
 	const struct ph_optgroup *groups;	/* terminated by title NULL */
 	const char *epilog;		/* lines after the options, or NULL */
 	const struct ph_refusal *refused;	/* or NULL */
+	const struct ph_optvalues *values;	/* or NULL */
 };
 
 /*

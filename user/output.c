@@ -799,6 +799,9 @@ static void render_table_table(FILE *f, struct item *it)
 		fprintf(f, "  (none)\n");
 		goto out;
 	}
+	/* Nothing follows the last column: a left-aligned one is not padded. */
+	if (t->ncols && !right[t->ncols - 1])
+		w[t->ncols - 1] = 0;
 	putc_unlocked(' ', f);
 	for (int c = 0; c < t->ncols; c++) {
 		putc_unlocked(' ', f);

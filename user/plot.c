@@ -83,7 +83,7 @@ static int write_data(const char *file, const struct plot_series *s, int ns)
 	return err;
 }
 
-static int write_script(const char *file, const char *dir, const char *ext,
+static int write_script(const char *file, const char *ext,
 			const struct plot *p, const struct plot_series *s, int ns)
 {
 	FILE *f = fopen(file, "wx");
@@ -92,10 +92,14 @@ static int write_script(const char *file, const char *dir, const char *ext,
 
 	if (!f)
 		return -errno;
-	/* Every name below is pagehop's own: dir came from mkdtemp.  Text is
-	 * drawn as written (noenhanced: no _ subscripts, no @ or & markup). */
+	/*
+	 * Every name below is pagehop's own and relative: gnuplot runs in the
+	 * private directory, so not even its path ($TMPDIR) is in the script.
+	 * Text is drawn as written (noenhanced: no _ subscripts, no @ or &
+	 * markup).
+	 */
 	fprintf(f, "set terminal %s noenhanced size 900,600\n", strcmp(ext, ".png") ? "svg" : "pngcairo");
-	fprintf(f, "set output '%s/out%s'\n", dir, ext);
+	fprintf(f, "set output 'out%s'\n", ext);
 	if (p->x_log2_bytes)
 		fprintf(f, "set logscale x 2\nset format x '%%.0b%%B'\n");
 	clean_text(p->xlabel, a, sizeof(a));
@@ -107,8 +111,8 @@ static int write_script(const char *file, const char *dir, const char *ext,
 		if (s[k].n <= 0)
 			continue;
 		clean_text(s[k].title, a, sizeof(a));
-		fprintf(f, "%s'%s/data' index %d using 1:2 with %s lc %d title '%s'",
-			drawn ? ", " : "", dir, idx, s[k].dashed ? "lines dt 2 lw 1" : "linespoints lw 2",
+		fprintf(f, "%s'data' index %d using 1:2 with %s lc %d title '%s'",
+			drawn ? ", " : "", idx, s[k].dashed ? "lines dt 2 lw 1" : "linespoints lw 2",
 			s[k].color, a);
 		idx++;
 		drawn++;
@@ -121,23 +125,26 @@ static int write_script(const char *file, const char *dir, const char *ext,
 	return err;
 }
 
-/* Run gnuplot on script in dir: stdout on /dev/null, stderr in dir/stderr. */
-static int run_gnuplot(const char *gnuplot, const char *dir, const char *script,
-		       const char *errfile)
+/*
+ * Run gnuplot in dir on its script there (plot.gp): stdout on /dev/null,
+ * stderr in dir/stderr.
+ */
+static int run_gnuplot(const char *gnuplot, const char *dir, const char *errfile)
 {
-	char home[64];
-	char *const argv[] = { (char *)"gnuplot", (char *)script, NULL };
+	/* No ~/.gnuplot of whoever's HOME this is: HOME is the private dir. */
+	char *home = xasprintf("HOME=%s", dir);
+	char *const argv[] = { (char *)"gnuplot", (char *)"plot.gp", NULL };
 	char *const envp[] = { (char *)"PATH=/usr/bin:/bin", home, (char *)"LC_ALL=C", NULL };
 	int status;
 	pid_t pid;
 
-	/* No ~/.gnuplot of whoever's HOME this is: HOME is the private dir. */
-	snprintf(home, sizeof(home), "HOME=%s", dir);
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		free(home);
 		return -errno;
+	}
 	if (!pid) {
 		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 		int err = open(errfile, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -148,6 +155,7 @@ static int run_gnuplot(const char *gnuplot, const char *dir, const char *script,
 		execve(gnuplot, argv, envp);
 		_exit(127);
 	}
+	free(home);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
@@ -205,8 +213,7 @@ static int read_all(const char *file, char **buf, size_t *len)
 int plot_draw(const char *gnuplot, const char *path, const struct plot *p,
 	      const struct plot_series *s, int ns, char *why, size_t size)
 {
-	char dir[] = "/tmp/pagehop-plot-XXXXXX";
-	char *data, *script, *errfile, *out, *img = NULL;
+	char *dir, *data, *script, *errfile, *out, *img = NULL;
 	const char *ext = extension(path);
 	size_t len = 0;
 	int points = 0, err, rc;
@@ -221,9 +228,12 @@ int plot_draw(const char *gnuplot, const char *path, const struct plot *p,
 	}
 	if (!plot_available(gnuplot, why, size))
 		return -ENOENT;
+	dir = ph_tmp_template("plot");
 	if (!mkdtemp(dir)) {
 		err = -errno;
-		snprintf(why, size, "cannot make a private directory in /tmp: %s", strerror(-err));
+		snprintf(why, size, "cannot make a private directory in %.*s ($TMPDIR, else /tmp): %s",
+			 (int)(strrchr(dir, '/') - dir), dir, strerror(-err));
+		free(dir);
 		return err;
 	}
 	data = xasprintf("%s/data", dir);
@@ -232,12 +242,12 @@ int plot_draw(const char *gnuplot, const char *path, const struct plot *p,
 	out = xasprintf("%s/out%s", dir, ext);
 	err = write_data(data, s, ns);
 	if (!err)
-		err = write_script(script, dir, ext, p, s, ns);
+		err = write_script(script, ext, p, s, ns);
 	if (err) {
 		snprintf(why, size, "cannot write gnuplot's input in %s: %s", dir, strerror(-err));
 		goto out;
 	}
-	rc = run_gnuplot(gnuplot, dir, script, errfile);
+	rc = run_gnuplot(gnuplot, dir, errfile);
 	if (rc < 0) {
 		err = rc;
 		snprintf(why, size, "cannot run %s: %s", gnuplot, strerror(-err));
@@ -264,6 +274,7 @@ out:
 	unlink(script);
 	unlink(data);
 	rmdir(dir);
+	free(dir);
 	free(out);
 	free(errfile);
 	free(script);

@@ -78,6 +78,15 @@ enum {
 #define PH_OPT_FORMAT	{ "format", 'f', "table|csv|json", OPT_FORMAT, "how to print the results", \
 	"table", NULL }
 
+/*
+ * Every common measuring option, as refusals (optspec.h) for a command that
+ * takes none of them, each with the reason why.
+ */
+#define PH_REFUSE_MEASURING(why)                                                                   \
+	{ "size", why }, { "page-size", why }, { "backend", why }, { "membind", why },             \
+	{ "interleave", why }, { "cpunodebind", why }, { "physcpubind", why }, { "threads", why }, \
+	{ "time", why }, { "ci", why }, { "reserve", why }, { "allow-unverified", why }
+
 /* The last lines of the usage of a command that takes node or CPU lists. */
 #define PH_USAGE_LISTS "NODES and CPUS are lists as numactl takes them: 0,2-3, all, !1.\n"
 

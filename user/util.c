@@ -16,6 +16,16 @@
 #include <time.h>
 #include <unistd.h>
 
+const struct ph_exit_code ph_exit_codes[] = {
+	{ PH_EXIT_OK, "ok" },
+	{ PH_EXIT_FAIL, "a measurement or verification failed, or an output could not be written" },
+	{ PH_EXIT_USAGE, "bad usage or input; nothing was written to stdout" },
+	{ PH_EXIT_MAGNITUDE, "slit: the SLIT has the measured order and levels, not the magnitudes" },
+	{ PH_EXIT_UNSUPPORTED, "the machine, or the caller, lacks what was asked for" },
+	{ PH_EXIT_INTERRUPTED, "interrupted by a signal" },
+};
+const size_t ph_nexit_codes = ARRAY_SIZE(ph_exit_codes);
+
 static const char *progname = "pagehop";
 
 static char cmdline[256] = "pagehop";
@@ -494,6 +504,20 @@ int parse_u64(const char *s, bool hex, uint64_t *out)
 		return err;
 	*out = v;
 	return 0;
+}
+
+char *ph_tmp_template(const char *what)
+{
+	const char *dir = getenv("TMPDIR");
+	size_t n;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	/* "/var/tmp/" and "/var/tmp" make the same name. */
+	n = strlen(dir);
+	while (n > 0 && dir[n - 1] == '/')
+		n--;
+	return xasprintf("%.*s/pagehop-%s-XXXXXX", (int)n, dir, what);
 }
 
 int parse_size(const char *s, uint64_t *out, bool allow_zero)

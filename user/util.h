@@ -10,7 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Exit codes of the command; docs/pagehop.1 lists them. */
+/*
+ * Exit codes of the command; ph_exit_codes[] says what each means, for
+ * 'pagehop help', and docs/pagehop.1 lists them (tests/host/test_docs.sh
+ * checks that the three agree).
+ */
 enum {
 	PH_EXIT_OK = 0,
 	PH_EXIT_FAIL = 1,	 /* a measurement or verification failed */
@@ -20,6 +24,14 @@ enum {
 	PH_EXIT_UNSUPPORTED = 4, /* the machine lacks what was asked for */
 	PH_EXIT_INTERRUPTED = 130,
 };
+
+/* Every exit code with its meaning in a few words, in increasing order. */
+struct ph_exit_code {
+	int code;
+	const char *meaning;
+};
+extern const struct ph_exit_code ph_exit_codes[];
+extern const size_t ph_nexit_codes;
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -94,6 +106,15 @@ int write_file_atomic(const char *path, const void *buf, size_t len, char *why, 
  * directory.  Leaves path as it was.  0, or -errno with why.
  */
 int output_path_check(const char *path, char *why, size_t size);
+
+/*
+ * The template for mkstemp() or mkdtemp() of a temporary named for what:
+ * "$TMPDIR/pagehop-WHAT-XXXXXX", or under /tmp when TMPDIR is unset or
+ * empty, as mktemp(1) does.  A TMPDIR that does not exist is not passed
+ * over for /tmp: mkstemp then fails, and its error names the directory.
+ * Malloc'd; the caller frees it.
+ */
+char *ph_tmp_template(const char *what);
 
 /*
  * Parse a byte size: a decimal number with an optional binary suffix

@@ -77,6 +77,15 @@ expect "--allow-unverified marks the row" "$(row "$TMP/u.json" verified)" false
 expect "--allow-unverified shows the page size found" "$(row "$TMP/u.json" page_size)" THP
 
 usage_error "unknown pattern" chase --pattern zigzag
+# Every command that takes a chase pattern names every pattern 'list' has
+# when it refuses one (list prints the kernels' table: the second path).
+pats=$("$PAGEHOP" list --format json | jq -r '.chase_patterns[].pattern')
+for args in "chase --pattern zigzag" "matrix --pattern zigzag" "prefetch --patterns zigzag"; do
+	# shellcheck disable=SC2086
+	"$PAGEHOP" $args >/dev/null 2>"$TMP/e"
+	missing=$(for p in $pats; do grep -qF -- "$p" "$TMP/e" || echo "$p"; done)
+	expect "$args: the error names every pattern" "$missing" ""
+done
 usage_error "pattern parameter not a slot multiple" chase --pattern tlb:100
 usage_error "chains 0" chase --chains 0
 usage_error "chains 17" chase --chains 17

@@ -41,6 +41,20 @@ expect "cpus" "$(jq -r .cpu.cpus "$TMP/i.json")" "$(nproc --all)"
 grep -q '^flags.* avx2' /proc/cpuinfo && want=true || want=false
 expect "avx2 listed iff /proc/cpuinfo has it" \
 	"$(jq -r '.cpu.isa | split(",") | index("avx2") != null' "$TMP/i.json")" "$want"
+# The ISAs info names are the ones the loops run: 'list' marks the same
+# variants runs_here, and the kernel's flags (a second path) agree: AVX2 and
+# AVX-512 variants use FMA, and the kernel clears a flag whose registers it
+# does not save.
+info_isa=$(jq -r '.cpu.isa | split(",") | sort | join(",")' "$TMP/i.json")
+"$PAGEHOP" list --format json >"$TMP/l.json" 2>"$TMP/err" || fail "list: $(cat "$TMP/err")"
+expect "info's ISAs are those list says run here" "$info_isa" \
+	"$(jq -r '[.stream_kernels[] | select(.runs_here) | .isa] | unique | join(",")' "$TMP/l.json")"
+flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+want=scalar
+case $flags in *" sse2 "*) want="$want sse2" ;; esac
+case $flags in *" avx2 "*" fma "* | *" fma "*" avx2 "*) want="$want avx2" ;; esac
+case "$want $flags" in *avx2*" avx512f "*) want="$want avx512" ;; esac
+expect "info's ISAs agree with /proc/cpuinfo" "$info_isa" "$(echo $want | tr ' ' '\n' | sort | paste -sd,)"
 grep -q '^flags.* constant_tsc.* nonstop_tsc' /proc/cpuinfo && want=true || want=false
 expect "TSC invariant iff the kernel saw constant_tsc and nonstop_tsc" \
 	"$(jq -r .clock.tsc_invariant "$TMP/i.json")" "$want"

@@ -270,6 +270,30 @@ static void test_parse(void **state)
 	}
 }
 
+/*
+ * The sentence error messages name the patterns with: every syntax of
+ * chase_patterns[], in order, as written out here by hand, and each one
+ * parses (with a parameter where its syntax asks for one).
+ */
+static void test_pattern_list(void **state)
+{
+	const char *list = chase_pattern_list();
+	const char *at = list;
+	struct chase_spec sp;
+
+	(void)state;
+	assert_string_equal(list, "random, tlb:SIZE, page[:SIZE], seq or stride:N");
+	for (size_t i = 0; i < chase_npatterns; i++) {
+		const char *found = strstr(at, chase_patterns[i].syntax);
+
+		assert_non_null(found);
+		at = found + strlen(chase_patterns[i].syntax);
+		assert_int_equal(chase_parse(chase_patterns[i].name, &sp), 0);
+		/* One line for list and chase --help, within 80 columns. */
+		assert_true(strlen(chase_patterns[i].desc) <= 64);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_walk_and_offsets),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_pattern_list),
 	};
 
 	return cmocka_run_group_tests_name("chase", tests, setup, teardown);

@@ -294,6 +294,54 @@ static void test_check(void **state)
 	assert_int_equal(entries(), 2);
 }
 
+/* Temporaries go to $TMPDIR, or /tmp when it is unset or empty. */
+static void test_tmp_template(void **state)
+{
+	static const struct {
+		const char *tmpdir;	/* NULL: unset */
+		const char *want;
+	} cases[] = {
+		{ NULL, "/tmp/pagehop-plot-XXXXXX" },
+		{ "", "/tmp/pagehop-plot-XXXXXX" },
+		{ "/var/tmp", "/var/tmp/pagehop-plot-XXXXXX" },
+		{ "/var/tmp//", "/var/tmp/pagehop-plot-XXXXXX" },
+		{ "/", "/pagehop-plot-XXXXXX" },
+		{ "rel dir", "rel dir/pagehop-plot-XXXXXX" },
+	};
+	char *saved = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *t;
+
+		if (cases[i].tmpdir)
+			setenv("TMPDIR", cases[i].tmpdir, 1);
+		else
+			unsetenv("TMPDIR");
+		t = ph_tmp_template("plot");
+		assert_string_equal(t, cases[i].want);
+		free(t);
+	}
+	/* And mkdtemp makes it where TMPDIR says. */
+	setenv("TMPDIR", dir, 1);
+	{
+		char *t = ph_tmp_template("unit");
+		struct stat st;
+
+		assert_non_null(mkdtemp(t));
+		assert_int_equal(strncmp(t, dir, strlen(dir)), 0);
+		assert_int_equal(lstat(t, &st), 0);
+		assert_true(S_ISDIR(st.st_mode));
+		assert_int_equal(rmdir(t), 0);
+		free(t);
+	}
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +354,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_target_directory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stdout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tmp_template, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("files", tests, NULL, NULL);

@@ -192,6 +192,71 @@ static void test_usage_text(void **state)
 	free(u);
 }
 
+/* The values of an option, from a table: short, long enough to wrap, a long name. */
+static bool demo_value(size_t i, const char **name, const char **desc)
+{
+	static const char *const v[][2] = {
+		{ "one", "the first" },
+		{ "two:N", "a description long enough that it cannot end on the line it starts on, wrapped at a space" },
+		{ "a-value-name-past-the-column", "on a line of its own" },
+	};
+
+	if (i >= sizeof(v) / sizeof(v[0]))
+		return false;
+	*name = v[i][0];
+	*desc = v[i][1];
+	return true;
+}
+
+/* Short values: their descriptions two columns after the longest. */
+static bool short_value(size_t i, const char **name, const char **desc)
+{
+	static const char *const v[][2] = { { "a", "first" }, { "abc", "third" } };
+
+	if (i >= sizeof(v) / sizeof(v[0]))
+		return false;
+	*name = v[i][0];
+	*desc = v[i][1];
+	return true;
+}
+
+static void test_values_text(void **state)
+{
+	static const struct ph_optvalues values[] = {
+		{ "values (--value)", demo_value },
+		{ "short ones", short_value },
+		{ 0 },
+	};
+	static const struct ph_opt opts[] = { { "value", 0, "V", 1, "which one", "one", NULL }, { 0 } };
+	static const struct ph_optgroup g[] = { { "demo", opts }, { 0 } };
+	static const struct ph_cmdspec vspec = {
+		.name = "demo", .synopsis = "[OPTIONS]", .groups = g, .values = values,
+	};
+	static const char want[] =
+		"usage: pagehop demo [OPTIONS]\n"
+		"\n"
+		"demo:\n"
+		"  --value V              which one (default one)\n"
+		"\n"
+		"values (--value):\n"
+		"  one                    the first\n"
+		"  two:N                  a description long enough that it cannot end on the\n"
+		"                         line it starts on, wrapped at a space\n"
+		"  a-value-name-past-the-column\n"
+		"                         on a line of its own\n"
+		"\n"
+		"short ones:\n"
+		"  a    first\n"
+		"  abc  third\n"
+		"\n"
+		"  -h, --help             this text\n";
+	char *u = opts_usage(&vspec);
+
+	(void)state;
+	assert_string_equal(u, want);
+	free(u);
+}
+
 static void test_find(void **state)
 {
 	(void)state;
@@ -357,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_usage_text),
+		cmocka_unit_test(test_values_text),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_refused_abbreviation),
 		cmocka_unit_test(test_usage_long_default),

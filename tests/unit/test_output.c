@@ -371,6 +371,41 @@ static void test_generated_rows(void **state)
 	}
 }
 
+/*
+ * A table's last column is not padded: a left-aligned text column at the
+ * end leaves no line of the table rendering ending in a space, and the
+ * columns before it stay aligned.
+ */
+static void test_last_column_unpadded(void **state)
+{
+	struct ph_doc *d = doc_new("test");
+	struct ph_table *t = doc_add_table(d, "rows", "rows");
+	static const char want[] =
+		"rows:\n"
+		"  n  description\n"
+		"  1  short\n"
+		"  2  a longer one\n"
+		"  3  -\n";
+	char *text;
+	int r;
+
+	(void)state;
+	table_add_col(t, "n");
+	table_add_col(t, "description");
+	r = table_add_row(t);
+	table_int(t, r, "n", 1);
+	table_str(t, r, "description", "short");
+	r = table_add_row(t);
+	table_int(t, r, "n", 2);
+	table_str(t, r, "description", "a longer one");
+	r = table_add_row(t);
+	table_int(t, r, "n", 3);
+	text = render(d, PH_FMT_TABLE);
+	assert_string_equal(text, want);
+	free(text);
+	doc_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_format_number),
 		cmocka_unit_test(test_json_layout),
 		cmocka_unit_test(test_generated_rows),
+		cmocka_unit_test(test_last_column_unpadded),
 	};
 
 	return cmocka_run_group_tests_name("output", tests, NULL, NULL);

@@ -27,14 +27,24 @@ static const struct {
 	enum stream_op op;
 	unsigned arrays, uses;
 	unsigned bytes_stream, bytes_wa, bytes_wa_nt;
+	const char *desc;	/* STREAM's assignment */
 } expect[] = {
-	{ "copy", STREAM_COPY, 2, STREAM_A | STREAM_C, 16, 24, 16 },
-	{ "scale", STREAM_SCALE, 2, STREAM_B | STREAM_C, 16, 24, 16 },
-	{ "add", STREAM_ADD, 3, STREAM_A | STREAM_B | STREAM_C, 24, 32, 24 },
-	{ "triad", STREAM_TRIAD, 3, STREAM_A | STREAM_B | STREAM_C, 24, 32, 24 },
-	{ "read", STREAM_READ, 1, STREAM_A, 8, 8, 0 /* no nt variant */ },
-	{ "write", STREAM_WRITE, 1, STREAM_A, 8, 16, 8 },
+	{ "copy", STREAM_COPY, 2, STREAM_A | STREAM_C, 16, 24, 16, "c = a" },
+	{ "scale", STREAM_SCALE, 2, STREAM_B | STREAM_C, 16, 24, 16, "b = s*c" },
+	{ "add", STREAM_ADD, 3, STREAM_A | STREAM_B | STREAM_C, 24, 32, 24, "c = a + b" },
+	{ "triad", STREAM_TRIAD, 3, STREAM_A | STREAM_B | STREAM_C, 24, 32, 24, "a = b + s*c" },
+	{ "read", STREAM_READ, 1, STREAM_A, 8, 8, 0 /* no nt variant */, "sum of a" },
+	{ "write", STREAM_WRITE, 1, STREAM_A, 8, 16, 8, "a = s" },
 };
+
+/* The op's entry in stream_ops[], or NULL. */
+static const struct stream_op_info *op_info(const char *name)
+{
+	for (size_t i = 0; i < stream_nops; i++)
+		if (!strcmp(stream_ops[i].name, name))
+			return &stream_ops[i];
+	return NULL;
+}
 
 static const enum ph_isa all_isas[] = { PH_ISA_SCALAR, PH_ISA_SSE2, PH_ISA_AVX2, PH_ISA_AVX512 };
 
@@ -66,9 +76,10 @@ static void test_table(void **state)
 						 nt ? expect[e].bytes_wa_nt : expect[e].bytes_wa);
 				assert_true(k->align_elems >= 1 && k->align_elems <= 64);
 				assert_non_null(k->fn);
-				assert_non_null(k->desc);
-				assert_non_null(strstr(k->desc, k->name));
-				assert_true(!nt || strstr(k->desc, "non-temporal"));
+				/* What the op computes is said once, in stream_ops[]. */
+				assert_non_null(op_info(k->name));
+				assert_int_equal(op_info(k->name)->op, k->op);
+				assert_string_equal(op_info(k->name)->desc, expect[e].desc);
 			}
 		}
 	}
@@ -78,6 +89,13 @@ static void test_table(void **state)
 	assert_null(stream_find("Copy", PH_ISA_AVX2, false));
 	assert_null(stream_find("triad", (enum ph_isa)0, false));
 	assert_null(stream_find("", PH_ISA_SCALAR, false));
+	assert_string_equal(stream_op_list(), "copy, scale, add, triad, read or write");
+	/* Each op once, in the table's order, its description not repeating its name. */
+	assert_int_equal(stream_nops, sizeof(expect) / sizeof(expect[0]));
+	for (size_t e = 0; e < stream_nops; e++) {
+		assert_string_equal(stream_ops[e].name, expect[e].name);
+		assert_null(strstr(stream_ops[e].desc, stream_ops[e].name));
+	}
 }
 
 /* -------------------------------------------------------------- ISA */
@@ -110,6 +128,12 @@ static void test_isa_names(void **state)
 	assert_int_equal(isa, isa_best());
 	assert_string_equal(isa_name((enum ph_isa)0), "?");
 	assert_string_equal(isa_name((enum ph_isa)99), "?");
+	/* Messages and --help name them from the same table. */
+	assert_string_equal(isa_name_list(), "scalar, sse2, avx2 or avx512");
+	for (size_t i = 0; i < sizeof(all_isas) / sizeof(all_isas[0]); i++)
+		assert_string_not_equal(isa_desc(all_isas[i]), "?");
+	assert_string_equal(isa_desc((enum ph_isa)0), "?");
+	assert_string_equal(isa_desc((enum ph_isa)99), "?");
 }
 
 static void test_isa_supported(void **state)
@@ -131,6 +155,24 @@ static void test_isa_supported(void **state)
 			 __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
 				 __builtin_cpu_supports("fma"));
 	print_message("isa_best() here: %s\n", isa_name(isa_best()));
+}
+
+/* What info prints: every supported ISA by name, narrowest first, and no other. */
+static void test_isa_list(void **state)
+{
+	char buf[64], want[64] = "scalar,sse2";
+	char tiny[8];
+
+	(void)state;
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+		strcat(want, ",avx2");
+		if (__builtin_cpu_supports("avx512f"))
+			strcat(want, ",avx512");
+	}
+	assert_string_equal(isa_supported_list(buf, sizeof(buf)), want);
+	/* A short buffer is cut, never overrun. */
+	assert_int_equal(strlen(isa_supported_list(tiny, sizeof(tiny))), sizeof(tiny) - 1);
 }
 
 /* CPUID bits (Intel SDM vol. 2A, CPUID) and XCR0 states, written out. */
@@ -453,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_isa_names),
 		cmocka_unit_test(test_isa_supported),
+		cmocka_unit_test(test_isa_list),
 		cmocka_unit_test(test_isa_supported_by),
 		cmocka_unit_test(test_init_and_check),
 		cmocka_unit_test(test_scalar),

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * isa.h - which instruction sets the measured loops may use on this CPU.
+ *
+ * This is the one answer pagehop gives to "what does this CPU support":
+ * the loops act on it (stream_find, swpf_find, isa_best), 'pagehop list'
+ * marks the variants that run here from it, and 'pagehop info' prints it.
+ * It stays in the loops' layer because it is their fact: a variant may run
+ * only where the CPU has its instructions AND the OS saves its registers
+ * (XCR0), which is more than a feature flag says.  libcpuid (user/cpu.c)
+ * names the CPU but is not asked about ISAs: on some CPUs it does not
+ * decode AVX-512 where the loops run it.
+ */
+#ifndef PAGEHOP_ISA_H
+#define PAGEHOP_ISA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Instruction sets a variant is written for; 0 is no ISA (catches an unset field). */
+enum ph_isa { PH_ISA_SCALAR = 1, PH_ISA_SSE2, PH_ISA_AVX2, PH_ISA_AVX512 };
+
+const char *isa_name(enum ph_isa isa);		/* "scalar", "sse2", "avx2", "avx512"; "?" otherwise */
+const char *isa_desc(enum ph_isa isa);		/* "256-bit vectors, with FMA"; "?" otherwise */
+const char *isa_name_list(void);		/* "scalar, sse2, avx2 or avx512", for messages */
+int isa_parse(const char *s, enum ph_isa *out); /* a name above or "auto" (= isa_best()); 0 or -EINVAL */
+bool isa_supported(enum ph_isa isa);		/* the CPU has it and the OS saves its registers */
+enum ph_isa isa_best(void);			/* the widest supported ISA */
+/* The supported ISAs by name, narrowest first: "scalar,sse2,avx2,avx512". */
+const char *isa_supported_list(char *buf, size_t size);
+
+/*
+ * The decision behind isa_supported(), from raw CPUID words and XCR0, so that
+ * it can be tested against hand-written cases: leaf 1 ECX/EDX, leaf 7
+ * (sub-leaf 0) EBX, and XCR0 (0 when OSXSAVE is clear).
+ */
+bool isa_supported_by(enum ph_isa isa, unsigned leaf1_ecx, unsigned leaf1_edx,
+		      unsigned leaf7_ebx, unsigned long long xcr0);
+
+#endif
