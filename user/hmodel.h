@@ -57,6 +57,7 @@ struct ph_hnode {
 struct ph_hset {
 	char model[768];	/* "cpu=...;sockets=2;nodes=4;node0=16x2;..." */
 	char source[256];	/* the file it was read from, or "" */
+	char host[128];		/* the provenance's host, or "" */
 	struct ph_hnode *nodes;
 	int nnodes;
 	struct ph_hfig *figs;

@@ -130,6 +130,8 @@ int baseline_parse(const char *path, const char *text, struct ph_hset *out, char
 	if (rc)
 		goto out;
 	snprintf(out->model, sizeof(out->model), "%s", json_object_get_string(key));
+	if (member(prov, "host", json_type_string))
+		snprintf(out->host, sizeof(out->host), "%s", json_object_get_string(member(prov, "host", json_type_string)));
 	for (size_t i = 0; i < json_object_array_length(figs) && !rc; i++)
 		rc = parse_figure(path, json_object_array_get_idx(figs, i), (int)i, out, err, errlen);
 	set = member(root, "settings", json_type_object);

@@ -32,6 +32,8 @@ const struct ph_command ph_commands[] = {
 	  "record this machine's fingerprint: model key, settings, figures per node", &cmd_baseline_spec },
 	{ "check", cmd_check,
 	  "a verdict on this machine within a time budget (monitoring exit codes)", &cmd_check_spec },
+	{ "compare", cmd_compare,
+	  "rank a fleet's hosts by how far their figures stray from their model's", &cmd_compare_spec },
 };
 
 const size_t ph_ncommands = ARRAY_SIZE(ph_commands);
