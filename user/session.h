@@ -1,99 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * session.h - what every measuring command shares: the common options, the
- * machine (topology, CPU, module, clock), threads bound to CPUs, verified
+ * session.h - the run context every measuring study shares, filled in by the
+ * command from its options (common_opts.h): the machine (topology, CPU, module, clock), threads bound to CPUs, verified
  * memory for each thread, and the columns every result row carries.
  */
 #ifndef PAGEHOP_SESSION_H
 #define PAGEHOP_SESSION_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "binding.h"
 #include "buffer.h"
 #include "clock.h"
-#include "cli.h"
 #include "cpu.h"
 #include "kmod.h"
-#include "optspec.h"
 #include "output.h"
 #include "runner.h"
 #include "topology.h"
 
-/* getopt_long values of the common options; commands use values below. */
-enum {
-	OPT_SIZE = 1000,
-	OPT_PAGE_SIZE,
-	OPT_BACKEND,
-	OPT_MEMBIND,
-	OPT_INTERLEAVE,
-	OPT_CPUNODEBIND,
-	OPT_PHYSCPUBIND,
-	OPT_THREADS,
-	OPT_TIME,
-	OPT_CI,
-	OPT_ALLOW_UNVERIFIED,
-	OPT_RESERVE,
-	OPT_FORMAT,
-	OPT_HELP,
-	OPT_COMMON_END,
-};
-
-/*
- * The common options as entries of a command's option table (optspec.h).
- * A command lists the ones it takes, each with its default as the user
- * would write it (NULL: none, or one the command works out; then the entry
- * says how in its defdesc), and session_option() handles them.  A command
- * that means something narrower by one (matrix: --cpunodebind picks rows)
- * writes its own entry with the same id and its own help.
- */
-#define PH_OPT_SIZE(def)	{ "size", 0, "SIZE", OPT_SIZE, \
-	"working set, all threads together (K, M, G, T suffixes)", def, NULL }
-#define PH_OPT_PAGE_SIZE(def, desc)	{ "page-size", 0, "4k|2m|1g|thp", OPT_PAGE_SIZE, \
-	"page size of the measured memory", def, desc }
-#define PH_OPT_BACKEND	{ "backend", 0, "auto|kmod|hugetlb|anon", OPT_BACKEND, \
-	"where the memory comes from; auto: pagehop.ko if loaded\n" \
-	"and able, else hugetlb for 2m/1g, else anonymous memory", "auto", NULL }
-#define PH_OPT_MEMBIND	{ "membind", 0, "NODES", OPT_MEMBIND, \
-	"memory on these nodes; each thread's on the member\nnearest its CPU", NULL, \
-	"each thread's own node" }
-#define PH_OPT_INTERLEAVE	{ "interleave", 0, "NODES", OPT_INTERLEAVE, \
-	"pages round robin over these nodes", NULL, NULL }
-#define PH_OPT_RESERVE	{ "reserve", 0, NULL, OPT_RESERVE, \
-	"grow a node's hugetlb pool if it is short (put back\nafter; --reserve runs take turns)", NULL, NULL }
-#define PH_OPT_ALLOW_UNVERIFIED	{ "allow-unverified", 0, NULL, OPT_ALLOW_UNVERIFIED, \
-	"measure even if the memory is not where or what was\nasked; every row then says verified=no", \
-	NULL, NULL }
-#define PH_OPT_CPUNODEBIND	{ "cpunodebind", 0, "NODES", OPT_CPUNODEBIND, \
-	"run on the CPUs of these nodes", NULL, NULL }
-#define PH_OPT_PHYSCPUBIND	{ "physcpubind", 0, "CPUS", OPT_PHYSCPUBIND, \
-	"run on these CPUs", NULL, NULL }
-#define PH_OPT_THREADS(desc)	{ "threads", 0, "N", OPT_THREADS, \
-	"how many threads (one per CPU, distinct cores first)", NULL, desc }
-#define PH_OPT_TIME(def)	{ "time", 0, "SECONDS", OPT_TIME, "budget per figure", def, NULL }
-#define PH_OPT_CI(def)	{ "ci", 0, "PERCENT", OPT_CI, \
-	"stop once the median's 95% CI is within this", def, NULL }
-#define PH_OPT_FORMAT	{ "format", 'f', "table|csv|json", OPT_FORMAT, "how to print the results", \
-	"table", NULL }
-
-/*
- * Every common measuring option, as refusals (optspec.h) for a command that
- * takes none of them, each with the reason why.
- */
-#define PH_REFUSE_MEASURING(why)                                                                   \
-	{ "size", why }, { "page-size", why }, { "backend", why }, { "membind", why },             \
-	{ "interleave", why }, { "cpunodebind", why }, { "physcpubind", why }, { "threads", why }, \
-	{ "time", why }, { "ci", why }, { "reserve", why }, { "allow-unverified", why }
-
-/* The last lines of the usage of a command that takes node or CPU lists. */
-#define PH_USAGE_LISTS "NODES and CPUS are lists as numactl takes them: 0,2-3, all, !1.\n"
-
-/* The common long options, terminated by a zero entry. */
-extern const struct option session_common_options[];
-/* The usage lines for them. */
-extern const char session_common_usage[];
 
 struct ph_session {
 	/* options */
@@ -119,26 +44,8 @@ struct ph_session {
 	char backend_note[384];	/* why --backend auto took another backend */
 };
 
-/*
- * Handle a common option for opts_parse: 0, -EINVAL after the one-line
- * error, or 1 when o is not a common option (the command's own).
- */
-int session_option(struct ph_session *s, const struct ph_opt *o, const char *arg);
-
 /* Defaults: table, 4K pages, auto backend, --time 2, --ci 1. */
 void session_init(struct ph_session *s, uint64_t default_size);
-
-/*
- * Merge the common options with a command's own into one getopt_long table
- * (the caller frees it).
- */
-struct option *session_options(const struct option *own);
-
-/*
- * Handle a common option.  Returns 1 if handled, 0 if c is not common,
- * -1 on a bad value (the one-line error already printed).
- */
-int session_parse_option(struct ph_session *s, int c, const char *arg);
 
 /* Load topology, CPU, module and clock.  0 or an exit code. */
 int session_machine(struct ph_session *s);
