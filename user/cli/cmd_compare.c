@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "fleet.h"
 #include "read_baseline.h"
+#include "common_opts.h"
 #include "session.h"
 #include "util.h"
 
@@ -64,7 +65,7 @@ struct compare_args {
 static int compare_option(void *ctx, const struct ph_opt *o, const char *arg)
 {
 	struct compare_args *a = ctx;
-	int h = session_option(&a->s, o, arg);
+	int h = common_option(&a->s, o, arg);
 	char why[256];
 
 	if (h <= 0)

@@ -11,6 +11,7 @@
 #include "health.h"
 #include "prom.h"
 #include "read_baseline.h"
+#include "common_opts.h"
 #include "session.h"
 #include "util.h"
 

@@ -6,6 +6,7 @@
  */
 #include "commands.h"
 #include "diag.h"
+#include "common_opts.h"
 #include "session.h"
 #include "util.h"
 
@@ -65,7 +66,7 @@ struct baseline_args {
 static int baseline_option(void *ctx, const struct ph_opt *o, const char *arg)
 {
 	struct baseline_args *a = ctx;
-	int h = session_option(&a->s, o, arg);
+	int h = common_option(&a->s, o, arg);
 
 	if (h <= 0)
 		return h;
