@@ -168,10 +168,10 @@ static void test_siblings(void **state)
 	hset_add_fig(&now, "mem_total", 4, 4, "GiB", 4, 4, 4);
 	health_siblings(&now, over, set, &out);
 	out.nnodes = 5;
-	/* median of 8, 16, 16, 16 is 16: node 3 is at -50%, beyond 2 x 0.5% */
+	/* median of 8, 16, 16, 16 is 16: node 3 is at -50%, beyond 2 x 5% (siblings' memory tolerance) */
 	assert_int_equal(out.n, 8);
 	assert_int_equal(health_fold(&out, line, sizeof(line)), PH_H_CRITICAL);
-	assert_string_equal(line, "PAGEHOP CRITICAL - node 3 mem_total 8.0 GiB, 50% below siblings' median 16.0 (limit -0.5%); +1 more");
+	assert_string_equal(line, "PAGEHOP CRITICAL - node 3 mem_total 8.0 GiB, 50% below siblings' median 16.0 (limit -5%); +1 more");
 	for (int i = 0; i < out.n; i++)
 		if (out.v[i].fig.node == 1 && !strcmp(out.v[i].fig.name, "hugepages_2m")) {
 			assert_int_equal(out.v[i].st, PH_H_WARNING);

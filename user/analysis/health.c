@@ -207,7 +207,7 @@ static void pct(char *buf, size_t len, double frac)
 {
 	double p = fabs(frac) * 100;
 
-	snprintf(buf, len, p >= 9.95 ? "%.0f%%" : "%.1f%%", p);
+	snprintf(buf, len, p >= 9.95 || fabs(p - round(p)) < 0.05 ? "%.0f%%" : "%.1f%%", p);
 }
 
 /* The phrase naming the node, the figure, how far and against what. */
@@ -302,6 +302,22 @@ static int ncpus_of(const struct ph_hset *s, int node)
 	return -1;
 }
 
+/*
+ * Among siblings, node 0 holds the kernel and the firmware's reservations:
+ * its MemTotal is a few percent below the others' on a sound machine.  So
+ * memory is judged against siblings at 5% (CRITICAL at 10%, below one DIMM
+ * of eight), against the node's own baseline at the kind's 0.5%.
+ */
+static const struct ph_htol sibling_mem_tol = { -0.05, 0.05 };
+
+static struct ph_htol sibling_tol(const struct ph_hfig *g, const struct ph_htol over[PH_HK_NKINDS],
+				  const bool set[PH_HK_NKINDS])
+{
+	if (health_kind_of(g->name) == PH_HK_MEMORY && !(set && set[PH_HK_MEMORY]))
+		return sibling_mem_tol;
+	return tol_for(g, NULL, over, set);
+}
+
 void health_siblings(const struct ph_hset *now, const struct ph_htol over[PH_HK_NKINDS],
 		     const bool set[PH_HK_NKINDS], struct ph_hfindings *out)
 {
@@ -330,7 +346,7 @@ void health_siblings(const struct ph_hset *now, const struct ph_htol over[PH_HK_
 		f = hfindings_add(out);
 		f->fig = *g;
 		f->basis = PH_HB_SIBLINGS;
-		health_judge(f, med, med, med, tol_for(g, NULL, over, set));
+		health_judge(f, med, med, med, sibling_tol(g, over, set));
 		describe(f, "siblings' median");
 	}
 	free(vals);

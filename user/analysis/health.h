@@ -70,7 +70,8 @@ void health_against(const struct ph_hset *base, const struct ph_hset *now,
 /*
  * Without a baseline: the nodes of now with the same CPU count are
  * siblings; with three or more, each one's figure is judged against the
- * median of the siblings' (a reference with no CI of its own).  With two,
+ * median of the siblings' (a reference with no CI of its own), with the
+ * kind's tolerance, but memory at 5% (node 0 holds the kernel).  With two,
  * neither can be called the odd one: they are not judged.  Appended to out.
  */
 void health_siblings(const struct ph_hset *now, const struct ph_htol over[PH_HK_NKINDS],
