@@ -204,9 +204,28 @@ static void test_model_rules_tolerance(void **state)
 	assert_string_equal(diff, "'(nothing)' here, 'node0=8x2' in the baseline");
 
 	hset_add_setting(&now, "slit_valid", "no: the diagonal must be 10 (LOCAL_DISTANCE) (entry 0,0 is 12)");
-	health_rules(&now, &out);
+	health_rules(&now, true, &out);
 	assert_int_equal(out.n, 1);
 	assert_int_equal(out.v[0].st, PH_H_WARNING);
+	hfindings_free(&out);
+	/* without a baseline, the kernel's defaults: balancing off on 2 nodes, THP never */
+	hset_add_node(&now, 0, 4);
+	hset_add_node(&now, 1, 4);
+	hset_add_setting(&now, "numa_balancing", "0");
+	hset_add_setting(&now, "thp_enabled", "never");
+	health_rules(&now, true, &out);
+	assert_int_equal(out.n, 1);	/* with one, the baseline is the reference */
+	hfindings_free(&out);
+	health_rules(&now, false, &out);
+	assert_int_equal(out.n, 3);
+	assert_string_equal(out.v[0].why, "numa_balancing is 0, the kernel's default on several nodes is 1");
+	assert_int_equal(out.v[1].st, PH_H_WARNING);
+	assert_string_equal(out.v[1].why, "thp_enabled is never, never the kernel's default");
+	hfindings_free(&out);
+	snprintf(now.settings[1].val, sizeof(now.settings[1].val), "1");
+	snprintf(now.settings[2].val, sizeof(now.settings[2].val), "madvise");
+	health_rules(&now, false, &out);
+	assert_true(out.v[0].st == PH_H_OK && out.v[1].st == PH_H_OK);
 	hfindings_free(&out);
 	hset_free(&now);
 

@@ -352,11 +352,38 @@ void health_siblings(const struct ph_hset *now, const struct ph_htol over[PH_HK_
 	free(vals);
 }
 
-void health_rules(const struct ph_hset *now, struct ph_hfindings *out)
+/* A rule's finding: status st, the phrase why. */
+static void rule(struct ph_hfindings *out, const char *name, enum ph_hstatus st, const char *why)
+{
+	struct ph_hfinding *f = hfindings_add(out);
+
+	snprintf(f->fig.name, sizeof(f->fig.name), "%s", name);
+	f->fig.node = f->fig.mem_node = -1;
+	f->basis = PH_HB_RULE;
+	f->ref = f->dev = f->limit_lo = f->limit_hi = f->tol.lower = f->tol.upper = NAN;
+	f->st = st;
+	snprintf(f->why, sizeof(f->why), "%s", why);
+}
+
+void health_rules(const struct ph_hset *now, bool have_baseline, struct ph_hfindings *out)
 {
 	const char *slit = hset_setting(now, "slit_valid");
+	const char *bal = hset_setting(now, "numa_balancing");
+	const char *thp = hset_setting(now, "thp_enabled");
 	struct ph_hfinding *f;
 
+	/* Without a baseline, the kernel's defaults are the reference: NUMA
+	 * balancing is on by default on a machine of several nodes
+	 * (CONFIG_NUMA_BALANCING_DEFAULT_ENABLED, as distributions build),
+	 * and THP is "always" or "madvise" by default, never "never". */
+	if (!have_baseline && bal && now->nnodes > 1)
+		rule(out, "numa_balancing", !strcmp(bal, "0") ? PH_H_WARNING : PH_H_OK,
+		     !strcmp(bal, "0") ? "numa_balancing is 0, the kernel's default on several nodes is 1"
+				       : "numa_balancing as the kernel's default");
+	if (!have_baseline && thp)
+		rule(out, "thp_enabled", !strcmp(thp, "never") ? PH_H_WARNING : PH_H_OK,
+		     !strcmp(thp, "never") ? "thp_enabled is never, never the kernel's default"
+					   : "thp_enabled as a kernel default");
 	if (!slit)
 		return;
 	f = hfindings_add(out);

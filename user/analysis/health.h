@@ -78,10 +78,12 @@ void health_siblings(const struct ph_hset *now, const struct ph_htol over[PH_HK_
 		     const bool set[PH_HK_NKINDS], struct ph_hfindings *out);
 
 /*
- * Rules of their own on now's settings: "slit_valid" other than "yes"
- * (Linux ignores the table) is a WARNING.  Appended to out.
+ * Rules of their own on now's settings: "slit_valid" other than "yes" or
+ * "none" (Linux ignores the table) is a WARNING; without a baseline, the
+ * kernel's defaults stand in for it: numa_balancing 0 on several nodes,
+ * and thp_enabled "never", are WARNINGs.  Appended to out.
  */
-void health_rules(const struct ph_hset *now, struct ph_hfindings *out);
+void health_rules(const struct ph_hset *now, bool have_baseline, struct ph_hfindings *out);
 
 /*
  * The worst status of all findings, and the line that says it:

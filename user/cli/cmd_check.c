@@ -235,7 +235,7 @@ int cmd_check(int argc, char *argv[])
 	if (base)
 		health_against(base, &d.set, a.over, a.set, &f);
 	health_siblings(&d.set, a.over, a.set, &f);
-	health_rules(&d.set, &f);
+	health_rules(&d.set, base != NULL, &f);
 	f.nnodes = s.topo.nnodes;
 	st = rc == PH_EXIT_INTERRUPTED ? health_unknown(line, sizeof(line), "interrupted by a signal")
 				       : health_fold(&f, line, sizeof(line));
