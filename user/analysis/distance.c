@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * distance.c - the analysis behind "pagehop slit": measured matrix against
- * SLIT and HMAT.  Pure arithmetic; docs/slit.md gives every formula with a
+ * distance.c - the analysis behind "pagehop slit": a measured matrix
+ * normalised to distances, its levels, and its order, magnitude and
+ * asymmetry against the SLIT (the rest: slit_propose.c, hmat_check.c,
+ * slit_analysis.c).  Pure arithmetic; docs/slit.md gives every formula with a
  * worked example, so that each printed number can be redone by hand.
  */
 #include "distance_impl.h"
