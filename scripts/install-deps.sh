@@ -8,7 +8,8 @@
 #   check  also the tests: cmocka, clang, the QEMU guests with the 6.1 and 6.12
 #          kernels and their headers, iasl, dkms, and the engines pagehop
 #          check runs under: Slurm with munge, node_exporter (make check)
-#   bench  also the peers bench/ compares against (likwid) and gnuplot
+#   bench  also the peers bench/ compares against (likwid), gnuplot, and jq,
+#          with which the bench/ scripts read pagehop's JSON
 #
 # Silent when everything is installed.  Not root and something missing: one
 # line naming the packages, exit 1.  Packages come from Debian's archive only.
@@ -24,7 +25,7 @@ check_pkgs=(clang libcmocka-dev jq numactl hwloc-nox
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
 	acpica-tools dkms gnuplot-nox
 	slurm-wlm munge prometheus-node-exporter bc)
-bench_pkgs=(likwid gnuplot-nox)
+bench_pkgs=(likwid gnuplot-nox jq)
 
 case "$job" in
 run) want=("${run_pkgs[@]}") ;;

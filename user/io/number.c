@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * number.c - format_number() (output.h): the text snprintf would give one
+ * number.c - format_number() (number.h): the text snprintf would give one
  * double, without its cost, for the formats documents use.
  */
-#include "output.h"
+#include "number.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * output.c - the document model; its three renderings are in
- * render_table.c, render_csv.c and render_json.c, on doc_impl.h.
+ * output.c - the document model; render.c renders it, with the three
+ * renderings of render_table.c, render_csv.c and render_json.c.
  *
  * Strings in JSON are escaped by json-c, so that they are always escaped
  * correctly; numbers keep the text the command formatted them with, so the
@@ -17,7 +17,7 @@
  * rendered, into a scratch row.  Everything is rendered straight to the
  * output stream; nothing is written before the command is done.
  */
-#include "doc_impl.h"
+#include "output_impl.h"
 #include "util.h"
 
 #include <errno.h>
@@ -423,68 +423,4 @@ void doc_note(struct ph_doc *d, const char *fmt, ...)
 	va_end(ap);
 	d->notes = xrealloc(d->notes, (d->nnotes + 1) * sizeof(*d->notes));
 	d->notes[d->nnotes++] = s;
-}
-
-/* The renderers write with the *_unlocked calls: the stream is locked once, here. */
-static void render(struct ph_doc *d, enum ph_format fmt, FILE *f)
-{
-	if (!d->have_prov) {
-		provenance_collect(&d->prov);
-		d->have_prov = true;
-	}
-	flockfile(f);
-	switch (fmt) {
-	case PH_FMT_CSV:
-		doc_render_csv(d, f);
-		break;
-	case PH_FMT_JSON:
-		doc_render_json(d, f);
-		break;
-	case PH_FMT_TABLE:
-	default:
-		doc_render_table(d, f);
-		break;
-	}
-	funlockfile(f);
-}
-
-/*
- * Straight to out: the document is complete before anything is written,
- * and a stream that fails is reported, as a buffer written at once would
- * be; a document of a million rows never sits in memory as text.
- */
-int doc_render(struct ph_doc *d, enum ph_format fmt, FILE *out)
-{
-	int err = 0;
-
-	errno = 0;
-	render(d, fmt, out);
-	if (fflush(out) || ferror(out)) {
-		err = errno ? -errno : -EIO;
-		if (out == stdout)
-			ph_stdout_failed(-err);
-	}
-	return err;
-}
-
-int doc_save_json(struct ph_doc *d, const char *path, char *why, size_t size)
-{
-	size_t len = 0;
-	char *buf = NULL;
-	FILE *m = open_memstream(&buf, &len);
-	int err;
-
-	if (!m) {
-		snprintf(why, size, "%s", strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	render(d, PH_FMT_JSON, m);
-	if (fclose(m)) {
-		free(buf);
-		snprintf(why, size, "%s", strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	err = write_file_atomic(path, buf, len, why, size);
-	free(buf);
-	return err;
 }

@@ -2,7 +2,7 @@
 /*
  * render_csv.c - a document as CSV (RFC 4180 quoting): one block per item.
  */
-#include "doc_impl.h"
+#include "output_impl.h"
 #include "util.h"
 
 #include <stdlib.h>

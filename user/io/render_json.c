@@ -3,7 +3,7 @@
  * render_json.c - a document as JSON, in json-c's pretty layout, written as the
  * document is walked (output.c says why).
  */
-#include "doc_impl.h"
+#include "output_impl.h"
 #include "util.h"
 
 #include <json-c/json.h>

@@ -3,7 +3,7 @@
  * render_table.c - a document as aligned text: sections as key/value lines, tables
  * with a header, matrices with row and column ids.
  */
-#include "doc_impl.h"
+#include "output_impl.h"
 #include "util.h"
 
 #include <stdlib.h>
