@@ -10,5 +10,5 @@ dmesg | grep -q 'SLIT table looks invalid. Not used.' && ok "the kernel ignores 
 pagehop check --budget 2 --format json >/tmp/c.json 2>/tmp/err
 rc=$?
 s=$(jq -r '.findings[] | select(.basis == "rule" and .figure == "slit_valid") | .status' /tmp/c.json)
-[ "$s" = WARNING ] && [ $rc -ge 1 ] && [ $rc -le 2 ] && ok "the SLIT flagged: $(jq -r '.findings[] | select(.basis == "rule") | .why' /tmp/c.json)" ||
+[ "$s" = WARNING ] && [ $rc -ge 1 ] && [ $rc -le 2 ] && ok "the SLIT flagged: $(jq -r '.findings[] | select(.basis == "rule" and .figure == "slit_valid") | .why' /tmp/c.json)" ||
 	not_ok "SLIT flagged" "status '$s' rc $rc: $(jq -r .verdict.line /tmp/c.json 2>&1) $(cat /tmp/err)"
