@@ -8,7 +8,8 @@
 #                     default job
 #   make check        install what the tests need, build with gcc and clang,
 #                     run unit (plain and ASan+UBSan), host and VM tests
-#   make install      install the command, the man page and the module (dkms
+#   make install      install the command, the man page, contrib/ (Slurm, NHC,
+#                     Prometheus; docs/diagnostics.md) and the module (dkms
 #                     when present, else /lib/modules/KVER/extra + depmod)
 #   make install-kmod the module alone
 #   make kmod         build pagehop.ko against KVER (default: running kernel)
@@ -71,7 +72,7 @@ DKMS_SRC    := $(DESTDIR)/usr/src/pagehop-$(PAGEHOP_API)
 KMOD_OUT    = $(BUILD)/kmod/$(KVER)
 
 .PHONY: all run check unit unit-asan clang host-tests vm-tests structure dkms-test \
-        install install-kmod uninstall kmod load unload clean deps deps-check
+        install install-kmod install-contrib-files uninstall kmod load unload clean deps deps-check
 
 all: $(BUILD)/pagehop $(TEST_BIN) $(UNIT_BINS) $(VM_HELPERS)
 
@@ -180,7 +181,18 @@ structure:
 install: all
 	install -D -m 0755 $(BUILD)/pagehop $(DESTDIR)$(PREFIX)/bin/pagehop
 	install -D -m 0644 docs/pagehop.1 $(DESTDIR)$(PREFIX)/share/man/man1/pagehop.1
+	@$(MAKE) --no-print-directory install-contrib-files
 	@$(MAKE) --no-print-directory install-kmod
+
+# Where clusters run the check (docs/diagnostics.md): Slurm, Prometheus, NHC.
+CONTRIB_DIR = $(DESTDIR)$(PREFIX)/share/pagehop
+install-contrib-files:
+	install -D -m 0755 contrib/slurm/pagehop-healthcheck.sh $(CONTRIB_DIR)/slurm/pagehop-healthcheck.sh
+	install -D -m 0644 contrib/slurm/pagehop-fleet.sbatch $(CONTRIB_DIR)/slurm/pagehop-fleet.sbatch
+	install -D -m 0644 -t $(CONTRIB_DIR)/prometheus contrib/prometheus/pagehop-check.service \
+	contrib/prometheus/pagehop-check.timer contrib/prometheus/pagehop.rules.yml
+	install -D -m 0644 contrib/nhc/pagehop.nhc $(CONTRIB_DIR)/nhc/pagehop.nhc
+	install -D -m 0644 docs/diagnostics.md $(DESTDIR)$(PREFIX)/share/doc/pagehop/diagnostics.md
 
 # The module: through dkms when it is there (rebuilt on kernel updates), else
 # built for KVER into /lib/modules/KVER/extra.  With DESTDIR (packaging) the
@@ -204,6 +216,7 @@ install-kmod:
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pagehop $(DESTDIR)$(PREFIX)/share/man/man1/pagehop.1
+	rm -rf $(CONTRIB_DIR) $(DESTDIR)$(PREFIX)/share/doc/pagehop/diagnostics.md
 	-@if command -v dkms >/dev/null 2>&1 && [ -z "$(DESTDIR)" ]; then \
 		dkms remove pagehop/$(PAGEHOP_API) --all; fi
 	rm -rf $(DKMS_SRC) $(DESTDIR)/lib/modules/$(KVER)/extra/pagehop.ko

@@ -17,6 +17,9 @@ int cmd_matrix(int argc, char *argv[]);
 int cmd_pages(int argc, char *argv[]);
 int cmd_prefetch(int argc, char *argv[]);
 int cmd_slit(int argc, char *argv[]);
+int cmd_baseline(int argc, char *argv[]);
+int cmd_check(int argc, char *argv[]);
+int cmd_compare(int argc, char *argv[]);
 
 /* The declarations of the commands' options (optspec.h). */
 extern const struct ph_cmdspec cmd_matrix_spec;
@@ -28,5 +31,8 @@ extern const struct ph_cmdspec cmd_chase_spec;
 extern const struct ph_cmdspec cmd_survey_spec;
 extern const struct ph_cmdspec cmd_pages_spec;
 extern const struct ph_cmdspec cmd_prefetch_spec;
+extern const struct ph_cmdspec cmd_baseline_spec;
+extern const struct ph_cmdspec cmd_check_spec;
+extern const struct ph_cmdspec cmd_compare_spec;
 
 #endif

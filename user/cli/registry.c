@@ -28,6 +28,12 @@ const struct ph_command ph_commands[] = {
 	  "latency and bandwidth for every CPU node x memory node pair", &cmd_matrix_spec },
 	{ "slit", cmd_slit,
 	  "compare a measured node matrix with the SLIT and HMAT; propose a SLIT", &cmd_slit_spec },
+	{ "baseline", cmd_baseline,
+	  "record this machine's fingerprint: model key, settings, figures per node", &cmd_baseline_spec },
+	{ "check", cmd_check,
+	  "a verdict on this machine within a time budget (monitoring exit codes)", &cmd_check_spec },
+	{ "compare", cmd_compare,
+	  "rank a fleet's hosts by how far their figures stray from their model's", &cmd_compare_spec },
 };
 
 const size_t ph_ncommands = ARRAY_SIZE(ph_commands);

@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# test_check.sh - pagehop baseline and pagehop check on this machine: the
+# baseline's identity and exact figures against what the kernel says
+# through other paths (numactl, sysfs); the budget holds on the wall
+# clock; the verdict line, exit codes 0-3 and the JSON agree; settings and
+# memory edited in the baseline are flagged by name; bad input and bad
+# usage give UNKNOWN (3) in one line; --prom-file is written atomically.
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" -eq 0 ] || skip_test "needs root: check measures on verified memory (pagemap)"
+command -v jq >/dev/null || skip_test "needs jq"
+B=$TMP/b.json
+
+# ---- baseline ----
+"$PAGEHOP" baseline --time 0.3 --save "$B" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -le 1 ] && [ -s "$B" ] || fail "baseline: exit $rc: $(cat "$TMP/err")"
+expect "baseline: provenance says baseline" "$(jq -r .provenance.subcommand "$B")" baseline
+nodes=$(numactl -H | sed -n 's/^available: \([0-9]*\) nodes.*/\1/p')
+expect "baseline: nodes in the model key, as numactl counts them" \
+	"$(jq -r .identity.model_key "$B" | tr ';' '\n' | sed -n 's/^nodes=//p')" "$nodes"
+n0=$(ls -d /sys/devices/system/node/node* | head -n 1)
+id0=${n0##*node}
+kb=$(awk '/MemTotal/ {print $4}' "$n0/meminfo")
+got=$(jq -r --argjson n "$id0" '.figures[] | select(.figure == "mem_total" and .node == $n) | .value' "$B")
+awk -v g="$got" -v k="$kb" 'BEGIN { exit !(g * 1048576 > k - 1024 && g * 1048576 < k + 1024) }' &&
+	pass "baseline: node $id0 mem_total $got GiB is sysfs' $kb kB" || fail "baseline: mem_total $got GiB, sysfs $kb kB"
+bad=$(jq '[.figures[] | select((.ci_lo | type) != "number" or (.ci_hi | type) != "number" or .ci_lo > .value or .ci_hi < .value)] | length' "$B")
+expect "baseline: every figure has its CI around its value" "$bad" 0
+expect "baseline: triad measured on node $id0 with a tolerance" \
+	"$(jq -r --argjson n "$id0" '.figures[] | select(.figure == "bandwidth_triad" and .node == $n) | "\(.lower) \(.upper) \(.unit)"' "$B")" \
+	"-0.1 0.25 GB/s"
+
+# ---- the budget holds, and the line, the exit code and the JSON agree ----
+code_of() { case $1 in OK) echo 0 ;; WARNING) echo 1 ;; CRITICAL) echo 2 ;; *) echo 3 ;; esac; }
+t0=$(date +%s.%N)
+"$PAGEHOP" check --baseline "$B" --budget 5 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+t1=$(date +%s.%N)
+wall=$(echo "$t1 - $t0" | bc)
+[ "$(echo "$wall <= 5.5" | bc)" = 1 ] && pass "check --budget 5 took $wall s" || fail "check --budget 5 took $wall s"
+first=$(head -n 1 "$TMP/out")
+word=$(echo "$first" | sed -n 's/^PAGEHOP \(OK\|WARNING\|CRITICAL\|UNKNOWN\) - .*/\1/p')
+[ -n "$word" ] && pass "first line: $first" || fail "first line: '$first'"
+expect "exit code is the verdict's" "$rc" "$(code_of "$word")"
+"$PAGEHOP" check --baseline "$B" --budget 3 --format json >"$TMP/c.json" 2>"$TMP/err"
+rc=$?
+expect "json: verdict.exit_code is the exit code" "$(jq -r .verdict.exit_code "$TMP/c.json")" "$rc"
+jq -e '.verdict.line | test("^PAGEHOP (OK|WARNING|CRITICAL|UNKNOWN) - ")' "$TMP/c.json" >/dev/null &&
+	pass "json: the line" || fail "json: $(jq -c .verdict "$TMP/c.json")"
+jq -e '[.findings[] | select(.basis == "baseline")] | length > 0 and all(.status != null)' "$TMP/c.json" >/dev/null &&
+	pass "json: every figure judged has its status" || fail "json: findings"
+
+# ---- faults written into the baseline are named ----
+jq '(.settings.thp_enabled) = "pagehop-test"' "$B" >"$TMP/thp.json"
+"$PAGEHOP" check --baseline "$TMP/thp.json" --budget 2 --format json >"$TMP/c.json" 2>"$TMP/err"
+rc=$?
+[ $rc -ge 1 ] && [ $rc -le 2 ] && pass "changed setting: exit $rc" || fail "changed setting: exit $rc"
+expect "changed setting: its finding" \
+	"$(jq -r '.findings[] | select(.figure == "thp_enabled") | .status' "$TMP/c.json")" WARNING
+jq --argjson n "$id0" '(.figures[] | select(.figure == "mem_total" and .node == $n) | .value, .ci_lo, .ci_hi) |= . * 2' \
+	"$B" >"$TMP/mem.json"
+"$PAGEHOP" check --baseline "$TMP/mem.json" --budget 2 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect "memory half the baseline's: CRITICAL" "$rc" 2
+grep -q "^PAGEHOP CRITICAL - node $id0 mem_total .*50% below baseline" "$TMP/out" &&
+	pass "$(head -n 1 "$TMP/out")" || fail "memory: $(head -n 1 "$TMP/out")"
+"$PAGEHOP" check --baseline "$TMP/mem.json" --budget 2 --tolerance memory=-0.6:0.1 >"$TMP/out" 2>"$TMP/err"
+expect "--tolerance memory=-0.6:0.1 makes it OK" "$(head -n 1 "$TMP/out" | cut -d' ' -f2)" OK
+
+# ---- bad input: UNKNOWN, exit 3, one line, no crash ----
+unknown() {
+	local desc=$1 rc
+	shift
+	"$PAGEHOP" check --budget 2 "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 3 ] && [ "$(cat "$TMP/out" "$TMP/err" | wc -l)" -eq 1 ] && grep -q '^PAGEHOP UNKNOWN - ' "$TMP/out"; then
+		pass "$desc: $(cat "$TMP/out")"
+	else
+		fail "$desc: exit $rc: $(cat "$TMP/out" "$TMP/err" | head -n 3)"
+	fi
+}
+head -c 300 "$B" >"$TMP/corrupt.json"
+unknown "corrupt baseline" --baseline "$TMP/corrupt.json"
+mkdir "$TMP/empty"
+unknown "empty directory" --baseline "$TMP/empty"
+jq 'del(.figures[3].ci_lo, .figures[3].ci_hi)' "$B" >"$TMP/noci.json"
+unknown "a figure without CI" --baseline "$TMP/noci.json"
+jq '.figures[3].ci_lo = null' "$B" >"$TMP/nullci.json"
+unknown "a figure with a null CI" --baseline "$TMP/nullci.json"
+jq '.identity.model_key |= sub("nodes=[0-9]+"; "nodes=64")' "$B" >"$TMP/other.json"
+unknown "another model" --baseline "$TMP/other.json"
+grep -q "nodes: $nodes here, 64 in the baseline" "$TMP/out" && pass "  the difference named" || fail "  $(cat "$TMP/out")"
+unknown "no such file" --baseline "$TMP/none.json"
+echo '{"provenance": {"subcommand": "matrix"}}' >"$TMP/matrix.json"
+unknown "another command's document" --baseline "$TMP/matrix.json"
+# a directory: the baseline of this model is taken among others
+mkdir "$TMP/dir"
+cp "$TMP/other.json" "$TMP/dir/a.json"
+cp "$TMP/mem.json" "$TMP/dir/b.json"
+"$PAGEHOP" check --baseline "$TMP/dir" --budget 2 >"$TMP/out" 2>"$TMP/err"
+expect "directory: this model's baseline is used" "$?" 2
+unknown "directory with only another model" --baseline "$(mkdir "$TMP/d2" && cp "$TMP/other.json" "$TMP/d2/" && echo "$TMP/d2")"
+
+# ---- bad usage: UNKNOWN (3) for check, one line on stderr, nothing on stdout ----
+usage3() {
+	local desc=$1 rc
+	shift
+	"$PAGEHOP" check "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 3 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && pass "$desc: $(cat "$TMP/err")" ||
+		fail "$desc: exit $rc: $(cat "$TMP/err")"
+}
+usage3 "--budget 0" --budget 0
+usage3 "--format csv" --format csv
+usage3 "--size (a measuring option)" --size 1G
+usage3 "--tolerance disk=..." --tolerance disk=-0.1:0.1
+usage3 "--tolerance lower above 0" --tolerance latency=0.1:0.1
+usage3 "a stray argument" stray
+usage3 "--prom-file in a missing directory" --prom-file "$TMP/none/x.prom"
+
+# ---- --prom-file: written whole, beside itself, replacing the old one ----
+mkdir "$TMP/prom"
+echo "old" >"$TMP/prom/pagehop.prom"
+"$PAGEHOP" check --baseline "$B" --budget 2 --prom-file "$TMP/prom/pagehop.prom" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect "prom: status metric is the exit code" \
+	"$(sed -n 's/^pagehop_check_status \([0-9]\)$/\1/p' "$TMP/prom/pagehop.prom")" "$rc"
+grep -q "^pagehop_memory_bytes{node=\"$id0\"} " "$TMP/prom/pagehop.prom" && pass "prom: memory with its node" ||
+	fail "prom: $(cat "$TMP/prom/pagehop.prom")"
+expect "prom: nothing else left in the directory" "$(ls -A "$TMP/prom")" pagehop.prom
+dups=$(grep -v '^#' "$TMP/prom/pagehop.prom" | sed 's/ [^ ]*$//' | sort | uniq -d)
+expect "prom: no series twice" "$dups" ""
+finish

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_read_baseline.c - baseline documents read into the health model,
+ * refusals of what cannot be a reference (no CI, no model key, another
+ * command's document, bad tolerances), and the textfile metrics rendered
+ * from a model written by hand.
+ */
+#include "unit.h"
+#include "prom.h"
+#include "read_baseline.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DOC(figs) \
+	"{\"provenance\": {\"subcommand\": \"baseline\"}," \
+	" \"identity\": {\"model_key\": \"cpu=X;sockets=1;nodes=2;node0=4x2;node1=4x2\"}," \
+	" \"settings\": {\"thp_enabled\": \"madvise\", \"numa_balancing\": \"1\"}," \
+	" \"nodes\": [{\"node\": 0, \"ncpus\": 8}, {\"node\": 1, \"ncpus\": 8}]," \
+	" \"figures\": [" figs "]}"
+
+static void test_parse_good(void **state)
+{
+	struct ph_hset s;
+	char err[256];
+	const struct ph_hfig *f;
+
+	(void)state;
+	assert_int_equal(baseline_parse("b.json", DOC(
+		"{\"figure\": \"bandwidth_triad\", \"node\": 1, \"mem_node\": 1, \"value\": 54.3, \"unit\": \"GB/s\","
+		" \"ci_lo\": 54.0, \"ci_hi\": 54.6, \"lower\": -0.1, \"upper\": null},"
+		"{\"figure\": \"latency_hop1\", \"node\": 0, \"mem_node\": 1, \"value\": 140, \"unit\": \"ns\","
+		" \"ci_lo\": 139, \"ci_hi\": 141}"), &s, err, sizeof(err)), 0);
+	assert_string_equal(s.model, "cpu=X;sockets=1;nodes=2;node0=4x2;node1=4x2");
+	assert_int_equal(s.nfigs, 2);
+	f = hset_find(&s, "bandwidth_triad", 1, 1);
+	assert_non_null(f);
+	assert_true(f->tol_set);
+	assert_true(fabs(f->tol.lower + 0.1) < 1e-12 && isnan(f->tol.upper));
+	f = hset_find(&s, "latency_hop1", 0, 1);
+	assert_non_null(f);
+	assert_false(f->tol_set);
+	assert_true(f->ci_lo == 139 && f->ci_hi == 141);
+	assert_string_equal(hset_setting(&s, "numa_balancing"), "1");
+	assert_int_equal(s.nnodes, 2);
+	assert_int_equal(s.nodes[1].ncpus, 8);
+	hset_free(&s);
+}
+
+static void test_parse_refused(void **state)
+{
+	static const struct {
+		const char *text, *err;
+	} cases[] = {
+		{ DOC("{\"figure\": \"latency_4k\", \"node\": 0, \"value\": 90, \"ci_lo\": 89}"),
+		  "b.json: figure latency_4k (row 1) has no CI: a reference must carry one" },
+		{ DOC("{\"figure\": \"latency_4k\", \"node\": 0, \"value\": 90, \"ci_lo\": 91, \"ci_hi\": 89}"),
+		  "b.json: figure latency_4k (row 1) has no CI: a reference must carry one" },
+		{ DOC("{\"figure\": \"latency_4k\", \"node\": 0, \"value\": 90, \"ci_lo\": 89, \"ci_hi\": 91, \"lower\": 0.2}"),
+		  "b.json: figure latency_4k (row 1): lower must be in [-1, 0] and upper >= 0, or null" },
+		{ DOC("{\"node\": 0, \"value\": 90}"), "b.json: figures row 1 lacks a figure name, node or value" },
+		{ DOC(""), "b.json: no figures" },
+		{ "{\"provenance\": {\"subcommand\": \"matrix\"}}", "b.json: not a pagehop baseline or check document" },
+		{ "{\"provenance\": {\"subcommand\": \"check\"}, \"figures\": []}", "b.json: no identity.model_key" },
+		{ "[1, 2", "b.json: not JSON: unexpected end of data" },
+	};
+	struct ph_hset s;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(baseline_parse("b.json", cases[i].text, &s, err, sizeof(err)), -EINVAL);
+		assert_string_equal(err, cases[i].err);
+	}
+}
+
+static void test_load_dir(void **state)
+{
+	char *dir = ph_tmp_template("unit"), path[512], err[1024];
+	struct ph_hset *sets;
+	int n;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(baseline_load(dir, &sets, &n, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "no baseline in the directory"));
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	f = fopen(path, "w");
+	fputs("{", f);
+	fclose(f);
+	assert_int_equal(baseline_load(dir, &sets, &n, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "bad.json: not JSON"));
+	snprintf(path, sizeof(path), "%s/good.json", dir);
+	f = fopen(path, "w");
+	fputs(DOC("{\"figure\": \"mem_total\", \"node\": 0, \"value\": 16, \"ci_lo\": 16, \"ci_hi\": 16}"), f);
+	fclose(f);
+	assert_int_equal(baseline_load(dir, &sets, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(sets[0].figs[0].mem_node, 0);	/* absent: the node itself */
+	baseline_free(sets, n);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	unlink(path);
+	rmdir(dir);
+	free(dir);
+}
+
+static void test_prom(void **state)
+{
+	struct ph_hset s = { 0 };
+	struct ph_hfindings f = { 0 };
+	struct ph_hfinding *x;
+	char *t;
+
+	(void)state;
+	hset_add_fig(&s, "latency_2m", 1, 1, "ns", 95.5, 95, 96);
+	hset_add_fig(&s, "bandwidth_read_hop2", 0, 3, "GB/s", 20.25, 20, 21);
+	hset_add_fig(&s, "mem_total", 1, 1, "GiB", 2, 2, 2);
+	hset_add_fig(&s, "hugepages_1g", 1, 1, "bool", 1, 1, 1);
+	x = hfindings_add(&f);
+	x->fig = s.figs[0];
+	x->st = PH_H_CRITICAL;
+	x = hfindings_add(&f);
+	snprintf(x->fig.name, sizeof(x->fig.name), "we\"ird\\");
+	x->fig.node = -1;
+	x->basis = PH_HB_SETTING;
+	x->st = PH_H_WARNING;
+	t = prom_render(&s, &f, PH_H_CRITICAL, 1.5, 1700000000);
+	assert_non_null(strstr(t, "\npagehop_check_status 2\n"));
+	assert_non_null(strstr(t, "\npagehop_latency_ns{node=\"1\",mem_node=\"1\",page_size=\"2m\",hop=\"0\"} 95.50\n"));
+	assert_non_null(strstr(t, "\npagehop_bandwidth_GBps{node=\"0\",mem_node=\"3\",kernel=\"read\",hop=\"2\"} 20.250\n"));
+	assert_non_null(strstr(t, "\npagehop_memory_bytes{node=\"1\"} 2147483648\n"));
+	assert_non_null(strstr(t, "\npagehop_hugepages_available{node=\"1\",page_size=\"1g\"} 1\n"));
+	assert_non_null(strstr(t, "\npagehop_figure_status{node=\"1\",mem_node=\"1\",figure=\"latency_2m\"} 2\n"));
+	assert_non_null(strstr(t, "\npagehop_setting_status{setting=\"we\\\"ird\\\\\",basis=\"baseline\"} 1\n"));
+	assert_non_null(strstr(t, "\npagehop_check_timestamp_seconds 1700000000\n"));
+	free(t);
+	hfindings_free(&f);
+	hset_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_good),
+		cmocka_unit_test(test_parse_refused),
+		cmocka_unit_test(test_load_dir),
+		cmocka_unit_test(test_prom),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * health.c - the verdict of "pagehop check" (health.h).
+ */
+#include "health.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[PH_HK_NKINDS] = {
+	[PH_HK_LATENCY] = "latency",
+	[PH_HK_BANDWIDTH] = "bandwidth",
+	[PH_HK_MEMORY] = "memory",
+	[PH_HK_PAGES] = "pages",
+};
+
+/*
+ * The defaults, and why (docs/diagnostics.md says the same):
+ * - latency: an idle load-to-use latency repeats within a few percent on
+ *   a quiet node; +10% is more than noise and less than what a lost
+ *   channel, a slower memory clock or a remote placement does (+20% and
+ *   more).  Much faster than the baseline (-20%) means the baseline was
+ *   taken on a disturbed node.
+ * - bandwidth: STREAM figures on a shared node vary by several percent;
+ *   -10% is beyond that and well within what one missing DIMM per socket
+ *   costs (a channel of 8 is -12%, of 4 is -25%).  +25% up: the baseline
+ *   was measured under load.
+ * - memory: MemTotal of a node moves by less than 0.1% between boots of
+ *   one kernel; 0.5% is one 128 MiB block of 24 GiB.  Either way.
+ * - pages: a size that could be had and no longer can (1 -> 0): below by
+ *   -50% of 1.  It is a WARNING (2 x -50% would be -100%, which 0 is not
+ *   below): the node still runs jobs, slower ones.
+ */
+static const struct ph_htol default_tol[PH_HK_NKINDS] = {
+	[PH_HK_LATENCY] = { -0.20, 0.10 },
+	[PH_HK_BANDWIDTH] = { -0.10, 0.25 },
+	[PH_HK_MEMORY] = { -0.005, 0.005 },
+	[PH_HK_PAGES] = { -0.5, NAN },
+};
+
+int health_kind_of(const char *figure)
+{
+	if (!strncmp(figure, "latency_", 8))
+		return PH_HK_LATENCY;
+	if (!strncmp(figure, "bandwidth_", 10))
+		return PH_HK_BANDWIDTH;
+	if (!strncmp(figure, "mem_", 4))
+		return PH_HK_MEMORY;
+	if (!strncmp(figure, "hugepages_", 10))
+		return PH_HK_PAGES;
+	return -1;
+}
+
+const char *health_kind_name(enum ph_hkind k)
+{
+	return k < PH_HK_NKINDS ? kind_names[k] : "?";
+}
+
+int health_kind_parse(const char *s)
+{
+	for (int k = 0; k < PH_HK_NKINDS; k++)
+		if (!strcmp(s, kind_names[k]))
+			return k;
+	return -1;
+}
+
+struct ph_htol health_default_tol(enum ph_hkind k)
+{
+	struct ph_htol none = { NAN, NAN };
+
+	return k < PH_HK_NKINDS ? default_tol[k] : none;
+}
+
+/* A fraction, or "none" (NAN); the whole string.  0 or -EINVAL. */
+static int parse_frac(const char *s, double *out)
+{
+	char *end;
+
+	if (!strcmp(s, "none")) {
+		*out = NAN;
+		return 0;
+	}
+	errno = 0;
+	*out = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(*out) || *out < -1 || *out > 100)
+		return -EINVAL;
+	return 0;
+}
+
+int health_parse_tolerance(const char *arg, struct ph_htol over[PH_HK_NKINDS],
+			   bool set[PH_HK_NKINDS], char *why, size_t whylen)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+	int rc = 0, nk = 0;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '='), *colon;
+		struct ph_htol t;
+		int k;
+
+		colon = eq ? strchr(eq + 1, ':') : NULL;
+		if (!eq || !colon) {
+			snprintf(why, whylen, "'%s' is not KIND=LOWER:UPPER", tok);
+			rc = -EINVAL;
+			break;
+		}
+		*eq = *colon = '\0';
+		k = health_kind_parse(tok);
+		if (k < 0) {
+			snprintf(why, whylen, "unknown kind '%s'; expected latency, bandwidth, memory or pages", tok);
+			rc = -EINVAL;
+		} else if (parse_frac(eq + 1, &t.lower) || parse_frac(colon + 1, &t.upper) ||
+			   (!isnan(t.lower) && t.lower > 0) || (!isnan(t.upper) && t.upper < 0)) {
+			snprintf(why, whylen, "%s: '%s:%s' is not LOWER:UPPER with -1 <= LOWER <= 0 <= UPPER (fractions, or none)",
+				 tok, eq + 1, colon + 1);
+			rc = -EINVAL;
+		} else {
+			over[k] = t;
+			set[k] = true;
+			nk++;
+		}
+	}
+	if (!rc && !nk) {
+		snprintf(why, whylen, "empty; expected KIND=LOWER:UPPER[,...]");
+		rc = -EINVAL;
+	}
+	free(copy);
+	return rc;
+}
+
+enum ph_hstatus health_judge(struct ph_hfinding *f, double ref, double ref_lo, double ref_hi,
+			     struct ph_htol tol)
+{
+	const struct ph_hfig *g = &f->fig;
+	double warn_lo, warn_hi, crit_lo, crit_hi, near;
+
+	f->ref = ref;
+	f->ref_ci_lo = ref_lo;
+	f->ref_ci_hi = ref_hi;
+	f->tol = tol;
+	f->limit_lo = f->limit_hi = NAN;
+	f->dev = NAN;
+	if (!isfinite(g->value) || !isfinite(g->ci_lo) || !isfinite(g->ci_hi) || !isfinite(ref) ||
+	    !isfinite(ref_lo) || !isfinite(ref_hi) || ref < 0 || g->ci_lo > g->ci_hi || ref_lo > ref_hi)
+		return f->st = PH_H_UNKNOWN;
+	if (ref == 0 && ref_lo == 0 && ref_hi == 0) {
+		/* Nothing to lose: a hugepage size the reference could not have either. */
+		return f->st = PH_H_OK;
+	}
+	f->dev = (g->value - ref) / ref;
+	warn_lo = isnan(tol.lower) ? -INFINITY : ref_lo * (1 + tol.lower);
+	warn_hi = isnan(tol.upper) ? INFINITY : ref_hi * (1 + tol.upper);
+	crit_lo = isnan(tol.lower) ? -INFINITY : ref_lo * (1 + 2 * tol.lower);
+	crit_hi = isnan(tol.upper) ? INFINITY : ref_hi * (1 + 2 * tol.upper);
+	f->limit_lo = isnan(tol.lower) ? NAN : warn_lo;
+	f->limit_hi = isnan(tol.upper) ? NAN : warn_hi;
+	if (g->ci_hi < warn_lo) {
+		near = g->ci_hi;
+		f->st = near < crit_lo ? PH_H_CRITICAL : PH_H_WARNING;
+	} else if (g->ci_lo > warn_hi) {
+		near = g->ci_lo;
+		f->st = near > crit_hi ? PH_H_CRITICAL : PH_H_WARNING;
+	} else {
+		return f->st = PH_H_OK;
+	}
+	/* Better than the reference (faster, more bandwidth or memory) says
+	 * the reference is stale, not that the node is broken: never more
+	 * than a WARNING, so that no node is drained for it. */
+	if ((health_kind_of(g->name) == PH_HK_LATENCY) == (g->ci_hi < warn_lo))
+		f->st = PH_H_WARNING;
+	return f->st;
+}
+
+bool health_model_match(const char *here, const char *base, char *diff, size_t difflen)
+{
+	char *a = xstrdup(here), *b = xstrdup(base), *sa = NULL, *sb = NULL;
+	char *ta = strtok_r(a, ";", &sa), *tb = strtok_r(b, ";", &sb);
+	bool same = true;
+
+	if (difflen)
+		diff[0] = '\0';
+	for (; ta || tb; ta = strtok_r(NULL, ";", &sa), tb = strtok_r(NULL, ";", &sb)) {
+		const char *ea = ta ? strchr(ta, '=') : NULL, *eb = tb ? strchr(tb, '=') : NULL;
+
+		if (ta && tb && !strcmp(ta, tb))
+			continue;
+		same = false;
+		if (ea && eb && ea - ta == eb - tb && !strncmp(ta, tb, (size_t)(ea - ta)))
+			snprintf(diff, difflen, "%.*s: %s here, %s in the baseline", (int)(ea - ta), ta,
+				 ea + 1, eb + 1);
+		else
+			snprintf(diff, difflen, "'%s' here, '%s' in the baseline", ta ? ta : "(nothing)",
+				 tb ? tb : "(nothing)");
+		break;
+	}
+	free(a);
+	free(b);
+	return same;
+}
+
+/* "10%", "0.5%": a fraction as a percentage without noise. */
+static void pct(char *buf, size_t len, double frac)
+{
+	double p = fabs(frac) * 100;
+
+	snprintf(buf, len, p >= 9.95 || fabs(p - round(p)) < 0.05 ? "%.0f%%" : "%.1f%%", p);
+}
+
+/* The phrase naming the node, the figure, how far and against what. */
+static void describe(struct ph_hfinding *f, const char *against)
+{
+	const struct ph_hfig *g = &f->fig;
+	char node[32], dev[16], lim[40] = "", tp[16];
+	bool below = f->dev < 0;
+	double t = below ? f->tol.lower : f->tol.upper;
+
+	if (g->mem_node != g->node)
+		snprintf(node, sizeof(node), "node %d->%d", g->node, g->mem_node);
+	else
+		snprintf(node, sizeof(node), "node %d", g->node);
+	if (health_kind_of(g->name) == PH_HK_PAGES) {
+		snprintf(f->why, sizeof(f->why), "%s %s %s, %s %s", node, g->name,
+			 g->value >= 0.5 ? "can be had" : "cannot be had", against,
+			 f->ref >= 0.5 ? "can" : "cannot");
+		return;
+	}
+	if (f->st == PH_H_UNKNOWN) {
+		snprintf(f->why, sizeof(f->why), "%s %s has no value or CI to judge", node, g->name);
+		return;
+	}
+	pct(dev, sizeof(dev), f->dev);
+	if (!isnan(t)) {
+		pct(tp, sizeof(tp), t);
+		snprintf(lim, sizeof(lim), " (limit %s%s)", below ? "-" : "+", tp);
+	}
+	snprintf(f->why, sizeof(f->why), "%s %s %.1f %s, %s %s %s %.1f%s", node, g->name, g->value,
+		 g->unit, dev, below ? "below" : "above", against, f->ref, lim);
+}
+
+static struct ph_htol tol_for(const struct ph_hfig *g, const struct ph_hfig *base,
+			      const struct ph_htol over[PH_HK_NKINDS], const bool set[PH_HK_NKINDS])
+{
+	int k = health_kind_of(g->name);
+
+	if (k >= 0 && set && set[k])
+		return over[k];
+	if (base && base->tol_set)
+		return base->tol;
+	return health_default_tol(k < 0 ? PH_HK_NKINDS : (enum ph_hkind)k);
+}
+
+void health_against(const struct ph_hset *base, const struct ph_hset *now,
+		    const struct ph_htol over[PH_HK_NKINDS], const bool set[PH_HK_NKINDS],
+		    struct ph_hfindings *out)
+{
+	for (int i = 0; i < now->nfigs; i++) {
+		const struct ph_hfig *g = &now->figs[i];
+		const struct ph_hfig *b = hset_find(base, g->name, g->node, g->mem_node);
+		struct ph_hfinding *f;
+
+		if (!b || health_kind_of(g->name) < 0)
+			continue;
+		f = hfindings_add(out);
+		f->fig = *g;
+		f->basis = PH_HB_BASELINE;
+		health_judge(f, b->value, b->ci_lo, b->ci_hi, tol_for(g, b, over, set));
+		describe(f, "baseline");
+	}
+	for (int i = 0; i < base->nsettings; i++) {
+		const struct ph_hsetting *s = &base->settings[i];
+		const char *v = hset_setting(now, s->key);
+		struct ph_hfinding *f;
+
+		if (!v)
+			continue;
+		f = hfindings_add(out);
+		snprintf(f->fig.name, sizeof(f->fig.name), "%s", s->key);
+		f->fig.node = f->fig.mem_node = -1;
+		f->basis = PH_HB_SETTING;
+		f->ref = f->dev = f->limit_lo = f->limit_hi = f->tol.lower = f->tol.upper = NAN;
+		f->st = strcmp(v, s->val) ? PH_H_WARNING : PH_H_OK;
+		snprintf(f->why, sizeof(f->why), "%s is %s, baseline %s", s->key, v, s->val);
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int ncpus_of(const struct ph_hset *s, int node)
+{
+	for (int i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].id == node)
+			return s->nodes[i].ncpus;
+	return -1;
+}
+
+/*
+ * Among siblings, node 0 holds the kernel and the firmware's reservations:
+ * its MemTotal is a few percent below the others' on a sound machine.  So
+ * memory is judged against siblings at 5% (CRITICAL at 10%, below one DIMM
+ * of eight), against the node's own baseline at the kind's 0.5%.
+ */
+static const struct ph_htol sibling_mem_tol = { -0.05, 0.05 };
+
+static struct ph_htol sibling_tol(const struct ph_hfig *g, const struct ph_htol over[PH_HK_NKINDS],
+				  const bool set[PH_HK_NKINDS])
+{
+	if (health_kind_of(g->name) == PH_HK_MEMORY && !(set && set[PH_HK_MEMORY]))
+		return sibling_mem_tol;
+	return tol_for(g, NULL, over, set);
+}
+
+void health_siblings(const struct ph_hset *now, const struct ph_htol over[PH_HK_NKINDS],
+		     const bool set[PH_HK_NKINDS], struct ph_hfindings *out)
+{
+	double *vals = xcalloc((size_t)now->nfigs + 1, sizeof(*vals));
+
+	for (int i = 0; i < now->nfigs; i++) {
+		const struct ph_hfig *g = &now->figs[i];
+		int ncpus = ncpus_of(now, g->node), n = 0;
+		struct ph_hfinding *f;
+		double med;
+
+		/* Local figures only: a remote one's reference is its hop level's. */
+		if (g->mem_node != g->node || health_kind_of(g->name) < 0 || ncpus < 0)
+			continue;
+		for (int j = 0; j < now->nfigs; j++) {
+			const struct ph_hfig *h = &now->figs[j];
+
+			if (h->mem_node == h->node && !strcmp(h->name, g->name) &&
+			    ncpus_of(now, h->node) == ncpus)
+				vals[n++] = h->value;
+		}
+		if (n < 3)
+			continue;
+		qsort(vals, (size_t)n, sizeof(*vals), cmp_double);
+		med = n % 2 ? vals[n / 2] : (vals[n / 2 - 1] + vals[n / 2]) / 2;
+		f = hfindings_add(out);
+		f->fig = *g;
+		f->basis = PH_HB_SIBLINGS;
+		health_judge(f, med, med, med, sibling_tol(g, over, set));
+		describe(f, "siblings' median");
+	}
+	free(vals);
+}
+
+/* A rule's finding: status st, the phrase why. */
+static void rule(struct ph_hfindings *out, const char *name, enum ph_hstatus st, const char *why)
+{
+	struct ph_hfinding *f = hfindings_add(out);
+
+	snprintf(f->fig.name, sizeof(f->fig.name), "%s", name);
+	f->fig.node = f->fig.mem_node = -1;
+	f->basis = PH_HB_RULE;
+	f->ref = f->dev = f->limit_lo = f->limit_hi = f->tol.lower = f->tol.upper = NAN;
+	f->st = st;
+	snprintf(f->why, sizeof(f->why), "%s", why);
+}
+
+void health_rules(const struct ph_hset *now, bool have_baseline, struct ph_hfindings *out)
+{
+	const char *slit = hset_setting(now, "slit_valid");
+	const char *bal = hset_setting(now, "numa_balancing");
+	const char *thp = hset_setting(now, "thp_enabled");
+	struct ph_hfinding *f;
+
+	/* Without a baseline, the kernel's defaults are the reference: NUMA
+	 * balancing is on by default on a machine of several nodes
+	 * (CONFIG_NUMA_BALANCING_DEFAULT_ENABLED, as distributions build),
+	 * and THP is "always" or "madvise" by default, never "never". */
+	if (!have_baseline && bal && now->nnodes > 1)
+		rule(out, "numa_balancing", !strcmp(bal, "0") ? PH_H_WARNING : PH_H_OK,
+		     !strcmp(bal, "0") ? "numa_balancing is 0, the kernel's default on several nodes is 1"
+				       : "numa_balancing as the kernel's default");
+	if (!have_baseline && thp)
+		rule(out, "thp_enabled", !strcmp(thp, "never") ? PH_H_WARNING : PH_H_OK,
+		     !strcmp(thp, "never") ? "thp_enabled is never, never the kernel's default"
+					   : "thp_enabled as a kernel default");
+	if (!slit)
+		return;
+	f = hfindings_add(out);
+	snprintf(f->fig.name, sizeof(f->fig.name), "slit_valid");
+	f->fig.node = f->fig.mem_node = -1;
+	f->basis = PH_HB_RULE;
+	f->ref = f->dev = f->limit_lo = f->limit_hi = f->tol.lower = f->tol.upper = NAN;
+	/* "yes", or "none" where firmware gives no SLIT: nothing to ignore. */
+	f->st = strcmp(slit, "yes") && strcmp(slit, "none") ? PH_H_WARNING : PH_H_OK;
+	snprintf(f->why, sizeof(f->why), "SLIT %s", f->st ? slit : "valid");
+}
+
+enum ph_hstatus health_fold(const struct ph_hfindings *f, char *line, size_t linelen)
+{
+	enum ph_hstatus worst = PH_H_OK;
+	const struct ph_hfinding *pick = NULL;
+	int bad = 0, figs = 0;
+
+	for (int i = 0; i < f->n; i++) {
+		const struct ph_hfinding *x = &f->v[i];
+
+		if (x->basis == PH_HB_BASELINE || x->basis == PH_HB_SIBLINGS)
+			figs++;
+		if (x->st == PH_H_OK)
+			continue;
+		bad++;
+		if (!pick || x->st > worst ||
+		    (x->st == worst && isfinite(x->dev) && (!isfinite(pick->dev) || fabs(x->dev) > fabs(pick->dev)))) {
+			pick = x;
+			worst = x->st;
+		}
+	}
+	if (pick) {
+		snprintf(line, linelen, "PAGEHOP %s - %s", hstatus_name(worst), pick->why);
+		if (bad > 1) {
+			size_t l = strlen(line);
+
+			snprintf(line + l, linelen - l, "; +%d more", bad - 1);
+		}
+		return worst;
+	}
+	if (!figs)
+		return health_unknown(line, linelen,
+				      "no figure judged: no baseline given and no three alike nodes to compare");
+	snprintf(line, linelen, "PAGEHOP OK - %d node%s, %d figure%s within tolerance", f->nnodes,
+		 f->nnodes == 1 ? "" : "s", figs, figs == 1 ? "" : "s");
+	return PH_H_OK;
+}
+
+enum ph_hstatus health_unknown(char *line, size_t linelen, const char *why)
+{
+	snprintf(line, linelen, "PAGEHOP UNKNOWN - %s", why);
+	return PH_H_UNKNOWN;
+}

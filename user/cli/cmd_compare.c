@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_compare.c - "pagehop compare FILE|DIR...": a fleet's baseline or
+ * check documents, grouped by model key; the hosts whose figures stray
+ * from their model's median beyond k MADs and beyond the tolerance, ranked.
+ * Exit 1 when a host strays.  Judging is fleet.c's.
+ */
+#include "commands.h"
+#include "fleet.h"
+#include "read_baseline.h"
+#include "common_opts.h"
+#include "session.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_K = 1, OPT_TOLERANCE };
+
+static const struct ph_opt compare_opts[] = {
+	{ "k", 0, "K", OPT_K,
+	  "a figure strays beyond K robust sigmas (1.4826 MAD)\n"
+	  "from its model's median, and beyond its tolerance", "4", NULL },
+	{ "tolerance", 0, "KIND=LO:UP[,...]", OPT_TOLERANCE,
+	  "as for pagehop check", NULL, "the kind's, as for check" },
+	{ 0 },
+};
+static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
+
+static const struct ph_optgroup compare_groups[] = {
+	{ "compare", compare_opts },
+	{ "output", out_opts },
+	{ 0 },
+};
+
+static const struct ph_refusal compare_refused[] = {
+	PH_REFUSE_MEASURING("compare reads documents; it measures nothing"),
+	{ 0 },
+};
+
+const struct ph_cmdspec cmd_compare_spec = {
+	.name = "compare",
+	.synopsis = "[OPTIONS] FILE|DIR...",
+	.about =
+	"Read many hosts' 'pagehop baseline' or 'pagehop check --format json'\n"
+	"documents (a directory: every *.json in it), group them by model key,\n"
+	"and for each figure of each model with three hosts or more find the\n"
+	"hosts beyond K robust sigmas of the median and beyond the tolerance.\n"
+	"Lists those hosts ranked by how many tolerances they stray, with the\n"
+	"figures that make them stray.  Exit 1 when a host strays, 0 when none.\n",
+	.groups = compare_groups,
+	.refused = compare_refused,
+};
+
+struct compare_args {
+	struct ph_session s;	/* --format */
+	double k;
+	struct ph_htol over[PH_HK_NKINDS];
+	bool set[PH_HK_NKINDS];
+};
+
+static int compare_option(void *ctx, const struct ph_opt *o, const char *arg)
+{
+	struct compare_args *a = ctx;
+	int h = common_option(&a->s, o, arg);
+	char why[256];
+
+	if (h <= 0)
+		return h;
+	if (o->id == OPT_K)
+		return cli_parse_double("--k", arg, 0, 1000, &a->k);
+	if (o->id == OPT_TOLERANCE && health_parse_tolerance(arg, a->over, a->set, why, sizeof(why))) {
+		ph_err("--tolerance: %s", why);
+		return -EINVAL;
+	}
+	return o->id == OPT_TOLERANCE ? 0 : -EINVAL;
+}
+
+/* Move the operands (FILE|DIR) out of argv into paths; argv keeps the options. */
+static int split_operands(int *argc, char *argv[], char **paths)
+{
+	int n = 0, out = 1;
+	bool rest = false;
+
+	for (int i = 1; i < *argc; i++) {
+		const char *a = argv[i];
+		const struct ph_opt *o;
+
+		if (rest || a[0] != '-' || !strcmp(a, "-")) {
+			paths[n++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			rest = true;
+			continue;
+		}
+		argv[out++] = argv[i];
+		o = !strncmp(a, "--", 2) && !strchr(a, '=') ? opts_find(&cmd_compare_spec, a + 2) : NULL;
+		if (!o && a[1] == 'f' && !a[2])
+			o = opts_find(&cmd_compare_spec, "format");
+		if (o && o->arg && i + 1 < *argc)
+			argv[out++] = argv[++i];
+	}
+	*argc = out;
+	return n;
+}
+
+static struct ph_doc *fleet_doc(const struct ph_hset *sets, int n, const struct ph_fleet *f, double k)
+{
+	struct ph_doc *doc = doc_new("compare");
+	struct ph_section *sec = doc_add_section(doc, "summary", "summary");
+	struct ph_table *h, *o;
+
+	section_int(sec, "documents", n);
+	section_int(sec, "models", f->nmodels);
+	section_int(sec, "hosts_straying", f->nranked);
+	section_num(sec, "k", k, "%g");
+	h = doc_add_table(doc, "hosts", "hosts that stray, furthest first");
+	for (const char *c = "rank\0host\0stray\0figures\0file\0"; *c; c += strlen(c) + 1)
+		table_add_col(h, c);
+	for (int r = 0; r < f->nranked; r++) {
+		int i = f->rank[r], row = table_add_row(h);
+		char figs[1024] = "";
+		size_t l = 0;
+
+		for (int j = 0; j < f->n; j++)
+			if (f->v[j].set == i && l + 1 < sizeof(figs))
+				l += (size_t)snprintf(figs + l, sizeof(figs) - l, "%snode %d %s %+.0f%%", l ? ", " : "",
+						      f->v[j].fig.node, f->v[j].fig.name, f->v[j].dev * 100);
+		table_int(h, row, "rank", r + 1);
+		table_str(h, row, "host", sets[i].host[0] ? sets[i].host : sets[i].source);
+		table_num(h, row, "stray", f->score[i], "%.1f");
+		table_str(h, row, "figures", figs);
+		table_str(h, row, "file", sets[i].source);
+	}
+	o = doc_add_table(doc, "outliers", "straying figures");
+	for (const char *c = "host\0figure\0node\0mem_node\0value\0unit\0median\0mad\0dev_pct\0tol_pct\0"; *c;
+	     c += strlen(c) + 1)
+		table_add_col(o, c);
+	for (int j = 0; j < f->n; j++) {
+		const struct ph_stray *x = &f->v[j];
+		int row = table_add_row(o);
+
+		table_str(o, row, "host", sets[x->set].host[0] ? sets[x->set].host : sets[x->set].source);
+		table_str(o, row, "figure", x->fig.name);
+		table_int(o, row, "node", x->fig.node);
+		table_int(o, row, "mem_node", x->fig.mem_node);
+		table_num(o, row, "value", x->fig.value, "%.4g");
+		table_str(o, row, "unit", x->fig.unit);
+		table_num(o, row, "median", x->median, "%.4g");
+		table_num(o, row, "mad", x->mad, "%.3g");
+		table_num(o, row, "dev_pct", x->dev * 100, "%.1f");
+		table_num(o, row, "tol_pct", x->tol * 100, "%g");
+	}
+	if (f->nsmall)
+		doc_note(doc, "%d document(s) of models with fewer than %d hosts: not judged", f->nsmall,
+			 FLEET_MIN_HOSTS);
+	return doc;
+}
+
+int cmd_compare(int argc, char *argv[])
+{
+	struct compare_args a = { .k = 4 };
+	char **paths = xcalloc((size_t)argc + 1, sizeof(*paths)), err[1024];
+	struct ph_hset *sets = NULL;
+	struct ph_fleet f = { 0 };
+	struct ph_doc *doc = NULL;
+	int npaths = split_operands(&argc, argv, paths), n = 0, rc;
+
+	session_init(&a.s, 0);
+	rc = opts_parse(&cmd_compare_spec, argc, argv, compare_option, &a);
+	if (rc) {
+		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
+		goto out;
+	}
+	rc = PH_EXIT_USAGE;
+	if (!npaths) {
+		ph_err("no FILE or DIR; see 'pagehop compare --help'");
+		goto out;
+	}
+	for (int p = 0; p < npaths; p++) {
+		struct ph_hset *more;
+		int nmore;
+
+		if (baseline_load(paths[p], &more, &nmore, err, sizeof(err))) {
+			ph_err("%s", err);
+			goto out;
+		}
+		sets = xrealloc(sets, (size_t)(n + nmore) * sizeof(*sets));
+		memcpy(sets + n, more, (size_t)nmore * sizeof(*sets));
+		n += nmore;
+		free(more);
+	}
+	fleet_compare(sets, n, a.k, a.over, a.set, &f);
+	doc = fleet_doc(sets, n, &f, a.k);
+	rc = doc_render(doc, a.s.fmt, stdout) ? PH_EXIT_FAIL : f.nranked ? PH_EXIT_FAIL : PH_EXIT_OK;
+out:
+	doc_free(doc);
+	fleet_free(&f);
+	baseline_free(sets, n);
+	free(paths);
+	session_free(&a.s);
+	return rc;
+}

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * prom.c - a check as node_exporter textfile metrics (prom.h).
+ */
+#include "prom.h"
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void put(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < b->cap - b->len)
+			break;
+		b->cap = b->cap * 2 + (size_t)n + 256;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	b->len += (size_t)n;
+}
+
+/* A label value with \, " and newline escaped as the format asks. */
+static void label(struct buf *b, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			put(b, "\\%c", *v);
+		else if (*v == '\n')
+			put(b, "\\n");
+		else
+			put(b, "%c", *v);
+	}
+}
+
+static void head(struct buf *b, const char *name, const char *help)
+{
+	put(b, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+}
+
+/* "hop1" at the end of a figure name: 1; else 0. */
+static int hop_of(const char *name)
+{
+	const char *h = strstr(name, "_hop");
+
+	return h ? atoi(h + 4) : 0;
+}
+
+char *prom_render(const struct ph_hset *now, const struct ph_hfindings *f, enum ph_hstatus st,
+		  double duration_s, double timestamp_s)
+{
+	struct buf b = { xmalloc(4096), 0, 4096 };
+
+	b.p[0] = '\0';
+	head(&b, "pagehop_check_status", "pagehop check verdict: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN");
+	put(&b, "pagehop_check_status %d\n", (int)st);
+	head(&b, "pagehop_check_duration_seconds", "wall time of the check");
+	put(&b, "pagehop_check_duration_seconds %.3f\n", duration_s);
+	head(&b, "pagehop_check_timestamp_seconds", "when the check ended, Unix time");
+	put(&b, "pagehop_check_timestamp_seconds %.0f\n", timestamp_s);
+	head(&b, "pagehop_latency_ns", "load-to-use latency, random pointer chase, median");
+	for (int i = 0; now && i < now->nfigs; i++) {
+		const struct ph_hfig *g = &now->figs[i];
+		int hop = hop_of(g->name);
+
+		if (strncmp(g->name, "latency_", 8))
+			continue;
+		put(&b, "pagehop_latency_ns{node=\"%d\",mem_node=\"%d\",page_size=\"%s\",hop=\"%d\"} %.2f\n",
+		    g->node, g->mem_node, !strcmp(g->name, "latency_2m") ? "2m" : "4k", hop, g->value);
+	}
+	head(&b, "pagehop_bandwidth_GBps", "STREAM bandwidth with a thread per core of the node, median");
+	for (int i = 0; now && i < now->nfigs; i++) {
+		const struct ph_hfig *g = &now->figs[i];
+		char kernel[32];
+
+		if (strncmp(g->name, "bandwidth_", 10))
+			continue;
+		snprintf(kernel, sizeof(kernel), "%s", g->name + 10);
+		kernel[strcspn(kernel, "_")] = '\0';
+		put(&b, "pagehop_bandwidth_GBps{node=\"%d\",mem_node=\"%d\",kernel=\"%s\",hop=\"%d\"} %.3f\n",
+		    g->node, g->mem_node, kernel, hop_of(g->name), g->value);
+	}
+	head(&b, "pagehop_memory_bytes", "MemTotal of the node");
+	for (int i = 0; now && i < now->nfigs; i++)
+		if (!strcmp(now->figs[i].name, "mem_total"))
+			put(&b, "pagehop_memory_bytes{node=\"%d\"} %.0f\n", now->figs[i].node,
+			    now->figs[i].value * (double)GiB);
+	head(&b, "pagehop_hugepages_available", "1 when the node's pool of that size has a free page");
+	for (int i = 0; now && i < now->nfigs; i++)
+		if (!strncmp(now->figs[i].name, "hugepages_", 10))
+			put(&b, "pagehop_hugepages_available{node=\"%d\",page_size=\"%s\"} %.0f\n", now->figs[i].node,
+			    now->figs[i].name + 10, now->figs[i].value);
+	head(&b, "pagehop_figure_status", "each judged figure: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN");
+	for (int i = 0; f && i < f->n; i++)
+		if (f->v[i].fig.node >= 0)
+			put(&b, "pagehop_figure_status{node=\"%d\",mem_node=\"%d\",figure=\"%s\"} %d\n",
+			    f->v[i].fig.node, f->v[i].fig.mem_node, f->v[i].fig.name, (int)f->v[i].st);
+	head(&b, "pagehop_setting_status", "each setting against the baseline, each rule: 0 OK, 1 WARNING");
+	for (int i = 0; f && i < f->n; i++)
+		if (f->v[i].fig.node < 0) {
+			put(&b, "pagehop_setting_status{setting=\"");
+			label(&b, f->v[i].fig.name);
+			put(&b, "\",basis=\"%s\"} %d\n", f->v[i].basis == PH_HB_RULE ? "rule" : "baseline",
+			    (int)f->v[i].st);
+		}
+	return b.p;
+}

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * diag.c - the study behind baseline and check (diag.h): identity,
+ * settings, figures; plan, measure, document.
+ */
+#include "diag.h"
+#include "fingerprint.h"
+#include "bandwidth.h"
+#include "chase.h"
+#include "health.h"
+#include "latency.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <numa.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+/*
+ * Working sets.  Latency: a chain of four times one last-level cache (the
+ * one its single thread uses, so that most loads miss it), within bounds
+ * that keep laying it out, verifying it and warming it up (a walk of the
+ * whole chain: 2M loads for 128 MiB) to about a second.  Bandwidth: 32
+ * MiB per CPU of the node, all arrays together (about 10 MiB an array per
+ * CPU, more than the last-level cache per CPU of current servers: STREAM's
+ * rule is four times the cache for all arrays together).  Baseline and
+ * check work them out alike, so that their figures are one measurement.
+ */
+#define DIAG_LAT_MIN (64 * MiB)
+#define DIAG_LAT_MAX (128 * MiB)
+#define DIAG_BW_PER_CPU (32 * MiB)
+#define DIAG_BW_MIN (256 * MiB)
+#define DIAG_BW_MAX (4 * GiB)
+/* Enough blocks for the median's CI to exist (stats.h needs 6). */
+#define DIAG_MIN_SAMPLES 10
+/* A check's per-figure time: long enough for a CI, short enough for the budget. */
+#define CHECK_TIME_MIN 0.1
+#define CHECK_TIME_MAX 1.0
+/* What a check keeps for the end (rendering, exit), and its first guess of
+ * what laying out, verifying and warming a figure's memory costs. */
+#define CHECK_MARGIN_S 0.3
+#define CHECK_SETUP_GUESS_S 0.4
+
+static uint64_t llc_bytes(const struct ph_cpu *c)
+{
+	uint64_t best = 0;
+	int lvl = 0;
+
+	for (int i = 0; i < c->ncaches; i++) {
+		const struct ph_cache *k = &c->caches[i];
+		if (strcmp(k->type, "instruction") && (k->level > lvl || (k->level == lvl && k->size > best))) {
+			lvl = k->level;
+			best = k->size;
+		}
+	}
+	return best;
+}
+
+static uint64_t clamp_size(uint64_t v, uint64_t lo, uint64_t hi)
+{
+	v = (v + MiB - 1) / MiB * MiB;
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void add_item(struct ph_diag *d, const struct ph_node *n, const char *name, int mem_node,
+		     bool latency, const char *kernel, enum ph_psize ps, int prio)
+{
+	struct ph_diag_item *it;
+	int node = n->id;
+
+	d->items = xrealloc(d->items, (size_t)(d->nitems + 1) * sizeof(*d->items));
+	it = &d->items[d->nitems++];
+	memset(it, 0, sizeof(*it));
+	snprintf(it->name, sizeof(it->name), "%s", name);
+	it->node = node;
+	it->mem_node = mem_node;
+	it->latency = latency;
+	it->kernel = kernel;
+	it->psize = ps;
+	it->prio = prio;
+	it->size = latency ? d->lat_size
+			   : clamp_size((uint64_t)n->ncpus * DIAG_BW_PER_CPU, DIAG_BW_MIN, DIAG_BW_MAX);
+}
+
+static int item_cmp(const void *a, const void *b)
+{
+	const struct ph_diag_item *x = a, *y = b;
+
+	if (x->prio != y->prio)
+		return x->prio - y->prio;
+	return x->node != y->node ? x->node - y->node : x->mem_node - y->mem_node;
+}
+
+/*
+ * Local figures of every node with CPUs and memory, then one memory node
+ * per remote hop level (each distinct SLIT distance, nearest first).  The
+ * order is the check's priority: triad first (what a missing channel costs
+ * most), then latency, read, 2M latency, the hops.
+ */
+static void plan_items(struct ph_diag *d, struct ph_session *s)
+{
+	bool thp = strcmp(s->topo.thp_enabled, "never") && strcmp(s->topo.thp_enabled, "unsupported");
+	const struct ph_topology *t = &s->topo;
+
+	for (int i = 0; i < t->nnodes; i++) {
+		const struct ph_node *n = &t->nodes[i];
+		int last = 10, level = 0;
+
+		if (!n->ncpus)
+			continue;
+		if (n->has_memory) {
+			add_item(d, n, "bandwidth_triad", n->id, false, "triad", PH_PS_4K, 0);
+			add_item(d, n, "latency_4k", n->id, true, NULL, PH_PS_4K, 1);
+			add_item(d, n, "bandwidth_read", n->id, false, "read", PH_PS_4K, 2);
+			if (thp)
+				add_item(d, n, "latency_2m", n->id, true, NULL, PH_PS_THP, 3);
+		}
+		for (;;) {
+			int next = 0, to = -1;
+			char name[40];
+
+			for (int j = 0; j < t->nnodes; j++) {
+				int dist = t->distance[i * t->nnodes + j];
+
+				if (j != i && t->nodes[j].has_memory && dist > last && (!next || dist < next)) {
+					next = dist;
+					to = t->nodes[j].id;
+				}
+			}
+			if (!next)
+				break;
+			last = next;
+			level++;
+			snprintf(name, sizeof(name), "latency_hop%d", level);
+			add_item(d, n, name, to, true, NULL, PH_PS_4K, 3 + level);
+			snprintf(name, sizeof(name), "bandwidth_read_hop%d", level);
+			add_item(d, n, name, to, false, "read", PH_PS_4K, 3 + level);
+		}
+	}
+	qsort(d->items, (size_t)d->nitems, sizeof(*d->items), item_cmp);
+}
+
+void diag_plan(struct ph_diag *d, struct ph_session *s, bool check, double budget_s, double t0)
+{
+	uint64_t llc = llc_bytes(&s->cpu);
+
+	memset(d, 0, sizeof(*d));
+	d->check = check;
+	d->budget_s = budget_s;
+	d->t0 = t0;
+	d->lat_size = clamp_size(4 * llc, DIAG_LAT_MIN, DIAG_LAT_MAX);
+	fingerprint(&d->set, s);
+	plan_items(d, s);
+	s->mcfg.min_samples = DIAG_MIN_SAMPLES;
+	if (check) {
+		/* Share what is left of the budget between the figures, each
+		 * paying its set-up; the pacing in diag_measure() drops the
+		 * last ones if the set-ups cost more than guessed. */
+		double left = budget_s - (now_mono_raw() - t0) - CHECK_MARGIN_S - 0.05 * budget_s;
+		double shares = 0, per;
+
+		/* A bandwidth block is a pass over hundreds of MiB, a latency
+		 * block a few thousand loads: bandwidth gets twice the time
+		 * for as many blocks. */
+		for (int i = 0; i < d->nitems; i++)
+			shares += d->items[i].latency ? 1 : 2;
+		per = d->nitems ? (left - d->nitems * CHECK_SETUP_GUESS_S) / shares : CHECK_TIME_MAX;
+
+		d->time_s = per < CHECK_TIME_MIN ? CHECK_TIME_MIN : per > CHECK_TIME_MAX ? CHECK_TIME_MAX : per;
+		s->mcfg.ci_target = 0.02;
+	} else {
+		d->time_s = s->mcfg.time_s;
+	}
+}
+
+static void bind_to(struct ph_session *s, int cpu_node, int mem_node)
+{
+	if (s->bind.cpunodebind)
+		numa_bitmask_free(s->bind.cpunodebind);
+	if (s->bind.membind)
+		numa_bitmask_free(s->bind.membind);
+	s->bind.cpunodebind = numa_allocate_nodemask();
+	s->bind.membind = numa_allocate_nodemask();
+	numa_bitmask_setbit(s->bind.cpunodebind, (unsigned)cpu_node);
+	numa_bitmask_setbit(s->bind.membind, (unsigned)mem_node);
+}
+
+/* One figure on memory of its own: 0, or the exit code of what failed. */
+static int measure_item(struct ph_diag *d, struct ph_session *s, struct ph_diag_item *it)
+{
+	const struct ph_result *res = NULL;
+	struct ph_latency lat = { 0 };
+	struct ph_bandwidth bw = { 0 };
+	struct chase_spec spec = { .pattern = CHASE_RANDOM, .seed = 1 };
+	char nodes[64];
+	int rc;
+
+	bind_to(s, it->node, it->mem_node);
+	s->bufreq.psize = it->psize;
+	s->size = it->size;
+	s->mcfg.time_s = it->latency ? d->time_s : 2 * d->time_s;
+	s->bind.threads = it->latency ? 1 : 0;
+	rc = session_start(s, it->latency ? 1 : 0);
+	if (!rc) {
+		if (it->latency) {
+			rc = latency_figure(s, &spec, 1, false, &lat);
+			res = &lat.user;
+		} else {
+			rc = bandwidth_figure(s, stream_find(it->kernel, isa_best(), false), &bw);
+			res = &bw.res;
+			if (!rc && bw.bad) {
+				snprintf(it->skipped, sizeof(it->skipped), "%zu wrong elements after the run", bw.bad);
+				res = NULL;
+			}
+		}
+	}
+	if (!rc && res && res->n) {
+		it->measured = true;
+		it->value = res->st.median;
+		it->ci_lo = res->st.ci_lo;
+		it->ci_hi = res->st.ci_hi;
+		it->samples = res->n;
+		/* A check does not read its memory back after measuring: that
+		 * takes seconds over a large set, and it was verified before. */
+		it->verified = s->all_verified && (d->check || session_still_verified(s));
+		session_found(s, nodes, sizeof(nodes), it->page_size, sizeof(it->page_size));
+		snprintf(it->cpus, sizeof(it->cpus), "%s", s->binding.cpus_text);
+		it->threads = s->binding.n;
+	} else if (!it->skipped[0]) {
+		snprintf(it->skipped, sizeof(it->skipped), "could not be measured (exit %d; the reason is on stderr)",
+			 rc ? rc : PH_EXIT_FAIL);
+	}
+	latency_free(&lat);
+	bandwidth_free(&bw);
+	session_stop(s);
+	return rc;
+}
+
+/*
+ * The budget's hard edge: a set-up can cost more than any guess (a node
+ * busy with other work faults its pages in slowly), so at the deadline
+ * SIGALRM stops whatever is under way, through the flag every loop of the
+ * engines already watches for a stop signal.  The figure it stops is left
+ * out, and the flag is cleared for the verdict.
+ */
+static void on_deadline(int sig)
+{
+	if (!ph_interrupted)
+		ph_interrupted = sig;
+}
+
+static void arm_deadline(double in_s)
+{
+	struct sigaction sa = { .sa_handler = on_deadline };
+	struct itimerval it = { 0 };
+
+	if (in_s < 0.001)
+		in_s = 0.001;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	it.it_value.tv_sec = (time_t)in_s;
+	it.it_value.tv_usec = (suseconds_t)((in_s - (double)(time_t)in_s) * 1e6);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void disarm_deadline(void)
+{
+	struct itimerval it = { 0 };
+
+	setitimer(ITIMER_REAL, &it, NULL);
+	signal(SIGALRM, SIG_DFL);
+}
+
+int diag_measure(struct ph_diag *d, struct ph_session *s)
+{
+	double setup[2] = { CHECK_SETUP_GUESS_S, CHECK_SETUP_GUESS_S };	/* bandwidth, latency */
+	int rc = 0;
+
+	if (d->check)
+		arm_deadline(d->budget_s - CHECK_MARGIN_S - (now_mono_raw() - d->t0));
+	for (int i = 0; i < d->nitems; i++) {
+		struct ph_diag_item *it = &d->items[i];
+		double start = now_mono_raw(), cost, left;
+		const char *unit = it->latency ? "ns" : "GB/s";
+
+		if (ph_interrupted == SIGALRM) {
+			snprintf(it->skipped, sizeof(it->skipped), "left out: the budget of %g s ran out", d->budget_s);
+			d->nskipped++;
+			continue;
+		}
+		if (ph_interrupted) {
+			snprintf(it->skipped, sizeof(it->skipped), "interrupted");
+			rc = PH_EXIT_INTERRUPTED;
+			continue;
+		}
+		if (d->check) {
+			/* A figure's time runs over by its last block at most. */
+			cost = setup[it->latency] + (it->latency ? 1 : 2) * d->time_s * 1.25;
+			left = d->budget_s - (start - d->t0) - CHECK_MARGIN_S;
+			if (cost > left) {
+				snprintf(it->skipped, sizeof(it->skipped), "left out: the budget of %g s would run out",
+					 d->budget_s);
+				d->nskipped++;
+				continue;
+			}
+		}
+		if (measure_item(d, s, it) == PH_EXIT_INTERRUPTED || ph_interrupted) {
+			it->measured = false;
+			if (ph_interrupted == SIGALRM) {
+				snprintf(it->skipped, sizeof(it->skipped), "stopped: the budget of %g s ran out",
+					 d->budget_s);
+				d->nskipped++;
+			} else {
+				snprintf(it->skipped, sizeof(it->skipped), "interrupted");
+				rc = PH_EXIT_INTERRUPTED;
+			}
+			continue;
+		}
+		cost = now_mono_raw() - start - (it->latency ? 1 : 2) * d->time_s;
+		if (cost > setup[it->latency] || !d->nmeasured)
+			setup[it->latency] = cost * 1.2;
+		if (!it->measured) {
+			d->nskipped++;
+			continue;
+		}
+		d->nmeasured++;
+		hset_add_fig(&d->set, it->name, it->node, it->mem_node, unit, it->value, it->ci_lo, it->ci_hi);
+	}
+	if (d->check) {
+		disarm_deadline();
+		if (ph_interrupted == SIGALRM)
+			ph_interrupted = 0;
+	}
+	return rc;
+}
+
+static const struct ph_diag_item *item_of(const struct ph_diag *d, const struct ph_hfig *f)
+{
+	for (int i = 0; i < d->nitems; i++)
+		if (d->items[i].node == f->node && d->items[i].mem_node == f->mem_node &&
+		    !strcmp(d->items[i].name, f->name))
+			return &d->items[i];
+	return NULL;
+}
+
+static void num_or_null(struct ph_table *t, int r, const char *col, double v, const char *fmt)
+{
+	if (isfinite(v))
+		table_num(t, r, col, v, fmt);
+}
+
+static void figures_table(const struct ph_diag *d, struct ph_doc *doc)
+{
+	struct ph_table *t = doc_add_table(doc, "figures", "figures");
+	static const char *const cols[] = { "figure", "kind", "node", "mem_node", "value", "unit", "ci_lo",
+					    "ci_hi", "lower", "upper", "samples", "page_size", "threads",
+					    "cpus", "size_KiB", "verified" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(t, cols[i]);
+	for (int i = 0; i < d->set.nfigs; i++) {
+		const struct ph_hfig *f = &d->set.figs[i];
+		const struct ph_diag_item *it = item_of(d, f);
+		int k = health_kind_of(f->name), r = table_add_row(t);
+		struct ph_htol tol = health_default_tol(k < 0 ? PH_HK_NKINDS : (enum ph_hkind)k);
+		const char *fmt = !strcmp(f->unit, "bool") ? "%.0f" : !strcmp(f->unit, "GiB") ? "%.4f" : "%.2f";
+
+		table_str(t, r, "figure", f->name);
+		table_str(t, r, "kind", k < 0 ? "?" : health_kind_name((enum ph_hkind)k));
+		table_int(t, r, "node", f->node);
+		table_int(t, r, "mem_node", f->mem_node);
+		table_num(t, r, "value", f->value, fmt);
+		table_str(t, r, "unit", f->unit);
+		num_or_null(t, r, "ci_lo", f->ci_lo, fmt);
+		num_or_null(t, r, "ci_hi", f->ci_hi, fmt);
+		num_or_null(t, r, "lower", tol.lower, "%g");
+		num_or_null(t, r, "upper", tol.upper, "%g");
+		if (!it)
+			continue;
+		table_int(t, r, "samples", (long long)it->samples);
+		table_str(t, r, "page_size", it->page_size);
+		table_int(t, r, "threads", it->threads);
+		table_str(t, r, "cpus", it->cpus);
+		table_int(t, r, "size_KiB", (long long)(it->size / KiB));
+		table_bool(t, r, "verified", it->verified);
+	}
+}
+
+static void findings_table(const struct ph_hfindings *f, struct ph_doc *doc)
+{
+	static const char *const basis[] = { "", "baseline", "siblings", "setting", "rule" };
+	struct ph_table *t = doc_add_table(doc, "findings", "findings");
+	static const char *const cols[] = { "status", "figure", "node", "mem_node", "value", "unit",
+					    "ref", "lower", "upper", "limit_lo", "limit_hi", "dev_pct",
+					    "basis", "why" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(t, cols[i]);
+	for (int i = 0; i < f->n; i++) {
+		const struct ph_hfinding *x = &f->v[i];
+		int r = table_add_row(t);
+
+		table_str(t, r, "status", hstatus_name(x->st));
+		table_str(t, r, "figure", x->fig.name);
+		if (x->fig.node >= 0) {
+			table_int(t, r, "node", x->fig.node);
+			table_int(t, r, "mem_node", x->fig.mem_node);
+			num_or_null(t, r, "value", x->fig.value, "%.4g");
+			table_str(t, r, "unit", x->fig.unit);
+		}
+		num_or_null(t, r, "ref", x->ref, "%.4g");
+		num_or_null(t, r, "lower", x->tol.lower, "%g");
+		num_or_null(t, r, "upper", x->tol.upper, "%g");
+		num_or_null(t, r, "limit_lo", x->limit_lo, "%.4g");
+		num_or_null(t, r, "limit_hi", x->limit_hi, "%.4g");
+		num_or_null(t, r, "dev_pct", x->dev * 100, "%.1f");
+		table_str(t, r, "basis", basis[x->basis <= PH_HB_RULE ? x->basis : 0]);
+		table_str(t, r, "why", x->why);
+	}
+}
+
+struct ph_doc *diag_doc(const struct ph_diag *d, struct ph_session *s, const char *command,
+			const struct ph_hfindings *findings, enum ph_hstatus status,
+			const char *line, const char *basis)
+{
+	struct ph_doc *doc = doc_new(command);
+	struct ph_section *sec;
+	struct ph_table *t;
+
+	if (findings) {
+		sec = doc_add_section(doc, "verdict", "verdict");
+		section_str(sec, "status", hstatus_name(status));
+		section_int(sec, "exit_code", status);
+		section_str(sec, "line", line);
+		section_str(sec, "against", basis);
+		section_num(sec, "budget_s", d->budget_s, "%g");
+		section_num(sec, "elapsed_s", now_mono_raw() - d->t0, "%.2f");
+	}
+	sec = doc_add_section(doc, "identity", "identity");
+	section_str(sec, "model_key", d->set.model);
+	section_str(sec, "cpu", s->cpu.brand);
+	section_int(sec, "sockets", s->cpu.packages);
+	section_int(sec, "nodes", s->topo.nnodes);
+	section_int(sec, "cores", s->cpu.cores);
+	section_int(sec, "threads_per_core", s->cpu.threads_per_core);
+	sec = doc_add_section(doc, "settings", "settings");
+	for (int i = 0; i < d->set.nsettings; i++)
+		section_str(sec, d->set.settings[i].key, d->set.settings[i].val);
+	t = doc_add_table(doc, "nodes", "nodes");
+	table_add_col(t, "node");
+	table_add_col(t, "ncpus");
+	table_add_col(t, "cpus");
+	table_add_col(t, "mem_GiB");
+	table_add_col(t, "hugepages_2m_total");
+	table_add_col(t, "hugepages_2m_free");
+	table_add_col(t, "hugepages_1g_total");
+	table_add_col(t, "hugepages_1g_free");
+	for (int i = 0; i < s->topo.nnodes; i++) {
+		const struct ph_node *n = &s->topo.nodes[i];
+		int r = table_add_row(t);
+
+		table_int(t, r, "node", n->id);
+		table_int(t, r, "ncpus", n->ncpus);
+		table_str(t, r, "cpus", n->cpulist);
+		table_num(t, r, "mem_GiB", (double)n->mem_total / (double)GiB, "%.4f");
+		table_int(t, r, "hugepages_2m_total", n->hp_2m.total);
+		table_int(t, r, "hugepages_2m_free", n->hp_2m.free);
+		table_int(t, r, "hugepages_1g_total", n->hp_1g.total);
+		table_int(t, r, "hugepages_1g_free", n->hp_1g.free);
+	}
+	figures_table(d, doc);
+	if (findings)
+		findings_table(findings, doc);
+	for (int i = 0; i < d->nitems; i++)
+		if (d->items[i].skipped[0])
+			doc_note(doc, "node %d->%d %s: %s", d->items[i].node, d->items[i].mem_node,
+				 d->items[i].name, d->items[i].skipped);
+	doc_note(doc, "figures: median of blocks over %.2f s (latency) or %.2f s (bandwidth) after a warm-up, with the 95%% CI of the median; latency: random pointer chase over %llu MiB, one thread; bandwidth: STREAM over 32 MiB per CPU of the node, one thread per core",
+		 d->time_s, d->check ? 2 * d->time_s : d->time_s, (unsigned long long)(d->lat_size / MiB));
+	return doc;
+}
+
+void diag_free(struct ph_diag *d)
+{
+	free(d->items);
+	hset_free(&d->set);
+	d->items = NULL;
+	d->nitems = 0;
+}

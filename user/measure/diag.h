@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * diag.h - the study behind "pagehop baseline" and "pagehop check": this
+ * machine's identity (a model key), its settings, and its figures per node
+ * (local latency on 4K and 2M pages, local read and triad bandwidth with
+ * all the node's cores, latency and read bandwidth per remote hop level,
+ * memory size, whether 2M and 1G pages can be had), each figure on
+ * verified memory of its own and with its CI.  A check measures a subset
+ * chosen to fit its budget, most telling figures first.
+ */
+#ifndef PAGEHOP_DIAG_H
+#define PAGEHOP_DIAG_H
+
+#include "hmodel.h"
+#include "output.h"
+#include "session.h"
+
+/* One figure to measure. */
+struct ph_diag_item {
+	char name[40];		/* "latency_4k", "bandwidth_read_hop1" */
+	int node, mem_node;
+	bool latency;		/* else bandwidth */
+	const char *kernel;	/* "read", "triad" */
+	enum ph_psize psize;
+	int prio;		/* lower first */
+	uint64_t size;		/* the working set, all threads together */
+	/* the result */
+	bool measured;
+	char skipped[160];	/* why not, when not */
+	double value, ci_lo, ci_hi;
+	size_t samples;
+	bool verified;
+	char page_size[16], cpus[256];
+	int threads;
+};
+
+struct ph_diag {
+	/* the plan */
+	bool check;		/* a check: the budget decides what is measured */
+	double budget_s;	/* check: the whole run's wall time */
+	double t0;		/* when the command began (now_mono_raw) */
+	uint64_t lat_size;
+	struct ph_diag_item *items;
+	int nitems;
+	/* the result */
+	struct ph_hset set;	/* model key, nodes, settings, figures */
+	double time_s;		/* per figure, as measured */
+	int nmeasured, nskipped;
+};
+
+/*
+ * After session_machine: the model key, the settings, the exact figures
+ * (memory, hugepages), and the figures to measure.  check: with budget_s
+ * seconds of wall time since t0.
+ */
+void diag_plan(struct ph_diag *d, struct ph_session *s, bool check, double budget_s, double t0);
+/*
+ * Measure the planned figures, each on memory and threads of its own, the
+ * check's in the order of priority and only while the budget lasts.  A
+ * figure that cannot be had is noted and skipped.  0, or an exit code
+ * (interrupted).
+ */
+int diag_measure(struct ph_diag *d, struct ph_session *s);
+/*
+ * The document: sections identity and settings, tables nodes and figures
+ * (each figure with its CI, tolerance and how it was measured), and with
+ * findings (a check) the verdict and a table of findings.  status and line
+ * are the check's; ignored when findings is NULL.
+ */
+struct ph_doc *diag_doc(const struct ph_diag *d, struct ph_session *s, const char *command,
+			const struct ph_hfindings *findings, enum ph_hstatus status,
+			const char *line, const char *basis);
+void diag_free(struct ph_diag *d);
+
+#endif
