@@ -686,7 +686,7 @@ static const struct isa_cap {
 	/*
 	 * AMD Zen 4 (family 0x19) runs a 512-bit operation as two 256-bit
 	 * halves, so AVX-512 moves no more bytes per cycle than AVX2
-	 * (AMD's Software Optimization Guide for family 19h, 2.11); Zen 5
+	 * (AMD's Software Optimization Guide for family 19h); Zen 5
 	 * (family 0x1a) was measured: AVX-512 no faster than AVX2 for any
 	 * op or store kind, and slower for triad (docs/methodology.md).
 	 */
