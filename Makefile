@@ -33,14 +33,17 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Iinclude -Iuser -Ikernels \
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Iinclude $(USER_DIRS:%=-I%) -Ikernels \
              $(PKG_CFLAGS) -MMD -MP
 LDLIBS     = $(PKG_LIBS) -lpthread -lm
 
-USER_SRCS   := $(filter-out user/main.c,$(wildcard user/*.c))
+# user/ by layer (README.md, "Layout"): cli over measure over analysis over
+# io and machine; each folder is on the include path.
+USER_DIRS   := user/cli user/measure user/analysis user/io user/machine
+USER_SRCS   := $(filter-out user/cli/main.c,$(wildcard $(USER_DIRS:%=%/*.c)))
 KERNEL_SRCS := $(wildcard kernels/*.c)
 LIB_OBJS    := $(patsubst %.c,$(BUILD)/obj/%.o,$(USER_SRCS) $(KERNEL_SRCS))
-MAIN_OBJ    := $(BUILD)/obj/user/main.o
+MAIN_OBJ    := $(BUILD)/obj/user/cli/main.o
 LIB         := $(BUILD)/libpagehop.a
 
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
@@ -67,7 +70,7 @@ DKMS_SRC    := $(DESTDIR)/usr/src/pagehop-$(PAGEHOP_API)
 # hold modules for several kernels at once (the guests boot 6.1 and 6.12).
 KMOD_OUT    = $(BUILD)/kmod/$(KVER)
 
-.PHONY: all run check unit unit-asan clang host-tests vm-tests dkms-test \
+.PHONY: all run check unit unit-asan clang host-tests vm-tests structure dkms-test \
         install install-kmod uninstall kmod load unload clean deps deps-check
 
 all: $(BUILD)/pagehop $(TEST_BIN) $(UNIT_BINS) $(VM_HELPERS)
@@ -166,7 +169,13 @@ check: deps-check
 	@$(MAKE) --no-print-directory unit-asan
 	@$(MAKE) --no-print-directory host-tests
 	@$(MAKE) --no-print-directory vm-tests
+	@$(MAKE) --no-print-directory structure
 	@echo "make check: all tests passed"
+
+# The shape of the tree, with the module's calls (the guests built it):
+# no dependency cycle, no import up the layers (scripts/structure.py).
+structure:
+	@python3 scripts/structure.py --check $(BUILD)
 
 install: all
 	install -D -m 0755 $(BUILD)/pagehop $(DESTDIR)$(PREFIX)/bin/pagehop

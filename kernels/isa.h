@@ -7,7 +7,7 @@
  * marks the variants that run here from it, and 'pagehop info' prints it.
  * It stays in the loops' layer because it is their fact: a variant may run
  * only where the CPU has its instructions AND the OS saves its registers
- * (XCR0), which is more than a feature flag says.  libcpuid (user/cpu.c)
+ * (XCR0), which is more than a feature flag says.  libcpuid (user/machine/cpu.c)
  * names the CPU but is not asked about ISAs: on some CPUs it does not
  * decode AVX-512 where the loops run it.
  */

@@ -9,11 +9,14 @@ Prints, for user/ + kernels/ and for kmod/:
     BUILD/kmod/<kver>/kmod when the module was built);
   - files over 600 lines;
   - the longest function of each command (cmd_*.c), from ctags;
-  - imports that run up the layer table of shared/STYLE.md, for the folders
-    that name a layer.
+  - imports that run up the layers (README.md, "Layout"): kernels/ <
+    user/io, user/machine < user/analysis < user/measure < user/cli;
+  - files of user/ outside those folders.
 
---check exits 1 when there is a cycle or an upward import (the structure
-test in make check); without it, the figures are only printed.
+--check exits 1 when there is a cycle, an upward import or a file outside
+the layer folders (tests/host/test_structure.sh, and "make structure" at
+the end of make check, once the guests have built the module); without it,
+the figures are only printed.
 
 --module looks at kmod/ alone (tests/host/test_structure.sh).  The module's
 call edges come only from objects built from the sources in kmod/ as they
@@ -37,6 +40,7 @@ MAX_LINES = 600
 LAYERS = {
     "kernels": 0,
     "io": 1,
+    "machine": 1,
     "analysis": 2,
     "measure": 3,
     "cli": 4,
@@ -288,6 +292,14 @@ def main():
         la, lb = layer_of(a), layer_of(b)
         if la and lb and LAYERS[lb] > LAYERS[la]:
             up.append((a, b))
+    # Every source of the command sits in the folder of its layer.
+    loose = sorted(f for f in files if os.path.relpath(f, ROOT).startswith("user/")
+                   and layer_of(unit(f)) is None)
+    print("command: files outside a layer folder of user/: %d" % len(loose))
+    for f in loose:
+        print("  loose: %s" % os.path.relpath(f, ROOT))
+    bad += len(loose)
+
     print("command: imports up the layers: %d" % len(up))
     for a, b in up:
         print("  up: %s (%s) -> %s (%s)" % (a, layer_of(a), b, layer_of(b)))

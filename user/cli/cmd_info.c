@@ -8,6 +8,7 @@
 #include "clock.h"
 #include "cli.h"
 #include "commands.h"
+#include "common_opts.h"
 #include "cpu.h"
 #include "isa.h"
 #include "kmod.h"

@@ -59,41 +59,31 @@ static bool group_within(const struct ph_mx_group *g, const struct bitmask *filt
 }
 
 int matrix_plan(struct ph_mx *mx, const struct ph_topology *topo,
-		const char *groups_arg, struct bitmask *rows_filter,
+		const struct ph_mx_group *groups, int ngroups, struct bitmask *rows_filter,
 		struct bitmask *cols_filter)
 {
-	if (groups_arg) {
-		char *copy = xstrdup(groups_arg), *save = NULL;
+	if (groups) {
 		struct bitmask *seen = numa_allocate_nodemask();
 
 		mx->grouped = true;
-		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			struct ph_mx_group g = { 0 };
-			char opt[96];
+		for (int i = 0; i < ngroups; i++) {
+			struct ph_mx_group g = groups[i];
 
-			snprintf(opt, sizeof(opt), "--groups (group %d)", mx->ngroups);
-			if (cli_parse_nodes(opt, tok, &g.nodes)) {
-				free(copy);
-				numa_bitmask_free(seen);
-				return PH_EXIT_USAGE;
-			}
 			for (int n = 0; n <= numa_max_node(); n++)
 				if (numa_bitmask_isbitset(g.nodes, (unsigned)n)) {
 					if (numa_bitmask_isbitset(seen, (unsigned)n)) {
 						ph_err("--groups: node %d is in two groups; expected disjoint groups, e.g. 0-1,2-3", n);
-						numa_bitmask_free(g.nodes);
-						free(copy);
 						numa_bitmask_free(seen);
 						return PH_EXIT_USAGE;
 					}
 					numa_bitmask_setbit(seen, (unsigned)n);
 				}
-			snprintf(g.name, sizeof(g.name), "%s", tok);
+			g.nodes = numa_allocate_nodemask();
+			copy_bitmask_to_bitmask(groups[i].nodes, g.nodes);
 			group_fill(&g);
 			mx->groups = xrealloc(mx->groups, (size_t)(mx->ngroups + 1) * sizeof(g));
 			mx->groups[mx->ngroups++] = g;
 		}
-		free(copy);
 		numa_bitmask_free(seen);
 		if (!mx->ngroups) {
 			ph_err("--groups: empty; expected groups of nodes, e.g. 0-1,2-3");

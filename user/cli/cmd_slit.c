@@ -8,6 +8,7 @@
  */
 #include "acpi_slit.h"
 #include "commands.h"
+#include "common_opts.h"
 #include "distance.h"
 #include "read_text.h"
 #include "session.h"
@@ -185,7 +186,7 @@ static int slit_option(void *ctx, const struct ph_opt *o, const char *arg)
 	/* opts_parse applies a default by passing the declaration's own string. */
 	a->measuring |= is_measuring(o) && (!o->def || arg != o->def);
 	p->psize_given |= o->id == OPT_PAGE_SIZE;
-	h = session_option(&a->s, o, arg);
+	h = common_option(&a->s, o, arg);
 	if (h <= 0)
 		return h;
 	switch (o->id) {

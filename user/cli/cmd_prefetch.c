@@ -5,6 +5,7 @@
  * (pfstudy.c).
  */
 #include "commands.h"
+#include "common_opts.h"
 #include "latency.h"
 #include "pfstudy.h"
 #include "session.h"
@@ -100,7 +101,7 @@ struct prefetch_args {
 static int prefetch_option(void *ctx, const struct ph_opt *o, const char *arg)
 {
 	struct prefetch_args *a = ctx;
-	int h = session_option(&a->s, o, arg);
+	int h = common_option(&a->s, o, arg);
 
 	if (h <= 0)
 		return h;

@@ -5,6 +5,7 @@
  * normalised distance matrices to set beside the SLIT.
  */
 #include "commands.h"
+#include "common_opts.h"
 #include "matrix.h"
 #include "matrix_doc.h"
 #include "session.h"
@@ -97,7 +98,9 @@ const struct ph_cmdspec cmd_matrix_spec = {
 struct matrix_args {
 	struct ph_session s;
 	struct ph_mx mx;
-	const char *groups, *save;
+	const char *save;
+	struct ph_mx_group *groups;	/* --groups, each parsed as a node list */
+	int ngroups;
 	uint64_t lat_size, bw_size;
 	bool psize_given;
 };
@@ -131,10 +134,49 @@ static int parse_figures(const char *arg, unsigned *out)
 	return 0;
 }
 
+static void free_groups(struct matrix_args *a)
+{
+	for (int i = 0; i < a->ngroups; i++)
+		numa_bitmask_free(a->groups[i].nodes);
+	free(a->groups);
+	a->groups = NULL;
+	a->ngroups = 0;
+}
+
+/* --groups 0-1,2-3: each group a node list as numactl takes it. */
+static int parse_groups(const char *arg, struct matrix_args *a)
+{
+	char *copy, *save = NULL;
+
+	free_groups(a);
+	if (cli_check_list("--groups", arg, "groups of nodes separated by commas, e.g. 0-1,2-3"))
+		return -EINVAL;
+	copy = xstrdup(arg);
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct ph_mx_group g = { 0 };
+		char opt[96];
+
+		snprintf(opt, sizeof(opt), "--groups (group %d)", a->ngroups);
+		if (cli_parse_nodes(opt, tok, &g.nodes)) {
+			free(copy);
+			return -EINVAL;
+		}
+		snprintf(g.name, sizeof(g.name), "%s", tok);
+		a->groups = xrealloc(a->groups, (size_t)(a->ngroups + 1) * sizeof(g));
+		a->groups[a->ngroups++] = g;
+	}
+	free(copy);
+	if (!a->ngroups) {
+		ph_err("--groups: empty; expected groups of nodes, e.g. 0-1,2-3");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int matrix_option(void *ctx, const struct ph_opt *o, const char *arg)
 {
 	struct matrix_args *a = ctx;
-	int h = session_option(&a->s, o, arg);
+	int h = common_option(&a->s, o, arg);
 
 	a->psize_given |= o->id == OPT_PAGE_SIZE;
 	if (h <= 0)
@@ -143,8 +185,7 @@ static int matrix_option(void *ctx, const struct ph_opt *o, const char *arg)
 	case OPT_FIGURES:
 		return parse_figures(arg, &a->mx.figures);
 	case OPT_GROUPS:
-		a->groups = arg;
-		return cli_check_list("--groups", arg, "groups of nodes separated by commas, e.g. 0-1,2-3");
+		return parse_groups(arg, a);
 	case OPT_PATTERN:
 		if (chase_parse(arg, &a->mx.pattern)) {
 			ph_err("--pattern: unknown pattern '%s'; expected %s", arg, chase_pattern_list());
@@ -175,8 +216,11 @@ int cmd_matrix(int argc, char *argv[])
 
 	session_init(s, GiB);
 	rc = opts_parse(&cmd_matrix_spec, argc, argv, matrix_option, &a);
-	if (rc)
-		return rc == PH_OPTS_HELP ? PH_EXIT_OK : (session_free(s), PH_EXIT_USAGE);
+	if (rc) {
+		free_groups(&a);
+		session_free(s);
+		return rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
+	}
 	if (a.save && cli_check_output("--save", a.save)) {
 		rc = PH_EXIT_USAGE;
 		goto out;
@@ -192,7 +236,7 @@ int cmd_matrix(int argc, char *argv[])
 
 	rc = session_machine(s);
 	if (!rc)
-		rc = matrix_plan(mx, &s->topo, a.groups, rows, cols);
+		rc = matrix_plan(mx, &s->topo, a.groups, a.ngroups, rows, cols);
 	if (rc)
 		goto out;
 	if (!a.psize_given)
@@ -217,6 +261,7 @@ out:
 		numa_bitmask_free(rows);
 	if (cols)
 		numa_bitmask_free(cols);
+	free_groups(&a);
 	matrix_free(mx);
 	session_free(s);
 	return rc;

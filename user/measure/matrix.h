@@ -69,11 +69,13 @@ struct ph_mx {
 
 /*
  * Plan: rows are the groups (or nodes) with CPUs, within rows_filter if
- * given; columns those with memory, within cols_filter.  groups_arg is
- * --groups ("0-1,2-3"; NULL: one group per node).  0 or an exit code.
+ * given; columns those with memory, within cols_filter.  groups are the
+ * groups of nodes asked for, each with its name and nodes (the plan copies
+ * them, checks they are disjoint and finds which have CPUs and memory);
+ * NULL: one group per node.  0 or an exit code.
  */
 int matrix_plan(struct ph_mx *mx, const struct ph_topology *topo,
-		const char *groups_arg, struct bitmask *rows_filter,
+		const struct ph_mx_group *groups, int ngroups, struct bitmask *rows_filter,
 		struct bitmask *cols_filter);
 
 /*

@@ -6,6 +6,7 @@
  */
 #include "bandwidth.h"
 #include "commands.h"
+#include "common_opts.h"
 #include "session.h"
 #include "stream.h"
 #include "util.h"
@@ -151,7 +152,7 @@ static int parse_kernels(const char *arg, const char ***out, int *n)
 static int stream_option(void *ctx, const struct ph_opt *o, const char *arg)
 {
 	struct stream_args *a = ctx;
-	int h = session_option(&a->s, o, arg);
+	int h = common_option(&a->s, o, arg);
 
 	if (h <= 0)
 		return h;

@@ -5,6 +5,7 @@
  */
 #include "chase.h"
 #include "commands.h"
+#include "common_opts.h"
 #include "output.h"
 #include "session.h"
 #include "stream.h"

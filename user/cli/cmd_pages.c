@@ -6,6 +6,7 @@
  */
 #include "chase.h"
 #include "commands.h"
+#include "common_opts.h"
 #include "pages.h"
 #include "plot.h"
 #include "session.h"
@@ -139,7 +140,7 @@ static int pages_option(void *ctx, const struct ph_opt *o, const char *arg)
 	struct pages_args *a = ctx;
 	struct pages_plan *p = &a->pg.plan;
 	char why[256];
-	int h = session_option(&a->s, o, arg);
+	int h = common_option(&a->s, o, arg);
 
 	if (h <= 0)
 		return h;

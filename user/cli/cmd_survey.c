@@ -6,6 +6,7 @@
  * run next.  The study is survey.c's.
  */
 #include "commands.h"
+#include "common_opts.h"
 #include "session.h"
 #include "survey.h"
 #include "util.h"
@@ -43,7 +44,7 @@ const struct ph_cmdspec cmd_survey_spec = {
 /* --format is the one option. */
 static int survey_option(void *ctx, const struct ph_opt *o, const char *arg)
 {
-	int h = session_option(ctx, o, arg);
+	int h = common_option(ctx, o, arg);
 
 	return h <= 0 ? h : -EINVAL;
 }

@@ -6,6 +6,7 @@
  */
 #include "chase.h"
 #include "commands.h"
+#include "common_opts.h"
 #include "latency.h"
 #include "session.h"
 #include "util.h"
@@ -102,7 +103,7 @@ struct chase_args {
 static int chase_option(void *ctx, const struct ph_opt *o, const char *arg)
 {
 	struct chase_args *a = ctx;
-	int h = session_option(&a->s, o, arg);
+	int h = common_option(&a->s, o, arg);
 
 	if (h <= 0)
 		return h;

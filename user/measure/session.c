@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * session.c - common options, machine, threads and verified memory.
+ * session.c - the run context: machine, threads and verified memory.
  */
 #include "session.h"
 #include "pools.h"
@@ -12,51 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const struct option session_common_options[] = {
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "page-size", required_argument, NULL, OPT_PAGE_SIZE },
-	{ "backend", required_argument, NULL, OPT_BACKEND },
-	{ "membind", required_argument, NULL, OPT_MEMBIND },
-	{ "interleave", required_argument, NULL, OPT_INTERLEAVE },
-	{ "cpunodebind", required_argument, NULL, OPT_CPUNODEBIND },
-	{ "physcpubind", required_argument, NULL, OPT_PHYSCPUBIND },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "time", required_argument, NULL, OPT_TIME },
-	{ "ci", required_argument, NULL, OPT_CI },
-	{ "allow-unverified", no_argument, NULL, OPT_ALLOW_UNVERIFIED },
-	{ "reserve", no_argument, NULL, OPT_RESERVE },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
-const char session_common_usage[] =
-	"memory:\n"
-	"  --size SIZE            working set, all threads together (K, M, G suffixes)\n"
-	"  --page-size 4k|2m|1g|thp   page size of the measured memory (default 4k)\n"
-	"  --backend auto|kmod|hugetlb|anon   where the memory comes from (default auto:\n"
-	"                         pagehop.ko if loaded and able, else hugetlb for 2m/1g,\n"
-	"                         else anonymous memory)\n"
-	"  --membind NODES        memory on these nodes; each thread's on the member\n"
-	"                         nearest its CPU (default: each thread's own node)\n"
-	"  --interleave NODES     pages round robin over these nodes\n"
-	"  --reserve              grow a node's hugetlb pool if it is short (put back\n"
-	"                         after; --reserve runs take turns)\n"
-	"  --allow-unverified     measure even if the memory is not where or what was\n"
-	"                         asked; every row then says verified=no\n"
-	"threads:\n"
-	"  --cpunodebind NODES    run on the CPUs of these nodes\n"
-	"  --physcpubind CPUS     run on these CPUs\n"
-	"  --threads N            how many threads (one per CPU, distinct cores first)\n"
-	"statistics:\n"
-	"  --time SECONDS         budget per figure (default 2)\n"
-	"  --ci PERCENT           stop once the median's 95% CI is within this\n"
-	"                         (default 1)\n"
-	"output:\n"
-	"  -f, --format table|csv|json\n"
-	"  -h, --help\n"
-	"NODES and CPUS are lists as numactl takes them: 0,2-3, all, !1.\n";
 
 void session_init(struct ph_session *s, uint64_t default_size)
 {
@@ -73,95 +28,7 @@ void session_init(struct ph_session *s, uint64_t default_size)
 	s->bufreq.cancel = &ph_interrupted;
 }
 
-struct option *session_options(const struct option *own)
-{
-	size_t nc = 0, no = 0;
-	struct option *all;
-
-	while (session_common_options[nc].name)
-		nc++;
-	while (own && own[no].name)
-		no++;
-	all = xcalloc(nc + no + 1, sizeof(*all));
-	memcpy(all, session_common_options, nc * sizeof(*all));
-	if (no)
-		memcpy(all + nc, own, no * sizeof(*all));
-	return all;
-}
-
-int session_parse_option(struct ph_session *s, int c, const char *arg)
-{
-	unsigned u;
-	double d;
-
-	switch (c) {
-	case OPT_SIZE:
-		if (cli_parse_size("--size", arg, &s->size))
-			return -1;
-		s->size_given = true;
-		return 1;
-	case OPT_PAGE_SIZE:
-		if (psize_parse(arg, &s->bufreq.psize)) {
-			ph_err("--page-size: unknown page size '%s'; expected 4k, 2m, 1g or thp", arg);
-			return -1;
-		}
-		return 1;
-	case OPT_BACKEND:
-		if (backend_parse(arg, &s->bufreq.backend)) {
-			ph_err("--backend: unknown backend '%s'; expected auto, kmod, hugetlb or anon", arg);
-			return -1;
-		}
-		return 1;
-	case OPT_MEMBIND:
-		return cli_parse_nodes("--membind", arg, &s->bind.membind) ? -1 : 1;
-	case OPT_INTERLEAVE:
-		if (cli_parse_nodes("--interleave", arg, &s->bind.interleave))
-			return -1;
-		s->bufreq.interleave = s->bind.interleave;
-		return 1;
-	case OPT_CPUNODEBIND:
-		return cli_parse_nodes("--cpunodebind", arg, &s->bind.cpunodebind) ? -1 : 1;
-	case OPT_PHYSCPUBIND:
-		return cli_parse_cpus("--physcpubind", arg, &s->bind.physcpubind) ? -1 : 1;
-	case OPT_THREADS:
-		if (cli_parse_uint("--threads", arg, 1, 4096, &u))
-			return -1;
-		s->bind.threads = u;
-		return 1;
-	case OPT_TIME:
-		if (cli_parse_double("--time", arg, 0.001, 86400, &d))
-			return -1;
-		s->mcfg.time_s = d;
-		return 1;
-	case OPT_CI:
-		if (cli_parse_double("--ci", arg, 0.001, 100, &d))
-			return -1;
-		s->mcfg.ci_target = d / 100;
-		return 1;
-	case OPT_ALLOW_UNVERIFIED:
-		s->allow_unverified = true;
-		return 1;
-	case OPT_RESERVE:
-		s->bufreq.reserve = true;
-		return 1;
-	case OPT_FORMAT:
-		return cli_parse_format("--format", arg, &s->fmt) ? -1 : 1;
-	default:
-		return 0;
-	}
-}
-
 static bool restore_registered;
-
-int session_option(struct ph_session *s, const struct ph_opt *o, const char *arg)
-{
-	int h;
-
-	if (o->id < OPT_SIZE || o->id >= OPT_COMMON_END)
-		return 1;
-	h = session_parse_option(s, o->id, arg);
-	return h < 0 ? -EINVAL : h ? 0 : 1;
-}
 
 int session_machine(struct ph_session *s)
 {

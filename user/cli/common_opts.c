@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * common_opts.c - the handler of the options several commands share: each
+ * value checked and put where the engines read it, in the run context.
+ */
+#include "common_opts.h"
+#include "cli.h"
+#include "util.h"
+
+#include <errno.h>
+
+static int parse_common(struct ph_session *s, int c, const char *arg)
+{
+	unsigned u;
+	double d;
+
+	switch (c) {
+	case OPT_SIZE:
+		if (cli_parse_size("--size", arg, &s->size))
+			return -1;
+		s->size_given = true;
+		return 1;
+	case OPT_PAGE_SIZE:
+		if (psize_parse(arg, &s->bufreq.psize)) {
+			ph_err("--page-size: unknown page size '%s'; expected 4k, 2m, 1g or thp", arg);
+			return -1;
+		}
+		return 1;
+	case OPT_BACKEND:
+		if (backend_parse(arg, &s->bufreq.backend)) {
+			ph_err("--backend: unknown backend '%s'; expected auto, kmod, hugetlb or anon", arg);
+			return -1;
+		}
+		return 1;
+	case OPT_MEMBIND:
+		return cli_parse_nodes("--membind", arg, &s->bind.membind) ? -1 : 1;
+	case OPT_INTERLEAVE:
+		if (cli_parse_nodes("--interleave", arg, &s->bind.interleave))
+			return -1;
+		s->bufreq.interleave = s->bind.interleave;
+		return 1;
+	case OPT_CPUNODEBIND:
+		return cli_parse_nodes("--cpunodebind", arg, &s->bind.cpunodebind) ? -1 : 1;
+	case OPT_PHYSCPUBIND:
+		return cli_parse_cpus("--physcpubind", arg, &s->bind.physcpubind) ? -1 : 1;
+	case OPT_THREADS:
+		if (cli_parse_uint("--threads", arg, 1, 4096, &u))
+			return -1;
+		s->bind.threads = u;
+		return 1;
+	case OPT_TIME:
+		if (cli_parse_double("--time", arg, 0.001, 86400, &d))
+			return -1;
+		s->mcfg.time_s = d;
+		return 1;
+	case OPT_CI:
+		if (cli_parse_double("--ci", arg, 0.001, 100, &d))
+			return -1;
+		s->mcfg.ci_target = d / 100;
+		return 1;
+	case OPT_ALLOW_UNVERIFIED:
+		s->allow_unverified = true;
+		return 1;
+	case OPT_RESERVE:
+		s->bufreq.reserve = true;
+		return 1;
+	case OPT_FORMAT:
+		return cli_parse_format("--format", arg, &s->fmt) ? -1 : 1;
+	default:
+		return 0;
+	}
+}
+
+int common_option(struct ph_session *s, const struct ph_opt *o, const char *arg)
+{
+	int h;
+
+	if (o->id < OPT_SIZE || o->id >= OPT_COMMON_END)
+		return 1;
+	h = parse_common(s, o->id, arg);
+	return h < 0 ? -EINVAL : h ? 0 : 1;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * common_opts.h - the options several commands share, as entries of a
+ * command's option declaration (optspec.h), and their handler, which fills
+ * the run context (struct ph_session) the engines take.  The engines never
+ * see the option parser.
+ */
+#ifndef PAGEHOP_COMMON_OPTS_H
+#define PAGEHOP_COMMON_OPTS_H
+
+#include "cli.h"
+#include "optspec.h"
+#include "session.h"
+
+/* getopt_long values of the common options; commands use values below. */
+enum {
+	OPT_SIZE = 1000,
+	OPT_PAGE_SIZE,
+	OPT_BACKEND,
+	OPT_MEMBIND,
+	OPT_INTERLEAVE,
+	OPT_CPUNODEBIND,
+	OPT_PHYSCPUBIND,
+	OPT_THREADS,
+	OPT_TIME,
+	OPT_CI,
+	OPT_ALLOW_UNVERIFIED,
+	OPT_RESERVE,
+	OPT_FORMAT,
+	OPT_HELP,
+	OPT_COMMON_END,
+};
+
+/*
+ * The common options as entries of a command's option table (optspec.h).
+ * A command lists the ones it takes, each with its default as the user
+ * would write it (NULL: none, or one the command works out; then the entry
+ * says how in its defdesc), and session_option() handles them.  A command
+ * that means something narrower by one (matrix: --cpunodebind picks rows)
+ * writes its own entry with the same id and its own help.
+ */
+#define PH_OPT_SIZE(def)	{ "size", 0, "SIZE", OPT_SIZE, \
+	"working set, all threads together (K, M, G, T suffixes)", def, NULL }
+#define PH_OPT_PAGE_SIZE(def, desc)	{ "page-size", 0, "4k|2m|1g|thp", OPT_PAGE_SIZE, \
+	"page size of the measured memory", def, desc }
+#define PH_OPT_BACKEND	{ "backend", 0, "auto|kmod|hugetlb|anon", OPT_BACKEND, \
+	"where the memory comes from; auto: pagehop.ko if loaded\n" \
+	"and able, else hugetlb for 2m/1g, else anonymous memory", "auto", NULL }
+#define PH_OPT_MEMBIND	{ "membind", 0, "NODES", OPT_MEMBIND, \
+	"memory on these nodes; each thread's on the member\nnearest its CPU", NULL, \
+	"each thread's own node" }
+#define PH_OPT_INTERLEAVE	{ "interleave", 0, "NODES", OPT_INTERLEAVE, \
+	"pages round robin over these nodes", NULL, NULL }
+#define PH_OPT_RESERVE	{ "reserve", 0, NULL, OPT_RESERVE, \
+	"grow a node's hugetlb pool if it is short (put back\nafter; --reserve runs take turns)", NULL, NULL }
+#define PH_OPT_ALLOW_UNVERIFIED	{ "allow-unverified", 0, NULL, OPT_ALLOW_UNVERIFIED, \
+	"measure even if the memory is not where or what was\nasked; every row then says verified=no", \
+	NULL, NULL }
+#define PH_OPT_CPUNODEBIND	{ "cpunodebind", 0, "NODES", OPT_CPUNODEBIND, \
+	"run on the CPUs of these nodes", NULL, NULL }
+#define PH_OPT_PHYSCPUBIND	{ "physcpubind", 0, "CPUS", OPT_PHYSCPUBIND, \
+	"run on these CPUs", NULL, NULL }
+#define PH_OPT_THREADS(desc)	{ "threads", 0, "N", OPT_THREADS, \
+	"how many threads (one per CPU, distinct cores first)", NULL, desc }
+#define PH_OPT_TIME(def)	{ "time", 0, "SECONDS", OPT_TIME, "budget per figure", def, NULL }
+#define PH_OPT_CI(def)	{ "ci", 0, "PERCENT", OPT_CI, \
+	"stop once the median's 95% CI is within this", def, NULL }
+#define PH_OPT_FORMAT	{ "format", 'f', "table|csv|json", OPT_FORMAT, "how to print the results", \
+	"table", NULL }
+
+/*
+ * Every common measuring option, as refusals (optspec.h) for a command that
+ * takes none of them, each with the reason why.
+ */
+#define PH_REFUSE_MEASURING(why)                                                                   \
+	{ "size", why }, { "page-size", why }, { "backend", why }, { "membind", why },             \
+	{ "interleave", why }, { "cpunodebind", why }, { "physcpubind", why }, { "threads", why }, \
+	{ "time", why }, { "ci", why }, { "reserve", why }, { "allow-unverified", why }
+
+/* The last lines of the usage of a command that takes node or CPU lists. */
+#define PH_USAGE_LISTS "NODES and CPUS are lists as numactl takes them: 0,2-3, all, !1.\n"
+
+
+/*
+ * Handle a common option for opts_parse: 0, -EINVAL after the one-line
+ * error, or 1 when o is not a common option (the command's own).
+ */
+int common_option(struct ph_session *s, const struct ph_opt *o, const char *arg);
+
+#endif

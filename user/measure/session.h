@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * session.h - the run context every measuring study shares, filled in by the
+ * command from its options (common_opts.h): the machine (topology, CPU, module, clock), threads bound to CPUs, verified
+ * memory for each thread, and the columns every result row carries.
+ */
+#ifndef PAGEHOP_SESSION_H
+#define PAGEHOP_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "binding.h"
+#include "buffer.h"
+#include "clock.h"
+#include "cpu.h"
+#include "kmod.h"
+#include "output.h"
+#include "runner.h"
+#include "topology.h"
+
+
+struct ph_session {
+	/* options */
+	enum ph_format fmt;
+	struct ph_bindopts bind;
+	struct ph_bufreq bufreq;
+	uint64_t size;		/* working set, all threads together */
+	bool size_given;
+	uint64_t per_thread;	/* size / threads: what each thread works on */
+	struct ph_mcfg mcfg;
+	bool allow_unverified;
+	/* the machine */
+	struct ph_topology topo;
+	struct ph_cpu cpu;
+	struct ph_kmod km;
+	struct ph_clock clk;
+	/* the run */
+	struct ph_binding binding;
+	struct ph_segment *segs;	/* one per thread */
+	struct ph_team *team;
+	bool all_verified;
+	bool reverify_skipped;	/* a signal came before the memory was re-read */
+	char backend_note[384];	/* why --backend auto took another backend */
+};
+
+/* Defaults: table, 4K pages, auto backend, --time 2, --ci 1. */
+void session_init(struct ph_session *s, uint64_t default_size);
+
+/* Load topology, CPU, module and clock.  0 or an exit code. */
+int session_machine(struct ph_session *s);
+
+/*
+ * Bind threads (default_threads as binding_resolve takes it), allocate
+ * size / threads (rounded up to whole pages) on each thread's node, verify
+ * every segment, start the pinned team.  On a verification failure prints what was found against
+ * what was asked and returns PH_EXIT_FAIL unless --allow-unverified.
+ * Without the privilege to read the memory back (root), says so and returns
+ * PH_EXIT_UNSUPPORTED unless --allow-unverified.  A signal while the memory
+ * is laid out or read back: PH_EXIT_INTERRUPTED.  0 or an exit code.
+ */
+int session_start(struct ph_session *s, unsigned default_threads);
+
+/*
+ * Verify the segments again after measuring: were the pages still there?
+ * After a signal this is skipped (it takes seconds over 1 GiB), and the
+ * output says that the memory was not read back after measuring.
+ */
+bool session_still_verified(struct ph_session *s);
+
+/* Section "run": clock, frequency and source, time and CI targets; a note
+ * if --backend auto took another backend than pagehop.ko, and why. */
+void session_describe(struct ph_session *s, struct ph_doc *doc);
+/* Table "buffers": per thread its CPU, node, backend, page size, verification. */
+void session_buffers_table(struct ph_session *s, struct ph_doc *doc);
+
+/* The columns every result row has, declared and filled in one place. */
+void session_add_common_cols(struct ph_table *t);
+void session_fill_common(struct ph_session *s, struct ph_table *t, int row);
+/* The nodes ("0,1") and page sizes ("2M", "4K+THP") the memory was found on. */
+void session_found(struct ph_session *s, char *nodes, size_t nodes_len,
+		   char *psizes, size_t psizes_len);
+
+/* Undo session_start: stop the threads, free the memory; the machine stays. */
+void session_stop(struct ph_session *s);
+/*
+ * The end of every measuring command: note unverified memory and an
+ * interruption by a signal (exit 130), render doc in --format.  Returns the
+ * exit code.
+ */
+int session_render(struct ph_session *s, struct ph_doc *doc, int rc);
+void session_free(struct ph_session *s);
+
+#endif
