@@ -14,9 +14,12 @@ reserve=
 command -v likwid-bench >/dev/null || { echo "likwid-bench missing: bash scripts/install-deps.sh bench" >&2; exit 4; }
 [ -x "$pagehop" ] || { echo "build/pagehop missing: make" >&2; exit 4; }
 
-# run_pagehop KERNEL ISA THREADS NT -> GB/s (10^9), 0 if it failed
+# run_pagehop KERNEL ISA THREADS NT -> GB/s (10^9), 0 if it failed; ISA
+# "default" runs without --isa: what a user gets.
 run_pagehop() {
-	{ "$pagehop" stream --kernel "$1" --isa "$2" ${4:+"$4"} --threads "$3" --size 1G --time 1 \
+	local isa_opt=(--isa "$2")
+	[ "$2" != default ] || isa_opt=()
+	{ "$pagehop" stream --kernel "$1" "${isa_opt[@]}" ${4:+"$4"} --threads "$3" --size 1G --time 1 \
 		--page-size "$page" ${reserve:+"$reserve"} --format json 2>/dev/null || true; } |
 		jq -r '.stream[0].bw_GBps // 0' 2>/dev/null | awk '{ v = $1 } END { print v + 0 }'
 }
