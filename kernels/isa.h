@@ -10,6 +10,10 @@
  * (XCR0), which is more than a feature flag says.  libcpuid (user/machine/cpu.c)
  * names the CPU but is not asked about ISAs: on some CPUs it does not
  * decode AVX-512 where the loops run it.
+ *
+ * Which of the supported ISAs a command runs by default is another
+ * question, answered once for all commands by stream_choose_isa()
+ * (stream.h) from the CPU's identity below (struct isa_cpu).
  */
 #ifndef PAGEHOP_ISA_H
 #define PAGEHOP_ISA_H
