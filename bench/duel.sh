@@ -34,10 +34,14 @@ likwid-bench -a 2>/dev/null | awk '{ print $1 }' | grep -qx -- "$lk" ||
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for ((p = 0; p < pairs; p++)); do
+	# One assignment a line: set -e then stops on a pagehop figure that
+	# cannot be read (bench/lib.sh).
 	if ((p % 2 == 0)); then
-		a=$(run_pagehop "$kernel" "$isa" "$threads" "$nt") b=$(run_likwid "$lk" "$threads")
+		a=$(run_pagehop "$kernel" "$isa" "$threads" "$nt")
+		b=$(run_likwid "$lk" "$threads")
 	else
-		b=$(run_likwid "$lk" "$threads") a=$(run_pagehop "$kernel" "$isa" "$threads" "$nt")
+		b=$(run_likwid "$lk" "$threads")
+		a=$(run_pagehop "$kernel" "$isa" "$threads" "$nt")
 	fi
 	echo "$a $b" >>"$tmp/pair"
 	[ -t 2 ] && printf '\r  pair %d of %d: pagehop %s, likwid %s GB/s ' $((p + 1)) "$pairs" "$a" "$b" >&2

@@ -4,32 +4,53 @@
 # bench/lib.sh - what the benchmark scripts share: the tools and the page
 # size (PAGE_SIZE, default 4k; pagehop gets --reserve for huge pages), one
 # run of each tool reduced to GB/s, and the statistics over pairs.  Sourced,
-# not run, after the caller has set $root; exits 4 if a tool is missing.
+# not run, after the caller has set $root; exits 4 if a tool is missing
+# (jq always; likwid-bench unless PH_BENCH_NO_LIKWID is set).  A pagehop
+# figure that cannot be read stops the script: without jq the scripts once
+# read 0 GB/s and printed a ratio of 0.000 without a word.
 
 # shellcheck disable=SC2154 # root: set by the caller
 pagehop=$root/build/pagehop
 page=${PAGE_SIZE:-4k}
 reserve=
 [ "$page" = 4k ] || reserve=--reserve
-command -v likwid-bench >/dev/null || { echo "likwid-bench missing: bash scripts/install-deps.sh bench" >&2; exit 4; }
+[ -n "${PH_BENCH_NO_LIKWID:-}" ] || command -v likwid-bench >/dev/null ||
+	{ echo "likwid-bench missing: bash scripts/install-deps.sh bench" >&2; exit 4; }
+command -v jq >/dev/null || { echo "jq missing: bash scripts/install-deps.sh bench" >&2; exit 4; }
 [ -x "$pagehop" ] || { echo "build/pagehop missing: make" >&2; exit 4; }
 
-# run_pagehop KERNEL ISA THREADS NT -> GB/s (10^9), 0 if it failed; ISA
-# "default" runs without --isa: what a user gets.
+# run_pagehop KERNEL ISA THREADS NT -> GB/s (10^9); ISA "default" runs
+# without --isa: what a user gets.  If pagehop fails or its JSON has no
+# figure, says so on stderr and returns 1: the caller, under set -e, stops
+# (assign its output on a line of its own).
 run_pagehop() {
-	local isa_opt=(--isa "$2")
+	local out err v isa_opt=(--isa "$2")
 	[ "$2" != default ] || isa_opt=()
-	{ "$pagehop" stream --kernel "$1" "${isa_opt[@]}" ${4:+"$4"} --threads "$3" --size 1G --time 1 \
-		--page-size "$page" ${reserve:+"$reserve"} --format json 2>/dev/null || true; } |
-		jq -r '.stream[0].bw_GBps // 0' 2>/dev/null | awk '{ v = $1 } END { print v + 0 }'
+	err=$(mktemp)
+	if ! out=$("$pagehop" stream --kernel "$1" "${isa_opt[@]}" ${4:+"$4"} --threads "$3" --size 1G \
+		--time 1 --page-size "$page" ${reserve:+"$reserve"} --format json 2>"$err"); then
+		echo "pagehop stream --kernel $1 --isa $2 --threads $3 $4 failed: $(tail -n 1 "$err")" >&2
+		rm -f "$err"
+		return 1
+	fi
+	rm -f "$err"
+	if ! v=$(jq -er '.stream[0].bw_GBps | numbers' <<<"$out"); then
+		echo "pagehop stream --kernel $1 --isa $2: no bw_GBps in its JSON" >&2
+		return 1
+	fi
+	echo "$v"
 }
 
-# run_likwid KERNEL THREADS -> GB/s (likwid's MByte/s is 10^6 bytes/s), 0 if
-# it failed (likwid 5.2.2's non-temporal stream kernels crash at times).
-# -i 30: a fixed 30 passes, skipping likwid's calibration run.
+# run_likwid KERNEL THREADS -> GB/s (likwid's MByte/s is 10^6 bytes/s), or
+# 0 with a warning on stderr if it failed (likwid 5.2.2's non-temporal
+# stream kernels crash at times; duel.sh leaves such pairs out).  -i 30: a
+# fixed 30 passes, skipping likwid's calibration run.
 run_likwid() {
-	{ likwid-bench -i 30 -t "$1" -w "S0:1GB:$2" 2>/dev/null || true; } |
-		awk '/^MByte\/s:/ { v = $2 / 1000 } END { print v + 0 }'
+	local v
+	v=$({ likwid-bench -i 30 -t "$1" -w "S0:1GB:$2" 2>/dev/null || true; } |
+		awk '/^MByte\/s:/ { v = $2 / 1000 } END { print v + 0 }')
+	[ "$v" != 0 ] || echo "likwid-bench -t $1 -w S0:1GB:$2: no MByte/s figure (it failed): counted as 0" >&2
+	echo "$v"
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }

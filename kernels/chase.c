@@ -402,45 +402,75 @@ int chase_verify(void *start, uint64_t nslots, void **starts, unsigned nstarts,
 }
 
 /*
- * Each walker keeps its k chain heads in locals; with k a constant the
- * compiler unrolls the inner loop and keeps every head in a register, so a
- * hop is exactly one dependent load.  Beyond 12 chains x86-64 runs out of
- * registers and some heads spill to the stack; that adds a store-to-load
- * forwarding (~5 cycles) to those chains, small against a memory access.
+ * The walkers, one per chain count K, each made by WALKER(K).  Every hop is
+ * one load from a head into the same head, "mov (%reg),%reg", and the whole
+ * loop is written in one asm statement whose K heads and counter are
+ * register operands: the compiler can neither spill a head to the stack
+ * inside the loop nor reorder the hops.  Plain C does not guarantee that:
+ * gcc 12 -O2 kept a head array on the stack from 4 chains on, so every hop
+ * became a load, a load and a store, and the time per load in L1 doubled
+ * from 3 to 4 chains.  x86-64 has 15 general registers besides %rsp, 14
+ * in a build that keeps the frame pointer (-fno-omit-frame-pointer, as the
+ * ASan build and some distributions' default flags do): K heads plus the
+ * counter fit up to K = 13, which is CHASE_MAX_CHAINS.
+ * tests/host/test_chase_walkers.sh reads the object code back and checks it.
  */
-static inline __attribute__((always_inline)) void walk_k(void **p, uint64_t hops,
-							  const unsigned k)
-{
-	void *q[CHASE_MAX_CHAINS];
+#if !defined(__x86_64__)
+#error "the chase walkers in kernels/chase.c are written for x86-64"
+#endif
 
-	for (unsigned i = 0; i < k; i++)
-		q[i] = p[i];
-	while (hops >= 4) {
-		for (unsigned u = 0; u < 4; u++)
-			for (unsigned i = 0; i < k; i++)
-				q[i] = *(void *volatile *)q[i];
-		hops -= 4;
-	}
-	while (hops--)
-		for (unsigned i = 0; i < k; i++)
-			q[i] = *(void *volatile *)q[i];
-	for (unsigned i = 0; i < k; i++) {
-		/* Keep the result alive: the loads cannot be deleted. */
-		__asm__ __volatile__("" : : "r"(q[i]) : "memory");
-		p[i] = q[i];
-	}
-}
+#define REP1(M) M(0)
+#define REP2(M) REP1(M) M(1)
+#define REP3(M) REP2(M) M(2)
+#define REP4(M) REP3(M) M(3)
+#define REP5(M) REP4(M) M(4)
+#define REP6(M) REP5(M) M(5)
+#define REP7(M) REP6(M) M(6)
+#define REP8(M) REP7(M) M(7)
+#define REP9(M) REP8(M) M(8)
+#define REP10(M) REP9(M) M(9)
+#define REP11(M) REP10(M) M(10)
+#define REP12(M) REP11(M) M(11)
+#define REP13(M) REP12(M) M(12)
 
-#define WALKER(K) \
-	static void walk_##K(void **p, uint64_t hops) { walk_k(p, hops, K); }
-WALKER(1) WALKER(2) WALKER(3) WALKER(4) WALKER(5) WALKER(6) WALKER(7) WALKER(8)
-WALKER(9) WALKER(10) WALKER(11) WALKER(12) WALKER(13) WALKER(14) WALKER(15) WALKER(16)
+#define HEAD_IN(i) void *q##i = p[i];
+#define HEAD_OUT(i) p[i] = q##i;
+#define HEAD_OPERAND(i) "+r"(q##i),
+#define HOP_ASM(i) "mov (%" #i "), %" #i "\n\t"
+
+/*
+ * Operands %0..%(K-1) are the heads, %K the count of rounds (never 0 on
+ * entry).  The main loop makes 4 rounds of K hops per count, the tail loop
+ * one round per count: hops % 4 rounds.
+ */
+#define WALK_LOOP(K, ROUND, n)						\
+	__asm__ __volatile__("1:\n\t" ROUND				\
+			     "sub $1, %" #K "\n\t"			\
+			     "jnz 1b"					\
+			     : REP##K(HEAD_OPERAND) "+r"(n)		\
+			     : : "cc", "memory")
+
+#define WALKER(K)							\
+	static void walk_##K(void **p, uint64_t hops)			\
+	{								\
+		REP##K(HEAD_IN)						\
+		uint64_t rounds4 = hops / 4, rounds1 = hops % 4;	\
+									\
+		if (rounds4)						\
+			WALK_LOOP(K, REP##K(HOP_ASM) REP##K(HOP_ASM)	\
+				  REP##K(HOP_ASM) REP##K(HOP_ASM), rounds4); \
+		if (rounds1)						\
+			WALK_LOOP(K, REP##K(HOP_ASM), rounds1);		\
+		REP##K(HEAD_OUT)					\
+	}
+WALKER(1) WALKER(2) WALKER(3) WALKER(4) WALKER(5) WALKER(6) WALKER(7)
+WALKER(8) WALKER(9) WALKER(10) WALKER(11) WALKER(12) WALKER(13)
 
 void chase_walk(void **p, unsigned k, uint64_t hops)
 {
 	static void (*const walkers[CHASE_MAX_CHAINS + 1])(void **, uint64_t) = {
 		NULL, walk_1, walk_2, walk_3, walk_4, walk_5, walk_6, walk_7, walk_8,
-		walk_9, walk_10, walk_11, walk_12, walk_13, walk_14, walk_15, walk_16,
+		walk_9, walk_10, walk_11, walk_12, walk_13,
 	};
 
 	if (k >= 1 && k <= CHASE_MAX_CHAINS)

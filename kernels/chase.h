@@ -19,7 +19,12 @@
 
 /* One cache line: a slot never shares a line with another slot. */
 #define CHASE_SLOT 64
-#define CHASE_MAX_CHAINS 16
+/*
+ * Up to 13 chains walked together: each walker keeps every head in a
+ * register, and x86-64 has registers for 13 heads and a counter even when
+ * %rbp is kept as the frame pointer (chase.c).
+ */
+#define CHASE_MAX_CHAINS 13
 
 enum chase_pattern {
 	CHASE_RANDOM = 1,	/* uniform over every slot (Sattolo cycle) */

@@ -7,7 +7,8 @@
 #   run    build and run the command (make run)
 #   check  also the tests: cmocka, clang, the QEMU guests with the 6.1 and 6.12
 #          kernels and their headers, iasl, dkms (make check)
-#   bench  also the peers bench/ compares against (likwid) and gnuplot
+#   bench  also the peers bench/ compares against (likwid), gnuplot, and jq,
+#          with which the bench/ scripts read pagehop's JSON
 #
 # Silent when everything is installed.  Not root and something missing: one
 # line naming the packages, exit 1.  Packages come from Debian's archive only.
@@ -22,7 +23,7 @@ check_pkgs=(clang libcmocka-dev jq numactl hwloc-nox
 	linux-image-amd64 linux-headers-amd64
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
 	acpica-tools dkms gnuplot-nox)
-bench_pkgs=(likwid gnuplot-nox)
+bench_pkgs=(likwid gnuplot-nox jq)
 
 case "$job" in
 run) want=("${run_pkgs[@]}") ;;

@@ -55,8 +55,13 @@ def sources(top):
 
 
 def unit(path):
-    """A .c and its .h are one unit: user/foo/bar.c and user/foo/bar.h -> user/foo/bar."""
-    return os.path.splitext(os.path.relpath(path, ROOT))[0]
+    """A .c and its .h are one unit: user/foo/bar.c and user/foo/bar.h -> user/foo/bar.
+
+    So is bar_impl.h, the inside of bar.c that the files helping it share
+    (user/io/output_impl.h: the document's structures, for the renderers).
+    """
+    u = os.path.splitext(os.path.relpath(path, ROOT))[0]
+    return u[:-len("_impl")] if path.endswith("_impl.h") else u
 
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

@@ -70,7 +70,7 @@ expect "chase --seed default" "$(jq -r '.chase_method.seed' "$TMP/c.json")" "$(d
 expect "chase --backend default" "$(default chase backend)" auto
 expect "chase --format default" "$(default chase format)" table
 
-# stream: the same, with one thread per core and every kernel at the widest ISA.
+# stream: the same, with one thread per core and every kernel at the ISA auto chooses.
 "$PAGEHOP" stream --format json >"$TMP/s.json" 2>"$TMP/err" || fail "stream: $(cat "$TMP/err")"
 cores=$(lscpu -p=core | grep -v '^#' | sort -u | wc -l)
 expect "stream --size default" "$(jq -r '.stream[0].size_KiB' "$TMP/s.json")" "$(size_kib "$(default stream size)")"

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * distance.c - the analysis behind "pagehop slit": measured matrix against
- * SLIT and HMAT.  Pure arithmetic; docs/slit.md gives every formula with a
+ * distance.c - the analysis behind "pagehop slit": a measured matrix
+ * normalised to distances, its levels, and its order, magnitude and
+ * asymmetry against the SLIT (the rest: slit_propose.c, hmat_check.c,
+ * slit_analysis.c).  Pure arithmetic; docs/slit.md gives every formula with a
  * worked example, so that each printed number can be redone by hand.
  */
-#include "distance.h"
+#include "distance_impl.h"
 #include "util.h"
 
 #include <errno.h>
@@ -14,32 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * Comparisons of computed ratios against thresholds: a value exactly on a
- * threshold (10 * 1.15 = 11.5) must not fall on either side by rounding.
- */
-#define EPS 1e-9
+/* ---- shared by the analysis files (distance_impl.h) ---- */
 
-/* Latency and distance grow with distance; bandwidth shrinks. */
-static bool latency_like(enum ph_metric m)
-{
-	return m != PH_METRIC_BANDWIDTH;
-}
-
-/* a / b for intervals: a lower bound of 0 makes the ratio unbounded. */
-static double qdiv(double a, double b)
-{
-	return b > 0 ? a / b : INFINITY;
-}
-
-/* Where the rows and columns of a matrix are in a SLIT; every index -1 without one. */
-struct slit_map {
-	const struct ph_slit *s;
-	int *row, *col;
-};
-
-static void slit_map_init(struct slit_map *sm, const struct ph_slit *s,
-			  const int *row_ids, int nrows, const int *col_ids, int ncols)
+void slit_map_init(struct slit_map *sm, const struct ph_slit *s,
+		   const int *row_ids, int nrows, const int *col_ids, int ncols)
 {
 	sm->s = s;
 	if (s) {
@@ -55,25 +35,13 @@ static void slit_map_init(struct slit_map *sm, const struct ph_slit *s,
 		sm->col[i] = -1;
 }
 
-static void slit_map_free(struct slit_map *sm)
+void slit_map_free(struct slit_map *sm)
 {
 	free(sm->row);
 	free(sm->col);
 }
 
-/* slit_at() for row r and column c of the matrix mapped. */
-static int slit_rc(const struct slit_map *sm, int r, int c)
-{
-	int i = sm->row[r], j = sm->col[c];
-
-	return i < 0 || j < 0 ? -1 : sm->s->dist[i * sm->s->n + j];
-}
-
-/*
- * p, with room for one more element of size sz beyond the n it holds of
- * *cap: the capacity doubles, so that n appends cost O(n), not O(n^2).
- */
-static void *grow(void *p, int n, int *cap, size_t sz)
+void *grow(void *p, int n, int *cap, size_t sz)
 {
 	if (n < *cap)
 		return p;
@@ -107,11 +75,6 @@ static bool measured_better(const struct ph_nmatrix *m, int r, int a, int b)
 	double va = m->val[r * m->ncols + a], vb = m->val[r * m->ncols + b];
 
 	return latency_like(m->metric) ? va < vb : va > vb;
-}
-
-static bool usable(const struct ph_nmatrix *m, int k)
-{
-	return isfinite(m->val[k]) && m->val[k] > 0;
 }
 
 /*
@@ -358,13 +321,6 @@ void levels_measured(const struct ph_dmatrix *d, struct ph_levels *out)
 	free(keys);
 	free(tmp);
 	level_stats(d, out, d->d);
-}
-
-static int int_cmp(const void *pa, const void *pb)
-{
-	int a = *(const int *)pa, b = *(const int *)pb;
-
-	return (a > b) - (a < b);
 }
 
 /* Sort n ints ascending: a radix sort, 16 bits a pass (N^2 values, few distinct). */
@@ -672,445 +628,4 @@ int asymmetry_check(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
 		}
 	}
 	return n;
-}
-
-/* ---- per-hop model ---- */
-
-/*
- * The hop count h and the extra over local x of cell (r, c), whose row has
- * its own memory at column ref: false when the cell is not fitted (the
- * reference itself, no level); -1 in *h when it lies below its row's
- * local level.  Latency in ns; bandwidth and distance in distance units.
- */
-static bool hop_cell(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
-		     const struct ph_levels *lv, int r, int c, int ref, int *h, double *x)
-{
-	int nc = m->ncols;
-	size_t k = (size_t)r * nc + c;
-
-	if (c == ref || lv->cell[k] < 0)
-		return false;
-	*h = lv->cell[k] - lv->cell[r * nc + ref];
-	if (*h < 0) {
-		*h = -1;
-		return true;
-	}
-	*x = m->metric == PH_METRIC_LATENCY ? m->val[k] - m->val[r * nc + ref]
-					    : d->d[k] - d->ref_dist[r];
-	return true;
-}
-
-void hop_model(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
-	       const struct ph_levels *lv, struct ph_hop_model *out)
-{
-	int nc = m->ncols, maxh = lv->n;
-	struct ph_hop_class *cls = xcalloc(maxh ? maxh : 1, sizeof(*cls));
-	double shx = 0, shh = 0, ss = 0;
-	bool bw = m->metric == PH_METRIC_BANDWIDTH;
-
-	memset(out, 0, sizeof(*out));
-	for (int h = 0; h < maxh; h++) {
-		cls[h].hops = h;
-		cls[h].extra_min = INFINITY;
-		cls[h].extra_max = -INFINITY;
-		cls[h].ratio_mean = bw ? 0 : NAN;
-		cls[h].drop_mean = bw ? 0 : NAN;
-	}
-	for (int r = 0; r < m->nrows; r++) {
-		int ref = d->ref[r];
-
-		if (ref < 0)
-			continue;
-		if (d->ref_how[r] != PH_LOCAL_OWN) {
-			out->nskipped_rows++;
-			continue;
-		}
-		for (int c = 0; c < nc; c++) {
-			double v = m->val[r * nc + c], vref = m->val[r * nc + ref], x;
-			struct ph_hop_class *hc;
-			int h;
-
-			if (!hop_cell(m, d, lv, r, c, ref, &h, &x))
-				continue;
-			if (h < 0) {
-				out->nnegative++;
-				continue;
-			}
-			hc = &cls[h];
-			hc->n++;
-			hc->extra_mean += x;
-			hc->extra_min = fmin(hc->extra_min, x);
-			hc->extra_max = fmax(hc->extra_max, x);
-			if (bw) {
-				hc->ratio_mean += v / vref;
-				hc->drop_mean += vref - v;
-			}
-			shx += h * x;
-			shh += (double)h * h;
-			out->n++;
-		}
-	}
-	out->cost = shh > 0 ? shx / shh : NAN;
-	/* The residuals: the same cells again, in the same order (no N^2 copy kept). */
-	for (int r = 0; r < m->nrows && isfinite(out->cost); r++) {
-		int ref = d->ref[r];
-
-		if (ref < 0 || d->ref_how[r] != PH_LOCAL_OWN)
-			continue;
-		for (int c = 0; c < nc; c++) {
-			double x, res;
-			int h;
-
-			if (!hop_cell(m, d, lv, r, c, ref, &h, &x) || h < 0 || !isfinite(x))
-				continue;
-			res = x - h * out->cost;
-			ss += res * res;
-		}
-	}
-	out->rms = isfinite(out->cost) && out->n ? sqrt(ss / out->n) : NAN;
-	out->cls = xcalloc(maxh ? maxh : 1, sizeof(*out->cls));
-	for (int h = 0; h < maxh; h++) {
-		if (!cls[h].n)
-			continue;
-		cls[h].extra_mean /= cls[h].n;
-		if (bw) {
-			cls[h].ratio_mean /= cls[h].n;
-			cls[h].drop_mean /= cls[h].n;
-		}
-		out->cls[out->nclasses++] = cls[h];
-	}
-	free(cls);
-}
-
-void hop_model_free(struct ph_hop_model *h)
-{
-	free(h->cls);
-	memset(h, 0, sizeof(*h));
-}
-
-/* ---- proposed SLIT ---- */
-
-const char *prop_src_name(enum ph_prop_src s)
-{
-	switch (s) {
-	case PH_PROP_NONE:
-		return "unknown";
-	case PH_PROP_LOCAL:
-		return "local";
-	case PH_PROP_MEASURED:
-		return "measured";
-	case PH_PROP_REFERENCE:
-		return "reference";
-	case PH_PROP_TRANSPOSED:
-		return "transposed";
-	case PH_PROP_SLIT:
-		return "slit";
-	}
-	return "unknown";
-}
-
-int slit_round(double d, bool *clamped)
-{
-	long v;
-
-	*clamped = false;
-	if (!(d < PH_SLIT_MAX_REMOTE + 0.5)) {	/* also +inf */
-		*clamped = true;
-		return PH_SLIT_MAX_REMOTE;
-	}
-	v = lround(d);
-	if (v < PH_SLIT_MIN_REMOTE) {
-		*clamped = true;
-		return PH_SLIT_MIN_REMOTE;
-	}
-	return (int)v;
-}
-
-void slit_propose(const struct ph_dmatrix *d, const struct ph_slit *s,
-		  struct ph_proposal *out)
-{
-	int *ids = xcalloc(d->nrows + d->ncols + 1, sizeof(int)), n = 0, m = 0;
-	int *row_at, *col_at;
-	struct slit_map sm;
-
-	memset(out, 0, sizeof(*out));
-	/* Every node of the rows and columns, once, ascending. */
-	memcpy(ids, d->row_ids, d->nrows * sizeof(int));
-	memcpy(ids + d->nrows, d->col_ids, d->ncols * sizeof(int));
-	m = d->nrows + d->ncols;
-	qsort(ids, m, sizeof(int), int_cmp);
-	for (int i = 0; i < m; i++)
-		if (!n || ids[i] != ids[n - 1])
-			ids[n++] = ids[i];
-	row_at = node_index(d->row_ids, d->nrows, ids, n);
-	col_at = node_index(d->col_ids, d->ncols, ids, n);
-	slit_map_init(&sm, s, ids, n, ids, n);
-	out->n = n;
-	out->ids = ids;
-	out->dist = xcalloc((size_t)(n ? n : 1) * (n ? n : 1), sizeof(int));
-	out->src = xcalloc((size_t)(n ? n : 1) * (n ? n : 1), sizeof(*out->src));
-	out->clamped = xcalloc((size_t)(n ? n : 1) * (n ? n : 1), sizeof(bool));
-	for (int i = 0; i < n; i++) {
-		for (int j = 0; j < n; j++) {
-			int k = i * n + j;
-			int r = row_at[i], c = col_at[j], rt = row_at[j], ct = col_at[i];
-			int sv = slit_rc(&sm, i, j);
-
-			if (i == j) {
-				out->dist[k] = PH_LOCAL_DISTANCE;
-				out->src[k] = PH_PROP_LOCAL;
-			} else if (r >= 0 && c >= 0 && isfinite(d->d[r * d->ncols + c])) {
-				out->dist[k] = slit_round(d->d[r * d->ncols + c], &out->clamped[k]);
-				out->src[k] = c == d->ref[r] && d->ref_how[r] != PH_LOCAL_OWN
-					      ? PH_PROP_REFERENCE : PH_PROP_MEASURED;
-			} else if (rt >= 0 && ct >= 0 && isfinite(d->d[rt * d->ncols + ct])) {
-				out->dist[k] = slit_round(d->d[rt * d->ncols + ct], &out->clamped[k]);
-				out->src[k] = PH_PROP_TRANSPOSED;
-			} else if (sv >= 0) {
-				out->dist[k] = slit_round(sv, &out->clamped[k]);
-				out->src[k] = PH_PROP_SLIT;
-			} else {
-				out->dist[k] = -1;
-				out->src[k] = PH_PROP_NONE;
-				out->nunknown++;
-			}
-			if (out->clamped[k])
-				out->nclamped++;
-		}
-	}
-	out->except = xmalloc((n ? (size_t)n * n : 1) * sizeof(int));
-	for (int k = 0; k < n * n; k++)
-		if (out->clamped[k] || (out->src[k] != PH_PROP_MEASURED && out->src[k] != PH_PROP_LOCAL))
-			out->except[out->nexcept++] = k;
-	out->except = xrealloc(out->except, (out->nexcept ? out->nexcept : 1) * sizeof(int));
-	slit_map_free(&sm);
-	free(row_at);
-	free(col_at);
-}
-
-void proposal_free(struct ph_proposal *p)
-{
-	free(p->ids);
-	free(p->dist);
-	free(p->src);
-	free(p->clamped);
-	free(p->except);
-	memset(p, 0, sizeof(*p));
-}
-
-bool slit_valid_for_linux(int n, const int *dist)
-{
-	for (int i = 0; i < n; i++) {
-		for (int j = 0; j < n; j++) {
-			int v = dist[i * n + j];
-
-			if (i == j ? v != PH_LOCAL_DISTANCE
-				   : v < PH_SLIT_MIN_REMOTE || v > PH_SLIT_MAX_REMOTE)
-				return false;
-		}
-	}
-	return true;
-}
-
-bool slit_linux_check(int n, const int *dist, struct ph_slit_check *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->nentries = n * n;
-	c->uniform = n > 0;
-	for (int i = 0; i < n; i++) {
-		for (int j = 0; j < n; j++) {
-			int v = dist[i * n + j];
-			enum ph_slit_rule r = PH_SLIT_RULE_OK;
-
-			/* slit_valid(): val is a u8, LOCAL_DISTANCE is 10. */
-			if (i == j ? v != PH_LOCAL_DISTANCE : v <= PH_LOCAL_DISTANCE)
-				r = i == j ? PH_SLIT_RULE_LOCAL : PH_SLIT_RULE_REMOTE;
-			if (v != dist[0])
-				c->uniform = false;
-			if (r == PH_SLIT_RULE_OK)
-				continue;
-			if (!c->nbad++) {
-				c->rule = r;
-				c->row = i;
-				c->col = j;
-				c->value = v;
-			}
-		}
-	}
-	if (c->uniform && !c->nbad)
-		c->uniform = false;	/* said only of a rejected table */
-	return c->nbad == 0;
-}
-
-const char *slit_rule_text(enum ph_slit_rule r)
-{
-	switch (r) {
-	case PH_SLIT_RULE_LOCAL:
-		return "an entry on the diagonal must be 10 (LOCAL_DISTANCE)";
-	case PH_SLIT_RULE_REMOTE:
-		return "an entry off the diagonal must be above 10 (LOCAL_DISTANCE)";
-	case PH_SLIT_RULE_OK:
-		break;
-	}
-	return "";
-}
-
-const char *slit_rule_name(enum ph_slit_rule r)
-{
-	switch (r) {
-	case PH_SLIT_RULE_LOCAL:
-		return "local_not_10";
-	case PH_SLIT_RULE_REMOTE:
-		return "remote_not_above_10";
-	case PH_SLIT_RULE_OK:
-		break;
-	}
-	return "ok";
-}
-
-struct ph_slit *slit_linux_default(const struct ph_slit *s)
-{
-	struct ph_slit *d = slit_new(s->n, s->ids);
-
-	for (int i = 0; i < s->n; i++)
-		for (int j = 0; j < s->n; j++)
-			d->dist[i * s->n + j] = i == j ? PH_LOCAL_DISTANCE : PH_REMOTE_DISTANCE;
-	return d;
-}
-
-/* ---- HMAT ---- */
-
-/* MiB/s as the kernel reports HMAT bandwidth, to GB/s (10^9 B/s) as measured. */
-static double mibps_to_gbps(int64_t v)
-{
-	return (double)v * 1048576.0 / 1e9;
-}
-
-static void hmat_best(const struct ph_nmatrix *m, const int *ids, int nids,
-		      int target, bool lower_better, double *best, int *row)
-{
-	int c = m ? nmatrix_col(m, target) : -1;
-
-	*best = NAN;
-	*row = -1;
-	if (c < 0)
-		return;
-	for (int i = 0; i < nids; i++) {
-		int r = nmatrix_row(m, ids[i]);
-		double v;
-
-		if (r < 0 || !usable(m, r * m->ncols + c))
-			continue;
-		v = m->val[r * m->ncols + c];
-		if (*row < 0 || (lower_better ? v < *best : v > *best)) {
-			*best = v;
-			*row = ids[i];
-		}
-	}
-}
-
-int hmat_compare(const struct ph_hmat *h, int nh, const struct ph_nmatrix *lat,
-		 const struct ph_nmatrix *bw, struct ph_hmat_cmp **out)
-{
-	int n = 0, ids[256];
-
-	*out = NULL;
-	for (int i = 0; i < nh; i++) {
-		int nids = parse_id_list(h[i].initiators, ids, (int)ARRAY_SIZE(ids));
-		struct ph_hmat_cmp x;
-
-		if (nids < 0)
-			nids = 0;
-		x.target = h[i].target;
-		x.access = h[i].access;
-		x.initiators = h[i].initiators;
-		if (h[i].read_latency_ns >= 0) {
-			x.figure = "read_latency_ns";
-			x.hmat = (double)h[i].read_latency_ns;
-			hmat_best(lat, ids, nids, h[i].target, true, &x.measured, &x.cpu_node);
-			x.ratio = x.cpu_node >= 0 && x.hmat > 0 ? x.measured / x.hmat : NAN;
-			*out = xrealloc(*out, (n + 1) * sizeof(**out));
-			(*out)[n++] = x;
-		}
-		if (h[i].read_bandwidth_MiBps >= 0) {
-			x.figure = "read_bandwidth_GBps";
-			x.hmat = mibps_to_gbps(h[i].read_bandwidth_MiBps);
-			hmat_best(bw, ids, nids, h[i].target, false, &x.measured, &x.cpu_node);
-			x.ratio = x.cpu_node >= 0 && x.hmat > 0 ? x.measured / x.hmat : NAN;
-			*out = xrealloc(*out, (n + 1) * sizeof(**out));
-			(*out)[n++] = x;
-		}
-	}
-	return n;
-}
-
-/* ---- everything ---- */
-
-int analysis_run(const struct ph_nmatrix *m, const struct ph_slit *slit,
-		 const struct ph_dist_opts *o, struct ph_analysis *a)
-{
-	size_t n = (size_t)m->nrows * m->ncols;
-	int err, ncompared = 0;
-
-	memset(a, 0, sizeof(*a));
-	a->opts = *o;
-	if (slit && !slit_linux_check(slit->n, slit->dist, &a->slit_check)) {
-		a->slit_rejected = true;
-		a->slit_default = slit_linux_default(slit);
-		slit = a->slit_default;
-	}
-	err = dist_normalise(m, slit, o->noise, &a->dm);
-	if (err) {
-		dmatrix_free(&a->dm);
-		slit_free(a->slit_default);
-		a->slit_default = NULL;
-		return err;
-	}
-	levels_measured(&a->dm, &a->measured);
-	if (slit) {
-		levels_slit(&a->dm, slit, o->tolerance, &a->slit);
-		for (size_t k = 0; k < n; k++)
-			if (a->slit.cell[k] >= 0)
-				ncompared++;
-	}
-	a->have_slit = ncompared > 0;
-	if (a->have_slit) {
-		a->nviol = ordering_violations(&a->dm, slit, &a->viol);
-		if (a->measured.n == a->slit.n)
-			for (size_t k = 0; k < n; k++)
-				if (a->slit.cell[k] >= 0 && a->measured.cell[k] >= 0 &&
-				    a->slit.cell[k] != a->measured.cell[k])
-					a->nlevel_cells_differ++;
-		a->nmag = magnitude_check(&a->dm, slit, o->tolerance, &a->mag, &a->nmag_out);
-	}
-	a->nasym = asymmetry_check(m, &a->dm, o->noise, &a->asym);
-	for (int i = 0; i < a->nasym; i++)
-		if (a->asym[i].beyond)
-			a->nasym_beyond++;
-	hop_model(m, &a->dm, &a->measured, &a->hops);
-	slit_propose(&a->dm, slit, &a->prop);
-
-	if (!a->have_slit)
-		a->verdict = PH_VERDICT_UNCOMPARED;
-	else if (a->nviol || a->measured.n != a->slit.n || a->nlevel_cells_differ)
-		a->verdict = PH_VERDICT_INCONSISTENT;
-	else if (a->nmag_out)
-		a->verdict = PH_VERDICT_MAGNITUDE;
-	else
-		a->verdict = PH_VERDICT_CONSISTENT;
-	return 0;
-}
-
-void analysis_free(struct ph_analysis *a)
-{
-	dmatrix_free(&a->dm);
-	levels_free(&a->measured);
-	levels_free(&a->slit);
-	free(a->viol);
-	free(a->mag);
-	free(a->asym);
-	hop_model_free(&a->hops);
-	proposal_free(&a->prop);
-	slit_free(a->slit_default);
-	memset(a, 0, sizeof(*a));
 }

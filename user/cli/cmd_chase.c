@@ -23,12 +23,17 @@ enum {
 	OPT_IN_KERNEL,
 };
 
+/* CHASE_MAX_CHAINS as text, for the option's help. */
+#define CHAINS_TEXT(n) #n
+#define CHAINS_MAX_TEXT_(n) CHAINS_TEXT(n)
+#define CHAINS_MAX_TEXT CHAINS_MAX_TEXT_(CHASE_MAX_CHAINS)
+
 static const struct ph_opt chase_opts[] = {
 	{ "pattern", 0, "P[,P...]", OPT_PATTERN, "access patterns, in this order (listed below)",
 	  "random", NULL },
 	{ "chains", 0, "K", OPT_CHAINS,
-	  "walk K independent chains at once (1-16): the time\n"
-	  "per load then shows memory-level parallelism", "1", NULL },
+	  "walk K independent chains at once (1-" CHAINS_MAX_TEXT "): the\n"
+	  "time per load then shows memory-level parallelism", "1", NULL },
 	{ "seed", 0, "N", OPT_SEED, "chain seed: the same seed, the same chain", "1", NULL },
 	{ "in-kernel", 0, NULL, OPT_IN_KERNEL,
 	  "also walk the chain inside pagehop.ko with interrupts\n"

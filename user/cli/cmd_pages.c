@@ -37,7 +37,8 @@ static const struct ph_opt pages_opts[] = {
 	{ "min", 0, "SIZE", OPT_MIN, "smallest working set, a power of two", "16K", NULL },
 	{ "max", 0, "SIZE", OPT_MAX, "largest working set, capped by what can be had", "4G", NULL },
 	{ "tlb-window", 0, "SIZE", OPT_TLB_WINDOW, "window of the TLB-local chase", NULL,
-	  "the L1 data TLB's reach with 4 KiB pages, else 256K" },
+	  "the L1 data TLB's reach with 4 KiB pages where that is a "
+	  "power of two, else 256K" },
 	{ "seed", 0, "N", OPT_SEED, "chain seed", "1", NULL },
 	{ "save", 0, "FILE", OPT_SAVE, "write the JSON to FILE as well", NULL, NULL },
 	{ "plot", 0, "FILE.svg|.png", OPT_PLOT,

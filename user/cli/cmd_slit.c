@@ -133,9 +133,9 @@ const struct ph_cmdspec cmd_slit_spec = {
 	.epilog =
 	"--input and --slit may be - for standard input (not both); any other FILE\n"
 	"must be a regular text file of at most " STR(PH_INPUT_MAX_MIB) " MiB (pagehop(1)).\n"
-	"Exit status: 0 consistent (or nothing to compare), 1 inconsistent (ordering\n"
-	"violations or a level mismatch), 3 in order but outside the tolerance,\n"
-	"2 bad usage or input.\n",
+	"The exit status is the verdict, 0 consistent (or nothing to compare),\n"
+	"1 inconsistent, 3 in order but outside the tolerance, unless something\n"
+	"failed: 'pagehop help' lists every code.\n",
 	.refused = slit_refused,
 };
 

@@ -54,7 +54,7 @@ enum {
 #define PH_OPT_RESERVE	{ "reserve", 0, NULL, OPT_RESERVE, \
 	"grow a node's hugetlb pool if it is short (put back\nafter; --reserve runs take turns)", NULL, NULL }
 #define PH_OPT_ALLOW_UNVERIFIED	{ "allow-unverified", 0, NULL, OPT_ALLOW_UNVERIFIED, \
-	"measure even if the memory is not where or what was\nasked; every row then says verified=no", \
+	"measure even if the memory is not where or what was\nasked; every row's verified column then says no", \
 	NULL, NULL }
 #define PH_OPT_CPUNODEBIND	{ "cpunodebind", 0, "NODES", OPT_CPUNODEBIND, \
 	"run on the CPUs of these nodes", NULL, NULL }

@@ -2,6 +2,7 @@
 /*
  * main.c - the pagehop command: find the subcommand and run it.
  */
+#include "man.h"
 #include "registry.h"
 #include "util.h"
 #include "version.h"
@@ -84,6 +85,23 @@ static int dispatch(int argc, char *argv[])
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("pagehop %s\n", PAGEHOP_VERSION);
+		return PH_EXIT_OK;
+	}
+	/*
+	 * Not in the usage: the roff docs/update-man.sh puts into
+	 * docs/pagehop.1, from the same tables as --help and 'pagehop help'.
+	 */
+	if (!strcmp(argv[1], "--man-exit-status") && argc == 2) {
+		man_exit_status(stdout);
+		return PH_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--man-options") && argc == 3) {
+		cmd = command_find(argv[2]);
+		if (!cmd) {
+			ph_err("unknown command '%s'; see 'pagehop help'", argv[2]);
+			return PH_EXIT_USAGE;
+		}
+		man_options(stdout, cmd->spec);
 		return PH_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "help")) {

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "number.h"
 #include "provenance.h"
 
 /* How a document is rendered (--format, read by cli_parse_format()). */
@@ -92,12 +93,6 @@ void doc_note(struct ph_doc *d, const char *fmt, ...)
 
 /* Render the whole document; 0 or -errno. */
 int doc_render(struct ph_doc *d, enum ph_format fmt, FILE *out);
-/*
- * snprintf(buf, size, fmt, v) for one double, the same text and return
- * value, faster for "%.Nf", "%+.Nf", "%g" and "%.Ng" (exact: the rounding
- * is printf's, on the binary value).
- */
-int format_number(char *buf, size_t size, const char *fmt, double v);
 /*
  * Write the JSON rendering to path with write_file_atomic ("-": stdout).
  * 0, or -errno with why saying what was wrong.

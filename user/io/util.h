@@ -12,8 +12,8 @@
 
 /*
  * Exit codes of the command; ph_exit_codes[] says what each means, for
- * 'pagehop help', and docs/pagehop.1 lists them (tests/host/test_docs.sh
- * checks that the three agree).
+ * 'pagehop help' and docs/pagehop.1's EXIT STATUS, which is made from it
+ * (tests/host/test_docs.sh checks that the three agree).
  */
 enum {
 	PH_EXIT_OK = 0,
@@ -25,10 +25,15 @@ enum {
 	PH_EXIT_INTERRUPTED = 130,
 };
 
-/* Every exit code with its meaning in a few words, in increasing order. */
+/*
+ * Every exit code with its meaning in a few words ('pagehop help' prints
+ * them) and the details the man page adds (its EXIT STATUS is made from this
+ * table: 'pagehop --man-exit-status'), in increasing order.
+ */
 struct ph_exit_code {
 	int code;
 	const char *meaning;
+	const char *detail;	/* or NULL */
 };
 extern const struct ph_exit_code ph_exit_codes[];
 extern const size_t ph_nexit_codes;

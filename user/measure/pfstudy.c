@@ -243,9 +243,13 @@ static void benefit_table(const struct ph_pfstudy *st, struct ph_doc *doc)
 	table_add_col(t, "read_GBps");
 	table_add_col(t, "read_swpf_GBps");
 	table_add_col(t, "swpf_gain");
+	/* The two loops swpf_gain divides, named: one ISA on both sides. */
+	table_add_col(t, "read_kernel");
+	table_add_col(t, "read_swpf_kernel");
 	for (int k = 0; k < st->nstates; k++) {
 		const struct pfstudy_state *ps = &st->states[k];
 		struct pf_benefit b;
+		char name[64];
 		int row;
 
 		if (!ps->done)
@@ -263,6 +267,10 @@ static void benefit_table(const struct ph_pfstudy *st, struct ph_doc *doc)
 		table_num(t, row, "read_swpf_GBps", b.read_swpf_GBps, "%.2f");
 		if (!isnan(b.swpf_gain))
 			table_num(t, row, "swpf_gain", b.swpf_gain, "%.3f");
+		snprintf(name, sizeof(name), "%s/%s", st->plain->name, isa_name(st->plain->isa));
+		table_str(t, row, "read_kernel", name);
+		snprintf(name, sizeof(name), "%s/%s", st->swpf->name, isa_name(st->swpf->isa));
+		table_str(t, row, "read_swpf_kernel", name);
 	}
 }
 
@@ -290,7 +298,7 @@ struct ph_doc *pfstudy_doc(const struct ph_pfstudy *st, struct ph_session *s)
 	}
 	section_int(sec, "swpf_distance_B", SWPF_DISTANCE);
 	section_str(sec, "prefetch_benefit", "median random latency / median sequential latency");
-	section_str(sec, "swpf_gain", "read bandwidth with prefetcht0 2 KiB ahead / without");
+	section_str(sec, "swpf_gain", "read bandwidth with prefetcht0 2 KiB ahead / without, the same ISA");
 	if (llc && s->size < 8 * llc)
 		doc_note(doc, "--size %llu MiB is less than 8x the largest cache (%llu MiB): caches will hide part of what prefetching does",
 			 (unsigned long long)(s->size / MiB), (unsigned long long)(llc / MiB));

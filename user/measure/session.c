@@ -272,7 +272,7 @@ int session_render(struct ph_session *s, struct ph_doc *doc, int rc)
 	if (rc == PH_EXIT_USAGE)
 		return rc;
 	if (!s->all_verified)
-		doc_note(doc, "the memory was NOT verified to be where or what was asked; figures are marked verified=no");
+		doc_note(doc, "the memory was NOT verified to be where or what was asked; every row's verified column says no");
 	if (ph_interrupted) {
 		doc_note(doc, "interrupted: the figures above are what was measured before %s",
 			 runner_signal_name(ph_interrupted));
