@@ -3,8 +3,9 @@
 #
 # bench/duel.sh PAIRS KERNEL THREADS LIKWID_KERNEL [ISA] - one case of
 # bench/peers.sh, with many pairs: pagehop's KERNEL (copy, triad; append
-# --nt for non-temporal stores, as in "triad--nt") at ISA (default avx2)
-# against likwid-bench's LIKWID_KERNEL, THREADS threads, 1 GiB, 4 KiB pages.
+# --nt for non-temporal stores, as in "triad--nt") at ISA (default:
+# "default", no --isa, what a user gets) against likwid-bench's
+# LIKWID_KERNEL, THREADS threads, 1 GiB, 4 KiB pages.
 #
 # peers.sh runs every variant of both tools and so affords few pairs per
 # case; a case it leaves in doubt is settled here, with one variant each and
@@ -20,7 +21,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 usage() { echo "usage: $0 PAIRS KERNEL[--nt] THREADS LIKWID_KERNEL [ISA]" >&2; exit 2; }
 if [ $# -lt 4 ] || [ $# -gt 5 ]; then usage; fi
-pairs=$1 kernel=${2%--nt} threads=$3 lk=$4 isa=${5:-avx2} nt=
+pairs=$1 kernel=${2%--nt} threads=$3 lk=$4 isa=${5:-default} nt=
 [ "$2" = "$kernel" ] || nt=--nt
 case $pairs in '' | *[!0-9]* | 0) usage ;; esac
 case $threads in '' | *[!0-9]* | 0) usage ;; esac
@@ -52,9 +53,9 @@ n=$(wc -l <"$tmp/ok") failed=$((pairs - $(wc -l <"$tmp/ok")))
 awk '{ printf "%.4f\n", $1 / $2 }' "$tmp/ok" >"$tmp/ratio"
 [ "$n" -gt 0 ] || { echo "no pair where both tools ran" >&2; exit 1; }
 wins=$(awk '$1 > 1' "$tmp/ratio" | wc -l)
-printf '%-6s %-7s %-3s %-6s %-18s %12s %12s %8s %-12s %-9s %s\n' kernel stores thr isa likwid \
+printf '%-6s %-7s %-3s %-7s %-18s %12s %12s %8s %-12s %-9s %s\n' kernel stores thr isa likwid \
 	pagehop_GBps likwid_GBps ratio ratio_ci95 wins sign_p
-printf '%-6s %-7s %-3s %-6s %-18s %12.2f %12.2f %8.3f %-12s %-9s %s\n' "$kernel" \
+printf '%-6s %-7s %-3s %-7s %-18s %12.2f %12.2f %8.3f %-12s %-9s %s\n' "$kernel" \
 	"$([ -n "$nt" ] && echo nt || echo normal)" "$threads" "$isa" "$lk" \
 	"$(awk '{ print $1 }' "$tmp/ok" | median)" "$(awk '{ print $2 }' "$tmp/ok" | median)" \
 	"$(median <"$tmp/ratio")" "$(ci95 <"$tmp/ratio")" "$wins/$n" "$(sign_p "$wins" "$n")"

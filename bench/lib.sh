@@ -19,13 +19,15 @@ reserve=
 command -v jq >/dev/null || { echo "jq missing: bash scripts/install-deps.sh bench" >&2; exit 4; }
 [ -x "$pagehop" ] || { echo "build/pagehop missing: make" >&2; exit 4; }
 
-# run_pagehop KERNEL ISA THREADS NT -> GB/s (10^9).  If pagehop fails or its
-# JSON has no figure, says so on stderr and returns 1: the caller, under
-# set -e, stops (assign its output on a line of its own).
+# run_pagehop KERNEL ISA THREADS NT -> GB/s (10^9); ISA "default" runs
+# without --isa: what a user gets.  If pagehop fails or its JSON has no
+# figure, says so on stderr and returns 1: the caller, under set -e, stops
+# (assign its output on a line of its own).
 run_pagehop() {
-	local out err v
+	local out err v isa_opt=(--isa "$2")
+	[ "$2" != default ] || isa_opt=()
 	err=$(mktemp)
-	if ! out=$("$pagehop" stream --kernel "$1" --isa "$2" ${4:+"$4"} --threads "$3" --size 1G \
+	if ! out=$("$pagehop" stream --kernel "$1" "${isa_opt[@]}" ${4:+"$4"} --threads "$3" --size 1G \
 		--time 1 --page-size "$page" ${reserve:+"$reserve"} --format json 2>"$err"); then
 		echo "pagehop stream --kernel $1 --isa $2 --threads $3 $4 failed: $(tail -n 1 "$err")" >&2
 		rm -f "$err"

@@ -7,7 +7,8 @@
 #
 # The host is shared and noisy, so nothing here is a single number.  Per
 # case, PAIRS times (default 5), every variant of both tools runs once,
-# interleaved: pagehop sse2 and avx2, then likwid's scalar, SSE, AVX (and
+# interleaved: pagehop sse2, avx2 and its default (no --isa: what --isa
+# auto chooses, what a user gets), then likwid's scalar, SSE, AVX (and
 # AVX-FMA) kernels.  Each tool's best variant is the one with the highest
 # median over the pairs; the ratio is the median over pairs of pagehop's
 # best variant / likwid's best variant in the same pair.  Choosing a variant
@@ -18,6 +19,9 @@
 # pagehop_best and likwid_best name the variants best over all pairs.
 # ratio_ci95 is the 95% confidence interval of that median (from 6 pairs):
 # where it holds 1.0, the pairs cannot tell the two tools apart.
+# default_GBps, default_ratio and default_ci95 are the same for pagehop's
+# default alone (no choosing on pagehop's side) against likwid's best
+# variant, chosen on the other pairs as above.
 #
 # Both count bytes as STREAM does (copy 16, triad 24 per element), pin
 # threads to the first CPUs and run on 4 KiB pages (likwid takes what malloc
@@ -25,7 +29,10 @@
 # page size alone is worth).  likwid's "1GB" is 10^9 bytes over all arrays,
 # pagehop's --size 1G is 2^30: both far beyond the caches.
 #
-# CASES="triad triad--nt" runs only those kernels (--nt: non-temporal).
+# CASES="triad triad--nt" runs only those kernels (--nt: non-temporal);
+# ISAS="avx2 default" only those pagehop variants (default last).
+# PAIRS_DIR=DIR keeps each case's runs there (ph-CASE-THREADS: pagehop's
+# sse2, avx2, default per pair; lw-CASE-THREADS: likwid's kernels), GB/s.
 #
 # Needs: scripts/install-deps.sh bench (likwid), a built build/pagehop.
 set -euo pipefail
@@ -55,9 +62,10 @@ pick() { awk -v r="$2" -v c="$(best "$1" "$2")" 'NR == r { print $c }' "$1"; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-isas=(sse2 avx2)
-printf '%-6s %-7s %-3s %-14s %-18s %12s %12s %8s %-12s %s\n' kernel stores thr pagehop_best likwid_best \
-	pagehop_GBps likwid_GBps ratio ratio_ci95 pairs
+read -ra isas <<<"${ISAS:-sse2 avx2 default}"
+[ "${isas[${#isas[@]} - 1]}" = default ] || { echo "ISAS must end with default" >&2; exit 2; }
+printf '%-6s %-7s %-3s %-14s %-18s %12s %12s %8s %-12s %12s %13s %-12s %s\n' kernel stores thr pagehop_best \
+	likwid_best pagehop_GBps likwid_GBps ratio ratio_ci95 default_GBps default_ratio default_ci95 pairs
 for kernel in copy triad; do
 	for nt in "" --nt; do
 		case " ${CASES:-copy copy--nt triad triad--nt} " in *" $kernel$nt "*) ;; *) continue ;; esac
@@ -84,14 +92,23 @@ for kernel in copy triad; do
 			# counted (see the head of this file).
 			: >"$tmp/pair"
 			for ((p = 1; p <= pairs; p++)); do
-				echo "$(pick "$tmp/ph" $p) $(pick "$tmp/lw" $p)" >>"$tmp/pair"
+				# pagehop's best, likwid's best, pagehop's default (the last column)
+				echo "$(pick "$tmp/ph" $p) $(pick "$tmp/lw" $p)" \
+					"$(awk -v r=$p 'NR == r { print $NF }' "$tmp/ph")" >>"$tmp/pair"
 			done
 			a=$(best "$tmp/ph") b=$(best "$tmp/lw")
 			awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' "$tmp/pair" >"$tmp/ratio"
-			printf '%-6s %-7s %-3s %-14s %-18s %12.2f %12.2f %8.3f %-12s %s\n' $kernel \
+			awk '{ printf "%.4f\n", ($2 > 0 ? $3 / $2 : 0) }' "$tmp/pair" >"$tmp/dratio"
+			printf '%-6s %-7s %-3s %-14s %-18s %12.2f %12.2f %8.3f %-12s %12.2f %13.3f %-12s %s\n' $kernel \
 				"$([ -n "$nt" ] && echo nt || echo normal)" $t "${isas[a - 1]}" "${lk[b - 1]}" \
 				"$(awk '{ print $1 }' "$tmp/pair" | median)" "$(awk '{ print $2 }' "$tmp/pair" | median)" \
-				"$(median <"$tmp/ratio")" "$(ci95 <"$tmp/ratio")" "$pairs"
+				"$(median <"$tmp/ratio")" "$(ci95 <"$tmp/ratio")" \
+				"$(awk '{ print $3 }' "$tmp/pair" | median)" "$(median <"$tmp/dratio")" \
+				"$(ci95 <"$tmp/dratio")" "$pairs"
+			if [ -n "${PAIRS_DIR:-}" ]; then
+				cp "$tmp/ph" "$PAIRS_DIR/ph-$kernel$nt-$t"
+				cp "$tmp/lw" "$PAIRS_DIR/lw-$kernel$nt-$t"
+			fi
 		done
 	done
 done

@@ -19,6 +19,7 @@ static const char *const isa_names[] = {
 	[PH_ISA_SSE2] = "sse2",
 	[PH_ISA_AVX2] = "avx2",
 	[PH_ISA_AVX512] = "avx512",
+	[PH_ISA_AUTO] = "auto",
 };
 
 static const char *const isa_descs[] = {
@@ -30,7 +31,7 @@ static const char *const isa_descs[] = {
 
 const char *isa_name(enum ph_isa isa)
 {
-	if (isa < PH_ISA_SCALAR || isa > PH_ISA_AVX512)
+	if (isa < PH_ISA_SCALAR || isa > PH_ISA_AUTO)
 		return "?";
 	return isa_names[isa];
 }
@@ -59,11 +60,7 @@ const char *isa_name_list(void)
 
 int isa_parse(const char *s, enum ph_isa *out)
 {
-	if (!strcmp(s, "auto")) {
-		*out = isa_best();
-		return 0;
-	}
-	for (int i = PH_ISA_SCALAR; i <= PH_ISA_AVX512; i++) {
+	for (int i = PH_ISA_SCALAR; i <= PH_ISA_AUTO; i++) {
 		if (!strcmp(s, isa_names[i])) {
 			*out = (enum ph_isa)i;
 			return 0;
@@ -95,6 +92,8 @@ bool isa_supported_by(enum ph_isa isa, unsigned leaf1_ecx, unsigned leaf1_edx,
 	case PH_ISA_AVX512:
 		/* target("avx512f") lets the compiler use AVX2 too. */
 		return avx2 && (xcr0 & XCR0_ZMM) == XCR0_ZMM && (leaf7_ebx & bit_AVX512F);
+	case PH_ISA_AUTO:
+		return false; /* not an ISA */
 	}
 	return false;
 }
@@ -141,4 +140,35 @@ const char *isa_supported_list(char *buf, size_t size)
 			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "," : "",
 						isa_names[i]);
 	return buf;
+}
+
+void isa_cpu_decode(struct isa_cpu *cpu, const char vendor[12], unsigned leaf1_eax,
+		    enum ph_isa widest)
+{
+	unsigned base_family = (leaf1_eax >> 8) & 0xf, base_model = (leaf1_eax >> 4) & 0xf;
+
+	cpu->vendor = !memcmp(vendor, "GenuineIntel", 12) ? ISA_VENDOR_INTEL :
+		      !memcmp(vendor, "AuthenticAMD", 12) ? ISA_VENDOR_AMD : ISA_VENDOR_OTHER;
+	cpu->family = base_family;
+	if (base_family == 0xf)
+		cpu->family += (leaf1_eax >> 20) & 0xff;
+	cpu->model = base_model;
+	if (base_family == 0x6 || base_family == 0xf)
+		cpu->model |= ((leaf1_eax >> 16) & 0xf) << 4;
+	cpu->widest = widest;
+}
+
+void isa_cpu_here(struct isa_cpu *cpu)
+{
+	unsigned max, eax = 0, ebx, ecx, edx;
+	char vendor[12] = { 0 };
+
+	if (__get_cpuid(0, &max, &ebx, &ecx, &edx)) {
+		memcpy(vendor, &ebx, 4);
+		memcpy(vendor + 4, &edx, 4);
+		memcpy(vendor + 8, &ecx, 4);
+		if (max >= 1)
+			__get_cpuid(1, &eax, &ebx, &ecx, &edx);
+	}
+	isa_cpu_decode(cpu, vendor, eax, isa_best());
 }

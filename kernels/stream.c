@@ -661,6 +661,79 @@ const struct stream_kernel *stream_find(const char *name, enum ph_isa isa, bool 
 	return NULL;
 }
 
+/* ---------------------------------------------------------------- auto */
+
+/*
+ * The rows that keep 'auto' from the widest ISA; the first that matches a
+ * CPU, op and store kind decides.  Each row names what it rests on;
+ * docs/methodology.md ("Which ISA auto runs") has the measurements.  A CPU
+ * no row names runs the widest ISA it has: that was never measured to be
+ * slower there, and a rule guessed for CPUs nobody ran would be a guess.
+ */
+#define OPS_ALL                                                                                    \
+	(1u << STREAM_COPY | 1u << STREAM_SCALE | 1u << STREAM_ADD | 1u << STREAM_TRIAD |          \
+	 1u << STREAM_READ | 1u << STREAM_WRITE)
+enum { STORES_NORMAL = 1u << 0, STORES_NT = 1u << 1, STORES_ANY = STORES_NORMAL | STORES_NT };
+
+static const struct isa_cap {
+	enum isa_vendor vendor;
+	unsigned family_lo, family_hi;	/* display family, inclusive */
+	unsigned ops;			/* 1u << enum stream_op */
+	unsigned stores;		/* STORES_* */
+	enum ph_isa cap;		/* the widest ISA auto may run there */
+	const char *why;
+} isa_caps[] = {
+	/*
+	 * AMD Zen 4 (family 0x19) runs a 512-bit operation as two 256-bit
+	 * halves, so AVX-512 moves no more bytes per cycle than AVX2
+	 * (AMD's Software Optimization Guide for family 19h); Zen 5
+	 * (family 0x1a) was measured: AVX-512 no faster than AVX2 for any
+	 * op or store kind, and slower for triad (docs/methodology.md).
+	 */
+	{ ISA_VENDOR_AMD, 0x19, 0x1a, OPS_ALL, STORES_ANY, PH_ISA_AVX2,
+	  "AMD family 0x19-0x1a: 512-bit is no faster" },
+};
+
+enum ph_isa stream_choose_isa(const struct isa_cpu *cpu, enum stream_op op, bool nt,
+			      const char **why)
+{
+	enum ph_isa isa = cpu->widest >= PH_ISA_SCALAR && cpu->widest <= PH_ISA_AVX512 ?
+				  cpu->widest : PH_ISA_SCALAR;
+	const char *reason = "the widest here: no rule for this CPU";
+
+	for (size_t i = 0; i < sizeof(isa_caps) / sizeof(isa_caps[0]); i++) {
+		const struct isa_cap *c = &isa_caps[i];
+
+		if (c->vendor != cpu->vendor || cpu->family < c->family_lo ||
+		    cpu->family > c->family_hi || !(c->ops & 1u << op) ||
+		    !(c->stores & (nt ? STORES_NT : STORES_NORMAL)))
+			continue;
+		if (isa > c->cap) {
+			isa = c->cap;
+			reason = c->why;
+		} else {
+			reason = "the widest here, within its rule's cap";
+		}
+		break;
+	}
+	if (why)
+		*why = reason;
+	return isa;
+}
+
+const struct stream_kernel *stream_auto(const char *name, bool nt, const char **why)
+{
+	struct isa_cpu cpu;
+
+	for (size_t i = 0; i < stream_nops; i++) {
+		if (strcmp(stream_ops[i].name, name))
+			continue;
+		isa_cpu_here(&cpu);
+		return stream_find(name, stream_choose_isa(&cpu, stream_ops[i].op, nt, why), nt);
+	}
+	return NULL;
+}
+
 /* ---------------------------------------------------------------- validation */
 
 void stream_init(double *a, double *b, double *c, size_t n)

@@ -71,6 +71,26 @@ const char *stream_op_list(void);
 const struct stream_kernel *stream_find(const char *name, enum ph_isa isa, bool nt);
 
 /*
+ * What 'auto' runs: the one choice of ISA for a bandwidth loop, made for
+ * every command that measures bandwidth (stream, matrix, slit, survey,
+ * pages, prefetch), so that their figures agree.
+ *
+ * stream_choose_isa() is the rule, a pure function of the CPU's identity
+ * (struct isa_cpu), the op and the store kind: the widest ISA the CPU
+ * runs, unless a row of its table (stream.c, with the measurements behind
+ * each row in docs/methodology.md, "Which ISA auto runs") caps it for that
+ * CPU, op and store kind.  *why (if why is not NULL) is set to a sentence
+ * saying which row decided, or that none did.  Never wider than
+ * cpu->widest.
+ *
+ * stream_auto() is that choice on this CPU, as a variant: NULL for an
+ * unknown op name, or read with nt (read stores nothing).
+ */
+enum ph_isa stream_choose_isa(const struct isa_cpu *cpu, enum stream_op op, bool nt,
+			      const char **why);
+const struct stream_kernel *stream_auto(const char *name, bool nt, const char **why);
+
+/*
  * Validation, as STREAM does it.  stream_init() fills the arrays with the
  * start values below (NULL arrays are skipped); after any number of
  * repetitions of ONE op (each is idempotent on these arrays when run alone),

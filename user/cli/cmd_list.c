@@ -64,6 +64,25 @@ static struct ph_doc *list_doc(void)
 		table_int(t, r, "bytes_per_elem_wa", k->bytes_wa);
 		table_bool(t, r, "runs_here", isa_supported(k->isa));
 	}
+	/* The variant every command runs unless --isa says otherwise, and why. */
+	t = doc_add_table(doc, "stream_auto", "what --isa auto runs here (docs/methodology.md)");
+	table_add_col(t, "kernel");
+	table_add_col(t, "nt");
+	table_add_col(t, "isa");
+	table_add_col(t, "why");
+	for (size_t i = 0; i < stream_nkernels; i++) {
+		const struct stream_kernel *k = &stream_kernels[i];
+		const char *why = NULL;
+		int r;
+
+		if (stream_auto(k->name, k->nt, &why) != k)
+			continue;
+		r = table_add_row(t);
+		table_str(t, r, "kernel", k->name);
+		table_bool(t, r, "nt", k->nt);
+		table_str(t, r, "isa", isa_name(k->isa));
+		table_str(t, r, "why", why);
+	}
 	/* What an op computes is the same in every variant: said once. */
 	t = doc_add_table(doc, "stream_ops", "what each bandwidth kernel computes (pagehop stream --kernel)");
 	table_add_col(t, "kernel");

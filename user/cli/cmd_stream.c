@@ -27,7 +27,7 @@ static const struct ph_opt stream_opts[] = {
 	{ "kernel", 0, "K[,K...]", OPT_KERNEL, "the kernels to run, in this order (listed below)",
 	  NULL, "every kernel" },
 	{ "isa", 0, "ISA", OPT_ISA,
-	  "their instruction set (listed below); auto: the widest\nthis CPU runs", "auto", NULL },
+	  "their instruction set (listed below); auto: per kernel\nand store kind, as 'pagehop list' shows", "auto", NULL },
 	{ "nt", 0, NULL, OPT_NT,
 	  "non-temporal stores (read stores nothing: it runs\nas it is)", NULL, NULL },
 	{ 0 },

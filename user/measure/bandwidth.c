@@ -331,14 +331,18 @@ int bandwidth_study_plan(struct ph_bwstudy *st, const char *const *names, int nn
 	int n = nnames ? nnames : (int)stream_nops;
 
 	memset(st, 0, sizeof(*st));
-	if (!isa_supported(isa))
+	if (isa != PH_ISA_AUTO && !isa_supported(isa))
 		return -EOPNOTSUPP;
+	st->isa_auto = isa == PH_ISA_AUTO;
 	st->ks = xcalloc((size_t)n, sizeof(*st->ks));
+	st->why = xcalloc((size_t)n, sizeof(*st->why));
 	for (int i = 0; i < n; i++) {
 		const char *name = nnames ? names[i] : stream_ops[i].name;
-
 		/* read stores nothing: with nt it runs as it is. */
-		st->ks[i] = stream_find(name, isa, nt && strcmp(name, "read"));
+		bool knt = nt && strcmp(name, "read");
+
+		st->ks[i] = st->isa_auto ? stream_auto(name, knt, &st->why[i]) :
+					   stream_find(name, isa, knt);
 		if (!st->ks[i]) {
 			*missing = name;
 			return -ENOENT;
@@ -397,6 +401,14 @@ struct ph_doc *bandwidth_study_doc(const struct ph_bwstudy *st, struct ph_sessio
 	sec = doc_add_section(doc, "stream_method", "stream");
 	section_str(sec, "sample", bandwidth_method);
 	section_str(sec, "arrays", bandwidth_arrays);
+	/* Why auto ran the ISA it did, per kernel: "triad: <reason>". */
+	section_str(sec, "isa_asked", st->isa_auto ? "auto" : "forced (--isa)");
+	for (int i = 0; st->isa_auto && i < st->nbw; i++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "isa_auto_%s%s", st->bw[i].k->name, st->bw[i].k->nt ? "_nt" : "");
+		section_str(sec, key, st->why[i] ? st->why[i] : "?");
+	}
 	session_buffers_table(s, doc);
 	return doc;
 }
@@ -407,5 +419,6 @@ void bandwidth_study_free(struct ph_bwstudy *st)
 		bandwidth_free(&st->bw[i]);
 	free(st->bw);
 	free(st->ks);
+	free(st->why);
 	memset(st, 0, sizeof(*st));
 }

@@ -52,6 +52,8 @@ struct ph_bwstudy {
 	/* the plan */
 	const struct stream_kernel **ks;
 	int nks;
+	bool isa_auto;		/* the ISA was auto's choice (stream_auto), per kernel */
+	const char **why;	/* then, per kernel, why auto chose it */
 	/* the result: the figures measured, in order */
 	struct ph_bandwidth *bw;
 	int nbw;
@@ -59,7 +61,8 @@ struct ph_bwstudy {
 
 /*
  * Plan: the variant of each op named (every op of stream_ops[] when nnames
- * is 0) for isa, with non-temporal stores if nt (read, which stores
+ * is 0) for isa, or per op what auto runs here (stream_auto) for
+ * PH_ISA_AUTO, with non-temporal stores if nt (read, which stores
  * nothing, runs as it is).  0; -EOPNOTSUPP if this CPU cannot run isa;
  * -ENOENT if an op has no such variant (*missing names it).
  */

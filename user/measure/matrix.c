@@ -343,7 +343,7 @@ static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c)
 
 		if (!(mx->figures & figs[f].fig))
 			continue;
-		k = stream_find(figs[f].kernel, isa_best(), false);
+		k = stream_auto(figs[f].kernel, false, NULL);
 		rc = bandwidth_figure(s, k, &bw);
 		if (bw.res.n) {
 			store(figs[f].fig == MX_READ ? mx->read : mx->triad, r, c, &bw.res);

@@ -106,13 +106,27 @@ static struct ph_slit *machine_slit(const struct ph_topology *t)
 	return s;
 }
 
+/* What the cells' read and triad ran (the choice of auto, as in matrix.c):
+ * "avx2", or "read avx512, triad avx2" where the two differ. */
+static const char *bandwidth_isas(char *buf, size_t size)
+{
+	const struct stream_kernel *r = stream_auto("read", false, NULL);
+	const struct stream_kernel *t = stream_auto("triad", false, NULL);
+
+	if (r->isa == t->isa)
+		snprintf(buf, size, "%s", isa_name(r->isa));
+	else
+		snprintf(buf, size, "read %s, triad %s", isa_name(r->isa), isa_name(t->isa));
+	return buf;
+}
+
 struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
 {
 	struct ph_doc *doc = doc_new("matrix");
 	struct ph_section *sec = doc_add_section(doc, "matrix", "how the matrix was measured");
 	struct ph_slit *slit = mx->grouped ? NULL : machine_slit(&s->topo);
 	struct ph_table *t;
-	char pat[64];
+	char pat[64], isas[48];
 	static const char *const cols[] = {
 		"cpu_node", "mem_node", "figure", "median", "ci_low", "ci_high", "min", "samples",
 		"ci_met", "verified", "page_size", "backend", "nodes_found", "cpus", "threads",
@@ -132,7 +146,7 @@ struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
 	if (mx->figures & (MX_READ | MX_TRIAD)) {
 		section_str(sec, "bandwidth", "one thread per core of the row's CPUs (or --threads), STREAM read and triad, memory on the column");
 		section_int(sec, "bandwidth_size_KiB", (long long)(mx->bw_size / KiB));
-		section_str(sec, "bandwidth_isa", isa_name(isa_best()));
+		section_str(sec, "bandwidth_isa", bandwidth_isas(isas, sizeof(isas)));
 	}
 	section_int(sec, "cells_done", mx->done);
 	section_int(sec, "cells", mx->total);

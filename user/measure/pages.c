@@ -58,7 +58,7 @@ int pages_plan(struct ph_pages *pg, struct ph_session *s)
 		/* The L1 DTLB's reach: a window's pages all stay in the L1 DTLB. */
 		pg->window = r && !(r & (r - 1)) ? r : 256 * KiB;
 	}
-	pg->read = stream_find("read", isa_best(), false);
+	pg->read = stream_auto("read", false, NULL);
 	if (binding_resolve(&s->bind, &s->cpu, 1, &b, why, sizeof(why))) {
 		ph_err("%s", why);
 		return PH_EXIT_USAGE;

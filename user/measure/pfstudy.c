@@ -65,8 +65,9 @@ int pfstudy_plan(struct ph_pfstudy *st, struct ph_session *s)
 			return PH_EXIT_USAGE;
 		}
 	}
-	st->plain = stream_find("read", isa_best(), false);
-	st->swpf = swpf_find(isa_best());
+	/* The plain read as every command runs it; the prefetching one beside it. */
+	st->plain = stream_auto("read", false, NULL);
+	st->swpf = swpf_find(st->plain->isa);
 	if (st->plan.no_control) {
 		memset(pf, 0, sizeof(*pf));
 		snprintf(pf->why, sizeof(pf->why), "prefetcher control not attempted (--no-control)");

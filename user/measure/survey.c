@@ -120,10 +120,12 @@ static void bandwidth_rows(struct ph_survey *v, struct ph_session *s)
 		struct ph_bandwidth bw;
 		char how[160], fig[32];
 
-		rc = bandwidth_figure(s, stream_find(kernels[i], isa_best(), false), &bw);
+		const struct stream_kernel *k = stream_auto(kernels[i], false, NULL);
+
+		rc = bandwidth_figure(s, k, &bw);
 		if (bw.res.n) {
 			snprintf(how, sizeof(how), "STREAM %s, %s, %s, one thread per core", kernels[i],
-				 isa_name(isa_best()), format_size(SURVEY_BW_SIZE, size, sizeof(size)));
+				 isa_name(k->isa), format_size(SURVEY_BW_SIZE, size, sizeof(size)));
 			snprintf(fig, sizeof(fig), "bandwidth_%s", kernels[i]);
 			add_row(v, s, fig, how, &bw.res, "GB/s", "%.2f");
 		}
