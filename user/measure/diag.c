@@ -207,10 +207,18 @@ static int measure_item(struct ph_diag *d, struct ph_session *s, struct ph_diag_
 	rc = session_start(s, it->latency ? 1 : 0);
 	if (!rc) {
 		if (it->latency) {
+			char pat[32];
+
+			snprintf(it->method, sizeof(it->method), "chase %s",
+				 chase_spec_name(&spec, pat, sizeof(pat)));
 			rc = latency_figure(s, &spec, 1, false, &lat);
 			res = &lat.user;
 		} else {
-			rc = bandwidth_figure(s, stream_find(it->kernel, isa_best(), false), &bw);
+			/* The ISA --isa auto runs, as stream's figures use (isa.c). */
+			const struct stream_kernel *k = stream_auto(it->kernel, false, NULL);
+
+			snprintf(it->method, sizeof(it->method), "%s %s", k->name, isa_name(k->isa));
+			rc = bandwidth_figure(s, k, &bw);
 			res = &bw.res;
 			if (!rc && bw.bad) {
 				snprintf(it->skipped, sizeof(it->skipped), "%zu wrong elements after the run", bw.bad);
@@ -359,7 +367,7 @@ static void figures_table(const struct ph_diag *d, struct ph_doc *doc)
 	struct ph_table *t = doc_add_table(doc, "figures", "figures");
 	static const char *const cols[] = { "figure", "kind", "node", "mem_node", "value", "unit", "ci_lo",
 					    "ci_hi", "lower", "upper", "samples", "page_size", "threads",
-					    "cpus", "size_KiB", "verified" };
+					    "cpus", "size_KiB", "method", "verified" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
@@ -387,6 +395,7 @@ static void figures_table(const struct ph_diag *d, struct ph_doc *doc)
 		table_int(t, r, "threads", it->threads);
 		table_str(t, r, "cpus", it->cpus);
 		table_int(t, r, "size_KiB", (long long)(it->size / KiB));
+		table_str(t, r, "method", it->method);
 		table_bool(t, r, "verified", it->verified);
 	}
 }

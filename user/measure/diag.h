@@ -31,6 +31,7 @@ struct ph_diag_item {
 	size_t samples;
 	bool verified;
 	char page_size[16], cpus[256];
+	char method[48];	/* what ran: "chase random", "triad avx2" */
 	int threads;
 };
 
