@@ -162,8 +162,7 @@ static int parse_groups(const char *arg, struct matrix_args *a)
 			return -EINVAL;
 		}
 		snprintf(g.name, sizeof(g.name), "%s", tok);
-		a->groups = xrealloc(a->groups, (size_t)(a->ngroups + 1) * sizeof(g));
-		a->groups[a->ngroups++] = g;
+		*(struct ph_mx_group *)xappend(&a->groups, &a->ngroups, sizeof(g)) = g;
 	}
 	free(copy);
 	if (!a->ngroups) {

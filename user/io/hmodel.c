@@ -25,20 +25,10 @@ const char *hstatus_name(enum ph_hstatus s)
 	return "UNKNOWN";
 }
 
-/* Grow an array by one element of size sz, zeroed; returns the new element. */
-static void *grow(void **v, int *n, size_t sz)
-{
-	char *p = xrealloc(*v, (size_t)(*n + 1) * sz);
-
-	*v = p;
-	memset(p + (size_t)*n * sz, 0, sz);
-	return p + (size_t)(*n)++ * sz;
-}
-
 struct ph_hfig *hset_add_fig(struct ph_hset *s, const char *name, int node, int mem_node,
 			     const char *unit, double value, double ci_lo, double ci_hi)
 {
-	struct ph_hfig *f = grow((void **)&s->figs, &s->nfigs, sizeof(*f));
+	struct ph_hfig *f = xappend(&s->figs, &s->nfigs, sizeof(*f));
 
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	snprintf(f->unit, sizeof(f->unit), "%s", unit);
@@ -53,7 +43,7 @@ struct ph_hfig *hset_add_fig(struct ph_hset *s, const char *name, int node, int 
 
 void hset_add_setting(struct ph_hset *s, const char *key, const char *val)
 {
-	struct ph_hsetting *e = grow((void **)&s->settings, &s->nsettings, sizeof(*e));
+	struct ph_hsetting *e = xappend(&s->settings, &s->nsettings, sizeof(*e));
 
 	snprintf(e->key, sizeof(e->key), "%s", key);
 	snprintf(e->val, sizeof(e->val), "%s", val);
@@ -61,7 +51,7 @@ void hset_add_setting(struct ph_hset *s, const char *key, const char *val)
 
 void hset_add_node(struct ph_hset *s, int id, int ncpus)
 {
-	struct ph_hnode *e = grow((void **)&s->nodes, &s->nnodes, sizeof(*e));
+	struct ph_hnode *e = xappend(&s->nodes, &s->nnodes, sizeof(*e));
 
 	e->id = id;
 	e->ncpus = ncpus;
@@ -94,7 +84,7 @@ void hset_free(struct ph_hset *s)
 
 struct ph_hfinding *hfindings_add(struct ph_hfindings *f)
 {
-	return grow((void **)&f->v, &f->n, sizeof(*f->v));
+	return xappend(&f->v, &f->n, sizeof(*f->v));
 }
 
 void hfindings_free(struct ph_hfindings *f)

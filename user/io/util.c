@@ -180,6 +180,16 @@ void *xrealloc(void *p, size_t n)
 	return q;
 }
 
+void *xappend(void *v, int *n, size_t sz)
+{
+	void **pv = v;
+	char *p = xrealloc(*pv, (size_t)(*n + 1) * sz);
+
+	*pv = p;
+	memset(p + (size_t)*n * sz, 0, sz);
+	return p + (size_t)(*n)++ * sz;
+}
+
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s ? s : "");

@@ -79,6 +79,11 @@ int ph_stdout_error(void);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/*
+ * Append one zeroed element of size sz to the array *v of *n elements:
+ * *v is reallocated, *n grows by one; returns the new element.
+ */
+void *xappend(void *v, int *n, size_t sz);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

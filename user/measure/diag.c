@@ -72,9 +72,7 @@ static void add_item(struct ph_diag *d, const struct ph_node *n, const char *nam
 	struct ph_diag_item *it;
 	int node = n->id;
 
-	d->items = xrealloc(d->items, (size_t)(d->nitems + 1) * sizeof(*d->items));
-	it = &d->items[d->nitems++];
-	memset(it, 0, sizeof(*it));
+	it = xappend(&d->items, &d->nitems, sizeof(*d->items));
 	snprintf(it->name, sizeof(it->name), "%s", name);
 	it->node = node;
 	it->mem_node = mem_node;
