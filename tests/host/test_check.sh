@@ -65,8 +65,17 @@ rc=$?
 expect "memory half the baseline's: CRITICAL" "$rc" 2
 grep -q "^PAGEHOP CRITICAL - node $id0 mem_total .*50% below baseline" "$TMP/out" &&
 	pass "$(head -n 1 "$TMP/out")" || fail "memory: $(head -n 1 "$TMP/out")"
-"$PAGEHOP" check --baseline "$TMP/mem.json" --budget 2 --tolerance memory=-0.6:0.1 >"$TMP/out" 2>"$TMP/err"
-expect "--tolerance memory=-0.6:0.1 makes it OK" "$(head -n 1 "$TMP/out" | cut -d' ' -f2)" OK
+# The override is judged on the memory figure itself: the rest of the check
+# (bandwidth and latency in 2 s on a shared host, the pools other tests
+# change) may say what it finds.
+"$PAGEHOP" check --baseline "$TMP/mem.json" --budget 2 --tolerance memory=-0.6:0.1 --format json \
+	>"$TMP/c.json" 2>"$TMP/err"
+expect "--tolerance memory=-0.6:0.1 makes mem_total OK" \
+	"$(jq -r --argjson n "$id0" '.findings[] | select(.figure == "mem_total" and .node == $n) | .status' "$TMP/c.json")" OK
+case $(jq -r .verdict.line "$TMP/c.json") in
+*mem_total*) fail "--tolerance memory: the verdict still names mem_total: $(jq -r .verdict.line "$TMP/c.json")" ;;
+*) pass "--tolerance memory: the verdict does not name mem_total" ;;
+esac
 
 # ---- bad input: UNKNOWN, exit 3, one line, no crash ----
 unknown() {
