@@ -1451,7 +1451,7 @@ static uint64_t fuzz_len(void)
 static int cmd_fuzz(int argc, char **argv)
 {
 	static const int allowed[] = { 0, EINVAL, EFAULT, ENOTTY, ENOENT, E2BIG, ENOMEM,
-				       EOPNOTSUPP, ENOSPC };
+				       EOPNOTSUPP, ENOSPC, ETIME, EINTR };
 	uint8_t buf[512] __attribute__((aligned(8)));
 	uint64_t out[4096];
 	struct pagehop_query_entry ents[64];
