@@ -26,6 +26,8 @@ const struct ph_command ph_commands[] = {
 	  "what hardware and software prefetching do, per access pattern", &cmd_prefetch_spec },
 	{ "matrix", cmd_matrix,
 	  "latency and bandwidth for every CPU node x memory node pair", &cmd_matrix_spec },
+	{ "c2c", cmd_c2c,
+	  "core-to-core latency: a cache line handed between every CPU pair", &cmd_c2c_spec },
 	{ "slit", cmd_slit,
 	  "compare a measured node matrix with the SLIT and HMAT; propose a SLIT", &cmd_slit_spec },
 	{ "baseline", cmd_baseline,
