@@ -4,8 +4,8 @@
  */
 #include "c2c.h"
 #include "contend.h"
+#include "homed.h"
 #include "util.h"
-#include "verify.h"
 
 #include <errno.h>
 #include <math.h>
@@ -49,17 +49,8 @@ int c2c_plan(struct ph_c2c *c, struct ph_session *s, const struct bitmask *cpus)
 		ph_err("--cpus: %d CPU; a hand-off needs two", c->ncpus);
 		return PH_EXIT_USAGE;
 	}
-	if (s->bind.membind) {
-		if (numa_bitmask_weight(s->bind.membind) != 1) {
-			ph_err("--membind: the line lives on one node; name exactly one");
-			return PH_EXIT_USAGE;
-		}
-		for (unsigned i = 0; i < s->bind.membind->size; i++)
-			if (numa_bitmask_isbitset(s->bind.membind, i))
-				c->node = (int)i;
-	} else {
-		c->node = numa_node_of_cpu(c->cpus[0]);
-	}
+	if (homed_node(s->bind.membind, "--membind", c->cpus[0], &c->node))
+		return PH_EXIT_USAGE;
 	c->places = xcalloc((size_t)c->ncpus, sizeof(*c->places));
 	err = cpurel_places(NULL, c->cpus, c->ncpus, c->places);
 	if (err) {
@@ -71,36 +62,9 @@ int c2c_plan(struct ph_c2c *c, struct ph_session *s, const struct bitmask *cpus)
 
 int c2c_start(struct ph_c2c *c, struct ph_session *s)
 {
-	char why[512];
-	int err;
-
-	if (!s->allow_unverified && verify_ready(&s->km, why, sizeof(why))) {
-		ph_err("%s; run as root, or measure unverified with --allow-unverified", why);
-		return PH_EXIT_UNSUPPORTED;
-	}
-	err = segment_alloc(&s->km, &s->bufreq, c->node, psize_bytes(s->bufreq.psize), &c->seg,
-			    why, sizeof(why));
-	if (err) {
-		ph_err("the line's page on node %d: %s", c->node, why);
-		return err == -EINVAL ? PH_EXIT_USAGE : err == -EINTR ? PH_EXIT_INTERRUPTED :
-		       PH_EXIT_UNSUPPORTED;
-	}
-	c->have_seg = true;
-	if (segment_verify(&s->km, &c->seg, NULL) == -EINTR)
-		return PH_EXIT_INTERRUPTED;
-	s->all_verified = c->seg.verified;
-	if (c->seg.backend_note[0])
-		snprintf(s->backend_note, sizeof(s->backend_note), "%s", c->seg.backend_note);
-	if (!c->seg.verified) {
-		if (!s->allow_unverified) {
-			ph_err("the line's page: not verified: %s; measure anyway with --allow-unverified",
-			       c->seg.verify_msg);
-			return PH_EXIT_FAIL;
-		}
-		ph_warn("the line's page: not verified: %s; measuring anyway (--allow-unverified)",
-			c->seg.verify_msg);
-	}
-	return 0;
+	s->all_verified = true;
+	return homed_alloc(s, c->node, psize_bytes(s->bufreq.psize), &c->seg, &c->have_seg,
+			   "the line's page");
 }
 
 struct pp_run {
@@ -195,19 +159,8 @@ int c2c_measure(struct ph_c2c *c, struct ph_session *s)
 			else
 				result_free(&p->res);
 		}
-	if (!ph_interrupted) {
-		bool before = c->seg.verified;
-
-		if (segment_verify(&s->km, &c->seg, NULL) == -EINTR) {
-			s->reverify_skipped = true;
-		} else if (before && !c->seg.verified) {
-			ph_warn("the line's page moved while it was measured: %s", c->seg.verify_msg);
-			s->all_verified = false;
-			rc = rc ? rc : PH_EXIT_FAIL;
-		}
-	} else {
-		s->reverify_skipped = true;
-	}
+	if (!homed_still_verified(s, &c->seg, "the line's page"))
+		rc = rc ? rc : PH_EXIT_FAIL;
 	return rc;
 }
 
@@ -393,9 +346,6 @@ struct ph_doc *c2c_doc(const struct ph_c2c *c, struct ph_session *s)
 {
 	struct ph_doc *doc = doc_new("c2c");
 	struct ph_section *sec;
-	char nodes[256] = "";
-	size_t len = 0;
-
 	pairs_table(c, s, doc);
 	matrix_table(c, doc);
 	summary_tables(c, doc);
@@ -404,18 +354,7 @@ struct ph_doc *c2c_doc(const struct ph_c2c *c, struct ph_session *s)
 	section_str(sec, "sample", c2c_method);
 	section_str(sec, "relation",
 		    "the first level both CPUs share, from hwloc: smt (one core), l3 (one L3 or CCX), node, socket, remote (two packages)");
-	sec = doc_add_section(doc, "line", "the cache line, as read back");
-	section_int(sec, "node_asked", c->node);
-	for (int n = 0; c->have_seg && n < c->seg.found.nr_nodes && len < sizeof(nodes); n++)
-		if (c->seg.found.node_bytes[n])
-			len += (size_t)snprintf(nodes + len, sizeof(nodes) - len, "%s%d",
-						len ? "," : "", n);
-	section_str(sec, "node_found", nodes[0] ? nodes : NULL);
-	section_str(sec, "backend", c->have_seg ? backend_name(c->seg.backend) : NULL);
-	section_str(sec, "page_size", c->have_seg ? psize_name(c->seg.psize) : NULL);
-	section_bool(sec, "verified", c->have_seg && c->seg.verified);
-	section_str(sec, "found", c->have_seg ? c->seg.verify_msg : NULL);
-	section_str(sec, "method", c->have_seg ? c->seg.found.method : NULL);
+	homed_section(doc, "line", "the cache line, as read back", &c->seg, c->have_seg, c->node);
 	return doc;
 }
 
