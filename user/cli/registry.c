@@ -28,6 +28,8 @@ const struct ph_command ph_commands[] = {
 	  "latency and bandwidth for every CPU node x memory node pair", &cmd_matrix_spec },
 	{ "c2c", cmd_c2c,
 	  "core-to-core latency: a cache line handed between every CPU pair", &cmd_c2c_spec },
+	{ "locks", cmd_locks,
+	  "lock overhead against thread count: spinlocks, pthread mutex, OpenMP", &cmd_locks_spec },
 	{ "slit", cmd_slit,
 	  "compare a measured node matrix with the SLIT and HMAT; propose a SLIT", &cmd_slit_spec },
 	{ "baseline", cmd_baseline,

@@ -26,25 +26,11 @@ const char c2c_method[] =
 
 int c2c_plan(struct ph_c2c *c, struct ph_session *s, const struct bitmask *cpus)
 {
-	struct bitmask *allowed = numa_allocate_cpumask();
 	int err;
 
 	memset(c, 0, sizeof(*c));
-	numa_sched_getaffinity(0, allowed);
-	for (unsigned i = 0; i < allowed->size; i++) {
-		if (cpus && !numa_bitmask_isbitset(cpus, i))
-			continue;
-		if (!numa_bitmask_isbitset(allowed, i)) {
-			if (cpus) {
-				ph_err("--cpus: CPU %u is not one this process may run on", i);
-				numa_bitmask_free(allowed);
-				return PH_EXIT_USAGE;
-			}
-			continue;
-		}
-		*(int *)xappend(&c->cpus, &c->ncpus, sizeof(int)) = (int)i;
-	}
-	numa_bitmask_free(allowed);
+	if (contend_cpus(cpus, "--cpus", &c->cpus, &c->ncpus))
+		return PH_EXIT_USAGE;
 	if (c->ncpus < 2) {
 		ph_err("--cpus: %d CPU; a hand-off needs two", c->ncpus);
 		return PH_EXIT_USAGE;

@@ -96,3 +96,27 @@ void homed_section(struct ph_doc *doc, const char *name, const char *title,
 	section_str(sec, "found", have ? seg->verify_msg : NULL);
 	section_str(sec, "method", have ? seg->found.method : NULL);
 }
+
+int contend_cpus(const struct bitmask *cpus, const char *opt, int **out, int *n)
+{
+	struct bitmask *allowed = numa_allocate_cpumask();
+
+	*out = NULL;
+	*n = 0;
+	numa_sched_getaffinity(0, allowed);
+	for (unsigned i = 0; i < allowed->size; i++) {
+		if (cpus && !numa_bitmask_isbitset(cpus, i))
+			continue;
+		if (!numa_bitmask_isbitset(allowed, i)) {
+			if (cpus) {
+				ph_err("%s: CPU %u is not one this process may run on", opt, i);
+				numa_bitmask_free(allowed);
+				return PH_EXIT_USAGE;
+			}
+			continue;
+		}
+		*(int *)xappend(out, n, sizeof(int)) = (int)i;
+	}
+	numa_bitmask_free(allowed);
+	return 0;
+}

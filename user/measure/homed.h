@@ -27,6 +27,13 @@ int homed_node(const struct bitmask *nodes, const char *opt, int cpu, int *node)
 int homed_alloc(struct ph_session *s, int node, uint64_t bytes, struct ph_segment *seg,
 		bool *have, const char *what);
 
+/*
+ * Every CPU of cpus (NULL: all) this process may run on, in order, into
+ * *out (malloc'd).  0, or PH_EXIT_USAGE after the one-line error when cpus
+ * names a CPU this process may not run on.
+ */
+int contend_cpus(const struct bitmask *cpus, const char *opt, int **out, int *n);
+
 /* Read seg back after measuring; false (and a warning) if it moved. */
 bool homed_still_verified(struct ph_session *s, struct ph_segment *seg, const char *what);
 
