@@ -22,6 +22,7 @@ int cmd_check(int argc, char *argv[]);
 int cmd_compare(int argc, char *argv[]);
 int cmd_c2c(int argc, char *argv[]);
 int cmd_locks(int argc, char *argv[]);
+int cmd_loaded(int argc, char *argv[]);
 
 /* The declarations of the commands' options (optspec.h). */
 extern const struct ph_cmdspec cmd_matrix_spec;
@@ -38,5 +39,6 @@ extern const struct ph_cmdspec cmd_check_spec;
 extern const struct ph_cmdspec cmd_compare_spec;
 extern const struct ph_cmdspec cmd_c2c_spec;
 extern const struct ph_cmdspec cmd_locks_spec;
+extern const struct ph_cmdspec cmd_loaded_spec;
 
 #endif

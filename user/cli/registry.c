@@ -30,6 +30,8 @@ const struct ph_command ph_commands[] = {
 	  "core-to-core latency: a cache line handed between every CPU pair", &cmd_c2c_spec },
 	{ "locks", cmd_locks,
 	  "lock overhead against thread count: spinlocks, pthread mutex, OpenMP", &cmd_locks_spec },
+	{ "loaded", cmd_loaded,
+	  "loaded latency: a chase while loader CPUs stream at an injection delay ladder", &cmd_loaded_spec },
 	{ "slit", cmd_slit,
 	  "compare a measured node matrix with the SLIT and HMAT; propose a SLIT", &cmd_slit_spec },
 	{ "baseline", cmd_baseline,
