@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_loaded.c - "pagehop loaded": latency under load, a pointer chase on
+ * one CPU while loader CPUs stream at an injection delay ladder, from idle
+ * to saturation.  The study is loaded.c's.
+ */
+#include "commands.h"
+#include "common_opts.h"
+#include "homed.h"
+#include "loaded.h"
+#include "util.h"
+
+#include <errno.h>
+#include <numa.h>
+#include <stdio.h>
+
+enum { OPT_CHASER = 1, OPT_LOADERS, OPT_LOADER_MEMBIND, OPT_LOADER_SIZE, OPT_MIX, OPT_DELAYS };
+
+static const struct ph_opt loaded_opts[] = {
+	{ "chaser", 0, "CPU", OPT_CHASER, "the CPU that chases", NULL,
+	  "the first CPU this process may run on" },
+	{ "loaders", 0, "CPUS", OPT_LOADERS, "the CPUs that make traffic, one loader each", NULL,
+	  "every other CPU" },
+	{ "mix", 0, "M[,M...]", OPT_MIX, "traffic mixes, a curve each (listed below)", "read", NULL },
+	{ "delays", 0, "D[,D...]", OPT_DELAYS,
+	  "injection delays: D dependent adds after each line\na loader touches; sorted longest first",
+	  "5000,2000,1000,500,200,100,50,20,0", NULL },
+	{ 0 },
+};
+
+static const struct ph_opt memory_opts[] = {
+	PH_OPT_SIZE("256M"),
+	{ "membind", 0, "NODE", OPT_MEMBIND, "the chaser's memory on this node", NULL,
+	  "the chaser's node" },
+	{ "loader-membind", 0, "NODE", OPT_LOADER_MEMBIND, "the loaders' memory on this node", NULL,
+	  "the first loader's node" },
+	{ "loader-size", 0, "SIZE", OPT_LOADER_SIZE, "each loader's buffer", "64M", NULL },
+	PH_OPT_PAGE_SIZE("4k", NULL),
+	PH_OPT_BACKEND,
+	PH_OPT_ALLOW_UNVERIFIED,
+	{ 0 },
+};
+
+static const struct ph_opt stat_opts[] = { PH_OPT_TIME("1"), PH_OPT_CI("1"), { 0 } };
+static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
+
+static const struct ph_optgroup loaded_groups[] = {
+	{ "loaded", loaded_opts },
+	{ "memory", memory_opts },
+	{ "statistics", stat_opts },
+	{ "output", out_opts },
+	{ 0 },
+};
+
+static const struct ph_refusal loaded_refused[] = {
+	{ "physcpubind", "the chaser is --chaser, the loaders --loaders" },
+	{ "cpunodebind", "the chaser is --chaser, the loaders --loaders" },
+	{ "threads", "one chaser; the loaders are --loaders" },
+	{ "interleave", "the chaser's memory is on the one node --membind names" },
+	{ 0 },
+};
+
+static bool mix_value(size_t i, const char **name, const char **desc)
+{
+	if (i >= load_nmixes)
+		return false;
+	*name = load_mixes[i].name;
+	*desc = load_mixes[i].desc;
+	return true;
+}
+
+static const struct ph_optvalues loaded_values[] = {
+	{ "traffic mixes (--mix)", mix_value },
+	{ 0 },
+};
+
+const struct ph_cmdspec cmd_loaded_spec = {
+	.name = "loaded",
+	.synopsis = "[OPTIONS]",
+	.about =
+	"Loaded latency: one CPU chases a random chain over verified memory (as\n"
+	"pagehop chase does) while the loader CPUs each stream over a verified\n"
+	"buffer of their own, waiting the injection delay after every line.  A\n"
+	"point per delay, from the longest (least traffic) to none, after an idle\n"
+	"point without loaders: the chase's median and CI, and the bandwidth the\n"
+	"loaders achieved, bytes they counted over the time they ran.  --time is\n"
+	"per point.\n",
+	.groups = loaded_groups,
+	.values = loaded_values,
+	.epilog = PH_USAGE_LISTS,
+	.refused = loaded_refused,
+};
+
+struct loaded_args {
+	struct ph_session s;
+	struct ph_loaded ld;
+	struct bitmask *loaders, *loader_nodes;
+	const char *mixes, *delays;
+};
+
+static int loaded_option(void *ctx, const struct ph_opt *o, const char *arg)
+{
+	struct loaded_args *a = ctx;
+	struct bitmask **bm = NULL;
+	int h = common_option(&a->s, o, arg);
+
+	if (h <= 0)
+		return h;
+	switch (o->id) {
+	case OPT_CHASER:
+		bm = &a->s.bind.physcpubind;
+		break;
+	case OPT_LOADERS:
+		bm = &a->loaders;
+		break;
+	case OPT_LOADER_MEMBIND:
+		if (a->loader_nodes)
+			numa_bitmask_free(a->loader_nodes);
+		a->loader_nodes = NULL;
+		return cli_parse_nodes("--loader-membind", arg, &a->loader_nodes);
+	case OPT_LOADER_SIZE:
+		return cli_parse_size("--loader-size", arg, &a->ld.loader_bytes);
+	case OPT_MIX:
+		a->mixes = arg;
+		return cli_check_list("--mix", arg, "mixes separated by commas, e.g. read,1:1");
+	case OPT_DELAYS:
+		a->delays = arg;
+		return cli_check_list("--delays", arg, "delays separated by commas, e.g. 1000,100,0");
+	default:
+		return -EINVAL;
+	}
+	if (*bm)
+		numa_bitmask_free(*bm);
+	*bm = NULL;
+	return cli_parse_cpus(o->id == OPT_CHASER ? "--chaser" : "--loaders", arg, bm);
+}
+
+/* The chaser: --chaser, or the first CPU this process may run on. */
+static int default_chaser(struct ph_session *s)
+{
+	int *cpus = NULL, n = 0;
+
+	if (s->bind.physcpubind)
+		return 0;
+	if (contend_cpus(NULL, "--chaser", &cpus, &n) || !n) {
+		free(cpus);
+		return PH_EXIT_USAGE;
+	}
+	s->bind.physcpubind = numa_allocate_cpumask();
+	numa_bitmask_setbit(s->bind.physcpubind, (unsigned)cpus[0]);
+	free(cpus);
+	return 0;
+}
+
+int cmd_loaded(int argc, char *argv[])
+{
+	struct loaded_args a = { 0 };
+	struct ph_session *s = &a.s;
+	struct ph_loaded *ld = &a.ld;
+	struct ph_doc *doc = NULL;
+	int rc, node;
+
+	session_init(s, 256 * MiB);
+	s->mcfg.time_s = 1;
+	rc = opts_parse(&cmd_loaded_spec, argc, argv, loaded_option, &a);
+	if (rc) {
+		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
+		goto out;
+	}
+	rc = default_chaser(s);
+	if (!rc && s->bind.membind)
+		rc = homed_node(s->bind.membind, "--membind", 0, &node);
+	if (!rc)
+		rc = session_machine(s);
+	if (!rc)
+		rc = loaded_plan(ld, s, a.loaders, a.loader_nodes, a.mixes, a.delays);
+	if (!rc)
+		rc = loaded_start(ld, s);
+	if (rc)
+		goto out;
+	rc = loaded_measure(ld, s);
+	if (!ld->npts) {
+		rc = rc ? rc : PH_EXIT_FAIL;
+		goto out;
+	}
+	doc = loaded_doc(ld, s);
+	rc = session_render(s, doc, rc);
+out:
+	doc_free(doc);
+	loaded_free(ld, s);
+	if (a.loaders)
+		numa_bitmask_free(a.loaders);
+	if (a.loader_nodes)
+		numa_bitmask_free(a.loader_nodes);
+	session_free(s);
+	return rc;
+}

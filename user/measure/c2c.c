@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * c2c.c - core-to-core latency by ping-pong on one verified cache line.
+ */
+#include "c2c.h"
+#include "contend.h"
+#include "homed.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <numa.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char c2c_method[] =
+	"two threads pinned to the pair's CPUs hand one 64-bit word back and forth (each waits for the other's value with acquire loads, then stores the next with a release store); one sample is one block of ~1 ms of round trips timed on the first CPU; one-way latency = block time / (2 x round trips)";
+
+/*
+ * A block lasts about 1 ms: thousands of round trips (100-1000 ns each),
+ * 10^5 times the clock's resolution, and short enough that a 0.5 s budget
+ * per pair still gives hundreds of samples.
+ */
+#define BLOCK_SECONDS 0.001
+
+int c2c_plan(struct ph_c2c *c, struct ph_session *s, const struct bitmask *cpus)
+{
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	if (contend_cpus(cpus, "--cpus", &c->cpus, &c->ncpus))
+		return PH_EXIT_USAGE;
+	if (c->ncpus < 2) {
+		ph_err("--cpus: %d CPU; a hand-off needs two", c->ncpus);
+		return PH_EXIT_USAGE;
+	}
+	if (homed_node(s->bind.membind, "--membind", c->cpus[0], &c->node))
+		return PH_EXIT_USAGE;
+	c->places = xcalloc((size_t)c->ncpus, sizeof(*c->places));
+	err = cpurel_places(NULL, c->cpus, c->ncpus, c->places);
+	if (err) {
+		ph_errno(-err, "cannot read the CPU topology (hwloc)");
+		return PH_EXIT_FAIL;
+	}
+	return 0;
+}
+
+int c2c_start(struct ph_c2c *c, struct ph_session *s)
+{
+	s->all_verified = true;
+	return homed_alloc(s, c->node, psize_bytes(s->bufreq.psize), &c->seg, &c->have_seg,
+			   "the line's page");
+}
+
+struct pp_run {
+	struct ph_session *s;
+	struct ph_team *team;
+	volatile uint64_t *line;
+	uint64_t rounds;
+	uint64_t ticks[2];
+	bool lost;		/* a block ended with the word not at 2 x rounds */
+};
+
+static void work_pingpong(void *ctx, int tid)
+{
+	struct pp_run *r = ctx;
+
+	c2c_pingpong(r->line, r->rounds, (unsigned)tid);
+}
+
+/* One block; the first thread's time (the ping side) over 2 x rounds. */
+static double block_ns(struct pp_run *r)
+{
+	*r->line = 0;
+	team_run(r->team, work_pingpong, r, &r->s->clk, r->ticks);
+	if (*r->line != 2 * r->rounds)
+		r->lost = true;
+	return clock_ticks_to_ns(&r->s->clk, r->ticks[0]);
+}
+
+static int sample_pingpong(void *ctx, double *sample)
+{
+	struct pp_run *r = ctx;
+
+	*sample = block_ns(r) / (2.0 * (double)r->rounds);
+	return r->lost ? -EIO : 0;
+}
+
+/* Grow the block until it lasts about BLOCK_SECONDS (these runs are discarded). */
+static void calibrate(struct pp_run *r)
+{
+	r->rounds = 64;
+	for (int i = 0; i < 20 && !ph_interrupted; i++) {
+		double sec = block_ns(r) * 1e-9;
+
+		if (sec >= BLOCK_SECONDS / 2)
+			break;
+		r->rounds = sec > 0 ? (uint64_t)((double)r->rounds * BLOCK_SECONDS / sec) + 1 :
+			r->rounds * 16;
+	}
+}
+
+static int measure_pair(struct ph_c2c *c, struct ph_session *s, struct ph_c2c_pair *p)
+{
+	int cpus[2] = { p->a, p->b };
+	struct pp_run r = { .s = s, .line = c->seg.addr };
+	struct ph_mcfg cfg = s->mcfg;
+	char why[256], label[64];
+
+	r.team = team_start(cpus, 2, why, sizeof(why));
+	if (!r.team) {
+		ph_err("CPUs %d and %d: %s", p->a, p->b, why);
+		return PH_EXIT_FAIL;
+	}
+	calibrate(&r);
+	snprintf(label, sizeof(label), "c2c %d-%d", p->a, p->b);
+	cfg.label = label;
+	measure_figure(&cfg, sample_pingpong, &r, &p->res);
+	team_stop(r.team);
+	p->rounds = r.rounds;
+	if (r.lost) {
+		ph_err("CPUs %d and %d: the hand-off lost a round (the word is not 2 x rounds)",
+		       p->a, p->b);
+		return PH_EXIT_FAIL;
+	}
+	return 0;
+}
+
+int c2c_measure(struct ph_c2c *c, struct ph_session *s)
+{
+	int rc = 0;
+
+	c->pairs = xcalloc((size_t)c->ncpus * (size_t)(c->ncpus - 1) / 2, sizeof(*c->pairs));
+	for (int i = 0; i < c->ncpus && !rc && !ph_interrupted; i++)
+		for (int j = i + 1; j < c->ncpus && !rc && !ph_interrupted; j++) {
+			struct ph_c2c_pair *p = &c->pairs[c->npairs];
+
+			p->a = c->cpus[i];
+			p->b = c->cpus[j];
+			p->rel = cpurel_classify(&c->places[i], &c->places[j]);
+			rc = measure_pair(c, s, p);
+			if (p->res.n)
+				c->npairs++;
+			else
+				result_free(&p->res);
+		}
+	if (!homed_still_verified(s, &c->seg, "the line's page"))
+		rc = rc ? rc : PH_EXIT_FAIL;
+	return rc;
+}
+
+void c2c_group(const double *medians, int n, struct ph_c2c_group *out)
+{
+	double *v = xcalloc((size_t)n + 1, sizeof(double));
+	struct ph_stats st;
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!isnan(medians[i]))
+			v[k++] = medians[i];
+	memset(out, 0, sizeof(*out));
+	out->pairs = k;
+	out->median = out->min = out->max = NAN;
+	if (k) {
+		stats_compute(v, (size_t)k, &st);
+		out->median = st.median;
+		out->min = st.min;
+		out->max = st.max;
+	}
+	free(v);
+}
+
+/* ---- the document ---- */
+
+static void pairs_table(const struct ph_c2c *c, struct ph_session *s, struct ph_doc *doc)
+{
+	struct ph_table *t = doc_add_table(doc, "c2c", "one-way core-to-core latency per CPU pair");
+	static const char *const cols[] = { "cpu_a", "cpu_b", "relation", "node_a", "node_b",
+					    "line_node" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(t, cols[i]);
+	table_add_col(t, "lat_ns");
+	table_add_col(t, "lat_min_ns");
+	table_add_col(t, "ci_lo_ns");
+	table_add_col(t, "ci_hi_ns");
+	table_add_col(t, "ci_pct");
+	table_add_col(t, "ci_met");
+	table_add_col(t, "samples");
+	table_add_col(t, "round_trips");
+	table_add_col(t, "verified");
+	for (int p = 0; p < c->npairs; p++) {
+		const struct ph_c2c_pair *pr = &c->pairs[p];
+		const struct ph_stats *st = &pr->res.st;
+		int r = table_add_row(t), ia = 0, ib = 0;
+
+		for (int i = 0; i < c->ncpus; i++) {
+			ia = c->cpus[i] == pr->a ? i : ia;
+			ib = c->cpus[i] == pr->b ? i : ib;
+		}
+		table_int(t, r, "cpu_a", pr->a);
+		table_int(t, r, "cpu_b", pr->b);
+		table_str(t, r, "relation", cpurel_name(pr->rel));
+		table_int(t, r, "node_a", c->places[ia].node);
+		table_int(t, r, "node_b", c->places[ib].node);
+		table_int(t, r, "line_node", c->node);
+		table_num(t, r, "lat_ns", st->median, "%.1f");
+		table_num(t, r, "lat_min_ns", st->min, "%.1f");
+		table_num(t, r, "ci_lo_ns", st->ci_lo, "%.1f");
+		table_num(t, r, "ci_hi_ns", st->ci_hi, "%.1f");
+		table_num(t, r, "ci_pct", st->ci_rel * 100, "%.2f");
+		table_bool(t, r, "ci_met", pr->res.ci_met);
+		table_int(t, r, "samples", (long long)pr->res.n);
+		table_int(t, r, "round_trips", (long long)pr->rounds);
+		table_bool(t, r, "verified", s->all_verified);
+	}
+}
+
+/* The median of the pair (a, b), NAN if it was not measured. */
+static double pair_median(const struct ph_c2c *c, int a, int b)
+{
+	for (int p = 0; p < c->npairs; p++)
+		if ((c->pairs[p].a == a && c->pairs[p].b == b) ||
+		    (c->pairs[p].a == b && c->pairs[p].b == a))
+			return c->pairs[p].res.st.median;
+	return NAN;
+}
+
+/* Row per CPU, a column per CPU: the figure is symmetric (one pair, both ways). */
+static void matrix_table(const struct ph_c2c *c, struct ph_doc *doc)
+{
+	struct ph_table *t = doc_add_table(doc, "c2c_matrix", "one-way latency ns, CPU x CPU");
+	char col[32];
+
+	table_add_col(t, "cpu");
+	for (int j = 0; j < c->ncpus; j++) {
+		snprintf(col, sizeof(col), "cpu%d_ns", c->cpus[j]);
+		table_add_col(t, col);
+	}
+	for (int i = 0; i < c->ncpus; i++) {
+		int r = table_add_row(t);
+
+		table_int(t, r, "cpu", c->cpus[i]);
+		for (int j = 0; j < c->ncpus; j++) {
+			double v = i == j ? NAN : pair_median(c, c->cpus[i], c->cpus[j]);
+
+			snprintf(col, sizeof(col), "cpu%d_ns", c->cpus[j]);
+			if (!isnan(v))
+				table_num(t, r, col, v, "%.1f");
+		}
+	}
+}
+
+static void group_row(struct ph_table *t, int r, const struct ph_c2c_group *g)
+{
+	table_int(t, r, "pairs", g->pairs);
+	table_num(t, r, "lat_ns", g->median, "%.1f");
+	table_num(t, r, "lat_min_ns", g->min, "%.1f");
+	table_num(t, r, "lat_max_ns", g->max, "%.1f");
+}
+
+static void group_cols(struct ph_table *t)
+{
+	table_add_col(t, "pairs");
+	table_add_col(t, "lat_ns");
+	table_add_col(t, "lat_min_ns");
+	table_add_col(t, "lat_max_ns");
+}
+
+static int node_of_cpu(const struct ph_c2c *c, int cpu)
+{
+	for (int i = 0; i < c->ncpus; i++)
+		if (c->cpus[i] == cpu)
+			return c->places[i].node;
+	return -1;
+}
+
+static void summary_tables(const struct ph_c2c *c, struct ph_doc *doc)
+{
+	struct ph_table *rel = doc_add_table(doc, "by_relation",
+					     "pairs by the closest level they share (hwloc): median of their medians");
+	struct ph_table *np = doc_add_table(doc, "by_node_pair",
+					    "pairs by their CPUs' nodes: median of their medians");
+	double *v = xcalloc((size_t)c->npairs + 1, sizeof(double));
+	int maxnode = 0;
+
+	table_add_col(rel, "relation");
+	group_cols(rel);
+	for (int r = PH_REL_SMT; r < PH_REL_COUNT; r++) {
+		struct ph_c2c_group g;
+		int n = 0;
+
+		for (int p = 0; p < c->npairs; p++)
+			if (c->pairs[p].rel == (enum ph_cpurel)r)
+				v[n++] = c->pairs[p].res.st.median;
+		if (!n)
+			continue;
+		c2c_group(v, n, &g);
+		n = table_add_row(rel);
+		table_str(rel, n, "relation", cpurel_name((enum ph_cpurel)r));
+		group_row(rel, n, &g);
+	}
+	table_add_col(np, "node_a");
+	table_add_col(np, "node_b");
+	group_cols(np);
+	for (int i = 0; i < c->ncpus; i++)
+		maxnode = c->places[i].node > maxnode ? c->places[i].node : maxnode;
+	for (int na = 0; na <= maxnode; na++)
+		for (int nb = na; nb <= maxnode; nb++) {
+			struct ph_c2c_group g;
+			int n = 0;
+
+			for (int p = 0; p < c->npairs; p++) {
+				int x = node_of_cpu(c, c->pairs[p].a), y = node_of_cpu(c, c->pairs[p].b);
+
+				if ((x == na && y == nb) || (x == nb && y == na))
+					v[n++] = c->pairs[p].res.st.median;
+			}
+			if (!n)
+				continue;
+			c2c_group(v, n, &g);
+			n = table_add_row(np);
+			table_int(np, n, "node_a", na);
+			table_int(np, n, "node_b", nb);
+			group_row(np, n, &g);
+		}
+	free(v);
+}
+
+struct ph_doc *c2c_doc(const struct ph_c2c *c, struct ph_session *s)
+{
+	struct ph_doc *doc = doc_new("c2c");
+	struct ph_section *sec;
+	pairs_table(c, s, doc);
+	matrix_table(c, doc);
+	summary_tables(c, doc);
+	session_describe(s, doc);
+	sec = doc_add_section(doc, "c2c_method", "c2c");
+	section_str(sec, "sample", c2c_method);
+	section_str(sec, "relation",
+		    "the first level both CPUs share, from hwloc: smt (one core), l3 (one L3 or CCX), node, socket, remote (two packages)");
+	homed_section(doc, "line", "the cache line, as read back", &c->seg, c->have_seg, c->node);
+	return doc;
+}
+
+void c2c_free(struct ph_c2c *c, struct ph_session *s)
+{
+	for (int p = 0; p < c->npairs; p++)
+		result_free(&c->pairs[p].res);
+	if (c->have_seg)
+		segment_free(&s->km, &c->seg);
+	free(c->pairs);
+	free(c->places);
+	free(c->cpus);
+	memset(c, 0, sizeof(*c));
+}
