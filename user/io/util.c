@@ -604,3 +604,12 @@ double now_mono_raw(void)
 	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+void ints_text(const int *v, int n, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(out + len, size - len, "%s%d", i ? "," : "", v[i]);
+}

@@ -84,6 +84,9 @@ void *xrealloc(void *p, size_t n);
  * *v is reallocated, *n grows by one; returns the new element.
  */
 void *xappend(void *v, int *n, size_t sz);
+
+/* "0,2,4": n ints as a plain comma list in out (cut short at size). */
+void ints_text(const int *v, int n, char *out, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -61,7 +61,6 @@ static void hmat_initiators(const char *dir, char *out, size_t size)
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int ids[256], n = 0;
-	size_t len = 0;
 
 	out[0] = '\0';
 	if (!d)
@@ -82,8 +81,7 @@ static void hmat_initiators(const char *dir, char *out, size_t size)
 			ids[j] = ids[j - 1];
 			ids[j - 1] = tmp;
 		}
-	for (int i = 0; i < n && len < size; i++)
-		len += snprintf(out + len, size - len, "%s%d", i ? "," : "", ids[i]);
+	ints_text(ids, n, out, size);
 }
 
 static void load_hmat(struct ph_topology *t)

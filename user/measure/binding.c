@@ -36,15 +36,6 @@ static int nearest_node(int from, const struct bitmask *set)
 	return best;
 }
 
-static void list_text(const int *v, int n, char *out, size_t size)
-{
-	size_t len = 0;
-
-	out[0] = '\0';
-	for (int i = 0; i < n && len < size; i++)
-		len += (size_t)snprintf(out + len, size - len, "%s%d", i ? "," : "", v[i]);
-}
-
 int binding_resolve(const struct ph_bindopts *o, const struct ph_cpu *cpu,
 		    unsigned default_threads, struct ph_binding *b,
 		    char *why, size_t whylen)
@@ -117,7 +108,7 @@ int binding_resolve(const struct ph_bindopts *o, const struct ph_cpu *cpu,
 	if ((int)want > ordered) {
 		char text[256];
 
-		list_text(order, ordered, text, sizeof(text));
+		ints_text(order, ordered, text, sizeof(text));
 		snprintf(why, whylen, "%u threads asked, but the CPU set (%s) has %d CPUs",
 			 want, text, ordered);
 		free(order);
@@ -139,14 +130,14 @@ int binding_resolve(const struct ph_bindopts *o, const struct ph_cpu *cpu,
 		}
 	}
 	free(order);
-	list_text(b->cpus, b->n, b->cpus_text, sizeof(b->cpus_text));
+	ints_text(b->cpus, b->n, b->cpus_text, sizeof(b->cpus_text));
 	if (o->interleave) {
 		int ids[1024], k = 0;
 
 		for (int m = 0; m <= numa_max_node() && k < 1024; m++)
 			if (numa_bitmask_isbitset(o->interleave, (unsigned)m))
 				ids[k++] = m;
-		list_text(ids, k, b->nodes_text + 11, sizeof(b->nodes_text) - 11);
+		ints_text(ids, k, b->nodes_text + 11, sizeof(b->nodes_text) - 11);
 		memcpy(b->nodes_text, "interleave:", 11);
 	} else {
 		/* The distinct nodes, in thread order. */
@@ -160,7 +151,7 @@ int binding_resolve(const struct ph_bindopts *o, const struct ph_cpu *cpu,
 			if (j == k && k < 1024)
 				ids[k++] = b->nodes[i];
 		}
-		list_text(ids, k, b->nodes_text, sizeof(b->nodes_text));
+		ints_text(ids, k, b->nodes_text, sizeof(b->nodes_text));
 	}
 	err = 0;
 out:

@@ -266,15 +266,6 @@ int loaded_measure(struct ph_loaded *ld, struct ph_session *s)
 	return rc;
 }
 
-static void cpus_text(const int *cpus, int n, char *out, size_t size)
-{
-	size_t len = 0;
-
-	out[0] = '\0';
-	for (int i = 0; i < n && len < size; i++)
-		len += (size_t)snprintf(out + len, size - len, "%s%d", i ? "," : "", cpus[i]);
-}
-
 struct ph_doc *loaded_doc(const struct ph_loaded *ld, struct ph_session *s)
 {
 	struct ph_doc *doc = doc_new("loaded");
@@ -285,7 +276,7 @@ struct ph_doc *loaded_doc(const struct ph_loaded *ld, struct ph_session *s)
 	char loaders[256];
 	struct ph_section *sec;
 
-	cpus_text(ld->loaders, ld->nloaders, loaders, sizeof(loaders));
+	ints_text(ld->loaders, ld->nloaders, loaders, sizeof(loaders));
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
 	latency_add_cols(t, "");
