@@ -5,6 +5,7 @@
 #include "c2c.h"
 #include "contend.h"
 #include "homed.h"
+#include "latency.h"
 #include "util.h"
 
 #include <errno.h>
@@ -181,18 +182,11 @@ static void pairs_table(const struct ph_c2c *c, struct ph_session *s, struct ph_
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
-	table_add_col(t, "lat_ns");
-	table_add_col(t, "lat_min_ns");
-	table_add_col(t, "ci_lo_ns");
-	table_add_col(t, "ci_hi_ns");
-	table_add_col(t, "ci_pct");
-	table_add_col(t, "ci_met");
-	table_add_col(t, "samples");
+	latency_add_cols(t, "");
 	table_add_col(t, "round_trips");
 	table_add_col(t, "verified");
 	for (int p = 0; p < c->npairs; p++) {
 		const struct ph_c2c_pair *pr = &c->pairs[p];
-		const struct ph_stats *st = &pr->res.st;
 		int r = table_add_row(t), ia = 0, ib = 0;
 
 		for (int i = 0; i < c->ncpus; i++) {
@@ -205,13 +199,7 @@ static void pairs_table(const struct ph_c2c *c, struct ph_session *s, struct ph_
 		table_int(t, r, "node_a", c->places[ia].node);
 		table_int(t, r, "node_b", c->places[ib].node);
 		table_int(t, r, "line_node", c->node);
-		table_num(t, r, "lat_ns", st->median, "%.1f");
-		table_num(t, r, "lat_min_ns", st->min, "%.1f");
-		table_num(t, r, "ci_lo_ns", st->ci_lo, "%.1f");
-		table_num(t, r, "ci_hi_ns", st->ci_hi, "%.1f");
-		table_num(t, r, "ci_pct", st->ci_rel * 100, "%.2f");
-		table_bool(t, r, "ci_met", pr->res.ci_met);
-		table_int(t, r, "samples", (long long)pr->res.n);
+		latency_fill(t, r, "", &pr->res, s->clk.tsc_hz);
 		table_int(t, r, "round_trips", (long long)pr->rounds);
 		table_bool(t, r, "verified", s->all_verified);
 	}
