@@ -235,7 +235,7 @@ static void matrix_table(const struct ph_c2c *c, struct ph_doc *doc)
 
 			snprintf(col, sizeof(col), "cpu%d_ns", c->cpus[j]);
 			if (!isnan(v))
-				table_num(t, r, col, v, "%.1f");
+				table_num(t, r, col, v, "%.2f");
 		}
 	}
 }
@@ -243,9 +243,9 @@ static void matrix_table(const struct ph_c2c *c, struct ph_doc *doc)
 static void group_row(struct ph_table *t, int r, const struct ph_c2c_group *g)
 {
 	table_int(t, r, "pairs", g->pairs);
-	table_num(t, r, "lat_ns", g->median, "%.1f");
-	table_num(t, r, "lat_min_ns", g->min, "%.1f");
-	table_num(t, r, "lat_max_ns", g->max, "%.1f");
+	table_num(t, r, "lat_ns", g->median, "%.2f");
+	table_num(t, r, "lat_min_ns", g->min, "%.2f");
+	table_num(t, r, "lat_max_ns", g->max, "%.2f");
 }
 
 static void group_cols(struct ph_table *t)
