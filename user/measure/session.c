@@ -3,6 +3,7 @@
  * session.c - the run context: machine, threads and verified memory.
  */
 #include "session.h"
+#include "phases.h"
 #include "pools.h"
 #include "util.h"
 #include "verify.h"
@@ -102,10 +103,18 @@ int session_start(struct ph_session *s, unsigned default_threads)
 	for (int i = 0; i < s->binding.n; i++) {
 		struct ph_segment *seg = &s->segs[i];
 
+		double t0 = now_mono_raw(), touched = phase_seconds(PH_PHASE_TOUCH);
+
 		err = segment_alloc(&s->km, &s->bufreq, s->binding.nodes[i], s->per_thread,
 				    seg, why, sizeof(why));
-		if (!err)
+		/* The allocation less the touch inside it, timed on its own. */
+		phase_add(PH_PHASE_ALLOC, now_mono_raw() - t0 -
+			  (phase_seconds(PH_PHASE_TOUCH) - touched));
+		if (!err) {
+			t0 = now_mono_raw();
 			err = segment_verify(&s->km, seg, s->bufreq.interleave) == -EINTR ? -EINTR : 0;
+			phase_add(PH_PHASE_VERIFY, now_mono_raw() - t0);
+		}
 		if (err == -EINTR) {
 			ph_err("interrupted by %s while the memory was laid out and read back",
 			       runner_signal_name(ph_interrupted));
@@ -142,9 +151,12 @@ bool session_still_verified(struct ph_session *s)
 
 	for (int i = 0; i < s->binding.n; i++) {
 		bool before = s->segs[i].verified;
+		double t0 = now_mono_raw();
+		int err = ph_interrupted ? -EINTR :
+			segment_verify(&s->km, &s->segs[i], s->bufreq.interleave);
 
-		if (ph_interrupted ||
-		    segment_verify(&s->km, &s->segs[i], s->bufreq.interleave) == -EINTR) {
+		phase_add(PH_PHASE_VERIFY, now_mono_raw() - t0);
+		if (err == -EINTR) {
 			s->reverify_skipped = true;
 			break;
 		}
