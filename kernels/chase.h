@@ -72,6 +72,12 @@ int64_t chase_slots(uint64_t bytes, const struct chase_spec *spec);
  */
 #define CHASE_CANCEL_EVERY 65536
 
+/* At step 0 and every CHASE_CANCEL_EVERY steps after: has the caller asked to stop? */
+static inline bool chase_stop_asked(const volatile sig_atomic_t *cancel, uint64_t i)
+{
+	return !(i % CHASE_CANCEL_EVERY) && cancel && *cancel;
+}
+
 /*
  * Write the chain into buf (bytes long, 64-byte aligned).  Returns the number
  * of slots in the cycle, or -EINVAL if the pattern's parameter does not fit

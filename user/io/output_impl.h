@@ -98,6 +98,7 @@ struct ph_doc {
 	bool have_time;
 	double phase_s[PH_PHASE_COUNT];
 	double setup_s, total_s;
+	const char *total_until;	/* "measuring done" or "document made" */
 };
 
 static inline bool cell_numeric(const struct cell *c)

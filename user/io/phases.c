@@ -5,12 +5,13 @@
 #include "phases.h"
 #include "util.h"
 
-static double t_start = -1;
+static double t_start = -1, t_stop = -1;
 static double spent[PH_PHASE_COUNT];
 
 void phases_start(void)
 {
 	t_start = now_mono_raw();
+	t_stop = -1;
 	for (int i = 0; i < PH_PHASE_COUNT; i++)
 		spent[i] = 0;
 }
@@ -20,9 +21,20 @@ bool phases_started(void)
 	return t_start >= 0;
 }
 
+void phases_stop(void)
+{
+	if (phases_started() && t_stop < 0)
+		t_stop = now_mono_raw();
+}
+
+bool phases_stopped(void)
+{
+	return t_stop >= 0;
+}
+
 void phase_add(enum ph_phase p, double seconds)
 {
-	if (p >= 0 && p < PH_PHASE_COUNT && seconds > 0)
+	if (t_stop < 0 && p >= 0 && p < PH_PHASE_COUNT && seconds > 0)
 		spent[p] += seconds;
 }
 
@@ -42,7 +54,9 @@ double phases_setup(void)
 
 double phases_total(void)
 {
-	return phases_started() ? now_mono_raw() - t_start : 0;
+	if (!phases_started())
+		return 0;
+	return (t_stop >= 0 ? t_stop : now_mono_raw()) - t_start;
 }
 
 const char *phase_key(enum ph_phase p)

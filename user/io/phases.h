@@ -28,12 +28,19 @@ enum ph_phase {
 /* The total runs from here (the command's start); phases count from now on. */
 void phases_start(void);
 bool phases_started(void);
+/*
+ * Stop the clock when the results are complete (matrix, before its last
+ * --save): every document made after that, saved or printed, has the same
+ * times, and phase_add() adds nothing more.
+ */
+void phases_stop(void);
+bool phases_stopped(void);
 /* Add seconds to a phase.  From the main thread only. */
 void phase_add(enum ph_phase p, double seconds);
 /* A phase's seconds so far; the setup phases' sum; since phases_start(). */
 double phase_seconds(enum ph_phase p);
 double phases_setup(void);
-double phases_total(void);
+double phases_total(void);	/* to now, or to phases_stop() */
 /* "alloc_s", as the documents name it. */
 const char *phase_key(enum ph_phase p);
 

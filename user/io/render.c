@@ -19,8 +19,10 @@ static void render(struct ph_doc *d, enum ph_format fmt, FILE *f)
 		provenance_collect(&d->prov);
 		d->have_prov = true;
 	}
-	d->have_time = phases_started();
-	if (d->have_time) {
+	/* Taken once: a document saved and then printed says the same. */
+	if (!d->have_time && phases_started()) {
+		d->have_time = true;
+		d->total_until = phases_stopped() ? "measuring done" : "document made";
 		for (int i = 0; i < PH_PHASE_COUNT; i++)
 			d->phase_s[i] = phase_seconds((enum ph_phase)i);
 		d->setup_s = phases_setup();
@@ -47,17 +49,6 @@ static void render(struct ph_doc *d, enum ph_format fmt, FILE *f)
  * and a stream that fails is reported, as a buffer written at once would
  * be; a document of a million rows never sits in memory as text.
  */
-void doc_time_line(const struct ph_doc *d, char *buf, size_t size)
-{
-	const double *t = d->phase_s;
-
-	snprintf(buf, size,
-		 "time: setup %.2f s (alloc %.2f, touch %.2f, verify %.2f, chain %.2f, arrays %.2f), warm-up %.2f s, measure %.2f s, total %.2f s",
-		 d->setup_s, t[PH_PHASE_ALLOC], t[PH_PHASE_TOUCH], t[PH_PHASE_VERIFY],
-		 t[PH_PHASE_CHAIN], t[PH_PHASE_ARRAYS], t[PH_PHASE_WARMUP], t[PH_PHASE_MEASURE],
-		 d->total_s);
-}
-
 int doc_render(struct ph_doc *d, enum ph_format fmt, FILE *out)
 {
 	int err = 0;

@@ -262,6 +262,8 @@ static void json_time(FILE *f, const struct ph_doc *d, int level)
 	json_member(f, level, n++, "total_s");
 	snprintf(num, sizeof(num), "%.6f", d->total_s);
 	fputs_unlocked(num, f);
+	json_member(f, level, n++, "total_until");
+	json_string(f, d->total_until);
 	json_close(f, level, n, '}');
 }
 
