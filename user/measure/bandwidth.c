@@ -248,6 +248,9 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 		if (k->uses & STREAM_C)
 			r.c[i] = base + slot++ * stride;
 	}
+	/* The arrays overwrite whatever chain lent memory held. */
+	if (s->segs_lent)
+		s->mem->have_chain = false;
 	t = now_mono_raw();
 	team_run(s->team, work_init, &r, &s->clk, r.ticks);
 	phase_add(PH_PHASE_ARRAYS, now_mono_raw() - t);

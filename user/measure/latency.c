@@ -230,6 +230,7 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 	struct ph_mcfg cfg = s->mcfg;
 	char name[64], label[96];
 	int n = s->binding.n, rc = 0;
+	bool reuse;
 
 	memset(out, 0, sizeof(*out));
 	chase_spec_name(spec, name, sizeof(name));
@@ -239,6 +240,12 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 	r.ticks = xcalloc((size_t)n, sizeof(uint64_t));
 
 	/*
+	 * Memory lent by the caller (matrix) may hold this chain already, built
+	 * and checked for an earlier CPU: it is the same chain.
+	 */
+	reuse = s->segs_lent && s->mem->have_chain && s->mem->chain_spec.pattern == spec->pattern &&
+		s->mem->chain_spec.param == spec->param && s->mem->chain_spec.seed == spec->seed;
+	/*
 	 * Each thread's chain, built and checked to be one full cycle by the
 	 * CPUs of its memory's node (chain.h).  Over 1 GiB that still takes
 	 * a fraction of a second: it stops on a signal, and the figure is then
@@ -246,12 +253,18 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 	 */
 	for (int i = 0; i < n; i++) {
 		struct chase_spec ts = *spec;
-		int err;
+		int err = 0;
 
 		/* Each thread its own chain: same pattern, seed offset by thread. */
 		ts.seed += (uint64_t)i;
-		/* The chain covers the working set asked for, not the page rounding. */
-		err = chain_make(s, &s->segs[i], s->per_thread, &ts, &r.nslots[i], &r.start[i]);
+		if (reuse) {
+			r.nslots[i] = s->mem->nslots[i];
+			r.start[i] = (char *)s->segs[i].addr + chase_offset_at(s->per_thread, &ts, 0);
+		} else {
+			/* The chain covers the working set asked for, not the page rounding. */
+			err = chain_make(s, &s->segs[i], s->per_thread, &ts, &r.nslots[i],
+					 &r.start[i]);
+		}
 		if (err == -EINTR) {
 			rc = PH_EXIT_INTERRUPTED;
 			goto out;
@@ -271,6 +284,13 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 				chase_offset_at(s->per_thread, &ts,
 						(uint64_t)r.nslots[i] * c / chains);
 	}
+	if (s->segs_lent && !reuse) {
+		s->mem->have_chain = true;
+		s->mem->chain_spec = *spec;
+		memcpy(s->mem->nslots, r.nslots, (size_t)n * sizeof(int64_t));
+		s->mem->chains_built++;
+	}
+	/* From here on, a new CPU warms up on the chain, reused or not. */
 	{
 		double t0 = now_mono_raw();
 
@@ -286,6 +306,9 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 	cfg.label = label;
 	measure_figure(&cfg, sample_user, &r, &out->user);
 	if (in_kernel && !ph_interrupted) {
+		/* The module's walk rewrites the chain in place, and back: not kept. */
+		if (s->segs_lent)
+			s->mem->have_chain = false;
 		out->have_kern = true;
 		rc = kernel_figure(&r, name, &cfg, out->user.st.median, &out->kern);
 	}
