@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * chase.c - pointer-chase chain builders and walkers.
+ * chase.c - pointer-chase patterns, the full-cycle walk, the walkers.
  *
- * The builders write every chain in place, in the buffer being measured, so
- * a 4 GiB chain costs no 4 GiB of bookkeeping; the only side allocations are
- * the order of TLB windows or pages and the order of slots inside one window.
+ * The builders and the check of a chain in spans are in chase_build.c.
  */
 #include "chase.h"
 
@@ -49,62 +47,6 @@ const char *chase_pattern_list(void)
 					!i ? "" : i + 1 < chase_npatterns ? ", " : " or ",
 					chase_patterns[i].syntax);
 	return list;
-}
-
-/* ---- a small, fast, seedable generator (xoshiro256**, seeded by splitmix64) ---- */
-
-struct rng {
-	uint64_t s[4];
-};
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static void rng_seed(struct rng *r, uint64_t seed)
-{
-	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&seed);
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static inline uint64_t rng_next(struct rng *r)
-{
-	uint64_t *s = r->s, result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
-}
-
-/* Uniform in [0, n): the high half of a 64x64 product (bias <= n / 2^64). */
-static inline uint64_t rng_below(struct rng *r, uint64_t n)
-{
-	return (uint64_t)(((unsigned __int128)rng_next(r) * n) >> 64);
-}
-
-static void shuffle32(uint32_t *a, uint64_t n, struct rng *r)
-{
-	for (uint64_t i = n; i > 1; i--) {
-		uint64_t j = rng_below(r, i);
-		uint32_t t = a[i - 1];
-
-		a[i - 1] = a[j];
-		a[j] = t;
-	}
 }
 
 /* ---- parsing ---- */
@@ -193,190 +135,6 @@ const char *chase_spec_name(const struct chase_spec *spec, char *buf, size_t siz
 	return buf;
 }
 
-/* ---- builders ---- */
-
-/* At step 0 and every CHASE_CANCEL_EVERY steps after: has the caller asked to stop? */
-static inline bool stop_asked(const volatile sig_atomic_t *cancel, uint64_t i)
-{
-	return !(i % CHASE_CANCEL_EVERY) && cancel && *cancel;
-}
-
-static inline void link_slot(char *from, char *to)
-{
-	*(void **)from = to;
-}
-
-/*
- * Sattolo's algorithm gives a uniformly random permutation that is a single
- * cycle: slot i links to slot a[i].  a[] lives in the slots themselves (as
- * indices), then becomes addresses, so no side array is needed.
- */
-static int build_random(char *base, uint64_t n, struct rng *r,
-			const volatile sig_atomic_t *cancel)
-{
-	for (uint64_t i = 0; i < n; i++) {
-		if (stop_asked(cancel, i))
-			return -EINTR;
-		*(uint64_t *)(base + i * CHASE_SLOT) = i;
-	}
-	for (uint64_t i = n - 1; i > 0; i--) {
-		uint64_t j = rng_below(r, i);	/* j < i: Sattolo, not Fisher-Yates */
-		uint64_t *pi = (uint64_t *)(base + i * CHASE_SLOT);
-		uint64_t *pj = (uint64_t *)(base + j * CHASE_SLOT);
-		uint64_t t = *pi;
-
-		if (stop_asked(cancel, i))
-			return -EINTR;
-		*pi = *pj;
-		*pj = t;
-	}
-	for (uint64_t i = 0; i < n; i++) {
-		char *slot = base + i * CHASE_SLOT;
-
-		if (stop_asked(cancel, i))
-			return -EINTR;
-		link_slot(slot, base + *(uint64_t *)slot * CHASE_SLOT);
-	}
-	return 0;
-}
-
-/* Visit windows in a random order and each window's slots in a random order. */
-static int build_windows(char *base, uint64_t bytes, uint64_t win, struct rng *r,
-			 bool one_per_window, void **start, const volatile sig_atomic_t *cancel)
-{
-	uint64_t nw = bytes / win, spw = win / CHASE_SLOT, steps = 0;
-	uint32_t *worder, *sorder = NULL;
-	char *first = NULL, *prev = NULL;
-	int err = 0;
-
-	if (nw > UINT32_MAX || spw > UINT32_MAX)
-		return -EINVAL;
-	worder = malloc(nw * sizeof(*worder));
-	if (!one_per_window)
-		sorder = malloc(spw * sizeof(*sorder));
-	if (!worder || (!one_per_window && !sorder)) {
-		free(worder);
-		free(sorder);
-		return -ENOMEM;
-	}
-	for (uint64_t w = 0; w < nw; w++)
-		worder[w] = (uint32_t)w;
-	shuffle32(worder, nw, r);
-	for (uint64_t w = 0; w < nw; w++) {
-		char *wbase = base + (uint64_t)worder[w] * win;
-		uint64_t nslots = one_per_window ? 1 : spw;
-
-		if (!one_per_window) {
-			for (uint64_t s = 0; s < spw; s++)
-				sorder[s] = (uint32_t)s;
-			shuffle32(sorder, spw, r);
-		}
-		for (uint64_t s = 0; s < nslots; s++) {
-			if (stop_asked(cancel, steps++)) {
-				err = -EINTR;
-				goto out;
-			}
-			/*
-			 * One slot per page sits at a random line of its page, so
-			 * the slots spread over every cache set rather than all
-			 * landing in the few sets that offset 0 maps to.
-			 */
-			uint64_t line = one_per_window ? rng_below(r, spw) : sorder[s];
-			char *cur = wbase + line * CHASE_SLOT;
-
-			if (prev)
-				link_slot(prev, cur);
-			else
-				first = cur;
-			prev = cur;
-		}
-	}
-	link_slot(prev, first);
-	*start = first;
-out:
-	free(worder);
-	free(sorder);
-	return err;
-}
-
-/* Pass r visits the slots at offset r*64 of every N-byte block, ascending. */
-static int build_stride(char *base, uint64_t bytes, uint64_t stride,
-			const volatile sig_atomic_t *cancel)
-{
-	uint64_t blocks = bytes / stride, passes = stride / CHASE_SLOT, steps = 0;
-	char *prev = NULL;
-
-	for (uint64_t p = 0; p < passes; p++)
-		for (uint64_t b = 0; b < blocks; b++) {
-			char *cur = base + b * stride + p * CHASE_SLOT;
-
-			if (stop_asked(cancel, steps++))
-				return -EINTR;
-			if (prev)
-				link_slot(prev, cur);
-			prev = cur;
-		}
-	link_slot(prev, base);
-	return 0;
-}
-
-int64_t chase_slots(uint64_t bytes, const struct chase_spec *spec)
-{
-	uint64_t p = spec->param;
-
-	if (bytes < 2 * CHASE_SLOT || bytes % CHASE_SLOT)
-		return -EINVAL;
-	switch (spec->pattern) {
-	case CHASE_RANDOM:
-	case CHASE_SEQ:
-		return (int64_t)(bytes / CHASE_SLOT);
-	case CHASE_STRIDE:
-		if (!p || p % CHASE_SLOT || p > bytes / 2 || bytes % p)
-			return -EINVAL;
-		return (int64_t)(bytes / CHASE_SLOT);
-	case CHASE_TLB:
-		if (!p || p % CHASE_SLOT || p > bytes || bytes % p)
-			return -EINVAL;
-		return (int64_t)(bytes / CHASE_SLOT);
-	case CHASE_PAGE:
-		if (!p || p % CHASE_SLOT || bytes % p || bytes / p < 2)
-			return -EINVAL;
-		return (int64_t)(bytes / p);
-	}
-	return -EINVAL;
-}
-
-int64_t chase_build(void *buf, uint64_t bytes, const struct chase_spec *spec,
-		    void **start, const volatile sig_atomic_t *cancel)
-{
-	char *base = buf;
-	int64_t n = chase_slots(bytes, spec);
-	struct rng r;
-	int err = 0;
-
-	if (n < 0 || ((uintptr_t)buf % CHASE_SLOT))
-		return -EINVAL;
-	rng_seed(&r, spec->seed);
-	*start = base;
-	switch (spec->pattern) {
-	case CHASE_RANDOM:
-		err = build_random(base, (uint64_t)n, &r, cancel);
-		break;
-	case CHASE_SEQ:
-		err = build_stride(base, bytes, CHASE_SLOT, cancel);
-		break;
-	case CHASE_STRIDE:
-		err = build_stride(base, bytes, spec->param, cancel);
-		break;
-	case CHASE_TLB:
-	case CHASE_PAGE:
-		err = build_windows(base, bytes, spec->param, &r,
-				    spec->pattern == CHASE_PAGE, start, cancel);
-		break;
-	}
-	return err ? err : n;
-}
-
 int chase_verify(void *start, uint64_t nslots, void **starts, unsigned nstarts,
 		 const volatile sig_atomic_t *cancel)
 {
@@ -387,7 +145,7 @@ int chase_verify(void *start, uint64_t nslots, void **starts, unsigned nstarts,
 	if (!start || !nslots)
 		return -EINVAL;
 	for (uint64_t i = 0; i < nslots; i++) {
-		if (stop_asked(cancel, i))
+		if (chase_stop_asked(cancel, i))
 			return -EINTR;
 		/* Chain k starts at hop floor(k * nslots / nstarts). */
 		if (starts && next_k < nstarts && i == next_at) {
@@ -485,7 +243,7 @@ int chase_to_offsets(void *start, uint64_t nslots, void *base,
 	for (uint64_t i = 0; i < nslots; i++) {
 		char *next = *(char **)p;
 
-		if (stop_asked(cancel, i))
+		if (chase_stop_asked(cancel, i))
 			return -EINTR;
 		*(uint64_t *)p = (uint64_t)(next - (char *)base);
 		p = next;
@@ -502,7 +260,7 @@ int chase_to_pointers(void *base, uint64_t start_off, uint64_t nslots,
 		char *slot = (char *)base + off;
 		uint64_t next = *(uint64_t *)slot;
 
-		if (stop_asked(cancel, i))
+		if (chase_stop_asked(cancel, i))
 			return -EINTR;
 		*(void **)slot = (char *)base + next;
 		off = next;

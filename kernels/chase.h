@@ -72,15 +72,46 @@ int64_t chase_slots(uint64_t bytes, const struct chase_spec *spec);
  */
 #define CHASE_CANCEL_EVERY 65536
 
+/* At step 0 and every CHASE_CANCEL_EVERY steps after: has the caller asked to stop? */
+static inline bool chase_stop_asked(const volatile sig_atomic_t *cancel, uint64_t i)
+{
+	return !(i % CHASE_CANCEL_EVERY) && cancel && *cancel;
+}
+
 /*
  * Write the chain into buf (bytes long, 64-byte aligned).  Returns the number
  * of slots in the cycle, or -EINVAL if the pattern's parameter does not fit
- * (not a power of two multiple of 64, larger than the buffer, ...), -ENOMEM
- * or -EINTR.  *start is the first slot.  Never allocates more than a few MiB
- * beside buf.
+ * (not a power of two multiple of 64, larger than the buffer, ...), or
+ * -EINTR.  *start is the first slot (hop 0).  Allocates nothing.  The same
+ * as chase_build_part() of part 0 of 1.
  */
 int64_t chase_build(void *buf, uint64_t bytes, const struct chase_spec *spec,
 		    void **start, const volatile sig_atomic_t *cancel);
+
+/*
+ * Write part `part` of nparts of the chain: the links of the slots in the
+ * part-th of nparts contiguous pieces of the buffer.  The parts may be
+ * written at once by as many threads; once all are written, the chain is
+ * the one chase_build() writes, byte for byte, whatever nparts was.
+ * The number of slots in the cycle, or -EINVAL, -EINTR.
+ */
+int64_t chase_build_part(void *buf, uint64_t bytes, const struct chase_spec *spec,
+			 unsigned part, unsigned nparts, const volatile sig_atomic_t *cancel);
+
+/* Byte offset in the buffer of the chain's hop (modulo its length), or -EINVAL. */
+int64_t chase_offset_at(uint64_t bytes, const struct chase_spec *spec, uint64_t hop);
+
+/*
+ * Check hops [from, to) of the chain built in buf, in up to 16 pieces walked
+ * together (their loads in flight at once): each piece, started at the slot
+ * chase_offset_at() says, must end where the next starts; every link must
+ * be a slot of the buffer; and none may come back to hop 0's slot before
+ * hop nslots.  Spans that together cover [0, nslots), checked by any number
+ * of threads, prove that the chain is one full cycle through nslots
+ * distinct slots, as one walk does.  0, -EINVAL or -EINTR.
+ */
+int chase_check_span(void *buf, uint64_t bytes, const struct chase_spec *spec,
+		     uint64_t from, uint64_t to, const volatile sig_atomic_t *cancel);
 
 /*
  * Follow the chain from start for exactly nslots hops and check that it came

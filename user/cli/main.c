@@ -3,6 +3,7 @@
  * main.c - the pagehop command: find the subcommand and run it.
  */
 #include "man.h"
+#include "phases.h"
 #include "registry.h"
 #include "util.h"
 #include "version.h"
@@ -74,6 +75,7 @@ static int dispatch(int argc, char *argv[])
 	const struct ph_command *cmd;
 
 	ph_set_cmdline(argc, argv);
+	phases_start();
 	if (argc < 2) {
 		char *def[] = { "survey", NULL };
 

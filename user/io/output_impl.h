@@ -9,6 +9,7 @@
 #define PAGEHOP_OUTPUT_IMPL_H
 
 #include "output.h"
+#include "phases.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -93,6 +94,11 @@ struct ph_doc {
 	int nnotes;
 	bool have_prov;
 	struct ph_provenance prov;
+	/* Where the run's time went, taken when rendered (phases.h). */
+	bool have_time;
+	double phase_s[PH_PHASE_COUNT];
+	double setup_s, total_s;
+	const char *total_until;	/* "measuring done" or "document made" */
 };
 
 static inline bool cell_numeric(const struct cell *c)
@@ -105,6 +111,11 @@ const struct cell *doc_table_row(struct ph_table *t, int r);
 const struct cell *doc_matrix_row(struct ph_matrix *m, int r);
 /* An integer's text, as "%lld" writes it; its length. */
 int doc_format_int(char *buf, long long v);
+/*
+ * The time line: "time: setup 1.20 s (alloc 0.01, touch 0.50, verify 0.10,
+ * chain 0.59, arrays 0.00), warm-up 0.10 s, measure 2.00 s, total 3.41 s".
+ */
+void doc_time_line(const struct ph_doc *d, char *buf, size_t size);
 /* n spaces. */
 void doc_put_spaces(FILE *f, int n);
 

@@ -19,6 +19,15 @@ static void render(struct ph_doc *d, enum ph_format fmt, FILE *f)
 		provenance_collect(&d->prov);
 		d->have_prov = true;
 	}
+	/* Taken once: a document saved and then printed says the same. */
+	if (!d->have_time && phases_started()) {
+		d->have_time = true;
+		d->total_until = phases_stopped() ? "measuring done" : "document made";
+		for (int i = 0; i < PH_PHASE_COUNT; i++)
+			d->phase_s[i] = phase_seconds((enum ph_phase)i);
+		d->setup_s = phases_setup();
+		d->total_s = phases_total();
+	}
 	flockfile(f);
 	switch (fmt) {
 	case PH_FMT_CSV:

@@ -38,6 +38,12 @@ void doc_render_csv(struct ph_doc *d, FILE *f)
 
 	fprintf(f, "# pagehop %s %s; host %s; kernel %s; %s\n", p->version,
 		d->command, p->host, p->kernel, p->time_utc);
+	if (d->have_time) {
+		char line[256];
+
+		doc_time_line(d, line, sizeof(line));
+		fprintf(f, "# %s\n", line);
+	}
 	for (int i = 0; i < d->nitems; i++) {
 		struct item *it = d->items[i];
 

@@ -242,25 +242,50 @@ static void json_provenance(FILE *f, const struct ph_provenance *p,
 	json_close(f, level, (int)ARRAY_SIZE(kv), '}');
 }
 
+/* "time": every phase's seconds, the setup's sum and the total. */
+static void json_time(FILE *f, const struct ph_doc *d, int level)
+{
+	char num[64];
+	int n = 0;
+
+	json_open(f, '{');
+	json_member(f, level, n++, "clock");
+	json_string(f, "CLOCK_MONOTONIC_RAW");
+	json_member(f, level, n++, "setup_s");
+	snprintf(num, sizeof(num), "%.6f", d->setup_s);
+	fputs_unlocked(num, f);
+	for (int i = 0; i < PH_PHASE_COUNT; i++) {
+		json_member(f, level, n++, phase_key((enum ph_phase)i));
+		snprintf(num, sizeof(num), "%.6f", d->phase_s[i]);
+		fputs_unlocked(num, f);
+	}
+	json_member(f, level, n++, "total_s");
+	snprintf(num, sizeof(num), "%.6f", d->total_s);
+	fputs_unlocked(num, f);
+	json_member(f, level, n++, "total_until");
+	json_string(f, d->total_until);
+	json_close(f, level, n, '}');
+}
+
 void doc_render_json(struct ph_doc *d, FILE *f)
 {
-	/* The root's keys: provenance, one per item, notes (a repeat replaces). */
-	int nkeys = d->nitems + 2, n = 0;
+	/* The root's keys: provenance, one per item, notes, time (a repeat replaces). */
+	int nkeys = d->nitems + 3, n = 0;
 	const char **keys = xmalloc(nkeys * sizeof(*keys));
 	int *last;
 
 	keys[0] = "provenance";
 	for (int i = 0; i < d->nitems; i++)
 		keys[i + 1] = d->items[i]->name;
-	keys[nkeys - 1] = "notes";
-	if (!d->nnotes)
-		nkeys--;
+	/* A key no item can have when there is no such block: it replaces nothing. */
+	keys[d->nitems + 1] = d->nnotes ? "notes" : "";
+	keys[d->nitems + 2] = d->have_time ? "time" : "";
 	last = json_keys(keys, nkeys);
 	json_open(f, '{');
 	for (int i = 0; i < nkeys; i++) {
 		int k = last[i];
 
-		if (k < 0)
+		if (k < 0 || !keys[i][0])
 			continue;
 		json_member(f, 0, n++, keys[i]);
 		if (k == 0) {
@@ -279,6 +304,8 @@ void doc_render_json(struct ph_doc *d, FILE *f)
 				json_matrix(f, &it->matrix, 1);
 				break;
 			}
+		} else if (k == d->nitems + 2) {
+			json_time(f, d, 1);
 		} else {
 			json_open(f, '[');
 			for (int j = 0; j < d->nnotes; j++) {

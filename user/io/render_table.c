@@ -184,8 +184,14 @@ void doc_render_table(struct ph_doc *d, FILE *f)
 			break;
 		}
 	}
-	if (d->nnotes && d->nitems)
+	if ((d->nnotes || d->have_time) && d->nitems)
 		fprintf(f, "\n");
 	for (int i = 0; i < d->nnotes; i++)
 		fprintf(f, "note: %s\n", d->notes[i]);
+	if (d->have_time) {
+		char line[256];
+
+		doc_time_line(d, line, sizeof(line));
+		fprintf(f, "%s\n", line);
+	}
 }

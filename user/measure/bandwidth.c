@@ -6,6 +6,7 @@
  * figure per kernel.
  */
 #include "bandwidth.h"
+#include "phases.h"
 #include "util.h"
 
 #include <errno.h>
@@ -247,10 +248,17 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 		if (k->uses & STREAM_C)
 			r.c[i] = base + slot++ * stride;
 	}
+	/* The arrays overwrite whatever chain lent memory held. */
+	if (s->segs_lent)
+		s->mem->have_chain = false;
+	t = now_mono_raw();
 	team_run(s->team, work_init, &r, &s->clk, r.ticks);
+	phase_add(PH_PHASE_ARRAYS, now_mono_raw() - t);
 	/* Warm-up: one untimed pass; it also times a pass to size the blocks:
 	 * BLOCK_SECONDS, or one pass if that takes longer. */
+	t = now_mono_raw();
 	team_run(s->team, work_pass, &r, &s->clk, r.ticks);
+	phase_add(PH_PHASE_WARMUP, now_mono_raw() - t);
 	for (int i = 0; i < n; i++)
 		cut |= r.cut[i];
 	if (!cut) {
@@ -260,7 +268,9 @@ int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 			 k->nt ? " nt" : "");
 		cfg.label = label;
 		measure_figure(&cfg, sample_bw, &r, &out->res);
+		t = now_mono_raw();
 		team_run(s->team, work_check, &r, &s->clk, r.ticks);
+		phase_add(PH_PHASE_ARRAYS, now_mono_raw() - t);
 		for (int i = 0; i < n; i++)
 			out->bad += r.bad[i];
 	}

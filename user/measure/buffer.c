@@ -6,6 +6,7 @@
  * verify.c.
  */
 #include "buffer.h"
+#include "phases.h"
 #include "pools.h"
 #include "topology.h"
 #include "util.h"
@@ -115,6 +116,7 @@ static int touch_pages(char *p, uint64_t bytes, uint64_t step,
 {
 	struct sigaction sa = { .sa_handler = on_sigbus }, old;
 	volatile uint64_t off = 0;
+	double t0 = now_mono_raw();
 	int rc = 0;
 
 	sigemptyset(&sa.sa_mask);
@@ -132,6 +134,7 @@ static int touch_pages(char *p, uint64_t bytes, uint64_t step,
 	}
 	touching = 0;
 	sigaction(SIGBUS, &old, NULL);
+	phase_add(PH_PHASE_TOUCH, now_mono_raw() - t0);
 	return rc;
 }
 

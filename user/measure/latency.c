@@ -5,6 +5,8 @@
  * per pattern.
  */
 #include "latency.h"
+#include "chain.h"
+#include "phases.h"
 #include "util.h"
 
 #include <errno.h>
@@ -31,32 +33,34 @@ struct chase_run {
 	void **start;		/* per thread */
 	int64_t *nslots;	/* per thread */
 	void **heads;		/* per thread, CHASE_MAX_CHAINS each */
-	int *err;		/* per thread */
 	uint64_t hops;		/* per chain per block */
 	uint64_t *ticks;
 };
 
-static void work_build(void *ctx, int tid)
+/*
+ * The warm-up from the measuring CPU: the chains walked together until
+ * they have covered the whole cycle once, or for WARMUP_SECONDS if that is
+ * shorter.  A chain that takes longer than that to walk is far larger than
+ * any cache (0.1 s is a million hops at 100 ns), so the caches and TLBs
+ * are then as full of it as they will be while measuring.  The heads all
+ * move the same number of hops and stay evenly spaced.
+ */
+#define WARMUP_SECONDS 0.1
+
+static void work_warm(void *ctx, int tid)
 {
 	struct chase_run *r = ctx;
-	struct ph_segment *seg = &r->s->segs[tid];
-	struct chase_spec spec = r->spec;
+	uint64_t per_head = ((uint64_t)r->nslots[tid] + r->chains - 1) / r->chains, done = 0;
+	double t0 = now_mono_raw();
 
-	/* Each thread its own chain: same pattern, seed offset by thread. */
-	spec.seed += (uint64_t)tid;
-	/* The chain covers the working set asked for, not the page rounding. */
-	r->nslots[tid] = chase_build(seg->addr, r->s->per_thread, &spec, &r->start[tid],
-				     &ph_interrupted);
-	r->err[tid] = r->nslots[tid] < 0 ? (int)r->nslots[tid] : 0;
-}
+	while (done < per_head && !ph_interrupted) {
+		uint64_t piece = per_head - done < 65536 ? per_head - done : 65536;
 
-/* The untimed warm-up: one full cycle, checked to be one cycle. */
-static void work_verify(void *ctx, int tid)
-{
-	struct chase_run *r = ctx;
-
-	r->err[tid] = chase_verify(r->start[tid], (uint64_t)r->nslots[tid],
-				   &r->heads[tid * CHASE_MAX_CHAINS], r->chains, &ph_interrupted);
+		chase_walk(&r->heads[tid * CHASE_MAX_CHAINS], r->chains, piece);
+		done += piece;
+		if (now_mono_raw() - t0 >= WARMUP_SECONDS)
+			break;
+	}
 }
 
 static void work_walk(void *ctx, int tid)
@@ -151,7 +155,6 @@ static void run_free(struct chase_run *r)
 	free(r->start);
 	free(r->nslots);
 	free(r->heads);
-	free(r->err);
 	free(r->ticks);
 }
 
@@ -227,49 +230,85 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 	struct ph_mcfg cfg = s->mcfg;
 	char name[64], label[96];
 	int n = s->binding.n, rc = 0;
+	bool reuse;
 
 	memset(out, 0, sizeof(*out));
 	chase_spec_name(spec, name, sizeof(name));
 	r.start = xcalloc((size_t)n, sizeof(void *));
 	r.nslots = xcalloc((size_t)n, sizeof(int64_t));
 	r.heads = xcalloc((size_t)n * CHASE_MAX_CHAINS, sizeof(void *));
-	r.err = xcalloc((size_t)n, sizeof(int));
 	r.ticks = xcalloc((size_t)n, sizeof(uint64_t));
 
 	/*
-	 * Building and checking a chain over 1 GiB takes seconds: both stop on
-	 * a signal, and the figure is then left out (exit 130).
+	 * Memory lent by the caller (matrix) may hold this chain already, built
+	 * and checked for an earlier CPU: it is the same chain.
 	 */
-	team_run(s->team, work_build, &r, &s->clk, r.ticks);
-	for (int i = 0; i < n; i++)
-		if (r.err[i] == -EINTR) {
+	reuse = s->segs_lent && s->mem->have_chain && s->mem->chain_spec.pattern == spec->pattern &&
+		s->mem->chain_spec.param == spec->param && s->mem->chain_spec.seed == spec->seed;
+	/*
+	 * Each thread's chain, built and checked to be one full cycle by the
+	 * CPUs of its memory's node (chain.h).  Over 1 GiB that still takes
+	 * a fraction of a second: it stops on a signal, and the figure is then
+	 * left out (exit 130).
+	 */
+	for (int i = 0; i < n; i++) {
+		struct chase_spec ts = *spec;
+		int err = 0;
+
+		/* Each thread its own chain: same pattern, seed offset by thread. */
+		ts.seed += (uint64_t)i;
+		if (reuse) {
+			r.nslots[i] = s->mem->nslots[i];
+			r.start[i] = (char *)s->segs[i].addr + chase_offset_at(s->per_thread, &ts, 0);
+		} else {
+			/* The chain covers the working set asked for, not the page rounding. */
+			err = chain_make(s, &s->segs[i], s->per_thread, &ts, &r.nslots[i],
+					 &r.start[i]);
+		}
+		if (err == -EINTR) {
 			rc = PH_EXIT_INTERRUPTED;
 			goto out;
 		}
-	for (int i = 0; i < n; i++)
-		if (r.err[i] || r.nslots[i] < (int64_t)chains) {
-			ph_err("cannot build the %s chain of thread %d over %llu bytes", name, i,
-			       (unsigned long long)s->per_thread);
+		if (err || r.nslots[i] < (int64_t)chains) {
+			ph_err("cannot build the %s chain of thread %d over %llu bytes: %s", name, i,
+			       (unsigned long long)s->per_thread,
+			       err == -EINVAL ? "it is not one full cycle" :
+			       err ? strerror(-err) : "fewer slots than chains");
 			rc = PH_EXIT_FAIL;
 			goto out;
 		}
-	team_run(s->team, work_verify, &r, &s->clk, r.ticks);
-	for (int i = 0; i < n; i++)
-		if (r.err[i] == -EINTR) {
-			rc = PH_EXIT_INTERRUPTED;
-			goto out;
-		}
-	for (int i = 0; i < n; i++)
-		if (r.err[i]) {
-			ph_err("the %s chain of thread %d is not one full cycle", name, i);
-			rc = PH_EXIT_FAIL;
-			goto out;
-		}
-	calibrate(&r);
+		/* Chain c starts at hop floor(c * nslots / chains). */
+		for (unsigned c = 0; c < chains; c++)
+			r.heads[i * CHASE_MAX_CHAINS + c] =
+				(char *)s->segs[i].addr +
+				chase_offset_at(s->per_thread, &ts,
+						(uint64_t)r.nslots[i] * c / chains);
+	}
+	if (s->segs_lent && !reuse) {
+		s->mem->have_chain = true;
+		s->mem->chain_spec = *spec;
+		memcpy(s->mem->nslots, r.nslots, (size_t)n * sizeof(int64_t));
+		s->mem->chains_built++;
+	}
+	/* From here on, a new CPU warms up on the chain, reused or not. */
+	{
+		double t0 = now_mono_raw();
+
+		team_run(s->team, work_warm, &r, &s->clk, r.ticks);
+		calibrate(&r);
+		phase_add(PH_PHASE_WARMUP, now_mono_raw() - t0);
+	}
+	if (ph_interrupted) {
+		rc = PH_EXIT_INTERRUPTED;
+		goto out;
+	}
 	snprintf(label, sizeof(label), "chase %s", name);
 	cfg.label = label;
 	measure_figure(&cfg, sample_user, &r, &out->user);
 	if (in_kernel && !ph_interrupted) {
+		/* The module's walk rewrites the chain in place, and back: not kept. */
+		if (s->segs_lent)
+			s->mem->have_chain = false;
 		out->have_kern = true;
 		rc = kernel_figure(&r, name, &cfg, out->user.st.median, &out->kern);
 	}

@@ -2,14 +2,19 @@
 /*
  * matrix.c - measure every CPU node x memory node pair.
  *
- * Each cell gets memory of its own, allocated on the column's node(s),
- * verified, measured and freed before the next, so no cell can borrow
- * another's placement.  Latency runs one thread on the row's first CPU (an
- * idle latency); bandwidth runs one thread per core of the row's CPUs.
+ * Each column's memory is allocated on the column's node(s), verified and
+ * (for latency) given its chain once, then measured from every row in turn,
+ * each row warming up on it first; it is read back once more and freed
+ * before the next column, so no column can borrow another's placement.
+ * The latency memory is freed before the bandwidth memory is laid out: one
+ * at a time, as much as a single cell needed before.  Latency runs one
+ * thread on the row's first CPU (an idle latency); bandwidth runs one
+ * thread per core of the row's CPUs.
  */
 #include "matrix.h"
 #include "bandwidth.h"
 #include "latency.h"
+#include "phases.h"
 #include "sweep.h"
 #include "util.h"
 
@@ -299,6 +304,7 @@ static int cell_latency(struct ph_mx *mx, struct ph_session *s, int r, int c)
 	s->bind.membind = copy_nodes(mx->groups[mx->cols[c]].nodes);
 	s->bind.threads = 1;
 	s->size = mx->lat_size;
+	s->mem = &mx->lat_mem;
 	rc = session_start(s, 1);
 	if (rc && s->segs && !s->all_verified)
 		cell_not_verified(mx, from);
@@ -311,12 +317,9 @@ static int cell_latency(struct ph_mx *mx, struct ph_session *s, int r, int c)
 		latency_free(&lat);
 		if (!mx->backend)
 			mx->backend = backend_name(s->segs[0].backend);
-		if (!session_still_verified(s)) {
-			cell_not_verified(mx, from);
-			rc = rc ? rc : PH_EXIT_FAIL;
-		}
 	}
 	session_stop(s);
+	s->mem = NULL;
 	bindopts_free(&s->bind);
 	return rc;
 }
@@ -334,6 +337,7 @@ static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c)
 	s->bind.membind = copy_nodes(mx->groups[mx->cols[c]].nodes);
 	s->bind.threads = mx->bw_threads;
 	s->size = mx->bw_size;
+	s->mem = &mx->bw_mem;
 	rc = session_start(s, 0);
 	if (rc && s->segs && !s->all_verified)
 		cell_not_verified(mx, from);
@@ -353,45 +357,83 @@ static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c)
 	}
 	if (!rc && !mx->backend && s->segs)
 		mx->backend = backend_name(s->segs[0].backend);
-	if (s->team && !session_still_verified(s)) {
-		cell_not_verified(mx, from);
-		rc = rc ? rc : PH_EXIT_FAIL;
-	}
 	session_stop(s);
+	s->mem = NULL;
 	bindopts_free(&s->bind);
 	return rc;
 }
 
+/*
+ * A column's memory, read back after every row measured it and freed: if a
+ * page moved, the figures measured on it from cellv[from] on say so.
+ */
+static int release(struct ph_mx *mx, struct ph_session *s, struct ph_memory *m, int from)
+{
+	if (memory_release(s, m))
+		return 0;
+	cell_not_verified(mx, from);
+	return PH_EXIT_FAIL;
+}
+
+/* After one more figure of row r: the cell is done when its last figure is. */
+static int figure_done(struct ph_mx *mx, bool cell_done, double t0, ph_mx_cell_fn on_cell,
+		       void *ctx)
+{
+	if (cell_done && !ph_interrupted)
+		mx->done++;
+	/*
+	 * The results are complete: the file saved now (matrix_save_cell writes
+	 * it after the last cell, not again) and the printed document say the
+	 * same times.
+	 */
+	if (mx->done == mx->total)
+		phases_stop();
+	progress(mx, t0);
+	return on_cell ? on_cell(ctx, mx, false, 0) : 0;
+}
+
 int matrix_measure(struct ph_mx *mx, struct ph_session *s, ph_mx_cell_fn on_cell, void *ctx)
 {
+	bool bw = mx->figures & (MX_READ | MX_TRIAD);
 	double t0 = now_mono_raw();
 	int rc = 0;
 
 	provenance_collect(&mx->prov);
 	mx->have_prov = true;
 	progress(mx, t0);
-	for (int r = 0; r < mx->nrows && !ph_interrupted; r++)
-		for (int c = 0; c < mx->ncols && !ph_interrupted; c++) {
-			int err = 0;
+	/*
+	 * Column by column: all rows' latencies on the column's latency memory,
+	 * then all rows' bandwidths on its bandwidth memory.  A cell that cannot
+	 * be had stops the matrix: the rest would be a matrix with holes nobody
+	 * asked for.
+	 */
+	for (int c = 0; c < mx->ncols && !ph_interrupted && !rc; c++) {
+		int from = mx->ncellv;
 
-			if (mx->figures & MX_LATENCY)
-				err = cell_latency(mx, s, r, c);
-			if (!err && (mx->figures & (MX_READ | MX_TRIAD)) && !ph_interrupted)
-				err = cell_bandwidth(mx, s, r, c);
-			if (err) {
-				/* A cell that cannot be had stops the matrix: the rest
-				 * would be a matrix with holes nobody asked for. */
-				rc = err;
-				goto out;
-			}
-			if (!ph_interrupted)
-				mx->done++;
-			progress(mx, t0);
-			if (on_cell && (rc = on_cell(ctx, mx, false, 0)))
-				goto out;
+		for (int r = 0; (mx->figures & MX_LATENCY) && r < mx->nrows && !ph_interrupted; r++) {
+			rc = cell_latency(mx, s, r, c);
+			if (rc || (rc = figure_done(mx, !bw, t0, on_cell, ctx)))
+				break;
 		}
-out:
+		if (mx->lat_mem.segs) {
+			int e = release(mx, s, &mx->lat_mem, from);
+
+			rc = rc ? rc : e;
+		}
+		from = mx->ncellv;
+		for (int r = 0; bw && !rc && r < mx->nrows && !ph_interrupted; r++) {
+			rc = cell_bandwidth(mx, s, r, c);
+			if (rc || (rc = figure_done(mx, true, t0, on_cell, ctx)))
+				break;
+		}
+		if (mx->bw_mem.segs) {
+			int e = release(mx, s, &mx->bw_mem, from);
+
+			rc = rc ? rc : e;
+		}
+	}
 	mx->interrupted = ph_interrupted;
+	phases_stop();
 	if (on_cell) {
 		int e = on_cell(ctx, mx, true, rc);
 

@@ -65,6 +65,12 @@ struct ph_mx {
 	struct ph_provenance prov;	/* taken when measuring began: every
 					 * document of this matrix carries it */
 	bool have_prov;
+	/*
+	 * The memory of the column being measured: laid out, verified and
+	 * (latency) given its chain once, measured from every row in turn.
+	 * Their laid_out and chains_built count what the matrix set up.
+	 */
+	struct ph_memory lat_mem, bw_mem;
 };
 
 /*

@@ -142,11 +142,15 @@ struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
 		section_str(sec, "latency", "idle: one thread on the row's first CPU, a pointer chase over memory on the column");
 		section_str(sec, "latency_pattern", chase_spec_name(&mx->pattern, pat, sizeof(pat)));
 		section_int(sec, "latency_size_KiB", (long long)(mx->lat_size / KiB));
+		/* Set up once per memory column, not once per cell (matrix.c). */
+		section_int(sec, "latency_buffers_built", mx->lat_mem.laid_out);
+		section_int(sec, "chains_built", mx->lat_mem.chains_built);
 	}
 	if (mx->figures & (MX_READ | MX_TRIAD)) {
 		section_str(sec, "bandwidth", "one thread per core of the row's CPUs (or --threads), STREAM read and triad, memory on the column");
 		section_int(sec, "bandwidth_size_KiB", (long long)(mx->bw_size / KiB));
 		section_str(sec, "bandwidth_isa", bandwidth_isas(isas, sizeof(isas)));
+		section_int(sec, "bandwidth_buffers_built", mx->bw_mem.laid_out);
 	}
 	section_int(sec, "cells_done", mx->done);
 	section_int(sec, "cells", mx->total);

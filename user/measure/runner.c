@@ -3,6 +3,7 @@
  * runner.c - pinned threads, barriers, and the repeat-until-precise loop.
  */
 #include "runner.h"
+#include "phases.h"
 #include "clock.h"
 #include "pools.h"
 #include "util.h"
@@ -279,6 +280,7 @@ int measure_figure(const struct ph_mcfg *cfg, sample_fn fn, void *ctx,
 		    res->n >= cfg->max_samples)
 			break;
 	}
+	phase_add(PH_PHASE_MEASURE, now_mono_raw() - t0);
 	progress(cfg, res, true);
 	res->interrupted = ph_interrupted;
 	stats_compute(res->samples, res->n, &res->st);

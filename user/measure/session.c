@@ -3,6 +3,7 @@
  * session.c - the run context: machine, threads and verified memory.
  */
 #include "session.h"
+#include "phases.h"
 #include "pools.h"
 #include "util.h"
 #include "verify.h"
@@ -76,6 +77,77 @@ static int alloc_exit_code(int err)
 	}
 }
 
+/* m's segments serve s's binding as they are. */
+static bool memory_fits(const struct ph_memory *m, const struct ph_session *s)
+{
+	if (!m->segs || m->n != s->binding.n || m->per_thread != s->per_thread)
+		return false;
+	for (int i = 0; i < m->n; i++)
+		if (m->nodes[i] != s->binding.nodes[i])
+			return false;
+	return true;
+}
+
+/* Hand s's freshly laid out and verified segments to m. */
+static void memory_take(struct ph_memory *m, struct ph_session *s)
+{
+	m->segs = s->segs;
+	m->n = s->binding.n;
+	m->per_thread = s->per_thread;
+	m->nodes = xcalloc((size_t)m->n, sizeof(int));
+	memcpy(m->nodes, s->binding.nodes, (size_t)m->n * sizeof(int));
+	m->all_verified = s->all_verified;
+	m->have_chain = false;
+	m->nslots = xcalloc((size_t)m->n, sizeof(int64_t));
+	m->laid_out++;
+	s->segs_lent = true;
+}
+
+/* Read segs[0..n) back; false if one that was where asked has moved. */
+static bool segs_still_verified(struct ph_session *s, struct ph_segment *segs, int n)
+{
+	bool ok = true;
+
+	for (int i = 0; i < n; i++) {
+		bool before = segs[i].verified;
+		double t0 = now_mono_raw();
+		int err = ph_interrupted ? -EINTR :
+			segment_verify(&s->km, &segs[i], s->bufreq.interleave);
+
+		phase_add(PH_PHASE_VERIFY, now_mono_raw() - t0);
+		if (err == -EINTR) {
+			s->reverify_skipped = true;
+			break;
+		}
+		if (before && !segs[i].verified) {
+			ph_warn("thread %d: the memory moved while it was measured: %s",
+				i, segs[i].verify_msg);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+bool memory_release(struct ph_session *s, struct ph_memory *m)
+{
+	bool ok = true;
+
+	if (!m->segs)
+		return true;
+	ok = segs_still_verified(s, m->segs, m->n);
+	for (int i = 0; i < m->n; i++)
+		segment_free(&s->km, &m->segs[i]);
+	free(m->segs);
+	free(m->nodes);
+	free(m->nslots);
+	m->segs = NULL;
+	m->nodes = NULL;
+	m->nslots = NULL;
+	m->n = 0;
+	m->have_chain = false;
+	return ok;
+}
+
 int session_start(struct ph_session *s, unsigned default_threads)
 {
 	char why[512];
@@ -97,15 +169,31 @@ int session_start(struct ph_session *s, unsigned default_threads)
 		ph_err("%s; run as root, or measure unverified with --allow-unverified", why);
 		return PH_EXIT_UNSUPPORTED;
 	}
+	if (s->mem && memory_fits(s->mem, s)) {
+		s->segs = s->mem->segs;
+		s->segs_lent = true;
+		s->all_verified = s->mem->all_verified;
+		goto team;
+	}
+	if (s->mem)
+		memory_release(s, s->mem);
 	s->segs = xcalloc((size_t)s->binding.n, sizeof(*s->segs));
 	s->all_verified = true;
 	for (int i = 0; i < s->binding.n; i++) {
 		struct ph_segment *seg = &s->segs[i];
 
+		double t0 = now_mono_raw(), touched = phase_seconds(PH_PHASE_TOUCH);
+
 		err = segment_alloc(&s->km, &s->bufreq, s->binding.nodes[i], s->per_thread,
 				    seg, why, sizeof(why));
-		if (!err)
+		/* The allocation less the touch inside it, timed on its own. */
+		phase_add(PH_PHASE_ALLOC, now_mono_raw() - t0 -
+			  (phase_seconds(PH_PHASE_TOUCH) - touched));
+		if (!err) {
+			t0 = now_mono_raw();
 			err = segment_verify(&s->km, seg, s->bufreq.interleave) == -EINTR ? -EINTR : 0;
+			phase_add(PH_PHASE_VERIFY, now_mono_raw() - t0);
+		}
 		if (err == -EINTR) {
 			ph_err("interrupted by %s while the memory was laid out and read back",
 			       runner_signal_name(ph_interrupted));
@@ -128,6 +216,9 @@ int session_start(struct ph_session *s, unsigned default_threads)
 				i, s->binding.cpus[i], seg->verify_msg);
 		}
 	}
+	if (s->mem)
+		memory_take(s->mem, s);
+team:
 	s->team = team_start(s->binding.cpus, s->binding.n, why, sizeof(why));
 	if (!s->team) {
 		ph_err("%s", why);
@@ -138,22 +229,8 @@ int session_start(struct ph_session *s, unsigned default_threads)
 
 bool session_still_verified(struct ph_session *s)
 {
-	bool ok = true;
+	bool ok = segs_still_verified(s, s->segs, s->binding.n);
 
-	for (int i = 0; i < s->binding.n; i++) {
-		bool before = s->segs[i].verified;
-
-		if (ph_interrupted ||
-		    segment_verify(&s->km, &s->segs[i], s->bufreq.interleave) == -EINTR) {
-			s->reverify_skipped = true;
-			break;
-		}
-		if (before && !s->segs[i].verified) {
-			ph_warn("thread %d: the memory moved while it was measured: %s",
-				i, s->segs[i].verify_msg);
-			ok = false;
-		}
-	}
 	if (!ok)
 		s->all_verified = false;
 	return ok;
@@ -289,10 +366,12 @@ void session_stop(struct ph_session *s)
 {
 	team_stop(s->team);
 	s->team = NULL;
-	for (int i = 0; s->segs && i < s->binding.n; i++)
+	for (int i = 0; s->segs && !s->segs_lent && i < s->binding.n; i++)
 		segment_free(&s->km, &s->segs[i]);
-	free(s->segs);
+	if (!s->segs_lent)
+		free(s->segs);
 	s->segs = NULL;
+	s->segs_lent = false;
 	binding_free(&s->binding);
 }
 

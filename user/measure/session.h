@@ -12,6 +12,7 @@
 
 #include "binding.h"
 #include "buffer.h"
+#include "chase.h"
 #include "clock.h"
 #include "cpu.h"
 #include "kmod.h"
@@ -19,6 +20,27 @@
 #include "runner.h"
 #include "topology.h"
 
+/*
+ * Memory that outlives the sessions measuring it, one after another from
+ * different CPUs (matrix: a memory node set up once, measured from every
+ * CPU node).  A session given it (ph_session.mem) takes its segments when
+ * they fit the binding (as many threads, as many bytes each, the same
+ * nodes), else lays out new ones into it; session_stop leaves them, and
+ * memory_release frees them.  The chain built in it is kept too.
+ */
+struct ph_memory {
+	struct ph_segment *segs;
+	int n;
+	uint64_t per_thread;
+	int *nodes;		/* each segment's node asked for */
+	bool all_verified;
+	int laid_out;		/* times segments were allocated into it */
+	/* the chase chain in it, per segment (latency.c) */
+	bool have_chain;
+	struct chase_spec chain_spec;	/* thread i's seed is chain_spec.seed + i */
+	int64_t *nslots;
+	int chains_built;
+};
 
 struct ph_session {
 	/* options */
@@ -38,6 +60,8 @@ struct ph_session {
 	/* the run */
 	struct ph_binding binding;
 	struct ph_segment *segs;	/* one per thread */
+	struct ph_memory *mem;	/* NULL, or memory lent by the caller */
+	bool segs_lent;		/* segs are mem's: session_stop leaves them */
 	struct ph_team *team;
 	bool all_verified;
 	bool reverify_skipped;	/* a signal came before the memory was re-read */
@@ -80,6 +104,12 @@ void session_fill_common(struct ph_session *s, struct ph_table *t, int row);
 /* The nodes ("0,1") and page sizes ("2M", "4K+THP") the memory was found on. */
 void session_found(struct ph_session *s, char *nodes, size_t nodes_len,
 		   char *psizes, size_t psizes_len);
+
+/*
+ * Read m's segments back once more (as session_still_verified), then free
+ * them; m keeps its counts.  False if a page had moved.
+ */
+bool memory_release(struct ph_session *s, struct ph_memory *m);
 
 /* Undo session_start: stop the threads, free the memory; the machine stays. */
 void session_stop(struct ph_session *s);

@@ -6,7 +6,7 @@
 # against a SLIT of 10/11 (flat11) consistent, exit 0.  HMAT figures must
 # appear in the comparison either way.
 . /tests/tap.sh
-plan 15
+plan 17
 
 j=/tmp/m.json
 # What the guest still does right after boot runs on the same host thread
@@ -42,6 +42,15 @@ rows=$(jq -r '.latency_ns.values | length' $j)
 want=$(echo "$VM_SLIT" | cut -d' ' -f1-4 | tr ' ' ',')
 jq -e ".distances.values[0] == [$want]" $j >/dev/null && ok "SLIT recorded with the matrix" || not_ok "SLIT recorded" "$(jq -c .distances.values $j)"
 cmp -s $j /tmp/saved.json && ok "--save wrote the same JSON" || not_ok "--save" "$(diff $j /tmp/saved.json | head -5)"
+# Each memory node set up once for the 4 rows that measure it: 4 latency
+# buffers with their 4 chains and 4 bandwidth buffers, not 16 of each.
+built=$(jq -r '.matrix | "\(.latency_buffers_built) \(.chains_built) \(.bandwidth_buffers_built)"' $j)
+[ "$built" = "4 4 4" ] && ok "each memory node set up once: 4 latency buffers, 4 chains, 4 bandwidth buffers" ||
+	not_ok "memory set up once per node" "latency buffers, chains, bandwidth buffers: $built"
+# The time block adds up: the phases within the total.
+jq -e '.time | ([.alloc_s, .touch_s, .verify_s, .chain_s, .arrays_s, .warmup_s, .measure_s] | add) <= .total_s + 0.001
+	and .measure_s > 0 and .chain_s > 0' $j >/dev/null &&
+	ok "time: phases within the total ($(jq -c .time $j))" || not_ok "time block" "$(jq -c .time $j)"
 
 diag "latency_ns: $(jq -c .latency_ns.values $j)"
 diag "read GB/s: $(jq -c .bandwidth_read_GBps.values $j)"
@@ -94,8 +103,9 @@ else
 fi
 pagehop slit --input /tmp/o.json --slit - --format json </tmp/slit.txt >/tmp/o.in.json 2>/tmp/err
 rc3=$?
-jq -S 'del(.provenance, .firmware_slit)' /tmp/o.out.json >/tmp/o.out.s 2>&1
-jq -S 'del(.provenance, .firmware_slit)' /tmp/o.in.json >/tmp/o.in.s 2>&1
+# The time block, like the provenance, is the run's own: one measured, one read a file.
+jq -S 'del(.provenance, .firmware_slit, .time)' /tmp/o.out.json >/tmp/o.out.s 2>&1
+jq -S 'del(.provenance, .firmware_slit, .time)' /tmp/o.in.json >/tmp/o.in.s 2>&1
 if [ $rc3 = $rc2 ] && [ -s /tmp/o.in.s ] && cmp -s /tmp/o.out.s /tmp/o.in.s; then
 	ok "slit online: the report of slit --input on its --save file"
 else

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# test_phases.sh - every document says where the run's time went: the
+# "time" block of JSON (setup phases, warm-up, measurement, total), one
+# "time:" line in the table and in the CSV header.  Each phase exists and is
+# non-negative, the setup is the sum of its phases, the phases sum to at most
+# the total, and the total to at most the wall time the shell measured
+# around the command.  No timing bound beyond that: the host is shared.
+. "$(dirname "$0")/lib.sh"
+
+phases='["alloc_s","touch_s","verify_s","chain_s","arrays_s","warmup_s","measure_s"]'
+
+# check_time DESC FILE WALL_S: the time block of FILE against WALL_S.
+check_time() {
+	local desc=$1 f=$2 wall=$3 r
+	r=$(jq -r --argjson ks "$phases" '
+		.time as $t
+		| if $t == null then "no time block"
+		  elif ([$ks[], "setup_s", "total_s"] | map(select($t[.] == null)) | length) > 0
+		  then "missing " + ([$ks[], "setup_s", "total_s"] | map(select($t[.] == null)) | join(","))
+		  elif ([$ks[] | $t[.]] + [$t.setup_s, $t.total_s] | map(select(. < 0)) | length) > 0
+		  then "a negative phase"
+		  elif (([$ks[0:5][] | $t[.]] | add) - $t.setup_s | fabs) > 0.00001
+		  then "setup_s \($t.setup_s) is not the sum of its phases"
+		  elif ([$ks[] | $t[.]] | add) > $t.total_s + 0.001
+		  then "phases sum to \([$ks[] | $t[.]] | add), more than total_s \($t.total_s)"
+		  else "ok \($t.total_s) \($t.setup_s) \($t.chain_s) \($t.measure_s)" end' "$f")
+	case $r in
+	ok*)
+		set -- $r
+		awk -v t="$2" -v w="$wall" 'BEGIN { exit !(t <= w + 0.001) }' &&
+			pass "$desc: total ${2}s (setup $3, chain $4, measure $5) within the ${wall}s the shell saw" ||
+			fail "$desc: total_s $2 is more than the ${wall}s wall time around the command"
+		;;
+	*) fail "$desc: $r" ;;
+	esac
+}
+
+# run_timed OUT ARGS...: run pagehop, its wall seconds in $WALL.
+run_timed() {
+	local out=$1 t0 t1
+	shift
+	t0=$(date +%s.%N)
+	"$PAGEHOP" "$@" >"$out" 2>"$TMP/err" || fail "$*: $(cat "$TMP/err")"
+	t1=$(date +%s.%N)
+	WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
+}
+
+run_timed "$TMP/c.json" chase --size 16M --time 0.2 --format json
+check_time "chase" "$TMP/c.json" "$WALL"
+# A chase builds a chain and measures: those phases are not empty.
+expect "chase: chain built and measured" \
+	"$(jq -r '.time | (.chain_s > 0) and (.measure_s > 0) and (.touch_s + .alloc_s > 0)' "$TMP/c.json")" true
+run_timed "$TMP/s.json" stream --size 32M --time 0.2 --kernel triad --format json
+check_time "stream" "$TMP/s.json" "$WALL"
+expect "stream: arrays written, no chain" \
+	"$(jq -r '.time | (.arrays_s > 0) and (.chain_s == 0)' "$TMP/s.json")" true
+run_timed "$TMP/i.json" info --format json
+check_time "info" "$TMP/i.json" "$WALL"
+expect "info: nothing set up or measured" \
+	"$(jq -r '.time | .setup_s + .warmup_s + .measure_s' "$TMP/i.json")" 0
+
+# The table: one line, after everything else; the CSV: the second line.
+"$PAGEHOP" chase --size 16M --time 0.1 >"$TMP/c.txt" 2>"$TMP/err" || fail "table: $(cat "$TMP/err")"
+expect "table: one time line" "$(grep -c '^time: setup ' "$TMP/c.txt")" 1
+expect "table: the last line" "$(tail -n 1 "$TMP/c.txt" | cut -c1-11)" "time: setup"
+"$PAGEHOP" chase --size 16M --time 0.1 --format csv >"$TMP/c.csv" 2>"$TMP/err" || fail "csv: $(cat "$TMP/err")"
+expect "csv: the second line" "$(sed -n 2p "$TMP/c.csv" | cut -c1-13)" "# time: setup"
+finish
