@@ -58,6 +58,14 @@ run_timed "$TMP/i.json" info --format json
 check_time "info" "$TMP/i.json" "$WALL"
 expect "info: nothing set up or measured" \
 	"$(jq -r '.time | .setup_s + .warmup_s + .measure_s' "$TMP/i.json")" 0
+if [ "$(nproc)" -ge 2 ]; then
+	# c2c lays its line out through homed.c and sizes its blocks first:
+	# those phases are timed too, not left at zero.
+	run_timed "$TMP/p.json" c2c --cpus 0,1 --time 0.1 --format json
+	check_time "c2c" "$TMP/p.json" "$WALL"
+	expect "c2c: line laid out, read back, blocks sized and measured" \
+		"$(jq -r '.time | (.alloc_s > 0) and (.verify_s > 0) and (.warmup_s > 0) and (.measure_s > 0)' "$TMP/p.json")" true
+fi
 
 # The table: one line, after everything else; the CSV: the second line.
 "$PAGEHOP" chase --size 16M --time 0.1 >"$TMP/c.txt" 2>"$TMP/err" || fail "table: $(cat "$TMP/err")"

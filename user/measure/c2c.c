@@ -5,6 +5,7 @@
 #include "c2c.h"
 #include "contend.h"
 #include "homed.h"
+#include "phases.h"
 #include "latency.h"
 #include "util.h"
 
@@ -91,6 +92,8 @@ static int sample_pingpong(void *ctx, double *sample)
 /* Grow the block until it lasts about BLOCK_SECONDS (these runs are discarded). */
 static void calibrate(struct pp_run *r)
 {
+	double t0 = now_mono_raw();
+
 	r->rounds = 64;
 	for (int i = 0; i < 20 && !ph_interrupted; i++) {
 		double sec = block_ns(r) * 1e-9;
@@ -100,6 +103,7 @@ static void calibrate(struct pp_run *r)
 		r->rounds = sec > 0 ? (uint64_t)((double)r->rounds * BLOCK_SECONDS / sec) + 1 :
 			r->rounds * 16;
 	}
+	phase_add(PH_PHASE_WARMUP, now_mono_raw() - t0);
 }
 
 static int measure_pair(struct ph_c2c *c, struct ph_session *s, struct ph_c2c_pair *p)

@@ -3,6 +3,7 @@
  * homed.c - a verified segment on one node.
  */
 #include "homed.h"
+#include "phases.h"
 #include "util.h"
 #include "verify.h"
 
@@ -30,20 +31,28 @@ int homed_alloc(struct ph_session *s, int node, uint64_t bytes, struct ph_segmen
 		bool *have, const char *what)
 {
 	char why[512];
+	double t0, touched;
 	int err;
 
 	if (!s->allow_unverified && verify_ready(&s->km, why, sizeof(why))) {
 		ph_err("%s; run as root, or measure unverified with --allow-unverified", why);
 		return PH_EXIT_UNSUPPORTED;
 	}
+	t0 = now_mono_raw();
+	touched = phase_seconds(PH_PHASE_TOUCH);
 	err = segment_alloc(&s->km, &s->bufreq, node, bytes, seg, why, sizeof(why));
+	/* The allocation less the touch inside it, as session.c times it. */
+	phase_add(PH_PHASE_ALLOC, now_mono_raw() - t0 - (phase_seconds(PH_PHASE_TOUCH) - touched));
 	if (err) {
 		ph_err("%s on node %d: %s", what, node, why);
 		return err == -EINVAL ? PH_EXIT_USAGE : err == -EINTR ? PH_EXIT_INTERRUPTED :
 		       PH_EXIT_UNSUPPORTED;
 	}
 	*have = true;
-	if (segment_verify(&s->km, seg, NULL) == -EINTR)
+	t0 = now_mono_raw();
+	err = segment_verify(&s->km, seg, NULL);
+	phase_add(PH_PHASE_VERIFY, now_mono_raw() - t0);
+	if (err == -EINTR)
 		return PH_EXIT_INTERRUPTED;
 	if (seg->backend_note[0] && !s->backend_note[0])
 		snprintf(s->backend_note, sizeof(s->backend_note), "%s", seg->backend_note);
@@ -63,8 +72,11 @@ int homed_alloc(struct ph_session *s, int node, uint64_t bytes, struct ph_segmen
 bool homed_still_verified(struct ph_session *s, struct ph_segment *seg, const char *what)
 {
 	bool before = seg->verified;
+	double t0 = now_mono_raw();
+	int err = ph_interrupted ? -EINTR : segment_verify(&s->km, seg, NULL);
 
-	if (ph_interrupted || segment_verify(&s->km, seg, NULL) == -EINTR) {
+	phase_add(PH_PHASE_VERIFY, now_mono_raw() - t0);
+	if (err == -EINTR) {
 		s->reverify_skipped = true;
 		return true;
 	}

@@ -5,6 +5,7 @@
 #include "locks.h"
 #include "contend.h"
 #include "homed.h"
+#include "phases.h"
 #include "locks_omp.h"
 #include "util.h"
 
@@ -270,6 +271,8 @@ static int sample_lock(void *ctx, double *sample)
 
 static void calibrate(struct lock_run *r)
 {
+	double t0 = now_mono_raw();
+
 	r->reps = r->threads * 64;
 	for (int i = 0; i < 20 && !ph_interrupted; i++) {
 		double with, without, sec;
@@ -282,6 +285,7 @@ static void calibrate(struct lock_run *r)
 			r->reps * 16;
 		r->reps = (r->reps + r->threads - 1) / r->threads * r->threads;
 	}
+	phase_add(PH_PHASE_WARMUP, now_mono_raw() - t0);
 }
 
 static int measure_one(struct ph_locks *l, struct ph_session *s, struct ph_lockfig *f)
