@@ -33,7 +33,8 @@
 struct pages_plan {
 	bool want[PH_PS_COUNT];	/* page sizes to sweep, PH_PS_THP included */
 	bool named;		/* the page sizes were named: one that cannot be
-				 * had is said on stderr (THP never is) */
+				 * had is said on stderr (THP only if thp_named) */
+	bool thp_named;		/* thp was in --page-sizes, not only --thp */
 	uint64_t lo, hi;	/* working sets: powers of two from lo (>= 4K) up to hi */
 	uint64_t window;	/* the TLB-local chase's window (a power of two);
 				 * 0: the L1 DTLB's reach with 4 KiB pages, else 256K */
@@ -69,7 +70,7 @@ struct ph_pages {
 	uint64_t window;
 	struct ph_tlbs tlbs;
 	const struct stream_kernel *read;
-	struct pages_sweep sw[PH_PS_COUNT];	/* 4K, 2M, 1G, THP: those wanted */
+	struct pages_sweep sw[PH_PS_COUNT];	/* 4K, THP, 2M, 1G: those wanted */
 	int nsw;
 	/* measured */
 	int reached;		/* sweeps the measure step came to; the rest are
