@@ -90,6 +90,17 @@ if grep -qw hypervisor /proc/cpuinfo; then
 else
 	expect "no hypervisor note on bare metal" "$(jq -r '[.anomalies[] | select(.figure == "every figure")] | length' "$TMP/s.json")" 0
 fi
+# Counters: where the kernel has no CPU PMU (the sysfs directory, read here
+# directly), one line says so and the rows have no counter columns.
+if [ ! -e /sys/bus/event_source/devices/cpu ] && [ ! -e /sys/bus/event_source/devices/cpu_core ]; then
+	jq -e '[.notes[] | select(test("^counters: none, no CPU PMU"))] | length == 1' "$TMP/s.json" >/dev/null &&
+		pass "counters line: $(jq -r '.notes[] | select(startswith("counters"))' "$TMP/s.json")" ||
+		fail "no 'counters: none, no CPU PMU' line: $(jq -c .notes "$TMP/s.json")"
+	expect "no counter columns without a PMU" "$(jq -r '[.pages[] | keys[] | select(test("per_load"))] | length' "$TMP/s.json")" 0
+else
+	jq -e '[.notes[] | select(startswith("counters: "))] | length == 1' "$TMP/s.json" >/dev/null &&
+		pass "counters line: $(jq -r '.notes[] | select(startswith("counters"))' "$TMP/s.json")" || fail "no counters line"
+fi
 if command -v gnuplot >/dev/null; then
 	grep -q '<svg' "$TMP/p.svg" && pass "--plot wrote an SVG" || fail "--plot"
 fi

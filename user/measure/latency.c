@@ -5,6 +5,7 @@
  * per pattern.
  */
 #include "latency.h"
+#include "counters.h"
 #include "util.h"
 
 #include <errno.h>
@@ -73,7 +74,11 @@ static int sample_user(void *ctx, double *sample)
 	struct ph_session *s = r->s;
 	double sum = 0;
 
+	if (s->counters)
+		counters_enable(s->counters);
 	team_run(s->team, work_walk, r, &s->clk, r->ticks);
+	if (s->counters)
+		counters_disable(s->counters, r->hops * r->chains * (uint64_t)s->binding.n);
 	for (int i = 0; i < s->binding.n; i++)
 		sum += clock_ticks_to_ns(&s->clk, r->ticks[i]) / (double)(r->hops * r->chains);
 	*sample = sum / s->binding.n;

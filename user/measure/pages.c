@@ -46,6 +46,7 @@ int pages_plan(struct ph_pages *pg, struct ph_session *s)
 	char why[512];
 
 	tlb_load(s->cpu.vendor, &pg->tlbs);
+	counters_init(&pg->ctr, &s->cpu, "/sys/bus/event_source/devices");
 	pg->window = p->window;
 	if (!pg->window) {
 		int e;
@@ -85,6 +86,26 @@ int pages_plan(struct ph_pages *pg, struct ph_session *s)
 	return 0;
 }
 
+/* Open the counters on the thread that measures (team_run's only thread). */
+static void open_counters(void *ctx, int tid)
+{
+	(void)tid;
+	counters_open_here(ctx);
+}
+
+/* One latency figure, counted when the counters are open. */
+static int counted_figure(struct ph_session *s, const struct chase_spec *spec, struct ph_latency *l,
+			  double ctr[PMU_NROLES], bool *counted)
+{
+	int rc;
+
+	if (s->counters)
+		counters_reset(s->counters);
+	rc = latency_figure(s, spec, 1, false, l);
+	*counted = s->counters && counters_per_load(s->counters, ctr);
+	return rc;
+}
+
 /* One page size's sweep.  0, or an exit code. */
 static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_sweep *sw)
 {
@@ -104,6 +125,13 @@ static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_swe
 		return rc == PH_EXIT_USAGE ? rc : 0;
 	}
 	sw->ran = true;
+	if (pg->ctr.usable) {
+		uint64_t *ticks = xcalloc((size_t)s->binding.n, sizeof(uint64_t));
+
+		team_run(s->team, open_counters, &pg->ctr, &s->clk, ticks);
+		free(ticks);
+	}
+	s->counters = pg->ctr.usable ? &pg->ctr : NULL;
 	for (int i = 0; i < n && !ph_interrupted; i++) {
 		uint64_t window = pg->window < sizes[i] ? pg->window : sizes[i] / 2;
 		struct chase_spec rnd = { .pattern = CHASE_RANDOM, .seed = pg->plan.seed };
@@ -116,11 +144,11 @@ static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_swe
 				format_size(sizes[i], why, sizeof(why)), i + 1, n);
 		p->ws = sizes[i];
 		s->per_thread = sizes[i];
-		rc = latency_figure(s, &rnd, 1, false, &lr);
+		rc = counted_figure(s, &rnd, &lr, p->rnd_ctr, &p->counted);
 		p->rnd = lr.user;
 		if (rc)
 			break;
-		rc = latency_figure(s, &tlb, 1, false, &lt);
+		rc = counted_figure(s, &tlb, &lt, p->tlb_ctr, &p->counted);
 		p->tlb = lt.user;
 		if (rc)
 			break;
@@ -129,6 +157,9 @@ static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_swe
 			break;
 		sw->n = i + 1;
 	}
+	/* The counters belong to the team's thread, which session_stop ends. */
+	s->counters = NULL;
+	counters_close(&pg->ctr);
 	if (!session_still_verified(s) && !rc)
 		rc = PH_EXIT_FAIL;
 	session_stop(s);

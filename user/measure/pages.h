@@ -21,6 +21,7 @@
 
 #include "bandwidth.h"
 #include "buffer.h"
+#include "counters.h"
 #include "output.h"
 #include "session.h"
 #include "sweep.h"
@@ -45,6 +46,9 @@ struct pages_point {
 	uint64_t ws;
 	struct ph_result rnd, tlb;	/* latency, ns per load */
 	struct ph_bandwidth bw;		/* read */
+	bool counted;			/* the counters below were read */
+	double rnd_ctr[PMU_NROLES];	/* per load, NAN: not counted */
+	double tlb_ctr[PMU_NROLES];
 };
 
 /* One page size's sweep. */
@@ -70,6 +74,7 @@ struct ph_pages {
 	uint64_t window;
 	struct ph_tlbs tlbs;
 	const struct stream_kernel *read;
+	struct ph_counters ctr;		/* hardware counters, or why not */
 	struct pages_sweep sw[PH_PS_COUNT];	/* 4K, THP, 2M, 1G: those wanted */
 	int nsw;
 	/* measured */

@@ -352,15 +352,35 @@ static void anomalies_head(struct ph_table *t, struct ph_session *s)
 	}
 }
 
+/* Whether any point was counted: the counter columns are there only then. */
+static bool any_counted(const struct ph_pages *pg)
+{
+	for (int k = 0; k < pg->reached; k++)
+		for (int i = 0; i < pg->sw[k].n; i++)
+			if (pg->sw[k].pt[i].counted)
+				return true;
+	return false;
+}
+
 static void points_table(const struct ph_pages *pg, struct ph_session *s, struct ph_doc *doc)
 {
 	struct ph_table *t = doc_add_table(doc, "pages", "working-set sweep per page size");
+	bool counted = any_counted(pg);
 
 	table_add_col(t, "page_size");
 	table_add_col(t, "ws_KiB");
 	latency_add_cols(t, "rnd_");
 	latency_add_cols(t, "tlb_");
 	table_add_col(t, "rnd_minus_tlb_ns");
+	if (counted)
+		for (int c = 0; c < PMU_NROLES; c++) {
+			char col[64];
+
+			snprintf(col, sizeof(col), "rnd_%s", pmu_role_col(c));
+			table_add_col(t, col);
+			snprintf(col, sizeof(col), "tlb_%s", pmu_role_col(c));
+			table_add_col(t, col);
+		}
 	bandwidth_add_cols(t, "read_");
 	table_add_col(t, "backend");
 	table_add_col(t, "node");
@@ -381,6 +401,16 @@ static void points_table(const struct ph_pages *pg, struct ph_session *s, struct
 			latency_fill(t, r, "rnd_", &p->rnd, s->clk.tsc_hz);
 			latency_fill(t, r, "tlb_", &p->tlb, s->clk.tsc_hz);
 			table_num(t, r, "rnd_minus_tlb_ns", sweep_penalty(&pts[i]), "%.2f");
+			for (int c = 0; counted && p->counted && c < PMU_NROLES; c++) {
+				char col[64];
+
+				snprintf(col, sizeof(col), "rnd_%s", pmu_role_col(c));
+				if (isfinite(p->rnd_ctr[c]))
+					table_num(t, r, col, p->rnd_ctr[c], "%.4f");
+				snprintf(col, sizeof(col), "tlb_%s", pmu_role_col(c));
+				if (isfinite(p->tlb_ctr[c]))
+					table_num(t, r, col, p->tlb_ctr[c], "%.4f");
+			}
 			bandwidth_fill(t, r, "read_", &p->bw);
 			table_str(t, r, "backend", backend_name(buffer_auto_backend(&s->km, sw->ps)));
 			table_int(t, r, "node", pg->node);
@@ -453,6 +483,11 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 	slower_flags(pg, s, an);
 	free(e);
 	ratios_table(pg, doc);
+	if (any_counted(pg))
+		doc_note(doc, "counters: %s (%s), per load beside each latency", pg->ctr.choice.pmu,
+			 "libpfm4 names in docs/methodology.md");
+	else
+		doc_note(doc, "counters: none, %s", pg->ctr.why[0] ? pg->ctr.why : "nothing was counted");
 	for (int k = 0; k < pg->reached; k++)
 		if (!pg->sw[k].ran)
 			doc_note(doc, "%s pages not measured: %s", psize_name(pg->sw[k].ps), pg->sw[k].why);
