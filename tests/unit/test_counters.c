@@ -52,8 +52,13 @@ static void test_page_faults(void **state)
 	/* After the disable, nothing more is counted. */
 	munmap(m, (size_t)(PAGES * pg));
 	assert_true(counters_per_load(&c, per));
-	/* One fault per new page; a fault of the loop's own code or stack at most. */
-	assert_true(per[PMU_LLC] >= 1.0 && per[PMU_LLC] < 1.1);
+	/*
+	 * One fault per new page, plus under ASan one per page of the shadow
+	 * of what was touched (an eighth of it, so 8 more); a stray fault of
+	 * the loop's own code or stack at most besides.
+	 */
+	if (!(per[PMU_LLC] >= 1.0 && per[PMU_LLC] < 1.25))
+		fail_msg("%.3f page faults per first touch, expected 1 to 1.25", per[PMU_LLC]);
 	assert_true(isnan(per[PMU_L1_DTLB]));
 	counters_close(&c);
 	assert_int_equal(c.fd[PMU_LLC], -1);
