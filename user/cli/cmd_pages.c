@@ -92,10 +92,12 @@ const struct ph_cmdspec cmd_pages_spec = {
 	"A working-set sweep per page size, everything else held fixed (node, CPU,\n"
 	"chain seed, access pattern): at each working set the latency of a random\n"
 	"chase (TLB misses included), of a chase with TLB locality (misses amortised)\n"
-	"and the read bandwidth, one thread.  Derives the TLB miss penalty (random\n"
-	"minus TLB-local) per working set, the working set where each page size's\n"
-	"penalty appears, set beside the TLB reach the CPU reports, and the\n"
-	"large/small page ratio table per figure.\n",
+	"and the read bandwidth, one thread, with hardware counters per load where\n"
+	"the CPU has a PMU.  Separates the translation cost (the random chase on a\n"
+	"smaller page minus the largest page) from the cache-locality cost (random\n"
+	"minus TLB-local on the largest page), gives the knee of each set against\n"
+	"the TLB reach (CPUID) and the caches (hwloc), or says it is unexplained,\n"
+	"flags what does not make sense, and gives the large/small page ratios.\n",
 	.groups = pages_groups,
 	.epilog = "NODE and CPU are as numactl takes them: 1, or a list that names one.\n",
 	.refused = pages_refused,

@@ -4,9 +4,12 @@
  * sweep of working sets on one node and CPU with one chain seed, everything
  * but the page size held fixed.  At each working set the latency of a
  * random chase (TLB misses included), of a TLB-local chase (misses
- * amortised) and the read bandwidth; then the TLB miss penalty per working
- * set, where it starts (set beside the TLB reach from CPUID) and the
- * large/small page ratios (sweep.h does the arithmetic).
+ * amortised) and the read bandwidth, with hardware counters per load where
+ * the CPU has them (counters.h).  The document (pages_doc.c) separates the
+ * translation cost (small pages against the largest) from the
+ * cache-locality cost (random against TLB-local on the largest), attributes
+ * their knees (pagefx.h), flags anomalies and gives the large/small page
+ * ratios (sweep.h does the arithmetic).
  *
  * "pagehop pages" fills the plan from its options; pages_plan() completes it
  * against the machine, pages_measure() takes the figures, pages_doc() makes

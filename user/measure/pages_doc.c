@@ -260,7 +260,7 @@ static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct 
 		struct sweep_knee k;
 		uint64_t above = 0, atws = 0;
 		char a[32], b[32], fits[160] = "", sum[512];
-		char concl[96];
+		char knee[96], concl[sizeof(knee) + 8];
 		int r, nf;
 
 		if (!e[i].n)
@@ -296,7 +296,8 @@ static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct 
 		table_str(t, r, "summary", sum);
 		if (k.index < 0)
 			continue;
-		snprintf(concl, sizeof(concl), "the %s knee of %s", e[i].name, e[i].pages);
+		snprintf(knee, sizeof(knee), "%s knee of %s", e[i].name, e[i].pages);
+		snprintf(concl, sizeof(concl), "the %s", knee);
 		/* The knee rests on the points on both sides of it, in each curve. */
 		{
 			struct pagefx_curve cs[2] = { e[i].c[0], e[i].c[1] };
@@ -313,7 +314,7 @@ static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct 
 			nf = pagefx_ci_unmet(concl, cs, 2, m - 1, fl, MAX_FLAGS);
 			flag_rows(an, fl, nf);
 		}
-		nf = pagefx_below_reach(concl + 4, above, &at, caps, nc, fl, MAX_FLAGS);
+		nf = pagefx_below_reach(knee, above, &at, caps, nc, fl, MAX_FLAGS);
 		flag_rows(an, fl, nf);
 	}
 }
