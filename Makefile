@@ -36,7 +36,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Iinclude $(USER_DIRS:%=-I%) -Ikernels \
              $(PKG_CFLAGS) -MMD -MP
-LDLIBS     = $(PKG_LIBS) -lpthread -lm
+LDLIBS     = $(PKG_LIBS) -lpfm -lpthread -lm
 
 # The OpenMP runtime's lock for 'pagehop locks' (user/measure/locks_omp.c,
 # the one file built against it): when this compiler has <omp.h> and

@@ -18,7 +18,7 @@ set -euo pipefail
 job=${1:-run}
 
 run_pkgs=(gcc make pkg-config libc6-dev
-	libnuma-dev libhwloc-dev libcpuid-dev libjson-c-dev)
+	libnuma-dev libhwloc-dev libcpuid-dev libjson-c-dev libpfm4-dev)
 check_pkgs=(clang libcmocka-dev jq numactl hwloc-nox
 	qemu-system-x86 busybox-static cpio kmod
 	linux-image-amd64 linux-headers-amd64

@@ -102,7 +102,7 @@ bad "chase --chains 17" chase --chains 17
 bad "chase --in-kernel --chains 2" chase --in-kernel --chains 2
 check_shape chase --in-kernel --reserve --allow-unverified
 
-BAD_page_sizes=("" "thp" "3k" "4k,thp" "4k," ",4k" "4K 2M")
+BAD_page_sizes=("" "thp2" "3k" "4k,2k" "4k," ",4k" "4K 2M")
 BAD_pow2=("${BAD_size[@]}" "3K" "2K")
 check_options pages --membind:nodes --physcpubind:cpus --time:double --ci:double --format:format \
 	--page-sizes:page_sizes --min:pow2 --max:size --tlb-window:size --seed:seed --save:path

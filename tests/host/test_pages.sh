@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # test_pages.sh - "pagehop pages" with a short time budget over 4K, 2M and 1G
 # (hugepages reserved by the command with --reserve; skipped with the reason
-# if they cannot be had): rows per page size and working set, knees, ratios,
+# if they cannot be had): rows per page size and working set, the effects
+# separated, knees attributed, anomalies, ratios,
 # and at 1 GiB the 4K random chase slower than the 2M one beyond the CIs (an
 # independent tool measured about 300 ns against 230 ns on this host).
 . "$(dirname "$0")/lib.sh"
@@ -48,18 +49,63 @@ awk -v a="$r4" -v b="$r2" -v r="$lr" 'BEGIN { d = a / b - r; exit !(b > 0 && d <
 	fail "2M/4K random speed-up $lr, but 4K $r4 ns / 2M $r2 ns is $(awk -v a="$r4" -v b="$r2" 'BEGIN { print a / b }')"
 expect "pools put back" "$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages)" 0
 
-# A short sweep: rows for each working set, a knee row per page size, a plot.
-"$PAGEHOP" pages --page-sizes 4k --min 16K --max 64M --time 0.1 --ci 50 --format json --plot "$TMP/p.svg" \
+# A short sweep: rows for each working set, the two effects separated
+# (translation: 4K against the largest page; cache locality: random against
+# TLB-local on the largest page), a knee row for each, a plot.  THP is a
+# page size of --page-sizes; where THP is off, 4K alone is the largest page.
+if grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then sizes=4k large=4K
+else sizes=4k,thp large=THP; fi
+"$PAGEHOP" pages --page-sizes $sizes --min 16K --max 16M --time 0.1 --ci 50 --format json --plot "$TMP/p.svg" \
 	>"$TMP/s.json" 2>"$TMP/err" || fail "sweep: $(cat "$TMP/err")"
-expect "13 working sets, 16K to 64M" "$(jq -r '[.pages[].ws_KiB] | length' "$TMP/s.json")" 13
-expect "knees row" "$(jq -r '.knees[0].page_size' "$TMP/s.json")" 4K
-jq -e '.knees[0].summary | test("^4K: ")' "$TMP/s.json" >/dev/null && pass "knee summary: $(jq -r '.knees[0].summary' "$TMP/s.json")" ||
-	fail "knee summary"
+expect "11 working sets, 16K to 16M, for 4K" "$(jq -r '[.pages[] | select(.page_size == "4K")] | length' "$TMP/s.json")" 11
+expect "11 working sets for $large" "$(jq -r "[.pages[] | select(.page_size == \"$large\")] | length" "$TMP/s.json")" 11
+expect "a cache-locality knee row on $large" "$(jq -r '[.knees[] | select(.effect == "cache_locality")][0].pages' "$TMP/s.json")" $large
+expect "11 locality rows on $large" "$(jq -r "[.locality[] | select(.pages == \"$large\")] | length" "$TMP/s.json")" 11
+# The locality cost is the largest page's random minus TLB-local median, redone from the pages rows.
+ws=4096
+a=$(jq -r ".pages[] | select(.page_size == \"$large\" and .ws_KiB == $ws) | .rnd_lat_ns" "$TMP/s.json")
+b=$(jq -r ".pages[] | select(.page_size == \"$large\" and .ws_KiB == $ws) | .tlb_lat_ns" "$TMP/s.json")
+c=$(jq -r ".locality[] | select(.ws_KiB == $ws) | .cost_ns" "$TMP/s.json")
+awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN { d = a - b - c; exit !(d < 0.0101 && d > -0.0101) }' &&
+	pass "locality cost at 4 MiB $c ns is random $a - TLB-local $b" || fail "locality cost $c, but $a - $b"
+if [ $large = THP ]; then
+	expect "a translation knee row 4K vs THP" "$(jq -r '[.knees[] | select(.effect == "translation")][0].pages' "$TMP/s.json")" "4K vs THP"
+	expect "translation rows say the frames differ" \
+		"$(jq -r '[.translation[] | select(.frames | test("^differ"))] | length' "$TMP/s.json")" 11
+	a=$(jq -r ".pages[] | select(.page_size == \"4K\" and .ws_KiB == $ws) | .rnd_lat_ns" "$TMP/s.json")
+	b=$(jq -r ".pages[] | select(.page_size == \"THP\" and .ws_KiB == $ws) | .rnd_lat_ns" "$TMP/s.json")
+	c=$(jq -r ".translation[] | select(.ws_KiB == $ws) | .cost_ns" "$TMP/s.json")
+	awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN { d = a - b - c; exit !(d < 0.0101 && d > -0.0101) }' &&
+		pass "translation cost at 4 MiB $c ns is 4K $a - THP $b" || fail "translation cost $c, but $a - $b"
+	jq -e '[.pages[] | select(.page_size == "THP")] | all(.verified)' "$TMP/s.json" >/dev/null &&
+		pass "THP rows verified" || fail "THP rows not verified"
+fi
+# Every knee is attributed to a TLB, a cache, or said to be unexplained; never left blank.
+expect "knees attributed" "$(jq -r '[.knees[] | select(.attributed | test("^(tlb|cache|unexplained|none)$") | not)] | length' "$TMP/s.json")" 0
+# Under a hypervisor (the flag in /proc/cpuinfo, a second path to CPUID's bit) the note is there.
+if grep -qw hypervisor /proc/cpuinfo; then
+	jq -e '.anomalies[] | select(.figure == "every figure") | .likely_reason | test("backing page size and nested paging")' \
+		"$TMP/s.json" >/dev/null && pass "hypervisor note: $(jq -r '.anomalies[0].likely_reason' "$TMP/s.json")" ||
+		fail "no hypervisor note under a hypervisor"
+else
+	expect "no hypervisor note on bare metal" "$(jq -r '[.anomalies[] | select(.figure == "every figure")] | length' "$TMP/s.json")" 0
+fi
+# Counters: where the kernel has no CPU PMU (the sysfs directory, read here
+# directly), one line says so and the rows have no counter columns.
+if [ ! -e /sys/bus/event_source/devices/cpu ] && [ ! -e /sys/bus/event_source/devices/cpu_core ]; then
+	jq -e '[.notes[] | select(test("^counters: none, no CPU PMU"))] | length == 1' "$TMP/s.json" >/dev/null &&
+		pass "counters line: $(jq -r '.notes[] | select(startswith("counters"))' "$TMP/s.json")" ||
+		fail "no 'counters: none, no CPU PMU' line: $(jq -c .notes "$TMP/s.json")"
+	expect "no counter columns without a PMU" "$(jq -r '[.pages[] | keys[] | select(test("per_load"))] | length' "$TMP/s.json")" 0
+else
+	jq -e '[.notes[] | select(startswith("counters: "))] | length == 1' "$TMP/s.json" >/dev/null &&
+		pass "counters line: $(jq -r '.notes[] | select(startswith("counters"))' "$TMP/s.json")" || fail "no counters line"
+fi
 if command -v gnuplot >/dev/null; then
 	grep -q '<svg' "$TMP/p.svg" && pass "--plot wrote an SVG" || fail "--plot"
 fi
 usage_error "--page-size belongs to other commands" pages --page-size 2m
-usage_error "--page-sizes thp" pages --page-sizes thp
+usage_error "--page-sizes 3m" pages --page-sizes 3m
 usage_error "--min not a power of two" pages --min 3K
 usage_error "--max below --min" pages --min 1M --max 64K
 usage_error "--plot extension" pages --plot out.pdf

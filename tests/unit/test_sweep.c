@@ -161,36 +161,6 @@ static void test_point_knee(void **state)
 	assert_true(fabs(sweep_half_width(1, 4) - 1.5) < 1e-12);
 }
 
-static void test_knee_summary(void **state)
-{
-	const double pen[17] = { 0 };
-	struct sweep_point p[17];
-	/* 64 L1 entries x 4 KiB = 256 KiB; 2048 L2 entries x 4 KiB = 8 MiB. */
-	const struct sweep_reach r = { .page = 4 * KiB, .l1 = 256 * KiB, .l2 = 8 * MiB,
-				       .l1_entries = 64, .l2_entries = 2048 };
-	const struct sweep_reach none = { .page = GiB };
-	struct sweep_knee k = { .index = 5, .baseline = 0.5, .at_max = 85.2 };
-	char out[512];
-
-	(void)state;
-	points_of(pen, 17, 0, p);	/* 16K .. 1G */
-	/* Point 5 is 512K: the penalty appears above point 4, 256K. */
-	sweep_knee_summary("4K", &r, p, 17, &k, out, sizeof(out));
-	assert_string_equal(out, "4K: penalty appears above 256 KiB (64-entry L1 DTLB x 4 KiB = 256 KiB; "
-			    "2048-entry L2 TLB x 4 KiB = 8 MiB), reaches +85 ns at 1 GiB");
-	k.index = 0;
-	sweep_knee_summary("4K", &r, p, 17, &k, out, sizeof(out));
-	assert_string_equal(out, "4K: penalty already at 16 KiB, the smallest working set (64-entry L1 DTLB x "
-			    "4 KiB = 256 KiB; 2048-entry L2 TLB x 4 KiB = 8 MiB), reaches +85 ns at 1 GiB");
-	k.index = -1;
-	sweep_knee_summary("1G", &none, p, 3, &k, out, sizeof(out));
-	assert_string_equal(out, "1G: no TLB penalty up to 64 KiB (TLB reach not reported by this CPU)");
-	/* An L2 alone. */
-	sweep_knee_summary("2M", &(struct sweep_reach){ .page = 2 * MiB, .l2 = 2 * GiB, .l2_entries = 1024 },
-			   p, 17, &k, out, sizeof(out));
-	assert_string_equal(out, "2M: no TLB penalty up to 1 GiB (1024-entry L2 TLB x 2 MiB = 2 GiB)");
-}
-
 static void test_ratio_rows(void **state)
 {
 	struct sweep_point small[3], large[3];
@@ -227,7 +197,6 @@ int main(void)
 		cmocka_unit_test(test_knee),
 		cmocka_unit_test(test_ratio),
 		cmocka_unit_test(test_point_knee),
-		cmocka_unit_test(test_knee_summary),
 		cmocka_unit_test(test_ratio_rows),
 	};
 

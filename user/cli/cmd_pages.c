@@ -31,9 +31,10 @@ enum {
 };
 
 static const struct ph_opt pages_opts[] = {
-	{ "page-sizes", 0, "LIST", OPT_PAGE_SIZES, "page sizes to sweep: 4k, 2m, 1g", NULL,
-	  "each of them that can be had here" },
-	{ "thp", 0, NULL, OPT_THP, "also anonymous memory backed by THP", NULL, NULL },
+	{ "page-sizes", 0, "LIST", OPT_PAGE_SIZES, "page sizes to sweep: 4k, thp (anonymous memory\n"
+	  "backed by transparent huge pages), 2m, 1g", NULL,
+	  "4k, 2m and 1g, each that can be had here" },
+	{ "thp", 0, NULL, OPT_THP, "also thp (as --page-sizes ...,thp)", NULL, NULL },
 	{ "min", 0, "SIZE", OPT_MIN, "smallest working set, a power of two", "16K", NULL },
 	{ "max", 0, "SIZE", OPT_MAX, "largest working set, capped by what can be had", "4G", NULL },
 	{ "tlb-window", 0, "SIZE", OPT_TLB_WINDOW, "window of the TLB-local chase", NULL,
@@ -91,10 +92,12 @@ const struct ph_cmdspec cmd_pages_spec = {
 	"A working-set sweep per page size, everything else held fixed (node, CPU,\n"
 	"chain seed, access pattern): at each working set the latency of a random\n"
 	"chase (TLB misses included), of a chase with TLB locality (misses amortised)\n"
-	"and the read bandwidth, one thread.  Derives the TLB miss penalty (random\n"
-	"minus TLB-local) per working set, the working set where each page size's\n"
-	"penalty appears, set beside the TLB reach the CPU reports, and the\n"
-	"large/small page ratio table per figure.\n",
+	"and the read bandwidth, one thread, with hardware counters per load where\n"
+	"the CPU has a PMU.  Separates the translation cost (the random chase on a\n"
+	"smaller page minus the largest page) from the cache-locality cost (random\n"
+	"minus TLB-local on the largest page), gives the knee of each set against\n"
+	"the TLB reach (CPUID) and the caches (hwloc), or says it is unexplained,\n"
+	"flags what does not make sense, and gives the large/small page ratios.\n",
 	.groups = pages_groups,
 	.epilog = "NODE and CPU are as numactl takes them: 1, or a list that names one.\n",
 	.refused = pages_refused,
@@ -120,8 +123,8 @@ static int parse_psizes(const char *arg, bool want[PH_PS_COUNT])
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		enum ph_psize ps;
 
-		if (psize_parse(tok, &ps) || ps == PH_PS_THP) {
-			ph_err("--page-sizes: unknown page size '%s'; expected 4k, 2m or 1g (THP: --thp)", tok);
+		if (psize_parse(tok, &ps)) {
+			ph_err("--page-sizes: unknown page size '%s'; expected 4k, thp, 2m or 1g", tok);
 			free(copy);
 			return -EINVAL;
 		}
@@ -130,7 +133,7 @@ static int parse_psizes(const char *arg, bool want[PH_PS_COUNT])
 	}
 	free(copy);
 	if (!n) {
-		ph_err("--page-sizes: empty; expected 4k, 2m or 1g");
+		ph_err("--page-sizes: empty; expected 4k, thp, 2m or 1g");
 		return -EINVAL;
 	}
 	return 0;
@@ -215,7 +218,8 @@ static int pages_check(struct pages_args *a)
 	}
 	if (!p->named)
 		p->want[PH_PS_4K] = p->want[PH_PS_2M] = p->want[PH_PS_1G] = true;
-	p->want[PH_PS_THP] = a->thp;
+	p->thp_named = p->want[PH_PS_THP];
+	p->want[PH_PS_THP] |= a->thp;
 	a->s.bind.threads = 1;
 	return 0;
 }

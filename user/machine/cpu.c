@@ -6,11 +6,35 @@
 #include "util.h"
 
 #include <errno.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <hwloc.h>
 #include <libcpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The hypervisor's vendor string, which libcpuid does not decode. */
+static void load_hv_vendor(struct ph_cpu *c)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, r[3];
+
+	__cpuid(0x40000000, a, r[0], r[1], r[2]);
+	(void)a;
+	memcpy(c->hv_vendor, r, 12);
+	c->hv_vendor[12] = 0;
+	for (int i = 0; i < 12; i++)
+		if (c->hv_vendor[i] && (c->hv_vendor[i] < 32 || c->hv_vendor[i] > 126))
+			c->hv_vendor[0] = 0;
+	/* "bhyve bhyve ", "KVMKVMKVM\0\0\0": the padding is not part of the name. */
+	for (int i = (int)strlen(c->hv_vendor) - 1; i >= 0 && c->hv_vendor[i] == ' '; i--)
+		c->hv_vendor[i] = 0;
+#else
+	(void)c;
+#endif
+}
 
 static void load_cpuid(struct ph_cpu *c)
 {
@@ -29,6 +53,8 @@ static void load_cpuid(struct ph_cpu *c)
 	c->stepping = id.stepping;
 	c->constant_tsc = id.flags[CPU_FEATURE_CONSTANT_TSC];
 	c->hypervisor = id.flags[CPU_FEATURE_HYPERVISOR];
+	if (c->hypervisor)
+		load_hv_vendor(c);
 
 	max_basic = raw.basic_cpuid[0][0];
 	max_ext = raw.ext_cpuid[0][0];

@@ -40,7 +40,8 @@ struct ph_cpu {
 	bool constant_tsc;
 	uint32_t leaf15[4];	/* EAX, EBX, ECX, EDX; zero if absent */
 	uint32_t leaf16[4];
-	bool hypervisor;
+	bool hypervisor;	/* CPUID 1 ECX bit 31 */
+	char hv_vendor[16];	/* CPUID 0x40000000 EBX ECX EDX, "" unknown */
 
 	int packages, cores, pus;
 	int threads_per_core;	/* the most PUs any core has */

@@ -6,6 +6,7 @@
  */
 #include "latency.h"
 #include "chain.h"
+#include "counters.h"
 #include "phases.h"
 #include "util.h"
 
@@ -77,7 +78,11 @@ static int sample_user(void *ctx, double *sample)
 	struct ph_session *s = r->s;
 	double sum = 0;
 
+	if (s->counters)
+		counters_enable(s->counters);
 	team_run(s->team, work_walk, r, &s->clk, r->ticks);
+	if (s->counters)
+		counters_disable(s->counters, r->hops * r->chains * (uint64_t)s->binding.n);
 	for (int i = 0; i < s->binding.n; i++)
 		sum += clock_ticks_to_ns(&s->clk, r->ticks[i]) / (double)(r->hops * r->chains);
 	*sample = sum / s->binding.n;

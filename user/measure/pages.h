@@ -4,9 +4,12 @@
  * sweep of working sets on one node and CPU with one chain seed, everything
  * but the page size held fixed.  At each working set the latency of a
  * random chase (TLB misses included), of a TLB-local chase (misses
- * amortised) and the read bandwidth; then the TLB miss penalty per working
- * set, where it starts (set beside the TLB reach from CPUID) and the
- * large/small page ratios (sweep.h does the arithmetic).
+ * amortised) and the read bandwidth, with hardware counters per load where
+ * the CPU has them (counters.h).  The document (pages_doc.c) separates the
+ * translation cost (small pages against the largest) from the
+ * cache-locality cost (random against TLB-local on the largest), attributes
+ * their knees (pagefx.h), flags anomalies and gives the large/small page
+ * ratios (sweep.h does the arithmetic).
  *
  * "pagehop pages" fills the plan from its options; pages_plan() completes it
  * against the machine, pages_measure() takes the figures, pages_doc() makes
@@ -21,6 +24,7 @@
 
 #include "bandwidth.h"
 #include "buffer.h"
+#include "counters.h"
 #include "output.h"
 #include "session.h"
 #include "sweep.h"
@@ -33,7 +37,8 @@
 struct pages_plan {
 	bool want[PH_PS_COUNT];	/* page sizes to sweep, PH_PS_THP included */
 	bool named;		/* the page sizes were named: one that cannot be
-				 * had is said on stderr (THP never is) */
+				 * had is said on stderr (THP only if thp_named) */
+	bool thp_named;		/* thp was in --page-sizes, not only --thp */
 	uint64_t lo, hi;	/* working sets: powers of two from lo (>= 4K) up to hi */
 	uint64_t window;	/* the TLB-local chase's window (a power of two);
 				 * 0: the L1 DTLB's reach with 4 KiB pages, else 256K */
@@ -44,6 +49,9 @@ struct pages_point {
 	uint64_t ws;
 	struct ph_result rnd, tlb;	/* latency, ns per load */
 	struct ph_bandwidth bw;		/* read */
+	bool counted;			/* the counters below were read */
+	double rnd_ctr[PMU_NROLES];	/* per load, NAN: not counted */
+	double tlb_ctr[PMU_NROLES];
 };
 
 /* One page size's sweep. */
@@ -69,7 +77,8 @@ struct ph_pages {
 	uint64_t window;
 	struct ph_tlbs tlbs;
 	const struct stream_kernel *read;
-	struct pages_sweep sw[PH_PS_COUNT];	/* 4K, 2M, 1G, THP: those wanted */
+	struct ph_counters ctr;		/* hardware counters, or why not */
+	struct pages_sweep sw[PH_PS_COUNT];	/* 4K, THP, 2M, 1G: those wanted */
 	int nsw;
 	/* measured */
 	int reached;		/* sweeps the measure step came to; the rest are

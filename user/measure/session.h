@@ -42,6 +42,8 @@ struct ph_memory {
 	int chains_built;
 };
 
+struct ph_counters;
+
 struct ph_session {
 	/* options */
 	enum ph_format fmt;
@@ -66,6 +68,8 @@ struct ph_session {
 	bool all_verified;
 	bool reverify_skipped;	/* a signal came before the memory was re-read */
 	char backend_note[384];	/* why --backend auto took another backend */
+	struct ph_counters *counters;	/* enabled around each timed chase block
+					 * (latency.c), or NULL: set by pages */
 };
 
 /* Defaults: table, 4K pages, auto backend, --time 2, --ci 1. */

@@ -139,36 +139,6 @@ void sweep_point_knee(const struct sweep_point *p, int n, double floor_ns,
 	free(noise);
 }
 
-void sweep_knee_summary(const char *name, const struct sweep_reach *r,
-			const struct sweep_point *p, int n, const struct sweep_knee *k,
-			char *out, size_t size)
-{
-	char a[32], b[32], reach[160] = "";
-	size_t len = 0;
-
-	if (r->l1)
-		len += (size_t)snprintf(reach + len, sizeof(reach) - len, "%d-entry L1 DTLB x %s = %s",
-					r->l1_entries, format_size(r->page, a, sizeof(a)),
-					format_size(r->l1, b, sizeof(b)));
-	if (r->l2)
-		len += (size_t)snprintf(reach + len, sizeof(reach) - len, "%s%d-entry L2 TLB x %s = %s",
-					len ? "; " : "", r->l2_entries, format_size(r->page, a, sizeof(a)),
-					format_size(r->l2, b, sizeof(b)));
-	if (!len)
-		snprintf(reach, sizeof(reach), "TLB reach not reported by this CPU");
-	if (k->index < 0)
-		snprintf(out, size, "%s: no TLB penalty up to %s (%s)", name,
-			 format_size(p[n - 1].ws, a, sizeof(a)), reach);
-	else if (k->index == 0)
-		snprintf(out, size, "%s: penalty already at %s, the smallest working set (%s), reaches %+.0f ns at %s",
-			 name, format_size(p[0].ws, a, sizeof(a)), reach, k->at_max,
-			 format_size(p[n - 1].ws, b, sizeof(b)));
-	else
-		snprintf(out, size, "%s: penalty appears above %s (%s), reaches %+.0f ns at %s",
-			 name, format_size(p[k->index - 1].ws, a, sizeof(a)), reach, k->at_max,
-			 format_size(p[n - 1].ws, b, sizeof(b)));
-}
-
 int sweep_ratio_rows(const struct sweep_point *small, int nsmall,
 		     const struct sweep_point *large, int nlarge,
 		     struct sweep_ratios *out, int max)

@@ -90,22 +90,6 @@ double sweep_penalty(const struct sweep_point *p);
 void sweep_point_knee(const struct sweep_point *p, int n, double floor_ns,
 		      struct sweep_knee *out);
 
-/* The data TLBs' reach for one page size, as the CPU reports it (0: not reported). */
-struct sweep_reach {
-	uint64_t page;			/* bytes */
-	uint64_t l1, l2;		/* entries x page, bytes */
-	int l1_entries, l2_entries;
-};
-
-/*
- * The knee of a sweep of n > 0 points in one sentence, set beside the TLB
- * reach: "4K: penalty appears above 256 KiB (64-entry L1 DTLB x 4 KiB =
- * 256 KiB), reaches +85 ns at 1 GiB".  name is the page size's ("4K").
- */
-void sweep_knee_summary(const char *name, const struct sweep_reach *r,
-			const struct sweep_point *p, int n, const struct sweep_knee *k,
-			char *out, size_t size);
-
 /* One row of the large/small page ratio table: speed-ups, as sweep_ratio. */
 struct sweep_ratios {
 	uint64_t ws;

@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pages_doc.c - the page-size study's document: the points, the two effects
+ * separated (translation: the same chase on small pages against the largest
+ * page size; cache locality: random against TLB-local on the largest page
+ * size), their knees set against the TLB reach and the caches, what does not
+ * make sense (pagefx.c), the ratios, and the plot.
+ */
+#include "pages.h"
+#include "latency.h"
+#include "pagefx.h"
+#include "plot.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Below this a rise of a curve is not called a knee: about two DRAM clocks. */
+#define KNEE_FLOOR_NS 2.0
+#define MAX_FLAGS 64
+#define MAX_CAPS 24
+
+/* A sweep's points as the analysis takes them. */
+static void points_of(const struct pages_sweep *sw, struct sweep_point *out)
+{
+	for (int i = 0; i < sw->n; i++) {
+		const struct pages_point *p = &sw->pt[i];
+
+		out[i] = (struct sweep_point){
+			.ws = p->ws,
+			.rnd_ns = p->rnd.st.median,
+			.rnd_hw = sweep_half_width(p->rnd.st.ci_lo, p->rnd.st.ci_hi),
+			.tlb_ns = p->tlb.st.median,
+			.tlb_hw = sweep_half_width(p->tlb.st.ci_lo, p->tlb.st.ci_hi),
+			.read_GBps = p->bw.res.st.median,
+		};
+	}
+}
+
+/* One chase of a sweep as a pagefx curve (tlb: the TLB-local one). */
+static void curve_of(const struct pages_sweep *sw, bool tlb, struct pagefx_fig *f,
+		     struct pagefx_curve *c)
+{
+	for (int i = 0; i < sw->n; i++) {
+		const struct ph_result *r = tlb ? &sw->pt[i].tlb : &sw->pt[i].rnd;
+
+		/* An interval not known (too few samples) is NAN: nothing is beyond it. */
+		f[i] = (struct pagefx_fig){ .ws = sw->pt[i].ws, .ns = r->st.median,
+					    .hw = isfinite(r->st.ci_lo) && isfinite(r->st.ci_hi) ?
+						  sweep_half_width(r->st.ci_lo, r->st.ci_hi) : NAN,
+					    .ci_met = r->ci_met };
+	}
+	*c = (struct pagefx_curve){ .name = psize_name(sw->ps), .page = psize_bytes(sw->ps),
+				    .f = f, .n = sw->n };
+}
+
+/* The measured sweep of the largest page (hugetlb before THP at 2 MiB), or NULL. */
+static const struct pages_sweep *largest(const struct ph_pages *pg)
+{
+	const struct pages_sweep *best = NULL;
+
+	for (int k = 0; k < pg->reached; k++) {
+		const struct pages_sweep *sw = &pg->sw[k];
+
+		if (!sw->n)
+			continue;
+		if (!best || psize_bytes(sw->ps) > psize_bytes(best->ps) ||
+		    (psize_bytes(sw->ps) == psize_bytes(best->ps) && best->ps == PH_PS_THP))
+			best = sw;
+	}
+	return best;
+}
+
+/*
+ * What a knee could come from: the data TLBs' reach for page (CPUID) and the
+ * data caches (hwloc).  Returns how many.
+ */
+static int capacities(const struct ph_pages *pg, const struct ph_cpu *cpu, uint64_t page,
+		      struct pagefx_capacity *caps)
+{
+	char a[32];
+	int n = 0;
+
+	for (int lvl = 1; lvl <= 2; lvl++) {
+		int e = 0;
+		uint64_t r = tlb_reach(&pg->tlbs, lvl, page, &e);
+
+		if (!r)
+			continue;
+		caps[n] = (struct pagefx_capacity){ .kind = PAGEFX_TLB, .bytes = r };
+		snprintf(caps[n].what, sizeof(caps[n].what), "%s %d x %s", lvl == 1 ? "L1 DTLB" : "L2 TLB",
+			 e, format_size(page, a, sizeof(a)));
+		n++;
+	}
+	for (int i = 0; i < cpu->ncaches && n < MAX_CAPS; i++) {
+		const struct ph_cache *c = &cpu->caches[i];
+
+		if (!strcmp(c->type, "instruction") || !c->size)
+			continue;
+		caps[n] = (struct pagefx_capacity){ .kind = PAGEFX_CACHE, .bytes = c->size };
+		snprintf(caps[n].what, sizeof(caps[n].what), "L%d cache", c->level);
+		n++;
+	}
+	return n;
+}
+
+/* An effect's curve, on the working sets it has: y = a - b, noise the half-widths added. */
+struct effect {
+	const char *name;		/* "translation", "cache_locality" */
+	char pages[32];			/* "4K vs 1G", "1G" */
+	enum pagefx_kind expected;
+	uint64_t page;			/* whose TLB reach the knee is set against */
+	struct pagefx_curve c[2];	/* the curves it is computed from */
+	struct pagefx_fig fa[PAGES_MAX_POINTS], fb[PAGES_MAX_POINTS];
+	uint64_t ws[PAGES_MAX_POINTS];
+	double y[PAGES_MAX_POINTS], noise[PAGES_MAX_POINTS];
+	int n;
+	int ia[PAGES_MAX_POINTS], ib[PAGES_MAX_POINTS];	/* the points of c[0], c[1] */
+};
+
+/* y = a - b at each working set both curves have. */
+static void effect_fill(struct effect *e)
+{
+	e->n = 0;
+	for (int i = 0; i < e->c[0].n; i++)
+		for (int j = 0; j < e->c[1].n; j++) {
+			if (e->c[0].f[i].ws != e->c[1].f[j].ws)
+				continue;
+			e->ws[e->n] = e->c[0].f[i].ws;
+			e->y[e->n] = e->c[0].f[i].ns - e->c[1].f[j].ns;
+			e->noise[e->n] = (isfinite(e->c[0].f[i].hw) ? e->c[0].f[i].hw : 0) +
+					 (isfinite(e->c[1].f[j].hw) ? e->c[1].f[j].hw : 0);
+			e->ia[e->n] = i;
+			e->ib[e->n] = j;
+			e->n++;
+		}
+}
+
+static void translation_of(const struct pages_sweep *sm, const struct pages_sweep *lg, struct effect *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->name = "translation";
+	snprintf(e->pages, sizeof(e->pages), "%s vs %s", psize_name(sm->ps), psize_name(lg->ps));
+	e->expected = PAGEFX_TLB;
+	e->page = psize_bytes(sm->ps);
+	curve_of(sm, false, e->fa, &e->c[0]);
+	curve_of(lg, false, e->fb, &e->c[1]);
+	effect_fill(e);
+}
+
+static void locality_of(const struct pages_sweep *lg, struct effect *e)
+{
+	static const char *const tlb_name[PH_PS_COUNT] = {
+		[PH_PS_4K] = "4K TLB-local", [PH_PS_2M] = "2M TLB-local",
+		[PH_PS_1G] = "1G TLB-local", [PH_PS_THP] = "THP TLB-local",
+	};
+
+	memset(e, 0, sizeof(*e));
+	e->name = "cache_locality";
+	snprintf(e->pages, sizeof(e->pages), "%s", psize_name(lg->ps));
+	e->expected = PAGEFX_CACHE;
+	e->page = psize_bytes(lg->ps);
+	curve_of(lg, false, e->fa, &e->c[0]);
+	curve_of(lg, true, e->fb, &e->c[1]);
+	e->c[1].name = tlb_name[lg->ps];
+	effect_fill(e);
+}
+
+/* The effects: translation of each smaller page size against the largest, then locality. */
+static int effects_of(const struct ph_pages *pg, struct effect *e)
+{
+	const struct pages_sweep *lg = largest(pg);
+	int n = 0;
+
+	if (!lg)
+		return 0;
+	for (int k = 0; k < pg->reached; k++)
+		if (pg->sw[k].n && psize_bytes(pg->sw[k].ps) < psize_bytes(lg->ps))
+			translation_of(&pg->sw[k], lg, &e[n++]);
+	locality_of(lg, &e[n++]);
+	return n;
+}
+
+/* Rows of an effect's curve: ws, the two figures, their difference. */
+static void effect_rows(struct ph_table *t, const struct effect *e, const char *frames)
+{
+	for (int i = 0; i < e->n; i++) {
+		const struct pagefx_fig *a = &e->c[0].f[e->ia[i]], *b = &e->c[1].f[e->ib[i]];
+		int r = table_add_row(t);
+
+		table_int(t, r, "ws_KiB", (long long)(e->ws[i] / KiB));
+		table_str(t, r, "pages", e->pages);
+		table_num(t, r, "a_ns", a->ns, "%.2f");
+		table_num(t, r, "b_ns", b->ns, "%.2f");
+		table_num(t, r, "cost_ns", e->y[i], "%.2f");
+		table_num(t, r, "cost_hw_ns", e->noise[i], "%.2f");
+		table_bool(t, r, "ci_met", a->ci_met && b->ci_met);
+		if (frames)
+			table_str(t, r, "frames", frames);
+	}
+}
+
+static void effect_tables(struct ph_doc *doc, const struct effect *e, int n)
+{
+	struct ph_table *tr = doc_add_table(doc, "translation",
+		"translation cost: the same random chase on the smaller page (a) minus the largest page (b)");
+	struct ph_table *lo = doc_add_table(doc, "locality",
+		"cache-locality cost on the largest page: random (a) minus TLB-local (b)");
+
+	for (int k = 0; k < 2; k++) {
+		struct ph_table *t = k ? lo : tr;
+
+		table_add_col(t, "ws_KiB");
+		table_add_col(t, "pages");
+		table_add_col(t, "a_ns");
+		table_add_col(t, "b_ns");
+		table_add_col(t, "cost_ns");
+		table_add_col(t, "cost_hw_ns");
+		table_add_col(t, "ci_met");
+	}
+	table_add_col(tr, "frames");
+	for (int i = 0; i < n; i++)
+		effect_rows(e[i].expected == PAGEFX_TLB ? tr : lo, &e[i],
+			    e[i].expected == PAGEFX_TLB ? "differ: each page size is its own allocation" : NULL);
+}
+
+/* Add a batch of flags to the anomalies table. */
+static void flag_rows(struct ph_table *t, const struct pagefx_flag *f, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int r = table_add_row(t);
+
+		table_str(t, r, "figure", f[i].figure);
+		table_str(t, r, "what", f[i].what);
+		table_str(t, r, "likely_reason", f[i].reason);
+	}
+}
+
+/* Knees of each effect, attributed; the flags they raise go to an. */
+static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct effect *e, int ne,
+			struct ph_doc *doc, struct ph_table *an)
+{
+	struct ph_table *t = doc_add_table(doc, "knees", "where each effect rises, and what it fits");
+
+	table_add_col(t, "effect");
+	table_add_col(t, "pages");
+	table_add_col(t, "knee_above_KiB");
+	table_add_col(t, "cost_at_max_ns");
+	table_add_col(t, "attributed");
+	table_add_col(t, "fits");
+	table_add_col(t, "below_reach");
+	table_add_col(t, "summary");
+	for (int i = 0; i < ne; i++) {
+		struct pagefx_capacity caps[MAX_CAPS];
+		struct pagefx_flag fl[MAX_FLAGS];
+		int nc = capacities(pg, &s->cpu, e[i].page, caps);
+		struct pagefx_attr at;
+		struct sweep_knee k;
+		uint64_t above = 0, atws = 0;
+		char a[32], b[32], fits[160] = "", sum[512];
+		char knee[96], concl[sizeof(knee) + 8];
+		int r, nf;
+
+		if (!e[i].n)
+			continue;
+		sweep_knee(e[i].y, e[i].noise, e[i].n, KNEE_FLOOR_NS, &k);
+		if (k.index >= 0) {
+			atws = e[i].ws[k.index];
+			above = k.index ? e[i].ws[k.index - 1] : atws / 2;
+		}
+		pagefx_attribute(above, atws, e[i].expected, caps, nc, &at);
+		if (at.cap >= 0)
+			snprintf(fits, sizeof(fits), "%s (%s)%s%s", caps[at.cap].what,
+				 format_size(caps[at.cap].bytes, a, sizeof(a)), at.also >= 0 ? "; also fits " : "",
+				 at.also >= 0 ? caps[at.also].what : "");
+		r = table_add_row(t);
+		table_str(t, r, "effect", e[i].name);
+		table_str(t, r, "pages", e[i].pages);
+		if (k.index >= 0)
+			table_int(t, r, "knee_above_KiB", (long long)(above / KiB));
+		table_num(t, r, "cost_at_max_ns", k.at_max, "%.1f");
+		table_str(t, r, "attributed", pagefx_kind_name(at.kind));
+		table_str(t, r, "fits", fits);
+		table_bool(t, r, "below_reach", at.below_reach);
+		if (k.index < 0)
+			snprintf(sum, sizeof(sum), "%s %s: no rise up to %s", e[i].name, e[i].pages,
+				 format_size(e[i].ws[e[i].n - 1], a, sizeof(a)));
+		else
+			snprintf(sum, sizeof(sum), "%s %s: rises above %s, %s%s, %+.0f ns at %s", e[i].name,
+				 e[i].pages, format_size(above, a, sizeof(a)),
+				 at.kind == PAGEFX_UNEXPLAINED ? "unexplained (no TLB reach nor cache fits)" :
+				 at.kind == PAGEFX_TLB ? "a TLB knee: " : "a cache knee: ",
+				 fits, k.at_max, format_size(e[i].ws[e[i].n - 1], b, sizeof(b)));
+		table_str(t, r, "summary", sum);
+		if (k.index < 0)
+			continue;
+		snprintf(knee, sizeof(knee), "%s knee of %s", e[i].name, e[i].pages);
+		snprintf(concl, sizeof(concl), "the %s", knee);
+		/* The knee rests on the points on both sides of it, in each curve. */
+		{
+			struct pagefx_curve cs[2] = { e[i].c[0], e[i].c[1] };
+			struct pagefx_fig fa[2], fb[2];
+			int m = 0;
+
+			for (int j = k.index ? k.index - 1 : 0; j <= k.index; j++, m++) {
+				fa[m] = e[i].c[0].f[e[i].ia[j]];
+				fb[m] = e[i].c[1].f[e[i].ib[j]];
+			}
+			cs[0].f = fa;
+			cs[1].f = fb;
+			cs[0].n = cs[1].n = m;
+			nf = pagefx_ci_unmet(concl, cs, 2, m - 1, fl, MAX_FLAGS);
+			flag_rows(an, fl, nf);
+		}
+		nf = pagefx_below_reach(knee, above, &at, caps, nc, fl, MAX_FLAGS);
+		flag_rows(an, fl, nf);
+	}
+}
+
+/* Larger pages slower than smaller ones beyond the CIs, every pair of sweeps. */
+static void slower_flags(const struct ph_pages *pg, struct ph_session *s, struct ph_table *an)
+{
+	for (int a = 0; a < pg->reached; a++)
+		for (int b = 0; b < pg->reached; b++) {
+			struct pagefx_fig fa[PAGES_MAX_POINTS], fb[PAGES_MAX_POINTS];
+			struct pagefx_curve ca, cb;
+			struct pagefx_flag fl[MAX_FLAGS];
+
+			if (!pg->sw[a].n || !pg->sw[b].n ||
+			    psize_bytes(pg->sw[a].ps) >= psize_bytes(pg->sw[b].ps))
+				continue;
+			curve_of(&pg->sw[a], false, fa, &ca);
+			curve_of(&pg->sw[b], false, fb, &cb);
+			flag_rows(an, fl, pagefx_slower_large(&ca, &cb, false, s->cpu.hypervisor, fl, MAX_FLAGS));
+		}
+}
+
+static void anomalies_head(struct ph_table *t, struct ph_session *s)
+{
+	table_add_col(t, "figure");
+	table_add_col(t, "what");
+	table_add_col(t, "likely_reason");
+	if (s->cpu.hypervisor) {
+		char note[400];
+		int r = table_add_row(t);
+
+		pagefx_hypervisor_note(s->cpu.hv_vendor, note, sizeof(note));
+		table_str(t, r, "figure", "every figure");
+		table_str(t, r, "what", "running under a hypervisor (CPUID hypervisor bit)");
+		table_str(t, r, "likely_reason", note);
+	}
+}
+
+/* Whether any point was counted: the counter columns are there only then. */
+static bool any_counted(const struct ph_pages *pg)
+{
+	for (int k = 0; k < pg->reached; k++)
+		for (int i = 0; i < pg->sw[k].n; i++)
+			if (pg->sw[k].pt[i].counted)
+				return true;
+	return false;
+}
+
+static void points_table(const struct ph_pages *pg, struct ph_session *s, struct ph_doc *doc)
+{
+	struct ph_table *t = doc_add_table(doc, "pages", "working-set sweep per page size");
+	bool counted = any_counted(pg);
+
+	table_add_col(t, "page_size");
+	table_add_col(t, "ws_KiB");
+	latency_add_cols(t, "rnd_");
+	latency_add_cols(t, "tlb_");
+	table_add_col(t, "rnd_minus_tlb_ns");
+	if (counted)
+		for (int c = 0; c < PMU_NROLES; c++) {
+			char col[64];
+
+			snprintf(col, sizeof(col), "rnd_%s", pmu_role_col(c));
+			table_add_col(t, col);
+			snprintf(col, sizeof(col), "tlb_%s", pmu_role_col(c));
+			table_add_col(t, col);
+		}
+	bandwidth_add_cols(t, "read_");
+	table_add_col(t, "backend");
+	table_add_col(t, "node");
+	table_add_col(t, "cpu");
+	table_add_col(t, "clock");
+	table_add_col(t, "verified");
+	for (int k = 0; k < pg->reached; k++) {
+		const struct pages_sweep *sw = &pg->sw[k];
+		struct sweep_point pts[PAGES_MAX_POINTS];
+
+		points_of(sw, pts);
+		for (int i = 0; i < sw->n; i++) {
+			const struct pages_point *p = &sw->pt[i];
+			int r = table_add_row(t);
+
+			table_str(t, r, "page_size", psize_name(sw->ps));
+			table_int(t, r, "ws_KiB", (long long)(p->ws / KiB));
+			latency_fill(t, r, "rnd_", &p->rnd, s->clk.tsc_hz);
+			latency_fill(t, r, "tlb_", &p->tlb, s->clk.tsc_hz);
+			table_num(t, r, "rnd_minus_tlb_ns", sweep_penalty(&pts[i]), "%.2f");
+			for (int c = 0; counted && p->counted && c < PMU_NROLES; c++) {
+				char col[64];
+
+				snprintf(col, sizeof(col), "rnd_%s", pmu_role_col(c));
+				if (isfinite(p->rnd_ctr[c]))
+					table_num(t, r, col, p->rnd_ctr[c], "%.4f");
+				snprintf(col, sizeof(col), "tlb_%s", pmu_role_col(c));
+				if (isfinite(p->tlb_ctr[c]))
+					table_num(t, r, col, p->tlb_ctr[c], "%.4f");
+			}
+			bandwidth_fill(t, r, "read_", &p->bw);
+			table_str(t, r, "backend", backend_name(buffer_auto_backend(&s->km, sw->ps)));
+			table_int(t, r, "node", pg->node);
+			table_int(t, r, "cpu", pg->cpu);
+			table_str(t, r, "clock", s->clk.name);
+			table_bool(t, r, "verified", s->all_verified);
+		}
+	}
+}
+
+/* Large/small page ratios as speed-ups, per figure, at each working set both have. */
+static void ratios_table(const struct ph_pages *pg, struct ph_doc *doc)
+{
+	struct ph_table *t = doc_add_table(doc, "ratios", "large/small page speed-up (>1: large pages faster)");
+	struct sweep_point small[PAGES_MAX_POINTS];
+	const struct pages_sweep *sm = NULL;
+
+	for (int k = 0; k < pg->reached; k++)
+		if (pg->sw[k].ps == PH_PS_4K && pg->sw[k].n)
+			sm = &pg->sw[k];
+	table_add_col(t, "ws_KiB");
+	table_add_col(t, "pages");
+	table_add_col(t, "lat_random");
+	table_add_col(t, "lat_tlb_local");
+	table_add_col(t, "read_bw");
+	if (!sm) {
+		doc_note(doc, "ratios: no 4K sweep to compare against");
+		return;
+	}
+	points_of(sm, small);
+	for (int k = 0; k < pg->reached; k++) {
+		const struct pages_sweep *sw = &pg->sw[k];
+		struct sweep_point large[PAGES_MAX_POINTS];
+		struct sweep_ratios rows[PAGES_MAX_POINTS];
+		char name[16];
+		int n;
+
+		if (sw == sm || !sw->n)
+			continue;
+		points_of(sw, large);
+		n = sweep_ratio_rows(small, sm->n, large, sw->n, rows, PAGES_MAX_POINTS);
+		snprintf(name, sizeof(name), "%s/4K", psize_name(sw->ps));
+		for (int i = 0; i < n; i++) {
+			int r = table_add_row(t);
+
+			table_int(t, r, "ws_KiB", (long long)(rows[i].ws / KiB));
+			table_str(t, r, "pages", name);
+			table_num(t, r, "lat_random", rows[i].lat_random, "%.3f");
+			table_num(t, r, "lat_tlb_local", rows[i].lat_tlb_local, "%.3f");
+			table_num(t, r, "read_bw", rows[i].read_bw, "%.3f");
+		}
+	}
+}
+
+struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
+{
+	struct ph_doc *doc = doc_new("pages");
+	struct ph_section *sec;
+	char w[32];
+
+	struct effect *e = xcalloc(PH_PS_COUNT, sizeof(*e));
+	struct ph_table *an;
+	int ne = effects_of(pg, e);
+
+	points_table(pg, s, doc);
+	effect_tables(doc, e, ne);
+	an = doc_add_table(doc, "anomalies", "what does not make sense, with a likely reason");
+	anomalies_head(an, s);
+	knees_table(pg, s, e, ne, doc, an);
+	slower_flags(pg, s, an);
+	free(e);
+	ratios_table(pg, doc);
+	if (any_counted(pg))
+		doc_note(doc, "counters: %s (%s), per load beside each latency", pg->ctr.choice.pmu,
+			 "libpfm4 names in docs/methodology.md");
+	else
+		doc_note(doc, "counters: none, %s", pg->ctr.why[0] ? pg->ctr.why : "nothing was counted");
+	for (int k = 0; k < pg->reached; k++)
+		if (!pg->sw[k].ran)
+			doc_note(doc, "%s pages not measured: %s", psize_name(pg->sw[k].ps), pg->sw[k].why);
+	sec = doc_add_section(doc, "pages_method", "the sweep");
+	section_int(sec, "node", pg->node);
+	section_int(sec, "seed", (long long)pg->plan.seed);
+	section_str(sec, "tlb_window", format_size(pg->window, w, sizeof(w)));
+	section_str(sec, "tlb_source", pg->tlbs.n ? pg->tlbs.source : "not reported");
+	section_str(sec, "translation", "median random latency on the smaller page minus on the largest page, at the same working set: only the translation differs (and, unless the frames are shared, the physical pages)");
+	section_str(sec, "cache_locality", "median random minus median TLB-local latency on the largest page, where the TLB does not miss: only the cache footprint differs");
+	section_str(sec, "rnd_minus_tlb", "random minus TLB-local on one page size: cache locality and translation together");
+	section_str(sec, "knee", "the first working set from which a cost stays more than max(2 ns, twice the two CIs' half-widths) above its level at the three smallest working sets, set against the TLB reach (CPUID) and the data caches (hwloc); unexplained when neither fits within one doubling");
+	section_str(sec, "ratio", "speed-up of the large page over 4K: latency 4K/large, bandwidth large/4K");
+	section_str(sec, "held_fixed", "node, CPU, chain seed and pattern; the physical pages differ (each page size is its own allocation on the node)");
+	session_describe(s, doc);
+	return doc;
+}
+
+int pages_plot(const struct ph_pages *pg, const char *path, char *why, size_t size)
+{
+	static const struct plot p = {
+		.title = "pagehop pages: random chase (solid), TLB-local chase (dashed)",
+		.xlabel = "working set",
+		.ylabel = "latency per load, ns (median)",
+		.x_log2_bytes = true,
+	};
+	struct plot_series s[2 * PH_PS_COUNT];
+	double x[PH_PS_COUNT][PAGES_MAX_POINTS], rnd[PH_PS_COUNT][PAGES_MAX_POINTS];
+	double tlb[PH_PS_COUNT][PAGES_MAX_POINTS];
+	char titles[2 * PH_PS_COUNT][32];
+	int ns = 0;
+
+	for (int k = 0; k < pg->reached && k < PH_PS_COUNT; k++) {
+		const struct pages_sweep *sw = &pg->sw[k];
+
+		if (!sw->ran || !sw->n)
+			continue;
+		for (int i = 0; i < sw->n; i++) {
+			x[k][i] = (double)sw->pt[i].ws;
+			rnd[k][i] = sw->pt[i].rnd.st.median;
+			tlb[k][i] = sw->pt[i].tlb.st.median;
+		}
+		snprintf(titles[ns], sizeof(titles[ns]), "%s random", psize_name(sw->ps));
+		s[ns] = (struct plot_series){ .title = titles[ns], .n = sw->n, .x = x[k], .y = rnd[k],
+					      .color = ns / 2 + 1 };
+		ns++;
+		snprintf(titles[ns], sizeof(titles[ns]), "%s TLB-local", psize_name(sw->ps));
+		s[ns] = (struct plot_series){ .title = titles[ns], .n = sw->n, .x = x[k], .y = tlb[k],
+					      .color = ns / 2 + 1, .dashed = true };
+		ns++;
+	}
+	return plot_draw(PLOT_GNUPLOT, path, &p, s, ns, why, size);
+}
+
