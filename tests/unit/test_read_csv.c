@@ -292,12 +292,48 @@ static void test_csv_recorded_slit(void **state)
 			  PH_FIGURE_DEFAULT, "x.json: distances: expected a SLIT: a square table, the same nodes as rows and columns, integers up to 255");
 }
 
+/*
+ * A table as published: "MEM CPU" corner (blanks or a tab between the two
+ * words), tabs, rows = memory node; read back with rows = CPU node.  And
+ * the orientation lines, and what they refuse.
+ */
+static void test_csv_mem_rows(void **state)
+{
+	struct ph_input in;
+	char err[512];
+	/* memory node 0: CPU 0 34, CPU 1 17.4; memory node 1: CPU 0 18.9, CPU 1 33.5 */
+	static const char *const forms[] = {
+		"MEM CPU\t0\t1\n0\t34.0\t17.4\n1\t18.9\t33.5\n",
+		"mem\tcpu\t0\t1\n0\t34.0\t17.4\n1\t18.9\t33.5\n",
+		"# metric: bandwidth_GBps\n# orientation: mem-rows\nnode,0,1\n0,34.0,17.4\n1,18.9,33.5\n",
+		"# metric: bandwidth_GBps\n# rows: memory node\nnode,0,1\n0,34.0,17.4\n1,18.9,33.5\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		assert_int_equal(input_parse_csv("t.tsv", forms[i], PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+		assert_int_equal(in.m->metric, PH_METRIC_BANDWIDTH);
+		assert_int_equal(in.rows, PH_ORIENT_MEM_ROWS);
+		/* CPU 0 row: memory 0 34, memory 1 18.9. */
+		assert_true(in.m->val[0] == 34.0 && in.m->val[1] == 18.9);
+		assert_true(in.m->val[2] == 17.4 && in.m->val[3] == 33.5);
+		input_free(&in);
+	}
+	assert_int_equal(input_parse_csv("t.csv", "# metric: bandwidth_GBps\n# rows: sideways\nnode,0\n0,1\n",
+					 PH_FIGURE_DEFAULT, &in, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "t.csv:2"));
+	assert_int_equal(input_parse_csv("t.csv", "# metric: bandwidth_GBps\n# rows: cpu node\nMEM CPU\t0\n0\t1\n",
+					 PH_FIGURE_DEFAULT, &in, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "line 2"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv_shared_intel),
 		cmocka_unit_test(test_csv_shared_amd),
 		cmocka_unit_test(test_csv_forms),
+		cmocka_unit_test(test_csv_mem_rows),
 		cmocka_unit_test(test_csv_output_layer_roundtrip),
 		cmocka_unit_test(test_csv_errors),
 		cmocka_unit_test(test_last_line_without_line_end),

@@ -37,6 +37,7 @@ enum {
 	OPT_OEM_REVISION,
 	OPT_SLIT_TABLE,
 	OPT_SAVE,
+	OPT_ORIENTATION,
 };
 
 static const struct ph_opt input_opts[] = {
@@ -44,7 +45,15 @@ static const struct ph_opt input_opts[] = {
 	  "the measured matrix: pagehop's JSON (pagehop matrix\n"
 	  "--format json) or CSV: '# pagehop matrix', '# metric:\n"
 	  "latency_ns|bandwidth_GBps|distance', 'node,<ids>',\n"
-	  "one row per CPU node", NULL, "measure this machine" },
+	  "one row per CPU node; or a table as published:\n"
+	  "tab-separated, 'MEM CPU' in its corner, one row per\n"
+	  "memory node (bandwidth in GB/s)", NULL, "measure this machine" },
+	{ "orientation", 0, "cpu-rows|mem-rows", OPT_ORIENTATION,
+	  "what the input's rows are, for a CSV that does not\n"
+	  "say it with '# orientation: cpu-rows|mem-rows'\n"
+	  "or '# rows: cpu node|memory node' (one that does\n"
+	  "must agree)",
+	  NULL, "as the input says, else cpu-rows" },
 	{ "slit", 's', "FILE", OPT_SLIT,
 	  "the SLIT: numactl --hardware output as is.  One\n"
 	  "Linux would ignore (diagonal not 10, or another entry\n"
@@ -196,6 +205,12 @@ static int slit_option(void *ctx, const struct ph_opt *o, const char *arg)
 	case OPT_SLIT:
 		p->slit = arg;
 		return 0;
+	case OPT_ORIENTATION:
+		if (orient_parse(arg, &p->orient)) {
+			ph_err("--orientation: unknown orientation '%s'; expected cpu-rows or mem-rows", arg);
+			return -EINVAL;
+		}
+		return 0;
 	case OPT_METRIC:
 		if (figure_parse(arg, &p->fig)) {
 			ph_err("--metric: unknown figure '%s'; expected latency, bandwidth, read, triad or distance",
@@ -268,6 +283,10 @@ static int check_options(const struct ph_slit_plan *p, bool measuring)
 
 		ph_err("%s are for measuring; with --input nothing is measured", list);
 		free(list);
+		return -EINVAL;
+	}
+	if (!p->input && p->orient) {
+		ph_err("--orientation: only for --input; a measurement of this machine has rows = CPU node");
 		return -EINVAL;
 	}
 	if (!p->input && p->fig == PH_FIGURE_DISTANCE) {

@@ -21,6 +21,7 @@ enum {
 	OPT_KERNEL = 1,
 	OPT_ISA,
 	OPT_NT,
+	OPT_PER_THREAD,
 };
 
 static const struct ph_opt stream_opts[] = {
@@ -30,6 +31,8 @@ static const struct ph_opt stream_opts[] = {
 	  "their instruction set (listed below); auto: per kernel\nand store kind, as 'pagehop list' shows", "auto", NULL },
 	{ "nt", 0, NULL, OPT_NT,
 	  "non-temporal stores (read stores nothing: it runs\nas it is)", NULL, NULL },
+	{ "per-thread", 0, NULL, OPT_PER_THREAD,
+	  "also each thread's own GB/s (its bytes over the\nrun's span), with its CPU and node: table threads", NULL, NULL },
 	{ 0 },
 };
 
@@ -113,6 +116,7 @@ struct stream_args {
 	int nnames;
 	enum ph_isa isa;
 	bool nt;
+	bool per_thread;
 };
 
 /* "copy,triad" into names of stream_ops[]. */
@@ -168,6 +172,9 @@ static int stream_option(void *ctx, const struct ph_opt *o, const char *arg)
 	case OPT_NT:
 		a->nt = true;
 		return 0;
+	case OPT_PER_THREAD:
+		a->per_thread = true;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -199,6 +206,7 @@ int cmd_stream(int argc, char *argv[])
 		rc = PH_EXIT_USAGE;
 		goto out;
 	}
+	st.per_thread = a.per_thread;
 	rc = session_machine(s);
 	if (!rc)
 		rc = session_start(s, 0);

@@ -24,6 +24,8 @@ const struct ph_command ph_commands[] = {
 	  "what page size does: a working-set sweep per page size, TLB knees, ratios", &cmd_pages_spec },
 	{ "prefetch", cmd_prefetch,
 	  "what hardware and software prefetching do, per access pattern", &cmd_prefetch_spec },
+	{ "scale", cmd_scale,
+	  "bandwidth against thread count, by placement: efficiency and the knee", &cmd_scale_spec },
 	{ "matrix", cmd_matrix,
 	  "latency and bandwidth for every CPU node x memory node pair", &cmd_matrix_spec },
 	{ "c2c", cmd_c2c,

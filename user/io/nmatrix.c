@@ -364,3 +364,35 @@ void input_free(struct ph_input *in)
 	free(in->hmat);
 	memset(in, 0, sizeof(*in));
 }
+
+struct ph_nmatrix *nmatrix_transpose(const struct ph_nmatrix *m)
+{
+	struct ph_nmatrix *t = nmatrix_new(m->metric, m->ncols, m->col_ids, m->nrows, m->row_ids);
+
+	for (int r = 0; r < m->nrows; r++)
+		for (int c = 0; c < m->ncols; c++) {
+			size_t from = (size_t)r * m->ncols + c, to = (size_t)c * m->nrows + r;
+
+			t->val[to] = m->val[from];
+			t->ci_lo[to] = m->ci_lo[from];
+			t->ci_hi[to] = m->ci_hi[from];
+			t->samples[to] = m->samples[from];
+		}
+	return t;
+}
+
+int orient_parse(const char *s, enum ph_orient *out)
+{
+	if (!strcmp(s, "cpu-rows"))
+		*out = PH_ORIENT_CPU_ROWS;
+	else if (!strcmp(s, "mem-rows"))
+		*out = PH_ORIENT_MEM_ROWS;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *orient_name(enum ph_orient o)
+{
+	return o == PH_ORIENT_MEM_ROWS ? "mem-rows" : "cpu-rows";
+}

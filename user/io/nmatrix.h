@@ -41,6 +41,22 @@ struct ph_nmatrix {
 struct ph_nmatrix *nmatrix_new(enum ph_metric metric, int nrows,
 			       const int *row_ids, int ncols, const int *col_ids);
 struct ph_nmatrix *nmatrix_dup(const struct ph_nmatrix *m);
+/* The same matrix with rows and columns swapped (values, CIs, samples). */
+struct ph_nmatrix *nmatrix_transpose(const struct ph_nmatrix *m);
+
+/*
+ * Which node a table's rows are.  pagehop's own matrices and the SLIT have
+ * rows = CPU node (from initiator to memory); published tables are often
+ * printed with rows = memory node ("MEM CPU" in the corner).
+ */
+enum ph_orient {
+	PH_ORIENT_UNSET = 0,	/* not said: rows = CPU node */
+	PH_ORIENT_CPU_ROWS,
+	PH_ORIENT_MEM_ROWS,
+};
+/* "cpu-rows" / "mem-rows": 0, or -EINVAL. */
+int orient_parse(const char *s, enum ph_orient *out);
+const char *orient_name(enum ph_orient o);
 void nmatrix_free(struct ph_nmatrix *m);
 /*
  * Append a row for node id with ncols values (no CI): the arrays grow by
@@ -140,6 +156,8 @@ struct ph_input {
 	struct ph_hmat *hmat;	/* recorded HMAT */
 	int nhmat;
 	int ci_not_met;		/* cells of the figure whose CI target was missed */
+	enum ph_orient rows;	/* what the file said its rows are; m has CPU rows */
+	int rows_line;		/* where it said so (0: by its format) */
 };
 
 /*

@@ -41,6 +41,60 @@ static bool is_block_start(const char *line)
 	return !strcmp(p, "pagehop matrix");
 }
 
+/*
+ * A published table's header as it is printed: "MEM CPU", then the CPU
+ * node ids, tab-separated; its rows are memory nodes.  Rewritten in place
+ * into the CSV header "node,ids" (and its rows, tsv_line, likewise).
+ */
+static bool is_mem_cpu_header(const char *line)
+{
+	const char *p = line;
+
+	if (strncasecmp(p, "MEM", 3))
+		return false;
+	for (p += 3; *p == ' ' || *p == '\t'; p++)
+		;
+	return p > line + 3 && !strncasecmp(p, "CPU", 3) && p[3] == '\t';
+}
+
+static void tsv_line(char *line)
+{
+	for (char *p = line; *p; p++)
+		if (*p == '\t')
+			*p = ',';
+}
+
+static char *mem_cpu_header(char *line)
+{
+	char *p = line + 3;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	/* p is at "CPU", after at least one blank: "node" ends where it ends. */
+	memcpy(p - 1, "node", 4);
+	tsv_line(p - 1);
+	return p - 1;
+}
+
+/* "# rows: memory node, ..." or "# orientation: mem-rows" -> what it says. */
+static int orient_comment(char *line, enum ph_orient *out)
+{
+	char *v = comment_value(line, "orientation");
+
+	if (v)
+		return orient_parse(v, out) ? -EINVAL : 1;
+	v = comment_value(line, "rows");
+	if (!v)
+		return 0;
+	if (!strncasecmp(v, "cpu", 3))
+		*out = PH_ORIENT_CPU_ROWS;
+	else if (!strncasecmp(v, "mem", 3))
+		*out = PH_ORIENT_MEM_ROWS;
+	else
+		return -EINVAL;
+	return 1;
+}
+
 /* Split a CSV line at commas, in place; fields trimmed, quotes removed. */
 static int split_fields(char *line, char ***out)
 {
@@ -84,6 +138,9 @@ struct csv_block {
 	int *col_ids, *row_ids;
 	double *vals;		/* nrows x ncols */
 	struct ph_nmatrix *m;
+	enum ph_orient orient;	/* what the block said its rows are */
+	int orient_line;	/* where ("# rows:", "# orientation:"); 0: its corner */
+	bool tsv;		/* tab-separated, a "MEM CPU" corner */
 };
 
 static void blocks_free(struct csv_block *b, int n)
@@ -245,6 +302,13 @@ static void csv_block_finish(struct csv_block *b)
 {
 	b->m = nmatrix_new(b->metric, b->nrows, b->row_ids, b->ncols, b->col_ids);
 	memcpy(b->m->val, b->vals, (size_t)b->nrows * b->ncols * sizeof(double));
+	/* Rows = memory node, as printed: the analysis takes rows = CPU node. */
+	if (b->orient == PH_ORIENT_MEM_ROWS) {
+		struct ph_nmatrix *t = nmatrix_transpose(b->m);
+
+		nmatrix_free(b->m);
+		b->m = t;
+	}
 }
 
 static bool name_has(const struct csv_block *b, const char *word)
@@ -337,11 +401,22 @@ int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 				else
 					continue;	/* a comment */
 			} else {
+				if (cur->tsv)
+					tsv_line(line);
 				ret = csv_row(path, ln, line, cur, err, errlen);
 				continue;
 			}
 			if (ret)
 				break;
+		}
+		if (state == OUT && is_mem_cpu_header(line)) {
+			/* A table as published: GB/s unless a '# metric:' said otherwise. */
+			b = xrealloc(b, (nb + 1) * sizeof(*b));
+			cur = &b[nb++];
+			memset(cur, 0, sizeof(*cur));
+			cur->line = ln;
+			cur->metric = PH_METRIC_BANDWIDTH;
+			state = HEAD;
 		}
 		if (state == OUT) {
 			if (is_block_start(line) || (line[0] == '#' && comment_value(line, "metric"))) {
@@ -380,8 +455,26 @@ int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 			} else if ((v = comment_value(line, "source"))) {
 				free(cur->source);
 				cur->source = xstrdup(v);
+			} else if ((ret = orient_comment(line, &cur->orient)) < 0) {
+				ret = read_err(err, errlen, "%s:%d: '%s': expected '# orientation: cpu-rows' or 'mem-rows', or '# rows: cpu node' or 'memory node'",
+					       path, ln, line);
+			} else {
+				if (ret)
+					cur->orient_line = ln;
+				ret = 0;
 			}
 			continue;
+		}
+		if (is_mem_cpu_header(line)) {
+			if (cur->orient == PH_ORIENT_CPU_ROWS) {
+				ret = read_err(err, errlen, "%s:%d: a 'MEM CPU' corner (rows = memory node), but line %d says the rows are CPU nodes",
+					       path, ln, cur->orient_line);
+				break;
+			}
+			cur->orient = PH_ORIENT_MEM_ROWS;
+			cur->orient_line = 0;
+			cur->tsv = true;
+			line = mem_cpu_header(line);
 		}
 		if (!cur->metric) {
 			ret = read_err(err, errlen, "%s:%d: the matrix from line %d has no '# metric:' line before its header; expected '# metric: latency_ns', 'bandwidth_GBps' or 'distance'",
@@ -433,6 +526,8 @@ int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 	in->figure = xstrdup(b[pick].name ? b[pick].name : metric_name(b[pick].metric));
 	in->source = b[pick].source ? xstrdup(b[pick].source) : NULL;
 	in->m = b[pick].m;
+	in->rows = b[pick].orient;
+	in->rows_line = b[pick].orient_line;
 	b[pick].m = NULL;
 	/*
 	 * A recorded SLIT that is not one is refused, as in JSON: dropped, the

@@ -49,3 +49,31 @@ int input_load(const char *path, enum ph_figure fig, struct ph_input *in,
 	free(buf);
 	return ret;
 }
+
+int input_orient(struct ph_input *in, enum ph_orient want, const char *path,
+		 char *err, size_t errlen)
+{
+	enum ph_orient said = in->json ? PH_ORIENT_CPU_ROWS : in->rows;
+	struct ph_nmatrix *t;
+
+	if (!want)
+		return 0;
+	if (said && said != want) {
+		if (in->json)
+			return read_err(err, errlen, "--orientation %s: %s is pagehop's JSON, whose rows are CPU nodes",
+					orient_name(want), path);
+		if (in->rows_line)
+			return read_err(err, errlen, "--orientation %s: %s:%d says the rows are %s nodes",
+					orient_name(want), path, in->rows_line,
+					said == PH_ORIENT_MEM_ROWS ? "memory" : "CPU");
+		return read_err(err, errlen, "--orientation %s: %s has a 'MEM CPU' corner: its rows are memory nodes",
+				orient_name(want), path);
+	}
+	if (!said && want == PH_ORIENT_MEM_ROWS) {
+		t = nmatrix_transpose(in->m);
+		nmatrix_free(in->m);
+		in->m = t;
+	}
+	in->rows = want;
+	return 0;
+}

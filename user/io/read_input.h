@@ -25,4 +25,14 @@ int input_parse(const char *path, const char *buf, size_t len, enum ph_figure fi
 int input_load(const char *path, enum ph_figure fig, struct ph_input *in,
 	       char *err, size_t errlen);
 
+/*
+ * Apply --orientation want to what input_parse read: with mem-rows on a
+ * table that said nothing, the matrix is transposed to rows = CPU node; a
+ * table that said the other (a "MEM CPU" corner, a "# rows:" or
+ * "# orientation:" line, pagehop's JSON) is refused.  0, or -EINVAL with
+ * one line in err.
+ */
+int input_orient(struct ph_input *in, enum ph_orient want, const char *path,
+		 char *err, size_t errlen);
+
 #endif

@@ -16,6 +16,18 @@ struct ph_bandwidth {
 	const struct stream_kernel *k;
 	size_t elems;		/* per array per thread */
 	size_t bad;		/* wrong elements after the run (0: valid) */
+	/* With ph_bwopt.per_thread: each thread's own GB/s, its bytes over
+	 * each block's span, as the aggregate counts time (nthr = the
+	 * session's threads); they add up to the aggregate. */
+	int nthr;
+	struct ph_stats *thr;
+};
+
+/* How bandwidth_figure_opt runs a figure. */
+struct ph_bwopt {
+	bool per_thread;	/* also each thread's own figure (out->thr) */
+	int only;		/* -1: all threads at once; else thread only alone,
+				 * the others idle (Bassi's "single") */
 };
 
 /*
@@ -24,7 +36,21 @@ struct ph_bandwidth {
  */
 int bandwidth_figure(struct ph_session *s, const struct stream_kernel *k,
 		     struct ph_bandwidth *out);
+/*
+ * The same with o: per-thread figures, or one thread alone (then res is
+ * that thread's figure over its own time, and only its arrays are
+ * initialised, streamed and checked).
+ */
+int bandwidth_figure_opt(struct ph_session *s, const struct stream_kernel *k,
+			 const struct ph_bwopt *o, struct ph_bandwidth *out);
 void bandwidth_free(struct ph_bandwidth *b);
+/*
+ * The CPU each of s's threads runs on, asked by the thread itself
+ * (sched_getcpu) now, after pinning: a second reading of the binding.
+ */
+void bandwidth_cpus_now(struct ph_session *s, int *cpus);
+/* The node holding most of thread i's memory as read back; -1 if none. */
+int bandwidth_node_found(const struct ph_session *s, int i);
 
 /*
  * Elements of each array a thread streams between two clock reads, for
@@ -54,9 +80,11 @@ struct ph_bwstudy {
 	int nks;
 	bool isa_auto;		/* the ISA was auto's choice (stream_auto), per kernel */
 	const char **why;	/* then, per kernel, why auto chose it */
+	bool per_thread;	/* --per-thread: each thread's own figure too */
 	/* the result: the figures measured, in order */
 	struct ph_bandwidth *bw;
 	int nbw;
+	int *cpus_now;		/* per thread: sched_getcpu() in the thread */
 };
 
 /*

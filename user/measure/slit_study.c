@@ -136,8 +136,10 @@ int slit_study_file(const struct ph_slit_plan *p)
 	char err[512];
 	int rc;
 
-	if (input_load(p->input, p->fig, &in, err, sizeof(err))) {
+	if (input_load(p->input, p->fig, &in, err, sizeof(err)) ||
+	    input_orient(&in, p->orient, input_name(p->input), err, sizeof(err))) {
 		ph_err("%s", err);
+		input_free(&in);
 		return PH_EXIT_USAGE;
 	}
 	rc = given_load(p->slit, &given);

@@ -23,6 +23,7 @@ struct ph_slit_plan {
 	const char *slit;	/* numactl --hardware text; NULL: the SLIT recorded with
 				 * the input, or this machine's */
 	enum ph_figure fig;	/* which figure to analyse */
+	enum ph_orient orient;	/* --orientation of the input; 0: as it says, else CPU rows */
 	struct ph_dist_opts opts;	/* tolerance and noise */
 	struct ph_acpi_out acpi;	/* acpi.path NULL: no --emit-acpi */
 	enum ph_format fmt;

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_scale.c - "pagehop scale": bandwidth of one stream kernel against the
+ * thread count, the threads placed compact, scatter, exclusive or shared,
+ * a fixed size per thread.  The study is scale.c's.
+ */
+#include "bandwidth.h"
+#include "commands.h"
+#include "common_opts.h"
+#include "scale.h"
+#include "session.h"
+#include "util.h"
+
+#include <errno.h>
+#include <numa.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The command's own options; below OPT_SIZE, where the common ones start. */
+enum {
+	OPT_KERNEL = 1,
+	OPT_ISA,
+	OPT_NT,
+	OPT_COUNTS,
+	OPT_PLACEMENT,
+	OPT_PER_THREAD,
+	OPT_SINGLE,
+	OPT_SIZE_PER_THREAD,
+};
+
+static const struct ph_opt scale_opts[] = {
+	{ "kernel", 0, "K", OPT_KERNEL, "the stream kernel (pagehop list)", "triad", NULL },
+	{ "isa", 0, "ISA", OPT_ISA, "its instruction set, as pagehop stream takes it", "auto", NULL },
+	{ "nt", 0, NULL, OPT_NT, "non-temporal stores", NULL, NULL },
+	{ "threads-list", 0, "N[,N...]", OPT_COUNTS,
+	  "thread counts, ascending; a range A-B is every count\nfrom A to B", NULL,
+	  "1 up to every CPU the placement can take" },
+	{ "placement", 0, "P", OPT_PLACEMENT,
+	  "compact: fill a node before the next; scatter: round\n"
+	  "robin over the nodes; exclusive: one thread per core;\n"
+	  "shared: SMT siblings of a core first", "compact", NULL },
+	{ "per-thread", 0, NULL, OPT_PER_THREAD,
+	  "each thread's own GB/s per count: table threads", NULL, NULL },
+	{ "single", 0, NULL, OPT_SINGLE,
+	  "also run each thread of the largest count alone:\n"
+	  "table single_multi (single, multi, their ratio)", NULL, NULL },
+	{ 0 },
+};
+
+static const struct ph_opt memory_opts[] = {
+	{ "size-per-thread", 0, "SIZE", OPT_SIZE_PER_THREAD,
+	  "the arrays of one thread (K, M, G, T suffixes)", "256M", NULL },
+	PH_OPT_PAGE_SIZE("4k", NULL),
+	PH_OPT_BACKEND,
+	PH_OPT_MEMBIND,
+	PH_OPT_INTERLEAVE,
+	PH_OPT_RESERVE,
+	PH_OPT_ALLOW_UNVERIFIED,
+	{ 0 },
+};
+
+static const struct ph_opt thread_opts[] = {
+	{ "cpunodebind", 0, "NODES", OPT_CPUNODEBIND,
+	  "place the threads on the CPUs of these nodes", NULL, "every node with CPUs" },
+	{ 0 },
+};
+
+static const struct ph_opt stat_opts[] = { PH_OPT_TIME("1"), PH_OPT_CI("1"), { 0 } };
+static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
+
+static const struct ph_optgroup scale_groups[] = {
+	{ "scale", scale_opts },
+	{ "memory", memory_opts },
+	{ "threads", thread_opts },
+	{ "statistics", stat_opts },
+	{ "output", out_opts },
+	{ 0 },
+};
+
+static const struct ph_refusal scale_refused[] = {
+	{ "size", "the studies fix the size per thread: give --size-per-thread" },
+	{ "threads", "give the counts with --threads-list" },
+	{ "physcpubind", "the CPUs come from --placement over --cpunodebind's nodes" },
+	{ 0 },
+};
+
+const struct ph_cmdspec cmd_scale_spec = {
+	.name = "scale",
+	.synopsis = "[OPTIONS]",
+	.about =
+	"Bandwidth of one stream kernel against the thread count: per count the\n"
+	"aggregate GB/s with its CI, GB/s per thread, the efficiency against the\n"
+	"fewest threads, and over the counts the saturation knee.  The threads are\n"
+	"placed by --placement over the CPUs of --cpunodebind's nodes; each reads\n"
+	"back its CPU (sched_getcpu) and every row prints the CPUs, the cores,\n"
+	"the cores shared by two threads and the packages they amount to, beside\n"
+	"the node the memory was verified on.  Memory: each thread's own node,\n"
+	"--membind's nearest node, or --interleave.\n",
+	.groups = scale_groups,
+	.epilog = PH_USAGE_LISTS,
+	.refused = scale_refused,
+};
+
+struct scale_args {
+	struct ph_session s;
+	const char *kernel;
+	enum ph_isa isa;
+	bool nt;
+	int *counts;
+	int ncounts;
+	struct ph_scale sc;
+};
+
+/* "1,2,4" or "1-4,8": ascending, each 1..4096. */
+static int parse_counts(const char *arg, struct scale_args *a)
+{
+	char *copy, *save = NULL;
+	int prev = 0;
+
+	free(a->counts);
+	a->counts = NULL;
+	a->ncounts = 0;
+	if (cli_check_list("--threads-list", arg, "thread counts, e.g. 1,2,4 or 1-8"))
+		return -EINVAL;
+	copy = xstrdup(arg);
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(tok, '-');
+		unsigned lo, hi;
+
+		if (dash)
+			*dash = '\0';
+		if (cli_parse_uint("--threads-list", tok, 1, 4096, &lo) ||
+		    cli_parse_uint("--threads-list", dash ? dash + 1 : tok, 1, 4096, &hi))
+			goto bad;
+		if ((int)lo <= prev || hi < lo) {
+			ph_err("--threads-list: '%s': counts must be ascending, each once", arg);
+			goto bad;
+		}
+		for (unsigned n = lo; n <= hi; n++)
+			*(int *)xappend(&a->counts, &a->ncounts, sizeof(int)) = (int)n;
+		prev = (int)hi;
+	}
+	free(copy);
+	return 0;
+bad:
+	free(copy);
+	return -EINVAL;
+}
+
+static int scale_option(void *ctx, const struct ph_opt *o, const char *arg)
+{
+	struct scale_args *a = ctx;
+	int h = common_option(&a->s, o, arg);
+
+	if (h <= 0)
+		return h;
+	switch (o->id) {
+	case OPT_KERNEL:
+		a->kernel = arg;
+		return 0;
+	case OPT_ISA:
+		if (isa_parse(arg, &a->isa)) {
+			ph_err("--isa: unknown ISA '%s'; expected auto, %s", arg, isa_name_list());
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_NT:
+		a->nt = true;
+		return 0;
+	case OPT_COUNTS:
+		return parse_counts(arg, a);
+	case OPT_PLACEMENT:
+		if (place_parse(arg, &a->sc.place)) {
+			ph_err("--placement: unknown placement '%s'; expected %s", arg, place_list());
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_PER_THREAD:
+		a->sc.per_thread = true;
+		return 0;
+	case OPT_SINGLE:
+		a->sc.single = true;
+		return 0;
+	case OPT_SIZE_PER_THREAD:
+		return cli_parse_size("--size-per-thread", arg, &a->sc.size_per_thread);
+	}
+	return -EINVAL;
+}
+
+int cmd_scale(int argc, char *argv[])
+{
+	struct scale_args a = { 0 };
+	struct ph_session *s = &a.s;
+	struct ph_bwstudy plan = { 0 };
+	struct bitmask *cpunodes;
+	struct ph_doc *doc = NULL;
+	const char *missing = NULL;
+	int rc;
+
+	session_init(s, GiB);
+	rc = opts_parse(&cmd_scale_spec, argc, argv, scale_option, &a);
+	if (rc) {
+		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
+		goto out;
+	}
+	/* The kernel's variant, as pagehop stream chooses it. */
+	rc = bandwidth_study_plan(&plan, &a.kernel, 1, a.isa, a.nt, &missing);
+	if (rc == -EOPNOTSUPP) {
+		ph_err("--isa %s: this CPU (or the OS) does not support it; the widest here is %s",
+		       isa_name(a.isa), isa_name(isa_best()));
+		rc = PH_EXIT_UNSUPPORTED;
+		goto out;
+	}
+	if (rc) {
+		ph_err("--kernel %s: no such kernel%s; expected %s", a.kernel,
+		       a.nt ? " with --nt" : "", stream_op_list());
+		rc = PH_EXIT_USAGE;
+		goto out;
+	}
+	a.sc.k = plan.ks[0];
+	/* --cpunodebind chooses the placement's CPUs; each count binds its own. */
+	cpunodes = s->bind.cpunodebind;
+	s->bind.cpunodebind = NULL;
+	rc = session_machine(s);
+	if (!rc)
+		rc = scale_plan(&a.sc, s, cpunodes, a.counts, a.ncounts);
+	if (cpunodes)
+		numa_bitmask_free(cpunodes);
+	if (rc)
+		goto out;
+	rc = scale_measure(&a.sc, s);
+	if (rc == PH_EXIT_USAGE || !a.sc.nrows) {
+		rc = rc ? rc : PH_EXIT_FAIL;
+		if (rc != PH_EXIT_USAGE && ph_interrupted)
+			rc = PH_EXIT_INTERRUPTED;
+		goto out;
+	}
+	doc = scale_doc(&a.sc, s, plan.isa_auto ? plan.why[0] : "forced (--isa)");
+	rc = session_render(s, doc, rc);
+out:
+	doc_free(doc);
+	scale_free(&a.sc);
+	bandwidth_study_free(&plan);
+	free(a.counts);
+	session_free(s);
+	return rc;
+}
