@@ -10,6 +10,7 @@
 #include "acpi_slit.h"
 #include "hmat_report.h"
 #include "hmat_table.h"
+#include "kernel_report.h"
 #include "matrix.h"
 #include "matrix_doc.h"
 #include "read_input.h"
@@ -165,6 +166,7 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 	}
 	doc = doc_new("slit");
 	slit_report(&job, &a, doc);
+	kernel_report(doc, a.slit_default ? a.slit_default : job.slit, &a.prop, job.m);
 	hmat_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit);
 	if (p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc))
 		ret = PH_EXIT_USAGE;
