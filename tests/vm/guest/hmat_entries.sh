@@ -12,17 +12,8 @@ t=/sys/firmware/acpi/tables/HMAT
 [ -r $t ] && ok "the raw HMAT is readable ($(wc -c <$t) bytes)" || not_ok "raw HMAT" "$(ls -l /sys/firmware/acpi/tables/)"
 # A flat latency matrix (the analysis of the table does not depend on it)
 # and the SLIT the kernel uses.
-{
-	echo "# pagehop matrix"
-	echo "# metric: latency_ns"
-	echo "node,0,1,2,3"
-	for n in 0 1 2 3; do echo "$n,100,100,100,100"; done
-} >/tmp/flat.csv
-{
-	echo "node distances:"
-	echo "node   0   1   2   3"
-	for n in 0 1 2 3; do echo "  $n:   $(cat /sys/devices/system/node/node$n/distance)"; done
-} >/tmp/slit.txt
+flat_csv >/tmp/flat.csv
+sys_slit >/tmp/slit.txt
 pagehop slit --input /tmp/flat.csv --slit /tmp/slit.txt --hmat-table $t --format json >/tmp/h.json 2>/tmp/err
 rc=$?
 [ $rc = 1 ] && ok "slit --hmat-table runs to the SLIT's verdict (exit $rc)" || not_ok "slit --hmat-table" "rc $rc: $(cat /tmp/err)"
