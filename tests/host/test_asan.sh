@@ -33,6 +33,8 @@ prefetch --size 64K --time 0.05 --patterns page:1G
 slit
 slit --input tests/data/shared/amd-6220-4node.matrix.csv --slit tests/data/shared/amd-6220-4node.numactl.txt --format json
 slit --input tests/data/shared/intel-e5-2643-2node.matrix.csv --slit tests/data/slit/linux-zeros.numactl.txt --format csv
+slit --input tests/data/slit/flat-4node.matrix.csv --slit tests/data/slit/slit-10-16-22.numactl.txt --hmat-table tests/data/hmat/qemu-4node-odd.hmat --format json
+slit --input tests/data/shared/intel-e5-2643-2node.matrix.csv --slit tests/data/shared/intel-e5-2643-2node.numactl.txt
 info --slit-table tests/data/slit/linux-zeros.numactl.txt
 chase --pattern bogus
 stream --membind 9

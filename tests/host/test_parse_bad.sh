@@ -42,7 +42,7 @@ refused() {
 }
 
 # ---- the hand-made files, as the README's table lists them ----
-awk -F'|' '/^\| [a-z0-9].*\.(csv|json|txt) \|/ {
+awk -F'|' '/^\| [a-z0-9].*\.(csv|json|txt|hmat) \|/ {
 	f = $2; w = $4
 	gsub(/^ +| +$/, "", f); gsub(/^ +`|` +$/, "", w)
 	print f "\t" w
@@ -59,6 +59,7 @@ while IFS=$'\t' read -r f want; do
 	esac
 	case $f in
 	*.numactl.txt) refused "$f" "$want" slit --input "$GOOD_CSV" --slit "$BAD/$f" ;;
+	*.hmat) refused "$f" "--hmat-table $want" slit --input "$GOOD_CSV" --hmat-table "$BAD/$f" ;;
 	*) refused "$f" "$want" slit --input "$BAD/$f" ;;
 	esac
 done <"$TMP/table"
@@ -76,6 +77,12 @@ refused "--slit FIFO" "--slit $TMP/fifo: a FIFO" slit --input "$GOOD_CSV" --slit
 refused "--slit-table FIFO" "--slit-table $TMP/fifo: a FIFO; expected a regular file" \
 	slit --input "$GOOD_CSV" --slit "$GOOD_SLIT" --emit-acpi "$TMP/x.asl" --slit-table "$TMP/fifo"
 [ ! -e "$TMP/x.asl" ] && pass "nothing written after a refused --slit-table" || fail "$TMP/x.asl written"
+refused "--hmat-table FIFO" "--hmat-table $TMP/fifo: a FIFO; expected a regular file" \
+	slit --input "$GOOD_CSV" --hmat-table "$TMP/fifo"
+refused "--hmat-table directory" "--hmat-table $TMP: a directory; expected a regular file" \
+	slit --input "$GOOD_CSV" --hmat-table "$TMP"
+stdin=$GOOD_CSV refused "--input - and --hmat-table - together" "standard input can be only one of them" \
+	slit --input - --hmat-table -
 refused "--input directory" "--input $TMP: a directory" slit --input "$TMP"
 refused "--input character device" "--input /dev/zero: a character device" slit --input /dev/zero
 # A symlink to a FIFO is a FIFO.

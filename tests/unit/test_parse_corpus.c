@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_parse_corpus.c - every sample under tests/data (slit/, shared/,
- * golden/ and the hand-made bad/) through the parsers of "pagehop slit",
+ * golden/, hmat/ and the hand-made bad/) through the parsers of "pagehop
+ * slit" (text inputs, SLIT, and the binary HMAT of --hmat-table),
  * cut at every byte and with bytes changed, in process: thousands of
  * inputs a second, where the real command would take a run each.  Built
  * with ASan+UBSan by 'make unit-asan', where any memory error, undefined
@@ -16,6 +17,7 @@
  */
 #include "unit.h"
 
+#include "acpi_hmat.h"
 #include "read_csv.h"
 #include "read_input.h"
 #include "read_json.h"
@@ -33,24 +35,26 @@
 #include <unistd.h>
 
 static const char *const dirs[] = {
-	"tests/data/slit", "tests/data/shared", "tests/data/golden", "tests/data/bad",
+	"tests/data/slit", "tests/data/shared", "tests/data/golden", "tests/data/hmat",
+	"tests/data/bad",
 };
 
 /* The whole samples that parse, and with which parser. */
 static const struct {
 	const char *path;
-	bool input, slit;
+	bool input, slit, hmat;
 } good[] = {
-	{ "tests/data/slit/matrix-2node.json", true, false },
-	{ "tests/data/slit/matrix-4node-cxl.json", true, false },
-	{ "tests/data/slit/flat-4node.matrix.csv", true, false },
-	{ "tests/data/slit/slit-10-11.numactl.txt", false, true },
-	{ "tests/data/slit/slit-10-16-22.numactl.txt", false, true },
-	{ "tests/data/shared/amd-6220-4node.matrix.csv", true, false },
-	{ "tests/data/shared/intel-e5-2643-2node.matrix.csv", true, false },
-	{ "tests/data/shared/amd-6220-4node.numactl.txt", false, true },
-	{ "tests/data/shared/intel-e5-2643-2node.numactl.txt", false, true },
-	{ "tests/data/golden/output.txt", false, true },	/* its "node distances:" table */
+	{ "tests/data/slit/matrix-2node.json", true, false, false },
+	{ "tests/data/slit/matrix-4node-cxl.json", true, false, false },
+	{ "tests/data/slit/flat-4node.matrix.csv", true, false, false },
+	{ "tests/data/slit/slit-10-11.numactl.txt", false, true, false },
+	{ "tests/data/slit/slit-10-16-22.numactl.txt", false, true, false },
+	{ "tests/data/shared/amd-6220-4node.matrix.csv", true, false, false },
+	{ "tests/data/shared/intel-e5-2643-2node.matrix.csv", true, false, false },
+	{ "tests/data/shared/amd-6220-4node.numactl.txt", false, true, false },
+	{ "tests/data/shared/intel-e5-2643-2node.numactl.txt", false, true, false },
+	{ "tests/data/golden/output.txt", false, true, false },	/* its "node distances:" table */
+	{ "tests/data/hmat/qemu-4node-odd.hmat", false, false, true },
 };
 
 /* Bytes a flip writes: the parsers' delimiters, and what text must not hold. */
@@ -136,6 +140,31 @@ static void check_input(const struct ph_input *in)
 	}
 }
 
+/* An accepted HMAT: every entry of every structure readable (ASan sees the rest). */
+static void check_hmat(const struct ph_acpi_hmat *t, size_t len)
+{
+	unsigned long sum = 0;
+
+	if (t->h.length > len || t->h.length < 40 || memcmp(t->h.signature, "HMAT", 4))
+		corpus_fail("accepted an HMAT of length %u, signature %s", t->h.length, t->h.signature);
+	for (int s = 0; s < t->nlb; s++) {
+		const struct ph_hmat_lb *l = &t->lb[s];
+
+		if (l->data_type > PH_HMAT_WRITE_BANDWIDTH ||
+		    (uint64_t)l->ni * l->nt * 2 + ((uint64_t)l->ni + l->nt) * 4 > len)
+			corpus_fail("accepted a locality structure of %u x %u, type %d", l->ni, l->nt, l->data_type);
+		for (uint64_t k = 0; k < (uint64_t)l->ni * l->nt; k++)
+			sum += l->entry[k];
+		for (uint32_t k = 0; k < l->ni; k++)
+			sum += l->init[k];
+		for (uint32_t k = 0; k < l->nt; k++)
+			sum += l->targ[k];
+	}
+	for (int c = 0; c < t->ncache; c++)
+		sum += t->cache[c].nhandles;
+	(void)sum;
+}
+
 /*
  * Must a cut at len of the text buf fail?  JSON (first non-blank byte
  * '{'): when the closing brace is cut off.  Other text: when its last line
@@ -168,7 +197,8 @@ static bool starts_json(const char *buf, size_t len)
 
 /*
  * buf[0..len) through input_parse (figure cycling with seq) and
- * slit_parse.  Returns a bit per parser that accepted it: 1 input, 2 slit.
+ * slit_parse and acpi_hmat_parse.  Returns a bit per parser that accepted
+ * it: 1 input, 2 slit, 4 hmat.
  */
 static int parse_both(const char *buf, size_t len, unsigned seq)
 {
@@ -178,6 +208,7 @@ static int parse_both(const char *buf, size_t len, unsigned seq)
 	};
 	struct ph_input in;
 	struct ph_slit *s = (struct ph_slit *)&in;	/* must be reset */
+	struct ph_acpi_hmat h;
 	char err[512];
 	int ret, accepted = 0;
 
@@ -210,6 +241,22 @@ static int parse_both(const char *buf, size_t len, unsigned seq)
 		slit_free(s);
 		accepted |= 2;
 	}
+	err[0] = '\0';
+	memset(&h, 0xa5, sizeof(h));	/* must be reset */
+	ret = acpi_hmat_parse((const uint8_t *)buf, len, &h, err, sizeof(err));
+	tally.parses++;
+	if (ret) {
+		tally.refused++;
+		if (ret != -EINVAL || !*err || strchr(err, '\n'))
+			corpus_fail("HMAT refused with %d, '%s'; expected -EINVAL and one line", ret, err);
+		if (h.lb || h.mpda || h.cache)
+			corpus_fail("refused an HMAT, but left structures behind");
+	} else {
+		tally.ok++;
+		check_hmat(&h, len);
+		acpi_hmat_free(&h);
+		accepted |= 4;
+	}
 	return accepted;
 }
 
@@ -235,12 +282,13 @@ static void corpus_file(const char *path, bool bad)
 	whole = parse_both(buf, len, 0);
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++)
 		if (!strcmp(good[i].path, path) &&
-		    whole != ((good[i].input ? 1 : 0) | (good[i].slit ? 2 : 0)))
-			corpus_fail("whole sample: accepted by %s; expected %s%s", whole == 1 ? "input_parse" :
-				    whole == 2 ? "slit_parse" : whole ? "both" : "neither",
-				    good[i].input ? "input_parse" : "", good[i].slit ? "slit_parse" : "");
+		    whole != ((good[i].input ? 1 : 0) | (good[i].slit ? 2 : 0) | (good[i].hmat ? 4 : 0)))
+			corpus_fail("whole sample: accepted by parsers %d (1 input_parse, 2 slit_parse, 4 acpi_hmat_parse); expected %s%s%s",
+				    whole, good[i].input ? "input_parse" : "", good[i].slit ? "slit_parse" : "",
+				    good[i].hmat ? "acpi_hmat_parse" : "");
 	if (bad && whole)
-		corpus_fail("a bad file accepted by %s", whole & 1 ? "input_parse" : "slit_parse");
+		corpus_fail("a bad file accepted by %s", whole & 1 ? "input_parse" : whole & 2 ? "slit_parse"
+			    : "acpi_hmat_parse");
 
 	/* Cut at every byte.  A copy of exactly len bytes, so that ASan sees any read past it. */
 	for (size_t n = 0; n < len; n++) {
@@ -253,6 +301,9 @@ static void corpus_file(const char *path, bool bad)
 			corpus_fail("cut short and still accepted by input_parse");
 		if ((whole & 2) && cut_must_fail(cut, n, 0, false))
 			corpus_fail("cut short and still accepted by slit_parse");
+		/* Any cut of an HMAT is shorter than its header's length. */
+		if ((whole & 4) && n < len)
+			corpus_fail("cut short and still accepted by acpi_hmat_parse");
 		free(cut);
 	}
 

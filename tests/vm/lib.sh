@@ -113,7 +113,11 @@ vm_slit_args() {
 }
 
 # HMAT: latency in ns and bandwidth in MiB/s per distance class, so each
-# node's best initiator (itself) sees the local figures.
+# node's best initiator (itself) sees the local figures.  One entry is out
+# of order on purpose: 0 -> 2 at 110 ns where the SLIT's 22 is farther than
+# 0 -> 1's 16 (130 ns); each node's best initiator is still itself.  The
+# guest gets every entry, row-major, in VM_HMAT_LAT and VM_HMAT_BW
+# (hmat_entries.sh reads them back from the raw table).
 VM_HMAT_LOCAL_LAT=80
 VM_HMAT_LOCAL_BW=20480
 
@@ -121,12 +125,15 @@ vm_hmat_args() {
 	local -a m
 	local i j d lat bw
 	read -r -a m <<<"$1"
+	VM_HMAT_LAT= VM_HMAT_BW=
 	for i in 0 1 2 3; do
 		for j in 0 1 2 3; do
 			d=${m[$((i * 4 + j))]}
 			if [ "$d" -eq 10 ]; then lat=$VM_HMAT_LOCAL_LAT bw=$VM_HMAT_LOCAL_BW
 			elif [ "$d" -le 16 ]; then lat=130 bw=10240
 			else lat=200 bw=5120; fi
+			[ "$i$j" = 02 ] && [ "$d" -gt 16 ] && lat=110
+			VM_HMAT_LAT+="${VM_HMAT_LAT:+ }$lat" VM_HMAT_BW+="${VM_HMAT_BW:+ }$bw"
 			VM_QEMU_NUMA+=(-numa "hmat-lb,initiator=$i,target=$j,hierarchy=memory,data-type=access-latency,latency=$lat"
 				-numa "hmat-lb,initiator=$i,target=$j,hierarchy=memory,data-type=access-bandwidth,bandwidth=${bw}M")
 		done
@@ -149,6 +156,8 @@ vm_config_with_slit() {
 VM_SLIT='$1'
 VM_HMAT_LOCAL_LAT=$VM_HMAT_LOCAL_LAT
 VM_HMAT_LOCAL_BW=$VM_HMAT_LOCAL_BW
+VM_HMAT_LAT='$VM_HMAT_LAT'
+VM_HMAT_BW='$VM_HMAT_BW'
 VM_HP1G_NODE=2
 VM_NODE_GIB=${2:-2}"
 }

@@ -11,6 +11,7 @@
 #include "slit_report.h"
 #include "util.h"
 #include "verdict.h"
+#include "verdict_margin.h"
 
 #include <errno.h>
 #include <math.h>
@@ -928,6 +929,7 @@ void slit_report(const struct ph_slit_job *job, const struct ph_analysis *a,
 		 struct ph_doc *doc)
 {
 	add_verdict(doc, job, a);
+	verdict_margin_report(doc, job->m, a->slit_default ? a->slit_default : job->slit, a);
 	if (job->fw_path)
 		slit_report_firmware(doc, job->fw_path, true, job->fw_err, job->fw_why, job->fw);
 	add_checks(doc, job, a);

@@ -38,6 +38,7 @@ enum {
 	OPT_SLIT_TABLE,
 	OPT_SAVE,
 	OPT_ORIENTATION,
+	OPT_HMAT_TABLE,
 };
 
 static const struct ph_opt input_opts[] = {
@@ -60,6 +61,12 @@ static const struct ph_opt input_opts[] = {
 	  "10 or less) is not compared: Linux's 10 local, 20\n"
 	  "remote are, and the verdict says why (slit_linux)",
 	  NULL, "the distances recorded with the input" },
+	{ "hmat-table", 0, "FILE", OPT_HMAT_TABLE,
+	  "a binary ACPI HMAT (a copy of\n"
+	  "/sys/firmware/acpi/tables/HMAT): every entry against\n"
+	  "the measurement and the SLIT, and Linux's 10% rule\n"
+	  "for memory tiering (docs/slit.md, section 12)",
+	  NULL, "this machine's when measuring it, else none" },
 	{ 0 },
 };
 
@@ -245,6 +252,9 @@ static int slit_option(void *ctx, const struct ph_opt *o, const char *arg)
 	case OPT_SAVE:
 		p->save = arg;
 		return 0;
+	case OPT_HMAT_TABLE:
+		p->hmat_table = arg;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -274,8 +284,10 @@ static int check_options(const struct ph_slit_plan *p, bool measuring)
 		ph_err("--oem-id, --oem-table-id, --oem-revision and --slit-table only go with --emit-acpi FILE");
 		return -EINVAL;
 	}
-	if (p->input && p->slit && !strcmp(p->input, "-") && !strcmp(p->slit, "-")) {
-		ph_err("--input - and --slit -: standard input can be only one of them; give the other as a file");
+	if ((p->input && p->slit && !strcmp(p->input, "-") && !strcmp(p->slit, "-")) ||
+	    (p->hmat_table && !strcmp(p->hmat_table, "-") &&
+	     ((p->input && !strcmp(p->input, "-")) || (p->slit && !strcmp(p->slit, "-"))))) {
+		ph_err("--input -, --slit - and --hmat-table -: standard input can be only one of them; give the others as files");
 		return -EINVAL;
 	}
 	if (p->input && measuring) {

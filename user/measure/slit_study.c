@@ -6,7 +6,11 @@
  * ACPI output for both.
  */
 #include "slit_study.h"
+#include "acpi_hmat.h"
 #include "acpi_slit.h"
+#include "hmat_report.h"
+#include "hmat_table.h"
+#include "kernel_report.h"
 #include "matrix.h"
 #include "matrix_doc.h"
 #include "read_input.h"
@@ -49,6 +53,52 @@ static void given_free(struct given_slit *g)
 	free(g->from);
 }
 
+/* The binary HMAT read entry by entry: --hmat-table, or this machine's. */
+struct hmat_in {
+	const char *path;	/* NULL: none looked at */
+	int err;
+	char why[256];
+	struct ph_acpi_hmat t;
+};
+
+/*
+ * Read --hmat-table (path), or with own this machine's table.  A table
+ * named on the command line must be read: else one line and
+ * PH_EXIT_USAGE.  This machine's is reported as it is (absent, unreadable
+ * without root, malformed: a finding about the firmware).
+ */
+static int hmat_load(const char *path, bool own, struct hmat_in *h)
+{
+	memset(h, 0, sizeof(*h));
+	if (!path && !own)
+		return 0;
+	h->path = path ? path : PH_ACPI_HMAT_PATH;
+	h->err = acpi_hmat_read(h->path, &h->t, h->why, sizeof(h->why));
+	if (h->err && path) {
+		ph_err("--hmat-table %s: %s", path, h->why[0] ? h->why : strerror(-h->err));
+		return PH_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The HMAT's sections, after the SLIT's: slit is the table compared there. */
+static void hmat_add(struct ph_doc *doc, const struct hmat_in *h, const struct ph_slit_job *job,
+		     const struct ph_slit *slit)
+{
+	const bool lat = job->figure && strstr(job->figure, "latency");
+	struct ph_hmat_view v;
+
+	if (!h->path)
+		return;
+	memset(&v, 0, sizeof(v));
+	if (!h->err)
+		hmat_table_view(&h->t, slit, job->latency ? job->latency : lat ? job->m : NULL,
+				job->read_bw ? job->read_bw : !lat ? job->m : NULL,
+				job->opts.noise, job->opts.tolerance, &v);
+	hmat_report(doc, h->path, h->err, h->why, &h->t, &v);
+	hmat_view_free(&v);
+}
+
 /* Every measured node must be in the SLIT, or the comparison is of two machines. */
 static int check_coverage(const struct ph_nmatrix *m, const struct ph_slit *s,
 			  const char *from)
@@ -72,7 +122,8 @@ static int check_coverage(const struct ph_nmatrix *m, const struct ph_slit *s,
  * judged beside it.
  */
 static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
-		   const char *label, const struct given_slit *given, bool this_machine)
+		   const char *label, const struct given_slit *given, bool this_machine,
+		   const struct hmat_in *hmat)
 {
 	struct ph_slit_job job;
 	struct ph_analysis a;
@@ -115,6 +166,8 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 	}
 	doc = doc_new("slit");
 	slit_report(&job, &a, doc);
+	kernel_report(doc, a.slit_default ? a.slit_default : job.slit, &a.prop, job.m);
+	hmat_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit);
 	if (p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc))
 		ret = PH_EXIT_USAGE;
 	else if (doc_render(doc, p->fmt, stdout))
@@ -132,6 +185,7 @@ out:
 int slit_study_file(const struct ph_slit_plan *p)
 {
 	struct given_slit given;
+	struct hmat_in hmat;
 	struct ph_input in;
 	char err[512];
 	int rc;
@@ -143,8 +197,12 @@ int slit_study_file(const struct ph_slit_plan *p)
 		return PH_EXIT_USAGE;
 	}
 	rc = given_load(p->slit, &given);
-	if (!rc)
-		rc = analyse(p, &in, input_name(p->input), &given, false);
+	if (!rc) {
+		rc = hmat_load(p->hmat_table, false, &hmat);
+		if (!rc)
+			rc = analyse(p, &in, input_name(p->input), &given, false, &hmat);
+		acpi_hmat_free(&hmat.t);
+	}
 	given_free(&given);
 	input_free(&in);
 	return rc;
@@ -203,7 +261,8 @@ static int measure(struct ph_session *s, const struct ph_slit_plan *p, struct ph
 
 /* The measurement, straight from the engine: no file in between. */
 static int analyse_measured(struct ph_session *s, const struct ph_slit_plan *p,
-			    const struct ph_mx *mx, const struct given_slit *given)
+			    const struct ph_mx *mx, const struct given_slit *given,
+			    const struct hmat_in *hmat)
 {
 	const char *label = p->save && strcmp(p->save, "-") ? p->save
 			    : "measured by this run (pagehop matrix)";
@@ -215,7 +274,7 @@ static int analyse_measured(struct ph_session *s, const struct ph_slit_plan *p,
 		ph_err("internal error: the figure asked for was not measured");
 		return PH_EXIT_FAIL;
 	}
-	rc = analyse(p, &in, label, given, true);
+	rc = analyse(p, &in, label, given, true, hmat);
 	input_free(&in);
 	return rc;
 }
@@ -224,19 +283,26 @@ int slit_study_machine(struct ph_session *s, const struct ph_slit_plan *p)
 {
 	struct ph_mx mx = { 0 };
 	struct given_slit given;
+	struct hmat_in hmat;
 	int rc;
 
-	/* A --slit that cannot be read is said before measuring, not after. */
+	/* A --slit or --hmat-table that cannot be read is said before measuring, not after. */
 	rc = given_load(p->slit, &given);
 	if (rc)
 		return rc;
+	rc = hmat_load(p->hmat_table, true, &hmat);
+	if (rc) {
+		given_free(&given);
+		return rc;
+	}
 	rc = session_machine(s);
 	if (rc == PH_EXIT_UNSUPPORTED)
 		rc = single_node(p, NULL, false);
 	else if (!rc && s->topo.nnodes <= 1)
 		rc = single_node(p, &s->topo, true);
 	else if (!rc && !(rc = measure(s, p, &mx)))
-		rc = analyse_measured(s, p, &mx, &given);
+		rc = analyse_measured(s, p, &mx, &given, &hmat);
+	acpi_hmat_free(&hmat.t);
 	matrix_free(&mx);
 	given_free(&given);
 	return rc;

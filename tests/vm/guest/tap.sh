@@ -24,3 +24,15 @@ check() {
 }
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1 # SKIP $2"; }
 diag() { echo "# $*"; }
+# sys_slit: the kernel's node distances as "numactl --hardware" prints them.
+sys_slit() {
+	echo "node distances:"
+	echo "node   0   1   2   3"
+	for _n in 0 1 2 3; do echo "  $_n:   $(cat /sys/devices/system/node/node$_n/distance)"; done
+}
+# flat_csv: a 4-node latency matrix of 100 ns everywhere, for analyses
+# whose subject is a table, not the measurement.
+flat_csv() {
+	printf '# pagehop matrix\n# metric: latency_ns\nnode,0,1,2,3\n'
+	for _n in 0 1 2 3; do echo "$_n,100,100,100,100"; done
+}

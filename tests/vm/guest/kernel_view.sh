@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# kernel_view.sh - pagehop's prediction of what the kernel derives from the
+# booted SLIT (section kernel_view of "pagehop slit", docs/slit.md section
+# 13) against what this kernel shows: cpu0's NUMA scheduling domains in
+# debugfs (one per distinct distance above the local one, on this
+# machine, where every level spans more nodes than the one below), and
+# their balancing flags (kept on every level within node_reclaim's
+# distance).  The fallback order is exposed by no file: skipped, said why.
+. /tests/tap.sh
+plan 4
+
+flat_csv >/tmp/kflat.csv
+sys_slit >/tmp/kslit.txt
+pagehop slit --input /tmp/kflat.csv --slit /tmp/kslit.txt --format json >/tmp/k.json 2>/tmp/err
+levels=$(jq -r .kernel_view.sched_numa_levels_slit /tmp/k.json)
+[ -n "$levels" ] && [ "$levels" != null ] && ok "pagehop predicts $levels sched levels" ||
+	not_ok "kernel_view" "$(cat /tmp/err; jq -c 'keys' /tmp/k.json)"
+nlev=${levels%% *}
+
+mount -t debugfs none /sys/kernel/debug 2>/dev/null
+d=/sys/kernel/debug/sched/domains/cpu0
+# The domains appear in debugfs only with sched_verbose
+# (kernel/sched/debug.c, update_sched_domain_debugfs()): turn it on, and
+# if the kernel does not then build the directory at once, rebuild the
+# domains by taking a CPU off line and back.
+if [ ! -d $d ] && [ -w /sys/kernel/debug/sched/verbose ]; then
+	echo Y >/sys/kernel/debug/sched/verbose
+	if [ ! -d $d ]; then
+		echo 0 >/sys/devices/system/cpu/cpu3/online
+		echo 1 >/sys/devices/system/cpu/cpu3/online
+	fi
+fi
+if [ -d $d ]; then
+	names=$(cat $d/domain*/name | tr '\n' ' ')
+	numa=$(cat $d/domain*/name | grep -c '^NUMA$')
+	[ "$numa" = $((nlev - 1)) ] && ok "cpu0 has $numa NUMA domains, levels - 1 ($names)" ||
+		not_ok "NUMA domains" "pagehop: $levels; kernel: $names"
+	beyond=$(jq -r .kernel_view.beyond_reclaim_slit /tmp/k.json)
+	bad=0
+	for f in $d/domain*; do
+		grep -q '^NUMA$' $f/name || continue
+		grep -q SD_BALANCE_FORK $f/flags || bad=$((bad + 1))
+	done
+	[ "$beyond" = none ] && [ $bad = 0 ] &&
+		ok "every NUMA level balances on fork, as within reclaim distance (pagehop: beyond $beyond)" ||
+		not_ok "reclaim distance" "pagehop beyond: $beyond; levels without SD_BALANCE_FORK: $bad; $(cat $d/domain*/flags)"
+else
+	skip "NUMA domains" "no $d even with sched_verbose (a kernel without CONFIG_SCHED_DEBUG or debugfs)"
+	skip "balancing flags" "no $d"
+fi
+# Memory tiers: pagehop does not predict them yet (docs/slit.md section 13); shown for the log.
+diag "memory tiers: $(ls /sys/devices/virtual/memory_tiering 2>/dev/null | tr '\n' ' ')"
+skip "fallback order" "no file exposes a node's zonelist, and filling a 2 GiB node to watch where pages go would take minutes of TCG time"

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hmat_table.c - every HMAT entry against the measurement and the SLIT,
+ * and Linux's 10% rule for tiering (mm/memory-tiers.c,
+ * mt_set_default_dram_perf()).  The rules are in docs/slit.md section 12.
+ */
+#include "hmat_table.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The HMAT's figure of entry k of l, as the kernel reads it (0: none). */
+static uint32_t lb_value(const struct ph_hmat_lb *l, size_t k, int revision)
+{
+	return acpi_hmat_value(l->entry[k], l->base_unit, l->data_type, revision);
+}
+
+static double measured(const struct ph_nmatrix *m, uint32_t row, uint32_t col)
+{
+	int r, c;
+	double v;
+
+	if (!m || row > 1023 || col > 1023)
+		return NAN;
+	r = nmatrix_row(m, (int)row);
+	c = nmatrix_col(m, (int)col);
+	if (r < 0 || c < 0)
+		return NAN;
+	v = m->val[r * m->ncols + c];
+	return v > 0 && isfinite(v) ? v : NAN;
+}
+
+static int slit_of(const struct ph_slit *s, uint32_t a, uint32_t b)
+{
+	return s && a <= 1023 && b <= 1023 ? slit_at(s, (int)a, (int)b) : -1;
+}
+
+/* Is HMAT figure a better than b (lower latency, higher bandwidth)? */
+static bool better(bool latency, double a, double b)
+{
+	return latency ? a < b : a > b;
+}
+
+/*
+ * Measured a worse than b beyond both noise bands: for latency
+ * a (1 - e) > b (1 + e), for bandwidth a (1 + e) < b (1 - e).
+ */
+static bool worse_beyond(bool latency, double a, double b, double e)
+{
+	if (isnan(a) || isnan(b))
+		return false;
+	return latency ? a * (1 - e) > b * (1 + e) : a * (1 + e) < b * (1 - e);
+}
+
+static void order_lb(const struct ph_hmat_lb *l, int rev, const struct ph_slit *slit,
+		     const struct ph_nmatrix *m, double noise, struct ph_hmat_view *v)
+{
+	bool lat = acpi_hmat_is_latency(l->data_type);
+
+	for (uint32_t i = 0; i < l->ni; i++)
+		for (uint32_t a = 0; a < l->nt; a++)
+			for (uint32_t b = 0; b < l->nt; b++) {
+				uint32_t va = lb_value(l, (size_t)i * l->nt + a, rev);
+				uint32_t vb = lb_value(l, (size_t)i * l->nt + b, rev);
+				struct ph_hmat_order o = {
+					.data_type = l->data_type, .init = l->init[i],
+					.near = l->targ[a], .far = l->targ[b],
+					.v_near = va, .v_far = vb,
+				};
+
+				if (!va || !vb || !better(lat, va, vb))
+					continue;
+				o.s_near = slit_of(slit, o.init, o.near);
+				o.s_far = slit_of(slit, o.init, o.far);
+				o.m_near = measured(m, o.init, o.near);
+				o.m_far = measured(m, o.init, o.far);
+				o.slit_disagrees = o.s_near >= 0 && o.s_far >= 0 && o.s_near > o.s_far;
+				o.measured_disagrees = worse_beyond(lat, o.m_near, o.m_far, noise);
+				if (!o.slit_disagrees && !o.measured_disagrees)
+					continue;
+				v->order = xrealloc(v->order, (v->norder + 1) * sizeof(*v->order));
+				v->order[v->norder++] = o;
+				v->norder_slit += o.slit_disagrees;
+				v->norder_measured += o.measured_disagrees;
+			}
+}
+
+static void ratio_lb(const struct ph_hmat_lb *l, int rev, const struct ph_slit *slit,
+		     const struct ph_nmatrix *m, double tolerance, struct ph_hmat_view *v)
+{
+	bool lat = acpi_hmat_is_latency(l->data_type);
+
+	for (uint32_t i = 0; i < l->ni; i++) {
+		uint32_t local = 0;
+		int s;
+
+		for (uint32_t t = 0; t < l->nt; t++)
+			if (l->targ[t] == l->init[i])
+				local = lb_value(l, (size_t)i * l->nt + t, rev);
+		if (!local)
+			continue;	/* an initiator without its own memory: no local */
+		for (uint32_t t = 0; t < l->nt; t++) {
+			uint32_t x = lb_value(l, (size_t)i * l->nt + t, rev);
+			double ml = measured(m, l->init[i], l->init[i]);
+			double mx = measured(m, l->init[i], l->targ[t]);
+			struct ph_hmat_ratio r = { .data_type = l->data_type,
+						   .init = l->init[i], .targ = l->targ[t] };
+
+			if (!x || l->targ[t] == l->init[i] || isnan(ml) || isnan(mx))
+				continue;
+			r.hmat = lat ? (double)x / local : (double)local / x;
+			r.measured = lat ? mx / ml : ml / mx;
+			s = slit_of(slit, r.init, r.targ);
+			r.slit = s >= 0 ? s / 10.0 : NAN;
+			r.rel_err = (r.hmat - r.measured) / r.measured;
+			r.within = fabs(r.rel_err) <= tolerance;
+			v->ratio = xrealloc(v->ratio, (v->nratio + 1) * sizeof(*v->ratio));
+			v->ratio[v->nratio++] = r;
+			v->nratio_out += !r.within;
+		}
+	}
+}
+
+/* Keep the better of *best and x for figure latency/bandwidth (0: none yet). */
+static void keep_best(uint32_t *best, uint32_t x, bool latency)
+{
+	if (x && (!*best || better(latency, x, *best)))
+		*best = x;
+}
+
+/*
+ * Access class 1 of target node: the best figure over the initiators of
+ * every memory-level structure; an access latency or bandwidth sets both
+ * read and write (drivers/acpi/numa/hmat.c, hmat_update_target_access()).
+ */
+static void tier_figures(const struct ph_acpi_hmat *t, uint32_t node, struct ph_hmat_tier *x)
+{
+	for (int s = 0; s < t->nlb; s++) {
+		const struct ph_hmat_lb *l = &t->lb[s];
+		bool lat = acpi_hmat_is_latency(l->data_type);
+
+		if (l->hierarchy)
+			continue;
+		for (uint32_t c = 0; c < l->nt; c++) {
+			if (l->targ[c] != node)
+				continue;
+			for (uint32_t i = 0; i < l->ni; i++) {
+				uint32_t val = lb_value(l, (size_t)i * l->nt + c, t->h.revision);
+				int d = l->data_type;
+
+				if (d == PH_HMAT_ACCESS_LATENCY || d == PH_HMAT_READ_LATENCY)
+					keep_best(&x->read_lat, val, lat);
+				if (d == PH_HMAT_ACCESS_LATENCY || d == PH_HMAT_WRITE_LATENCY)
+					keep_best(&x->write_lat, val, lat);
+				if (d == PH_HMAT_ACCESS_BANDWIDTH || d == PH_HMAT_READ_BANDWIDTH)
+					keep_best(&x->read_bw, val, lat);
+				if (d == PH_HMAT_ACCESS_BANDWIDTH || d == PH_HMAT_WRITE_BANDWIDTH)
+					keep_best(&x->write_bw, val, lat);
+			}
+		}
+	}
+}
+
+/* Is node both an initiator and a target of some memory-level structure? */
+static bool cpu_and_memory(const struct ph_acpi_hmat *t, uint32_t node)
+{
+	bool init = false, targ = false;
+
+	for (int s = 0; s < t->nlb; s++) {
+		if (t->lb[s].hierarchy)
+			continue;
+		for (uint32_t i = 0; i < t->lb[s].ni; i++)
+			init |= t->lb[s].init[i] == node;
+		for (uint32_t i = 0; i < t->lb[s].nt; i++)
+			targ |= t->lb[s].targ[i] == node;
+	}
+	return init && targ;
+}
+
+/* mt_set_default_dram_perf(): |x - ref| * 10 > ref, in whole numbers as the kernel. */
+static bool off_10pct(uint32_t x, uint32_t ref)
+{
+	uint64_t d = x > ref ? x - ref : ref - x;
+
+	return d * 10 > ref;
+}
+
+static void tiering(const struct ph_acpi_hmat *t, const struct ph_nmatrix *lat,
+		    const struct ph_nmatrix *bw, struct ph_hmat_view *v)
+{
+	uint32_t nodes[1024];
+	int n = 0;
+
+	v->tier_trip = -1;
+	/* Ascending node order: the kernel walks default_dram_nodes so, the first is the reference. */
+	for (uint32_t node = 0; node < 1024; node++)
+		if (cpu_and_memory(t, node))
+			nodes[n++] = node;
+	v->tier = xcalloc(n ? n : 1, sizeof(*v->tier));
+	for (int k = 0; k < n; k++) {
+		struct ph_hmat_tier *x = &v->tier[v->ntier++], *ref = &v->tier[0];
+
+		x->node = nodes[k];
+		tier_figures(t, x->node, x);
+		x->m_lat = measured(lat, x->node, x->node);
+		x->m_bw = measured(bw, x->node, x->node);
+		x->m_lat_pct = 100 * (x->m_lat - ref->m_lat) / ref->m_lat;
+		x->m_bw_pct = 100 * (x->m_bw - ref->m_bw) / ref->m_bw;
+		/* mt_set_default_dram_perf() refuses a node without both (-EINVAL). */
+		if (!x->read_lat && !x->write_lat)
+			x->differs = "no latency";
+		else if (!x->read_bw && !x->write_bw)
+			x->differs = "no bandwidth";
+		if (x->differs || k == 0) {
+			if (x->differs && v->tier_trip < 0)
+				v->tier_trip = k;
+			continue;
+		}
+		x->differs = off_10pct(x->read_lat, ref->read_lat) ? "read_latency"
+			     : off_10pct(x->write_lat, ref->write_lat) ? "write_latency"
+			     : off_10pct(x->read_bw, ref->read_bw) ? "read_bandwidth"
+			     : off_10pct(x->write_bw, ref->write_bw) ? "write_bandwidth" : NULL;
+		if (x->differs && v->tier_trip < 0)
+			v->tier_trip = k;
+		if (fabs(x->m_lat_pct) > 10 || fabs(x->m_bw_pct) > 10)
+			v->measured_trips = true;
+	}
+}
+
+void hmat_table_view(const struct ph_acpi_hmat *t, const struct ph_slit *slit,
+		     const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,
+		     double noise, double tolerance, struct ph_hmat_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	for (int s = 0; s < t->nlb; s++) {
+		const struct ph_hmat_lb *l = &t->lb[s];
+		/* Measured: latency, and read bandwidth (also for access); no write figure. */
+		const struct ph_nmatrix *m = l->data_type == PH_HMAT_WRITE_BANDWIDTH ||
+					     l->data_type == PH_HMAT_WRITE_LATENCY ? NULL
+					     : acpi_hmat_is_latency(l->data_type) ? lat : bw;
+
+		if (l->hierarchy)
+			continue;	/* a memory-side cache level: nothing measured compares */
+		order_lb(l, t->h.revision, slit, m, noise, v);
+		ratio_lb(l, t->h.revision, slit, m, tolerance, v);
+	}
+	tiering(t, lat, bw, v);
+}
+
+void hmat_view_free(struct ph_hmat_view *v)
+{
+	free(v->order);
+	free(v->ratio);
+	free(v->tier);
+	memset(v, 0, sizeof(*v));
+}
