@@ -20,6 +20,7 @@ int cmd_slit(int argc, char *argv[]);
 int cmd_baseline(int argc, char *argv[]);
 int cmd_check(int argc, char *argv[]);
 int cmd_compare(int argc, char *argv[]);
+int cmd_report(int argc, char *argv[]);
 
 /* The declarations of the commands' options (optspec.h). */
 extern const struct ph_cmdspec cmd_matrix_spec;
@@ -34,5 +35,6 @@ extern const struct ph_cmdspec cmd_prefetch_spec;
 extern const struct ph_cmdspec cmd_baseline_spec;
 extern const struct ph_cmdspec cmd_check_spec;
 extern const struct ph_cmdspec cmd_compare_spec;
+extern const struct ph_cmdspec cmd_report_spec;
 
 #endif

@@ -4,6 +4,7 @@
  */
 #include "man.h"
 #include "registry.h"
+#include "report.h"
 #include "util.h"
 #include "version.h"
 
@@ -73,7 +74,13 @@ static int dispatch(int argc, char *argv[])
 {
 	const struct ph_command *cmd;
 
+	static const char *kinds[64];
+
 	ph_set_cmdline(argc, argv);
+	/* The documents 'pagehop report' knows: those of the commands here. */
+	for (size_t i = 0; i < ph_ncommands && i < ARRAY_SIZE(kinds); i++)
+		kinds[i] = ph_commands[i].name;
+	report_set_kinds(kinds, ph_ncommands < ARRAY_SIZE(kinds) ? ph_ncommands : ARRAY_SIZE(kinds));
 	if (argc < 2) {
 		char *def[] = { "survey", NULL };
 
