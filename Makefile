@@ -181,6 +181,8 @@ structure:
 install: all
 	install -D -m 0755 $(BUILD)/pagehop $(DESTDIR)$(PREFIX)/bin/pagehop
 	install -D -m 0644 docs/pagehop.1 $(DESTDIR)$(PREFIX)/share/man/man1/pagehop.1
+	@mkdir -p $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	$(BUILD)/pagehop --bash-completion >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pagehop
 	@$(MAKE) --no-print-directory install-contrib-files
 	@$(MAKE) --no-print-directory install-kmod
 
@@ -216,6 +218,7 @@ install-kmod:
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pagehop $(DESTDIR)$(PREFIX)/share/man/man1/pagehop.1
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pagehop
 	rm -rf $(CONTRIB_DIR) $(DESTDIR)$(PREFIX)/share/doc/pagehop/diagnostics.md
 	-@if command -v dkms >/dev/null 2>&1 && [ -z "$(DESTDIR)" ]; then \
 		dkms remove pagehop/$(PAGEHOP_API) --all; fi

@@ -2,6 +2,7 @@
 /*
  * main.c - the pagehop command: find the subcommand and run it.
  */
+#include "complete.h"
 #include "man.h"
 #include "registry.h"
 #include "report.h"
@@ -100,6 +101,11 @@ static int dispatch(int argc, char *argv[])
 	 */
 	if (!strcmp(argv[1], "--man-exit-status") && argc == 2) {
 		man_exit_status(stdout);
+		return PH_EXIT_OK;
+	}
+	/* Not in the usage either: the bash completion, from the same tables. */
+	if (!strcmp(argv[1], "--bash-completion") && argc == 2) {
+		complete_bash(stdout);
 		return PH_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--man-options") && argc == 3) {
