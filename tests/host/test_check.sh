@@ -12,7 +12,9 @@ command -v jq >/dev/null || skip_test "needs jq"
 B=$TMP/b.json
 
 # ---- baseline ----
-"$PAGEHOP" baseline --time 0.3 --save "$B" >"$TMP/out" 2>"$TMP/err"
+# --time 0.01 is far shorter than a figure's minimum of samples: a baseline
+# is a reference, so every figure still has the samples its CI needs.
+"$PAGEHOP" baseline --time 0.01 --save "$B" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ $rc -le 1 ] && [ -s "$B" ] || fail "baseline: exit $rc: $(cat "$TMP/err")"
 expect "baseline: provenance says baseline" "$(jq -r .provenance.subcommand "$B")" baseline

@@ -24,7 +24,9 @@ fetch >/dev/null 2>&1 || skip_test "node_exporter does not answer on 127.0.0.1:$
 
 "$PAGEHOP" baseline --time 0.3 --save "$TMP/b.json" >/dev/null 2>"$TMP/err" || [ -s "$TMP/b.json" ] ||
 	fail "baseline: $(cat "$TMP/err")"
-"$PAGEHOP" check --baseline "$TMP/b.json" --budget 5 --prom-file "$TMP/tf/pagehop.prom" >"$TMP/out" 2>"$TMP/err"
+# --budget 20: every figure must fit even on a loaded host; test_check holds
+# check to its budget.
+"$PAGEHOP" check --baseline "$TMP/b.json" --budget 20 --prom-file "$TMP/tf/pagehop.prom" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 fetch >"$TMP/metrics" || fail "fetching /metrics"
 expect "node_exporter: pagehop_check_status is check's exit code" \
@@ -44,10 +46,10 @@ while read -r name value; do
 	done)
 	[ -n "$found" ] || fail "not in /metrics: $name"
 done < <(grep -v '^#' "$TMP/tf/pagehop.prom")
-[ $n -gt 5 ] && pass "$n series of the file are in /metrics" || fail "only $n series"
+[ $n -gt 5 ] && pass "$n series of the file are in /metrics" || fail "only $n series; check said: $(head -n 1 "$TMP/out")"
 node=$(jq -r '.figures[] | select(.figure == "bandwidth_triad") | .node' "$TMP/b.json" | head -n 1)
 grep -q "^pagehop_bandwidth_GBps{hop=\"0\",kernel=\"triad\",mem_node=\"$node\",node=\"$node\"} " "$TMP/metrics" &&
-	pass "triad of node $node with its labels" || fail "triad: $(grep pagehop_bandwidth "$TMP/metrics")"
+	pass "triad of node $node with its labels" || fail "triad: none in /metrics; check said: $(head -n 1 "$TMP/out")"
 grep -q "^pagehop_memory_bytes{node=\"$node\"} " "$TMP/metrics" && pass "memory of node $node" ||
 	fail "memory: $(grep pagehop_memory "$TMP/metrics")"
 finish

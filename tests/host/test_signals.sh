@@ -77,7 +77,14 @@ stop() {
 	fi
 }
 
-for sig in INT TERM HUP QUIT; do
+# A SIGHUP ignored on entry (the run started under nohup) stays ignored in
+# pagehop, as nohup asks: its cases are then left out, with that reason.
+sigs="INT TERM HUP QUIT"
+if (( 0x$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/self/status) & 1 )); then
+	pass "SIGHUP cases left out: this test runs with SIGHUP ignored (nohup), which pagehop inherits"
+	sigs="INT TERM QUIT"
+fi
+for sig in $sigs; do
 	# 1 GiB of 2 MiB pages: faulting it in and reading back where each 4 KiB
 	# of it is takes seconds, and so do building and checking the chain.
 	stop "chase, faulting in and reading back" $sig 1 0.3 \

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fleet.c - outliers among many hosts (fleet.h).
+ * fleet.c - outliers among many hosts, and the "compare" document (fleet.h).
  */
 #include "fleet.h"
+#include "output.h"
 #include "util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,4 +125,57 @@ void fleet_free(struct ph_fleet *f)
 	free(f->rank);
 	free(f->score);
 	memset(f, 0, sizeof(*f));
+}
+
+struct ph_doc *fleet_doc(const struct ph_hset *sets, int n, const struct ph_fleet *f, double k)
+{
+	struct ph_doc *doc = doc_new("compare");
+	struct ph_section *sec = doc_add_section(doc, "summary", "summary");
+	struct ph_table *h, *o;
+
+	section_int(sec, "documents", n);
+	section_int(sec, "models", f->nmodels);
+	section_int(sec, "hosts_straying", f->nranked);
+	section_num(sec, "k", k, "%g");
+	h = doc_add_table(doc, "hosts", "hosts that stray, furthest first");
+	for (const char *c = "rank\0host\0stray\0figures\0file\0"; *c; c += strlen(c) + 1)
+		table_add_col(h, c);
+	for (int r = 0; r < f->nranked; r++) {
+		int i = f->rank[r], row = table_add_row(h);
+		char figs[1024] = "";
+		size_t l = 0;
+
+		for (int j = 0; j < f->n; j++)
+			if (f->v[j].set == i && l + 1 < sizeof(figs))
+				l += (size_t)snprintf(figs + l, sizeof(figs) - l, "%snode %d %s %+.0f%%", l ? ", " : "",
+						      f->v[j].fig.node, f->v[j].fig.name, f->v[j].dev * 100);
+		table_int(h, row, "rank", r + 1);
+		table_str(h, row, "host", sets[i].host[0] ? sets[i].host : sets[i].source);
+		table_num(h, row, "stray", f->score[i], "%.1f");
+		table_str(h, row, "figures", figs);
+		table_str(h, row, "file", sets[i].source);
+	}
+	o = doc_add_table(doc, "outliers", "straying figures");
+	for (const char *c = "host\0figure\0node\0mem_node\0value\0unit\0median\0mad\0dev_pct\0tol_pct\0"; *c;
+	     c += strlen(c) + 1)
+		table_add_col(o, c);
+	for (int j = 0; j < f->n; j++) {
+		const struct ph_stray *x = &f->v[j];
+		int row = table_add_row(o);
+
+		table_str(o, row, "host", sets[x->set].host[0] ? sets[x->set].host : sets[x->set].source);
+		table_str(o, row, "figure", x->fig.name);
+		table_int(o, row, "node", x->fig.node);
+		table_int(o, row, "mem_node", x->fig.mem_node);
+		table_num(o, row, "value", x->fig.value, "%.4g");
+		table_str(o, row, "unit", x->fig.unit);
+		table_num(o, row, "median", x->median, "%.4g");
+		table_num(o, row, "mad", x->mad, "%.3g");
+		table_num(o, row, "dev_pct", x->dev * 100, "%.1f");
+		table_num(o, row, "tol_pct", x->tol * 100, "%g");
+	}
+	if (f->nsmall)
+		doc_note(doc, "%d document(s) of models with fewer than %d hosts: not judged", f->nsmall,
+			 FLEET_MIN_HOSTS);
+	return doc;
 }

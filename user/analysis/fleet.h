@@ -45,4 +45,10 @@ void fleet_compare(const struct ph_hset *sets, int n, double k,
 		   struct ph_fleet *out);
 void fleet_free(struct ph_fleet *f);
 
+struct ph_doc;
+
+/* The "compare" document: a summary, the hosts that stray ranked, and every
+ * straying figure; sets are the documents fleet_compare judged, k its k. */
+struct ph_doc *fleet_doc(const struct ph_hset *sets, int n, const struct ph_fleet *f, double k);
+
 #endif

@@ -171,7 +171,11 @@ void diag_plan(struct ph_diag *d, struct ph_session *s, bool check, double budge
 		d->time_s = per < CHECK_TIME_MIN ? CHECK_TIME_MIN : per > CHECK_TIME_MAX ? CHECK_TIME_MAX : per;
 		s->mcfg.ci_target = 0.02;
 	} else {
+		/* A baseline is the reference check judges against, and
+		 * check refuses a figure without a CI: whatever --time says,
+		 * each figure takes the samples its CI needs. */
 		d->time_s = s->mcfg.time_s;
+		s->mcfg.min_over_time = true;
 	}
 }
 

@@ -275,7 +275,8 @@ int measure_figure(const struct ph_mcfg *cfg, sample_fn fn, void *ctx,
 			progress(cfg, res, false);
 			last_progress = res->elapsed_s;
 		}
-		if (res->elapsed_s >= cfg->time_s || res->n >= cfg->max_samples)
+		if ((res->elapsed_s >= cfg->time_s && (!cfg->min_over_time || res->n >= cfg->min_samples)) ||
+		    res->n >= cfg->max_samples)
 			break;
 	}
 	progress(cfg, res, true);

@@ -61,8 +61,10 @@ int team_size(const struct ph_team *t);
 struct ph_mcfg {
 	double time_s;		/* budget per figure (--time) */
 	double ci_target;	/* relative half-width of the median's CI (--ci / 100) */
-	unsigned min_samples;	/* never stop before this many */
+	unsigned min_samples;	/* never judge the CI met before this many */
 	unsigned max_samples;
+	bool min_over_time;	/* take min_samples even past time_s: a
+				 * reference (baseline) must carry a CI */
 	const char *label;	/* for the progress line */
 };
 
@@ -80,8 +82,9 @@ typedef int (*sample_fn)(void *ctx, double *sample);
 
 /*
  * Repeat fn until the 95% interval of the median is within ci_target of it
- * (with at least min_samples), time_s has passed, max_samples were taken or
- * a signal came (ph_interrupted).  Shows a progress line on stderr when stderr is a terminal.
+ * (with at least min_samples), time_s has passed (and, with min_over_time,
+ * min_samples were taken), max_samples were taken or a signal came
+ * (ph_interrupted).  Shows a progress line on stderr when stderr is a terminal.
  */
 int measure_figure(const struct ph_mcfg *cfg, sample_fn fn, void *ctx,
 		   struct ph_result *res);
