@@ -12,6 +12,8 @@
 #                     Prometheus; docs/diagnostics.md) and the module (dkms
 #                     when present, else /lib/modules/KVER/extra + depmod)
 #   make install-kmod the module alone
+#   make deb          the Debian packages pagehop and pagehop-dkms, built
+#                     in a copy of the tree, into BUILD/deb/
 #   make kmod         build pagehop.ko against KVER (default: running kernel)
 #   make load/unload  insmod / rmmod the module built for the running kernel
 #   make clean
@@ -81,7 +83,7 @@ DKMS_SRC    := $(DESTDIR)/usr/src/pagehop-$(PAGEHOP_API)
 # hold modules for several kernels at once (the guests boot 6.1 and 6.12).
 KMOD_OUT    = $(BUILD)/kmod/$(KVER)
 
-.PHONY: all run check unit unit-asan clang host-tests vm-tests structure dkms-test \
+.PHONY: deb all run check unit unit-asan clang host-tests vm-tests structure dkms-test \
         install install-kmod install-contrib-files uninstall kmod load unload clean deps deps-check
 
 all: $(BUILD)/pagehop $(TEST_BIN) $(UNIT_BINS) $(VM_HELPERS)
@@ -191,6 +193,8 @@ structure:
 install: all
 	install -D -m 0755 $(BUILD)/pagehop $(DESTDIR)$(PREFIX)/bin/pagehop
 	install -D -m 0644 docs/pagehop.1 $(DESTDIR)$(PREFIX)/share/man/man1/pagehop.1
+	@mkdir -p $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	$(BUILD)/pagehop --bash-completion >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pagehop
 	@$(MAKE) --no-print-directory install-contrib-files
 	@$(MAKE) --no-print-directory install-kmod
 
@@ -226,10 +230,20 @@ install-kmod:
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pagehop $(DESTDIR)$(PREFIX)/share/man/man1/pagehop.1
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pagehop
 	rm -rf $(CONTRIB_DIR) $(DESTDIR)$(PREFIX)/share/doc/pagehop/diagnostics.md
 	-@if command -v dkms >/dev/null 2>&1 && [ -z "$(DESTDIR)" ]; then \
 		dkms remove pagehop/$(PAGEHOP_API) --all; fi
 	rm -rf $(DKMS_SRC) $(DESTDIR)/lib/modules/$(KVER)/extra/pagehop.ko
+
+# dpkg-buildpackage writes its packages beside the source tree (../), so it
+# runs in a copy under BUILD/deb: nothing outside the tree is written.
+deb:
+	@command -v dpkg-buildpackage >/dev/null || { echo "pagehop: dpkg-buildpackage missing: apt-get install dpkg-dev debhelper dh-dkms" >&2; exit 4; }
+	@rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/src
+	@tar -C . --exclude=./build --exclude=./.git -cf - . | tar -C $(BUILD)/deb/src -xf -
+	cd $(BUILD)/deb/src && dpkg-buildpackage -us -uc -b
+	@ls $(BUILD)/deb/*.deb
 
 clean:
 	rm -rf build

@@ -7,7 +7,9 @@
 #   run    build and run the command (make run)
 #   check  also the tests: cmocka, clang, the QEMU guests with the 6.1 and 6.12
 #          kernels and their headers, iasl, dkms, and the engines pagehop
-#          check runs under: Slurm with munge, node_exporter (make check)
+#          check runs under: Slurm with munge, node_exporter; chromium,
+#          html5lib and xmllint for the report's page, debhelper, dh-dkms
+#          and lintian for make deb, bash-completion (make check)
 #   bench  also the peers bench/ compares against (likwid), gnuplot, and jq,
 #          with which the bench/ scripts read pagehop's JSON
 #
@@ -24,7 +26,9 @@ check_pkgs=(clang libcmocka-dev jq numactl hwloc-nox
 	linux-image-amd64 linux-headers-amd64
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
 	acpica-tools dkms gnuplot-nox
-	slurm-wlm munge prometheus-node-exporter bc)
+	slurm-wlm munge prometheus-node-exporter bc
+	chromium python3-html5lib libxml2-utils
+	dpkg-dev debhelper dh-dkms lintian fakeroot bash-completion)
 bench_pkgs=(likwid gnuplot-nox jq)
 
 case "$job" in

@@ -2,9 +2,11 @@
 /*
  * main.c - the pagehop command: find the subcommand and run it.
  */
+#include "complete.h"
 #include "man.h"
 #include "phases.h"
 #include "registry.h"
+#include "report.h"
 #include "util.h"
 #include "version.h"
 
@@ -74,8 +76,14 @@ static int dispatch(int argc, char *argv[])
 {
 	const struct ph_command *cmd;
 
+	static const char *kinds[64];
+
 	ph_set_cmdline(argc, argv);
 	phases_start();
+	/* The documents 'pagehop report' knows: those of the commands here. */
+	for (size_t i = 0; i < ph_ncommands && i < ARRAY_SIZE(kinds); i++)
+		kinds[i] = ph_commands[i].name;
+	report_set_kinds(kinds, ph_ncommands < ARRAY_SIZE(kinds) ? ph_ncommands : ARRAY_SIZE(kinds));
 	if (argc < 2) {
 		char *def[] = { "survey", NULL };
 
@@ -95,6 +103,11 @@ static int dispatch(int argc, char *argv[])
 	 */
 	if (!strcmp(argv[1], "--man-exit-status") && argc == 2) {
 		man_exit_status(stdout);
+		return PH_EXIT_OK;
+	}
+	/* Not in the usage either: the bash completion, from the same tables. */
+	if (!strcmp(argv[1], "--bash-completion") && argc == 2) {
+		complete_bash(stdout);
 		return PH_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--man-options") && argc == 3) {

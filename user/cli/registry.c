@@ -42,6 +42,8 @@ const struct ph_command ph_commands[] = {
 	  "a verdict on this machine within a time budget (monitoring exit codes)", &cmd_check_spec },
 	{ "compare", cmd_compare,
 	  "rank a fleet's hosts by how far their figures stray from their model's", &cmd_compare_spec },
+	{ "report", cmd_report,
+	  "saved documents as one self-contained HTML page: verdicts, heatmaps, curves", &cmd_report_spec },
 };
 
 const size_t ph_ncommands = ARRAY_SIZE(ph_commands);

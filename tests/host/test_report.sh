@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# test_report.sh - "pagehop report": a page from tests/data/report (a slit
+# verdict from published data, a consistent slit verdict, a page-size sweep)
+# and a 4-node matrix with its SLIT (tests/data/slit) that is valid HTML5
+# (python3-html5lib, strict) whose every SVG parses as XML (xmllint); that
+# Debian's chromium, headless, loads without a console error; whose DOM, as
+# chromium dumps it, holds the heatmap cells, marked cells and curves the
+# JSON documents call for (counted by report_check.py from the JSON, not
+# from pagehop); whose screenshot is not blank.  Documents of an unknown
+# kind or version are named "not shown".  Bad input (corrupt JSON, no
+# input, an output that cannot be written): one line, exit 2, no file.
+. "$(dirname "$0")/lib.sh"
+root=${PAGEHOP_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+data=$root/tests/data
+py=python3
+# Debian's python3 (python3-html5lib is for it), not another python3 on PATH.
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+check="$py $root/tests/host/report_check.py"
+docs=("$data/slit/matrix-4node-cxl.json" "$data/report/slit-amd-6220.json"
+	"$data/report/slit-cxl-4node.json" "$data/report/pages-4k-thp.json")
+odd=("$data/report/future-version.json" "$data/report/unknown-kind.json")
+
+# Bad input first: nothing may be left where the page would go.
+printf '{"provenance": {"tool": "pagehop", ' >"$TMP/corrupt.json"
+usage_error "corrupt JSON" report -o "$TMP/bad.html" "${docs[0]}" "$TMP/corrupt.json"
+[ -e "$TMP/bad.html" ] && fail "corrupt JSON left $TMP/bad.html" || pass "corrupt JSON: no file"
+usage_error "no input" report -o "$TMP/bad.html"
+usage_error "no --output" report "${docs[0]}"
+usage_error "output in a missing directory" report -o "$TMP/none/r.html" "${docs[0]}"
+mkdir "$TMP/ro" && chmod 0555 "$TMP/ro"
+if [ "$(id -u)" -ne 0 ]; then
+	usage_error "output in a read-only directory" report -o "$TMP/ro/r.html" "${docs[0]}"
+fi
+usage_error "output onto a directory" report -o "$TMP/ro" "${docs[0]}"
+ls -A "$TMP/ro" "$TMP" | grep -q '\.html\|pagehop' && fail "a partial file left: $(ls -A "$TMP" "$TMP/ro")" ||
+	pass "no partial file left"
+echo "old" >"$TMP/keep.html"
+"$PAGEHOP" report -o "$TMP/keep.html" "${docs[0]}" "$TMP/corrupt.json" 2>/dev/null
+expect "a bad input leaves an existing page as it was" "$(cat "$TMP/keep.html")" old
+
+page=$TMP/report.html
+"$PAGEHOP" report -o "$page" "${docs[@]}" "${odd[@]}" >"$TMP/out" 2>"$TMP/err"
+expect "report: exit 0" "$?" 0
+[ -s "$TMP/out" ] || [ -s "$TMP/err" ] && fail "report printed: $(cat "$TMP/out" "$TMP/err")" ||
+	pass "report prints nothing"
+grep -qi '<script\|https\?://[^"w]\|src=' "$page" && fail "the page fetches or runs something: $(grep -oi '<script[^>]*>\|https\?://[^" ]*\|src=[^ ]*' "$page" | grep -v www.w3.org | head -3)" ||
+	pass "no script, nothing fetched"
+
+$py -c 'import html5lib' 2>/dev/null || skip_test "python3-html5lib missing (scripts/install-deps.sh check)"
+command -v xmllint >/dev/null || skip_test "xmllint missing (libxml2-utils, scripts/install-deps.sh check)"
+err=$($check html5 "$page" 2>&1) && pass "valid HTML5 (html5lib, strict)" || fail "not valid HTML5: $(echo "$err" | tail -n 1)"
+mkdir "$TMP/svg"
+$check svgs "$page" "$TMP/svg"
+nsvg=$(ls "$TMP/svg" | wc -l)
+[ "$nsvg" -gt 0 ] || fail "no SVG in the page"
+bad=0
+for s in "$TMP/svg"/*.svg; do
+	xmllint --noout "$s" 2>"$TMP/xerr" || { bad=1; fail "$(basename "$s") is not XML: $(head -n 2 "$TMP/xerr")"; }
+done
+[ $bad -eq 0 ] && pass "each of $nsvg SVGs parses as XML (xmllint)"
+for f in future-version unknown-kind; do
+	grep -q "$f.json</h2>" "$page" && grep -A1 "$f.json</h2>" "$page" | grep -q 'not shown</b>: ' &&
+		pass "$f: not shown: $(grep -A1 "$f.json</h2>" "$page" | sed -n 's/.*not shown<\/b>: \(.*\)<\/p>/\1/p')" ||
+		fail "$f is not named as not shown"
+done
+
+command -v chromium >/dev/null || skip_test "chromium missing (scripts/install-deps.sh check)"
+chrome() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome" \
+		--enable-logging=stderr --v=0 --window-size=1280,2400 "$@"
+}
+chrome --dump-dom about:blank >"$TMP/blank" 2>"$TMP/chrome.err" ||
+	{ [ $_failed -eq 0 ] && skip_test "chromium cannot start here: $(grep -v dbus "$TMP/chrome.err" | tail -n 1)"; finish; }
+
+# The console check must be able to fail: a page with a script error is seen.
+printf '<!DOCTYPE html><title>t</title><script>no_such_function();</script>\n' >"$TMP/err.html"
+chrome --dump-dom "file://$TMP/err.html" >/dev/null 2>"$TMP/err.log"
+grep -q 'CONSOLE' "$TMP/err.log" && pass "a script error shows in chromium's log" ||
+	fail "a script error does not show in chromium's log: the check below would see nothing"
+
+chrome --dump-dom "file://$page" >"$TMP/dom.html" 2>"$TMP/load.log"
+expect "chromium --dump-dom: exit" "$?" 0
+grep 'CONSOLE' "$TMP/load.log" && fail "console messages loading the report" || pass "no console error"
+$check expect "${docs[@]}" "${odd[@]}" >"$TMP/want"
+$check dom "$TMP/dom.html" >"$TMP/got"
+if diff "$TMP/want" "$TMP/got" >"$TMP/diff"; then
+	pass "the DOM holds the charts the JSON calls for: $(sort "$TMP/got" | uniq -c | tr -s ' \n' ' ')"
+else
+	fail "charts in the DOM differ from the documents' (- want, + got): $(cat "$TMP/diff")"
+fi
+grep -q '^heatmap [0-9]* [1-9]' "$TMP/got" && pass "cells outside tolerance marked" ||
+	fail "no heatmap marks a cell"
+
+chrome --screenshot="$TMP/shot.png" "file://$page" >/dev/null 2>"$TMP/shot.log"
+[ -s "$TMP/shot.png" ] || fail "no screenshot: $(grep -v dbus "$TMP/shot.log" | tail -n 2)"
+read -r colours share < <($check png "$TMP/shot.png")
+[ "${colours:-0}" -ge 20 ] && awk "BEGIN{exit !($share > 0.05)}" &&
+	pass "screenshot not blank: $colours colours, $share non-white" ||
+	fail "screenshot blank: $colours colours, $share non-white"
+finish

@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * read_report.c - any saved pagehop document as the report's model
+ * (report.h): provenance, verdict, every matrix it holds, and the curves
+ * its kind has.  What a kind draws as curves is one row of curve_specs[]:
+ * a study with a curve (scaling, loaded latency) adds a row, not code.
+ */
+#include "report.h"
+#include "read_text.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const rep_prov_keys[REP_NPROV] = {
+	"host", "kernel", "cpu", "microcode", "bios", "time_utc", "command_line", "version",
+};
+
+static const char *const *known_kinds;
+static size_t nknown_kinds;
+
+void report_set_kinds(const char *const *kinds, size_t n)
+{
+	known_kinds = kinds;
+	nknown_kinds = n;
+}
+
+/*
+ * Curves from a table of the document: one series per value of group,
+ * y (with its CI columns lo and hi, when present) against x times xscale.
+ */
+struct curve_spec {
+	const char *kind, *table, *group, *x, *y, *lo, *hi;
+	const char *title, *xlabel, *ylabel;
+	double xscale;
+	bool x_bytes;
+};
+
+static const struct curve_spec curve_specs[] = {
+	{ "pages", "pages", "page_size", "ws_KiB", "rnd_lat_ns", "rnd_ci_lo_ns", "rnd_ci_hi_ns",
+	  "random chase latency against working set, one curve per page size",
+	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true },
+	{ "pages", "pages", "page_size", "ws_KiB", "tlb_lat_ns", "tlb_ci_lo_ns", "tlb_ci_hi_ns",
+	  "TLB-local chase latency against working set, one curve per page size",
+	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true },
+	{ "pages", "pages", "page_size", "ws_KiB", "read_bw_GBps", "read_ci_lo_GBps", "read_ci_hi_GBps",
+	  "read bandwidth against working set, one curve per page size",
+	  "working set (bytes, log2 scale)", "read bandwidth, GB/s (median)", 1024, true },
+};
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	return o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static const char *get_str(json_object *o, const char *key)
+{
+	json_object *v = get(o, key);
+
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static double get_num(json_object *o, const char *key)
+{
+	json_object *v = get(o, key);
+
+	if (v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+		return json_object_get_double(v);
+	return NAN;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* A scalar as text ("true", "12.5", the string itself); NULL for null, an object or an array. */
+static char *scalar_text(json_object *v)
+{
+	if (!v || json_object_is_type(v, json_type_object) || json_object_is_type(v, json_type_array))
+		return NULL;
+	return xstrdup(json_object_get_string(v));
+}
+
+static const char *matrix_title(const char *key, const char *metric)
+{
+	static const char *const names[][2] = {
+		{ "latency_ns", "latency, ns" },
+		{ "bandwidth_read_GBps", "read bandwidth, GB/s" },
+		{ "bandwidth_triad_GBps", "triad bandwidth, GB/s" },
+		{ "distances", "firmware SLIT (recorded with the measurement)" },
+		{ "measured_distances", "measured distances" },
+		{ "proposed_slit", "proposed SLIT" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(key, names[i][0]))
+			return names[i][1];
+	return key == metric ? key : NULL;
+}
+
+/* {"metric", "rows", "columns", "values"}: a matrix; false for anything else. */
+static bool read_matrix(const char *key, json_object *o, struct rep_matrix *m)
+{
+	json_object *rows = get(o, "rows"), *cols = get(o, "columns"), *vals = get(o, "values");
+	const char *metric = get_str(o, "metric"), *t;
+	size_t nr, nc;
+
+	if (!metric || !rows || !cols || !vals || !json_object_is_type(rows, json_type_array) ||
+	    !json_object_is_type(cols, json_type_array) || !json_object_is_type(vals, json_type_array))
+		return false;
+	nr = json_object_array_length(rows);
+	nc = json_object_array_length(cols);
+	if (!nr || !nc || nr > 1024 || nc > 1024 || json_object_array_length(vals) != nr)
+		return false;
+	memset(m, 0, sizeof(*m));
+	t = matrix_title(key, metric);
+	m->title = t ? xstrdup(t) : xasprintf("%s (%s)", key, metric);
+	m->unit = xstrdup(!strcmp(metric, "latency_ns") ? "ns" : !strncmp(metric, "bandwidth", 9) ? "GB/s" : "");
+	m->high_good = !strncmp(metric, "bandwidth", 9);
+	m->nr = (int)nr;
+	m->nc = (int)nc;
+	m->rows = xcalloc(nr, sizeof(int));
+	m->cols = xcalloc(nc, sizeof(int));
+	m->val = xcalloc(nr * nc, sizeof(double));
+	m->mark = xcalloc(nr * nc, sizeof(bool));
+	for (size_t i = 0; i < nr; i++)
+		m->rows[i] = json_object_get_int(json_object_array_get_idx(rows, i));
+	for (size_t i = 0; i < nc; i++)
+		m->cols[i] = json_object_get_int(json_object_array_get_idx(cols, i));
+	for (size_t r = 0; r < nr; r++) {
+		json_object *row = json_object_array_get_idx(vals, r);
+
+		for (size_t c = 0; c < nc; c++) {
+			json_object *x = row && json_object_is_type(row, json_type_array)
+					 ? json_object_array_get_idx(row, c) : NULL;
+
+			m->val[r * nc + c] = x && (json_object_is_type(x, json_type_int) ||
+						   json_object_is_type(x, json_type_double))
+					     ? json_object_get_double(x) : NAN;
+		}
+	}
+	return true;
+}
+
+static int index_of(const int *ids, int n, int id)
+{
+	for (int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return i;
+	return -1;
+}
+
+static struct rep_matrix *add_matrix(struct rep_doc *d, int at)
+{
+	xappend(&d->m, &d->nm, sizeof(*d->m));
+	memmove(d->m + at + 1, d->m + at, (size_t)(d->nm - 1 - at) * sizeof(*d->m));
+	memset(&d->m[at], 0, sizeof(d->m[at]));
+	return &d->m[at];
+}
+
+/*
+ * pagehop slit: the SLIT it compared with, beside the measured distances,
+ * built from its magnitude table (each remote cell's SLIT value and whether
+ * the measurement is within tolerance) and its local table (the diagonal);
+ * the cells outside tolerance marked on both.  The margin in words.
+ */
+static void slit_extras(json_object *root, struct rep_doc *d)
+{
+	json_object *mag = get(root, "magnitude"), *loc = get(root, "local");
+	struct rep_matrix *meas = NULL, *fw;
+	int at = 0, out = 0, n = 0, worst = -1;
+	double worst_err = 0;
+
+	for (int i = 0; i < d->nm; i++)
+		if (!strcmp(d->m[i].title, "measured distances")) {
+			meas = &d->m[i];
+			at = i + 1;
+		}
+	if (!meas || !mag || !json_object_is_type(mag, json_type_array))
+		return;
+	/* The analysed input after the distances and SLITs, which are the point. */
+	for (int i = 0; i + 1 < d->nm; i++)
+		if (!strncmp(d->m[i].title, "input", 5)) {
+			struct rep_matrix in = d->m[i];
+
+			memmove(d->m + i, d->m + i + 1, (size_t)(d->nm - 1 - i) * sizeof(*d->m));
+			d->m[d->nm - 1] = in;
+			at -= i < at;
+			break;
+		}
+	fw = add_matrix(d, at);
+	meas = &d->m[at - 1];
+	fw->title = xstrdup("SLIT compared with (firmware, or as given)");
+	fw->unit = xstrdup("");
+	fw->nr = meas->nr;
+	fw->nc = meas->nc;
+	fw->rows = xcalloc((size_t)fw->nr, sizeof(int));
+	fw->cols = xcalloc((size_t)fw->nc, sizeof(int));
+	memcpy(fw->rows, meas->rows, (size_t)fw->nr * sizeof(int));
+	memcpy(fw->cols, meas->cols, (size_t)fw->nc * sizeof(int));
+	fw->val = xcalloc((size_t)(fw->nr * fw->nc), sizeof(double));
+	fw->mark = xcalloc((size_t)(fw->nr * fw->nc), sizeof(bool));
+	for (int i = 0; i < fw->nr * fw->nc; i++)
+		fw->val[i] = NAN;
+	for (size_t i = 0; loc && json_object_is_type(loc, json_type_array) && i < json_object_array_length(loc); i++) {
+		json_object *o = json_object_array_get_idx(loc, i);
+		int r = index_of(fw->rows, fw->nr, (int)get_num(o, "cpu_node"));
+		int c = index_of(fw->cols, fw->nc, (int)get_num(o, "local_mem_node"));
+
+		if (r >= 0 && c >= 0)
+			fw->val[r * fw->nc + c] = get_num(o, "local_dist");
+	}
+	for (size_t i = 0; i < json_object_array_length(mag); i++) {
+		json_object *o = json_object_array_get_idx(mag, i), *w = get(o, "within");
+		int r = index_of(fw->rows, fw->nr, (int)get_num(o, "cpu_node"));
+		int c = index_of(fw->cols, fw->nc, (int)get_num(o, "mem_node"));
+		double e = get_num(o, "rel_err_pct");
+
+		if (r < 0 || c < 0)
+			continue;
+		fw->val[r * fw->nc + c] = get_num(o, "slit");
+		n++;
+		if (w && json_object_is_type(w, json_type_boolean) && !json_object_get_boolean(w)) {
+			fw->mark[r * fw->nc + c] = meas->mark[r * meas->nc + c] = true;
+			out++;
+		}
+		if (isfinite(e) && fabs(e) > worst_err) {
+			worst_err = fabs(e);
+			worst = (int)i;
+		}
+	}
+	if (worst >= 0) {
+		json_object *o = json_object_array_get_idx(mag, (size_t)worst);
+
+		d->margin = xasprintf("%d of %d remote cells outside +-%g%% of the SLIT; the largest deviation %+.1f%% "
+				      "(CPU node %d, memory node %d: measured %.4g, SLIT %.4g)",
+				      out, n, get_num(get(root, "verdict"), "tolerance_pct"),
+				      get_num(o, "rel_err_pct"), (int)get_num(o, "cpu_node"),
+				      (int)get_num(o, "mem_node"), get_num(o, "measured_dist"), get_num(o, "slit"));
+	}
+}
+
+/* pagehop check: the finding furthest from its reference. */
+static void check_margin(json_object *root, struct rep_doc *d)
+{
+	json_object *f = get(root, "findings"), *worst = NULL;
+	double w = -1;
+
+	for (size_t i = 0; f && json_object_is_type(f, json_type_array) && i < json_object_array_length(f); i++) {
+		json_object *o = json_object_array_get_idx(f, i);
+		double e = fabs(get_num(o, "dev_pct"));
+
+		if (isfinite(e) && e > w) {
+			w = e;
+			worst = o;
+		}
+	}
+	if (worst)
+		d->margin = xasprintf("the furthest figure: %s on node %d, %+.1f%% from its reference %.4g "
+				      "(limits %.4g to %.4g; %s)", get_str(worst, "figure") ?: "?",
+				      (int)get_num(worst, "node"), get_num(worst, "dev_pct"),
+				      get_num(worst, "ref"), get_num(worst, "limit_lo"),
+				      get_num(worst, "limit_hi"), get_str(worst, "status") ?: "?");
+}
+
+static void read_verdict(json_object *root, struct rep_doc *d)
+{
+	json_object *v = get(root, "verdict"), *e = get(v, "exit_code"), *checks = get(root, "checks");
+
+	if (!v)
+		return;
+	d->status = dup_or_null(get_str(v, "status"));
+	d->summary = dup_or_null(get_str(v, "summary") ?: get_str(v, "line"));
+	if (e && json_object_is_type(e, json_type_int)) {
+		d->exit_code = json_object_get_int64(e);
+		d->has_exit = true;
+	}
+	for (size_t i = 0; checks && json_object_is_type(checks, json_type_array) &&
+			   i < json_object_array_length(checks); i++) {
+		json_object *o = json_object_array_get_idx(checks, i);
+		char **slot = xappend(&d->checks, &d->nchecks, sizeof(char *));
+
+		*slot = xasprintf("%s: %s: %s", get_str(o, "check") ?: "?", get_str(o, "result") ?: "?",
+				  get_str(o, "detail") ?: "");
+	}
+}
+
+/* The series of one curve spec, one per value of its group column, in the order met. */
+static void read_curves(json_object *root, const struct curve_spec *cs, struct rep_doc *d)
+{
+	json_object *t = get(root, cs->table);
+	struct rep_chart *ch;
+
+	if (!t || !json_object_is_type(t, json_type_array) || !json_object_array_length(t))
+		return;
+	ch = xappend(&d->c, &d->nc, sizeof(*d->c));
+	*ch = (struct rep_chart){ .title = cs->title, .xlabel = cs->xlabel, .ylabel = cs->ylabel,
+				  .x_bytes = cs->x_bytes };
+	for (size_t i = 0; i < json_object_array_length(t); i++) {
+		json_object *row = json_object_array_get_idx(t, i);
+		const char *g = get_str(row, cs->group) ?: "";
+		struct rep_series *s = NULL;
+		int k;
+
+		for (k = 0; k < ch->ns; k++)
+			if (!strcmp(ch->s[k].name, g))
+				s = &ch->s[k];
+		if (!s) {
+			s = xappend(&ch->s, &ch->ns, sizeof(*ch->s));
+			s->name = xstrdup(g);
+		}
+		s->x = xrealloc(s->x, (size_t)(s->n + 1) * sizeof(double));
+		s->y = xrealloc(s->y, (size_t)(s->n + 1) * sizeof(double));
+		s->lo = xrealloc(s->lo, (size_t)(s->n + 1) * sizeof(double));
+		s->hi = xrealloc(s->hi, (size_t)(s->n + 1) * sizeof(double));
+		s->x[s->n] = get_num(row, cs->x) * cs->xscale;
+		s->y[s->n] = get_num(row, cs->y);
+		s->lo[s->n] = cs->lo ? get_num(row, cs->lo) : NAN;
+		s->hi[s->n] = cs->hi ? get_num(row, cs->hi) : NAN;
+		s->n++;
+	}
+}
+
+/* "0.1.0" and "0.1" are one version: major and minor. */
+static bool same_version(const char *a, const char *b)
+{
+	unsigned am, an, bm, bn;
+
+	return sscanf(a, "%u.%u", &am, &an) == 2 && sscanf(b, "%u.%u", &bm, &bn) == 2 && am == bm && an == bn;
+}
+
+static void read_known(json_object *root, struct rep_doc *d)
+{
+	json_object_object_foreach(root, key, val) {
+		struct rep_matrix m;
+
+		if (val && json_object_is_type(val, json_type_object) && read_matrix(key, val, &m)) {
+			*add_matrix(d, d->nm) = m;
+		}
+	}
+	read_verdict(root, d);
+	if (!strcmp(d->kind, "slit"))
+		slit_extras(root, d);
+	if (!strcmp(d->kind, "check"))
+		check_margin(root, d);
+	for (size_t i = 0; i < ARRAY_SIZE(curve_specs); i++)
+		if (!strcmp(curve_specs[i].kind, d->kind))
+			read_curves(root, &curve_specs[i], d);
+}
+
+int report_read(const char *path, const char *text, const char *version,
+		struct rep_doc *d, char *err, size_t errlen)
+{
+	struct json_tokener *tok = json_tokener_new();
+	size_t len = strlen(text), end;
+	enum json_tokener_error jerr;
+	json_object *root, *prov;
+	const char *ver;
+
+	memset(d, 0, sizeof(*d));
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	while (jerr == json_tokener_success && end < len && isspace((unsigned char)text[end]))
+		end++;
+	if (jerr != json_tokener_success || end < len || !json_object_is_type(root, json_type_object)) {
+		int line = 1;
+
+		for (size_t i = 0; i < end && i < len; i++)
+			line += text[i] == '\n';
+		json_object_put(root);
+		json_tokener_free(tok);
+		return read_err(err, errlen, "%s:%d: %s; expected one JSON object as a pagehop command writes it with --format json",
+				path, line, jerr == json_tokener_continue ? "the JSON ends early"
+				: jerr != json_tokener_success ? json_tokener_error_desc(jerr)
+				: end < len ? "text after the JSON object" : "not an object");
+	}
+	json_tokener_free(tok);
+	d->path = xstrdup(path);
+	prov = get(root, "provenance");
+	for (int i = 0; i < REP_NPROV; i++)
+		d->prov[i] = scalar_text(get(prov, rep_prov_keys[i]));
+	d->kind = xstrdup(get_str(prov, "subcommand") ?: "");
+	ver = get_str(prov, "version");
+	if (!prov || strcmp(get_str(prov, "tool") ?: "", "pagehop"))
+		d->not_shown = xstrdup("no provenance block naming pagehop: not a pagehop document");
+	else if (!d->kind[0])
+		d->not_shown = xstrdup("its provenance names no subcommand: the kind of document is unknown");
+	else if (!ver)
+		d->not_shown = xasprintf("a %s document without provenance.version: its version is unknown", d->kind);
+	else if (!same_version(ver, version))
+		d->not_shown = xasprintf("a %s document of pagehop %s; this report reads version %s", d->kind,
+					 ver, version);
+	else {
+		size_t i;
+
+		for (i = 0; i < nknown_kinds && strcmp(known_kinds[i], d->kind); i++)
+			;
+		if (i == nknown_kinds)
+			d->not_shown = xasprintf("kind '%s' is not a pagehop command's document", d->kind);
+		else
+			read_known(root, d);
+	}
+	json_object_put(root);
+	return 0;
+}
+
+void report_doc_free(struct rep_doc *d)
+{
+	free(d->path);
+	free(d->kind);
+	free(d->not_shown);
+	for (int i = 0; i < REP_NPROV; i++)
+		free(d->prov[i]);
+	free(d->status);
+	free(d->summary);
+	free(d->margin);
+	for (int i = 0; i < d->nchecks; i++)
+		free(d->checks[i]);
+	free(d->checks);
+	for (int i = 0; i < d->nm; i++) {
+		free(d->m[i].title);
+		free(d->m[i].unit);
+		free(d->m[i].rows);
+		free(d->m[i].cols);
+		free(d->m[i].val);
+		free(d->m[i].mark);
+	}
+	free(d->m);
+	for (int i = 0; i < d->nc; i++) {
+		for (int k = 0; k < d->c[i].ns; k++) {
+			struct rep_series *s = &d->c[i].s[k];
+
+			free(s->name);
+			free(s->x);
+			free(s->y);
+			free(s->lo);
+			free(s->hi);
+		}
+		free(d->c[i].s);
+	}
+	free(d->c);
+	memset(d, 0, sizeof(*d));
+}

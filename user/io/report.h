@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * report.h - saved pagehop documents (any command's --format json) as one
+ * self-contained HTML page: verdicts in words at the top, then for each
+ * document its provenance, a heatmap per matrix (the SLIT beside the
+ * measurement, cells outside tolerance marked, the proposed SLIT) and its
+ * curves with CIs as error bars.  The reader (read_report.c) fills the
+ * model below; the page (report_html.c) is drawn from it alone.
+ */
+#ifndef PAGEHOP_REPORT_H
+#define PAGEHOP_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct rep_matrix {
+	char *title, *unit;
+	int nr, nc;
+	int *rows, *cols;
+	double *val;		/* nr * nc, NAN where none */
+	bool *mark;		/* cells outside tolerance */
+	bool high_good;
+};
+
+struct rep_series {
+	char *name;
+	int n;
+	double *x, *y, *lo, *hi;	/* lo, hi NAN where there is no CI */
+};
+
+struct rep_chart {
+	const char *title, *xlabel, *ylabel;
+	bool x_bytes;
+	struct rep_series *s;
+	int ns;
+};
+
+/* The provenance fields a report shows, in order (REP_PROV_KEYS). */
+enum { REP_NPROV = 8 };
+extern const char *const rep_prov_keys[REP_NPROV];
+
+struct rep_doc {
+	char *path;
+	char *kind;		/* provenance.subcommand */
+	char *not_shown;	/* why the document is not drawn, or NULL */
+	char *prov[REP_NPROV];	/* NULL where the document has none */
+	char *status, *summary, *margin;	/* the verdict, or NULL */
+	long long exit_code;
+	bool has_exit;
+	char **checks;		/* "name: result: detail" */
+	int nchecks;
+	struct rep_matrix *m;
+	int nm;
+	struct rep_chart *c;
+	int nc;
+};
+
+/*
+ * The kinds of document the report knows: the names of pagehop's commands,
+ * set by main from the command registry (so a new command's documents are
+ * known without a change here).  kinds must outlive every report_read().
+ */
+void report_set_kinds(const char *const *kinds, size_t n);
+
+/*
+ * text (a C string) read from path.  0 with d filled (d->not_shown set for
+ * a document of a kind it does not know, or of a version other than
+ * version's major.minor), or -EINVAL with one line in err for text that
+ * is not one JSON object.
+ */
+int report_read(const char *path, const char *text, const char *version,
+		struct rep_doc *d, char *err, size_t errlen);
+void report_doc_free(struct rep_doc *d);
+
+/* The page for docs[0..n), as one HTML5 document; 0 or -errno of f. */
+int report_html(FILE *f, const struct rep_doc *docs, int n, const char *made_by);
+
+#endif

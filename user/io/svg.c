@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * svg.c - heatmaps and curves as SVG, in pixels that stay readable in a
+ * page 1280 px wide: text at 12-14 px, a chart at most 900 px wide.
+ */
+#include "svg.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void xml_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default:
+			/* A control character is not XML; a report shows it as a space. */
+			fputc((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t' ? ' ' : *s, f);
+		}
+	}
+}
+
+static void svg_open(FILE *f, int w, int h, const char *cls, const char *title)
+{
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"%s\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\" role=\"img\">\n",
+		cls, w, h, w, h);
+	fputs("<title>", f);
+	xml_text(f, title);
+	fputs("</title>\n", f);
+	fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"15\" font-weight=\"bold\">", 10);
+	xml_text(f, title);
+	fputs("</text>\n", f);
+}
+
+/*
+ * Blue (best) through pale yellow to red (worst), t in [0, 1]: the
+ * diverging ramp of ColorBrewer's RdYlBu, readable in grey too.
+ */
+static void ramp(double t, char *out, size_t size)
+{
+	static const double stop[3][3] = { { 44, 123, 182 }, { 255, 255, 191 }, { 215, 25, 28 } };
+	const double *a, *b;
+	double u;
+
+	t = t < 0 ? 0 : t > 1 ? 1 : t;
+	a = t < 0.5 ? stop[0] : stop[1];
+	b = t < 0.5 ? stop[1] : stop[2];
+	u = t < 0.5 ? t * 2 : (t - 0.5) * 2;
+	snprintf(out, size, "#%02x%02x%02x", (int)lround(a[0] + (b[0] - a[0]) * u),
+		 (int)lround(a[1] + (b[1] - a[1]) * u), (int)lround(a[2] + (b[2] - a[2]) * u));
+}
+
+#define CELL 58
+#define HEAT_LEFT 80
+#define HEAT_TOP 70
+
+void svg_heatmap(FILE *f, const struct svg_heat *h)
+{
+	int n = h->nrows * h->ncols, w, ht, marks = 0;
+	double lo = INFINITY, hi = -INFINITY;
+	char col[16];
+
+	for (int i = 0; i < n; i++) {
+		if (isfinite(h->val[i])) {
+			lo = fmin(lo, h->val[i]);
+			hi = fmax(hi, h->val[i]);
+		}
+		marks += h->mark && h->mark[i];
+	}
+	/* One scale for charts set side by side, so that a colour means one value. */
+	if (isfinite(h->lo) && isfinite(h->hi) && h->hi > h->lo) {
+		lo = h->lo;
+		hi = h->hi;
+	}
+	w = HEAT_LEFT + h->ncols * CELL + 20;
+	if (w < 330)
+		w = 330;
+	ht = HEAT_TOP + h->nrows * CELL + 70;
+	svg_open(f, w, ht, "chart heatmap", h->title);
+	fprintf(f, "<text x=\"%d\" y=\"42\" text-anchor=\"middle\">memory node</text>\n",
+		HEAT_LEFT + h->ncols * CELL / 2);
+	fprintf(f, "<text x=\"14\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">CPU node</text>\n",
+		HEAT_TOP + h->nrows * CELL / 2, HEAT_TOP + h->nrows * CELL / 2);
+	for (int c = 0; c < h->ncols; c++)
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
+			HEAT_LEFT + c * CELL + CELL / 2, HEAT_TOP - 8, h->col_ids[c]);
+	for (int r = 0; r < h->nrows; r++) {
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text>\n",
+			HEAT_LEFT - 8, HEAT_TOP + r * CELL + CELL / 2 + 5, h->row_ids[r]);
+		for (int c = 0; c < h->ncols; c++) {
+			int i = r * h->ncols + c, x = HEAT_LEFT + c * CELL, y = HEAT_TOP + r * CELL;
+			bool out = h->mark && h->mark[i];
+			double t = hi > lo ? (h->val[i] - lo) / (hi - lo) : 0;
+
+			if (!isfinite(h->val[i])) {
+				fprintf(f, "<rect class=\"cell none\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+					"fill=\"#eeeeee\" stroke=\"#ffffff\"/>\n", x, y, CELL, CELL);
+				fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#888888\">-</text>\n",
+					x + CELL / 2, y + CELL / 2 + 5);
+				continue;
+			}
+			ramp(h->high_is_good ? 1 - t : t, col, sizeof(col));
+			fprintf(f, "<rect class=\"cell%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
+				"stroke=\"#ffffff\"><title>CPU node %d, memory node %d: %.4g %s%s</title></rect>\n",
+				out ? " out" : "", x, y, CELL, CELL, col, h->row_ids[r], h->col_ids[c], h->val[i],
+				h->unit, out ? " (outside tolerance)" : "");
+			/* The mark inside the cell, so that a neighbour cannot cover it. */
+			if (out)
+				fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+					"stroke=\"#000000\" stroke-width=\"3\"/>\n", x + 3, y + 3, CELL - 6, CELL - 6);
+			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\"%s>%.4g</text>\n",
+				x + CELL / 2, y + CELL / 2 + 5, out ? " font-weight=\"bold\"" : "", h->val[i]);
+		}
+	}
+	/* The legend: the colour scale with its ends, and what a mark means. */
+	{
+		int y = HEAT_TOP + h->nrows * CELL + 18;
+
+		for (int k = 0; k < 10; k++) {
+			ramp(h->high_is_good ? 1 - k / 9.0 : k / 9.0, col, sizeof(col));
+			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"12\" fill=\"%s\"/>\n",
+				HEAT_LEFT + k * 14, y, col);
+		}
+		fprintf(f, "<text x=\"%d\" y=\"%d\">%.4g to %.4g", HEAT_LEFT + 148, y + 11,
+			isfinite(lo) ? lo : 0, isfinite(hi) ? hi : 0);
+		if (h->unit[0]) {
+			fputc(' ', f);
+			xml_text(f, h->unit);
+		}
+		fputs("</text>\n", f);
+		if (marks)
+			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"12\" fill=\"none\" stroke=\"#000000\" "
+				"stroke-width=\"3\"/><text x=\"%d\" y=\"%d\">outside tolerance (%d)</text>\n",
+				HEAT_LEFT, y + 22, HEAT_LEFT + 22, y + 33, marks);
+	}
+	fputs("</svg>\n", f);
+}
+
+/* ---- curves ---- */
+
+#define CW 900
+#define CH 470
+#define PL 80	/* plot area: left, right, top, bottom margins */
+#define PR 200
+#define PT 40
+#define PB 60
+
+static const char *const palette[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
+};
+
+struct axis {
+	double lo, hi;
+	bool log2;
+	int px0, px1;	/* pixels of lo and hi */
+};
+
+static double to_px(const struct axis *a, double v)
+{
+	double u = a->log2 ? (log2(v) - log2(a->lo)) / (log2(a->hi) - log2(a->lo))
+			   : (v - a->lo) / (a->hi - a->lo);
+
+	return a->px0 + u * (a->px1 - a->px0);
+}
+
+/* 16384 -> "16K", 1048576 -> "1M". */
+static void bytes_label(double b, char *out, size_t size)
+{
+	static const char units[] = "BKMGTP";
+	int u = 0;
+
+	while (b >= 1024 && u < 5) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(out, size, "%g%c", b, u ? units[u] : 'B');
+}
+
+/* A step of 1, 2 or 5 times a power of ten giving about 5 ticks over range. */
+static double nice_step(double range)
+{
+	double p = pow(10, floor(log10(range / 5))), m = range / 5 / p;
+
+	return p * (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10);
+}
+
+static bool usable(const struct svg_series *s, int i, bool log2x)
+{
+	return isfinite(s->x[i]) && isfinite(s->y[i]) && (!log2x || s->x[i] > 0);
+}
+
+static void ticks(FILE *f, const struct svg_chart *c, const struct axis *x, const struct axis *y)
+{
+	char lab[32];
+
+	if (x->log2) {
+		/* Every power of two, or of four when there are more than 12. */
+		int e0 = (int)ceil(log2(x->lo)), e1 = (int)floor(log2(x->hi));
+		int step = e1 - e0 > 12 ? 2 : 1;
+
+		for (int e = e0; e <= e1; e += step) {
+			double px = to_px(x, ldexp(1, e));
+
+			bytes_label(ldexp(1, e), lab, sizeof(lab));
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#dddddd\"/>"
+				"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+				px, PT, px, CH - PB, px, CH - PB + 18, lab);
+		}
+	} else {
+		double st = nice_step(x->hi - x->lo);
+
+		for (double v = ceil(x->lo / st) * st; v <= x->hi + st * 1e-9; v += st)
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#dddddd\"/>"
+				"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
+				to_px(x, v), PT, to_px(x, v), CH - PB, to_px(x, v), CH - PB + 18, v);
+	}
+	{
+		double st = nice_step(y->hi - y->lo);
+
+		for (double v = ceil(y->lo / st) * st; v <= y->hi + st * 1e-9; v += st)
+			fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
+				"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+				PL, to_px(y, v), CW - PR, to_px(y, v), PL - 6, to_px(y, v) + 4, v);
+	}
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444444\"/>\n",
+		PL, PT, CW - PL - PR, CH - PT - PB);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (PL + CW - PR) / 2, CH - 14);
+	xml_text(f, c->xlabel);
+	fprintf(f, "</text>\n<text x=\"18\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 18 %d)\">",
+		(PT + CH - PB) / 2, (PT + CH - PB) / 2);
+	xml_text(f, c->ylabel);
+	fputs("</text>\n", f);
+}
+
+void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, int ns)
+{
+	struct axis x = { INFINITY, -INFINITY, c->x_log2_bytes, PL, CW - PR };
+	struct axis y = { INFINITY, -INFINITY, false, CH - PB, PT };
+	int shown = 0;
+
+	for (int k = 0; k < ns; k++)
+		for (int i = 0; i < s[k].n; i++) {
+			if (!usable(&s[k], i, x.log2))
+				continue;
+			x.lo = fmin(x.lo, s[k].x[i]);
+			x.hi = fmax(x.hi, s[k].x[i]);
+			y.lo = fmin(y.lo, s[k].y[i]);
+			y.hi = fmax(y.hi, s[k].y[i]);
+			if (s[k].lo && isfinite(s[k].lo[i]))
+				y.lo = fmin(y.lo, s[k].lo[i]);
+			if (s[k].hi && isfinite(s[k].hi[i]))
+				y.hi = fmax(y.hi, s[k].hi[i]);
+		}
+	if (!isfinite(x.lo)) {
+		x.lo = 1;
+		x.hi = 2;
+		y.lo = 0;
+		y.hi = 1;
+	}
+	if (c->y_from_zero && y.lo > 0)
+		y.lo = 0;
+	if (x.hi <= x.lo)
+		x.hi = x.log2 ? x.lo * 2 : x.lo + 1;
+	if (y.hi <= y.lo)
+		y.hi = y.lo + (y.lo ? fabs(y.lo) * 0.1 : 1);
+	y.hi += (y.hi - y.lo) * 0.05;
+	svg_open(f, CW, CH, "chart curves", c->title);
+	ticks(f, c, &x, &y);
+	for (int k = 0; k < ns; k++) {
+		const char *col = palette[k % (int)(sizeof(palette) / sizeof(palette[0]))];
+		bool first = true;
+		int ly = PT + 12 + shown * 22;
+
+		if (!s[k].n)
+			continue;
+		for (int i = 0; i < s[k].n; i++) {
+			double px, lo, hi;
+
+			if (!usable(&s[k], i, x.log2) || !s[k].lo || !s[k].hi)
+				continue;
+			lo = s[k].lo[i];
+			hi = s[k].hi[i];
+			if (!isfinite(lo) || !isfinite(hi))
+				continue;
+			px = to_px(&x, s[k].x[i]);
+			fprintf(f, "<path class=\"err\" d=\"M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8\" stroke=\"%s\" fill=\"none\"/>\n",
+				px, to_px(&y, lo), to_px(&y, hi), px - 4, to_px(&y, lo), px - 4, to_px(&y, hi), col);
+		}
+		fprintf(f, "<path class=\"curve\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" d=\"", col);
+		for (int i = 0; i < s[k].n; i++) {
+			if (!usable(&s[k], i, x.log2))
+				continue;
+			fprintf(f, "%s%.1f %.1f", first ? "M" : "L", to_px(&x, s[k].x[i]), to_px(&y, s[k].y[i]));
+			first = false;
+		}
+		fputs("\"/>\n", f);
+		for (int i = 0; i < s[k].n; i++)
+			if (usable(&s[k], i, x.log2))
+				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
+					to_px(&x, s[k].x[i]), to_px(&y, s[k].y[i]), col);
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>"
+			"<text x=\"%d\" y=\"%d\">", CW - PR + 14, ly, CW - PR + 40, ly, col, CW - PR + 46, ly + 5);
+		xml_text(f, s[k].name);
+		fputs("</text>\n", f);
+		shown++;
+	}
+	if (shown)
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#555555\">bars: 95%% CI</text>\n",
+			CW - PR + 14, PT + 12 + shown * 22 + 6);
+	fputs("</svg>\n", f);
+}
