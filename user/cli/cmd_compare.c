@@ -79,35 +79,6 @@ static int compare_option(void *ctx, const struct ph_opt *o, const char *arg)
 	return o->id == OPT_TOLERANCE ? 0 : -EINVAL;
 }
 
-/* Move the operands (FILE|DIR) out of argv into paths; argv keeps the options. */
-static int split_operands(int *argc, char *argv[], char **paths)
-{
-	int n = 0, out = 1;
-	bool rest = false;
-
-	for (int i = 1; i < *argc; i++) {
-		const char *a = argv[i];
-		const struct ph_opt *o;
-
-		if (rest || a[0] != '-' || !strcmp(a, "-")) {
-			paths[n++] = argv[i];
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			rest = true;
-			continue;
-		}
-		argv[out++] = argv[i];
-		o = !strncmp(a, "--", 2) && !strchr(a, '=') ? opts_find(&cmd_compare_spec, a + 2) : NULL;
-		if (!o && a[1] == 'f' && !a[2])
-			o = opts_find(&cmd_compare_spec, "format");
-		if (o && o->arg && i + 1 < *argc)
-			argv[out++] = argv[++i];
-	}
-	*argc = out;
-	return n;
-}
-
 int cmd_compare(int argc, char *argv[])
 {
 	struct compare_args a = { .k = 4 };
@@ -115,7 +86,7 @@ int cmd_compare(int argc, char *argv[])
 	struct ph_hset *sets = NULL;
 	struct ph_fleet f = { 0 };
 	struct ph_doc *doc = NULL;
-	int npaths = split_operands(&argc, argv, paths), n = 0, rc;
+	int npaths = opts_split_operands(&cmd_compare_spec, &argc, argv, paths), n = 0, rc;
 
 	session_init(&a.s, 0);
 	rc = opts_parse(&cmd_compare_spec, argc, argv, compare_option, &a);

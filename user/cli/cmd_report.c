@@ -56,31 +56,6 @@ static int report_option(void *ctx, const struct ph_opt *o, const char *arg)
 	return 0;
 }
 
-/* Move the operands out of argv (options keep their values); returns how many. */
-static int split_operands(int *argc, char *argv[], char **paths)
-{
-	int n = 0, out = 1;
-	bool rest = false;
-
-	for (int i = 1; i < *argc; i++) {
-		const char *a = argv[i];
-
-		if (rest || a[0] != '-' || !strcmp(a, "-")) {
-			paths[n++] = argv[i];
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			rest = true;
-			continue;
-		}
-		argv[out++] = argv[i];
-		if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < *argc)
-			argv[out++] = argv[++i];
-	}
-	*argc = out;
-	return n;
-}
-
 /* The page in memory, for write_file_atomic; 0 or -errno. */
 static int render(const struct rep_doc *docs, int n, char **page, size_t *len)
 {
@@ -102,7 +77,7 @@ int cmd_report(int argc, char *argv[])
 {
 	char **paths = xcalloc((size_t)argc + 1, sizeof(*paths)), err[1024], *page = NULL;
 	const char *out = NULL;
-	int npaths = split_operands(&argc, argv, paths), n = 0, rc;
+	int npaths = opts_split_operands(&cmd_report_spec, &argc, argv, paths), n = 0, rc;
 	struct rep_doc *docs = xcalloc((size_t)npaths + 1, sizeof(*docs));
 	size_t len = 0;
 

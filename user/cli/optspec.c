@@ -51,6 +51,44 @@ const struct ph_opt *opts_find(const struct ph_cmdspec *spec, const char *name)
 	return NULL;
 }
 
+static const struct ph_opt *opts_find_short(const struct ph_cmdspec *spec, char c)
+{
+	for (const struct ph_optgroup *g = spec->groups; g && g->title; g++)
+		for (const struct ph_opt *o = g->opts; o->name; o++)
+			if (o->shortc && o->shortc == c)
+				return o;
+	return NULL;
+}
+
+int opts_split_operands(const struct ph_cmdspec *spec, int *argc, char *argv[], char **paths)
+{
+	int n = 0, out = 1;
+	bool rest = false;
+
+	for (int i = 1; i < *argc; i++) {
+		const char *a = argv[i];
+		const struct ph_opt *o = NULL;
+
+		if (rest || a[0] != '-' || !strcmp(a, "-")) {
+			paths[n++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			rest = true;
+			continue;
+		}
+		argv[out++] = argv[i];
+		if (!strncmp(a, "--", 2))
+			o = strchr(a, '=') ? NULL : opts_find(spec, a + 2);
+		else if (a[1] && !a[2])
+			o = opts_find_short(spec, a[1]);
+		if (o && o->arg && i + 1 < *argc)
+			argv[out++] = argv[++i];
+	}
+	*argc = out;
+	return n;
+}
+
 int opts_defaults(const struct ph_cmdspec *spec, ph_opt_handler handle, void *ctx)
 {
 	for (const struct ph_optgroup *g = spec->groups; g && g->title; g++)

@@ -92,4 +92,12 @@ char *opts_usage(const struct ph_cmdspec *spec);
 /* Find a declared option by long name, or NULL. */
 const struct ph_opt *opts_find(const struct ph_cmdspec *spec, const char *name);
 
+/*
+ * Move the operands (words that are not options or their values, "-", and
+ * everything after "--") out of argv into paths, in order; argv keeps the
+ * options, each with its value when SPEC says it takes one.  Returns how
+ * many operands; paths must hold *argc entries.
+ */
+int opts_split_operands(const struct ph_cmdspec *spec, int *argc, char *argv[], char **paths);
+
 #endif
