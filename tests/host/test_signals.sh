@@ -106,12 +106,17 @@ done
 
 # A second signal does not wait for the first to be acted on: the process
 # ends at once (nothing on stdout), still with the pool put back.  Two
-# different signals, as two of the same may merge into one.
+# different signals, as two of the same may merge into one.  Both are sent
+# while the process is stopped, so that both are pending when it resumes:
+# sent one after the other to a running process, the first can be acted on
+# in full (output written) before the second arrives on a loaded host.
 "$PAGEHOP" chase --reserve --page-size 2m --size 1G --time 30 --format json >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 if wait_for $pid "[ \$(cat $NR) -gt $before ] && [ \$(ntasks $pid) -ge 2 ]" 60; then
+	kill -STOP $pid
 	kill -INT $pid
 	kill -TERM $pid
+	kill -CONT $pid
 	wait $pid
 	rc=$?
 	expect "second signal: exit" $rc 130
