@@ -12,7 +12,10 @@
 # after the one it drops; pagehop --time is as long.  From each pair:
 #   pagehop's minimum (lat_min_ns) / multichase's best sample, and
 #   pagehop's median (lat_ns) / multichase's average (its -a figure, from
-#   the same run's samples, -v),
+#   the same run's samples, -v), and
+#   pagehop's median / the median of multichase's samples (the same
+#   statistic on both sides: if the second ratio is below 1 and this one is
+#   not, the gap is the average's, not the chase's),
 # which are different statistics: a minimum against a minimum, a centre
 # against a centre.  Prints each ratio's median over pairs with its 95%
 # confidence interval and the sign test's p-value.  CASES overrides the
@@ -55,7 +58,7 @@ ph() {
 		{ echo "pagehop chase $1: no verified figure" >&2; exit 1; }
 }
 
-# mcrun CASE -> "best average" ns, from the samples of one run (-v).
+# mcrun CASE -> "best average median" ns, from the samples of one run (-v).
 mcrun() {
 	local a=(-m "$size" -s 64 -n "$samples" -v) pages
 	case $1 in
@@ -72,16 +75,21 @@ mcrun() {
 	else
 		"$mc" "${a[@]}" >"$tmp/mc.out" 2>&1 || { echo "multichase $1 failed: $(tail -n 2 "$tmp/mc.out")" >&2; exit 1; }
 	fi
-	awk -F'avg=' 'NF == 2 { v = $2 + 0; s += v; n++; if (!n0++ || v < b) b = v }
-		END { if (!n) exit 1; printf "%s %s\n", b, s / n }' "$tmp/mc.out" ||
+	awk -F'avg=' 'NF == 2 { v = $2 + 0; x[++n] = v; s += v; if (n == 1 || v < b) b = v }
+		END {
+			if (!n) exit 1
+			for (i = 2; i <= n; i++)	# insertion sort: a few samples
+				for (j = i; j > 1 && x[j - 1] > x[j]; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
+			printf "%s %s %s\n", b, s / n, (n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2)
+		}' "$tmp/mc.out" ||
 		{ echo "multichase $1: no samples in its output" >&2; exit 1; }
 }
 
 cases=${CASES:-4k thp 1g tlb}
 printf '# pagehop %s; multichase from %s; %d pairs of %d samples; size %s\n' "$pagehop" "$MULTICHASE_SRC" \
 	"$pairs" "$samples" "$size"
-printf '%-5s %8s %8s %7s %-13s %-7s %9s %9s %7s %-13s %s\n' case ph_min mc_best ratio ratio_ci95 sign_p \
-	ph_median mc_avg ratio ratio_ci95 sign_p
+printf '%-5s %8s %8s %7s %-13s %-7s %9s %9s %7s %-13s %-7s %9s %7s %-13s %s\n' case ph_min mc_best ratio \
+	ratio_ci95 sign_p ph_median mc_avg ratio ratio_ci95 sign_p mc_median ratio ratio_ci95 sign_p
 for c in $cases; do
 	if [ "$c" = 1g ] && [ ! -e "$pool1g" ]; then
 		echo "1g: skipped, this host has no 1 GiB pages" >&2
@@ -91,14 +99,17 @@ for c in $cases; do
 	for ((p = 0; p < pairs; p++)); do
 		if ((p % 2 == 0)); then a=$(ph "$c") b=$(mcrun "$c"); else b=$(mcrun "$c") a=$(ph "$c"); fi
 		echo "$a $b" >>"$tmp/pair"
-		printf '  %s pair %d of %d: pagehop min/median %s, multichase best/avg %s\n' "$c" $((p + 1)) \
+		printf '  %s pair %d of %d: pagehop min/median %s, multichase best/avg/median %s\n' "$c" $((p + 1)) \
 			"$pairs" "$a" "$b" >&2
 	done
 	awk '{ printf "%.4f\n", $1 / $3 }' "$tmp/pair" >"$tmp/r1"
 	awk '{ printf "%.4f\n", $2 / $4 }' "$tmp/pair" >"$tmp/r2"
-	printf '%-5s %8.2f %8.2f %7.3f %-13s %-7s %9.2f %9.2f %7.3f %-13s %s\n' "$c" \
+	awk '{ printf "%.4f\n", $2 / $5 }' "$tmp/pair" >"$tmp/r3"
+	printf '%-5s %8.2f %8.2f %7.3f %-13s %-7s %9.2f %9.2f %7.3f %-13s %-7s %9.2f %7.3f %-13s %s\n' "$c" \
 		"$(awk '{ print $1 }' "$tmp/pair" | median)" "$(awk '{ print $3 }' "$tmp/pair" | median)" \
 		"$(median <"$tmp/r1")" "$(ci95 <"$tmp/r1")" "$(sign_p "$(awk '$1 < 1' "$tmp/r1" | wc -l)" "$pairs")" \
 		"$(awk '{ print $2 }' "$tmp/pair" | median)" "$(awk '{ print $4 }' "$tmp/pair" | median)" \
-		"$(median <"$tmp/r2")" "$(ci95 <"$tmp/r2")" "$(sign_p "$(awk '$1 < 1' "$tmp/r2" | wc -l)" "$pairs")"
+		"$(median <"$tmp/r2")" "$(ci95 <"$tmp/r2")" "$(sign_p "$(awk '$1 < 1' "$tmp/r2" | wc -l)" "$pairs")" \
+		"$(awk '{ print $5 }' "$tmp/pair" | median)" \
+		"$(median <"$tmp/r3")" "$(ci95 <"$tmp/r3")" "$(sign_p "$(awk '$1 < 1' "$tmp/r3" | wc -l)" "$pairs")"
 done

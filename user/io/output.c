@@ -430,8 +430,8 @@ void doc_time_line(const struct ph_doc *d, char *buf, size_t size)
 	const double *t = d->phase_s;
 
 	snprintf(buf, size,
-		 "time: setup %.2f s (alloc %.2f, touch %.2f, verify %.2f, chain %.2f, arrays %.2f), warm-up %.2f s, measure %.2f s, total %.2f s",
+		 "time: setup %.2f s (alloc %.2f, touch %.2f, verify %.2f, chain %.2f, arrays %.2f), warm-up %.2f s, measure %.2f s, check %.2f s, total %.2f s",
 		 d->setup_s, t[PH_PHASE_ALLOC], t[PH_PHASE_TOUCH], t[PH_PHASE_VERIFY],
 		 t[PH_PHASE_CHAIN], t[PH_PHASE_ARRAYS], t[PH_PHASE_WARMUP], t[PH_PHASE_MEASURE],
-		 d->total_s);
+		 t[PH_PHASE_CHECK], d->total_s);
 }

@@ -63,6 +63,7 @@ const char *phase_key(enum ph_phase p)
 {
 	static const char *const keys[PH_PHASE_COUNT] = {
 		"alloc_s", "touch_s", "verify_s", "chain_s", "arrays_s", "warmup_s", "measure_s",
+		"check_s",
 	};
 
 	return p >= 0 && p < PH_PHASE_COUNT ? keys[p] : "?";

@@ -2,9 +2,10 @@
 /*
  * phases.h - where a run's time went: seconds spent laying out memory,
  * touching it, reading its placement back, building and checking chains,
- * writing arrays, warming up and measuring, each timed with the monotonic
- * clock around the real work, and the total since the command began.  Every
- * document rendered carries them (output.h), once phases_start() was called.
+ * writing arrays, warming up, measuring and checking the arrays' results,
+ * each timed with the monotonic clock around the real work, and the total
+ * since the command began.  Every document rendered carries them
+ * (output.h), once phases_start() was called.
  */
 #ifndef PAGEHOP_PHASES_H
 #define PAGEHOP_PHASES_H
@@ -16,13 +17,14 @@ enum ph_phase {
 	PH_PHASE_TOUCH,		/* faulting every page in */
 	PH_PHASE_VERIFY,	/* reading the placement back, before and after */
 	PH_PHASE_CHAIN,		/* building and checking chase chains */
-	PH_PHASE_ARRAYS,	/* bandwidth arrays: their first values written, the last checked */
+	PH_PHASE_ARRAYS,	/* bandwidth arrays: their first values written */
 	PH_PHASE_WARMUP,	/* untimed passes: warm-up, block sizing */
 	PH_PHASE_MEASURE,	/* the timed blocks of every figure */
+	PH_PHASE_CHECK,		/* bandwidth arrays read back after each figure */
 	PH_PHASE_COUNT
 };
 
-/* The setup phases are those before PH_PHASE_WARMUP. */
+/* The setup phases are those before PH_PHASE_WARMUP; the rest are per figure. */
 #define PH_PHASE_SETUP_END PH_PHASE_WARMUP
 
 /* The total runs from here (the command's start); phases count from now on. */

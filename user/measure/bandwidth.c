@@ -134,6 +134,17 @@ static void work_init(void *ctx, int tid)
 	}
 }
 
+/*
+ * Whether lent memory m holds kernel k's arrays of n elements for every
+ * thread, as a figure of the same kernel left and checked them.  A figure
+ * of one thread alone (o->only) writes and checks only that thread's.
+ */
+static bool arrays_kept(const struct ph_memory *m, const struct stream_kernel *k, size_t n,
+			const struct ph_bwopt *o)
+{
+	return m->have_arrays && m->arrays_op == (int)k->op && m->arrays_elems == n && o->only < 0;
+}
+
 /* One untimed whole pass (the warm-up). */
 static void work_pass(void *ctx, int tid)
 {
@@ -292,12 +303,25 @@ int bandwidth_figure_opt(struct ph_session *s, const struct stream_kernel *k,
 		if (k->uses & STREAM_C)
 			r.c[i] = base + slot++ * stride;
 	}
-	/* The arrays overwrite whatever chain lent memory held. */
-	if (s->segs_lent)
-		s->mem->have_chain = false;
-	t = now_mono_raw();
-	team_run(s->team, work_init, &r, &s->clk, r.ticks);
-	phase_add(PH_PHASE_ARRAYS, now_mono_raw() - t);
+	/*
+	 * Lent memory that holds this kernel's arrays, as the last figure on it
+	 * left them and checked them (a matrix column measured from another
+	 * row), is streamed as it is: every kernel's results depend only on its
+	 * sources, which it does not write, so a pass over them gives the values
+	 * the check expects, whether they were written by init or by the same
+	 * kernel's last pass.  Otherwise the arrays are written afresh; they
+	 * overwrite whatever chain lent memory held.
+	 */
+	if (!s->segs_lent || !arrays_kept(s->mem, k, r.n, o)) {
+		if (s->segs_lent) {
+			s->mem->have_chain = false;
+			s->mem->have_arrays = false;
+			s->mem->arrays_written++;
+		}
+		t = now_mono_raw();
+		team_run(s->team, work_init, &r, &s->clk, r.ticks);
+		phase_add(PH_PHASE_ARRAYS, now_mono_raw() - t);
+	}
 	/* Warm-up: one untimed pass; it also times a pass to size the blocks:
 	 * BLOCK_SECONDS, or one pass if that takes longer. */
 	t = now_mono_raw();
@@ -314,9 +338,16 @@ int bandwidth_figure_opt(struct ph_session *s, const struct stream_kernel *k,
 		measure_figure(&cfg, sample_bw, &r, &out->res);
 		t = now_mono_raw();
 		team_run(s->team, work_check, &r, &s->clk, r.ticks);
-		phase_add(PH_PHASE_ARRAYS, now_mono_raw() - t);
+		phase_add(PH_PHASE_CHECK, now_mono_raw() - t);
 		for (int i = 0; i < n; i++)
 			out->bad += r.bad[i];
+		/* Whole arrays of every thread, checked right: the next figure of
+		 * this kernel on this memory may start from them. */
+		if (s->segs_lent && !out->bad && !cut && o->only < 0) {
+			s->mem->have_arrays = true;
+			s->mem->arrays_op = (int)k->op;
+			s->mem->arrays_elems = r.n;
+		}
 		if (o->per_thread) {
 			out->nthr = n;
 			out->thr = xcalloc((size_t)n, sizeof(*out->thr));

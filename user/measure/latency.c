@@ -254,8 +254,11 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 	 * Each thread's chain, built and checked to be one full cycle by the
 	 * CPUs of its memory's node (chain.h).  Over 1 GiB that still takes
 	 * a fraction of a second: it stops on a signal, and the figure is then
-	 * left out (exit 130).
+	 * left out (exit 130).  A chain built in lent memory overwrites the
+	 * bandwidth arrays it may hold.
 	 */
+	if (s->segs_lent && !reuse)
+		s->mem->have_arrays = false;
 	for (int i = 0; i < n; i++) {
 		struct chase_spec ts = *spec;
 		int err = 0;

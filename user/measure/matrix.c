@@ -3,8 +3,9 @@
  * matrix.c - measure every CPU node x memory node pair.
  *
  * Each column's memory is allocated on the column's node(s), verified and
- * (for latency) given its chain once, then measured from every row in turn,
- * each row warming up on it first; it is read back once more and freed
+ * given its chain (latency) or its arrays (bandwidth, per kernel) once,
+ * then measured from every row in turn, each row warming up on it first
+ * (bandwidth: all rows' read, then all rows' triad); it is read back once more and freed
  * before the next column, so no column can borrow another's placement.
  * The latency memory is freed before the bandwidth memory is laid out: one
  * at a time, as much as a single cell needed before.  Latency runs one
@@ -324,13 +325,29 @@ static int cell_latency(struct ph_mx *mx, struct ph_session *s, int r, int c)
 	return rc;
 }
 
-/* One cell's bandwidths: one thread per core of the row, memory on the column. */
-static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c)
+/* The bandwidth figures, in the order a column measures them. */
+static const struct {
+	unsigned fig;
+	enum ph_recorded rec;
+	const char *kernel;
+} bw_figs[] = {
+	{ MX_READ, PH_REC_READ, "read" },
+	{ MX_TRIAD, PH_REC_TRIAD, "triad" },
+};
+
+/* Whether bandwidth figure f is the last one the matrix measures. */
+static bool last_bw_figure(const struct ph_mx *mx, size_t f)
 {
-	static const struct { unsigned fig; enum ph_recorded rec; const char *kernel; } figs[] = {
-		{ MX_READ, PH_REC_READ, "read" },
-		{ MX_TRIAD, PH_REC_TRIAD, "triad" },
-	};
+	for (size_t g = f + 1; g < ARRAY_SIZE(bw_figs); g++)
+		if (mx->figures & bw_figs[g].fig)
+			return false;
+	return true;
+}
+
+/* One bandwidth figure of a cell: one thread per core of the row, memory on the column. */
+static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c, size_t f)
+{
+	struct ph_bandwidth bw;
 	int rc, from = mx->ncellv;
 
 	s->bind.cpunodebind = copy_nodes(mx->groups[mx->rows[r]].nodes);
@@ -341,17 +358,11 @@ static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c)
 	rc = session_start(s, 0);
 	if (rc && s->segs && !s->all_verified)
 		cell_not_verified(mx, from);
-	for (size_t f = 0; !rc && f < ARRAY_SIZE(figs) && !ph_interrupted; f++) {
-		struct ph_bandwidth bw;
-		const struct stream_kernel *k;
-
-		if (!(mx->figures & figs[f].fig))
-			continue;
-		k = stream_auto(figs[f].kernel, false, NULL);
-		rc = bandwidth_figure(s, k, &bw);
+	if (!rc && !ph_interrupted) {
+		rc = bandwidth_figure(s, stream_auto(bw_figs[f].kernel, false, NULL), &bw);
 		if (bw.res.n) {
-			store(figs[f].fig == MX_READ ? mx->read : mx->triad, r, c, &bw.res);
-			add_cell(mx, s, r, c, figs[f].rec, &bw.res);
+			store(bw_figs[f].fig == MX_READ ? mx->read : mx->triad, r, c, &bw.res);
+			add_cell(mx, s, r, c, bw_figs[f].rec, &bw.res);
 		}
 		bandwidth_free(&bw);
 	}
@@ -421,11 +432,18 @@ int matrix_measure(struct ph_mx *mx, struct ph_session *s, ph_mx_cell_fn on_cell
 			rc = rc ? rc : e;
 		}
 		from = mx->ncellv;
-		for (int r = 0; bw && !rc && r < mx->nrows && !ph_interrupted; r++) {
-			rc = cell_bandwidth(mx, s, r, c);
-			if (rc || (rc = figure_done(mx, true, t0, on_cell, ctx)))
-				break;
-		}
+		/*
+		 * Figure by figure, every row in turn: the arrays one kernel
+		 * left and checked are the next row's start (bandwidth.c), so
+		 * each is written once per column, not once per cell.
+		 */
+		for (size_t f = 0; bw && !rc && f < ARRAY_SIZE(bw_figs); f++)
+			for (int r = 0; (mx->figures & bw_figs[f].fig) && !rc && r < mx->nrows &&
+			     !ph_interrupted; r++) {
+				rc = cell_bandwidth(mx, s, r, c, f);
+				if (rc || (rc = figure_done(mx, last_bw_figure(mx, f), t0, on_cell, ctx)))
+					break;
+			}
 		if (mx->bw_mem.segs) {
 			int e = release(mx, s, &mx->bw_mem, from);
 

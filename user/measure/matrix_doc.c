@@ -151,6 +151,8 @@ struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
 		section_int(sec, "bandwidth_size_KiB", (long long)(mx->bw_size / KiB));
 		section_str(sec, "bandwidth_isa", bandwidth_isas(isas, sizeof(isas)));
 		section_int(sec, "bandwidth_buffers_built", mx->bw_mem.laid_out);
+		/* Once per kernel per column, not per cell (bandwidth.c). */
+		section_int(sec, "bandwidth_arrays_written", mx->bw_mem.arrays_written);
 	}
 	section_int(sec, "cells_done", mx->done);
 	section_int(sec, "cells", mx->total);

@@ -98,6 +98,7 @@ static void memory_take(struct ph_memory *m, struct ph_session *s)
 	memcpy(m->nodes, s->binding.nodes, (size_t)m->n * sizeof(int));
 	m->all_verified = s->all_verified;
 	m->have_chain = false;
+	m->have_arrays = false;
 	m->nslots = xcalloc((size_t)m->n, sizeof(int64_t));
 	m->laid_out++;
 	s->segs_lent = true;
@@ -145,6 +146,7 @@ bool memory_release(struct ph_session *s, struct ph_memory *m)
 	m->nslots = NULL;
 	m->n = 0;
 	m->have_chain = false;
+	m->have_arrays = false;
 	return ok;
 }
 

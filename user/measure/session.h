@@ -40,6 +40,16 @@ struct ph_memory {
 	struct chase_spec chain_spec;	/* thread i's seed is chain_spec.seed + i */
 	int64_t *nslots;
 	int chains_built;
+	/*
+	 * The bandwidth arrays in it (bandwidth.c): the values the last
+	 * figure left, checked right, of kernel op over arrays of elems
+	 * elements; a figure of the same kind starts from them instead of
+	 * writing them again.  arrays_written counts the writes.
+	 */
+	bool have_arrays;
+	int arrays_op;
+	size_t arrays_elems;
+	int arrays_written;
 };
 
 struct ph_counters;
