@@ -80,3 +80,21 @@ int common_option(struct ph_session *s, const struct ph_opt *o, const char *arg)
 	h = parse_common(s, o->id, arg);
 	return h < 0 ? -EINVAL : h ? 0 : 1;
 }
+
+int common_one_kernel(struct ph_bwstudy *plan, const char *kernel, enum ph_isa isa, bool nt)
+{
+	const char *missing = NULL;
+	int err = bandwidth_study_plan(plan, &kernel, 1, isa, nt, &missing);
+
+	if (err == -EOPNOTSUPP) {
+		ph_err("--isa %s: this CPU (or the OS) does not support it; the widest here is %s",
+		       isa_name(isa), isa_name(isa_best()));
+		return PH_EXIT_UNSUPPORTED;
+	}
+	if (err) {
+		ph_err("--kernel %s: no such kernel%s; expected %s", kernel, nt ? " with --nt" : "",
+		       stream_op_list());
+		return PH_EXIT_USAGE;
+	}
+	return 0;
+}
