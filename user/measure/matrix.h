@@ -25,6 +25,8 @@ enum {
 struct ph_mx_group {
 	char name[64];		/* "0-1" or "2" */
 	struct bitmask *nodes;
+	struct bitmask *cpus;	/* the row's CPUs, or NULL: every CPU of nodes */
+	char cpus_text[192];	/* cpus as given, "" without */
 	bool has_cpus, has_memory;
 };
 

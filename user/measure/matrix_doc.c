@@ -201,6 +201,7 @@ struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
 		t = doc_add_table(doc, "groups", "groups");
 		table_add_col(t, "group");
 		table_add_col(t, "nodes");
+		table_add_col(t, "cpus");
 		table_add_col(t, "has_cpus");
 		table_add_col(t, "has_memory");
 		for (int g = 0; g < mx->ngroups; g++) {
@@ -208,6 +209,7 @@ struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
 
 			table_int(t, r, "group", g);
 			table_str(t, r, "nodes", mx->groups[g].name);
+			table_str(t, r, "cpus", mx->groups[g].cpus_text[0] ? mx->groups[g].cpus_text : NULL);
 			table_bool(t, r, "has_cpus", mx->groups[g].has_cpus);
 			table_bool(t, r, "has_memory", mx->groups[g].has_memory);
 		}
