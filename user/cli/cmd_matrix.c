@@ -25,6 +25,7 @@ enum {
 	OPT_SAVE,
 	OPT_LAT_SIZE,
 	OPT_BW_SIZE,
+	OPT_ORIENTATION,
 };
 
 static const struct ph_opt matrix_opts[] = {
@@ -43,6 +44,10 @@ static const struct ph_opt matrix_opts[] = {
 	{ "pattern", 0, "P", OPT_PATTERN, "latency pattern, as pagehop chase takes it", "random", NULL },
 	{ "lat-size", 0, "SIZE", OPT_LAT_SIZE, "latency working set", NULL, "--size" },
 	{ "bw-size", 0, "SIZE", OPT_BW_SIZE, "bandwidth working set", NULL, "--size" },
+	{ "orientation", 0, "cpu-rows|mem-rows", OPT_ORIENTATION,
+	  "print the matrices with rows = CPU node, or rows =\n"
+	  "memory node as published tables do (table and CSV;\n"
+	  "JSON keeps CPU rows, as slit --input reads it)", "cpu-rows", NULL },
 	{ "save", 0, "FILE", OPT_SAVE,
 	  "write the JSON to FILE after every cell (atomically),\n"
 	  "so an interrupted run keeps what it measured", NULL, NULL },
@@ -248,6 +253,12 @@ static int matrix_option(void *ctx, const struct ph_opt *o, const char *arg)
 		return 0;
 	case OPT_SAVE:
 		a->save = arg;
+		return 0;
+	case OPT_ORIENTATION:
+		if (orient_parse(arg, &a->mx.orient)) {
+			ph_err("--orientation: unknown orientation '%s'; expected cpu-rows or mem-rows", arg);
+			return -EINVAL;
+		}
 		return 0;
 	case OPT_LAT_SIZE:
 		return cli_parse_size("--lat-size", arg, &a->lat_size);
