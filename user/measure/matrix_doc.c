@@ -151,8 +151,13 @@ static struct ph_doc *build_doc(const struct ph_mx *mx, struct ph_session *s, bo
 
 	if (mx->have_prov)
 		doc_set_provenance(doc, &mx->prov);
-	section_str(sec, "rows", mx->grouped ? "CPU groups (index into groups)" : "CPU nodes");
-	section_str(sec, "columns", mx->grouped ? "memory groups (index into groups)" : "memory nodes");
+	{
+		const char *cpu = mx->grouped ? "CPU groups (index into groups)" : "CPU nodes";
+		const char *memory = mx->grouped ? "memory groups (index into groups)" : "memory nodes";
+
+		section_str(sec, "rows", mem ? memory : cpu);
+		section_str(sec, "columns", mem ? cpu : memory);
+	}
 	section_str(sec, "page_size_asked", psize_name(s->bufreq.psize));
 	section_str(sec, "backend", mx->backend);
 	if (mx->figures & MX_LATENCY) {
