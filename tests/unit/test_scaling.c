@@ -131,6 +131,30 @@ static void test_goaround_turns(void **state)
 	assert_memory_equal(turns, ((const int[]){ 0, 1, 2, 4, 8, 16, 32, 39 }), 8 * sizeof(int));
 }
 
+static void test_level_nodes(void **state)
+{
+	static const bool all[4] = { true, true, true, true };
+	static const bool no1[4] = { true, false, true, true };
+	static const bool cpuonly0[4] = { false, true, true, true };
+	int nodes[4];
+
+	(void)state;
+	/* From node 0: itself, node 1 (16), node 2 (22, the lowest of 2 and 3). */
+	assert_int_equal(scaling_level_nodes(4, slit4, all, 0, nodes, 4), 3);
+	assert_memory_equal(nodes, ((const int[]){ 0, 1, 2 }), 3 * sizeof(int));
+	/* From node 3: itself, node 2, node 0. */
+	assert_int_equal(scaling_level_nodes(4, slit4, all, 3, nodes, 4), 3);
+	assert_memory_equal(nodes, ((const int[]){ 3, 2, 0 }), 3 * sizeof(int));
+	/* Node 1 without memory: level 1 is left out. */
+	assert_int_equal(scaling_level_nodes(4, slit4, no1, 0, nodes, 4), 2);
+	assert_memory_equal(nodes, ((const int[]){ 0, 2 }), 2 * sizeof(int));
+	/* A CPU-only node 0: no local level. */
+	assert_int_equal(scaling_level_nodes(4, slit4, cpuonly0, 0, nodes, 4), 2);
+	assert_memory_equal(nodes, ((const int[]){ 1, 2 }), 2 * sizeof(int));
+	/* max caps the levels. */
+	assert_int_equal(scaling_level_nodes(4, slit4, all, 0, nodes, 2), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +163,7 @@ int main(void)
 		cmocka_unit_test(test_hop_levels),
 		cmocka_unit_test(test_goaround_shape),
 		cmocka_unit_test(test_goaround_turns),
+		cmocka_unit_test(test_level_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 
 double scaling_efficiency(const int *threads, const double *bw, int i)
 {
@@ -100,5 +101,23 @@ int goaround_turns(int nthreads, int *turns)
 		turns[k++] = p;
 	if (turns[k - 1] != nthreads - 1)
 		turns[k++] = nthreads - 1;
+	return k;
+}
+
+int scaling_level_nodes(int n, const int *dist, const bool *has_mem, int from, int *nodes,
+			int max)
+{
+	int *hops = calloc((size_t)(n * n), sizeof(int)), k = 0;
+
+	if (!hops)
+		return 0;
+	scaling_hop_levels(n, dist, hops);
+	for (int level = 0; level < n && k < max; level++)
+		for (int b = 0; b < n; b++)
+			if (has_mem[b] && hops[from * n + b] == level) {
+				nodes[k++] = b;
+				break;
+			}
+	free(hops);
 	return k;
 }

@@ -6,6 +6,8 @@
 #ifndef PAGEHOP_SCALING_H
 #define PAGEHOP_SCALING_H
 
+#include <stdbool.h>
+
 /* The knee's threshold: a count reaching this share of the curve's maximum. */
 #define SCALING_KNEE_SHARE 0.90
 
@@ -34,6 +36,15 @@ int scaling_knee(const int *threads, const double *bw, int n);
  * A 4-node SLIT 10/16/22 gives 1 for 16 and 2 for 22.
  */
 void scaling_hop_levels(int n, const int *dist, int *hops);
+
+/*
+ * The node of each hop level seen from node index from, for a working-set
+ * sweep per level: nodes[k] is the lowest index with hop level k
+ * (scaling_hop_levels) among those with has_mem set; a level without such
+ * a node is left out.  Returns the number of levels filled (at most max).
+ */
+int scaling_level_nodes(int n, const int *dist, const bool *has_mem, int from, int *nodes,
+			int max);
 
 /*
  * mem_go_around (Schmidl): T threads, each owning a block on its own node;

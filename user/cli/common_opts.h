@@ -96,4 +96,7 @@ int common_option(struct ph_session *s, const struct ph_opt *o, const char *arg)
  */
 int common_one_kernel(struct ph_bwstudy *plan, const char *kernel, enum ph_isa isa, bool nt);
 
+/* --kernel "copy,triad" into names of stream_ops[] (*out malloc'd).  0 or -EINVAL. */
+int common_parse_kernels(const char *arg, const char ***out, int *n);
+
 #endif

@@ -26,6 +26,8 @@ const struct ph_command ph_commands[] = {
 	  "what hardware and software prefetching do, per access pattern", &cmd_prefetch_spec },
 	{ "scale", cmd_scale,
 	  "bandwidth against thread count, by placement: efficiency and the knee", &cmd_scale_spec },
+	{ "hops", cmd_hops,
+	  "bandwidth and latency against working-set size, per hop level", &cmd_hops_spec },
 	{ "goaround", cmd_goaround,
 	  "mem_go_around: every thread on another's block, turn by turn, all at once", &cmd_goaround_spec },
 	{ "matrix", cmd_matrix,
