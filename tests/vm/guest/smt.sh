@@ -7,7 +7,7 @@
 # uses; the go-around's blocks, which pagehop reads back with move_pages
 # or its module, are checked against the sysfs node of their owner's CPU.
 . /tests/tap.sh
-plan 21
+plan 25
 
 topo() { cat /sys/devices/system/cpu/cpu$1/topology/$2; }
 node_of() { for d in /sys/devices/system/cpu/cpu$1/node*; do echo "${d##*node}"; done; }
@@ -41,6 +41,20 @@ if scale exclusive; then
 		ok "exclusive: CPUs $cpus on two cores" ||
 		not_ok "exclusive: two cores" "cpus $cpus: $(jq -c '.scale[0]' /tmp/exclusive.json)"
 else skip "exclusive: two cores" "scale failed"; fi
+
+# compact fills node 0 (its one core's two siblings) first; scatter deals
+# the two threads to nodes 0 and 1.  Nodes by sysfs.
+nodes_of() { for c in $(echo "$1" | tr , ' '); do node_of $c; done | paste -sd,; }
+if scale compact; then
+	cpus=$(jq -r '.scale[0].cpus' /tmp/compact.json)
+	[ "$(nodes_of "$cpus")" = "0,0" ] && ok "compact: CPUs $cpus both on node 0" ||
+		not_ok "compact: one node" "cpus $cpus on nodes $(nodes_of "$cpus")"
+else skip "compact: one node" "scale failed"; fi
+if scale scatter; then
+	cpus=$(jq -r '.scale[0].cpus' /tmp/scatter.json)
+	[ "$(nodes_of "$cpus")" = "0,1" ] && ok "scatter: CPUs $cpus on nodes 0 and 1" ||
+		not_ok "scatter: two nodes" "cpus $cpus on nodes $(nodes_of "$cpus")"
+else skip "scatter: two nodes" "scale failed"; fi
 
 # goaround, one thread per core (= per node): turn 0 local, every other
 # turn all remote; mean hops by the SLIT's levels (16: 1, 22: 2) are
