@@ -414,10 +414,79 @@ static void test_save_stdout(void **state)
 	fake_free(&mx, &s);
 }
 
+/* The block of the table output titled title: its header and rows, each
+ * with its runs of blanks squeezed to one ("node 0 1", "2: 9.00 8.10"). */
+static void table_block(const char *text, const char *title, char lines[5][96])
+{
+	const char *p = strstr(text, title);
+
+	assert_non_null(p);
+	p = strchr(p, '\n') + 1;
+	for (int i = 0; i < 5; i++) {
+		int k = 0;
+
+		while (*p == ' ')
+			p++;
+		for (; *p && *p != '\n' && k < 95; p++)
+			if (*p != ' ' || (k && lines[i][k - 1] != ' '))
+				lines[i][k++] = *p;
+		lines[i][k] = '\0';
+		p += *p == '\n';
+	}
+}
+
+/*
+ * --orientation mem-rows: the table's matrices with rows = memory node,
+ * each value where the hand-transposed matrix puts it; JSON keeps CPU rows.
+ */
+static void test_orientation(void **state)
+{
+	struct ph_session s;
+	struct ph_mx mx;
+	char *text = NULL, lines[5][96];
+	size_t len = 0;
+	struct ph_doc *doc;
+	FILE *f;
+
+	(void)state;
+	fake_run(&mx, &s);
+	mx.orient = PH_ORIENT_MEM_ROWS;
+	s.fmt = PH_FMT_TABLE;
+	doc = matrix_doc(&mx, &s);
+	f = open_memstream(&text, &len);
+	assert_int_equal(doc_render(doc, PH_FMT_TABLE, f), 0);
+	assert_int_equal(fclose(f), 0);
+	doc_free(doc);
+	/* read: CPU rows { 34.01 18.91 9.00 | 17.44 33.50 8.10 }, printed
+	 * with rows = memory node 0, 1, 2 and columns = CPU node 0, 1. */
+	table_block(text, "read bandwidth, GB/s (median); rows = memory node:", lines);
+	assert_string_equal(lines[0], "node 0 1");
+	assert_string_equal(lines[1], "0: 34.01 17.44");
+	assert_string_equal(lines[2], "1: 18.91 33.50");
+	assert_string_equal(lines[3], "2: 9.00 8.10");
+	assert_non_null(strstr(text, "rows = memory node (table and CSV only)"));
+	free(text);
+	/* JSON: rows are the CPU nodes, as slit --input reads them. */
+	s.fmt = PH_FMT_JSON;
+	text = json_of(&mx, &s);
+	assert_null(strstr(text, "rows = memory node"));
+	{
+		/* Row 0 (34.01, 18.91, 9.00) before row 1 (17.44, ...); rows =
+		 * memory node would put 17.44 second. */
+		const char *m = strstr(text, "\"bandwidth_read_GBps\": {");
+
+		assert_non_null(m);
+		assert_true(strstr(m, "18.91") < strstr(m, "17.44"));
+	}
+	free(text);
+	fake_free(&mx, &s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_orientation),
 		cmocka_unit_test(test_as_recorded),
 		cmocka_unit_test(test_figures_measured),
 		cmocka_unit_test(test_save_callback),

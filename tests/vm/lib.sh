@@ -200,6 +200,29 @@ VM_LINUX_SLIT='10 20 20 20 20 10 20 20 20 20 10 20 20 20 20 10'"
 }
 
 
+# numa4smt: 8 vCPUs with SMT, 2 sockets of 2 nodes (QEMU dies), each node
+# one core of 2 threads (CPUs 2n and 2n+1 on node n), the numa4 SLIT (16
+# within a socket, 22 across) and 1 GiB a node.  The guest kernel warns
+# (WARNING, topology_sane) when a last-level cache spans two nodes: TCG's
+# max CPU is an AMD family 0xf, whose LLC Linux takes to be the package's,
+# so the CPU says Intel (LLC from CPUID leaf 4) without an L3 (the LLC is
+# then the core's L2).  For the placement and go-around tests (smt.sh).
+vm_config_numa4smt() {
+	local n slit="10 16 22 22 16 10 22 22 22 22 10 16 22 22 16 10"
+	VM_QEMU_NUMA=(-machine q35,hmat=on -m 4G -smp 8,sockets=2,dies=2,cores=1,threads=2)
+	for n in 0 1 2 3; do
+		VM_QEMU_NUMA+=(-object "memory-backend-ram,id=m$n,size=1G"
+			-numa "node,nodeid=$n,cpus=$((2 * n))-$((2 * n + 1)),memdev=m$n,initiator=$n")
+	done
+	vm_slit_args "$slit"
+	vm_hmat_args "$slit"
+	VM_QEMU_CPU=max,vendor=GenuineIntel,l3-cache=off
+	VM_APPEND=
+	VM_ENV="VM_NODES=4
+VM_CPUS=8
+VM_SLIT='$slit'"
+}
+
 # The slit machines with guest time counted in instructions (-icount): a
 # vCPU's time is then the instructions it ran, every load costs the same
 # whatever node it reads, and a measured matrix is exactly flat, as the
@@ -227,7 +250,7 @@ VM_ICOUNT=1"
 vm_boot() {
 	local config=$1 timeout=$2 out=$3 initrd rc
 	shift 3
-	VM_QEMU_ACCEL=
+	VM_QEMU_ACCEL= VM_QEMU_CPU=
 	"vm_config_$config" || vm_die "unknown machine config '$config'"
 	mkdir -p "$out"
 	printf '%s\nVM_CONFIG=%s\nVM_KVER=%s\n%s\n' "$VM_ENV" "$config" "$VM_KVER" \
@@ -245,7 +268,7 @@ vm_boot() {
 	# thread for all vCPUs costs ~10% on the module suite and ends that.
 	# It also keeps the vCPUs from competing for the host's cores, so a
 	# vCPU measuring is not descheduled by its idle siblings.
-	timeout --kill-after=10 "$timeout" qemu-system-x86_64 ${VM_QEMU_ACCEL:--accel tcg,thread=single} -cpu max \
+	timeout --kill-after=10 "$timeout" qemu-system-x86_64 ${VM_QEMU_ACCEL:--accel tcg,thread=single} -cpu ${VM_QEMU_CPU:-max} \
 		"${VM_QEMU_NUMA[@]}" \
 		-kernel "$VM_VMLINUZ" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic $VM_APPEND" \

@@ -5,6 +5,8 @@
 #include "scaling.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
 
 double scaling_efficiency(const int *threads, const double *bw, int i)
 {
@@ -40,4 +42,82 @@ int scaling_knee(const int *threads, const double *bw, int n)
 		if (!isnan(bw[i]) && bw[i] >= SCALING_KNEE_SHARE * max)
 			first = i;
 	return first == last ? -1 : first;
+}
+
+void scaling_hop_levels(int n, const int *dist, int *hops)
+{
+	for (int a = 0; a < n; a++)
+		for (int b = 0; b < n; b++) {
+			int below = 0;
+
+			if (a == b) {
+				hops[a * n + b] = 0;
+				continue;
+			}
+			/* Distinct values below: count each value at its first column. */
+			for (int c = 0; c < n; c++) {
+				bool first = true;
+
+				if (c == a || dist[a * n + c] >= dist[a * n + b])
+					continue;
+				for (int e = 0; e < c && first; e++)
+					first = e == a || dist[a * n + e] != dist[a * n + c];
+				below += first;
+			}
+			hops[a * n + b] = 1 + below;
+		}
+}
+
+void goaround_shape(const int *cpu_node, const int *mem_node, int nthreads, int turn, int n,
+		    const int *dist, const int *hops, struct ph_turn_shape *out)
+{
+	double h = 0, d = 0;
+
+	out->turn = turn;
+	out->remote = 0;
+	for (int t = 0; t < nthreads; t++) {
+		int c = cpu_node[t], m = mem_node[goaround_owner(t, turn, nthreads)];
+
+		out->remote += c != m;
+		h += hops[c * n + m];
+		d += dist[c * n + m];
+	}
+	out->remote_share = nthreads ? (double)out->remote / nthreads : NAN;
+	out->mean_hops = nthreads ? h / nthreads : NAN;
+	out->mean_distance = nthreads ? d / nthreads : NAN;
+}
+
+int goaround_turns(int nthreads, int *turns)
+{
+	int k = 0;
+
+	if (nthreads <= GOAROUND_ALL_TURNS) {
+		for (int i = 0; i < nthreads; i++)
+			turns[k++] = i;
+		return k;
+	}
+	turns[k++] = 0;
+	for (int p = 1; p < nthreads; p *= 2)
+		turns[k++] = p;
+	if (turns[k - 1] != nthreads - 1)
+		turns[k++] = nthreads - 1;
+	return k;
+}
+
+int scaling_level_nodes(int n, const int *dist, const bool *has_mem, int from, int *nodes,
+			int max)
+{
+	int *hops = calloc((size_t)(n * n), sizeof(int)), k = 0;
+
+	if (!hops)
+		return 0;
+	scaling_hop_levels(n, dist, hops);
+	for (int level = 0; level < n && k < max; level++)
+		for (int b = 0; b < n; b++)
+			if (has_mem[b] && hops[from * n + b] == level) {
+				nodes[k++] = b;
+				break;
+			}
+	free(hops);
+	return k;
 }

@@ -202,6 +202,45 @@ int cli_check_list(const char *opt, const char *arg, const char *expected)
 	return 0;
 }
 
+int cli_parse_ascending(const char *opt, const char *arg, unsigned min, unsigned max,
+			const char *expected, int **out, int *n)
+{
+	char *copy, *save = NULL;
+	long prev = -1;
+
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	if (cli_check_list(opt, arg, expected))
+		return -EINVAL;
+	copy = xstrdup(arg);
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(tok, '-');
+		unsigned lo, hi;
+
+		if (dash)
+			*dash = '\0';
+		if (cli_parse_uint(opt, tok, min, max, &lo) ||
+		    cli_parse_uint(opt, dash ? dash + 1 : tok, min, max, &hi))
+			goto bad;
+		if ((long)lo <= prev || hi < lo) {
+			ph_err("%s: '%s': the numbers must be ascending, each once", opt, arg);
+			goto bad;
+		}
+		for (unsigned v = lo; v <= hi; v++)
+			*(int *)xappend(out, n, sizeof(int)) = (int)v;
+		prev = (long)hi;
+	}
+	free(copy);
+	return 0;
+bad:
+	free(copy);
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	return -EINVAL;
+}
+
 int cli_no_arguments(int argc, char *const argv[])
 {
 	if (optind < argc) {

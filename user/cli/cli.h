@@ -35,6 +35,14 @@ int cli_parse_double(const char *opt, const char *arg, double min,
  */
 int cli_check_list(const char *opt, const char *arg, const char *expected);
 
+/*
+ * An ascending list of whole numbers, each once, each min..max: "1,2,4"
+ * or ranges "1-4,8" (every number from 1 to 4).  *out (malloc'd, freed
+ * first if set) and *n; expected completes the error's "expected ...".
+ */
+int cli_parse_ascending(const char *opt, const char *arg, unsigned min, unsigned max,
+			const char *expected, int **out, int *n);
+
 /* An unsigned 64-bit number (decimal or 0x hex), e.g. a seed. */
 int cli_parse_u64(const char *opt, const char *arg, uint64_t *out);
 

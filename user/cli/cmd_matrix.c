@@ -25,6 +25,7 @@ enum {
 	OPT_SAVE,
 	OPT_LAT_SIZE,
 	OPT_BW_SIZE,
+	OPT_ORIENTATION,
 };
 
 static const struct ph_opt matrix_opts[] = {
@@ -32,12 +33,21 @@ static const struct ph_opt matrix_opts[] = {
 	{ "groups", 0, "G,G...", OPT_GROUPS,
 	  "aggregate nodes into groups (sockets), each a node\n"
 	  "or a range: 0-1,2-3; threads run on all CPUs of\n"
-	  "the row's group, memory on the column's group", NULL, "one group per node" },
+	  "the row's group, memory on the column's group.\n"
+	  "Or one group with its CPUs chosen, repeated per\n"
+	  "group: --groups 'cpus=0,2,4,6;mem=0-1' --groups\n"
+	  "'cpus=8,10,12,14;mem=2-3': the row runs a thread on\n"
+	  "each CPU given (--threads: the first N), memory on\n"
+	  "the group's nodes", NULL, "one group per node" },
 	{ "cpunodebind", 0, "NODES", OPT_CPUNODEBIND, "only these rows", NULL, "every node with CPUs" },
 	{ "membind", 0, "NODES", OPT_MEMBIND, "only these columns", NULL, "every node with memory" },
 	{ "pattern", 0, "P", OPT_PATTERN, "latency pattern, as pagehop chase takes it", "random", NULL },
 	{ "lat-size", 0, "SIZE", OPT_LAT_SIZE, "latency working set", NULL, "--size" },
 	{ "bw-size", 0, "SIZE", OPT_BW_SIZE, "bandwidth working set", NULL, "--size" },
+	{ "orientation", 0, "cpu-rows|mem-rows", OPT_ORIENTATION,
+	  "print the matrices with rows = CPU node, or rows =\n"
+	  "memory node as published tables do (table and CSV;\n"
+	  "JSON keeps CPU rows, as slit --input reads it)", "cpu-rows", NULL },
 	{ "save", 0, "FILE", OPT_SAVE,
 	  "write the JSON to FILE after every cell (atomically),\n"
 	  "so an interrupted run keeps what it measured", NULL, NULL },
@@ -101,6 +111,7 @@ struct matrix_args {
 	const char *save;
 	struct ph_mx_group *groups;	/* --groups, each parsed as a node list */
 	int ngroups;
+	bool explicit_groups;		/* given as cpus=...;mem=... */
 	uint64_t lat_size, bw_size;
 	bool psize_given;
 };
@@ -136,11 +147,53 @@ static int parse_figures(const char *arg, unsigned *out)
 
 static void free_groups(struct matrix_args *a)
 {
-	for (int i = 0; i < a->ngroups; i++)
+	for (int i = 0; i < a->ngroups; i++) {
 		numa_bitmask_free(a->groups[i].nodes);
+		if (a->groups[i].cpus)
+			numa_bitmask_free(a->groups[i].cpus);
+	}
 	free(a->groups);
 	a->groups = NULL;
 	a->ngroups = 0;
+}
+
+/*
+ * --groups 'cpus=0,2,4,6;mem=0-1': one group, its CPUs (libnuma's CPU list,
+ * as --physcpubind) and its nodes (a node list, as --membind); each such
+ * --groups adds a group.
+ */
+static int parse_explicit_group(const char *arg, struct matrix_args *a)
+{
+	const char *semi = strchr(arg, ';');
+	struct ph_mx_group g = { 0 };
+	char opt[96], *cpus;
+	int rc;
+
+	if (a->ngroups && !a->explicit_groups) {
+		ph_err("--groups '%s': give either node groups (0-1,2-3) or groups with CPUs (cpus=...;mem=...), not both", arg);
+		return -EINVAL;
+	}
+	if (strncmp(arg, "cpus=", 5) || !semi || strncmp(semi + 1, "mem=", 4)) {
+		ph_err("--groups '%s': expected cpus=CPUS;mem=NODES, e.g. 'cpus=0,2,4,6;mem=0-1'", arg);
+		return -EINVAL;
+	}
+	a->explicit_groups = true;
+	snprintf(opt, sizeof(opt), "--groups (group %d, cpus)", a->ngroups);
+	cpus = xstrdup(arg + 5);
+	cpus[semi - arg - 5] = '\0';
+	rc = cli_parse_cpus(opt, cpus, &g.cpus);
+	snprintf(g.cpus_text, sizeof(g.cpus_text), "%s", cpus);
+	free(cpus);
+	if (rc)
+		return -EINVAL;
+	snprintf(opt, sizeof(opt), "--groups (group %d, mem)", a->ngroups);
+	if (cli_parse_nodes(opt, semi + 5, &g.nodes)) {
+		numa_bitmask_free(g.cpus);
+		return -EINVAL;
+	}
+	snprintf(g.name, sizeof(g.name), "%s", semi + 5);
+	*(struct ph_mx_group *)xappend(&a->groups, &a->ngroups, sizeof(g)) = g;
+	return 0;
 }
 
 /* --groups 0-1,2-3: each group a node list as numactl takes it. */
@@ -148,6 +201,12 @@ static int parse_groups(const char *arg, struct matrix_args *a)
 {
 	char *copy, *save = NULL;
 
+	if (strchr(arg, '='))
+		return parse_explicit_group(arg, a);
+	if (a->explicit_groups) {
+		ph_err("--groups '%s': give either node groups (0-1,2-3) or groups with CPUs (cpus=...;mem=...), not both", arg);
+		return -EINVAL;
+	}
 	free_groups(a);
 	if (cli_check_list("--groups", arg, "groups of nodes separated by commas, e.g. 0-1,2-3"))
 		return -EINVAL;
@@ -194,6 +253,12 @@ static int matrix_option(void *ctx, const struct ph_opt *o, const char *arg)
 		return 0;
 	case OPT_SAVE:
 		a->save = arg;
+		return 0;
+	case OPT_ORIENTATION:
+		if (orient_parse(arg, &a->mx.orient)) {
+			ph_err("--orientation: unknown orientation '%s'; expected cpu-rows or mem-rows", arg);
+			return -EINVAL;
+		}
 		return 0;
 	case OPT_LAT_SIZE:
 		return cli_parse_size("--lat-size", arg, &a->lat_size);

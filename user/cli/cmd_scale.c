@@ -112,42 +112,6 @@ struct scale_args {
 	struct ph_scale sc;
 };
 
-/* "1,2,4" or "1-4,8": ascending, each 1..4096. */
-static int parse_counts(const char *arg, struct scale_args *a)
-{
-	char *copy, *save = NULL;
-	int prev = 0;
-
-	free(a->counts);
-	a->counts = NULL;
-	a->ncounts = 0;
-	if (cli_check_list("--threads-list", arg, "thread counts, e.g. 1,2,4 or 1-8"))
-		return -EINVAL;
-	copy = xstrdup(arg);
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *dash = strchr(tok, '-');
-		unsigned lo, hi;
-
-		if (dash)
-			*dash = '\0';
-		if (cli_parse_uint("--threads-list", tok, 1, 4096, &lo) ||
-		    cli_parse_uint("--threads-list", dash ? dash + 1 : tok, 1, 4096, &hi))
-			goto bad;
-		if ((int)lo <= prev || hi < lo) {
-			ph_err("--threads-list: '%s': counts must be ascending, each once", arg);
-			goto bad;
-		}
-		for (unsigned n = lo; n <= hi; n++)
-			*(int *)xappend(&a->counts, &a->ncounts, sizeof(int)) = (int)n;
-		prev = (int)hi;
-	}
-	free(copy);
-	return 0;
-bad:
-	free(copy);
-	return -EINVAL;
-}
-
 static int scale_option(void *ctx, const struct ph_opt *o, const char *arg)
 {
 	struct scale_args *a = ctx;
@@ -169,7 +133,8 @@ static int scale_option(void *ctx, const struct ph_opt *o, const char *arg)
 		a->nt = true;
 		return 0;
 	case OPT_COUNTS:
-		return parse_counts(arg, a);
+		return cli_parse_ascending("--threads-list", arg, 1, 4096,
+					   "thread counts, e.g. 1,2,4 or 1-8", &a->counts, &a->ncounts);
 	case OPT_PLACEMENT:
 		if (place_parse(arg, &a->sc.place)) {
 			ph_err("--placement: unknown placement '%s'; expected %s", arg, place_list());
@@ -195,7 +160,6 @@ int cmd_scale(int argc, char *argv[])
 	struct ph_bwstudy plan = { 0 };
 	struct bitmask *cpunodes;
 	struct ph_doc *doc = NULL;
-	const char *missing = NULL;
 	int rc;
 
 	session_init(s, GiB);
@@ -205,19 +169,9 @@ int cmd_scale(int argc, char *argv[])
 		goto out;
 	}
 	/* The kernel's variant, as pagehop stream chooses it. */
-	rc = bandwidth_study_plan(&plan, &a.kernel, 1, a.isa, a.nt, &missing);
-	if (rc == -EOPNOTSUPP) {
-		ph_err("--isa %s: this CPU (or the OS) does not support it; the widest here is %s",
-		       isa_name(a.isa), isa_name(isa_best()));
-		rc = PH_EXIT_UNSUPPORTED;
+	rc = common_one_kernel(&plan, a.kernel, a.isa, a.nt);
+	if (rc)
 		goto out;
-	}
-	if (rc) {
-		ph_err("--kernel %s: no such kernel%s; expected %s", a.kernel,
-		       a.nt ? " with --nt" : "", stream_op_list());
-		rc = PH_EXIT_USAGE;
-		goto out;
-	}
 	a.sc.k = plan.ks[0];
 	/* --cpunodebind chooses the placement's CPUs; each count binds its own. */
 	cpunodes = s->bind.cpunodebind;

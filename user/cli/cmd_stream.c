@@ -119,40 +119,6 @@ struct stream_args {
 	bool per_thread;
 };
 
-/* "copy,triad" into names of stream_ops[]. */
-static int parse_kernels(const char *arg, const char ***out, int *n)
-{
-	char *copy, *save = NULL;
-	int count = 0;
-
-	if (cli_check_list("--kernel", arg, "kernels separated by commas, e.g. copy,triad"))
-		return -EINVAL;
-	copy = xstrdup(arg);
-	free(*out);
-	*out = NULL;
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const char *name = NULL;
-
-		for (size_t i = 0; i < stream_nops && !name; i++)
-			if (!strcmp(stream_ops[i].name, tok))
-				name = stream_ops[i].name;
-		if (!name) {
-			ph_err("--kernel: unknown kernel '%s'; expected %s", tok, stream_op_list());
-			free(copy);
-			return -EINVAL;
-		}
-		*out = xrealloc(*out, (size_t)(count + 1) * sizeof(**out));
-		(*out)[count++] = name;
-	}
-	free(copy);
-	if (!count) {
-		ph_err("--kernel: empty; expected %s", stream_op_list());
-		return -EINVAL;
-	}
-	*n = count;
-	return 0;
-}
-
 static int stream_option(void *ctx, const struct ph_opt *o, const char *arg)
 {
 	struct stream_args *a = ctx;
@@ -162,7 +128,7 @@ static int stream_option(void *ctx, const struct ph_opt *o, const char *arg)
 		return h;
 	switch (o->id) {
 	case OPT_KERNEL:
-		return parse_kernels(arg, &a->names, &a->nnames);
+		return common_parse_kernels(arg, &a->names, &a->nnames);
 	case OPT_ISA:
 		if (isa_parse(arg, &a->isa)) {
 			ph_err("--isa: unknown ISA '%s'; expected auto, %s", arg, isa_name_list());

@@ -24,6 +24,8 @@ int cmd_c2c(int argc, char *argv[]);
 int cmd_locks(int argc, char *argv[]);
 int cmd_loaded(int argc, char *argv[]);
 int cmd_scale(int argc, char *argv[]);
+int cmd_goaround(int argc, char *argv[]);
+int cmd_hops(int argc, char *argv[]);
 int cmd_report(int argc, char *argv[]);
 
 /* The declarations of the commands' options (optspec.h). */
@@ -43,6 +45,8 @@ extern const struct ph_cmdspec cmd_c2c_spec;
 extern const struct ph_cmdspec cmd_locks_spec;
 extern const struct ph_cmdspec cmd_loaded_spec;
 extern const struct ph_cmdspec cmd_scale_spec;
+extern const struct ph_cmdspec cmd_goaround_spec;
+extern const struct ph_cmdspec cmd_hops_spec;
 extern const struct ph_cmdspec cmd_report_spec;
 
 #endif

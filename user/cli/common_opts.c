@@ -8,6 +8,8 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 static int parse_common(struct ph_session *s, int c, const char *arg)
 {
@@ -79,4 +81,55 @@ int common_option(struct ph_session *s, const struct ph_opt *o, const char *arg)
 		return 1;
 	h = parse_common(s, o->id, arg);
 	return h < 0 ? -EINVAL : h ? 0 : 1;
+}
+
+int common_one_kernel(struct ph_bwstudy *plan, const char *kernel, enum ph_isa isa, bool nt)
+{
+	const char *missing = NULL;
+	int err = bandwidth_study_plan(plan, &kernel, 1, isa, nt, &missing);
+
+	if (err == -EOPNOTSUPP) {
+		ph_err("--isa %s: this CPU (or the OS) does not support it; the widest here is %s",
+		       isa_name(isa), isa_name(isa_best()));
+		return PH_EXIT_UNSUPPORTED;
+	}
+	if (err) {
+		ph_err("--kernel %s: no such kernel%s; expected %s", kernel, nt ? " with --nt" : "",
+		       stream_op_list());
+		return PH_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int common_parse_kernels(const char *arg, const char ***out, int *n)
+{
+	char *copy, *save = NULL;
+	int count = 0;
+
+	if (cli_check_list("--kernel", arg, "kernels separated by commas, e.g. copy,triad"))
+		return -EINVAL;
+	copy = xstrdup(arg);
+	free(*out);
+	*out = NULL;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const char *name = NULL;
+
+		for (size_t i = 0; i < stream_nops && !name; i++)
+			if (!strcmp(stream_ops[i].name, tok))
+				name = stream_ops[i].name;
+		if (!name) {
+			ph_err("--kernel: unknown kernel '%s'; expected %s", tok, stream_op_list());
+			free(copy);
+			return -EINVAL;
+		}
+		*out = xrealloc(*out, (size_t)(count + 1) * sizeof(**out));
+		(*out)[count++] = name;
+	}
+	free(copy);
+	if (!count) {
+		ph_err("--kernel: empty; expected %s", stream_op_list());
+		return -EINVAL;
+	}
+	*n = count;
+	return 0;
 }

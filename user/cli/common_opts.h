@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "optspec.h"
+#include "bandwidth.h"
 #include "session.h"
 
 /* getopt_long values of the common options; commands use values below. */
@@ -86,5 +87,16 @@ enum {
  * error, or 1 when o is not a common option (the command's own).
  */
 int common_option(struct ph_session *s, const struct ph_opt *o, const char *arg);
+
+/*
+ * The one stream kernel of a study (scale, goaround), chosen as pagehop
+ * stream chooses it (bandwidth_study_plan).  0, or an exit code after one
+ * line on stderr: PH_EXIT_UNSUPPORTED for an ISA this CPU lacks,
+ * PH_EXIT_USAGE for no such kernel.
+ */
+int common_one_kernel(struct ph_bwstudy *plan, const char *kernel, enum ph_isa isa, bool nt);
+
+/* --kernel "copy,triad" into names of stream_ops[] (*out malloc'd).  0 or -EINVAL. */
+int common_parse_kernels(const char *arg, const char ***out, int *n);
 
 #endif

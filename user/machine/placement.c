@@ -253,3 +253,18 @@ void placement_describe(const struct ph_pu *pus, int npus, const int *cpus, int 
 		}
 	}
 }
+
+int placement_capacity(enum ph_place p, const struct ph_pu *pus, int npus)
+{
+	struct ph_place_found f;
+	int *all;
+
+	if (p != PH_PLACE_EXCLUSIVE)
+		return npus;
+	all = xcalloc((size_t)npus, sizeof(int));
+	for (int i = 0; i < npus; i++)
+		all[i] = pus[i].cpu;
+	placement_describe(pus, npus, all, npus, &f);
+	free(all);
+	return f.cores;
+}

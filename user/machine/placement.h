@@ -52,6 +52,12 @@ int placement_pus(const struct ph_cpu *cpu, const struct bitmask *cpunodes,
 int placement_order(enum ph_place p, const struct ph_pu *pus, int npus, int n,
 		    int *cpus, char *why, size_t whylen);
 
+/*
+ * How many threads rule p can place on pus: every PU, or one per core for
+ * exclusive.
+ */
+int placement_capacity(enum ph_place p, const struct ph_pu *pus, int npus);
+
 /* What a set of CPUs amounts to, read back against the PUs' relations. */
 struct ph_place_found {
 	int threads;

@@ -291,7 +291,8 @@ int bandwidth_figure_opt(struct ph_session *s, const struct stream_kernel *k,
 	r.nthr = xcalloc((size_t)n, sizeof(int));
 	stride = r.n + stagger / sizeof(double);
 	for (int i = 0; i < n; i++) {
-		double *base = s->segs[i].addr;
+		/* Every segment has per_thread bytes: any thread's arrays fit any. */
+		double *base = s->segs[(i + o->shift) % n].addr;
 		unsigned slot = 0;
 
 		/* Each used array in a region of its own, in a, b, c order,

@@ -28,6 +28,9 @@ struct ph_bwopt {
 	bool per_thread;	/* also each thread's own figure (out->thr) */
 	int only;		/* -1: all threads at once; else thread only alone,
 				 * the others idle (Bassi's "single") */
+	int shift;		/* thread t streams the arrays in thread
+				 * (t + shift) mod T's memory (mem_go_around's
+				 * turn; 0: its own) */
 };
 
 /*

@@ -53,6 +53,19 @@ static void group_fill(struct ph_mx_group *g)
 	}
 }
 
+/* The first CPU of cpus on none of nodes, or -1. */
+static int cpu_off_nodes(const struct bitmask *cpus, const struct bitmask *nodes)
+{
+	for (unsigned c = 0; c < cpus->size; c++)
+		if (numa_bitmask_isbitset(cpus, c)) {
+			int n = numa_node_of_cpu((int)c);
+
+			if (n < 0 || !numa_bitmask_isbitset(nodes, (unsigned)n))
+				return (int)c;
+		}
+	return -1;
+}
+
 static bool group_within(const struct ph_mx_group *g, const struct bitmask *filter)
 {
 	if (!filter)
@@ -87,6 +100,21 @@ int matrix_plan(struct ph_mx *mx, const struct ph_topology *topo,
 			g.nodes = numa_allocate_nodemask();
 			copy_bitmask_to_bitmask(groups[i].nodes, g.nodes);
 			group_fill(&g);
+			if (groups[i].cpus) {
+				int bad = cpu_off_nodes(groups[i].cpus, g.nodes);
+
+				g.cpus = numa_allocate_cpumask();
+				copy_bitmask_to_bitmask(groups[i].cpus, g.cpus);
+				g.has_cpus = numa_bitmask_weight(g.cpus) > 0;
+				if (bad >= 0) {
+					ph_err("--groups: group %d: CPU %d is not on its nodes %s; a group's CPUs are some of its own nodes' CPUs",
+					       i, bad, g.name);
+					mx->groups = xrealloc(mx->groups, (size_t)(mx->ngroups + 1) * sizeof(g));
+					mx->groups[mx->ngroups++] = g;
+					numa_bitmask_free(seen);
+					return PH_EXIT_USAGE;
+				}
+			}
 			mx->groups = xrealloc(mx->groups, (size_t)(mx->ngroups + 1) * sizeof(g));
 			mx->groups[mx->ngroups++] = g;
 		}
@@ -161,7 +189,9 @@ enum ph_psize matrix_default_psize(const struct ph_mx *mx, struct ph_session *s)
 
 	if (!threads)
 		for (int r = 0; r < mx->nrows; r++) {
-			unsigned t = (unsigned)cores_of(&s->cpu, mx->groups[mx->rows[r]].nodes);
+			const struct ph_mx_group *g = &mx->groups[mx->rows[r]];
+			unsigned t = g->cpus ? numa_bitmask_weight(g->cpus) :
+					       (unsigned)cores_of(&s->cpu, g->nodes);
 
 			threads = t > threads ? t : threads;
 		}
@@ -262,6 +292,22 @@ static struct bitmask *first_cpu_of(const struct bitmask *nodes)
 	return cpus;
 }
 
+/* The first CPU a row's latency runs on: of its CPU set, or of its nodes. */
+static struct bitmask *first_cpu_of_group(const struct ph_mx_group *g)
+{
+	struct bitmask *cpus;
+
+	if (!g->cpus)
+		return first_cpu_of(g->nodes);
+	cpus = numa_allocate_cpumask();
+	for (unsigned c = 0; c < g->cpus->size; c++)
+		if (numa_bitmask_isbitset(g->cpus, c)) {
+			numa_bitmask_setbit(cpus, c);
+			break;
+		}
+	return cpus;
+}
+
 static struct bitmask *copy_nodes(const struct bitmask *b)
 {
 	struct bitmask *c = numa_allocate_nodemask();
@@ -301,7 +347,7 @@ static int cell_latency(struct ph_mx *mx, struct ph_session *s, int r, int c)
 	struct ph_latency lat;
 	int rc, from = mx->ncellv;
 
-	s->bind.physcpubind = first_cpu_of(mx->groups[mx->rows[r]].nodes);
+	s->bind.physcpubind = first_cpu_of_group(&mx->groups[mx->rows[r]]);
 	s->bind.membind = copy_nodes(mx->groups[mx->cols[c]].nodes);
 	s->bind.threads = 1;
 	s->size = mx->lat_size;
@@ -350,9 +396,19 @@ static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c, 
 	struct ph_bandwidth bw;
 	int rc, from = mx->ncellv;
 
-	s->bind.cpunodebind = copy_nodes(mx->groups[mx->rows[r]].nodes);
+	const struct ph_mx_group *row = &mx->groups[mx->rows[r]];
+
 	s->bind.membind = copy_nodes(mx->groups[mx->cols[c]].nodes);
 	s->bind.threads = mx->bw_threads;
+	if (row->cpus) {
+		/* An explicit CPU set runs on every CPU given (the socket table). */
+		s->bind.physcpubind = numa_allocate_cpumask();
+		copy_bitmask_to_bitmask(row->cpus, s->bind.physcpubind);
+		if (!s->bind.threads)
+			s->bind.threads = numa_bitmask_weight(row->cpus);
+	} else {
+		s->bind.cpunodebind = copy_nodes(row->nodes);
+	}
 	s->size = mx->bw_size;
 	s->mem = &mx->bw_mem;
 	rc = session_start(s, 0);
@@ -462,8 +518,11 @@ int matrix_measure(struct ph_mx *mx, struct ph_session *s, ph_mx_cell_fn on_cell
 
 void matrix_free(struct ph_mx *mx)
 {
-	for (int g = 0; g < mx->ngroups; g++)
+	for (int g = 0; g < mx->ngroups; g++) {
 		numa_bitmask_free(mx->groups[g].nodes);
+		if (mx->groups[g].cpus)
+			numa_bitmask_free(mx->groups[g].cpus);
+	}
 	free(mx->groups);
 	free(mx->rows);
 	free(mx->cols);

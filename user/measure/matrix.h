@@ -25,6 +25,8 @@ enum {
 struct ph_mx_group {
 	char name[64];		/* "0-1" or "2" */
 	struct bitmask *nodes;
+	struct bitmask *cpus;	/* the row's CPUs, or NULL: every CPU of nodes */
+	char cpus_text[192];	/* cpus as given, "" without */
 	bool has_cpus, has_memory;
 };
 
@@ -48,6 +50,7 @@ struct ph_mx {
 	struct chase_spec pattern;
 	uint64_t lat_size, bw_size;
 	unsigned bw_threads;	/* 0: one per core of the row */
+	enum ph_orient orient;	/* how table and CSV print the matrices (0: CPU rows) */
 	bool grouped;		/* rows and columns are --groups, not nodes */
 	int ngroups;
 	struct ph_mx_group *groups;	/* every node, or every group */

@@ -43,6 +43,8 @@ static void figures_of(const struct ph_mx *mx, const struct ph_nmatrix *figs[PH_
  * Write the document to save_path, if it holds a measured cell: an existing
  * file is never replaced by a matrix with nothing in it.  0 or an exit code.
  */
+static struct ph_doc *build_doc(const struct ph_mx *mx, struct ph_session *s, bool mem);
+
 static int save(const struct ph_mx *mx, struct ph_session *s, const char *save_path)
 {
 	struct ph_doc *d;
@@ -55,7 +57,7 @@ static int save(const struct ph_mx *mx, struct ph_session *s, const char *save_p
 									: "nothing written");
 		return 0;
 	}
-	d = matrix_doc(mx, s);
+	d = build_doc(mx, s, false);	/* JSON: CPU rows */
 	e = doc_save_json(d, save_path, why, sizeof(why));
 	doc_free(d);
 	if (e) {
@@ -65,33 +67,42 @@ static int save(const struct ph_mx *mx, struct ph_session *s, const char *save_p
 	return 0;
 }
 
-static void add_nmatrix(struct ph_doc *doc, enum ph_recorded fig, const char *title,
-			const struct ph_nmatrix *m)
+/*
+ * A figure or distance matrix into doc, with rows = CPU node, or with rows
+ * = memory node (mem_rows: as the seeds print their tables; the title says
+ * so).  v[r * ncols + c] has CPU rows either way.
+ */
+static void add_values(struct ph_doc *doc, const char *name, const char *title,
+		       const char *metric, int nrows, const int *row_ids, int ncols,
+		       const int *col_ids, const double *v, const char *fmt, bool mem_rows)
 {
-	struct ph_matrix *out = doc_add_matrix(doc, ph_recorded_key[fig], title,
-					       metric_name(m->metric), m->nrows, m->row_ids,
-					       m->ncols, m->col_ids);
+	struct ph_matrix *out;
+	char t[160];
 
-	for (int r = 0; r < m->nrows; r++)
-		for (int c = 0; c < m->ncols; c++)
-			matrix_num(out, r, c, m->val[r * m->ncols + c], recorded_fmt[fig].value);
+	snprintf(t, sizeof(t), "%s%s", title, mem_rows ? "; rows = memory node" : "");
+	out = mem_rows ? doc_add_matrix(doc, name, t, metric, ncols, col_ids, nrows, row_ids) :
+			 doc_add_matrix(doc, name, t, metric, nrows, row_ids, ncols, col_ids);
+	for (int r = 0; r < nrows; r++)
+		for (int c = 0; c < ncols; c++)
+			matrix_num(out, mem_rows ? c : r, mem_rows ? r : c, v[r * ncols + c], fmt);
+}
+
+static void add_nmatrix(struct ph_doc *doc, enum ph_recorded fig, const char *title,
+			const struct ph_nmatrix *m, bool mem_rows)
+{
+	add_values(doc, ph_recorded_key[fig], title, metric_name(m->metric), m->nrows, m->row_ids,
+		   m->ncols, m->col_ids, m->val, recorded_fmt[fig].value, mem_rows);
 }
 
 static void add_distance(struct ph_doc *doc, const char *name, const char *title,
-			 const struct ph_nmatrix *m, const struct ph_slit *slit)
+			 const struct ph_nmatrix *m, const struct ph_slit *slit, bool mem_rows)
 {
 	struct ph_dmatrix d;
-	struct ph_matrix *out;
 
-	if (dist_normalise(m, slit, PH_DEFAULT_NOISE, &d)) {
-		dmatrix_free(&d);	/* filled even when it fails */
-		return;
-	}
-	out = doc_add_matrix(doc, name, title, "distance", d.nrows, d.row_ids, d.ncols, d.col_ids);
-	for (int r = 0; r < d.nrows; r++)
-		for (int c = 0; c < d.ncols; c++)
-			matrix_num(out, r, c, d.d[r * d.ncols + c], "%.1f");
-	dmatrix_free(&d);
+	if (!dist_normalise(m, slit, PH_DEFAULT_NOISE, &d))
+		add_values(doc, name, title, "distance", d.nrows, d.row_ids, d.ncols, d.col_ids,
+			   d.d, "%.1f", mem_rows);
+	dmatrix_free(&d);	/* filled even when it fails */
 }
 
 static struct ph_slit *machine_slit(const struct ph_topology *t)
@@ -120,7 +131,13 @@ static const char *bandwidth_isas(char *buf, size_t size)
 	return buf;
 }
 
+/* JSON keeps CPU rows: pagehop slit --input reads every pagehop JSON so. */
 struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
+{
+	return build_doc(mx, s, mx->orient == PH_ORIENT_MEM_ROWS && s->fmt != PH_FMT_JSON);
+}
+
+static struct ph_doc *build_doc(const struct ph_mx *mx, struct ph_session *s, bool mem)
 {
 	struct ph_doc *doc = doc_new("matrix");
 	struct ph_section *sec = doc_add_section(doc, "matrix", "how the matrix was measured");
@@ -134,8 +151,13 @@ struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
 
 	if (mx->have_prov)
 		doc_set_provenance(doc, &mx->prov);
-	section_str(sec, "rows", mx->grouped ? "CPU groups (index into groups)" : "CPU nodes");
-	section_str(sec, "columns", mx->grouped ? "memory groups (index into groups)" : "memory nodes");
+	{
+		const char *cpu = mx->grouped ? "CPU groups (index into groups)" : "CPU nodes";
+		const char *memory = mx->grouped ? "memory groups (index into groups)" : "memory nodes";
+
+		section_str(sec, "rows", mem ? memory : cpu);
+		section_str(sec, "columns", mem ? cpu : memory);
+	}
 	section_str(sec, "page_size_asked", psize_name(s->bufreq.psize));
 	section_str(sec, "backend", mx->backend);
 	if (mx->figures & MX_LATENCY) {
@@ -154,6 +176,8 @@ struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
 		/* Once per kernel per column, not per cell (bandwidth.c). */
 		section_int(sec, "bandwidth_arrays_written", mx->bw_mem.arrays_written);
 	}
+	section_str(sec, "orientation", mem ? "mem-rows: rows = memory node (table and CSV only)" :
+					    "cpu-rows: rows = CPU node");
 	section_int(sec, "cells_done", mx->done);
 	section_int(sec, "cells", mx->total);
 	section_bool(sec, "interrupted", mx->interrupted);
@@ -161,17 +185,17 @@ struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
 	section_int(sec, "cells_ci_not_met", mx->ci_not_met);
 
 	if (mx->lat)
-		add_nmatrix(doc, PH_REC_LATENCY, "idle latency, ns (median)", mx->lat);
+		add_nmatrix(doc, PH_REC_LATENCY, "idle latency, ns (median)", mx->lat, mem);
 	if (mx->read)
-		add_nmatrix(doc, PH_REC_READ, "read bandwidth, GB/s (median)", mx->read);
+		add_nmatrix(doc, PH_REC_READ, "read bandwidth, GB/s (median)", mx->read, mem);
 	if (mx->triad)
-		add_nmatrix(doc, PH_REC_TRIAD, "triad bandwidth, GB/s (median)", mx->triad);
+		add_nmatrix(doc, PH_REC_TRIAD, "triad bandwidth, GB/s (median)", mx->triad, mem);
 	if (mx->lat)
 		add_distance(doc, "distance_from_latency",
-			     "distance from latency, 10 x L[c][m] / L[c][local]", mx->lat, slit);
+			     "distance from latency, 10 x L[c][m] / L[c][local]", mx->lat, slit, mem);
 	if (mx->read)
 		add_distance(doc, "distance_from_read",
-			     "distance from read bandwidth, 10 x B[c][local] / B[c][m]", mx->read, slit);
+			     "distance from read bandwidth, 10 x B[c][local] / B[c][m]", mx->read, slit, mem);
 
 	t = doc_add_table(doc, "cells", "every figure of every cell");
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
@@ -203,6 +227,7 @@ struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
 		t = doc_add_table(doc, "groups", "groups");
 		table_add_col(t, "group");
 		table_add_col(t, "nodes");
+		table_add_col(t, "cpus");
 		table_add_col(t, "has_cpus");
 		table_add_col(t, "has_memory");
 		for (int g = 0; g < mx->ngroups; g++) {
@@ -210,6 +235,7 @@ struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
 
 			table_int(t, r, "group", g);
 			table_str(t, r, "nodes", mx->groups[g].name);
+			table_str(t, r, "cpus", mx->groups[g].cpus_text[0] ? mx->groups[g].cpus_text : NULL);
 			table_bool(t, r, "has_cpus", mx->groups[g].has_cpus);
 			table_bool(t, r, "has_memory", mx->groups[g].has_memory);
 		}

@@ -33,14 +33,7 @@ int scale_plan(struct ph_scale *sc, struct ph_session *s, const struct bitmask *
 		sc->ncounts = ncounts;
 	} else {
 		/* As many as the placement takes: the PUs, or the cores for exclusive. */
-		struct ph_place_found f;
-		int *all = xcalloc((size_t)sc->npus, sizeof(int));
-
-		for (int i = 0; i < sc->npus; i++)
-			all[i] = sc->pus[i].cpu;
-		placement_describe(sc->pus, sc->npus, all, sc->npus, &f);
-		free(all);
-		max = sc->place == PH_PLACE_EXCLUSIVE ? f.cores : sc->npus;
+		max = placement_capacity(sc->place, sc->pus, sc->npus);
 		sc->ncounts = max;
 		sc->counts = xcalloc((size_t)max, sizeof(int));
 		for (int i = 0; i < max; i++)
