@@ -31,8 +31,8 @@ enum {
 };
 
 static const struct ph_opt pages_opts[] = {
-	{ "page-sizes", 0, "LIST", OPT_PAGE_SIZES, "page sizes to sweep: 4k, thp (anonymous memory\n"
-	  "backed by transparent huge pages), 2m, 1g", NULL,
+	{ "page-sizes", 0, "LIST", OPT_PAGE_SIZES, "page sizes to sweep: 4k, 2m, 1g, thp\n"
+	  "(thp: anonymous memory on transparent huge pages)", NULL,
 	  "4k, 2m and 1g, each that can be had here" },
 	{ "thp", 0, NULL, OPT_THP, "also thp (as --page-sizes ...,thp)", NULL, NULL },
 	{ "min", 0, "SIZE", OPT_MIN, "smallest working set, a power of two", "16K", NULL },
