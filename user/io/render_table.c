@@ -19,6 +19,35 @@ void doc_put_spaces(FILE *f, int n)
 		fwrite_unlocked(spaces, 1, n < 63 ? (size_t)n : 63, f);
 }
 
+/*
+ * s on lines of at most width columns, broken only after ", " (a part
+ * longer than a line stays whole), each line after the first indented by
+ * indent.
+ */
+static void print_wrapped(FILE *f, const char *s, int width, int indent)
+{
+	int col = 0;
+
+	while (*s) {
+		const char *comma = strstr(s, ", ");
+		size_t w = comma ? (size_t)(comma - s) + 1 : strlen(s);
+
+		if (col && col + 1 + (int)w > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(s, 1, w, f);
+		col += (int)w;
+		s += w;
+		while (*s == ' ')
+			s++;
+	}
+	fputc('\n', f);
+}
+
 static const char *cell_text(const struct cell *c)
 {
 	return c->kind == CELL_NONE ? "-" : ctext(c);
@@ -192,6 +221,6 @@ void doc_render_table(struct ph_doc *d, FILE *f)
 		char line[256];
 
 		doc_time_line(d, line, sizeof(line));
-		fprintf(f, "%s\n", line);
+		print_wrapped(f, line, 80, 6);
 	}
 }
