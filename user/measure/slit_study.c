@@ -8,6 +8,7 @@
 #include "slit_study.h"
 #include "acpi_hmat.h"
 #include "acpi_slit.h"
+#include "hmat_emit.h"
 #include "hmat_report.h"
 #include "hmat_table.h"
 #include "kernel_report.h"
@@ -99,6 +100,18 @@ static void hmat_add(struct ph_doc *doc, const struct hmat_in *h, const struct p
 	hmat_view_free(&v);
 }
 
+/* --emit-hmat: the proposal from the latency and read bandwidth the HMAT was compared with. */
+static int hmat_emit(const struct ph_slit_plan *p, const struct hmat_in *h,
+		     const struct ph_slit_job *job, struct ph_doc *doc)
+{
+	const bool lat = job->figure && strstr(job->figure, "latency");
+
+	return hmat_emit_acpi(&p->hmat_acpi, job->input,
+			      job->latency ? job->latency : lat ? job->m : NULL,
+			      job->read_bw ? job->read_bw : !lat ? job->m : NULL,
+			      h->path && !h->err ? &h->t : NULL, doc);
+}
+
 /* Every measured node must be in the SLIT, or the comparison is of two machines. */
 static int check_coverage(const struct ph_nmatrix *m, const struct ph_slit *s,
 			  const char *from)
@@ -168,7 +181,8 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 	slit_report(&job, &a, doc);
 	kernel_report(doc, a.slit_default ? a.slit_default : job.slit, &a.prop, job.m);
 	hmat_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit);
-	if (p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc))
+	if ((p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc)) ||
+	    (p->hmat_acpi.path && hmat_emit(p, hmat, &job, doc)))
 		ret = PH_EXIT_USAGE;
 	else if (doc_render(doc, p->fmt, stdout))
 		ret = PH_EXIT_FAIL;	/* said by main */
@@ -225,6 +239,8 @@ static int single_node(const struct ph_slit_plan *p, const struct ph_topology *t
 		section_int(s, "slit_0_0", t->distance[0]);
 	if (p->acpi.path)
 		doc_note(doc, "--emit-acpi: nothing written; a SLIT of one node has nothing to propose");
+	if (p->hmat_acpi.path)
+		doc_note(doc, "--emit-hmat: nothing written; on a single node nothing is measured");
 	if (p->save)
 		doc_note(doc, "--save %s: nothing written; on a single node nothing is measured", p->save);
 	err = doc_render(doc, p->fmt, stdout);
