@@ -11,6 +11,7 @@
 #include "hmat_emit.h"
 #include "hmat_report.h"
 #include "hmat_table.h"
+#include "memtier_report.h"
 #include "kernel_report.h"
 #include "matrix.h"
 #include "matrix_doc.h"
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 /* The SLIT of --slit, and how the report names where it came from. */
 struct given_slit {
@@ -98,6 +100,25 @@ static void hmat_add(struct ph_doc *doc, const struct hmat_in *h, const struct p
 				job->opts.noise, job->opts.tolerance, &v);
 	hmat_report(doc, h->path, h->err, h->why, &h->t, &v);
 	hmat_view_free(&v);
+}
+
+/*
+ * The memory tiers of the firmware's HMAT (when one was read) and of the
+ * proposed one, by the rule of the running kernel, or PAGEHOP_KERNEL's
+ * (a release string, for a report of another machine's kernel).
+ */
+static void tiers_add(struct ph_doc *doc, const struct hmat_in *h, const struct ph_slit_job *job,
+		      const struct ph_slit *slit, const struct ph_proposal *prop)
+{
+	const bool lat = job->figure && strstr(job->figure, "latency");
+	const char *release = getenv("PAGEHOP_KERNEL");
+	struct utsname u;
+
+	if (!release || !*release)
+		release = uname(&u) ? "unknown" : u.release;
+	memtier_report(doc, slit, prop, job->m, h->path && !h->err ? &h->t : NULL,
+		       job->latency ? job->latency : lat ? job->m : NULL,
+		       job->read_bw ? job->read_bw : !lat ? job->m : NULL, release);
 }
 
 /* --emit-hmat: the proposal from the latency and read bandwidth the HMAT was compared with. */
@@ -181,6 +202,7 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 	slit_report(&job, &a, doc);
 	kernel_report(doc, a.slit_default ? a.slit_default : job.slit, &a.prop, job.m);
 	hmat_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit);
+	tiers_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit, &a.prop);
 	if ((p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc)) ||
 	    (p->hmat_acpi.path && hmat_emit(p, hmat, &job, doc)))
 		ret = PH_EXIT_USAGE;

@@ -6,8 +6,11 @@
 # machine, where every level spans more nodes than the one below), and
 # their balancing flags (kept on every level within node_reclaim's
 # distance).  The fallback order is exposed by no file: skipped, said why.
+# The memory tiers pagehop predicts from this machine's HMAT and SLIT, by
+# this kernel's rule (section memory_tiers), against
+# /sys/devices/virtual/memory_tiering/memory_tierN/nodelist.
 . /tests/tap.sh
-plan 4
+plan 5
 
 flat_csv >/tmp/kflat.csv
 sys_slit >/tmp/kslit.txt
@@ -51,3 +54,17 @@ fi
 # Memory tiers: pagehop does not predict them yet (docs/slit.md section 13); shown for the log.
 diag "memory tiers: $(ls /sys/devices/virtual/memory_tiering 2>/dev/null | tr '\n' ' ')"
 skip "fallback order" "no file exposes a node's zonelist, and filling a 2 GiB node to watch where pages go would take minutes of TCG time"
+
+# Memory tiers: pagehop's prediction for the firmware's tables, by this kernel's rule.
+pagehop slit --input /tmp/kflat.csv --slit /tmp/kslit.txt --hmat-table /sys/firmware/acpi/tables/HMAT \
+	--format json >/tmp/t.json 2>/tmp/err
+want=$(jq -r .memory_tiers.tiers_firmware /tmp/t.json)
+mt=/sys/devices/virtual/memory_tiering
+if [ -d $mt ] && ls $mt/memory_tier* >/dev/null 2>&1; then
+	got=$(for f in $mt/memory_tier*; do echo "${f##*memory_tier} $(cat $f/nodelist)"; done | sort -n | sed 's/ /:/' | tr '\n' ' ' | sed 's/ $//')
+	[ -n "$want" ] && [ "$got" = "$want" ] &&
+		ok "memory tiers as predicted ($(jq -r .memory_tiers.rule /tmp/t.json)): $got" ||
+		not_ok "memory tiers" "pagehop: $want; sysfs: $got; $(cat /tmp/err)"
+else
+	skip "memory tiers" "no $mt/memory_tier* in this kernel (pagehop predicts $want)"
+fi
