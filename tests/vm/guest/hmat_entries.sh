@@ -44,7 +44,7 @@ tr=$(jq -r '[.hmat_table_tiering[] | "\(.node):\(.read_lat_ns)/\(.read_bw_MBps)/
 pagehop slit --input /tmp/flat.csv --slit /tmp/slit.txt --hmat-table $t --emit-hmat /tmp/hmat.asl \
 	--format json >/tmp/p.json 2>/tmp/err
 rc=$?
-[ $rc = 1 ] && [ "$(jq -r .acpi_hmat.oem_table_id /tmp/p.json)" = BXPCHMAT ] &&
+[ $rc = 1 ] && [ "$(jq -r .acpi_hmat.oem_table_id /tmp/p.json)" = "$(dd if=$t bs=1 skip=16 count=8 2>/dev/null)" ] &&
 	[ "$(jq -r .acpi_hmat.oem_revision /tmp/p.json)" = $(($(od -An -tu4 -j24 -N4 $t) + 1)) ] &&
 	ok "--emit-hmat with the machine's IDs: $(jq -c .acpi_hmat /tmp/p.json)" || not_ok "--emit-hmat" "rc $rc: $(cat /tmp/err) $(jq -c .acpi_hmat /tmp/p.json)"
 if ! command -v iasl >/dev/null; then
