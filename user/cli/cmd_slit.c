@@ -41,6 +41,7 @@ enum {
 	OPT_ORIENTATION,
 	OPT_HMAT_TABLE,
 	OPT_EMIT_HMAT,
+	OPT_HWLOC,
 };
 
 static const struct ph_opt input_opts[] = {
@@ -119,7 +120,16 @@ static const struct ph_opt measure_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
+static const struct ph_opt out_opts[] = {
+	PH_OPT_FORMAT,
+	{ "hwloc", 0, "FILE", OPT_HWLOC,
+	  "write the topology as hwloc XML with the measured\n"
+	  "latency (ps) and read bandwidth (MB/s) as user\n"
+	  "distances pagehopLatency, pagehopBandwidth and as\n"
+	  "memory attributes (lstopo --input FILE --distances);\n"
+	  "for --input, a synthetic topology of its nodes", NULL, NULL },
+	{ 0 },
+};
 
 static const struct ph_optgroup slit_groups[] = {
 	{ "input", input_opts },
@@ -267,6 +277,9 @@ static int slit_option(void *ctx, const struct ph_opt *o, const char *arg)
 	case OPT_EMIT_HMAT:
 		p->hmat_acpi.path = arg;
 		return 0;
+	case OPT_HWLOC:
+		p->hwloc = arg;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -326,6 +339,8 @@ static int check_options(const struct ph_slit_plan *p, bool measuring)
 	if (ao->path && cli_check_output("--emit-acpi", ao->path))
 		return -EINVAL;
 	if (p->hmat_acpi.path && cli_check_output("--emit-hmat", p->hmat_acpi.path))
+		return -EINVAL;
+	if (p->hwloc && cli_check_output("--hwloc", p->hwloc))
 		return -EINVAL;
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include "hmat_emit.h"
 #include "hmat_report.h"
 #include "hmat_table.h"
+#include "hwloc_export.h"
 #include "memtier_report.h"
 #include "kernel_report.h"
 #include "matrix.h"
@@ -133,6 +134,34 @@ static int hmat_emit(const struct ph_slit_plan *p, const struct hmat_in *h,
 			      h->path && !h->err ? &h->t : NULL, doc);
 }
 
+/* --hwloc: the latency and read bandwidth compared, as hwloc XML. */
+static int hwloc_add(const char *path, const struct ph_slit_job *job, bool this_machine,
+		     struct ph_doc *doc)
+{
+	const bool lat = job->figure && strstr(job->figure, "latency");
+	const struct ph_nmatrix *l = job->latency ? job->latency : lat ? job->m : NULL;
+	const struct ph_nmatrix *b = job->read_bw ? job->read_bw : !lat ? job->m : NULL;
+	struct ph_section *s;
+	char why[512];
+
+	if (!l && !b) {
+		ph_err("--hwloc %s: the input has neither a latency nor a read bandwidth matrix", path);
+		return -EINVAL;
+	}
+	if (hwloc_export(path, l, b, this_machine, why, sizeof(why))) {
+		ph_err("--hwloc %s: %s", path, why);
+		return -EINVAL;
+	}
+	s = doc_add_section(doc, "hwloc", "hwloc XML written");
+	section_str(s, "file", path);
+	section_str(s, "topology", this_machine ? "this machine's" : "synthetic: one package and one PU per node");
+	if (l)
+		section_str(s, "latency_distances", PH_HWLOC_LATENCY_NAME " (ps)");
+	if (b)
+		section_str(s, "bandwidth_distances", PH_HWLOC_BANDWIDTH_NAME " (MB/s)");
+	return 0;
+}
+
 /* Every measured node must be in the SLIT, or the comparison is of two machines. */
 static int check_coverage(const struct ph_nmatrix *m, const struct ph_slit *s,
 			  const char *from)
@@ -204,7 +233,8 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 	hmat_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit);
 	tiers_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit, &a.prop);
 	if ((p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc)) ||
-	    (p->hmat_acpi.path && hmat_emit(p, hmat, &job, doc)))
+	    (p->hmat_acpi.path && hmat_emit(p, hmat, &job, doc)) ||
+	    (p->hwloc && hwloc_add(p->hwloc, &job, this_machine, doc)))
 		ret = PH_EXIT_USAGE;
 	else if (doc_render(doc, p->fmt, stdout))
 		ret = PH_EXIT_FAIL;	/* said by main */
@@ -263,6 +293,8 @@ static int single_node(const struct ph_slit_plan *p, const struct ph_topology *t
 		doc_note(doc, "--emit-acpi: nothing written; a SLIT of one node has nothing to propose");
 	if (p->hmat_acpi.path)
 		doc_note(doc, "--emit-hmat: nothing written; on a single node nothing is measured");
+	if (p->hwloc)
+		doc_note(doc, "--hwloc %s: nothing written; on a single node nothing is measured (lstopo --of xml gives the topology)", p->hwloc);
 	if (p->save)
 		doc_note(doc, "--save %s: nothing written; on a single node nothing is measured", p->save);
 	err = doc_render(doc, p->fmt, stdout);

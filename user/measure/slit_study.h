@@ -30,6 +30,7 @@ struct ph_slit_plan {
 					 * of its IDs (--hmat-table, or this machine's) */
 	const char *hmat_table;	/* a binary HMAT to read entry by entry; NULL: this
 				 * machine's when measuring it, none for --input */
+	const char *hwloc;	/* --hwloc FILE: the matrices as hwloc XML; NULL: none */
 	enum ph_format fmt;
 	/* measuring only */
 	const char *save;	/* keep the measurement (pagehop's JSON); NULL: not kept */

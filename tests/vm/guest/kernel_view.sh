@@ -8,9 +8,11 @@
 # distance).  The fallback order is exposed by no file: skipped, said why.
 # The memory tiers pagehop predicts from this machine's HMAT and SLIT, by
 # this kernel's rule (section memory_tiers), against
-# /sys/devices/virtual/memory_tiering/memory_tierN/nodelist.
+# /sys/devices/virtual/memory_tiering/memory_tierN/nodelist.  The hwloc
+# XML of "pagehop slit --hwloc" loads in hwloc's tools when the image has
+# them (tests/vm/lib.sh copies hwloc-info, lstopo-no-graphics).
 . /tests/tap.sh
-plan 5
+plan 6
 
 flat_csv >/tmp/kflat.csv
 sys_slit >/tmp/kslit.txt
@@ -67,4 +69,16 @@ if [ -d $mt ] && ls $mt/memory_tier* >/dev/null 2>&1; then
 		not_ok "memory tiers" "pagehop: $want; sysfs: $got; $(cat /tmp/err)"
 else
 	skip "memory tiers" "no $mt/memory_tier* in this kernel (pagehop predicts $want)"
+fi
+
+# hwloc: the matrix as user distances, read back by lstopo.
+if command -v lstopo-no-graphics >/dev/null && command -v hwloc-info >/dev/null; then
+	pagehop slit --input /tmp/kflat.csv --slit /tmp/kslit.txt --hwloc /tmp/k.xml >/dev/null 2>/tmp/err
+	got=$(lstopo-no-graphics --input /tmp/k.xml --distances 2>&1 | awk '/name pagehopLatency/ { on = 1; next } /matrix \(name/ { on = 0 } on && $1 ~ /^[0-9]+$/ { for (i = 2; i <= NF; i++) printf "%s ", $i }' | sed 's/ $//')
+	want=$(awk -F, '/^[0-9]/ { for (i = 2; i <= NF; i++) printf "%d ", $i * 1000 + 0.5 }' /tmp/kflat.csv | sed 's/ $//')
+	hwloc-info --input /tmp/k.xml >/dev/null 2>&1 && [ -n "$got" ] && [ "$got" = "$want" ] &&
+		ok "hwloc XML loads; lstopo reads pagehopLatency back as measured (ps): $got" ||
+		not_ok "hwloc" "want $want got $got; $(cat /tmp/err)"
+else
+	skip "hwloc XML" "hwloc-info or lstopo-no-graphics not in the guest image (hwloc-nox missing on the host)"
 fi
