@@ -97,14 +97,8 @@ int hmat_emit_acpi(const struct ph_acpi_out *o, const char *input,
 		acpi_hmat_free(&prop);
 		return -EINVAL;
 	}
-	s = doc_add_section(doc, "acpi_hmat", "ACPI HMAT source written");
-	section_str(s, "file", o->path);
-	section_str(s, "oem_id", ids.oem_id);
-	section_str(s, "oem_table_id", ids.oem_table_id);
-	section_int(s, "oem_revision", ids.oem_revision);
-	section_str(s, "ids_from", from);
-	if (have_table)
-		section_int(s, "firmware_oem_revision", table_rev);
+	s = acpi_ids_section(doc, "acpi_hmat", "ACPI HMAT source written", o->path, &ids, from,
+			     have_table, table_rev);
 	section_int(s, "domains", prop.nmpda);
 	section_int(s, "structures", prop.nlb);
 	section_int(s, "caches", prop.ncache);

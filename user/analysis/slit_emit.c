@@ -108,6 +108,22 @@ int acpi_emit_ids(const struct ph_acpi_out *o, const char *sig, const char *tabl
 	return 0;
 }
 
+struct ph_section *acpi_ids_section(struct ph_doc *doc, const char *name, const char *title,
+				    const char *path, const struct ph_acpi_ids *ids, const char *from,
+				    bool have_table, uint32_t table_rev)
+{
+	struct ph_section *s = doc_add_section(doc, name, title);
+
+	section_str(s, "file", path);
+	section_str(s, "oem_id", ids->oem_id);
+	section_str(s, "oem_table_id", ids->oem_table_id);
+	section_int(s, "oem_revision", ids->oem_revision);
+	section_str(s, "ids_from", from);
+	if (have_table)
+		section_int(s, "firmware_oem_revision", table_rev);
+	return s;
+}
+
 int slit_emit_acpi(const struct ph_acpi_out *o, const char *figure, const char *input,
 		   const struct ph_proposal *p, struct ph_doc *doc)
 {
@@ -166,14 +182,8 @@ int slit_emit_acpi(const struct ph_acpi_out *o, const char *figure, const char *
 		ph_err("--emit-acpi %s: %s", o->path, why);
 		return -EINVAL;
 	}
-	s = doc_add_section(doc, "acpi", "ACPI SLIT source written");
-	section_str(s, "file", o->path);
-	section_str(s, "oem_id", ids.oem_id);
-	section_str(s, "oem_table_id", ids.oem_table_id);
-	section_int(s, "oem_revision", ids.oem_revision);
-	section_str(s, "ids_from", from);
-	if (have_table)
-		section_int(s, "firmware_oem_revision", table_rev);
+	s = acpi_ids_section(doc, "acpi", "ACPI SLIT source written", o->path, &ids, from,
+			     have_table, table_rev);
 	section_int(s, "localities", p->n);
 	if (have_table && ids.oem_revision <= table_rev)
 		doc_note(doc, "--oem-revision %u is not above the firmware's %u: the kernel's table upgrade will ignore the table",

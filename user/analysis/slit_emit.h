@@ -35,6 +35,11 @@ int acpi_emit_ids(const struct ph_acpi_out *o, const char *sig, const char *tabl
 		  struct ph_acpi_ids *ids, char *from, size_t fromlen, uint32_t *table_rev,
 		  bool *have_table);
 
+/* A section name saying where the table went and its header fields. */
+struct ph_section *acpi_ids_section(struct ph_doc *doc, const char *name, const char *title,
+				    const char *path, const struct ph_acpi_ids *ids, const char *from,
+				    bool have_table, uint32_t table_rev);
+
 /*
  * Write p, the proposal of the analysis of figure from input (as the
  * comment of the source names them), to o->path, and say so in doc
