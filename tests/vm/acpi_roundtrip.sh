@@ -30,10 +30,24 @@ if ! (cd "$out" && iasl slit.asl >iasl.log 2>&1) || [ ! -s "$out/slit.aml" ]; th
 fi
 echo "ok - iasl compiled the proposed SLIT ($(stat -c %s "$out/slit.aml") bytes)"
 cp "$out/slit.aml" "$out/cpio/kernel/firmware/acpi/slit.aml"
-# Uncompressed: the kernel looks for tables only in an uncompressed cpio.
-(cd "$out/cpio" && find kernel | cpio -o -H newc --quiet) >"$out/acpi.cpio"
+# Uncompressed (below): the kernel looks for tables only in an uncompressed cpio.
 expect=$(sed -n 's/^ \*  *[0-9][0-9]*: *//p' "$out/slit.asl" | tr -s ' \n' ' ' | sed 's/ *$//')
+# The proposed HMAT too, when the guest printed one (hmat_entries.sh: 90 ns local).
+hmat_lat=
+if grep -q '^### file hmat.asl' "$src"; then
+	tr -d '\r' <"$src" | sed -n '/^### file hmat.asl$/,/^### end file$/p' | sed '1d;$d' >"$out/hmat.asl"
+	if (cd "$out" && iasl hmat.asl >iasl-hmat.log 2>&1) && [ -s "$out/hmat.aml" ]; then
+		echo "ok - iasl compiled the proposed HMAT ($(stat -c %s "$out/hmat.aml") bytes)"
+		cp "$out/hmat.aml" "$out/cpio/kernel/firmware/acpi/hmat.aml"
+		hmat_lat=90
+	else
+		echo "not ok - acpi round trip: iasl did not compile the proposed HMAT:"
+		sed 's/^/    /' "$out/iasl-hmat.log" | tail -n 20
+		exit 1
+	fi
+fi
+(cd "$out/cpio" && find kernel | cpio -o -H newc --quiet) >"$out/acpi.cpio"
 export VM_MODULE=${VM_MODULE:-}
-VM_EXTRA_INITRD=$out/acpi.cpio VM_ENV_EXTRA="VM_EXPECT_SLIT='$expect'" \
+VM_EXTRA_INITRD=$out/acpi.cpio VM_ENV_EXTRA="VM_EXPECT_SLIT='$expect' VM_EXPECT_HMAT_LAT='$hmat_lat'" \
 	vm_boot numa4 180 "$out/boot" acpi_check
 vm_check "$out/boot" acpi_check

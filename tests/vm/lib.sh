@@ -56,6 +56,12 @@ vm_build_initramfs() {
 	# The test build, with its fault-injection hook (Makefile: TEST_BIN).
 	vm_copy_binary "$root" "$VM_BUILD/test/pagehop" /usr/bin/pagehop-test
 	vm_copy_binary "$root" "$(command -v jq)" /usr/bin/jq
+	# iasl compiles the proposed HMAT in the guest (hmat_entries.sh); hwloc's
+	# tools read back the exported XML (kernel_view.sh).  Optional: the
+	# tests say so and skip where they are missing.
+	for h in iasl hwloc-info lstopo-no-graphics; do
+		command -v "$h" >/dev/null && vm_copy_binary "$root" "$(command -v "$h")" "/usr/bin/$h"
+	done
 	for h in "$VM_BUILD"/vm/*; do
 		[ -x "$h" ] && [ -f "$h" ] && vm_copy_binary "$root" "$h" "/usr/bin/$(basename "$h")"
 	done

@@ -135,7 +135,7 @@ static void keep_best(uint32_t *best, uint32_t x, bool latency)
  * every memory-level structure; an access latency or bandwidth sets both
  * read and write (drivers/acpi/numa/hmat.c, hmat_update_target_access()).
  */
-static void tier_figures(const struct ph_acpi_hmat *t, uint32_t node, struct ph_hmat_tier *x)
+void hmat_best_figures(const struct ph_acpi_hmat *t, uint32_t node, struct ph_hmat_tier *x)
 {
 	for (int s = 0; s < t->nlb; s++) {
 		const struct ph_hmat_lb *l = &t->lb[s];
@@ -203,7 +203,7 @@ static void tiering(const struct ph_acpi_hmat *t, const struct ph_nmatrix *lat,
 		struct ph_hmat_tier *x = &v->tier[v->ntier++], *ref = &v->tier[0];
 
 		x->node = nodes[k];
-		tier_figures(t, x->node, x);
+		hmat_best_figures(t, x->node, x);
 		x->m_lat = measured(lat, x->node, x->node);
 		x->m_bw = measured(bw, x->node, x->node);
 		x->m_lat_pct = 100 * (x->m_lat - ref->m_lat) / ref->m_lat;

@@ -78,4 +78,11 @@ void hmat_table_view(const struct ph_acpi_hmat *t, const struct ph_slit *slit,
 		     double noise, double tolerance, struct ph_hmat_view *v);
 void hmat_view_free(struct ph_hmat_view *v);
 
+/*
+ * Access class 1 of target node (x->read_lat ... x->write_bw, 0 where
+ * none): the best figure over the initiators of every memory-level
+ * structure, an access figure setting read and write alike.
+ */
+void hmat_best_figures(const struct ph_acpi_hmat *t, uint32_t node, struct ph_hmat_tier *x);
+
 #endif

@@ -42,7 +42,7 @@ static void levels(int n, const int *dist, struct ph_kernel_view *v)
  * CPUs) * MAX_NUMNODES + node_load[n], the lowest id on a tie (the loop
  * takes only a strictly smaller value).
  */
-static int next_best(int n, const int *dist, const bool *cpus, const bool *memory,
+int kernel_next_best(int n, const int *dist, const bool *cpus, const bool *memory,
 		     const int *load, int node, bool *used)
 {
 	long best_val = LONG_MAX;
@@ -90,7 +90,7 @@ static void fallback(int n, const int *dist, const bool *cpus, const bool *memor
 		int prev = local, node, k = 0;
 
 		memset(used, 0, (size_t)n * sizeof(bool));
-		while ((node = next_best(n, dist, cpus, memory, load, local, used)) >= 0) {
+		while ((node = kernel_next_best(n, dist, cpus, memory, load, local, used)) >= 0) {
 			if (dist[local * n + node] != dist[local * n + prev])
 				load[node]++;
 			prev = node;

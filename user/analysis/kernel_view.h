@@ -42,4 +42,13 @@ int kernel_view(int n, const int *ids, const int *dist, const bool *cpus,
 		const bool *memory, int reclaim_distance, struct ph_kernel_view *v);
 void kernel_view_free(struct ph_kernel_view *v);
 
+/*
+ * mm/page_alloc.c, find_next_best_node() over positions 0..n-1: node
+ * itself if not used yet, else the unused memory node of least penalised
+ * distance (load[] the kernel's node_load, the tie-break); marks it used.
+ * -1 when none is left.
+ */
+int kernel_next_best(int n, const int *dist, const bool *cpus, const bool *memory,
+		     const int *load, int node, bool *used);
+
 #endif

@@ -42,10 +42,11 @@ static int slit_table_header(const char *path, struct ph_acpi_header *h, const c
 	return err ? err : acpi_header_parse(buf, got, h);
 }
 
-/* Resolve the header fields; 0, or -EINVAL after printing one line. */
-static int acpi_ids(const struct ph_acpi_out *o, struct ph_acpi_ids *ids, char *from,
-		    size_t fromlen, uint32_t *table_rev, bool *have_table)
+int acpi_emit_ids(const struct ph_acpi_out *o, const char *sig, const char *table_opt,
+		  struct ph_acpi_ids *ids, char *from, size_t fromlen, uint32_t *table_rev,
+		  bool *have_table)
 {
+	const char *opt = sig[0] == 'S' ? "--emit-acpi" : "--emit-hmat";
 	struct ph_acpi_header h;
 	const char *kind;
 	int err = 0;
@@ -56,40 +57,46 @@ static int acpi_ids(const struct ph_acpi_out *o, struct ph_acpi_ids *ids, char *
 	/* Read even when every field is given: its revision is worth comparing. */
 	err = slit_table_header(o->table, &h, &kind);
 	if (kind) {
-		ph_err("--slit-table %s: %s; expected a regular file, the SLIT as %s holds it",
-		       o->table, kind, PH_ACPI_SLIT_PATH);
+		ph_err("%s %s: %s; expected a regular file, the %s as /sys/firmware/acpi/tables/%s holds it",
+		       table_opt, o->table, kind, sig, sig);
 		return -EINVAL;
 	}
 	if (!err) {
-		if (memcmp(h.signature, "SLIT", 4)) {
-			ph_err("--emit-acpi: %s is a '%s' table; expected a SLIT", o->table, h.signature);
+		if (memcmp(h.signature, sig, 4)) {
+			ph_err("%s: %s is a '%s' table; expected a %s", opt, o->table, h.signature, sig);
 			return -EINVAL;
 		}
 		*have_table = true;
 		*table_rev = h.oem_revision;
 	} else if (!o->oem_id || !o->oem_table_id) {
-		ph_err("--emit-acpi: cannot read the OEM IDs from %s (%s); give --oem-id and --oem-table-id",
-		       o->table, err == -ENOENT && !o->table_given ? "no SLIT on this machine"
-			       : err == -EINVAL ? "shorter than an ACPI header" : strerror(-err));
+		char reason[64];
+
+		snprintf(reason, sizeof(reason), "%s%s%s",
+			 err == -ENOENT && !o->table_given ? "no " : "",
+			 err == -ENOENT && !o->table_given ? sig : err == -EINVAL
+			 ? "shorter than an ACPI header" : strerror(-err),
+			 err == -ENOENT && !o->table_given ? " on this machine" : "");
+		ph_err("%s: cannot read the OEM IDs from %s (%s); give --oem-id and --oem-table-id",
+		       opt, o->table, reason);
 		return -EINVAL;
 	}
 	if (o->oem_id)
 		snprintf(ids->oem_id, sizeof(ids->oem_id), "%s", o->oem_id);
 	else if (!acpi_id_to_string(h.oem_id, 6, ids->oem_id, sizeof(ids->oem_id))) {
-		ph_err("--emit-acpi: the OEM ID in %s cannot be written in iasl's syntax; give --oem-id", o->table);
+		ph_err("%s: the OEM ID in %s cannot be written in iasl's syntax; give --oem-id", opt, o->table);
 		return -EINVAL;
 	}
 	if (o->oem_table_id)
 		snprintf(ids->oem_table_id, sizeof(ids->oem_table_id), "%s", o->oem_table_id);
 	else if (!acpi_id_to_string(h.oem_table_id, 8, ids->oem_table_id, sizeof(ids->oem_table_id))) {
-		ph_err("--emit-acpi: the OEM table ID in %s cannot be written in iasl's syntax; give --oem-table-id", o->table);
+		ph_err("%s: the OEM table ID in %s cannot be written in iasl's syntax; give --oem-table-id", opt, o->table);
 		return -EINVAL;
 	}
 	if (o->have_rev) {
 		ids->oem_revision = o->rev;
 	} else if (*have_table) {
 		if (h.oem_revision == UINT32_MAX) {
-			ph_err("--emit-acpi: the OEM revision in %s is 0xFFFFFFFF and cannot be raised; give --oem-revision", o->table);
+			ph_err("%s: the OEM revision in %s is 0xFFFFFFFF and cannot be raised; give --oem-revision", opt, o->table);
 			return -EINVAL;
 		}
 		ids->oem_revision = h.oem_revision + 1;
@@ -99,6 +106,22 @@ static int acpi_ids(const struct ph_acpi_out *o, struct ph_acpi_ids *ids, char *
 	snprintf(from, fromlen, "%s%s", *have_table ? o->table : "options",
 		 *have_table && (o->oem_id || o->oem_table_id || o->have_rev) ? " and options" : "");
 	return 0;
+}
+
+struct ph_section *acpi_ids_section(struct ph_doc *doc, const char *name, const char *title,
+				    const char *path, const struct ph_acpi_ids *ids, const char *from,
+				    bool have_table, uint32_t table_rev)
+{
+	struct ph_section *s = doc_add_section(doc, name, title);
+
+	section_str(s, "file", path);
+	section_str(s, "oem_id", ids->oem_id);
+	section_str(s, "oem_table_id", ids->oem_table_id);
+	section_int(s, "oem_revision", ids->oem_revision);
+	section_str(s, "ids_from", from);
+	if (have_table)
+		section_int(s, "firmware_oem_revision", table_rev);
+	return s;
 }
 
 int slit_emit_acpi(const struct ph_acpi_out *o, const char *figure, const char *input,
@@ -122,7 +145,7 @@ int slit_emit_acpi(const struct ph_acpi_out *o, const char *figure, const char *
 		ph_err("--emit-acpi: internal error: the proposed SLIT is not valid for Linux");
 		return -EINVAL;
 	}
-	if (acpi_ids(o, &ids, from, sizeof(from), &table_rev, &have_table))
+	if (acpi_emit_ids(o, "SLIT", "--slit-table", &ids, from, sizeof(from), &table_rev, &have_table))
 		return -EINVAL;
 	/* Written once into a growing buffer: appending to a string N^2 times costs N^4. */
 	f = open_memstream(&layout, &layout_len);
@@ -159,14 +182,8 @@ int slit_emit_acpi(const struct ph_acpi_out *o, const char *figure, const char *
 		ph_err("--emit-acpi %s: %s", o->path, why);
 		return -EINVAL;
 	}
-	s = doc_add_section(doc, "acpi", "ACPI SLIT source written");
-	section_str(s, "file", o->path);
-	section_str(s, "oem_id", ids.oem_id);
-	section_str(s, "oem_table_id", ids.oem_table_id);
-	section_int(s, "oem_revision", ids.oem_revision);
-	section_str(s, "ids_from", from);
-	if (have_table)
-		section_int(s, "firmware_oem_revision", table_rev);
+	s = acpi_ids_section(doc, "acpi", "ACPI SLIT source written", o->path, &ids, from,
+			     have_table, table_rev);
 	section_int(s, "localities", p->n);
 	if (have_table && ids.oem_revision <= table_rev)
 		doc_note(doc, "--oem-revision %u is not above the firmware's %u: the kernel's table upgrade will ignore the table",

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "distance.h"
+#include "acpi_slit.h"
 #include "output.h"
 
 /* What --emit-acpi and its companions say. */
@@ -23,6 +24,21 @@ struct ph_acpi_out {
 	bool have_rev;			/* --oem-revision given */
 	uint32_t rev;
 };
+
+/*
+ * Resolve the header fields of an emitted table of signature sig ("SLIT",
+ * "HMAT") from the options and the header of o->table (named by option
+ * table_opt in messages): 0, or -EINVAL after printing one line.  from
+ * says where the IDs came from; *have_table and *table_rev the table's.
+ */
+int acpi_emit_ids(const struct ph_acpi_out *o, const char *sig, const char *table_opt,
+		  struct ph_acpi_ids *ids, char *from, size_t fromlen, uint32_t *table_rev,
+		  bool *have_table);
+
+/* A section name saying where the table went and its header fields. */
+struct ph_section *acpi_ids_section(struct ph_doc *doc, const char *name, const char *title,
+				    const char *path, const struct ph_acpi_ids *ids, const char *from,
+				    bool have_table, uint32_t table_rev);
 
 /*
  * Write p, the proposal of the analysis of figure from input (as the

@@ -6,6 +6,7 @@
  * distance.c, the readers in read_*.c, the report in slit_report.c, the
  * ACPI source in slit_emit.c.  docs/slit.md explains the method.
  */
+#include "acpi_hmat.h"
 #include "acpi_slit.h"
 #include "commands.h"
 #include "common_opts.h"
@@ -39,6 +40,8 @@ enum {
 	OPT_SAVE,
 	OPT_ORIENTATION,
 	OPT_HMAT_TABLE,
+	OPT_EMIT_HMAT,
+	OPT_HWLOC,
 };
 
 static const struct ph_opt input_opts[] = {
@@ -87,11 +90,16 @@ static const struct ph_opt analysis_opts[] = {
 static const struct ph_opt acpi_opts[] = {
 	{ "emit-acpi", 'e', "FILE", OPT_EMIT_ACPI,
 	  "write the proposed SLIT as iasl source (iasl FILE)", NULL, NULL },
-	{ "oem-id", 0, "ID", OPT_OEM_ID, "its OEM ID", NULL, "the SLIT table's" },
-	{ "oem-table-id", 0, "ID", OPT_OEM_TABLE_ID, "its OEM table ID", NULL, "the SLIT table's" },
-	{ "oem-revision", 0, "N", OPT_OEM_REVISION, "its OEM revision", NULL,
-	  "the SLIT table's plus one" },
-	{ "slit-table", 0, "FILE", OPT_SLIT_TABLE, "the binary SLIT to take them from",
+	{ "emit-hmat", 0, "FILE", OPT_EMIT_HMAT,
+	  "write the proposed HMAT as iasl source: access\n"
+	  "latency and bandwidth of every measured pair, the\n"
+	  "firmware's domains and caches kept (--hmat-table\n"
+	  "or this machine's HMAT gives them and the IDs)", NULL, NULL },
+	{ "oem-id", 0, "ID", OPT_OEM_ID, "their OEM ID", NULL, "the firmware table's" },
+	{ "oem-table-id", 0, "ID", OPT_OEM_TABLE_ID, "their OEM table ID", NULL, "the firmware table's" },
+	{ "oem-revision", 0, "N", OPT_OEM_REVISION, "their OEM revision", NULL,
+	  "the firmware table's plus one" },
+	{ "slit-table", 0, "FILE", OPT_SLIT_TABLE, "the binary SLIT to take the SLIT's from",
 	  NULL, PH_ACPI_SLIT_PATH },
 	{ 0 },
 };
@@ -112,7 +120,16 @@ static const struct ph_opt measure_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
+static const struct ph_opt out_opts[] = {
+	PH_OPT_FORMAT,
+	{ "hwloc", 0, "FILE", OPT_HWLOC,
+	  "write the topology as hwloc XML with the measured\n"
+	  "latency (ps) and read bandwidth (MB/s) as user\n"
+	  "distances pagehopLatency, pagehopBandwidth and as\n"
+	  "memory attributes (lstopo --input FILE --distances);\n"
+	  "for --input, a synthetic topology of its nodes", NULL, NULL },
+	{ 0 },
+};
 
 static const struct ph_optgroup slit_groups[] = {
 	{ "input", input_opts },
@@ -254,6 +271,14 @@ static int slit_option(void *ctx, const struct ph_opt *o, const char *arg)
 		return 0;
 	case OPT_HMAT_TABLE:
 		p->hmat_table = arg;
+		p->hmat_acpi.table = arg;
+		p->hmat_acpi.table_given = true;
+		return 0;
+	case OPT_EMIT_HMAT:
+		p->hmat_acpi.path = arg;
+		return 0;
+	case OPT_HWLOC:
+		p->hwloc = arg;
 		return 0;
 	}
 	return -EINVAL;
@@ -280,8 +305,12 @@ static int check_options(const struct ph_slit_plan *p, bool measuring)
 {
 	const struct ph_acpi_out *ao = &p->acpi;
 
-	if (!ao->path && (ao->oem_id || ao->oem_table_id || ao->have_rev || ao->table_given)) {
-		ph_err("--oem-id, --oem-table-id, --oem-revision and --slit-table only go with --emit-acpi FILE");
+	if (!ao->path && !p->hmat_acpi.path && (ao->oem_id || ao->oem_table_id || ao->have_rev)) {
+		ph_err("--oem-id, --oem-table-id and --oem-revision only go with --emit-acpi FILE or --emit-hmat FILE");
+		return -EINVAL;
+	}
+	if (!ao->path && ao->table_given) {
+		ph_err("--slit-table only goes with --emit-acpi FILE");
 		return -EINVAL;
 	}
 	if ((p->input && p->slit && !strcmp(p->input, "-") && !strcmp(p->slit, "-")) ||
@@ -309,6 +338,10 @@ static int check_options(const struct ph_slit_plan *p, bool measuring)
 		return -EINVAL;
 	if (ao->path && cli_check_output("--emit-acpi", ao->path))
 		return -EINVAL;
+	if (p->hmat_acpi.path && cli_check_output("--emit-hmat", p->hmat_acpi.path))
+		return -EINVAL;
+	if (p->hwloc && cli_check_output("--hwloc", p->hwloc))
+		return -EINVAL;
 	return 0;
 }
 
@@ -319,6 +352,7 @@ int cmd_slit(int argc, char *argv[])
 
 	session_init(&a.s, GiB);
 	a.plan.acpi.table = PH_ACPI_SLIT_PATH;
+	a.plan.hmat_acpi.table = PH_ACPI_HMAT_PATH;
 	rc = opts_parse(&cmd_slit_spec, argc, argv, slit_option, &a);
 	if (!rc)
 		rc = check_options(&a.plan, a.measuring);
@@ -327,6 +361,11 @@ int cmd_slit(int argc, char *argv[])
 		return rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
 	}
 	a.plan.fmt = a.s.fmt;
+	/* The OEM options name the fields of both tables written. */
+	a.plan.hmat_acpi.oem_id = a.plan.acpi.oem_id;
+	a.plan.hmat_acpi.oem_table_id = a.plan.acpi.oem_table_id;
+	a.plan.hmat_acpi.have_rev = a.plan.acpi.have_rev;
+	a.plan.hmat_acpi.rev = a.plan.acpi.rev;
 	rc = a.plan.input ? slit_study_file(&a.plan) : slit_study_machine(&a.s, &a.plan);
 	session_free(&a.s);
 	return rc;

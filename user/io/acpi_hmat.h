@@ -115,4 +115,14 @@ bool acpi_hmat_is_latency(int data_type);
 uint32_t acpi_hmat_value(uint16_t entry, uint64_t base_unit, int data_type,
 			 int revision);
 
+/*
+ * t as the source of a revision 2 HMAT in iasl's data-table syntax, with
+ * ids in its header and comment (as acpi_slit_source()) on top: every
+ * memory proximity domain structure, locality structure and memory-side
+ * cache of t, in that order; a cache's SMBIOS handles are not written
+ * (t does not hold them).  Returns a malloc'd string.
+ */
+char *acpi_hmat_source(const struct ph_acpi_ids *ids, const struct ph_acpi_hmat *t,
+		       const char *comment);
+
 #endif

@@ -195,22 +195,11 @@ bool acpi_id_valid(const char *s, size_t max)
 	return true;
 }
 
-/* iasl's template layout: "[LEN]", the name right-aligned, its colon in column 43. */
-#define FIELD() "%35s : "
+#define FIELD() PH_ACPI_FIELD
 
-char *acpi_slit_source(const struct ph_acpi_ids *ids, int n, const int *dist,
-		       const char *comment)
+void acpi_source_begin(FILE *f, const char *comment, const char *sig, const char *desc,
+			unsigned long long length, int revision, const struct ph_acpi_ids *ids)
 {
-	char *s = NULL;
-	size_t len = 0;
-	unsigned long long length = PH_ACPI_HEADER_SIZE + 8 + (unsigned long long)n * n;
-	/* One growing buffer: a string reallocated per entry costs N^2 copies of N^2. */
-	FILE *f = open_memstream(&s, &len);
-
-	if (!f) {
-		fprintf(stderr, "pagehop: out of memory\n");
-		abort();
-	}
 	fputs("/*\n", f);
 	for (const char *p = comment; p && *p;) {
 		size_t l = strcspn(p, "\n");
@@ -230,16 +219,47 @@ char *acpi_slit_source(const struct ph_acpi_ids *ids, int n, const int *dist,
 		fprintf(f, " *\n");
 	fputs(" * Format: [ByteLength]  FieldName : HexFieldValue\n"
 	      " */\n", f);
-	fprintf(f, "[0004]" FIELD() "\"SLIT\"    [System Locality Information Table]\n", "Signature");
+	fprintf(f, "[0004]" FIELD() "\"%s\"    [%s]\n", "Signature", sig, desc);
 	/* iasl computes length and checksum itself; the values are for the reader. */
 	fprintf(f, "[0004]" FIELD() "%08llX\n", "Table Length", length);
-	fprintf(f, "[0001]" FIELD() "01\n", "Revision");
+	fprintf(f, "[0001]" FIELD() "%02X\n", "Revision", (unsigned)revision);
 	fprintf(f, "[0001]" FIELD() "00\n", "Checksum");
 	fprintf(f, "[0006]" FIELD() "\"%s\"\n", "Oem ID", ids->oem_id);
 	fprintf(f, "[0008]" FIELD() "\"%s\"\n", "Oem Table ID", ids->oem_table_id);
 	fprintf(f, "[0004]" FIELD() "%08X\n", "Oem Revision", ids->oem_revision);
 	fprintf(f, "[0004]" FIELD() "\"INTL\"\n", "Asl Compiler ID");
 	fprintf(f, "[0004]" FIELD() "00000000\n", "Asl Compiler Revision");
+}
+
+FILE *acpi_memstream(char **s, size_t *len)
+{
+	FILE *f = open_memstream(s, len);
+
+	if (!f) {
+		fprintf(stderr, "pagehop: out of memory\n");
+		abort();
+	}
+	return f;
+}
+
+void acpi_memstream_close(FILE *f)
+{
+	if (fclose(f)) {
+		fprintf(stderr, "pagehop: out of memory\n");
+		abort();
+	}
+}
+
+char *acpi_slit_source(const struct ph_acpi_ids *ids, int n, const int *dist,
+		       const char *comment)
+{
+	char *s = NULL;
+	size_t len = 0;
+	unsigned long long length = PH_ACPI_HEADER_SIZE + 8 + (unsigned long long)n * n;
+	/* One growing buffer: a string reallocated per entry costs N^2 copies of N^2. */
+	FILE *f = acpi_memstream(&s, &len);
+
+	acpi_source_begin(f, comment, "SLIT", "System Locality Information Table", length, 1, ids);
 	fprintf(f, "\n[0008]" FIELD() "%016llX\n", "Localities", (unsigned long long)n);
 	for (int i = 0; i < n; i++) {
 		char name[32];
@@ -254,10 +274,7 @@ char *acpi_slit_source(const struct ph_acpi_ids *ids, int n, const int *dist,
 		}
 		fprintf(f, "\n");
 	}
-	if (fclose(f)) {
-		fprintf(stderr, "pagehop: out of memory\n");
-		abort();
-	}
+	acpi_memstream_close(f);
 	return s;
 }
 

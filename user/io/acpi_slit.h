@@ -11,9 +11,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define PH_ACPI_HEADER_SIZE 36
 #define PH_ACPI_SLIT_PATH "/sys/firmware/acpi/tables/SLIT"
+/* iasl's template layout: "[LEN]", the name right-aligned, its colon in column 43. */
+#define PH_ACPI_FIELD "%35s : "
 
 /* The common ACPI table header (ACPI 6.5, 5.2.6), fields as in the table. */
 struct ph_acpi_header {
@@ -76,6 +79,17 @@ struct ph_acpi_ids {
  */
 char *acpi_slit_source(const struct ph_acpi_ids *ids, int n, const int *dist,
 		       const char *comment);
+
+/*
+ * The start of any table's iasl source: the comment (as above), then the
+ * 36-byte header with signature sig (desc is iasl's name for it), the
+ * length for the reader (iasl computes it), revision and ids.
+ */
+void acpi_source_begin(FILE *f, const char *comment, const char *sig, const char *desc,
+			unsigned long long length, int revision, const struct ph_acpi_ids *ids);
+/* open_memstream(), and its fclose(); out of memory aborts. */
+FILE *acpi_memstream(char **s, size_t *len);
+void acpi_memstream_close(FILE *f);
 
 
 #endif

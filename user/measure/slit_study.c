@@ -8,8 +8,11 @@
 #include "slit_study.h"
 #include "acpi_hmat.h"
 #include "acpi_slit.h"
+#include "hmat_emit.h"
 #include "hmat_report.h"
 #include "hmat_table.h"
+#include "hwloc_export.h"
+#include "memtier_report.h"
 #include "kernel_report.h"
 #include "matrix.h"
 #include "matrix_doc.h"
@@ -24,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 /* The SLIT of --slit, and how the report names where it came from. */
 struct given_slit {
@@ -99,6 +103,65 @@ static void hmat_add(struct ph_doc *doc, const struct hmat_in *h, const struct p
 	hmat_view_free(&v);
 }
 
+/*
+ * The memory tiers of the firmware's HMAT (when one was read) and of the
+ * proposed one, by the rule of the running kernel, or PAGEHOP_KERNEL's
+ * (a release string, for a report of another machine's kernel).
+ */
+static void tiers_add(struct ph_doc *doc, const struct hmat_in *h, const struct ph_slit_job *job,
+		      const struct ph_slit *slit, const struct ph_proposal *prop)
+{
+	const bool lat = job->figure && strstr(job->figure, "latency");
+	const char *release = getenv("PAGEHOP_KERNEL");
+	struct utsname u;
+
+	if (!release || !*release)
+		release = uname(&u) ? "unknown" : u.release;
+	memtier_report(doc, slit, prop, job->m, h->path && !h->err ? &h->t : NULL,
+		       job->latency ? job->latency : lat ? job->m : NULL,
+		       job->read_bw ? job->read_bw : !lat ? job->m : NULL, release);
+}
+
+/* --emit-hmat: the proposal from the latency and read bandwidth the HMAT was compared with. */
+static int hmat_emit(const struct ph_slit_plan *p, const struct hmat_in *h,
+		     const struct ph_slit_job *job, struct ph_doc *doc)
+{
+	const bool lat = job->figure && strstr(job->figure, "latency");
+
+	return hmat_emit_acpi(&p->hmat_acpi, job->input,
+			      job->latency ? job->latency : lat ? job->m : NULL,
+			      job->read_bw ? job->read_bw : !lat ? job->m : NULL,
+			      h->path && !h->err ? &h->t : NULL, doc);
+}
+
+/* --hwloc: the latency and read bandwidth compared, as hwloc XML. */
+static int hwloc_add(const char *path, const struct ph_slit_job *job, bool this_machine,
+		     struct ph_doc *doc)
+{
+	const bool lat = job->figure && strstr(job->figure, "latency");
+	const struct ph_nmatrix *l = job->latency ? job->latency : lat ? job->m : NULL;
+	const struct ph_nmatrix *b = job->read_bw ? job->read_bw : !lat ? job->m : NULL;
+	struct ph_section *s;
+	char why[512];
+
+	if (!l && !b) {
+		ph_err("--hwloc %s: the input has neither a latency nor a read bandwidth matrix", path);
+		return -EINVAL;
+	}
+	if (hwloc_export(path, l, b, this_machine, why, sizeof(why))) {
+		ph_err("--hwloc %s: %s", path, why);
+		return -EINVAL;
+	}
+	s = doc_add_section(doc, "hwloc", "hwloc XML written");
+	section_str(s, "file", path);
+	section_str(s, "topology", this_machine ? "this machine's" : "synthetic: one package and one PU per node");
+	if (l)
+		section_str(s, "latency_distances", PH_HWLOC_LATENCY_NAME " (ps)");
+	if (b)
+		section_str(s, "bandwidth_distances", PH_HWLOC_BANDWIDTH_NAME " (MB/s)");
+	return 0;
+}
+
 /* Every measured node must be in the SLIT, or the comparison is of two machines. */
 static int check_coverage(const struct ph_nmatrix *m, const struct ph_slit *s,
 			  const char *from)
@@ -168,7 +231,10 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 	slit_report(&job, &a, doc);
 	kernel_report(doc, a.slit_default ? a.slit_default : job.slit, &a.prop, job.m);
 	hmat_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit);
-	if (p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc))
+	tiers_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit, &a.prop);
+	if ((p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc)) ||
+	    (p->hmat_acpi.path && hmat_emit(p, hmat, &job, doc)) ||
+	    (p->hwloc && hwloc_add(p->hwloc, &job, this_machine, doc)))
 		ret = PH_EXIT_USAGE;
 	else if (doc_render(doc, p->fmt, stdout))
 		ret = PH_EXIT_FAIL;	/* said by main */
@@ -225,6 +291,10 @@ static int single_node(const struct ph_slit_plan *p, const struct ph_topology *t
 		section_int(s, "slit_0_0", t->distance[0]);
 	if (p->acpi.path)
 		doc_note(doc, "--emit-acpi: nothing written; a SLIT of one node has nothing to propose");
+	if (p->hmat_acpi.path)
+		doc_note(doc, "--emit-hmat: nothing written; on a single node nothing is measured");
+	if (p->hwloc)
+		doc_note(doc, "--hwloc %s: nothing written; on a single node nothing is measured (lstopo --of xml gives the topology)", p->hwloc);
 	if (p->save)
 		doc_note(doc, "--save %s: nothing written; on a single node nothing is measured", p->save);
 	err = doc_render(doc, p->fmt, stdout);

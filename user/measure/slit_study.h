@@ -26,8 +26,11 @@ struct ph_slit_plan {
 	enum ph_orient orient;	/* --orientation of the input; 0: as it says, else CPU rows */
 	struct ph_dist_opts opts;	/* tolerance and noise */
 	struct ph_acpi_out acpi;	/* acpi.path NULL: no --emit-acpi */
+	struct ph_acpi_out hmat_acpi;	/* path NULL: no --emit-hmat; table: the HMAT
+					 * of its IDs (--hmat-table, or this machine's) */
 	const char *hmat_table;	/* a binary HMAT to read entry by entry; NULL: this
 				 * machine's when measuring it, none for --input */
+	const char *hwloc;	/* --hwloc FILE: the matrices as hwloc XML; NULL: none */
 	enum ph_format fmt;
 	/* measuring only */
 	const char *save;	/* keep the measurement (pagehop's JSON); NULL: not kept */

@@ -6,8 +6,13 @@
 # machine, where every level spans more nodes than the one below), and
 # their balancing flags (kept on every level within node_reclaim's
 # distance).  The fallback order is exposed by no file: skipped, said why.
+# The memory tiers pagehop predicts from this machine's HMAT and SLIT, by
+# this kernel's rule (section memory_tiers), against
+# /sys/devices/virtual/memory_tiering/memory_tierN/nodelist.  The hwloc
+# XML of "pagehop slit --hwloc" loads in hwloc's tools when the image has
+# them (tests/vm/lib.sh copies hwloc-info, lstopo-no-graphics).
 . /tests/tap.sh
-plan 4
+plan 6
 
 flat_csv >/tmp/kflat.csv
 sys_slit >/tmp/kslit.txt
@@ -51,3 +56,29 @@ fi
 # Memory tiers: pagehop does not predict them yet (docs/slit.md section 13); shown for the log.
 diag "memory tiers: $(ls /sys/devices/virtual/memory_tiering 2>/dev/null | tr '\n' ' ')"
 skip "fallback order" "no file exposes a node's zonelist, and filling a 2 GiB node to watch where pages go would take minutes of TCG time"
+
+# Memory tiers: pagehop's prediction for the firmware's tables, by this kernel's rule.
+pagehop slit --input /tmp/kflat.csv --slit /tmp/kslit.txt --hmat-table /sys/firmware/acpi/tables/HMAT \
+	--format json >/tmp/t.json 2>/tmp/err
+want=$(jq -r .memory_tiers.tiers_firmware /tmp/t.json)
+mt=/sys/devices/virtual/memory_tiering
+if [ -d $mt ] && ls $mt/memory_tier* >/dev/null 2>&1; then
+	got=$(for f in $mt/memory_tier*; do echo "${f##*memory_tier} $(cat $f/nodelist)"; done | sort -n | sed 's/ /:/' | tr '\n' ' ' | sed 's/ $//')
+	[ -n "$want" ] && [ "$got" = "$want" ] &&
+		ok "memory tiers as predicted ($(jq -r .memory_tiers.rule /tmp/t.json)): $got" ||
+		not_ok "memory tiers" "pagehop: $want; sysfs: $got; $(cat /tmp/err)"
+else
+	skip "memory tiers" "no $mt/memory_tier* in this kernel (pagehop predicts $want)"
+fi
+
+# hwloc: the matrix as user distances, read back by lstopo.
+if command -v lstopo-no-graphics >/dev/null && command -v hwloc-info >/dev/null; then
+	pagehop slit --input /tmp/kflat.csv --slit /tmp/kslit.txt --hwloc /tmp/k.xml >/dev/null 2>/tmp/err
+	got=$(lstopo-no-graphics --input /tmp/k.xml --distances 2>&1 | awk '/name pagehopLatency/ { on = 1; next } /matrix \(name/ { on = 0 } on && $1 ~ /^[0-9]+$/ { for (i = 2; i <= NF; i++) printf "%s ", $i }' | sed 's/ $//')
+	want=$(awk -F, '/^[0-9]/ { for (i = 2; i <= NF; i++) printf "%d ", $i * 1000 + 0.5 }' /tmp/kflat.csv | sed 's/ $//')
+	hwloc-info --input /tmp/k.xml >/dev/null 2>&1 && [ -n "$got" ] && [ "$got" = "$want" ] &&
+		ok "hwloc XML loads; lstopo reads pagehopLatency back as measured (ps): $got" ||
+		not_ok "hwloc" "want $want got $got; $(cat /tmp/err)"
+else
+	skip "hwloc XML" "hwloc-info or lstopo-no-graphics not in the guest image (hwloc-nox missing on the host)"
+fi

@@ -103,7 +103,10 @@ if [ -n "${VM_ICOUNT:-}" ]; then
 else
 	case $rc2 in 0|1|3) ok "slit online: a verdict (exit $rc2)" ;; *) not_ok "slit online" "rc $rc2: $(cat /tmp/err)" ;; esac
 fi
-pagehop slit --input /tmp/o.json --slit - --format json </tmp/slit.txt >/tmp/o.in.json 2>/tmp/err
+# --hmat-table: the HMAT the online run read (this machine's), so that the
+# memory tiers of both reports come from the same table.
+hm=; [ -r /sys/firmware/acpi/tables/HMAT ] && hm="--hmat-table /sys/firmware/acpi/tables/HMAT"
+pagehop slit --input /tmp/o.json --slit - $hm --format json </tmp/slit.txt >/tmp/o.in.json 2>/tmp/err
 rc3=$?
 # The time block, like the provenance, is the run's own: one measured, one
 # read a file.  The machine's own tables (firmware_slit, hmat_table*) are

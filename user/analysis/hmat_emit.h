@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hmat_emit.h - the proposed HMAT of an analysis (hmat_propose.h) written
+ * as iasl source ("pagehop slit --emit-hmat"), with the OEM IDs of the
+ * firmware's HMAT (or of a saved one, or of the options) and its OEM
+ * revision plus one, as the SLIT's (slit_emit.h).
+ */
+#ifndef PAGEHOP_HMAT_EMIT_H
+#define PAGEHOP_HMAT_EMIT_H
+
+#include "acpi_hmat.h"
+#include "nmatrix.h"
+#include "output.h"
+#include "slit_emit.h"
+
+/*
+ * Propose from lat (ns) and bw (GB/s), either may be NULL, keeping fw's
+ * domains and caches (fw NULL: none read), write the source to o->path
+ * (o->table: the HMAT the IDs come from) and report it in doc: section
+ * "acpi_hmat", table "proposed_hmat" (every entry, with the figure the
+ * kernel will read from it).  0, or -EINVAL after one line on stderr.
+ */
+int hmat_emit_acpi(const struct ph_acpi_out *o, const char *input,
+		   const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,
+		   const struct ph_acpi_hmat *fw, struct ph_doc *doc);
+
+#endif
