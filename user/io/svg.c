@@ -83,10 +83,12 @@ void svg_heatmap(FILE *f, const struct svg_heat *h)
 		w = 330;
 	ht = HEAT_TOP + h->nrows * CELL + 70;
 	svg_open(f, w, ht, "chart heatmap", h->title);
-	fprintf(f, "<text x=\"%d\" y=\"42\" text-anchor=\"middle\">memory node</text>\n",
-		HEAT_LEFT + h->ncols * CELL / 2);
-	fprintf(f, "<text x=\"14\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">CPU node</text>\n",
+	fprintf(f, "<text x=\"%d\" y=\"42\" text-anchor=\"middle\">", HEAT_LEFT + h->ncols * CELL / 2);
+	xml_text(f, h->col_label ? h->col_label : "memory node");
+	fprintf(f, "</text>\n<text x=\"14\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">",
 		HEAT_TOP + h->nrows * CELL / 2, HEAT_TOP + h->nrows * CELL / 2);
+	xml_text(f, h->row_label ? h->row_label : "CPU node");
+	fputs("</text>\n", f);
 	for (int c = 0; c < h->ncols; c++)
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
 			HEAT_LEFT + c * CELL + CELL / 2, HEAT_TOP - 8, h->col_ids[c]);

@@ -28,6 +28,7 @@ struct svg_heat {
 	const bool *mark;	/* the same shape, cells to mark; or NULL */
 	bool high_is_good;	/* bandwidth: the largest value is the coolest colour */
 	double lo, hi;		/* the colour scale's ends; NAN: the values' own */
+	const char *row_label, *col_label;	/* NULL: "CPU node", "memory node" */
 };
 
 /* One heatmap as an <svg> element. */
