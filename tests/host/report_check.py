@@ -57,6 +57,10 @@ def expect(paths):
         if kind in groups and d.get(groups[kind][0]):
             t, g = groups[kind]
             print("curves %d" % len({r[g] for r in d[t]}))
+        if kind == "prefetch":  # per pattern, per kernel: a curve per prefetcher setting
+            for t in ("latency", "bandwidth"):
+                if d.get(t):
+                    print("curves %d" % len({r["prefetchers_off"] for r in d[t]}))
         if prov.get("subcommand") == "pages":
             sizes = []
             for r in d.get("pages", []):

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # test_plot_studies.sh - --plot for every study with a curve or a matrix:
-# pages, scale, loaded, locks, c2c and matrix each write an SVG that
+# pages, scale, loaded, locks, prefetch, c2c and matrix each write an SVG that
 # python's XML parser reads (plot_check.py), titled with the command, the
 # host and what was measured where (memory node, page size, CPUs), with
 # each chart's title and axis labels, and as many curves as the JSON of the
@@ -78,6 +78,13 @@ if plot pages pages --page-sizes 4k --min 16K --max 64K "${Q[@]}"; then
 	n=$(jq '[.pages[].page_size] | unique | length' "$TMP/pages.json")
 	for p in a b c; do curves pages $p "$n"; done
 fi
+if plot prefetch prefetch --size 32M "${Q[@]}"; then
+	where prefetch 4K
+	has prefetch "load latency per access pattern" "access pattern" "bandwidth per kernel" "kernel" \
+		$(jq -r '[.latency[].pattern] | unique | .[]' "$TMP/prefetch.json")
+	curves prefetch a "$(jq '[.latency[].prefetchers_off] | unique | length' "$TMP/prefetch.json")"
+	curves prefetch b "$(jq '[.bandwidth[].prefetchers_off] | unique | length' "$TMP/prefetch.json")"
+fi
 if plot c2c c2c "${Q[@]}"; then
 	where c2c 4K
 	v=$(jq -r '.c2c[0].lat_ns' "$TMP/c2c.json")
@@ -91,7 +98,7 @@ if plot matrix matrix "${Q[@]}"; then
 fi
 
 # A bad --plot path: refused before measuring, for a command that gained --plot.
-for c in scale locks loaded c2c matrix; do
+for c in scale locks loaded prefetch c2c matrix; do
 	usage_error "$c --plot into a missing directory" $c --plot "$TMP/none/p.svg"
 done
 usage_error "scale --plot with no .svg or .png" scale --plot "$TMP/p.pdf"

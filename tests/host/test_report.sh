@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # test_report.sh - "pagehop report": a page from tests/data/report (a slit
 # verdict from published data, a consistent slit verdict, a page-size sweep,
-# scale, loaded, locks and c2c runs of a 2-CPU machine, whose time blocks
+# scale, loaded, locks, c2c and prefetch runs of a 2-CPU machine, whose time blocks
 # show in their provenance)
 # and a 4-node matrix with its SLIT (tests/data/slit) that is valid HTML5
 # (python3-html5lib, strict) whose every SVG parses as XML (xmllint); that
@@ -21,7 +21,7 @@ check="$py $root/tests/host/report_check.py"
 docs=("$data/slit/matrix-4node-cxl.json" "$data/report/slit-amd-6220.json"
 	"$data/report/slit-cxl-4node.json" "$data/report/pages-4k-thp.json"
 	"$data/report/scale-2cpu.json" "$data/report/loaded-2cpu.json" "$data/report/locks-2cpu.json"
-	"$data/report/c2c-2cpu.json")
+	"$data/report/c2c-2cpu.json" "$data/report/prefetch-2cpu.json")
 odd=("$data/report/future-version.json" "$data/report/unknown-kind.json")
 
 # Bad input first: nothing may be left where the page would go.
@@ -51,7 +51,7 @@ grep -qi '<script\|https\?://[^"w]\|src=' "$page" && fail "the page fetches or r
 	pass "no script, nothing fetched"
 
 # Each document's time block (its phases) and where it measured, in its provenance.
-for f in scale loaded locks c2c; do
+for f in scale loaded locks c2c prefetch; do
 	j=$data/report/$f-2cpu.json
 	m=$(printf 'measure %.3g s' "$(jq -r .time.measure_s "$j")")
 	t=$(printf 'total %.3g s' "$(jq -r .time.total_s "$j")")

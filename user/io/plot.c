@@ -130,6 +130,14 @@ static void script_curves(FILE *f, const struct plot *p, const struct plot_serie
 
 	if (p->x_log2_bytes)
 		fprintf(f, "set logscale x 2\nset format x '%%.0b%%B'\n");
+	if (p->xcat && p->ncat > 0) {
+		fprintf(f, "set xrange [-0.5:%g]\nset xtics (", p->ncat - 0.5);
+		for (int i = 0; i < p->ncat; i++) {
+			clean_text(p->xcat[i], a, sizeof(a));
+			fprintf(f, "%s'%s' %d", i ? ", " : "", a, i);
+		}
+		fprintf(f, ")\n");
+	}
 	clean_text(p->xlabel, a, sizeof(a));
 	clean_text(p->ylabel, b, sizeof(b));
 	clean_text(p->title, c, sizeof(c));

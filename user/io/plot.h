@@ -31,6 +31,8 @@ struct plot_series {
 struct plot {
 	const char *title, *xlabel, *ylabel;	/* the same characters as titles */
 	bool x_log2_bytes;	/* x in bytes, log2 scale, binary prefixes */
+	const char *const *xcat;	/* x is a category: x = i is labelled xcat[i]; or NULL */
+	int ncat;
 };
 
 /* A heatmap: val[r * nc + c] for row id rows[r], column id cols[c]. */

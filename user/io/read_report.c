@@ -40,28 +40,47 @@ struct curve_spec {
 	const char *title, *xlabel, *ylabel;
 	double xscale;
 	bool x_bytes;
+	bool x_cat;		/* x is a name (a pattern, a kernel): one place each, in the order met */
 };
 
 static const struct curve_spec curve_specs[] = {
 	{ "pages", "pages", "page_size", "ws_KiB", "rnd_lat_ns", "rnd_ci_lo_ns", "rnd_ci_hi_ns",
 	  "random chase latency against working set, one curve per page size",
-	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true },
+	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true, false },
 	{ "pages", "pages", "page_size", "ws_KiB", "tlb_lat_ns", "tlb_ci_lo_ns", "tlb_ci_hi_ns",
 	  "TLB-local chase latency against working set, one curve per page size",
-	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true },
+	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true, false },
 	{ "pages", "pages", "page_size", "ws_KiB", "read_bw_GBps", "read_ci_lo_GBps", "read_ci_hi_GBps",
 	  "read bandwidth against working set, one curve per page size",
-	  "working set (bytes, log2 scale)", "read bandwidth, GB/s (median)", 1024, true },
+	  "working set (bytes, log2 scale)", "read bandwidth, GB/s (median)", 1024, true, false },
 	{ "scale", "scale", "placement", "threads", "bw_GBps", "ci_lo_GBps", "ci_hi_GBps",
 	  "aggregate bandwidth against threads, one curve per placement",
-	  "threads", "bandwidth, GB/s (median)", 1, false },
+	  "threads", "bandwidth, GB/s (median)", 1, false, false },
 	{ "loaded", "loaded", "mix", "bw_GBps", "lat_ns", "ci_lo_ns", "ci_hi_ns",
 	  "loaded latency against the loaders' achieved bandwidth, one curve per traffic mix",
-	  "achieved bandwidth of the loaders, GB/s", "chase latency, ns (median)", 1, false },
+	  "achieved bandwidth of the loaders, GB/s", "chase latency, ns (median)", 1, false, false },
 	{ "locks", "locks", "kind", "threads", "overhead_ns", "ci_lo_ns", "ci_hi_ns",
 	  "lock overhead against threads, one curve per lock kind",
-	  "threads", "overhead per acquisition, ns (median)", 1, false },
+	  "threads", "overhead per acquisition, ns (median)", 1, false, false },
+	{ "prefetch", "latency", "prefetchers_off", "pattern", "lat_ns", "ci_lo_ns", "ci_hi_ns",
+	  "load latency per access pattern, one curve per prefetcher setting",
+	  "access pattern", "latency per load, ns (median)", 1, false, true },
+	{ "prefetch", "bandwidth", "prefetchers_off", "kernel", "bw_GBps", "ci_lo_GBps", "ci_hi_GBps",
+	  "bandwidth per kernel, one curve per prefetcher setting",
+	  "kernel", "bandwidth, GB/s (median)", 1, false, true },
 };
+
+/* The place of category name on ch's x axis, added when new. */
+static double category(struct rep_chart *ch, const char *name)
+{
+	int i;
+
+	for (i = 0; i < ch->ncat && strcmp(ch->xcat[i], name); i++)
+		;
+	if (i == ch->ncat)
+		*(char **)xappend(&ch->xcat, &ch->ncat, sizeof(char *)) = xstrdup(name);
+	return i;
+}
 
 
 
@@ -308,7 +327,7 @@ static void read_curves(json_object *root, const struct curve_spec *cs, struct r
 		s->y = xrealloc(s->y, (size_t)(s->n + 1) * sizeof(double));
 		s->lo = xrealloc(s->lo, (size_t)(s->n + 1) * sizeof(double));
 		s->hi = xrealloc(s->hi, (size_t)(s->n + 1) * sizeof(double));
-		s->x[s->n] = get_num(row, cs->x) * cs->xscale;
+		s->x[s->n] = cs->x_cat ? category(ch, get_str(row, cs->x) ?: "?") : get_num(row, cs->x) * cs->xscale;
 		s->y[s->n] = get_num(row, cs->y);
 		s->lo[s->n] = cs->lo ? get_num(row, cs->lo) : NAN;
 		s->hi[s->n] = cs->hi ? get_num(row, cs->hi) : NAN;
@@ -439,6 +458,9 @@ void report_doc_free(struct rep_doc *d)
 			free(s->hi);
 		}
 		free(d->c[i].s);
+		for (int k = 0; k < d->c[i].ncat; k++)
+			free(d->c[i].xcat[k]);
+		free(d->c[i].xcat);
 	}
 	free(d->c);
 	memset(d, 0, sizeof(*d));

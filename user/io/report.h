@@ -35,6 +35,8 @@ struct rep_chart {
 	bool x_bytes;
 	struct rep_series *s;
 	int ns;
+	char **xcat;		/* x is a category: x = i stands for xcat[i]; or NULL */
+	int ncat;
 };
 
 /* The provenance fields a report shows, in order (REP_PROV_KEYS). */

@@ -150,7 +150,8 @@ static void document(FILE *f, const struct rep_doc *d, int idx)
 		for (int i = 0; i < d->nc; i++) {
 			const struct rep_chart *c = &d->c[i];
 			struct svg_series s[32];
-			struct svg_chart ch = { c->title, c->xlabel, c->ylabel, c->x_bytes, true };
+			struct svg_chart ch = { c->title, c->xlabel, c->ylabel, c->x_bytes, true,
+						(const char *const *)c->xcat, c->ncat };
 			int ns = c->ns < 32 ? c->ns : 32;
 
 			for (int k = 0; k < ns; k++)

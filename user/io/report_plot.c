@@ -48,7 +48,8 @@ int report_plot(const struct rep_doc *d, const char *gnuplot, const char *path, 
 	for (int i = 0; i < d->nc; i++) {
 		const struct rep_chart *c = &d->c[i];
 
-		chart[i] = (struct plot){ c->title, c->xlabel, c->ylabel, c->x_bytes };
+		chart[i] = (struct plot){ c->title, c->xlabel, c->ylabel, c->x_bytes,
+					  (const char *const *)c->xcat, c->ncat };
 		panel[np] = (struct plot_panel){ .p = &chart[i], .s = &s[ns], .ns = c->ns };
 		for (int k = 0; k < c->ns; k++)
 			s[ns++] = (struct plot_series){ .title = c->s[k].name, .n = c->s[k].n, .x = c->s[k].x,

@@ -201,7 +201,13 @@ static void ticks(FILE *f, const struct svg_chart *c, const struct axis *x, cons
 {
 	char lab[32];
 
-	if (x->log2) {
+	if (c->xcat) {
+		for (int i = 0; i < c->ncat; i++) {
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", to_px(x, i), CH - PB + 18);
+			xml_text(f, c->xcat[i]);
+			fputs("</text>\n", f);
+		}
+	} else if (x->log2) {
 		/* Every power of two, or of four when there are more than 12. */
 		int e0 = (int)ceil(log2(x->lo)), e1 = (int)floor(log2(x->hi));
 		int step = e1 - e0 > 12 ? 2 : 1;
@@ -264,6 +270,10 @@ void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, 
 		x.hi = 2;
 		y.lo = 0;
 		y.hi = 1;
+	}
+	if (c->xcat) {	/* the categories, evenly, half a step in from each side */
+		x.lo = -0.5;
+		x.hi = c->ncat - 0.5;
 	}
 	if (c->y_from_zero && y.lo > 0)
 		y.lo = 0;

@@ -45,6 +45,8 @@ struct svg_chart {
 	const char *title, *xlabel, *ylabel;	/* the labels say the units */
 	bool x_log2_bytes;	/* x in bytes, log2 scale, 4K 1M 1G labels */
 	bool y_from_zero;	/* the y axis starts at 0 */
+	const char *const *xcat;	/* x is a category: x = i is labelled xcat[i]; or NULL */
+	int ncat;
 };
 
 /* The curves as an <svg> element; the ones with n == 0 are left out. */
