@@ -90,7 +90,7 @@ if plot c2c c2c "${Q[@]}"; then
 	v=$(jq -r '.c2c[0].lat_ns' "$TMP/c2c.json")
 	has c2c "core-to-core latency" "CPU" "$(printf '%.4g' "$v")"
 fi
-if plot matrix matrix "${Q[@]}"; then
+if plot matrix matrix --page-size 4k "${Q[@]}"; then
 	has matrix "pagehop matrix on $host" "each CPU node x memory node" "latency, ns" "CPU node" "memory node" \
 		"$(printf '%.4g' "$(jq -r '.latency_ns.values[0][0]' "$TMP/matrix.json")")"
 	expect "matrix: one heatmap per matrix of the JSON" "$(sed -n 's/^panels //p' "$TMP/matrix.txt")" \
