@@ -242,7 +242,7 @@ deb:
 	@command -v dpkg-buildpackage >/dev/null || { echo "pagehop: dpkg-buildpackage missing: apt-get install dpkg-dev debhelper dh-dkms" >&2; exit 4; }
 	@rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/src
 	@tar -C . --exclude=./build --exclude=./.git -cf - . | tar -C $(BUILD)/deb/src -xf -
-	cd $(BUILD)/deb/src && dpkg-buildpackage -us -uc -b
+	cd $(BUILD)/deb/src && dpkg-buildpackage -us -uc -b -J
 	@ls $(BUILD)/deb/*.deb
 
 clean:

@@ -46,6 +46,21 @@ def expect(paths):
             continue
         for k, m in mats:
             print("heatmap %d 0" % (len(m["rows"]) * len(m["columns"])))
+        kind = prov.get("subcommand")
+        if kind == "c2c":  # CPU x CPU, every CPU of a pair
+            pairs = d.get("c2c", [])
+            cpus = {r["cpu_a"] for r in pairs} | {r["cpu_b"] for r in pairs}
+            print("heatmap %d 0" % (len(cpus) ** 2))
+        # a curve per distinct value of the group column, in one chart
+        groups = {"scale": ("scale", "placement"), "loaded": ("loaded", "mix"),
+                  "locks": ("locks", "kind")}
+        if kind in groups and d.get(groups[kind][0]):
+            t, g = groups[kind]
+            print("curves %d" % len({r[g] for r in d[t]}))
+        if kind == "prefetch":  # per pattern, per kernel: a curve per prefetcher setting
+            for t in ("latency", "bandwidth"):
+                if d.get(t):
+                    print("curves %d" % len({r["prefetchers_off"] for r in d[t]}))
         if prov.get("subcommand") == "pages":
             sizes = []
             for r in d.get("pages", []):

@@ -22,12 +22,13 @@ api=$(sed -n 's/^#define PAGEHOP_API_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$roo
 ver=$(dpkg-parsechangelog -l "$root/debian/changelog" -S Version)
 
 before=$(ls -A "$root/..")
+t0=$(date +%s)
 make -C "$root" --no-print-directory BUILD="$TMP/b" deb >"$TMP/build.log" 2>&1 ||
 	{ fail "make deb: $(tail -n 20 "$TMP/build.log")"; finish; }
 expect "nothing written beside the tree" "$(ls -A "$root/..")" "$before"
 cmd=$TMP/b/deb/pagehop_${ver}_amd64.deb
 dkmsdeb=$TMP/b/deb/pagehop-dkms_${ver}_all.deb
-[ -f "$cmd" ] && [ -f "$dkmsdeb" ] && pass "make deb: $(cd "$TMP/b/deb" && ls *.deb | tr '\n' ' ')" ||
+[ -f "$cmd" ] && [ -f "$dkmsdeb" ] && pass "make deb in $(($(date +%s) - t0))s: $(cd "$TMP/b/deb" && ls *.deb | tr '\n' ' ')" ||
 	{ fail "make deb left $(ls "$TMP/b/deb")"; finish; }
 lintian "$TMP/b/deb/pagehop_${ver}_amd64.changes" >"$TMP/lintian" 2>&1
 grep -q '^E:' "$TMP/lintian" && fail "lintian errors: $(grep '^E:' "$TMP/lintian" | head -n 5)" ||
@@ -43,11 +44,12 @@ cleanup() {
 }
 trap cleanup EXIT
 export mok_signing_key=$TMP/mok.key mok_certificate=$TMP/mok.pub
+t0=$(date +%s)
 if ! dpkg -i "$cmd" "$dkmsdeb" >"$TMP/install.log" 2>&1; then
 	fail "dpkg -i: $(tail -n 20 "$TMP/install.log")"
 	finish
 fi
-pass "dpkg -i pagehop pagehop-dkms"
+pass "dpkg -i pagehop pagehop-dkms in $(($(date +%s) - t0))s (dkms builds for ${#kernels[@]} kernels)"
 expect "pagehop --version" "$(/usr/bin/pagehop --version)" "pagehop ${ver%%-*}"
 [ -f /usr/share/man/man1/pagehop.1.gz ] && pass "man page installed" || fail "no /usr/share/man/man1/pagehop.1.gz"
 grep -q 'complete -F _pagehop pagehop' /usr/share/bash-completion/completions/pagehop 2>/dev/null &&
@@ -58,7 +60,8 @@ for k in "${kernels[@]}"; do
 		fail "dkms status for $k: '$st' ($(tail -n 5 "$TMP/install.log"))"
 done
 
-dpkg --purge pagehop pagehop-dkms >"$TMP/purge.log" 2>&1 || fail "dpkg --purge: $(tail -n 5 "$TMP/purge.log")"
+t0=$(date +%s)
+dpkg --purge pagehop pagehop-dkms >"$TMP/purge.log" 2>&1 && pass "dpkg --purge in $(($(date +%s) - t0))s" || fail "dpkg --purge: $(tail -n 5 "$TMP/purge.log")"
 left=$(dpkg-query -W -f='${Status} ${Package}\n' pagehop pagehop-dkms 2>/dev/null | grep -v '^unknown ok not-installed\|^ *$')
 [ -z "$left" ] && pass "purged: dpkg knows neither package" || fail "dpkg still has: $left"
 for p in /usr/bin/pagehop /usr/share/man/man1/pagehop.1.gz /usr/share/pagehop /usr/share/doc/pagehop \

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # test_report.sh - "pagehop report": a page from tests/data/report (a slit
-# verdict from published data, a consistent slit verdict, a page-size sweep)
+# verdict from published data, a consistent slit verdict, a page-size sweep,
+# scale, loaded, locks, c2c and prefetch runs of a 2-CPU machine, whose time blocks
+# show in their provenance)
 # and a 4-node matrix with its SLIT (tests/data/slit) that is valid HTML5
 # (python3-html5lib, strict) whose every SVG parses as XML (xmllint); that
 # Debian's chromium, headless, loads without a console error; whose DOM, as
@@ -17,7 +19,9 @@ py=python3
 [ -x /usr/bin/python3 ] && py=/usr/bin/python3
 check="$py $root/tests/host/report_check.py"
 docs=("$data/slit/matrix-4node-cxl.json" "$data/report/slit-amd-6220.json"
-	"$data/report/slit-cxl-4node.json" "$data/report/pages-4k-thp.json")
+	"$data/report/slit-cxl-4node.json" "$data/report/pages-4k-thp.json"
+	"$data/report/scale-2cpu.json" "$data/report/loaded-2cpu.json" "$data/report/locks-2cpu.json"
+	"$data/report/c2c-2cpu.json" "$data/report/prefetch-2cpu.json")
 odd=("$data/report/future-version.json" "$data/report/unknown-kind.json")
 
 # Bad input first: nothing may be left where the page would go.
@@ -45,6 +49,19 @@ expect "report: exit 0" "$?" 0
 	pass "report prints nothing"
 grep -qi '<script\|https\?://[^"w]\|src=' "$page" && fail "the page fetches or runs something: $(grep -oi '<script[^>]*>\|https\?://[^" ]*\|src=[^ ]*' "$page" | grep -v www.w3.org | head -3)" ||
 	pass "no script, nothing fetched"
+
+# Each document's time block (its phases) and where it measured, in its provenance.
+for f in scale loaded locks c2c prefetch; do
+	j=$data/report/$f-2cpu.json
+	m=$(printf 'measure %.3g s' "$(jq -r .time.measure_s "$j")")
+	t=$(printf 'total %.3g s' "$(jq -r .time.total_s "$j")")
+	dd=$(grep -A40 "$f-2cpu.json</h2>" "$page" | grep -m1 '<dt>time</dt>')
+	case $dd in *"$m"*"$t"*) pass "$f: the time block shown: ${dd#*<dd>}" ;;
+	*) fail "$f: no '$m ... $t' in the provenance: '$dd'" ;; esac
+	dd=$(grep -A40 "$f-2cpu.json</h2>" "$page" | grep -m1 '<dt>measured</dt>')
+	case $dd in *"page size: 4K"*) pass "$f: where it measured: ${dd#*<dd>}" ;;
+	*) fail "$f: no page size in 'measured': '$dd'" ;; esac
+done
 
 $py -c 'import html5lib' 2>/dev/null || skip_test "python3-html5lib missing (scripts/install-deps.sh check)"
 command -v xmllint >/dev/null || skip_test "xmllint missing (libxml2-utils, scripts/install-deps.sh check)"

@@ -69,7 +69,7 @@ static const struct ph_opt thread_opts[] = {
 };
 
 static const struct ph_opt stat_opts[] = { PH_OPT_TIME("2"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
+static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, { 0 } };
 
 static const struct ph_optgroup matrix_groups[] = {
 	{ "matrix", matrix_opts },
@@ -317,6 +317,7 @@ int cmd_matrix(int argc, char *argv[])
 		goto out;
 	}
 	doc = matrix_doc(mx, s);
+	session_plot(s, doc, &rc);
 	if (doc_render(doc, s->fmt, stdout) && !rc)
 		rc = PH_EXIT_FAIL;
 out:

@@ -8,7 +8,6 @@
 #include "commands.h"
 #include "common_opts.h"
 #include "pages.h"
-#include "plot.h"
 #include "session.h"
 #include "util.h"
 
@@ -27,7 +26,6 @@ enum {
 	OPT_TLB_WINDOW,
 	OPT_SEED,
 	OPT_SAVE,
-	OPT_PLOT,
 };
 
 static const struct ph_opt pages_opts[] = {
@@ -42,9 +40,6 @@ static const struct ph_opt pages_opts[] = {
 	  "power of two, else 256K" },
 	{ "seed", 0, "N", OPT_SEED, "chain seed", "1", NULL },
 	{ "save", 0, "FILE", OPT_SAVE, "write the JSON to FILE as well", NULL, NULL },
-	{ "plot", 0, "FILE.svg|.png", OPT_PLOT,
-	  "latency against working set, one line per page size\n"
-	  "(" PLOT_GNUPLOT ", Debian's gnuplot-nox)", NULL, NULL },
 	{ 0 },
 };
 
@@ -62,7 +57,7 @@ static const struct ph_opt thread_opts[] = {
 };
 
 static const struct ph_opt stat_opts[] = { PH_OPT_TIME("0.5"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
+static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, { 0 } };
 
 static const struct ph_optgroup pages_groups[] = {
 	{ "pages", pages_opts },
@@ -108,8 +103,7 @@ struct pages_args {
 	struct ph_session s;
 	struct ph_pages pg;
 	bool thp;
-	const char *save, *plot;
-	char *plot_skipped;	/* why --plot draws nothing: gnuplot is missing */
+	const char *save;
 };
 
 static int parse_psizes(const char *arg, bool want[PH_PS_COUNT])
@@ -143,7 +137,6 @@ static int pages_option(void *ctx, const struct ph_opt *o, const char *arg)
 {
 	struct pages_args *a = ctx;
 	struct pages_plan *p = &a->pg.plan;
-	char why[256];
 	int h = common_option(&a->s, o, arg);
 
 	if (h <= 0)
@@ -173,13 +166,6 @@ static int pages_option(void *ctx, const struct ph_opt *o, const char *arg)
 	case OPT_SAVE:
 		a->save = arg;
 		return 0;
-	case OPT_PLOT:
-		a->plot = arg;
-		if (plot_check_name(arg, why, sizeof(why))) {
-			ph_err("--plot %s: %s", arg, why);
-			return -EINVAL;
-		}
-		return 0;
 	}
 	return -EINVAL;
 }
@@ -189,7 +175,6 @@ static int pages_check(struct pages_args *a)
 {
 	const struct ph_bindopts *b = &a->s.bind;
 	struct pages_plan *p = &a->pg.plan;
-	char why[512];
 
 	/* Working sets are powers of two, so every TLB window divides them. */
 	if (p->lo < 4 * KiB || (p->lo & (p->lo - 1))) {
@@ -208,14 +193,8 @@ static int pages_check(struct pages_args *a)
 		ph_err("--physcpubind: the sweep runs on one CPU; give one");
 		return -EINVAL;
 	}
-	if ((a->save && cli_check_output("--save", a->save)) ||
-	    (a->plot && cli_check_output("--plot", a->plot)))
+	if (a->save && cli_check_output("--save", a->save))
 		return -EINVAL;
-	if (a->plot && !plot_available(PLOT_GNUPLOT, why, sizeof(why))) {
-		ph_warn("--plot: %s; measuring without the plot", why);
-		a->plot_skipped = xstrdup(why);
-		a->plot = NULL;
-	}
 	if (!p->named)
 		p->want[PH_PS_4K] = p->want[PH_PS_2M] = p->want[PH_PS_1G] = true;
 	p->thp_named = p->want[PH_PS_THP];
@@ -229,14 +208,8 @@ static int pages_files(struct pages_args *a, struct ph_doc *doc, int rc)
 {
 	char why[512];
 
-	if (a->plot_skipped)
-		doc_note(doc, "--plot: %s; nothing plotted", a->plot_skipped);
-	if (a->plot && pages_plot(&a->pg, a->plot, why, sizeof(why))) {
-		ph_err("--plot %s: %s", a->plot, why);
-		rc = rc ? rc : PH_EXIT_FAIL;
-	} else if (a->plot) {
-		doc_note(doc, "plot written to %s", a->plot);
-	}
+	/* First, so that the saved document says where the plot went. */
+	session_plot(&a->s, doc, &rc);
 	if (a->save && doc_save_json(doc, a->save, why, sizeof(why))) {
 		ph_err("--save %s: %s", a->save, why);
 		rc = rc ? rc : PH_EXIT_FAIL;
@@ -275,7 +248,6 @@ int cmd_pages(int argc, char *argv[])
 out:
 	doc_free(doc);
 	pages_free(pg);
-	free(a.plot_skipped);
 	session_free(s);
 	return rc;
 }

@@ -11,6 +11,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * --plot: the name's form and a place it can be written to, checked before
+ * anything is measured; without gnuplot the run goes on and its document
+ * says why nothing was drawn.
+ */
+static int parse_plot(struct ph_session *s, const char *arg)
+{
+	char why[256];
+
+	if (plot_check_name(arg, why, sizeof(why))) {
+		ph_err("--plot %s: %s", arg, why);
+		return -1;
+	}
+	if (cli_check_output("--plot", arg))
+		return -1;
+	s->plot = arg;
+	free(s->plot_skipped);
+	s->plot_skipped = NULL;
+	if (!plot_available(PLOT_GNUPLOT, why, sizeof(why))) {
+		ph_warn("--plot: %s; measuring without the plot", why);
+		s->plot_skipped = xstrdup(why);
+		s->plot = NULL;
+	}
+	return 1;
+}
+
 static int parse_common(struct ph_session *s, int c, const char *arg)
 {
 	unsigned u;
@@ -68,6 +94,8 @@ static int parse_common(struct ph_session *s, int c, const char *arg)
 		return 1;
 	case OPT_FORMAT:
 		return cli_parse_format("--format", arg, &s->fmt) ? -1 : 1;
+	case OPT_PLOT:
+		return parse_plot(s, arg);
 	default:
 		return 0;
 	}

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "optspec.h"
 #include "bandwidth.h"
+#include "plot.h"
 #include "session.h"
 
 /* getopt_long values of the common options; commands use values below. */
@@ -28,6 +29,7 @@ enum {
 	OPT_ALLOW_UNVERIFIED,
 	OPT_RESERVE,
 	OPT_FORMAT,
+	OPT_PLOT,
 	OPT_HELP,
 	OPT_COMMON_END,
 };
@@ -68,6 +70,10 @@ enum {
 	"stop once the median's 95% CI is within this", def, NULL }
 #define PH_OPT_FORMAT	{ "format", 'f', "table|csv|json", OPT_FORMAT, "how to print the results", \
 	"table", NULL }
+
+/* The figure's curves and heatmaps drawn by gnuplot (report_plot). */
+#define PH_OPT_PLOT	{ "plot", 0, "FILE.svg|.png", OPT_PLOT, \
+	"draw the curves and heatmaps into this file\n(" PLOT_GNUPLOT ", Debian's gnuplot-nox)", NULL, NULL }
 
 /*
  * Every common measuring option, as refusals (optspec.h) for a command that

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@ static void clean_text(const char *in, char *out, size_t size)
 	for (; in && *in && n + 1 < size; in++) {
 		char c = *in;
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || strchr(" ./+_-,():", c);
+			  (c >= '0' && c <= '9') || strchr(" ./+_-,():;=%", c);
 
 		out[n++] = ok ? c : '_';
 	}
@@ -61,20 +62,58 @@ bool plot_available(const char *gnuplot, char *why, size_t size)
 	return false;
 }
 
-/* Write the data, one block per series, for "index k". */
-static int write_data(const char *file, const struct plot_series *s, int ns)
+static void put_series(FILE *f, const struct plot_series *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		double lo = s->lo ? s->lo[i] : NAN, hi = s->hi ? s->hi[i] : NAN;
+
+		if (!s->lo && !s->hi)
+			fprintf(f, "%.17g %.17g\n", s->x[i], s->y[i]);
+		else	/* no CI: a bar of no length, so the point stays */
+			fprintf(f, "%.17g %.17g %.17g %.17g\n", s->x[i], s->y[i],
+				isfinite(lo) ? lo : s->y[i], isfinite(hi) ? hi : s->y[i]);
+	}
+	fprintf(f, "\n\n");
+}
+
+static bool heat_marked(const struct plot_heat *h)
+{
+	for (int i = 0; h->mark && i < h->nr * h->nc; i++)
+		if (h->mark[i])
+			return true;
+	return false;
+}
+
+/* A heatmap's cells "column row value", then its marked cells, each a block. */
+static void put_heat(FILE *f, const struct plot_heat *h)
+{
+	for (int r = 0; r < h->nr; r++)
+		for (int c = 0; c < h->nc; c++)
+			if (isfinite(h->val[r * h->nc + c]))
+				fprintf(f, "%d %d %.17g\n", c, r, h->val[r * h->nc + c]);
+	fprintf(f, "\n\n");
+	if (!heat_marked(h))
+		return;
+	for (int i = 0; i < h->nr * h->nc; i++)
+		if (h->mark[i])
+			fprintf(f, "%d %d\n", i % h->nc, i / h->nc);
+	fprintf(f, "\n\n");
+}
+
+/* Write the data, one block per series or heatmap, for "index k". */
+static int write_data(const char *file, const struct plot_panel *panel, int np)
 {
 	FILE *f = fopen(file, "wx");
 	int err = 0;
 
 	if (!f)
 		return -errno;
-	for (int k = 0; k < ns; k++) {
-		if (s[k].n <= 0)
-			continue;
-		for (int i = 0; i < s[k].n; i++)
-			fprintf(f, "%.17g %.17g\n", s[k].x[i], s[k].y[i]);
-		fprintf(f, "\n\n");
+	for (int p = 0; p < np; p++) {
+		if (panel[p].h)
+			put_heat(f, panel[p].h);
+		for (int k = 0; !panel[p].h && k < panel[p].ns; k++)
+			if (panel[p].s[k].n > 0)
+				put_series(f, &panel[p].s[k]);
 	}
 	if (fflush(f) || ferror(f))
 		err = errno ? -errno : -EIO;
@@ -83,12 +122,91 @@ static int write_data(const char *file, const struct plot_series *s, int ns)
 	return err;
 }
 
-static int write_script(const char *file, const char *ext,
-			const struct plot *p, const struct plot_series *s, int ns)
+/* The curves of one panel; idx counts the data blocks. */
+static void script_curves(FILE *f, const struct plot *p, const struct plot_series *s, int ns, int *idx)
+{
+	char a[256], b[256], c[256];
+	int drawn = 0;
+
+	if (p->x_log2_bytes)
+		fprintf(f, "set logscale x 2\nset format x '%%.0b%%B'\n");
+	if (p->xcat && p->ncat > 0) {
+		fprintf(f, "set xrange [-0.5:%g]\nset xtics (", p->ncat - 0.5);
+		for (int i = 0; i < p->ncat; i++) {
+			clean_text(p->xcat[i], a, sizeof(a));
+			fprintf(f, "%s'%s' %d", i ? ", " : "", a, i);
+		}
+		fprintf(f, ")\n");
+	}
+	clean_text(p->xlabel, a, sizeof(a));
+	clean_text(p->ylabel, b, sizeof(b));
+	clean_text(p->title, c, sizeof(c));
+	fprintf(f, "set xlabel '%s'\nset ylabel '%s'\nset title '%s'\nset key top left\nset grid\nplot ",
+		a, b, c);
+	for (int k = 0; k < ns; k++) {
+		if (s[k].n <= 0)
+			continue;
+		clean_text(s[k].title, a, sizeof(a));
+		if (s[k].lo || s[k].hi)
+			fprintf(f, "%s'data' index %d using 1:2:3:4 with yerrorlines lw 2 lc %d%s title '%s'",
+				drawn ? ", " : "", (*idx)++, s[k].color, s[k].dashed ? " dt 2" : "", a);
+		else
+			fprintf(f, "%s'data' index %d using 1:2 with %s lc %d title '%s'",
+				drawn ? ", " : "", (*idx)++,
+				s[k].dashed ? "lines dt 2 lw 1" : "linespoints lw 2", s[k].color, a);
+		drawn++;
+	}
+	fprintf(f, "\n");
+}
+
+/* Tic labels: every id when they fit, else every step-th. */
+static void script_tics(FILE *f, const char *axis, const int *ids, int n)
+{
+	int step = n <= 32 ? 1 : (n + 31) / 32;
+
+	fprintf(f, "set %s (", axis);
+	for (int i = 0; i < n; i += step)
+		fprintf(f, "%s'%d' %d", i ? ", " : "", ids[i], i);
+	fprintf(f, ")\n");
+}
+
+static void script_heat(FILE *f, const struct plot_heat *h, int *idx)
+{
+	char a[256], b[256], c[256], u[64];
+
+	clean_text(h->col_label, a, sizeof(a));
+	clean_text(h->row_label, b, sizeof(b));
+	clean_text(h->title, c, sizeof(c));
+	clean_text(h->unit, u, sizeof(u));
+	fprintf(f, "set xlabel '%s'\nset ylabel '%s'\nset title '%s'\nset cblabel '%s'\n", a, b, c, u);
+	script_tics(f, "xtics", h->cols, h->nc);
+	script_tics(f, "ytics", h->rows, h->nr);
+	/* Row 0 at the top, as the tables print it. */
+	fprintf(f, "set xrange [-0.5:%g]\nset yrange [%g:-0.5]\nunset grid\nset key below\n",
+		h->nc - 0.5, h->nr - 0.5);
+	fprintf(f, "set palette defined (0 '#2c7bb6', 0.5 '#ffffbf', 1 '#d7191c')\n");
+	fprintf(f, "set style fill solid 1.0 noborder\n");
+	fprintf(f, "plot 'data' index %d using 1:2:(0.5):(0.5):3 with boxxyerror fc palette notitle", *idx);
+	if (h->nr * h->nc <= 144)
+		fprintf(f, ", 'data' index %d using 1:2:(sprintf('%%.4g', $3)) with labels notitle", *idx);
+	(*idx)++;
+	if (heat_marked(h))
+		fprintf(f, ", 'data' index %d using 1:2 with points pt 6 ps 3 lw 2 lc rgb 'black' "
+			"title 'outside tolerance'", (*idx)++);
+	fprintf(f, "\n");
+}
+
+/* What one panel set that the next must not inherit. */
+static const char panel_reset[] =
+	"unset logscale\nset format x '%h'\nset format y '%h'\nset xtics autofreq\nset ytics autofreq\n"
+	"set autoscale\nset xrange [*:*]\nset yrange [*:*]\nunset cblabel\nset style fill empty\n";
+
+static int write_script(const char *file, const char *ext, const char *title, const char *where,
+			const struct plot_panel *panel, int np)
 {
 	FILE *f = fopen(file, "wx");
-	char a[256], b[256], c[256];
-	int err = 0, drawn = 0;
+	char a[256], b[512];
+	int err = 0, idx = 0;
 
 	if (!f)
 		return -errno;
@@ -96,28 +214,26 @@ static int write_script(const char *file, const char *ext,
 	 * Every name below is pagehop's own and relative: gnuplot runs in the
 	 * private directory, so not even its path ($TMPDIR) is in the script.
 	 * Text is drawn as written (noenhanced: no _ subscripts, no @ or &
-	 * markup).
+	 * markup); clean_text leaves no quote or backslash in it.
 	 */
-	fprintf(f, "set terminal %s noenhanced size 900,600\n", strcmp(ext, ".png") ? "svg" : "pngcairo");
+	fprintf(f, "set terminal %s noenhanced size 900,%d\n", strcmp(ext, ".png") ? "svg" : "pngcairo",
+		np > 1 ? 560 * np + 60 : 600);
 	fprintf(f, "set output 'out%s'\n", ext);
-	if (p->x_log2_bytes)
-		fprintf(f, "set logscale x 2\nset format x '%%.0b%%B'\n");
-	clean_text(p->xlabel, a, sizeof(a));
-	clean_text(p->ylabel, b, sizeof(b));
-	clean_text(p->title, c, sizeof(c));
-	fprintf(f, "set xlabel '%s'\nset ylabel '%s'\nset title '%s'\nset key top left\nset grid\nplot ",
-		a, b, c);
-	for (int k = 0, idx = 0; k < ns; k++) {
-		if (s[k].n <= 0)
-			continue;
-		clean_text(s[k].title, a, sizeof(a));
-		fprintf(f, "%s'data' index %d using 1:2 with %s lc %d title '%s'",
-			drawn ? ", " : "", idx, s[k].dashed ? "lines dt 2 lw 1" : "linespoints lw 2",
-			s[k].color, a);
-		idx++;
-		drawn++;
+	if (title || where || np > 1) {
+		clean_text(title, a, sizeof(a));
+		clean_text(where, b, sizeof(b));
+		fprintf(f, "set multiplot layout %d,1 title \"%s%s%s\"\n", np, a, a[0] && b[0] ? "\\n" : "", b);
 	}
-	fprintf(f, "\n");
+	for (int p = 0; p < np; p++) {
+		if (p)
+			fputs(panel_reset, f);
+		if (panel[p].h)
+			script_heat(f, panel[p].h, &idx);
+		else
+			script_curves(f, panel[p].p, panel[p].s, panel[p].ns, &idx);
+	}
+	if (title || where || np > 1)
+		fprintf(f, "unset multiplot\n");
 	if (fflush(f) || ferror(f))
 		err = errno ? -errno : -EIO;
 	if (fclose(f) && !err)
@@ -213,6 +329,14 @@ static int read_all(const char *file, char **buf, size_t *len)
 int plot_draw(const char *gnuplot, const char *path, const struct plot *p,
 	      const struct plot_series *s, int ns, char *why, size_t size)
 {
+	const struct plot_panel one = { .p = p, .s = s, .ns = ns };
+
+	return plot_figure(gnuplot, path, NULL, NULL, &one, 1, why, size);
+}
+
+int plot_figure(const char *gnuplot, const char *path, const char *title, const char *where,
+		const struct plot_panel *panel, int np, char *why, size_t size)
+{
 	char *dir, *data, *script, *errfile, *out, *img = NULL;
 	const char *ext = extension(path);
 	size_t len = 0;
@@ -220,8 +344,12 @@ int plot_draw(const char *gnuplot, const char *path, const struct plot *p,
 
 	if (plot_check_name(path, why, size))
 		return -EINVAL;
-	for (int k = 0; k < ns; k++)
-		points += s[k].n > 0 ? s[k].n : 0;
+	for (int p = 0; p < np; p++) {
+		for (int k = 0; !panel[p].h && k < panel[p].ns; k++)
+			points += panel[p].s[k].n > 0 ? panel[p].s[k].n : 0;
+		for (int i = 0; panel[p].h && i < panel[p].h->nr * panel[p].h->nc; i++)
+			points += isfinite(panel[p].h->val[i]);
+	}
 	if (!points) {
 		snprintf(why, size, "nothing to plot: no figure was measured");
 		return -ENODATA;
@@ -240,9 +368,9 @@ int plot_draw(const char *gnuplot, const char *path, const struct plot *p,
 	script = xasprintf("%s/plot.gp", dir);
 	errfile = xasprintf("%s/stderr", dir);
 	out = xasprintf("%s/out%s", dir, ext);
-	err = write_data(data, s, ns);
+	err = write_data(data, panel, np);
 	if (!err)
-		err = write_script(script, ext, p, s, ns);
+		err = write_script(script, ext, title, where, panel, np);
 	if (err) {
 		snprintf(why, size, "cannot write gnuplot's input in %s: %s", dir, strerror(-err));
 		goto out;

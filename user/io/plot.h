@@ -20,16 +20,36 @@
 /* One curve: y[i] against x[i]. */
 struct plot_series {
 	const char *title;	/* in the key; characters other than letters,
-				 * digits and " ./+_-,():" are drawn as '_' */
+				 * digits and " ./+_-,():;=%" are drawn as '_' */
 	int n;
 	const double *x, *y;
 	int color;		/* gnuplot's colour index, 1 and up */
 	bool dashed;		/* a dashed line, else a line with points */
+	const double *lo, *hi;	/* the CI as error bars, or NULL; NAN: none */
 };
 
 struct plot {
 	const char *title, *xlabel, *ylabel;	/* the same characters as titles */
 	bool x_log2_bytes;	/* x in bytes, log2 scale, binary prefixes */
+	const char *const *xcat;	/* x is a category: x = i is labelled xcat[i]; or NULL */
+	int ncat;
+};
+
+/* A heatmap: val[r * nc + c] for row id rows[r], column id cols[c]. */
+struct plot_heat {
+	const char *title, *row_label, *col_label, *unit;	/* characters as titles */
+	int nr, nc;
+	const int *rows, *cols;
+	const double *val;	/* NAN: no value, the cell left blank */
+	const bool *mark;	/* cells outside tolerance, circled; or NULL */
+};
+
+/* One chart of a figure: curves (p, s, ns) or a heatmap (h). */
+struct plot_panel {
+	const struct plot *p;
+	const struct plot_series *s;
+	int ns;
+	const struct plot_heat *h;
 };
 
 /*
@@ -49,5 +69,13 @@ bool plot_available(const char *gnuplot, char *why, size_t size);
  */
 int plot_draw(const char *gnuplot, const char *path, const struct plot *p,
 	      const struct plot_series *s, int ns, char *why, size_t size);
+
+/*
+ * The same for a figure of np charts, one above the other, under title
+ * and a second line, where (what was measured where: node, page size,
+ * CPUs); either may be NULL.
+ */
+int plot_figure(const char *gnuplot, const char *path, const char *title, const char *where,
+		const struct plot_panel *panel, int np, char *why, size_t size);
 
 #endif

@@ -6,6 +6,7 @@
  * a study with a curve (scaling, loaded latency) adds a row, not code.
  */
 #include "report.h"
+#include "report_json.h"
 #include "read_text.h"
 #include "util.h"
 
@@ -39,42 +40,50 @@ struct curve_spec {
 	const char *title, *xlabel, *ylabel;
 	double xscale;
 	bool x_bytes;
+	bool x_cat;		/* x is a name (a pattern, a kernel): one place each, in the order met */
 };
 
 static const struct curve_spec curve_specs[] = {
 	{ "pages", "pages", "page_size", "ws_KiB", "rnd_lat_ns", "rnd_ci_lo_ns", "rnd_ci_hi_ns",
 	  "random chase latency against working set, one curve per page size",
-	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true },
+	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true, false },
 	{ "pages", "pages", "page_size", "ws_KiB", "tlb_lat_ns", "tlb_ci_lo_ns", "tlb_ci_hi_ns",
 	  "TLB-local chase latency against working set, one curve per page size",
-	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true },
+	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true, false },
 	{ "pages", "pages", "page_size", "ws_KiB", "read_bw_GBps", "read_ci_lo_GBps", "read_ci_hi_GBps",
 	  "read bandwidth against working set, one curve per page size",
-	  "working set (bytes, log2 scale)", "read bandwidth, GB/s (median)", 1024, true },
+	  "working set (bytes, log2 scale)", "read bandwidth, GB/s (median)", 1024, true, false },
+	{ "scale", "scale", "placement", "threads", "bw_GBps", "ci_lo_GBps", "ci_hi_GBps",
+	  "aggregate bandwidth against threads, one curve per placement",
+	  "threads", "bandwidth, GB/s (median)", 1, false, false },
+	{ "loaded", "loaded", "mix", "bw_GBps", "lat_ns", "ci_lo_ns", "ci_hi_ns",
+	  "loaded latency against the loaders' achieved bandwidth, one curve per traffic mix",
+	  "achieved bandwidth of the loaders, GB/s", "chase latency, ns (median)", 1, false, false },
+	{ "locks", "locks", "kind", "threads", "overhead_ns", "ci_lo_ns", "ci_hi_ns",
+	  "lock overhead against threads, one curve per lock kind",
+	  "threads", "overhead per acquisition, ns (median)", 1, false, false },
+	{ "prefetch", "latency", "prefetchers_off", "pattern", "lat_ns", "ci_lo_ns", "ci_hi_ns",
+	  "load latency per access pattern, one curve per prefetcher setting",
+	  "access pattern", "latency per load, ns (median)", 1, false, true },
+	{ "prefetch", "bandwidth", "prefetchers_off", "kernel", "bw_GBps", "ci_lo_GBps", "ci_hi_GBps",
+	  "bandwidth per kernel, one curve per prefetcher setting",
+	  "kernel", "bandwidth, GB/s (median)", 1, false, true },
 };
 
-static json_object *get(json_object *o, const char *key)
+/* The place of category name on ch's x axis, added when new. */
+static double category(struct rep_chart *ch, const char *name)
 {
-	json_object *v = NULL;
+	int i;
 
-	return o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, &v) ? v : NULL;
+	for (i = 0; i < ch->ncat && strcmp(ch->xcat[i], name); i++)
+		;
+	if (i == ch->ncat)
+		*(char **)xappend(&ch->xcat, &ch->ncat, sizeof(char *)) = xstrdup(name);
+	return i;
 }
 
-static const char *get_str(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
 
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
 
-static double get_num(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-
-	if (v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
-		return json_object_get_double(v);
-	return NAN;
-}
 
 static char *dup_or_null(const char *s)
 {
@@ -125,6 +134,8 @@ static bool read_matrix(const char *key, json_object *o, struct rep_matrix *m)
 	m->title = t ? xstrdup(t) : xasprintf("%s (%s)", key, metric);
 	m->unit = xstrdup(!strcmp(metric, "latency_ns") ? "ns" : !strncmp(metric, "bandwidth", 9) ? "GB/s" : "");
 	m->high_good = !strncmp(metric, "bandwidth", 9);
+	m->row_label = "CPU node";
+	m->col_label = "memory node";
 	m->nr = (int)nr;
 	m->nc = (int)nc;
 	m->rows = xcalloc(nr, sizeof(int));
@@ -158,13 +169,6 @@ static int index_of(const int *ids, int n, int id)
 	return -1;
 }
 
-static struct rep_matrix *add_matrix(struct rep_doc *d, int at)
-{
-	xappend(&d->m, &d->nm, sizeof(*d->m));
-	memmove(d->m + at + 1, d->m + at, (size_t)(d->nm - 1 - at) * sizeof(*d->m));
-	memset(&d->m[at], 0, sizeof(d->m[at]));
-	return &d->m[at];
-}
 
 /*
  * pagehop slit: the SLIT it compared with, beside the measured distances,
@@ -199,6 +203,8 @@ static void slit_extras(json_object *root, struct rep_doc *d)
 	fw = add_matrix(d, at);
 	meas = &d->m[at - 1];
 	fw->title = xstrdup("SLIT compared with (firmware, or as given)");
+	fw->row_label = meas->row_label;
+	fw->col_label = meas->col_label;
 	fw->unit = xstrdup("");
 	fw->nr = meas->nr;
 	fw->nc = meas->nc;
@@ -321,7 +327,7 @@ static void read_curves(json_object *root, const struct curve_spec *cs, struct r
 		s->y = xrealloc(s->y, (size_t)(s->n + 1) * sizeof(double));
 		s->lo = xrealloc(s->lo, (size_t)(s->n + 1) * sizeof(double));
 		s->hi = xrealloc(s->hi, (size_t)(s->n + 1) * sizeof(double));
-		s->x[s->n] = get_num(row, cs->x) * cs->xscale;
+		s->x[s->n] = cs->x_cat ? category(ch, get_str(row, cs->x) ?: "?") : get_num(row, cs->x) * cs->xscale;
 		s->y[s->n] = get_num(row, cs->y);
 		s->lo[s->n] = cs->lo ? get_num(row, cs->lo) : NAN;
 		s->hi[s->n] = cs->hi ? get_num(row, cs->hi) : NAN;
@@ -351,9 +357,13 @@ static void read_known(json_object *root, struct rep_doc *d)
 		slit_extras(root, d);
 	if (!strcmp(d->kind, "check"))
 		check_margin(root, d);
+	if (!strcmp(d->kind, "c2c"))
+		c2c_heatmap(root, d);
 	for (size_t i = 0; i < ARRAY_SIZE(curve_specs); i++)
 		if (!strcmp(curve_specs[i].kind, d->kind))
 			read_curves(root, &curve_specs[i], d);
+	read_where(root, d);
+	d->phases = read_phases(get(root, "time"));
 }
 
 int report_read(const char *path, const char *text, const char *version,
@@ -420,6 +430,8 @@ void report_doc_free(struct rep_doc *d)
 	free(d->not_shown);
 	for (int i = 0; i < REP_NPROV; i++)
 		free(d->prov[i]);
+	free(d->where);
+	free(d->phases);
 	free(d->status);
 	free(d->summary);
 	free(d->margin);
@@ -446,6 +458,9 @@ void report_doc_free(struct rep_doc *d)
 			free(s->hi);
 		}
 		free(d->c[i].s);
+		for (int k = 0; k < d->c[i].ncat; k++)
+			free(d->c[i].xcat[k]);
+		free(d->c[i].xcat);
 	}
 	free(d->c);
 	memset(d, 0, sizeof(*d));

@@ -21,6 +21,7 @@ struct rep_matrix {
 	double *val;		/* nr * nc, NAN where none */
 	bool *mark;		/* cells outside tolerance */
 	bool high_good;
+	const char *row_label, *col_label;	/* "CPU node", "memory node"; "CPU" for c2c */
 };
 
 struct rep_series {
@@ -34,6 +35,8 @@ struct rep_chart {
 	bool x_bytes;
 	struct rep_series *s;
 	int ns;
+	char **xcat;		/* x is a category: x = i stands for xcat[i]; or NULL */
+	int ncat;
 };
 
 /* The provenance fields a report shows, in order (REP_PROV_KEYS). */
@@ -45,6 +48,8 @@ struct rep_doc {
 	char *kind;		/* provenance.subcommand */
 	char *not_shown;	/* why the document is not drawn, or NULL */
 	char *prov[REP_NPROV];	/* NULL where the document has none */
+	char *where;		/* what was measured where: node, page size, CPUs */
+	char *phases;		/* the time block: each phase's seconds, or NULL */
 	char *status, *summary, *margin;	/* the verdict, or NULL */
 	long long exit_code;
 	bool has_exit;
@@ -72,6 +77,20 @@ void report_set_kinds(const char *const *kinds, size_t n);
 int report_read(const char *path, const char *text, const char *version,
 		struct rep_doc *d, char *err, size_t errlen);
 void report_doc_free(struct rep_doc *d);
+
+/*
+ * A document's charts and heatmaps drawn by gnuplot (plot.h) into path,
+ * under a title naming the command, the host and CPU, and d->where.  0, or
+ * -errno with why (-ENODATA: the document has nothing to draw).
+ */
+int report_plot(const struct rep_doc *d, const char *gnuplot, const char *path, char *why, size_t size);
+
+/*
+ * --plot: doc as --format json writes it, read as a report reads it, drawn
+ * by report_plot with Debian's gnuplot.  0, or -errno with why.
+ */
+struct ph_doc;
+int doc_plot(struct ph_doc *doc, const char *path, char *why, size_t size);
 
 /* The page for docs[0..n), as one HTML5 document; 0 or -errno of f. */
 int report_html(FILE *f, const struct rep_doc *docs, int n, const char *made_by);

@@ -89,6 +89,11 @@ static void provenance(FILE *f, const struct rep_doc *d)
 		text(f, d->prov[i] ? d->prov[i] : "not recorded");
 		fputs("</dd>\n", f);
 	}
+	fputs("<dt>measured</dt><dd>", f);
+	text(f, d->where ? d->where : "not recorded");
+	fputs("</dd>\n<dt>time</dt><dd>", f);
+	text(f, d->phases ? d->phases : "not recorded (no time block)");
+	fputs("</dd>\n", f);
 	fputs("</dl>\n", f);
 }
 
@@ -128,12 +133,13 @@ static void document(FILE *f, const struct rep_doc *d, int idx)
 					dlo = isfinite(dlo) ? fmin(dlo, d->m[i].val[k]) : d->m[i].val[k];
 					dhi = isfinite(dhi) ? fmax(dhi, d->m[i].val[k]) : d->m[i].val[k];
 				}
-		fputs("<h3>matrices (rows: CPU node, columns: memory node)</h3>\n<div class=\"charts\">\n", f);
+		fprintf(f, "<h3>matrices (rows: %s, columns: %s)</h3>\n<div class=\"charts\">\n",
+			d->m[0].row_label, d->m[0].col_label);
 		for (int i = 0; i < d->nm; i++) {
 			const struct rep_matrix *m = &d->m[i];
 			struct svg_heat h = { m->title, m->unit, m->nr, m->nc, m->rows, m->cols, m->val,
 					      m->mark, m->high_good, m->unit[0] ? NAN : dlo,
-					      m->unit[0] ? NAN : dhi };
+					      m->unit[0] ? NAN : dhi, m->row_label, m->col_label };
 
 			svg_heatmap(f, &h);
 		}
@@ -144,7 +150,8 @@ static void document(FILE *f, const struct rep_doc *d, int idx)
 		for (int i = 0; i < d->nc; i++) {
 			const struct rep_chart *c = &d->c[i];
 			struct svg_series s[32];
-			struct svg_chart ch = { c->title, c->xlabel, c->ylabel, c->x_bytes, true };
+			struct svg_chart ch = { c->title, c->xlabel, c->ylabel, c->x_bytes, true,
+						(const char *const *)c->xcat, c->ncat };
 			int ns = c->ns < 32 ? c->ns : 32;
 
 			for (int k = 0; k < ns; k++)

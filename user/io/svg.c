@@ -83,10 +83,12 @@ void svg_heatmap(FILE *f, const struct svg_heat *h)
 		w = 330;
 	ht = HEAT_TOP + h->nrows * CELL + 70;
 	svg_open(f, w, ht, "chart heatmap", h->title);
-	fprintf(f, "<text x=\"%d\" y=\"42\" text-anchor=\"middle\">memory node</text>\n",
-		HEAT_LEFT + h->ncols * CELL / 2);
-	fprintf(f, "<text x=\"14\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">CPU node</text>\n",
+	fprintf(f, "<text x=\"%d\" y=\"42\" text-anchor=\"middle\">", HEAT_LEFT + h->ncols * CELL / 2);
+	xml_text(f, h->col_label ? h->col_label : "memory node");
+	fprintf(f, "</text>\n<text x=\"14\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">",
 		HEAT_TOP + h->nrows * CELL / 2, HEAT_TOP + h->nrows * CELL / 2);
+	xml_text(f, h->row_label ? h->row_label : "CPU node");
+	fputs("</text>\n", f);
 	for (int c = 0; c < h->ncols; c++)
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
 			HEAT_LEFT + c * CELL + CELL / 2, HEAT_TOP - 8, h->col_ids[c]);
@@ -199,7 +201,13 @@ static void ticks(FILE *f, const struct svg_chart *c, const struct axis *x, cons
 {
 	char lab[32];
 
-	if (x->log2) {
+	if (c->xcat) {
+		for (int i = 0; i < c->ncat; i++) {
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", to_px(x, i), CH - PB + 18);
+			xml_text(f, c->xcat[i]);
+			fputs("</text>\n", f);
+		}
+	} else if (x->log2) {
 		/* Every power of two, or of four when there are more than 12. */
 		int e0 = (int)ceil(log2(x->lo)), e1 = (int)floor(log2(x->hi));
 		int step = e1 - e0 > 12 ? 2 : 1;
@@ -262,6 +270,10 @@ void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, 
 		x.hi = 2;
 		y.lo = 0;
 		y.hi = 1;
+	}
+	if (c->xcat) {	/* the categories, evenly, half a step in from each side */
+		x.lo = -0.5;
+		x.hi = c->ncat - 0.5;
 	}
 	if (c->y_from_zero && y.lo > 0)
 		y.lo = 0;

@@ -28,6 +28,7 @@ struct svg_heat {
 	const bool *mark;	/* the same shape, cells to mark; or NULL */
 	bool high_is_good;	/* bandwidth: the largest value is the coolest colour */
 	double lo, hi;		/* the colour scale's ends; NAN: the values' own */
+	const char *row_label, *col_label;	/* NULL: "CPU node", "memory node" */
 };
 
 /* One heatmap as an <svg> element. */
@@ -44,6 +45,8 @@ struct svg_chart {
 	const char *title, *xlabel, *ylabel;	/* the labels say the units */
 	bool x_log2_bytes;	/* x in bytes, log2 scale, 4K 1M 1G labels */
 	bool y_from_zero;	/* the y axis starts at 0 */
+	const char *const *xcat;	/* x is a category: x = i is labelled xcat[i]; or NULL */
+	int ncat;
 };
 
 /* The curves as an <svg> element; the ones with n == 0 are left out. */

@@ -13,7 +13,7 @@
  *
  * "pagehop pages" fills the plan from its options; pages_plan() completes it
  * against the machine, pages_measure() takes the figures, pages_doc() makes
- * the document, pages_plot() draws the curves.
+ * the document; --plot draws it from the document (report_plot.c).
  */
 #ifndef PAGEHOP_PAGES_H
 #define PAGEHOP_PAGES_H
@@ -107,12 +107,6 @@ int pages_measure(struct ph_pages *pg, struct ph_session *s);
  */
 struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s);
 
-/*
- * Latency against working set, a solid (random) and a dashed (TLB-local)
- * line per page size, drawn with gnuplot into path.  0, or -errno with why
- * (plot_draw).
- */
-int pages_plot(const struct ph_pages *pg, const char *path, char *why, size_t size);
 
 void pages_free(struct ph_pages *pg);
 

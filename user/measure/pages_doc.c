@@ -9,7 +9,6 @@
 #include "pages.h"
 #include "latency.h"
 #include "pagefx.h"
-#include "plot.h"
 #include "util.h"
 
 #include <math.h>
@@ -507,39 +506,4 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 	return doc;
 }
 
-int pages_plot(const struct ph_pages *pg, const char *path, char *why, size_t size)
-{
-	static const struct plot p = {
-		.title = "pagehop pages: random chase (solid), TLB-local chase (dashed)",
-		.xlabel = "working set",
-		.ylabel = "latency per load, ns (median)",
-		.x_log2_bytes = true,
-	};
-	struct plot_series s[2 * PH_PS_COUNT];
-	double x[PH_PS_COUNT][PAGES_MAX_POINTS], rnd[PH_PS_COUNT][PAGES_MAX_POINTS];
-	double tlb[PH_PS_COUNT][PAGES_MAX_POINTS];
-	char titles[2 * PH_PS_COUNT][32];
-	int ns = 0;
-
-	for (int k = 0; k < pg->reached && k < PH_PS_COUNT; k++) {
-		const struct pages_sweep *sw = &pg->sw[k];
-
-		if (!sw->ran || !sw->n)
-			continue;
-		for (int i = 0; i < sw->n; i++) {
-			x[k][i] = (double)sw->pt[i].ws;
-			rnd[k][i] = sw->pt[i].rnd.st.median;
-			tlb[k][i] = sw->pt[i].tlb.st.median;
-		}
-		snprintf(titles[ns], sizeof(titles[ns]), "%s random", psize_name(sw->ps));
-		s[ns] = (struct plot_series){ .title = titles[ns], .n = sw->n, .x = x[k], .y = rnd[k],
-					      .color = ns / 2 + 1 };
-		ns++;
-		snprintf(titles[ns], sizeof(titles[ns]), "%s TLB-local", psize_name(sw->ps));
-		s[ns] = (struct plot_series){ .title = titles[ns], .n = sw->n, .x = x[k], .y = tlb[k],
-					      .color = ns / 2 + 1, .dashed = true };
-		ns++;
-	}
-	return plot_draw(PLOT_GNUPLOT, path, &p, s, ns, why, size);
-}
 

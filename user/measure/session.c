@@ -4,6 +4,7 @@
  */
 #include "session.h"
 #include "phases.h"
+#include "report.h"
 #include "pools.h"
 #include "util.h"
 #include "verify.h"
@@ -344,6 +345,25 @@ void session_fill_common(struct ph_session *s, struct ph_table *t, int row)
 	table_bool(t, row, "verified", s->all_verified);
 }
 
+void session_plot(struct ph_session *s, struct ph_doc *doc, int *rc)
+{
+	char why[512];
+
+	if (s->plot_skipped)
+		doc_note(doc, "--plot: %s; nothing plotted", s->plot_skipped);
+	free(s->plot_skipped);
+	s->plot_skipped = NULL;
+	if (!s->plot)
+		return;
+	if (doc_plot(doc, s->plot, why, sizeof(why))) {
+		ph_err("--plot %s: %s", s->plot, why);
+		*rc = *rc ? *rc : PH_EXIT_FAIL;
+	} else {
+		doc_note(doc, "plot written to %s", s->plot);
+	}
+	s->plot = NULL;		/* drawn once, by whoever calls first */
+}
+
 int session_render(struct ph_session *s, struct ph_doc *doc, int rc)
 {
 	/* A usage error found only once the memory was laid out (a size too
@@ -359,6 +379,7 @@ int session_render(struct ph_session *s, struct ph_doc *doc, int rc)
 			doc_note(doc, "interrupted before the memory was read back after measuring: it was verified before");
 		rc = PH_EXIT_INTERRUPTED;
 	}
+	session_plot(s, doc, &rc);
 	if (doc_render(doc, s->fmt, stdout))
 		rc = rc ? rc : PH_EXIT_FAIL;	/* said by main */
 	return rc;
@@ -381,6 +402,8 @@ void session_free(struct ph_session *s)
 {
 	session_stop(s);
 	bindopts_free(&s->bind);
+	free(s->plot_skipped);
+	s->plot_skipped = NULL;
 	kmod_close(&s->km);
 	cpu_free(&s->cpu);
 	topology_free(&s->topo);

@@ -57,6 +57,8 @@ struct ph_counters;
 struct ph_session {
 	/* options */
 	enum ph_format fmt;
+	const char *plot;	/* --plot FILE, drawn by session_render, or NULL */
+	char *plot_skipped;	/* why --plot draws nothing (no gnuplot), or NULL */
 	struct ph_bindopts bind;
 	struct ph_bufreq bufreq;
 	uint64_t size;		/* working set, all threads together */
@@ -133,6 +135,11 @@ void session_stop(struct ph_session *s);
  * exit code.
  */
 int session_render(struct ph_session *s, struct ph_doc *doc, int rc);
+/*
+ * --plot: doc drawn into s->plot (doc_plot), a note in doc saying where or
+ * why not; a plot that fails is said on stderr and *rc becomes 1.
+ */
+void session_plot(struct ph_session *s, struct ph_doc *doc, int *rc);
 void session_free(struct ph_session *s);
 
 #endif
