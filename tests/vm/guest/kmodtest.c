@@ -2092,9 +2092,9 @@ static int check_view(struct ph_kmod *k, const struct ph_kbuf *b, const struct q
 				  leaf, off, (uint64_t)q.e[i].pfn, want);
 	}
 	if (!rc)
-		printf("level %s x %zu over pfn 0x%" PRIx64 "..0x%" PRIx64 ": the native frames\n",
+		printf("level %s x %zu from pfn 0x%" PRIx64 ": the native frames, leaf by leaf\n",
 		       xlate == PAGEHOP_PAGE_4K ? "PTE" : xlate == PAGEHOP_PAGE_2M ? "PMD" : "PUD",
-		       q.n, (uint64_t)q.e[0].pfn, (uint64_t)q.e[q.n - 1].pfn + leaf / 4096 - 1);
+		       q.n, (uint64_t)q.e[0].pfn);
 	free(q.e);
 	return rc;
 }
