@@ -9,6 +9,7 @@
 #ifndef _PAGEHOP_H
 #define _PAGEHOP_H
 
+#include <linux/build_bug.h>
 #include <linux/ratelimit.h>
 #include <linux/sched.h>
 #include <linux/types.h>
@@ -34,6 +35,23 @@
 #define PAGEHOP_OFF_SHIFT	40
 #define PAGEHOP_BUF_MAX		(1ULL << PAGEHOP_OFF_SHIFT)
 #define PAGEHOP_ID_MAX		((1U << 20) - 1)
+
+/*
+ * Above the id, from bit PAGEHOP_MMAP_XLATE_SHIFT (uapi), the translation a
+ * mapping asked for; it stays in the VMA's vm_pgoff through splits and
+ * mremap, so each VMA knows its own.
+ */
+static_assert(PAGEHOP_OFF_SHIFT + 20 == PAGEHOP_MMAP_XLATE_SHIFT);
+
+static inline u32 pagehop_off_id(u64 off)
+{
+	return (off >> PAGEHOP_OFF_SHIFT) & PAGEHOP_ID_MAX;
+}
+
+static inline u32 pagehop_off_xlate(u64 off)
+{
+	return off >> PAGEHOP_MMAP_XLATE_SHIFT;
+}
 
 /* The state of one open /dev/pagehop. */
 struct pagehop_file {

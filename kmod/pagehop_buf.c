@@ -39,7 +39,8 @@
 #define PAGEHOP_PMD_ORDER	(PMD_SHIFT - PAGE_SHIFT)
 #define PAGEHOP_PUD_ORDER	(PUD_SHIFT - PAGE_SHIFT)
 
-static int pagehop_shift_of(u32 page_size)
+/* log2 of an enum pagehop_page_size in bytes, or -EINVAL. */
+int pagehop_shift_of(u32 page_size)
 {
 	switch (page_size) {
 	case PAGEHOP_PAGE_4K:

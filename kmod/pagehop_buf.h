@@ -34,6 +34,7 @@ static inline unsigned long pagehop_page_bytes(const struct pagehop_buf *b)
 	return 1UL << b->shift;
 }
 
+int pagehop_shift_of(u32 page_size);
 long pagehop_ioc_alloc(struct pagehop_file *pf, void __user *arg);
 long pagehop_ioc_free(struct pagehop_file *pf, void __user *arg);
 struct pagehop_buf *pagehop_buf_get(struct pagehop_file *pf, u32 id);

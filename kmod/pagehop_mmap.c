@@ -10,6 +10,13 @@
  * (pagehop_compat.h); such leaves are invisible to move_pages and pagemap,
  * which is why QUERY exists.  Each VMA holds a reference to its buffer
  * (pagehop_buf.c), so a buffer outlives FREE and close while it is mapped.
+ *
+ * A mapping may ask, in its mmap offset (PAGEHOP_MMAP_XLATE), for leaves
+ * smaller than the buffer's pages: a 1 GiB buffer seen through 4 KiB PTEs
+ * or 2 MiB PMDs, a 2 MiB one through PTEs.  Such a view is the same
+ * VM_PFNMAP mapping with the same rules (alignment, split, mremap, fork) as
+ * the buffer's own; only the leaves its faults insert are smaller.  The
+ * translation stays in vm_pgoff, above the buffer's offset window.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,6 +35,23 @@ static u64 pagehop_vma_buf_offset(struct vm_area_struct *vma, unsigned long addr
 	u64 off = ((u64)vma->vm_pgoff << PAGE_SHIFT) + (addr - vma->vm_start);
 
 	return off & (PAGEHOP_BUF_MAX - 1);
+}
+
+/* log2 of the leaf size this VMA maps its buffer with. */
+static unsigned int pagehop_vma_shift(struct vm_area_struct *vma)
+{
+	struct pagehop_buf *b = vma->vm_private_data;
+	u32 xlate = pagehop_off_xlate((u64)vma->vm_pgoff << PAGE_SHIFT);
+
+	/* pagehop_mmap() let only a valid size no larger than the buffer's in. */
+	return xlate ? pagehop_shift_of(xlate) : b->shift;
+}
+
+/* The first frame of the buffer's memory at byte offset off. */
+static unsigned long pagehop_buf_pfn(struct pagehop_buf *b, u64 off)
+{
+	return page_to_pfn(b->chunks[off >> b->shift]) +
+	       ((off & (pagehop_page_bytes(b) - 1)) >> PAGE_SHIFT);
 }
 
 static const struct vm_operations_struct pagehop_vm_ops;
@@ -122,11 +146,42 @@ static int pagehop_vm_mremap(struct vm_area_struct *vma)
 	return IS_ALIGNED(vma->vm_start, pagehop_page_bytes(b)) ? 0 : -EINVAL;
 }
 
+/* The leaf size of this mapping (smaps' KernelPageSize). */
 static unsigned long pagehop_vm_pagesize(struct vm_area_struct *vma)
 {
-	struct pagehop_buf *b = vma->vm_private_data;
+	return 1UL << pagehop_vma_shift(vma);
+}
 
-	return pagehop_page_bytes(b);
+/*
+ * A 4 KiB view of a huge buffer: insert the PTE of the fault, then the rest
+ * of its 2 MiB block inside the VMA, so that a GiB takes 512 faults and not
+ * 262144.  The PTEs are special (vmf_insert_pfn on VM_PFNMAP): no page
+ * reference, no rmap; the VMA's reference keeps the buffer, as for its
+ * huge leaves.  An entry already there is left as it is.
+ */
+static vm_fault_t pagehop_vm_fault_pte_view(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct pagehop_buf *b = vma->vm_private_data;
+	unsigned long addr = vmf->address & PAGE_MASK;
+	unsigned long from = max(addr & PMD_MASK, vma->vm_start);
+	unsigned long to = min((addr & PMD_MASK) + PMD_SIZE, vma->vm_end);
+	u64 off = pagehop_vma_buf_offset(vma, addr);
+	vm_fault_t ret;
+
+	if (off >= b->length)
+		return VM_FAULT_SIGBUS;
+	ret = vmf_insert_pfn(vma, addr, pagehop_buf_pfn(b, off));
+	if (ret != VM_FAULT_NOPAGE)
+		return ret;
+	for (addr = from; addr < to; addr += PAGE_SIZE) {
+		off = pagehop_vma_buf_offset(vma, addr);
+		if (off >= b->length || addr == (vmf->address & PAGE_MASK))
+			continue;
+		if (vmf_insert_pfn(vma, addr, pagehop_buf_pfn(b, off)) != VM_FAULT_NOPAGE)
+			break;
+	}
+	return VM_FAULT_NOPAGE;
 }
 
 /*
@@ -142,6 +197,8 @@ static vm_fault_t pagehop_vm_fault(struct vm_fault *vmf)
 	u64 off = pagehop_vma_buf_offset(vmf->vma, vmf->address);
 	struct page *page;
 
+	if (b->shift != PAGE_SHIFT && pagehop_vma_shift(vmf->vma) == PAGE_SHIFT)
+		return pagehop_vm_fault_pte_view(vmf);
 	if (b->shift != PAGE_SHIFT) {
 		pagehop_warn("fault on a %s buffer without a huge fault: THP disabled for this mapping?\n",
 			     b->shift == PMD_SHIFT ? "2 MiB" : "1 GiB");
@@ -159,43 +216,38 @@ static vm_fault_t pagehop_vm_fault(struct vm_fault *vmf)
 /*
  * Map the PMD or PUD leaf holding the fault, whole.  The VMA's start and
  * offset are aligned to the buffer's page size (pagehop_mmap), so the leaf
- * lies inside the VMA and inside one page of the buffer.  A 2 MiB buffer
- * offered a PUD falls back to the PMD; a 1 GiB buffer offered a PMD (its
- * PUD was refused) fails rather than map smaller leaves than asked.
+ * lies inside the VMA and inside one page of the buffer.  A mapping offered
+ * a leaf larger than its translation falls back to the next smaller one (a
+ * 2 MiB buffer offered a PUD, a 4 KiB or 2 MiB view of a 1 GiB buffer); one
+ * offered a smaller leaf than its translation (its PUD was refused) fails
+ * rather than map smaller leaves than asked.
  */
 static vm_fault_t pagehop_vm_huge_fault(struct vm_fault *vmf, unsigned int order)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct pagehop_buf *b = vma->vm_private_data;
+	unsigned int shift = pagehop_vma_shift(vma);
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
-	unsigned long addr, pfn;
+	unsigned long addr, size = 1UL << shift;
 	u64 off;
 
-	if (order == PMD_ORDER && b->shift == PMD_SHIFT) {
-		addr = vmf->address & PMD_MASK;
-		if (addr < vma->vm_start || addr + PMD_SIZE > vma->vm_end)
-			return VM_FAULT_SIGBUS;
-		off = pagehop_vma_buf_offset(vma, addr);
-		if (off >= b->length)
-			return VM_FAULT_SIGBUS;
-		pfn = page_to_pfn(b->chunks[off >> PMD_SHIFT]);
-		return pagehop_insert_pfn_pmd(vmf, pfn, write);
-	}
-#if PAGEHOP_HAVE_PUD_PFNMAP
-	if (order == PUD_ORDER && b->shift == PUD_SHIFT) {
-		addr = vmf->address & PUD_MASK;
-		if (addr < vma->vm_start || addr + PUD_SIZE > vma->vm_end)
-			return VM_FAULT_SIGBUS;
-		off = pagehop_vma_buf_offset(vma, addr);
-		if (off >= b->length)
-			return VM_FAULT_SIGBUS;
-		pfn = page_to_pfn(b->chunks[off >> PUD_SHIFT]);
-		return pagehop_insert_pfn_pud(vmf, pfn, write);
-	}
-#endif
-	if (order > PMD_ORDER && b->shift == PMD_SHIFT)
+	if (order > shift - PAGE_SHIFT)
 		return VM_FAULT_FALLBACK;
+	if (order < shift - PAGE_SHIFT || (order != PMD_ORDER && order != PUD_ORDER))
+		return VM_FAULT_SIGBUS;
+	addr = vmf->address & ~(size - 1);
+	if (addr < vma->vm_start || addr + size > vma->vm_end)
+		return VM_FAULT_SIGBUS;
+	off = pagehop_vma_buf_offset(vma, addr);
+	if (off >= b->length)
+		return VM_FAULT_SIGBUS;
+	if (order == PMD_ORDER)
+		return pagehop_insert_pfn_pmd(vmf, pagehop_buf_pfn(b, off), write);
+#if PAGEHOP_HAVE_PUD_PFNMAP
+	return pagehop_insert_pfn_pud(vmf, pagehop_buf_pfn(b, off), write);
+#else
 	return VM_FAULT_SIGBUS;
+#endif
 }
 #endif
 
@@ -217,15 +269,20 @@ int pagehop_mmap(struct file *filp, struct vm_area_struct *vma)
 	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
 	u64 len = vma->vm_end - vma->vm_start;
 	u64 within = off & (PAGEHOP_BUF_MAX - 1);
+	u32 xlate = pagehop_off_xlate(off);
 	unsigned long flags = VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
 	struct pagehop_buf *b;
 	unsigned long num;
 	int err = -EINVAL;
 
-	b = pagehop_buf_get(pf, off >> PAGEHOP_OFF_SHIFT);
+	b = pagehop_buf_get(pf, pagehop_off_id(off));
 	if (!b) {
 		pagehop_warn("mmap: offset 0x%llx is no buffer of this fd\n", off);
 		return -EINVAL;
+	}
+	if (xlate && (pagehop_shift_of(xlate) < 0 || pagehop_shift_of(xlate) > b->shift)) {
+		pagehop_warn("mmap: translation %u is no page size up to the buffer's\n", xlate);
+		goto fail;
 	}
 	/* A private (COW) copy of pinned memory would defeat the pinning. */
 	if (!(vma->vm_flags & VM_MAYSHARE)) {
@@ -283,7 +340,7 @@ unsigned long pagehop_get_unmapped_area(struct file *filp, unsigned long addr,
 	unsigned long align = PAGE_SIZE, area;
 	struct pagehop_buf *b;
 
-	b = pagehop_buf_get(pf, pgoff >> (PAGEHOP_OFF_SHIFT - PAGE_SHIFT));
+	b = pagehop_buf_get(pf, pagehop_off_id((u64)pgoff << PAGE_SHIFT));
 	if (b) {
 		align = pagehop_page_bytes(b);
 		pagehop_buf_put(b);

@@ -41,6 +41,9 @@ enum pagehop_page_size {
 #define PAGEHOP_FEAT_CHASE_HOPS	(1ULL << 6)	/* CHASE windows end at
 						 * PAGEHOP_CHASE_WINDOW_US and
 						 * report their hops (hops_ptr) */
+#define PAGEHOP_FEAT_MAP_XLATE	(1ULL << 7)	/* mmap may choose a translation
+						 * smaller than the buffer's
+						 * pages (PAGEHOP_MMAP_XLATE) */
 
 /* TSC facts reported by PAGEHOP_IOC_INFO (tsc_flags). */
 #define PAGEHOP_TSC_CONSTANT	(1U << 0)	/* X86_FEATURE_CONSTANT_TSC */
@@ -88,6 +91,16 @@ struct pagehop_alloc {
 	__u64 mmap_offset;	/* (out) offset to pass to mmap() */
 	__u64 reserved[2];	/* must be 0 */
 };
+
+/*
+ * The translation of one mapping (PAGEHOP_FEAT_MAP_XLATE): mmap at
+ * mmap_offset + off | PAGEHOP_MMAP_XLATE(ps) maps the buffer with leaves of
+ * page size ps (enum pagehop_page_size), no larger than the buffer's own
+ * pages: a 1 GiB buffer as 4 KiB PTEs, 2 MiB PMDs or its 1 GiB PUDs, over
+ * the same frames.  0 in these bits is the buffer's own page size.
+ */
+#define PAGEHOP_MMAP_XLATE_SHIFT	60
+#define PAGEHOP_MMAP_XLATE(ps)	((__u64)(ps) << PAGEHOP_MMAP_XLATE_SHIFT)
 
 /* PAGEHOP_IOC_FREE: drop the fd's reference; mappings keep the pages alive. */
 struct pagehop_free {

@@ -3,7 +3,7 @@
 # (hugepages reserved by the command with --reserve; skipped with the reason
 # if they cannot be had): rows per page size and working set, the effects
 # separated, knees attributed, anomalies, ratios,
-# and at 1 GiB the 4K random chase slower than the 2M one beyond the CIs (an
+# --same-frames refused without the module, and at 1 GiB the 4K random chase slower than the 2M one beyond the CIs (an
 # independent tool measured about 300 ns against 230 ns on this host).
 . "$(dirname "$0")/lib.sh"
 
@@ -109,4 +109,15 @@ usage_error "--page-sizes 3m" pages --page-sizes 3m
 usage_error "--min not a power of two" pages --min 3K
 usage_error "--max below --min" pages --min 1M --max 64K
 usage_error "--plot extension" pages --plot out.pdf
+usage_error "--same-frames with thp" pages --same-frames --thp
+# --same-frames needs pagehop.ko (guests test it with the module): without
+# it, exit 4 (not supported here), one line saying why, nothing on stdout.
+if [ ! -e /dev/pagehop ]; then
+	"$PAGEHOP" pages --same-frames --max 64K >"$TMP/sf.out" 2>"$TMP/sf.err"
+	expect "--same-frames without the module: exit 4" "$?" 4
+	expect "--same-frames without the module: nothing on stdout" "$(wc -c <"$TMP/sf.out")" 0
+	grep -qx "pagehop pages: --same-frames: needs pagehop.ko.*not loaded)" "$TMP/sf.err" &&
+		pass "--same-frames says why: $(cat "$TMP/sf.err")" ||
+		fail "--same-frames without the module said: $(cat "$TMP/sf.err")"
+fi
 finish

@@ -26,6 +26,7 @@ enum {
 	OPT_TLB_WINDOW,
 	OPT_SEED,
 	OPT_SAVE,
+	OPT_SAME_FRAMES,
 };
 
 static const struct ph_opt pages_opts[] = {
@@ -38,6 +39,11 @@ static const struct ph_opt pages_opts[] = {
 	{ "tlb-window", 0, "SIZE", OPT_TLB_WINDOW, "window of the TLB-local chase", NULL,
 	  "the L1 data TLB's reach with 4 KiB pages where that is a "
 	  "power of two, else 256K" },
+	{ "same-frames", 0, NULL, OPT_SAME_FRAMES,
+	  "one pagehop.ko allocation of 1 GiB pages, mapped by\n"
+	  "4 KiB, 2 MiB and 1 GiB leaves: the same frames under\n"
+	  "each page size, checked by QUERY (exit 4 if the module\n"
+	  "or the 1 GiB pages are missing)", NULL, NULL },
 	{ "seed", 0, "N", OPT_SEED, "chain seed", "1", NULL },
 	{ "save", 0, "FILE", OPT_SAVE, "write the JSON to FILE as well", NULL, NULL },
 	{ 0 },
@@ -163,6 +169,9 @@ static int pages_option(void *ctx, const struct ph_opt *o, const char *arg)
 		return 0;
 	case OPT_SEED:
 		return cli_parse_u64("--seed", arg, &p->seed);
+	case OPT_SAME_FRAMES:
+		p->same_frames = true;
+		return 0;
 	case OPT_SAVE:
 		a->save = arg;
 		return 0;
@@ -199,6 +208,10 @@ static int pages_check(struct pages_args *a)
 		p->want[PH_PS_4K] = p->want[PH_PS_2M] = p->want[PH_PS_1G] = true;
 	p->thp_named = p->want[PH_PS_THP];
 	p->want[PH_PS_THP] |= a->thp;
+	if (p->same_frames && p->want[PH_PS_THP]) {
+		ph_err("--same-frames: thp is anonymous memory, not a view of the module's buffer; leave it out");
+		return -EINVAL;
+	}
 	a->s.bind.threads = 1;
 	return 0;
 }

@@ -89,6 +89,7 @@ const char *kmod_feature_list(uint64_t features, char *buf, size_t size)
 		{ PAGEHOP_FEAT_CHASE, "chase" },
 		{ PAGEHOP_FEAT_PREFETCH, "prefetch" },
 		{ PAGEHOP_FEAT_CHASE_HOPS, "chase_hops" },
+		{ PAGEHOP_FEAT_MAP_XLATE, "map_xlate" },
 	};
 	size_t len = 0;
 
@@ -130,11 +131,25 @@ int kmod_alloc_map(struct ph_kmod *k, int node, uint32_t page_size, uint64_t len
 		return err;
 	}
 	out->id = a.id;
+	out->mmap_offset = a.mmap_offset;
 	out->addr = p;
 	out->length = length;
 	out->page_size = page_size;
 	out->node = node;
 	return 0;
+}
+
+void *kmod_map_view(struct ph_kmod *k, const struct ph_kbuf *b, uint32_t xlate)
+{
+	void *p;
+
+	if (!kmod_has(k, PAGEHOP_FEAT_MAP_XLATE)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	p = mmap(NULL, (size_t)b->length, PROT_READ | PROT_WRITE, MAP_SHARED, k->fd,
+		 (off_t)(b->mmap_offset | PAGEHOP_MMAP_XLATE(xlate)));
+	return p == MAP_FAILED ? NULL : p;
 }
 
 const char *kmod_alloc_why(int err)

@@ -34,6 +34,7 @@ const char *kmod_feature_list(uint64_t features, char *buf, size_t size);
 /* A buffer pinned by the module and mapped into this process. */
 struct ph_kbuf {
 	uint32_t id;		/* the module's buffer id */
+	uint64_t mmap_offset;	/* ALLOC's, for more mappings (kmod_map_view) */
 	void *addr;		/* where it is mapped (MAP_SHARED) */
 	uint64_t length;	/* bytes */
 	uint32_t page_size;	/* enum pagehop_page_size */
@@ -47,6 +48,14 @@ struct ph_kbuf {
  */
 int kmod_alloc_map(struct ph_kmod *k, int node, uint32_t page_size, uint64_t length,
 		   struct ph_kbuf *out);
+/*
+ * Map all of b once more, MAP_SHARED, with leaves of page size xlate (enum
+ * pagehop_page_size, no larger than b's pages): the same frames under
+ * another translation (PAGEHOP_MMAP_XLATE).  The address, or NULL with
+ * errno set (EOPNOTSUPP: the module cannot; EINVAL: xlate too large).
+ * The caller munmaps it (b->length bytes).
+ */
+void *kmod_map_view(struct ph_kmod *k, const struct ph_kbuf *b, uint32_t xlate);
 /*
  * Why an ALLOC failed, as a phrase for "pagehop.ko: <what>: <why>": the
  * module's errnos mean more than strerror() says (docs/abi.md); err is the

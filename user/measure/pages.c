@@ -66,6 +66,15 @@ int pages_plan(struct ph_pages *pg, struct ph_session *s)
 
 	machine_of(s, pg->node, &m);
 	sweep_availability(&m, av);
+	if (p->same_frames) {
+		int rc = pages_frames_plan(s, pg->node, &av[PH_PS_1G]);
+
+		if (rc)
+			return rc;
+		/* Every page size is a view of the one 1 GiB allocation. */
+		for (int ps = PH_PS_4K; ps < PH_PS_COUNT; ps++)
+			av[ps] = av[PH_PS_1G];
+	}
 	for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
 		enum ph_psize ps = order[k];
 		struct pages_sweep *sw;
@@ -116,12 +125,15 @@ static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_swe
 	s->bufreq.psize = sw->ps;
 	s->bufreq.backend = PH_BACKEND_AUTO;
 	s->size = sizes[n - 1];
+	if (pg->plan.same_frames)
+		pages_frames_lend(&pg->frames, s, sw->ps, pg->node, sizes[n - 1]);
 	rc = session_start(s, 1);
 	if (rc) {
 		snprintf(sw->why, sizeof(sw->why), "could not allocate %s pages (the reason is above)",
 			 psize_name(sw->ps));
 		sw->fail_rc = rc;
 		session_stop(s);
+		pages_frames_unlend(&pg->frames, s);
 		return rc == PH_EXIT_USAGE ? rc : 0;
 	}
 	sw->ran = true;
@@ -163,6 +175,7 @@ static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_swe
 	if (!session_still_verified(s) && !rc)
 		rc = PH_EXIT_FAIL;
 	session_stop(s);
+	pages_frames_unlend(&pg->frames, s);
 	return rc;
 }
 
@@ -194,6 +207,23 @@ int pages_measure(struct ph_pages *pg, struct ph_session *s)
 {
 	int rc = 0;
 
+	if (pg->plan.same_frames) {
+		enum ph_psize ps[PH_PS_COUNT];
+		uint64_t hi = 0;
+		int nps = 0;
+
+		for (int k = 0; k < pg->nsw; k++)
+			if (pg->sw[k].nsizes) {
+				ps[nps++] = pg->sw[k].ps;
+				if (pg->sw[k].sizes[pg->sw[k].nsizes - 1] > hi)
+					hi = pg->sw[k].sizes[pg->sw[k].nsizes - 1];
+			}
+		rc = pages_frames_open(&pg->frames, s, pg->node, hi, ps, nps);
+		if (rc) {
+			pages_frames_close(&pg->frames, s);
+			return rc;
+		}
+	}
 	for (int k = 0; k < pg->nsw && !ph_interrupted; k++) {
 		struct pages_sweep *sw = &pg->sw[k];
 
@@ -211,6 +241,8 @@ int pages_measure(struct ph_pages *pg, struct ph_session *s)
 		if (rc)
 			break;
 	}
+	if (pg->plan.same_frames)
+		pages_frames_close(&pg->frames, s);
 	if (rc == PH_EXIT_USAGE || pg->points)
 		return rc;
 	return nothing_measured(pg, rc);

@@ -26,6 +26,7 @@
 #include "buffer.h"
 #include "counters.h"
 #include "output.h"
+#include "pages_frames.h"
 #include "session.h"
 #include "sweep.h"
 #include "tlb.h"
@@ -43,6 +44,8 @@ struct pages_plan {
 	uint64_t window;	/* the TLB-local chase's window (a power of two);
 				 * 0: the L1 DTLB's reach with 4 KiB pages, else 256K */
 	uint64_t seed;		/* of every chain */
+	bool same_frames;	/* one pagehop.ko allocation of 1 GiB pages,
+				 * each page size a translation of it */
 };
 
 struct pages_point {
@@ -84,6 +87,7 @@ struct ph_pages {
 	int reached;		/* sweeps the measure step came to; the rest are
 				 * not reported (a failure or a signal came first) */
 	int points;		/* working sets measured, all sweeps */
+	struct pages_frames frames;
 };
 
 /*
@@ -109,5 +113,6 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s);
 
 
 void pages_free(struct ph_pages *pg);
+
 
 #endif

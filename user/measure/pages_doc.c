@@ -201,7 +201,7 @@ static void effect_rows(struct ph_table *t, const struct effect *e, const char *
 	}
 }
 
-static void effect_tables(struct ph_doc *doc, const struct effect *e, int n)
+static void effect_tables(struct ph_doc *doc, const struct effect *e, int n, bool same_frames)
 {
 	struct ph_table *tr = doc_add_table(doc, "translation",
 		"translation cost: the same random chase on the smaller page (a) minus the largest page (b)");
@@ -222,7 +222,9 @@ static void effect_tables(struct ph_doc *doc, const struct effect *e, int n)
 	table_add_col(tr, "frames");
 	for (int i = 0; i < n; i++)
 		effect_rows(e[i].expected == PAGEFX_TLB ? tr : lo, &e[i],
-			    e[i].expected == PAGEFX_TLB ? "differ: each page size is its own allocation" : NULL);
+			    e[i].expected != PAGEFX_TLB ? NULL :
+			    same_frames ? "same: one allocation, checked by QUERY" :
+			    "differ: each page size is its own allocation");
 }
 
 /* Add a batch of flags to the anomalies table. */
@@ -476,7 +478,7 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 	int ne = effects_of(pg, e);
 
 	points_table(pg, s, doc);
-	effect_tables(doc, e, ne);
+	effect_tables(doc, e, ne, pg->frames.checked);
 	an = doc_add_table(doc, "anomalies", "what does not make sense, with a likely reason");
 	anomalies_head(an, s);
 	knees_table(pg, s, e, ne, doc, an);
@@ -501,7 +503,25 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 	section_str(sec, "rnd_minus_tlb", "random minus TLB-local on one page size: cache locality and translation together");
 	section_str(sec, "knee", "the first working set from which a cost stays more than max(2 ns, twice the two CIs' half-widths) above its level at the three smallest working sets, set against the TLB reach (CPUID) and the data caches (hwloc); unexplained when neither fits within one doubling");
 	section_str(sec, "ratio", "speed-up of the large page over 4K: latency 4K/large, bandwidth large/4K");
-	section_str(sec, "held_fixed", "node, CPU, chain seed and pattern; the physical pages differ (each page size is its own allocation on the node)");
+	if (pg->frames.checked) {
+		char line[256];
+
+		section_str(sec, "held_fixed", "node, CPU, chain seed, pattern and the physical frames: one pagehop.ko allocation of 1 GiB pages, mapped once per page size");
+		section_str(sec, "frames", "same");
+		for (int p = PH_PS_4K; p < PH_PS_COUNT; p++) {
+			if (!pg->frames.leaves[p])
+				continue;
+			snprintf(line, sizeof(line), "%llu %s leaves (QUERY) over the same %s from pfn 0x%llx",
+				 (unsigned long long)pg->frames.leaves[p],
+				 p == PH_PS_1G ? "PUD" : p == PH_PS_2M ? "PMD" : "PTE",
+				 format_size(pg->frames.bytes, w, sizeof(w)),
+				 (unsigned long long)pg->frames.pfn0);
+			section_str(sec, p == PH_PS_1G ? "view_1G" : p == PH_PS_2M ? "view_2M" : "view_4K", line);
+		}
+	} else {
+		section_str(sec, "held_fixed", "node, CPU, chain seed and pattern; the physical pages differ (each page size is its own allocation on the node)");
+		section_str(sec, "frames", "differ");
+	}
 	session_describe(s, doc);
 	return doc;
 }
