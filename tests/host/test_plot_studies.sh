@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # test_plot_studies.sh - --plot for every study with a curve or a matrix:
-# pages, scale, loaded, locks, prefetch, c2c and matrix each write an SVG that
+# pages, scale, loaded, locks, prefetch, c2c, matrix, goaround and hops each write an SVG that
 # python's XML parser reads (plot_check.py), titled with the command, the
 # host and what was measured where (memory node, page size, CPUs), with
 # each chart's title and axis labels, and as many curves as the JSON of the
@@ -96,9 +96,25 @@ if plot matrix matrix --page-size 4k "${Q[@]}"; then
 	expect "matrix: one heatmap per matrix of the JSON" "$(sed -n 's/^panels //p' "$TMP/matrix.txt")" \
 		"$(jq '[.[] | objects | select(has("metric") and has("values"))] | length' "$TMP/matrix.json")"
 fi
+if plot goaround goaround --size-per-thread 4M "${Q[@]}"; then
+	where goaround 4K
+	has goaround "aggregate bandwidth per turn" "turn" "bandwidth, GB/s (median)"
+	curves goaround a "$(jq '[.goaround[].kernel] | unique | length' "$TMP/goaround.json")"
+fi
+if plot hops hops --min 64K --max 128K --kernel read "${Q[@]}"; then
+	where hops 4K
+	# One chart per figure the JSON has (the chase and read here), one
+	# curve per hop level in each, named "level N".
+	mapfile -t levels < <(jq -r '[.hops[].level] | unique | .[] | "level \(.)"' "$TMP/hops.json")
+	has hops "chase latency against working set, one curve per hop level" \
+		"read bandwidth against working set, one curve per hop level" "${levels[@]}"
+	expect "hops: one chart per figure of the JSON" "$(sed -n 's/^panels //p' "$TMP/hops.txt")" \
+		"$(jq '[.hops[].figure] | unique | length' "$TMP/hops.json")"
+	for p in a b; do curves hops $p "$(jq '[.hops[].level] | unique | length' "$TMP/hops.json")"; done
+fi
 
 # A bad --plot path: refused before measuring, for a command that gained --plot.
-for c in scale locks loaded prefetch c2c matrix; do
+for c in scale locks loaded prefetch c2c matrix goaround hops; do
 	usage_error "$c --plot into a missing directory" $c --plot "$TMP/none/p.svg"
 done
 usage_error "scale --plot with no .svg or .png" scale --plot "$TMP/p.pdf"

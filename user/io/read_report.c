@@ -41,33 +41,54 @@ struct curve_spec {
 	double xscale;
 	bool x_bytes;
 	bool x_cat;		/* x is a name (a pattern, a kernel): one place each, in the order met */
+	const char *only, *only_val;	/* when set: only the rows whose column only is only_val */
 };
 
 static const struct curve_spec curve_specs[] = {
 	{ "pages", "pages", "page_size", "ws_KiB", "rnd_lat_ns", "rnd_ci_lo_ns", "rnd_ci_hi_ns",
 	  "random chase latency against working set, one curve per page size",
-	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true, false },
+	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true, false, NULL, NULL },
 	{ "pages", "pages", "page_size", "ws_KiB", "tlb_lat_ns", "tlb_ci_lo_ns", "tlb_ci_hi_ns",
 	  "TLB-local chase latency against working set, one curve per page size",
-	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true, false },
+	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true, false, NULL, NULL },
 	{ "pages", "pages", "page_size", "ws_KiB", "read_bw_GBps", "read_ci_lo_GBps", "read_ci_hi_GBps",
 	  "read bandwidth against working set, one curve per page size",
-	  "working set (bytes, log2 scale)", "read bandwidth, GB/s (median)", 1024, true, false },
+	  "working set (bytes, log2 scale)", "read bandwidth, GB/s (median)", 1024, true, false, NULL, NULL },
 	{ "scale", "scale", "placement", "threads", "bw_GBps", "ci_lo_GBps", "ci_hi_GBps",
 	  "aggregate bandwidth against threads, one curve per placement",
-	  "threads", "bandwidth, GB/s (median)", 1, false, false },
+	  "threads", "bandwidth, GB/s (median)", 1, false, false, NULL, NULL },
 	{ "loaded", "loaded", "mix", "bw_GBps", "lat_ns", "ci_lo_ns", "ci_hi_ns",
 	  "loaded latency against the loaders' achieved bandwidth, one curve per traffic mix",
-	  "achieved bandwidth of the loaders, GB/s", "chase latency, ns (median)", 1, false, false },
+	  "achieved bandwidth of the loaders, GB/s", "chase latency, ns (median)", 1, false, false, NULL, NULL },
 	{ "locks", "locks", "kind", "threads", "overhead_ns", "ci_lo_ns", "ci_hi_ns",
 	  "lock overhead against threads, one curve per lock kind",
-	  "threads", "overhead per acquisition, ns (median)", 1, false, false },
+	  "threads", "overhead per acquisition, ns (median)", 1, false, false, NULL, NULL },
 	{ "prefetch", "latency", "prefetchers_off", "pattern", "lat_ns", "ci_lo_ns", "ci_hi_ns",
 	  "load latency per access pattern, one curve per prefetcher setting",
-	  "access pattern", "latency per load, ns (median)", 1, false, true },
+	  "access pattern", "latency per load, ns (median)", 1, false, true, NULL, NULL },
 	{ "prefetch", "bandwidth", "prefetchers_off", "kernel", "bw_GBps", "ci_lo_GBps", "ci_hi_GBps",
 	  "bandwidth per kernel, one curve per prefetcher setting",
-	  "kernel", "bandwidth, GB/s (median)", 1, false, true },
+	  "kernel", "bandwidth, GB/s (median)", 1, false, true, NULL, NULL },
+	{ "goaround", "goaround", "kernel", "turn", "bw_GBps", "ci_lo_GBps", "ci_hi_GBps",
+	  "aggregate bandwidth per turn, thread t streaming the block of thread t + turn",
+	  "turn", "bandwidth, GB/s (median)", 1,
+	  false, false, NULL, NULL },
+	{ "hops", "hops", "level", "size_KiB", "lat_ns", "ci_lo", "ci_hi",
+	  "chase latency against working set, one curve per hop level",
+	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true, false,
+	  "figure", "latency" },
+	{ "hops", "hops", "level", "size_KiB", "bw_GBps", "ci_lo", "ci_hi",
+	  "read bandwidth against working set, one curve per hop level",
+	  "working set (bytes, log2 scale)", "bandwidth, GB/s (median)", 1024, true, false,
+	  "figure", "read" },
+	{ "hops", "hops", "level", "size_KiB", "bw_GBps", "ci_lo", "ci_hi",
+	  "write bandwidth against working set, one curve per hop level",
+	  "working set (bytes, log2 scale)", "bandwidth, GB/s (median)", 1024, true, false,
+	  "figure", "write" },
+	{ "hops", "hops", "level", "size_KiB", "bw_GBps", "ci_lo", "ci_hi",
+	  "triad bandwidth against working set, one curve per hop level",
+	  "working set (bytes, log2 scale)", "bandwidth, GB/s (median)", 1024, true, false,
+	  "figure", "triad" },
 };
 
 /* The place of category name on ch's x axis, added when new. */
@@ -307,14 +328,34 @@ static void read_curves(json_object *root, const struct curve_spec *cs, struct r
 
 	if (!t || !json_object_is_type(t, json_type_array) || !json_object_array_length(t))
 		return;
+	if (cs->only) {
+		size_t i, n = json_object_array_length(t);
+
+		for (i = 0; i < n; i++)
+			if (!strcmp(get_str(json_object_array_get_idx(t, i), cs->only) ?: "", cs->only_val))
+				break;
+		if (i == n)
+			return;		/* no row of this figure: no empty chart */
+	}
 	ch = xappend(&d->c, &d->nc, sizeof(*d->c));
 	*ch = (struct rep_chart){ .title = cs->title, .xlabel = cs->xlabel, .ylabel = cs->ylabel,
 				  .x_bytes = cs->x_bytes };
 	for (size_t i = 0; i < json_object_array_length(t); i++) {
 		json_object *row = json_object_array_get_idx(t, i);
-		const char *g = get_str(row, cs->group) ?: "";
+		json_object *gv = get(row, cs->group);
+		const char *g = get_str(row, cs->group);
+		char gname[64];
 		struct rep_series *s = NULL;
 		int k;
+
+		if (cs->only && strcmp(get_str(row, cs->only) ?: "", cs->only_val))
+			continue;
+		if (!g && gv) {
+			/* A number (a hop level): named with its column, "level 1". */
+			snprintf(gname, sizeof(gname), "%s %s", cs->group, json_object_get_string(gv));
+			g = gname;
+		}
+		g = g ?: "";
 
 		for (k = 0; k < ch->ns; k++)
 			if (!strcmp(ch->s[k].name, g))
