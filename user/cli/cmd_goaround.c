@@ -114,11 +114,7 @@ static int goaround_option(void *ctx, const struct ph_opt *o, const char *arg)
 		a->kernel = arg;
 		return 0;
 	case OPT_ISA:
-		if (isa_parse(arg, &a->isa)) {
-			ph_err("--isa: unknown ISA '%s'; expected auto, %s", arg, isa_name_list());
-			return -EINVAL;
-		}
-		return 0;
+		return common_parse_isa(arg, &a->isa);
 	case OPT_NT:
 		a->nt = true;
 		return 0;
@@ -126,11 +122,7 @@ static int goaround_option(void *ctx, const struct ph_opt *o, const char *arg)
 		return cli_parse_ascending("--turns", arg, 0, 4095, "turns, e.g. 0,1,3 or 0-3",
 					   &a->turns, &a->nturns);
 	case OPT_PLACEMENT:
-		if (place_parse(arg, &a->g.place)) {
-			ph_err("--placement: unknown placement '%s'; expected %s", arg, place_list());
-			return -EINVAL;
-		}
-		return 0;
+		return common_parse_placement(arg, &a->g.place);
 	case OPT_SIZE_PER_THREAD:
 		return cli_parse_size("--size-per-thread", arg, &a->g.size_per_thread);
 	}

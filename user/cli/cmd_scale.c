@@ -124,11 +124,7 @@ static int scale_option(void *ctx, const struct ph_opt *o, const char *arg)
 		a->kernel = arg;
 		return 0;
 	case OPT_ISA:
-		if (isa_parse(arg, &a->isa)) {
-			ph_err("--isa: unknown ISA '%s'; expected auto, %s", arg, isa_name_list());
-			return -EINVAL;
-		}
-		return 0;
+		return common_parse_isa(arg, &a->isa);
 	case OPT_NT:
 		a->nt = true;
 		return 0;
@@ -136,11 +132,7 @@ static int scale_option(void *ctx, const struct ph_opt *o, const char *arg)
 		return cli_parse_ascending("--threads-list", arg, 1, 4096,
 					   "thread counts, e.g. 1,2,4 or 1-8", &a->counts, &a->ncounts);
 	case OPT_PLACEMENT:
-		if (place_parse(arg, &a->sc.place)) {
-			ph_err("--placement: unknown placement '%s'; expected %s", arg, place_list());
-			return -EINVAL;
-		}
-		return 0;
+		return common_parse_placement(arg, &a->sc.place);
 	case OPT_PER_THREAD:
 		a->sc.per_thread = true;
 		return 0;

@@ -130,11 +130,7 @@ static int stream_option(void *ctx, const struct ph_opt *o, const char *arg)
 	case OPT_KERNEL:
 		return common_parse_kernels(arg, &a->names, &a->nnames);
 	case OPT_ISA:
-		if (isa_parse(arg, &a->isa)) {
-			ph_err("--isa: unknown ISA '%s'; expected auto, %s", arg, isa_name_list());
-			return -EINVAL;
-		}
-		return 0;
+		return common_parse_isa(arg, &a->isa);
 	case OPT_NT:
 		a->nt = true;
 		return 0;

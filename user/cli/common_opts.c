@@ -129,6 +129,22 @@ int common_one_kernel(struct ph_bwstudy *plan, const char *kernel, enum ph_isa i
 	return 0;
 }
 
+int common_parse_isa(const char *arg, enum ph_isa *isa)
+{
+	if (!isa_parse(arg, isa))
+		return 0;
+	ph_err("--isa: unknown ISA '%s'; expected auto, %s", arg, isa_name_list());
+	return -EINVAL;
+}
+
+int common_parse_placement(const char *arg, enum ph_place *place)
+{
+	if (!place_parse(arg, place))
+		return 0;
+	ph_err("--placement: unknown placement '%s'; expected %s", arg, place_list());
+	return -EINVAL;
+}
+
 int common_parse_kernels(const char *arg, const char ***out, int *n)
 {
 	char *copy, *save = NULL;

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "optspec.h"
 #include "bandwidth.h"
+#include "placement.h"
 #include "plot.h"
 #include "session.h"
 
@@ -104,5 +105,9 @@ int common_one_kernel(struct ph_bwstudy *plan, const char *kernel, enum ph_isa i
 
 /* --kernel "copy,triad" into names of stream_ops[] (*out malloc'd).  0 or -EINVAL. */
 int common_parse_kernels(const char *arg, const char ***out, int *n);
+
+/* --isa and --placement: 0, or -EINVAL after one line naming what is accepted. */
+int common_parse_isa(const char *arg, enum ph_isa *isa);
+int common_parse_placement(const char *arg, enum ph_place *place);
 
 #endif
