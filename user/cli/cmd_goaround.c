@@ -17,18 +17,11 @@
 
 /* The command's own options; below OPT_SIZE, where the common ones start. */
 enum {
-	OPT_KERNEL = 1,
-	OPT_ISA,
-	OPT_NT,
-	OPT_TURNS,
-	OPT_PLACEMENT,
-	OPT_SIZE_PER_THREAD,
+	OPT_TURNS = 1,
 };
 
 static const struct ph_opt goaround_opts[] = {
-	{ "kernel", 0, "K", OPT_KERNEL, "the stream kernel (pagehop list)", "triad", NULL },
-	{ "isa", 0, "ISA", OPT_ISA, "its instruction set, as pagehop stream takes it", "auto", NULL },
-	{ "nt", 0, NULL, OPT_NT, "non-temporal stores", NULL, NULL },
+	PH_OPT_STUDY_KERNEL,
 	{ "turns", 0, "K[,K...]", OPT_TURNS,
 	  "the turns to measure, ascending, each below the\n"
 	  "thread count; a range A-B is every turn from A to B", NULL,
@@ -37,8 +30,7 @@ static const struct ph_opt goaround_opts[] = {
 };
 
 static const struct ph_opt memory_opts[] = {
-	{ "size-per-thread", 0, "SIZE", OPT_SIZE_PER_THREAD,
-	  "each thread's block (K, M, G, T suffixes)", "256M", NULL },
+	PH_OPT_STUDY_SIZE_PER_THREAD("each thread's block"),
 	PH_OPT_PAGE_SIZE("4k", NULL),
 	PH_OPT_BACKEND,
 	PH_OPT_RESERVE,
@@ -49,8 +41,7 @@ static const struct ph_opt memory_opts[] = {
 static const struct ph_opt thread_opts[] = {
 	{ "threads", 0, "N", OPT_THREADS, "the thread count T", NULL,
 	  "every CPU the placement can take" },
-	{ "placement", 0, "P", OPT_PLACEMENT,
-	  "compact, scatter, exclusive or shared, as pagehop\nscale takes it", "compact", NULL },
+	PH_OPT_STUDY_PLACEMENT,
 	{ "cpunodebind", 0, "NODES", OPT_CPUNODEBIND,
 	  "place the threads on the CPUs of these nodes", NULL, "every node with CPUs" },
 	{ 0 },
@@ -94,9 +85,7 @@ const struct ph_cmdspec cmd_goaround_spec = {
 
 struct goaround_args {
 	struct ph_session s;
-	const char *kernel;
-	enum ph_isa isa;
-	bool nt;
+	struct common_study c;
 	int *turns;
 	int nturns;
 	struct ph_goaround g;
@@ -107,24 +96,14 @@ static int goaround_option(void *ctx, const struct ph_opt *o, const char *arg)
 	struct goaround_args *a = ctx;
 	int h = common_option(&a->s, o, arg);
 
+	if (h > 0)
+		h = common_study_option(&a->c, o, arg);
 	if (h <= 0)
 		return h;
 	switch (o->id) {
-	case OPT_KERNEL:
-		a->kernel = arg;
-		return 0;
-	case OPT_ISA:
-		return common_parse_isa(arg, &a->isa);
-	case OPT_NT:
-		a->nt = true;
-		return 0;
 	case OPT_TURNS:
 		return cli_parse_ascending("--turns", arg, 0, 4095, "turns, e.g. 0,1,3 or 0-3",
 					   &a->turns, &a->nturns);
-	case OPT_PLACEMENT:
-		return common_parse_placement(arg, &a->g.place);
-	case OPT_SIZE_PER_THREAD:
-		return cli_parse_size("--size-per-thread", arg, &a->g.size_per_thread);
 	}
 	return -EINVAL;
 }
@@ -145,9 +124,11 @@ int cmd_goaround(int argc, char *argv[])
 		goto out;
 	}
 	/* The kernel's variant, as pagehop stream chooses it. */
-	rc = common_one_kernel(&plan, a.kernel, a.isa, a.nt);
+	rc = common_one_kernel(&plan, &a.c);
 	if (rc)
 		goto out;
+	a.g.place = a.c.place;
+	a.g.size_per_thread = a.c.size_per_thread;
 	a.g.k = plan.ks[0];
 	/* --cpunodebind and --threads choose the placement's CPUs; it binds them. */
 	cpunodes = s->bind.cpunodebind;

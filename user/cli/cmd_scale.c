@@ -19,27 +19,17 @@
 
 /* The command's own options; below OPT_SIZE, where the common ones start. */
 enum {
-	OPT_KERNEL = 1,
-	OPT_ISA,
-	OPT_NT,
-	OPT_COUNTS,
-	OPT_PLACEMENT,
+	OPT_COUNTS = 1,
 	OPT_PER_THREAD,
 	OPT_SINGLE,
-	OPT_SIZE_PER_THREAD,
 };
 
 static const struct ph_opt scale_opts[] = {
-	{ "kernel", 0, "K", OPT_KERNEL, "the stream kernel (pagehop list)", "triad", NULL },
-	{ "isa", 0, "ISA", OPT_ISA, "its instruction set, as pagehop stream takes it", "auto", NULL },
-	{ "nt", 0, NULL, OPT_NT, "non-temporal stores", NULL, NULL },
+	PH_OPT_STUDY_KERNEL,
 	{ "threads-list", 0, "N[,N...]", OPT_COUNTS,
 	  "thread counts, ascending; a range A-B is every count\nfrom A to B", NULL,
 	  "1 up to every CPU the placement can take" },
-	{ "placement", 0, "P", OPT_PLACEMENT,
-	  "compact: fill a node before the next; scatter: round\n"
-	  "robin over the nodes; exclusive: one thread per core;\n"
-	  "shared: SMT siblings of a core first", "compact", NULL },
+	PH_OPT_STUDY_PLACEMENT,
 	{ "per-thread", 0, NULL, OPT_PER_THREAD,
 	  "each thread's own GB/s per count: table threads", NULL, NULL },
 	{ "single", 0, NULL, OPT_SINGLE,
@@ -49,8 +39,7 @@ static const struct ph_opt scale_opts[] = {
 };
 
 static const struct ph_opt memory_opts[] = {
-	{ "size-per-thread", 0, "SIZE", OPT_SIZE_PER_THREAD,
-	  "the arrays of one thread (K, M, G, T suffixes)", "256M", NULL },
+	PH_OPT_STUDY_SIZE_PER_THREAD("the arrays of one thread"),
 	PH_OPT_PAGE_SIZE("4k", NULL),
 	PH_OPT_BACKEND,
 	PH_OPT_MEMBIND,
@@ -104,9 +93,7 @@ const struct ph_cmdspec cmd_scale_spec = {
 
 struct scale_args {
 	struct ph_session s;
-	const char *kernel;
-	enum ph_isa isa;
-	bool nt;
+	struct common_study c;
 	int *counts;
 	int ncounts;
 	struct ph_scale sc;
@@ -117,30 +104,20 @@ static int scale_option(void *ctx, const struct ph_opt *o, const char *arg)
 	struct scale_args *a = ctx;
 	int h = common_option(&a->s, o, arg);
 
+	if (h > 0)
+		h = common_study_option(&a->c, o, arg);
 	if (h <= 0)
 		return h;
 	switch (o->id) {
-	case OPT_KERNEL:
-		a->kernel = arg;
-		return 0;
-	case OPT_ISA:
-		return common_parse_isa(arg, &a->isa);
-	case OPT_NT:
-		a->nt = true;
-		return 0;
 	case OPT_COUNTS:
 		return cli_parse_ascending("--threads-list", arg, 1, 4096,
 					   "thread counts, e.g. 1,2,4 or 1-8", &a->counts, &a->ncounts);
-	case OPT_PLACEMENT:
-		return common_parse_placement(arg, &a->sc.place);
 	case OPT_PER_THREAD:
 		a->sc.per_thread = true;
 		return 0;
 	case OPT_SINGLE:
 		a->sc.single = true;
 		return 0;
-	case OPT_SIZE_PER_THREAD:
-		return cli_parse_size("--size-per-thread", arg, &a->sc.size_per_thread);
 	}
 	return -EINVAL;
 }
@@ -161,9 +138,11 @@ int cmd_scale(int argc, char *argv[])
 		goto out;
 	}
 	/* The kernel's variant, as pagehop stream chooses it. */
-	rc = common_one_kernel(&plan, a.kernel, a.isa, a.nt);
+	rc = common_one_kernel(&plan, &a.c);
 	if (rc)
 		goto out;
+	a.sc.place = a.c.place;
+	a.sc.size_per_thread = a.c.size_per_thread;
 	a.sc.k = plan.ks[0];
 	/* --cpunodebind chooses the placement's CPUs; each count binds its own. */
 	cpunodes = s->bind.cpunodebind;

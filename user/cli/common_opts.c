@@ -111,9 +111,30 @@ int common_option(struct ph_session *s, const struct ph_opt *o, const char *arg)
 	return h < 0 ? -EINVAL : h ? 0 : 1;
 }
 
-int common_one_kernel(struct ph_bwstudy *plan, const char *kernel, enum ph_isa isa, bool nt)
+int common_study_option(struct common_study *c, const struct ph_opt *o, const char *arg)
 {
-	const char *missing = NULL;
+	switch (o->id) {
+	case OPT_STUDY_KERNEL:
+		c->kernel = arg;
+		return 0;
+	case OPT_STUDY_ISA:
+		return common_parse_isa(arg, &c->isa);
+	case OPT_STUDY_NT:
+		c->nt = true;
+		return 0;
+	case OPT_STUDY_PLACEMENT:
+		return common_parse_placement(arg, &c->place);
+	case OPT_STUDY_SIZE_PER_THREAD:
+		return cli_parse_size("--size-per-thread", arg, &c->size_per_thread);
+	}
+	return 1;
+}
+
+int common_one_kernel(struct ph_bwstudy *plan, const struct common_study *c)
+{
+	const char *missing = NULL, *kernel = c->kernel;
+	enum ph_isa isa = c->isa;
+	bool nt = c->nt;
 	int err = bandwidth_study_plan(plan, &kernel, 1, isa, nt, &missing);
 
 	if (err == -EOPNOTSUPP) {

@@ -32,6 +32,11 @@ enum {
 	OPT_FORMAT,
 	OPT_PLOT,
 	OPT_HELP,
+	OPT_STUDY_KERNEL,
+	OPT_STUDY_ISA,
+	OPT_STUDY_NT,
+	OPT_STUDY_PLACEMENT,
+	OPT_STUDY_SIZE_PER_THREAD,
 	OPT_COMMON_END,
 };
 
@@ -85,6 +90,31 @@ enum {
 	{ "interleave", why }, { "cpunodebind", why }, { "physcpubind", why }, { "threads", why }, \
 	{ "time", why }, { "ci", why }, { "reserve", why }, { "allow-unverified", why }
 
+/*
+ * The options of a study that runs one stream kernel on placed threads,
+ * each with a block of its own (scale, goaround): common_study_option()
+ * fills a struct common_study with them.
+ */
+#define PH_OPT_STUDY_KERNEL	{ "kernel", 0, "K", OPT_STUDY_KERNEL, \
+	"the stream kernel (pagehop list)", "triad", NULL }, \
+	{ "isa", 0, "ISA", OPT_STUDY_ISA, "its instruction set, as pagehop stream takes it", \
+	  "auto", NULL }, \
+	{ "nt", 0, NULL, OPT_STUDY_NT, "non-temporal stores", NULL, NULL }
+#define PH_OPT_STUDY_PLACEMENT	{ "placement", 0, "P", OPT_STUDY_PLACEMENT, \
+	"compact: fill a node before the next; scatter: round\n" \
+	"robin over the nodes; exclusive: one thread per core;\n" \
+	"shared: SMT siblings of a core first", "compact", NULL }
+#define PH_OPT_STUDY_SIZE_PER_THREAD(what)	{ "size-per-thread", 0, "SIZE", \
+	OPT_STUDY_SIZE_PER_THREAD, what " (K, M, G, T suffixes)", "256M", NULL }
+
+struct common_study {
+	const char *kernel;
+	enum ph_isa isa;
+	bool nt;
+	enum ph_place place;
+	uint64_t size_per_thread;
+};
+
 /* The last lines of the usage of a command that takes node or CPU lists. */
 #define PH_USAGE_LISTS "NODES and CPUS are lists as numactl takes them: 0,2-3, all, !1.\n"
 
@@ -96,12 +126,18 @@ enum {
 int common_option(struct ph_session *s, const struct ph_opt *o, const char *arg);
 
 /*
+ * Handle a study option (PH_OPT_STUDY_*) as common_option() does the
+ * common ones: 0, -EINVAL after the one-line error, or 1 when o is not one.
+ */
+int common_study_option(struct common_study *c, const struct ph_opt *o, const char *arg);
+
+/*
  * The one stream kernel of a study (scale, goaround), chosen as pagehop
  * stream chooses it (bandwidth_study_plan).  0, or an exit code after one
  * line on stderr: PH_EXIT_UNSUPPORTED for an ISA this CPU lacks,
  * PH_EXIT_USAGE for no such kernel.
  */
-int common_one_kernel(struct ph_bwstudy *plan, const char *kernel, enum ph_isa isa, bool nt);
+int common_one_kernel(struct ph_bwstudy *plan, const struct common_study *c);
 
 /* --kernel "copy,triad" into names of stream_ops[] (*out malloc'd).  0 or -EINVAL. */
 int common_parse_kernels(const char *arg, const char ***out, int *n);
