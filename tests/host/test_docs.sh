@@ -58,7 +58,7 @@ usage_error "--man-options of no command" --man-options nosuch
 help_opts() {
 	"$PAGEHOP" "$1" --help | awk '
 		function flush() { if (name != "") { d = "-"; if (match(text, /\(default:? [^)]*\)/)) d = substr(text, RSTART, RLENGTH); print name, d }; name = "" }
-		/^  -/ { flush(); line = $0; sub(/^  (-[a-zA-Z], )?/, "", line); name = line; sub(/ .*/, "", name); text = line; next }
+		/^  -/ { flush(); line = $0; sub(/^  (-[a-zA-Z], )?/, "", line); name = line; sub(/ .*/, "", name); sub(/\[=.*/, "", name); text = line; next }
 		/^      / && name != "" { t = $0; sub(/^ +/, "", t); text = text " " t; next }
 		{ flush() }
 		END { flush() }' | sed 's/  */ /g; s/, /,/g' | sort

@@ -3,7 +3,7 @@
 # (hugepages reserved by the command with --reserve; skipped with the reason
 # if they cannot be had): rows per page size and working set, the effects
 # separated, knees attributed, anomalies, ratios,
-# --same-frames refused without the module, and at 1 GiB the 4K random chase slower than the 2M one beyond the CIs (an
+# --same-frames=on refused without the module, auto falling back and saying so, and at 1 GiB the 4K random chase slower than the 2M one beyond the CIs (an
 # independent tool measured about 300 ns against 230 ns on this host).
 . "$(dirname "$0")/lib.sh"
 
@@ -110,14 +110,48 @@ usage_error "--min not a power of two" pages --min 3K
 usage_error "--max below --min" pages --min 1M --max 64K
 usage_error "--plot extension" pages --plot out.pdf
 usage_error "--same-frames with thp" pages --same-frames --thp
-# --same-frames needs pagehop.ko (guests test it with the module): without
-# it, exit 4 (not supported here), one line saying why, nothing on stdout.
+usage_error "--same-frames=on with thp" pages --same-frames=on --page-sizes 4k,thp
+usage_error "--same-frames=maybe" pages --same-frames=maybe
+usage_error "--same-frames takes its value after =" pages --same-frames on
+# --same-frames=on (and the bare option) needs pagehop.ko (guests test it
+# with the module): without it, exit 4 (not supported here), one line
+# saying why, nothing on stdout.  The default, auto, falls back to one
+# allocation per page size, and every output says that the frames differ
+# and why: the JSON's pages_method, each row, and the table's text.
 if [ ! -e /dev/pagehop ]; then
-	"$PAGEHOP" pages --same-frames --max 64K >"$TMP/sf.out" 2>"$TMP/sf.err"
-	expect "--same-frames without the module: exit 4" "$?" 4
-	expect "--same-frames without the module: nothing on stdout" "$(wc -c <"$TMP/sf.out")" 0
-	grep -qx "pagehop pages: --same-frames: needs pagehop.ko.*not loaded)" "$TMP/sf.err" &&
-		pass "--same-frames says why: $(cat "$TMP/sf.err")" ||
-		fail "--same-frames without the module said: $(cat "$TMP/sf.err")"
+	for on in --same-frames --same-frames=on; do
+		"$PAGEHOP" pages $on --max 64K >"$TMP/sf.out" 2>"$TMP/sf.err"
+		expect "$on without the module: exit 4" "$?" 4
+		expect "$on without the module: nothing on stdout" "$(wc -c <"$TMP/sf.out")" 0
+		grep -qx "pagehop pages: --same-frames: needs pagehop.ko.*not loaded)" "$TMP/sf.err" &&
+			pass "$on says why: $(cat "$TMP/sf.err")" ||
+			fail "$on without the module said: $(cat "$TMP/sf.err")"
+	done
+	short="--page-sizes 4k --max 32K --time 0.05 --ci 50"
+	"$PAGEHOP" pages $short --format json >"$TMP/auto.json" 2>"$TMP/err" || fail "auto: $(cat "$TMP/err")"
+	expect "auto is the default" "$(jq -r .pages_method.same_frames "$TMP/auto.json")" auto
+	expect "auto without the module: frames differ" "$(jq -r .pages_method.frames "$TMP/auto.json")" differ
+	why=$(jq -r .pages_method.frames_why "$TMP/auto.json")
+	case "$why" in
+	*pagehop.ko*"not loaded"*) pass "auto says why same frames were not used: $why" ;;
+	*) fail "auto's frames_why: '$why'" ;;
+	esac
+	case "$(jq -r .pages_method.held_fixed "$TMP/auto.json")" in
+	*"physical pages differ"*"$why"*) pass "held_fixed says the physical pages differ, and why" ;;
+	*) fail "held_fixed: $(jq -r .pages_method.held_fixed "$TMP/auto.json")" ;;
+	esac
+	expect "every row says its frames differ" \
+		"$(jq -r '[.pages[] | select(.frames == "differ")] | length' "$TMP/auto.json")" \
+		"$(jq -r '.pages | length' "$TMP/auto.json")"
+	expect "nothing said on stderr for auto's fallback" "$(cat "$TMP/err")" ""
+	"$PAGEHOP" pages $short >"$TMP/auto.txt" 2>"$TMP/err" || fail "auto, table: $(cat "$TMP/err")"
+	grep -q "^note: frames: the physical pages differ between page sizes.*$why" "$TMP/auto.txt" &&
+		pass "the table says it: $(grep '^note: frames' "$TMP/auto.txt")" ||
+		fail "no frames note in the table: $(grep -i frames "$TMP/auto.txt")"
+	"$PAGEHOP" pages $short --same-frames=off --format csv >"$TMP/off.csv" 2>"$TMP/err" ||
+		fail "off: $(cat "$TMP/err")"
+	grep -q "frames_why.*--same-frames=off" "$TMP/off.csv" &&
+		pass "--same-frames=off: the CSV says the frames differ and why" ||
+		fail "--same-frames=off, CSV: $(grep -i frames "$TMP/off.csv")"
 fi
 finish

@@ -334,6 +334,42 @@ static void test_usage_long_default(void **state)
 }
 
 /*
+ * A value that may be left out ("[=WHEN]"): only as --name=VALUE, the bare
+ * option calls the handler with no value; "--name VALUE" leaves VALUE a
+ * stray argument, as for ls --color.  The usage writes it without a space.
+ */
+static void test_optional_value(void **state)
+{
+	static const struct ph_opt opts[] = {
+		{ "same", 0, "[=WHEN]", 1, "auto, on or off", "auto", NULL },
+		{ "size", 0, "SIZE", 2, "working set", NULL, NULL },
+		{ 0 },
+	};
+	static const struct ph_optgroup g[] = { { "demo", opts }, { 0 } };
+	static const struct ph_cmdspec ospec = { .name = "demo", .synopsis = "[OPTIONS]", .groups = g };
+	static const char want[] =
+		"usage: pagehop demo [OPTIONS]\n"
+		"\n"
+		"demo:\n"
+		"  --same[=WHEN]          auto, on or off (default auto)\n"
+		"  --size SIZE            working set\n"
+		"\n"
+		"  -h, --help             this text\n";
+	char *u = opts_usage(&ospec);
+
+	(void)state;
+	assert_string_equal(u, want);
+	free(u);
+	under_test = &ospec;
+	assert_int_equal(parse("--same", "--size", "4K", NULL), PH_OPTS_OK);
+	assert_string_equal(seen, "1=auto 1=- 2=4K");
+	assert_int_equal(parse("--same=off", NULL), PH_OPTS_OK);
+	assert_string_equal(seen, "1=auto 1=off");
+	assert_int_equal(parse_err("--same", "off"), -EINVAL);
+	under_test = &spec;
+}
+
+/*
  * Every command's declaration: a short letter means one long option in
  * every command; no long name or id twice in one command; usage lines fit
  * 80 columns and end in no space.
@@ -426,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_refused_abbreviation),
 		cmocka_unit_test(test_usage_long_default),
+		cmocka_unit_test(test_optional_value),
 		cmocka_unit_test(test_all_commands),
 		cmocka_unit_test(test_slit_declaration),
 	};

@@ -39,11 +39,13 @@ static const struct ph_opt pages_opts[] = {
 	{ "tlb-window", 0, "SIZE", OPT_TLB_WINDOW, "window of the TLB-local chase", NULL,
 	  "the L1 data TLB's reach with 4 KiB pages where that is a "
 	  "power of two, else 256K" },
-	{ "same-frames", 0, NULL, OPT_SAME_FRAMES,
-	  "one pagehop.ko allocation of 1 GiB pages, mapped by\n"
-	  "4 KiB, 2 MiB and 1 GiB leaves: the same frames under\n"
-	  "each page size, checked by QUERY (exit 4 if the module\n"
-	  "or the 1 GiB pages are missing)", NULL, NULL },
+	{ "same-frames", 0, "[=WHEN]", OPT_SAME_FRAMES,
+	  "auto, on or off (bare: on): one pagehop.ko allocation\n"
+	  "of 1 GiB pages, mapped by 4 KiB, 2 MiB and 1 GiB\n"
+	  "leaves: the same frames under each page size, checked\n"
+	  "by QUERY; auto where the module and a GiB can be had\n"
+	  "and thp is not swept, else one allocation per page\n"
+	  "size, the output saying why; on: exit 4 where it cannot", "auto", NULL },
 	{ "seed", 0, "N", OPT_SEED, "chain seed", "1", NULL },
 	{ "save", 0, "FILE", OPT_SAVE, "write the JSON to FILE as well", NULL, NULL },
 	{ 0 },
@@ -170,7 +172,16 @@ static int pages_option(void *ctx, const struct ph_opt *o, const char *arg)
 	case OPT_SEED:
 		return cli_parse_u64("--seed", arg, &p->seed);
 	case OPT_SAME_FRAMES:
-		p->same_frames = true;
+		if (!arg || !strcmp(arg, "on"))
+			p->same_frames = PAGES_FRAMES_ON;
+		else if (!strcmp(arg, "auto"))
+			p->same_frames = PAGES_FRAMES_AUTO;
+		else if (!strcmp(arg, "off"))
+			p->same_frames = PAGES_FRAMES_OFF;
+		else {
+			ph_err("--same-frames: '%s'; expected auto, on or off", arg);
+			return -EINVAL;
+		}
 		return 0;
 	case OPT_SAVE:
 		a->save = arg;
@@ -208,7 +219,7 @@ static int pages_check(struct pages_args *a)
 		p->want[PH_PS_4K] = p->want[PH_PS_2M] = p->want[PH_PS_1G] = true;
 	p->thp_named = p->want[PH_PS_THP];
 	p->want[PH_PS_THP] |= a->thp;
-	if (p->same_frames && p->want[PH_PS_THP]) {
+	if (p->same_frames == PAGES_FRAMES_ON && p->want[PH_PS_THP]) {
 		ph_err("--same-frames: thp is anonymous memory, not a view of the module's buffer; leave it out");
 		return -EINVAL;
 	}

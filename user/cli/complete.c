@@ -104,7 +104,8 @@ void complete_bash(FILE *f)
 
 		for (const struct ph_optgroup *g = spec->groups; g && g->title; g++)
 			for (const struct ph_opt *o = g->opts; o->name; o++)
-				if (o->arg)
+				/* "--name[=WHEN]" has no value of its own word to complete. */
+				if (o->arg && !opt_value_optional(o))
 					option_case(f, spec, o);
 	}
 	fputs("\t*) return 1 ;;\n\tesac\n}\n\n", f);

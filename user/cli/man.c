@@ -43,7 +43,8 @@ static void man_opt(FILE *f, const struct ph_opt *o)
 	roff_text(f, o->name);
 	fputs("\\fR", f);
 	if (o->arg) {
-		fputs(" \\fI", f);
+		/* "--name[=WHEN]": a value that may be left out follows the name. */
+		fputs(opt_value_optional(o) ? "\\fI" : " \\fI", f);
 		roff_text(f, o->arg);
 		fputs("\\fR", f);
 	}

@@ -82,7 +82,7 @@ int opts_split_operands(const struct ph_cmdspec *spec, int *argc, char *argv[], 
 			o = strchr(a, '=') ? NULL : opts_find(spec, a + 2);
 		else if (a[1] && !a[2])
 			o = opts_find_short(spec, a[1]);
-		if (o && o->arg && i + 1 < *argc)
+		if (o && o->arg && !opt_value_optional(o) && i + 1 < *argc)
 			argv[out++] = argv[++i];
 	}
 	*argc = out;
@@ -134,7 +134,7 @@ static bool refused(const struct ph_cmdspec *spec, const char *word)
  */
 static const char *option_word(char *argv[], const struct ph_opt *o)
 {
-	return o->arg && optarg == argv[optind - 1] ? argv[optind - 2] : argv[optind - 1];
+	return o->arg && optarg && optarg == argv[optind - 1] ? argv[optind - 2] : argv[optind - 1];
 }
 
 static int val_of(const struct ph_opt *o, size_t i)
@@ -148,18 +148,21 @@ int opts_parse(const struct ph_cmdspec *spec, int argc, char *argv[],
 	size_t n, len = 1;
 	const struct ph_opt **v = all_opts(spec, &n);
 	struct option *lo = xcalloc(n + 1, sizeof(*lo));
-	char *shorts = xmalloc(2 * n + 2);
+	char *shorts = xmalloc(3 * n + 2);
 	int c, rc;
 
 	/* ':' first: a missing value is ':' and an unknown option '?', both ours to report. */
 	shorts[0] = ':';
 	for (size_t i = 0; i < n; i++) {
 		lo[i].name = v[i]->name;
-		lo[i].has_arg = v[i]->arg ? required_argument : no_argument;
+		lo[i].has_arg = opt_value_optional(v[i]) ? optional_argument :
+				v[i]->arg ? required_argument : no_argument;
 		lo[i].val = val_of(v[i], i);
 		if (v[i]->shortc) {
 			shorts[len++] = v[i]->shortc;
 			if (v[i]->arg)
+				shorts[len++] = ':';
+			if (opt_value_optional(v[i]))
 				shorts[len++] = ':';
 		}
 	}
@@ -278,13 +281,18 @@ static void usage_opt(struct sbuf *b, const struct ph_opt *o)
 	const char *h = o->help;
 	size_t l;
 
-	/* "  -x, --name ARG", or "  --name ARG": few options have a letter. */
+	/*
+	 * "  -x, --name ARG", or "  --name ARG": few options have a letter; a
+	 * value that may be left out follows the name: "--name[=WHEN]".
+	 */
+	const char *sp = o->arg && !opt_value_optional(o) ? " " : "";
+
 	if (o->shortc)
 		l = (size_t)snprintf(left, sizeof(left), "  -%c, --%s%s%s", o->shortc, o->name,
-				     o->arg ? " " : "", o->arg ? o->arg : "");
+				     sp, o->arg ? o->arg : "");
 	else
 		l = (size_t)snprintf(left, sizeof(left), "  --%s%s%s", o->name,
-				     o->arg ? " " : "", o->arg ? o->arg : "");
+				     sp, o->arg ? o->arg : "");
 	sb_str(b, left);
 	if (l + 1 > HELP_COL) {
 		sb_str(b, "\n");

@@ -20,7 +20,10 @@
 struct ph_opt {
 	const char *name;	/* long name without "--"; NULL ends a list */
 	char shortc;		/* short letter, or 0 */
-	const char *arg;	/* metavariable ("SIZE"); NULL for a flag */
+	const char *arg;	/* metavariable ("SIZE"); NULL for a flag; one in
+				 * brackets ("[=WHEN]") is a value that may be
+				 * left out, given only as --name=VALUE: the bare
+				 * option calls the handler with NULL */
 	int id;			/* what the handler is called with */
 	const char *help;	/* one line; "\n" starts a continuation line */
 	const char *def;	/* default as the user would write it: applied
@@ -29,6 +32,12 @@ struct ph_opt {
 	const char *defdesc;	/* printed "(default: DEFDESC)" when def is
 				 * NULL: a default that depends on the machine */
 };
+
+/* Whether o's value may be left out ("[=WHEN]"). */
+static inline bool opt_value_optional(const struct ph_opt *o)
+{
+	return o->arg && o->arg[0] == '[';
+}
 
 /* A heading and its options, e.g. "memory" and --size, --page-size. */
 struct ph_optgroup {

@@ -36,14 +36,78 @@ static void machine_of(struct ph_session *s, int node, struct sweep_machine *m)
 	m->node_free = freeb > 0 ? (uint64_t)freeb : 0;
 }
 
-int pages_plan(struct ph_pages *pg, struct ph_session *s)
+const char *pages_same_frames_name(enum pages_same_frames m)
+{
+	return m == PAGES_FRAMES_ON ? "on" : m == PAGES_FRAMES_OFF ? "off" : "auto";
+}
+
+/*
+ * Whether the sweeps are views of one allocation (pg->same), from
+ * --same-frames and what the module offers; why not goes to frames.why,
+ * said on stderr only for on.  0 or an exit code.
+ */
+static int choose_frames(struct ph_pages *pg, struct ph_session *s)
+{
+	enum pages_same_frames m = pg->plan.same_frames;
+	char *why = pg->frames.why;
+	size_t len = sizeof(pg->frames.why);
+
+	pg->same = false;
+	if (m == PAGES_FRAMES_OFF) {
+		snprintf(why, len, "--same-frames=off");
+		return 0;
+	}
+	/* on with thp is refused by the command. */
+	if (pg->plan.want[PH_PS_THP]) {
+		snprintf(why, len, "thp is swept, and it is anonymous memory, not a view of the module's buffer");
+		return 0;
+	}
+	if (pages_frames_possible(s, pg->node, &pg->avail[PH_PS_1G], why, len)) {
+		if (m == PAGES_FRAMES_AUTO)
+			return 0;
+		ph_err("--same-frames: %s", why);
+		return PH_EXIT_UNSUPPORTED;
+	}
+	why[0] = '\0';
+	pg->same = true;
+	return 0;
+}
+
+/* Each wanted page size's working sets; with pg->same, each is a view of the 1 GiB allocation. */
+static void plan_sweeps(struct ph_pages *pg)
 {
 	static const enum ph_psize order[] = { PH_PS_4K, PH_PS_THP, PH_PS_2M, PH_PS_1G };
 	const struct pages_plan *p = &pg->plan;
-	struct sweep_avail av[PH_PS_COUNT];
+
+	pg->nsw = 0;
+	memset(pg->sw, 0, sizeof(pg->sw));
+	for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
+		enum ph_psize ps = order[k];
+		const struct sweep_avail *av = &pg->avail[pg->same ? PH_PS_1G : ps];
+		struct pages_sweep *sw;
+		uint64_t cap;
+
+		if (!p->want[ps])
+			continue;
+		sw = &pg->sw[pg->nsw++];
+		sw->ps = ps;
+		sw->avail = *av;
+		cap = av->cap < p->hi ? av->cap : p->hi;
+		sw->capped = cap < p->hi;
+		sw->nsizes = av->ok ? sweep_sizes(p->lo, cap, sw->sizes, PAGES_MAX_POINTS) : 0;
+		if (!sw->nsizes)
+			snprintf(sw->why, sizeof(sw->why), "%s",
+				 av->ok ? "less than --min can be had" : av->why);
+	}
+}
+
+int pages_plan(struct ph_pages *pg, struct ph_session *s)
+{
+	const struct pages_plan *p = &pg->plan;
 	struct sweep_machine m;
 	struct ph_binding b;
 	char why[512];
+	int rc;
 
 	tlb_load(s->cpu.vendor, &pg->tlbs);
 	counters_init(&pg->ctr, &s->cpu, "/sys/bus/event_source/devices");
@@ -65,33 +129,11 @@ int pages_plan(struct ph_pages *pg, struct ph_session *s)
 	binding_free(&b);
 
 	machine_of(s, pg->node, &m);
-	sweep_availability(&m, av);
-	if (p->same_frames) {
-		int rc = pages_frames_plan(s, pg->node, &av[PH_PS_1G]);
-
-		if (rc)
-			return rc;
-		/* Every page size is a view of the one 1 GiB allocation. */
-		for (int ps = PH_PS_4K; ps < PH_PS_COUNT; ps++)
-			av[ps] = av[PH_PS_1G];
-	}
-	for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
-		enum ph_psize ps = order[k];
-		struct pages_sweep *sw;
-		uint64_t cap;
-
-		if (!p->want[ps])
-			continue;
-		sw = &pg->sw[pg->nsw++];
-		sw->ps = ps;
-		sw->avail = av[ps];
-		cap = av[ps].cap < p->hi ? av[ps].cap : p->hi;
-		sw->capped = cap < p->hi;
-		sw->nsizes = av[ps].ok ? sweep_sizes(p->lo, cap, sw->sizes, PAGES_MAX_POINTS) : 0;
-		if (!sw->nsizes)
-			snprintf(sw->why, sizeof(sw->why), "%s",
-				 av[ps].ok ? "less than --min can be had" : av[ps].why);
-	}
+	sweep_availability(&m, pg->avail);
+	rc = choose_frames(pg, s);
+	if (rc)
+		return rc;
+	plan_sweeps(pg);
 	return 0;
 }
 
@@ -125,7 +167,7 @@ static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_swe
 	s->bufreq.psize = sw->ps;
 	s->bufreq.backend = PH_BACKEND_AUTO;
 	s->size = sizes[n - 1];
-	if (pg->plan.same_frames)
+	if (pg->same)
 		pages_frames_lend(&pg->frames, s, sw->ps, pg->node, sizes[n - 1]);
 	rc = session_start(s, 1);
 	if (rc) {
@@ -158,6 +200,9 @@ static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_swe
 		s->per_thread = sizes[i];
 		rc = counted_figure(s, &rnd, &lr, p->rnd_ctr, &p->counted);
 		p->rnd = lr.user;
+		/* The chain each view chased, read back from its memory, for the document. */
+		if (!rc && pg->same && i == n - 1)
+			rc = pages_frames_order(&pg->frames, sw->ps, s->segs[0].addr, sizes[i]);
 		if (rc)
 			break;
 		rc = counted_figure(s, &tlb, &lt, p->tlb_ctr, &p->counted);
@@ -207,7 +252,7 @@ int pages_measure(struct ph_pages *pg, struct ph_session *s)
 {
 	int rc = 0;
 
-	if (pg->plan.same_frames) {
+	if (pg->same) {
 		enum ph_psize ps[PH_PS_COUNT];
 		uint64_t hi = 0;
 		int nps = 0;
@@ -219,9 +264,17 @@ int pages_measure(struct ph_pages *pg, struct ph_session *s)
 					hi = pg->sw[k].sizes[pg->sw[k].nsizes - 1];
 			}
 		rc = pages_frames_open(&pg->frames, s, pg->node, hi, ps, nps);
-		if (rc) {
+		if (rc)
 			pages_frames_close(&pg->frames, s);
+		/* The GiBs cannot be had: on stops, auto sweeps one allocation per page size. */
+		if (rc == PH_EXIT_UNSUPPORTED && pg->plan.same_frames == PAGES_FRAMES_ON)
+			ph_err("--same-frames: %s", pg->frames.why);
+		if (rc && (rc != PH_EXIT_UNSUPPORTED || pg->plan.same_frames == PAGES_FRAMES_ON))
 			return rc;
+		if (rc) {
+			pg->same = false;
+			plan_sweeps(pg);
+			rc = 0;
 		}
 	}
 	for (int k = 0; k < pg->nsw && !ph_interrupted; k++) {
@@ -241,7 +294,7 @@ int pages_measure(struct ph_pages *pg, struct ph_session *s)
 		if (rc)
 			break;
 	}
-	if (pg->plan.same_frames)
+	if (pg->same)
 		pages_frames_close(&pg->frames, s);
 	if (rc == PH_EXIT_USAGE || pg->points)
 		return rc;

@@ -34,6 +34,12 @@
 /* Working sets per sweep, at most: 16K to 4G is 19. */
 #define PAGES_MAX_POINTS 40
 
+/* --same-frames: auto (the default), on, off. */
+enum pages_same_frames { PAGES_FRAMES_AUTO, PAGES_FRAMES_ON, PAGES_FRAMES_OFF };
+
+/* The word of each, for the document. */
+const char *pages_same_frames_name(enum pages_same_frames m);
+
 /* What to measure, filled by the command. */
 struct pages_plan {
 	bool want[PH_PS_COUNT];	/* page sizes to sweep, PH_PS_THP included */
@@ -44,8 +50,10 @@ struct pages_plan {
 	uint64_t window;	/* the TLB-local chase's window (a power of two);
 				 * 0: the L1 DTLB's reach with 4 KiB pages, else 256K */
 	uint64_t seed;		/* of every chain */
-	bool same_frames;	/* one pagehop.ko allocation of 1 GiB pages,
-				 * each page size a translation of it */
+	enum pages_same_frames same_frames;	/* one pagehop.ko allocation of
+						 * 1 GiB pages, each page size a
+						 * translation of it: where it
+						 * can be had, always, never */
 };
 
 struct pages_point {
@@ -83,6 +91,9 @@ struct ph_pages {
 	struct ph_counters ctr;		/* hardware counters, or why not */
 	struct pages_sweep sw[PH_PS_COUNT];	/* 4K, THP, 2M, 1G: those wanted */
 	int nsw;
+	struct sweep_avail avail[PH_PS_COUNT];	/* what the node offers */
+	bool same;		/* the sweeps are views of one allocation
+				 * (frames); else frames.why says why not */
 	/* measured */
 	int reached;		/* sweeps the measure step came to; the rest are
 				 * not reported (a failure or a signal came first) */

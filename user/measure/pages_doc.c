@@ -201,8 +201,9 @@ static void effect_rows(struct ph_table *t, const struct effect *e, const char *
 	}
 }
 
-static void effect_tables(struct ph_doc *doc, const struct effect *e, int n, bool same_frames)
+static void effect_tables(struct ph_doc *doc, const struct effect *e, int n, const struct ph_pages *pg)
 {
+	char differ[sizeof(pg->frames.why) + 64];
 	struct ph_table *tr = doc_add_table(doc, "translation",
 		"translation cost: the same random chase on the smaller page (a) minus the largest page (b)");
 	struct ph_table *lo = doc_add_table(doc, "locality",
@@ -220,11 +221,12 @@ static void effect_tables(struct ph_doc *doc, const struct effect *e, int n, boo
 		table_add_col(t, "ci_met");
 	}
 	table_add_col(tr, "frames");
+	snprintf(differ, sizeof(differ), "differ: each page size is its own allocation (%s)",
+		 pg->frames.why);
 	for (int i = 0; i < n; i++)
 		effect_rows(e[i].expected == PAGEFX_TLB ? tr : lo, &e[i],
 			    e[i].expected != PAGEFX_TLB ? NULL :
-			    same_frames ? "same: one allocation, checked by QUERY" :
-			    "differ: each page size is its own allocation");
+			    pg->frames.checked ? "same: one allocation, checked by QUERY" : differ);
 }
 
 /* Add a batch of flags to the anomalies table. */
@@ -334,7 +336,8 @@ static void slower_flags(const struct ph_pages *pg, struct ph_session *s, struct
 				continue;
 			curve_of(&pg->sw[a], false, fa, &ca);
 			curve_of(&pg->sw[b], false, fb, &cb);
-			flag_rows(an, fl, pagefx_slower_large(&ca, &cb, false, s->cpu.hypervisor, fl, MAX_FLAGS));
+			flag_rows(an, fl, pagefx_slower_large(&ca, &cb, pg->frames.checked, s->cpu.hypervisor,
+							      fl, MAX_FLAGS));
 		}
 }
 
@@ -389,6 +392,7 @@ static void points_table(const struct ph_pages *pg, struct ph_session *s, struct
 	table_add_col(t, "cpu");
 	table_add_col(t, "clock");
 	table_add_col(t, "verified");
+	table_add_col(t, "frames");
 	for (int k = 0; k < pg->reached; k++) {
 		const struct pages_sweep *sw = &pg->sw[k];
 		struct sweep_point pts[PAGES_MAX_POINTS];
@@ -419,6 +423,8 @@ static void points_table(const struct ph_pages *pg, struct ph_session *s, struct
 			table_int(t, r, "cpu", pg->cpu);
 			table_str(t, r, "clock", s->clk.name);
 			table_bool(t, r, "verified", s->all_verified);
+			/* Whether every page size ran over these very frames. */
+			table_str(t, r, "frames", pg->frames.checked ? "same" : "differ");
 		}
 	}
 }
@@ -478,7 +484,7 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 	int ne = effects_of(pg, e);
 
 	points_table(pg, s, doc);
-	effect_tables(doc, e, ne, pg->frames.checked);
+	effect_tables(doc, e, ne, pg);
 	an = doc_add_table(doc, "anomalies", "what does not make sense, with a likely reason");
 	anomalies_head(an, s);
 	knees_table(pg, s, e, ne, doc, an);
@@ -490,6 +496,10 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 			 "libpfm4 names in docs/methodology.md");
 	else
 		doc_note(doc, "counters: none, %s", pg->ctr.why[0] ? pg->ctr.why : "nothing was counted");
+	if (!pg->frames.checked)
+		doc_note(doc, "frames: the physical pages differ between page sizes (each is its own "
+			 "allocation, so cache-set placement differs too): same frames not used: %s",
+			 pg->frames.why);
 	for (int k = 0; k < pg->reached; k++)
 		if (!pg->sw[k].ran)
 			doc_note(doc, "%s pages not measured: %s", psize_name(pg->sw[k].ps), pg->sw[k].why);
@@ -503,6 +513,7 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 	section_str(sec, "rnd_minus_tlb", "random minus TLB-local on one page size: cache locality and translation together");
 	section_str(sec, "knee", "the first working set from which a cost stays more than max(2 ns, twice the two CIs' half-widths) above its level at the three smallest working sets, set against the TLB reach (CPUID) and the data caches (hwloc); unexplained when neither fits within one doubling");
 	section_str(sec, "ratio", "speed-up of the large page over 4K: latency 4K/large, bandwidth large/4K");
+	section_str(sec, "same_frames", pages_same_frames_name(pg->plan.same_frames));
 	if (pg->frames.checked) {
 		char line[256];
 
@@ -517,10 +528,19 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 				 format_size(pg->frames.bytes, w, sizeof(w)),
 				 (unsigned long long)pg->frames.pfn0);
 			section_str(sec, p == PH_PS_1G ? "view_1G" : p == PH_PS_2M ? "view_2M" : "view_4K", line);
+			if (!pg->frames.order[p].ws)
+				continue;
+			pages_frames_order_text(&pg->frames.order[p], line, sizeof(line));
+			section_str(sec, p == PH_PS_1G ? "chain_1G" : p == PH_PS_2M ? "chain_2M" : "chain_4K", line);
 		}
 	} else {
-		section_str(sec, "held_fixed", "node, CPU, chain seed and pattern; the physical pages differ (each page size is its own allocation on the node)");
+		char held[sizeof(pg->frames.why) + 160];
+
+		snprintf(held, sizeof(held), "node, CPU, chain seed and pattern; the physical pages differ (each page size is its own allocation on the node; same frames not used: %s)",
+			 pg->frames.why);
+		section_str(sec, "held_fixed", held);
 		section_str(sec, "frames", "differ");
+		section_str(sec, "frames_why", pg->frames.why);
 	}
 	session_describe(s, doc);
 	return doc;

@@ -10,10 +10,12 @@
  * session's memory (ph_memory), so the session neither allocates nor frees.
  */
 #include "pages_frames.h"
+#include "chase.h"
 #include "util.h"
 #include "verify.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -29,18 +31,19 @@ static uint32_t level_of(enum ph_psize ps)
 	       PAGEHOP_LEVEL_PTE;
 }
 
-int pages_frames_plan(struct ph_session *s, int node, const struct sweep_avail *av1g)
+int pages_frames_possible(const struct ph_session *s, int node, const struct sweep_avail *av1g,
+			  char *why, size_t len)
 {
 	if (!kmod_has(&s->km, PAGEHOP_FEAT_MAP_XLATE) || !kmod_has(&s->km, PAGEHOP_FEAT_QUERY)) {
-		ph_err("--same-frames: needs pagehop.ko with PAGEHOP_FEAT_MAP_XLATE: %s",
-		       s->km.fd < 0 ? s->km.why : "the loaded module is older");
-		return PH_EXIT_UNSUPPORTED;
+		snprintf(why, len, "needs pagehop.ko with PAGEHOP_FEAT_MAP_XLATE: %s",
+			 s->km.fd < 0 ? s->km.why : "the loaded module is older");
+		return -EOPNOTSUPP;
 	}
 	if (!av1g->ok || av1g->backend != PH_BACKEND_KMOD) {
-		ph_err("--same-frames: 1 GiB pages from pagehop.ko cannot be had on node %d: %s",
-		       node, kmod_has(&s->km, PAGEHOP_FEAT_PAGE_1G) ? av1g->why :
-		       "the module cannot map 1 GiB pages on this kernel");
-		return PH_EXIT_UNSUPPORTED;
+		snprintf(why, len, "1 GiB pages from pagehop.ko cannot be had on node %d: %s", node,
+			 kmod_has(&s->km, PAGEHOP_FEAT_PAGE_1G) ? av1g->why :
+			 "the module cannot map 1 GiB pages on this kernel");
+		return -EOPNOTSUPP;
 	}
 	return 0;
 }
@@ -99,8 +102,9 @@ int pages_frames_open(struct pages_frames *f, struct ph_session *s, int node, ui
 	f->bytes = (bytes + GiB - 1) / GiB * GiB;
 	err = kmod_alloc_map(&s->km, node, PAGEHOP_PAGE_1G, f->bytes, &f->kb);
 	if (err) {
-		ph_err("--same-frames: %s of 1 GiB pages on node %d: %s",
-		       format_size(f->bytes, (char[32]){ 0 }, 32), node, kmod_alloc_why(err));
+		/* Said by the caller: auto goes on without, on stops here. */
+		snprintf(f->why, sizeof(f->why), "%s of 1 GiB pages on node %d: %s",
+			 format_size(f->bytes, (char[32]){ 0 }, 32), node, kmod_alloc_why(err));
 		return PH_EXIT_UNSUPPORTED;
 	}
 	f->pfn = xcalloc((size_t)(f->bytes / GiB), sizeof(uint64_t));
@@ -169,6 +173,49 @@ void pages_frames_unlend(struct pages_frames *f, struct ph_session *s)
 	free(m->nodes);
 	free(m->nslots);
 	memset(m, 0, sizeof(*m));
+}
+
+int pages_frames_order(struct pages_frames *f, enum ph_psize ps, const void *base, uint64_t ws)
+{
+	struct pages_order *o = &f->order[ps];
+	const char *b = base, *p = base;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	memset(o, 0, sizeof(*o));
+	do {
+		uint64_t off = (uint64_t)(p - b);
+
+		if (off % CHASE_SLOT || off >= ws || o->hops >= ws / CHASE_SLOT) {
+			ph_err("--same-frames: the %s view's chain over %llu bytes leaves it or is not one "
+			       "cycle at hop %llu (offset 0x%llx)", psize_name(ps), (unsigned long long)ws,
+			       (unsigned long long)o->hops, (unsigned long long)off);
+			return PH_EXIT_FAIL;
+		}
+		if (o->hops < PAGES_ORDER_FIRST)
+			o->first[o->hops] = off;
+		for (int k = 0; k < 8; k++)
+			h = (h ^ ((off >> (8 * k)) & 0xff)) * 0x100000001b3ull;
+		o->hops++;
+		p = *(const char *const *)p;
+	} while (p != b);
+	if (o->hops != ws / CHASE_SLOT) {
+		ph_err("--same-frames: the %s view's chain has %llu slots, not %llu", psize_name(ps),
+		       (unsigned long long)o->hops, (unsigned long long)(ws / CHASE_SLOT));
+		return PH_EXIT_FAIL;
+	}
+	o->ws = ws;
+	o->hash = h;
+	return 0;
+}
+
+void pages_frames_order_text(const struct pages_order *o, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "%llu hops from +0x0:", (unsigned long long)o->hops);
+
+	for (uint64_t k = 1; k < PAGES_ORDER_FIRST && k < o->hops && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, " +0x%llx", (unsigned long long)o->first[k]);
+	if (n < len)
+		snprintf(buf + n, len - n, "; fnv1a 0x%016llx", (unsigned long long)o->hash);
 }
 
 void pages_frames_close(struct pages_frames *f, struct ph_session *s)

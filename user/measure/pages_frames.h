@@ -8,11 +8,26 @@
 #define PAGEHOP_PAGES_FRAMES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "buffer.h"
 #include "session.h"
 #include "sweep.h"
+
+/*
+ * The order of a random chain as it lies in a view's memory, read back by
+ * following its links from the slot at the view's base (in the cycle, as
+ * every slot is): the offsets from the base of the first hops, and an
+ * FNV-1a hash of every hop's offset (8 bytes, little-endian) in order.
+ */
+#define PAGES_ORDER_FIRST 6
+struct pages_order {
+	uint64_t ws;			/* the working set the chain covers; 0: not read */
+	uint64_t hops;			/* back at the base after so many: ws / 64 */
+	uint64_t first[PAGES_ORDER_FIRST];
+	uint64_t hash;
+};
 
 /* --same-frames: the allocation, its views and what QUERY showed. */
 struct pages_frames {
@@ -24,20 +39,25 @@ struct pages_frames {
 	void *view[PH_PS_COUNT];	/* the mapping by each translation */
 	uint64_t leaves[PH_PS_COUNT];	/* QUERY's leaves in each view */
 	bool checked;			/* every view at its level on kb's frames */
+	char why[256];			/* why not: the frames differ between page sizes */
+	struct pages_order order[PH_PS_COUNT];	/* each view's chain, as walked */
 	struct ph_memory mem;		/* lent to the session for one sweep */
 };
 
 /*
- * Refuse (PH_EXIT_UNSUPPORTED, said on stderr) without a module that maps
- * views, or without 1 GiB pages from it on node (av1g: sweep_availability's
- * 1G entry).  0 or the exit code.
+ * Whether one allocation can be had for every view: a module that maps
+ * views, with 1 GiB pages on node (av1g: sweep_availability's 1G entry).
+ * 0, or -EOPNOTSUPP with the reason in why, nothing said.
  */
-int pages_frames_plan(struct ph_session *s, int node, const struct sweep_avail *av1g);
+int pages_frames_possible(const struct ph_session *s, int node, const struct sweep_avail *av1g,
+			  char *why, size_t len);
 /*
  * Allocate bytes (rounded up to whole GiBs) of 1 GiB pages on node, map a
  * view for each of the nps page sizes ps[], and check by QUERY that each is
- * leaves of its level on the 1 GiB mapping's frames.  0 or an exit code
- * (said on stderr); pages_frames_close() undoes it either way.
+ * leaves of its level on the 1 GiB mapping's frames.  0 or an exit code;
+ * PH_EXIT_UNSUPPORTED when the GiBs cannot be had, with the reason in
+ * f->why and nothing said, any other failure said on stderr.
+ * pages_frames_close() undoes it either way.
  */
 int pages_frames_open(struct pages_frames *f, struct ph_session *s, int node, uint64_t bytes,
 		      const enum ph_psize *ps, int nps);
@@ -49,6 +69,14 @@ int pages_frames_open(struct pages_frames *f, struct ph_session *s, int node, ui
 void pages_frames_lend(struct pages_frames *f, struct ph_session *s, enum ph_psize ps, int node,
 		       uint64_t per_thread);
 void pages_frames_unlend(struct pages_frames *f, struct ph_session *s);
+/*
+ * Read the chain over the first ws bytes of view ps (base) into
+ * f->order[ps]: it must be one cycle through every slot of ws, its links
+ * addresses inside it.  0, or PH_EXIT_FAIL said on stderr.
+ */
+int pages_frames_order(struct pages_frames *f, enum ph_psize ps, const void *base, uint64_t ws);
+/* f->order[ps] as one line: "16384 hops from +0x0: +0x..., ...; fnv1a 0x...". */
+void pages_frames_order_text(const struct pages_order *o, char *buf, size_t len);
 void pages_frames_close(struct pages_frames *f, struct ph_session *s);
 
 #endif

@@ -10,6 +10,7 @@
  * /proc/self/pagemap for 4 KiB pages, hugetlbfs mappings placed with mbind
  * for QUERY itself, INFO against what was allocated.
  */
+#include "chase.h"
 #include "kmod.h"
 #include "uapi/pagehop.h"
 
@@ -2327,6 +2328,52 @@ static int cmd_frames_refused(int argc, char **argv)
 	return rc;
 }
 
+/*
+ * chain-order SIZE SEED: the reference order of the random chain pagehop
+ * pages builds over SIZE bytes with SEED (chase_build, as a figure's
+ * thread 0 does), written in plain memory and read back by following its
+ * links from the slot at offset 0, printed as pagehop pages --same-frames
+ * prints each view's chain ("chain_4K"): the hop count, the offsets of the
+ * first hops, an FNV-1a hash of every hop's 8-byte offset.  Equal lines
+ * say that every view chased these very slots in this very order.
+ */
+static int cmd_chain_order(int argc, char **argv)
+{
+	struct chase_spec spec = { .pattern = CHASE_RANDOM };
+	uint64_t bytes, hops = 0, h = 0xcbf29ce484222325ull;
+	char *buf, *p;
+	void *start;
+	int64_t n;
+
+	if (argc < 3)
+		return 2;
+	bytes = parse_size(argv[1]);
+	spec.seed = strtoull(argv[2], NULL, 0);
+	buf = aligned_alloc(4096, bytes);
+	if (!buf)
+		return fail("aligned_alloc %" PRIu64 ": %s", bytes, strerror(errno));
+	n = chase_build(buf, bytes, &spec, &start, NULL);
+	if (n != (int64_t)(bytes / 64))
+		return fail("chase_build over %" PRIu64 " bytes: %" PRId64, bytes, n);
+	printf("%" PRId64 " hops from +0x0:", n);
+	p = buf;
+	do {
+		uint64_t off = (uint64_t)(p - buf);
+
+		if (off >= bytes || hops >= (uint64_t)n)
+			return fail("the chain leaves the buffer or is not one cycle at hop %" PRIu64, hops);
+		if (hops >= 1 && hops < 6)
+			printf(" +0x%" PRIx64, off);
+		for (int k = 0; k < 8; k++)
+			h = (h ^ ((off >> (8 * k)) & 0xff)) * 0x100000001b3ull;
+		hops++;
+		p = *(char **)p;
+	} while (p != buf);
+	printf("; fnv1a 0x%016" PRIx64 "\n", h);
+	free(buf);
+	return hops == (uint64_t)n ? 0 : fail("%" PRIu64 " hops, not %" PRId64, hops, n);
+}
+
 static int cmd_info(int argc, char **argv)
 {
 	struct pagehop_info info;
@@ -2358,6 +2405,7 @@ int main(int argc, char **argv)
 		{ "vmpin", cmd_vmpin }, { "limited", cmd_limited }, { "alloc-race", cmd_alloc_race },
 		{ "movable", cmd_movable }, { "frames", cmd_frames },
 		{ "frames-1g", cmd_frames_1g }, { "frames-life", cmd_frames_life }, { "frames-refused", cmd_frames_refused },
+		{ "chain-order", cmd_chain_order },
 		{ "prefetch", cmd_prefetch }, { "fuzz", cmd_fuzz }, { "stress", cmd_stress },
 	};
 
