@@ -54,6 +54,56 @@ static void test_rules(void **state)
 	expect_order(PH_PLACE_EXCLUSIVE, flat, 2, 2, (const int[]){ 0, 1 });
 }
 
+/*
+ * 2 nodes of 8 cores, no SMT (the seed's "8 per node"): node 0 = CPUs 0-7,
+ * node 1 = CPUs 8-15.  Scatter spreads a node's threads over its cores,
+ * each prefix of 2^k as evenly as it can: 0,4,2,6,1,5,3,7 within a node,
+ * dealt over the nodes.  So 8 threads are 4 on each node, every other
+ * core (the seed's socket table), and 4 threads on one node are its every
+ * other core.  Compact and exclusive fill in order.
+ */
+static const struct ph_pu wide[] = {
+	{ 0, 0, 0, 0 },	  { 1, 1, 0, 0 },   { 2, 2, 0, 0 },   { 3, 3, 0, 0 },
+	{ 4, 4, 0, 0 },	  { 5, 5, 0, 0 },   { 6, 6, 0, 0 },   { 7, 7, 0, 0 },
+	{ 8, 8, 1, 1 },	  { 9, 9, 1, 1 },   { 10, 10, 1, 1 }, { 11, 11, 1, 1 },
+	{ 12, 12, 1, 1 }, { 13, 13, 1, 1 }, { 14, 14, 1, 1 }, { 15, 15, 1, 1 },
+};
+
+/*
+ * One node of 4 cores of 2 threads, siblings numbered apart (core k =
+ * CPUs k and k+4), and 6 cores (no power of two): 0,4,2,1,5,3 by the
+ * reversed bits of the index over 3 bits, skipping 6 and 7.
+ */
+static const struct ph_pu quad[] = {
+	{ 0, 0, 0, 0 }, { 1, 1, 0, 0 }, { 2, 2, 0, 0 }, { 3, 3, 0, 0 },
+	{ 4, 0, 0, 0 }, { 5, 1, 0, 0 }, { 6, 2, 0, 0 }, { 7, 3, 0, 0 },
+};
+static const struct ph_pu six[] = {
+	{ 0, 0, 0, 0 }, { 1, 1, 0, 0 }, { 2, 2, 0, 0 }, { 3, 3, 0, 0 }, { 4, 4, 0, 0 }, { 5, 5, 0, 0 },
+};
+
+static void test_scatter_spreads(void **state)
+{
+	static const int two_nodes[] = { 0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15 };
+	static const int node0[] = { 0, 4, 2, 6, 1, 5, 3, 7 };
+	static const int quad_scatter[] = { 0, 2, 1, 3, 4, 6, 5, 7 };
+	static const int quad_excl[] = { 0, 1, 2, 3 };
+	static const int quad_shared[] = { 0, 4, 1, 5, 2, 6, 3, 7 };
+
+	(void)state;
+	for (int n = 1; n <= 16; n++)
+		expect_order(PH_PLACE_SCATTER, wide, 16, n, two_nodes);
+	for (int n = 1; n <= 8; n++) {
+		expect_order(PH_PLACE_SCATTER, wide, 8, n, node0);
+		expect_order(PH_PLACE_COMPACT, wide, 8, n, (const int[]){ 0, 1, 2, 3, 4, 5, 6, 7 });
+		expect_order(PH_PLACE_SCATTER, quad, 8, n, quad_scatter);
+		expect_order(PH_PLACE_SHARED, quad, 8, n, quad_shared);
+	}
+	for (int n = 1; n <= 4; n++)
+		expect_order(PH_PLACE_EXCLUSIVE, quad, 8, n, quad_excl);
+	expect_order(PH_PLACE_SCATTER, six, 6, 6, (const int[]){ 0, 4, 2, 1, 5, 3 });
+}
+
 static void test_impossible(void **state)
 {
 	int cpus[16];
@@ -97,6 +147,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_scatter_spreads),
 		cmocka_unit_test(test_impossible),
 		cmocka_unit_test(test_describe),
 	};

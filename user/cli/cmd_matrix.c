@@ -26,6 +26,7 @@ enum {
 	OPT_LAT_SIZE,
 	OPT_BW_SIZE,
 	OPT_ORIENTATION,
+	OPT_PLACEMENT,
 };
 
 static const struct ph_opt matrix_opts[] = {
@@ -65,6 +66,14 @@ static const struct ph_opt memory_opts[] = {
 
 static const struct ph_opt thread_opts[] = {
 	PH_OPT_THREADS("one per core of the row, for bandwidth"),
+	{ "placement", 0, "P", OPT_PLACEMENT,
+	  "which CPUs of each row's nodes run the --threads\n"
+	  "(default: as many as P can place there), as pagehop\n"
+	  "scale places them: compact: in order; scatter: round\n"
+	  "robin over the row's nodes, spread over each node's\n"
+	  "cores (4 of 8: every other core); exclusive: one per\n"
+	  "core; shared: SMT siblings of a core first", NULL,
+	  "one per core of the row, distinct cores first" },
 	{ 0 },
 };
 
@@ -254,6 +263,8 @@ static int matrix_option(void *ctx, const struct ph_opt *o, const char *arg)
 	case OPT_SAVE:
 		a->save = arg;
 		return 0;
+	case OPT_PLACEMENT:
+		return common_parse_placement(arg, &a->mx.place);
 	case OPT_ORIENTATION:
 		if (orient_parse(arg, &a->mx.orient)) {
 			ph_err("--orientation: unknown orientation '%s'; expected cpu-rows or mem-rows", arg);
@@ -298,9 +309,17 @@ int cmd_matrix(int argc, char *argv[])
 	s->bind.cpunodebind = s->bind.membind = NULL;
 	s->bind.threads = 0;
 
+	if (mx->place && a.explicit_groups) {
+		ph_err("--placement: the groups give their CPUs (cpus=...); give either --placement or --groups cpus=..., not both");
+		rc = PH_EXIT_USAGE;
+		goto out;
+	}
+
 	rc = session_machine(s);
 	if (!rc)
 		rc = matrix_plan(mx, &s->topo, a.groups, a.ngroups, rows, cols);
+	if (!rc && mx->place)
+		rc = matrix_place(mx, &s->cpu);
 	if (rc)
 		goto out;
 	if (!a.psize_given)

@@ -102,8 +102,9 @@ enum {
 	{ "nt", 0, NULL, OPT_STUDY_NT, "non-temporal stores", NULL, NULL }
 #define PH_OPT_STUDY_PLACEMENT	{ "placement", 0, "P", OPT_STUDY_PLACEMENT, \
 	"compact: fill a node before the next; scatter: round\n" \
-	"robin over the nodes; exclusive: one thread per core;\n" \
-	"shared: SMT siblings of a core first", "compact", NULL }
+	"robin over the nodes, each node's spread over its\n" \
+	"cores; exclusive: one thread per core; shared: SMT\n" \
+	"siblings of a core first", "compact", NULL }
 #define PH_OPT_STUDY_SIZE_PER_THREAD(what)	{ "size-per-thread", 0, "SIZE", \
 	OPT_STUDY_SIZE_PER_THREAD, what " (K, M, G, T suffixes)", "256M", NULL }
 

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <numa.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,18 +114,48 @@ static void sort_pus(const struct ph_pu *pus, int npus, struct sorted *s)
 	}
 }
 
+/* i with its lowest bits bits reversed: 0,4,2,6,1,5,3,7 for bits 3. */
+static unsigned bit_reverse(unsigned i, int bits)
+{
+	unsigned r = 0;
+
+	for (int b = 0; b < bits; b++, i >>= 1)
+		r = (r << 1) | (i & 1);
+	return r;
+}
+
 /*
  * Append to cpus the PUs of node block [lo, hi) of s in "distinct cores
  * first" order: every core's rank-0 PU, then rank 1, ...; at most maxrank.
+ * spread (scatter) takes each rank's PUs not in order but by the reversed
+ * bits of their index (van der Corput's sequence), so that the first 2^k
+ * of them are evenly spaced over the node's cores and packages: of 8
+ * cores, 4 threads run on every other one, as the seed's socket table
+ * chose them by hand.
  */
-static int node_order(const struct sorted *s, int lo, int hi, int maxrank, int *cpus)
+static int node_order(const struct sorted *s, int lo, int hi, int maxrank, bool spread, int *cpus)
 {
 	int k = 0;
 
-	for (int r = 0; r <= maxrank; r++)
+	for (int r = 0; r <= maxrank; r++) {
+		int m = 0, bits = 0, *idx = xcalloc((size_t)(hi - lo) + 1, sizeof(int));
+		unsigned steps;
+
 		for (int i = lo; i < hi; i++)
 			if (s->rank[i] == r)
-				cpus[k++] = s->pu[i].cpu;
+				idx[m++] = i;
+		while (spread && (1 << bits) < m)
+			bits++;
+		/* In order: m steps; spread: every index of bits bits, those past m skipped. */
+		steps = spread ? 1u << bits : (unsigned)m;
+		for (unsigned v = 0; v < steps; v++) {
+			unsigned j = spread ? bit_reverse(v, bits) : v;
+
+			if (j < (unsigned)m)
+				cpus[k++] = s->pu[idx[j]].cpu;
+		}
+		free(idx);
+	}
 	return k;
 }
 
@@ -144,7 +175,7 @@ int placement_order(enum ph_place p, const struct ph_pu *pus, int npus, int n,
 		for (int lo = 0, hi; lo < npus; lo = hi) {
 			for (hi = lo; hi < npus && s.pu[hi].node == s.pu[lo].node; hi++)
 				;
-			nall += node_order(&s, lo, hi, maxrank, all + nall);
+			nall += node_order(&s, lo, hi, maxrank, false, all + nall);
 		}
 		break;
 	}
@@ -159,7 +190,7 @@ int placement_order(enum ph_place p, const struct ph_pu *pus, int npus, int n,
 			for (hi = lo; hi < npus && s.pu[hi].node == s.pu[lo].node; hi++)
 				;
 			start[nn] = t;
-			len[nn] = node_order(&s, lo, hi, s.maxrank, tmp + t);
+			len[nn] = node_order(&s, lo, hi, s.maxrank, true, tmp + t);
 			t += len[nn];
 		}
 		for (int i = 0; nall < npus; i++)

@@ -24,7 +24,7 @@ struct ph_pu {
 
 enum ph_place {
 	PH_PLACE_COMPACT = 1,	/* fill a node before the next (distinct cores first) */
-	PH_PLACE_SCATTER,	/* round robin over the nodes */
+	PH_PLACE_SCATTER,	/* round robin over the nodes, spread over each node's cores */
 	PH_PLACE_EXCLUSIVE,	/* one thread per core, never two on one core */
 	PH_PLACE_SHARED,	/* both (all) siblings of a core before the next core */
 };

@@ -168,6 +168,35 @@ int matrix_plan(struct ph_mx *mx, const struct ph_topology *topo,
 	return 0;
 }
 
+int matrix_place(struct ph_mx *mx, const struct ph_cpu *cpu)
+{
+	for (int r = 0; r < mx->nrows; r++) {
+		struct ph_mx_group *g = &mx->groups[mx->rows[r]];
+		struct ph_pu *pus;
+		int npus = placement_pus(cpu, g->nodes, &pus), n, err, *cpus;
+		char why[256] = "";
+
+		n = mx->bw_threads ? (int)mx->bw_threads : placement_capacity(mx->place, pus, npus);
+		cpus = xcalloc((size_t)(n > 0 ? n : 1), sizeof(int));
+		err = npus ? placement_order(mx->place, pus, npus, n, cpus, why, sizeof(why)) : -EINVAL;
+		if (!npus)
+			snprintf(why, sizeof(why), "no CPU this process may use");
+		if (!err) {
+			g->cpus = numa_allocate_cpumask();
+			for (int i = 0; i < n; i++)
+				numa_bitmask_setbit(g->cpus, (unsigned)cpus[i]);
+			ints_text(cpus, n, g->cpus_text, sizeof(g->cpus_text));
+		}
+		free(cpus);
+		free(pus);
+		if (err) {
+			ph_err("row %s%s: %s", mx->grouped ? "group " : "node ", g->name, why);
+			return err == -EOPNOTSUPP ? PH_EXIT_UNSUPPORTED : PH_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 /* Cores (first PU of each) among the CPUs of nodes. */
 static int cores_of(const struct ph_cpu *cpu, const struct bitmask *nodes)
 {
@@ -252,6 +281,18 @@ static void add_cell(struct ph_mx *mx, struct ph_session *s, int r, int c,
 	cell->verified = s->all_verified;
 	cell->threads = s->binding.n;
 	snprintf(cell->cpus, sizeof(cell->cpus), "%s", s->binding.cpus_text);
+	{
+		/* Where the threads are, as each finds itself: a second reading of the binding. */
+		int *now = xcalloc((size_t)s->binding.n, sizeof(int));
+		struct ph_place_found f;
+
+		bandwidth_cpus_now(s, now);
+		ints_text(now, s->binding.n, cell->cpus_found, sizeof(cell->cpus_found));
+		placement_describe(mx->pus, mx->npus, now, s->binding.n, &f);
+		cell->cores_found = f.cores;
+		cell->shared_cores_found = f.shared_cores;
+		free(now);
+	}
 	snprintf(cell->backend, sizeof(cell->backend), "%s", backend_name(s->segs[0].backend));
 	session_found(s, cell->nodes, sizeof(cell->nodes), cell->page_size, sizeof(cell->page_size));
 	if (!res->ci_met)
@@ -465,6 +506,8 @@ int matrix_measure(struct ph_mx *mx, struct ph_session *s, ph_mx_cell_fn on_cell
 	double t0 = now_mono_raw();
 	int rc = 0;
 
+	if (!mx->pus)
+		mx->npus = placement_pus(&s->cpu, NULL, &mx->pus);
 	provenance_collect(&mx->prov);
 	mx->have_prov = true;
 	progress(mx, t0);
@@ -524,6 +567,7 @@ void matrix_free(struct ph_mx *mx)
 			numa_bitmask_free(mx->groups[g].cpus);
 	}
 	free(mx->groups);
+	free(mx->pus);
 	free(mx->rows);
 	free(mx->cols);
 	nmatrix_free(mx->lat);

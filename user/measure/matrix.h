@@ -14,6 +14,7 @@
 #include "chase.h"
 #include "nmatrix.h"
 #include "output.h"
+#include "placement.h"
 #include "session.h"
 
 enum {
@@ -40,7 +41,9 @@ struct ph_mx_cell {
 	char page_size[16];	/* found */
 	char backend[16];
 	char nodes[64];		/* found */
-	char cpus[256];
+	char cpus[256];		/* asked (the binding) */
+	char cpus_found[256];	/* read back: sched_getcpu() in each thread */
+	int cores_found, shared_cores_found;	/* of cpus_found, by hwloc's cores */
 	int threads;
 };
 
@@ -51,6 +54,9 @@ struct ph_mx {
 	uint64_t lat_size, bw_size;
 	unsigned bw_threads;	/* 0: one per core of the row */
 	enum ph_orient orient;	/* how table and CSV print the matrices (0: CPU rows) */
+	enum ph_place place;	/* 0, or which CPUs of each row run (matrix_place) */
+	struct ph_pu *pus;	/* every CPU this process may use, for the read-back */
+	int npus;
 	bool grouped;		/* rows and columns are --groups, not nodes */
 	int ngroups;
 	struct ph_mx_group *groups;	/* every node, or every group */
@@ -86,6 +92,16 @@ struct ph_mx {
 int matrix_plan(struct ph_mx *mx, const struct ph_topology *topo,
 		const struct ph_mx_group *groups, int ngroups, struct bitmask *rows_filter,
 		struct bitmask *cols_filter);
+
+/*
+ * --placement: each row's CPUs chosen by rule mx->place (placement.h)
+ * among its nodes' CPUs, mx->bw_threads of them (0: as many as the rule
+ * can place there), set as the row's CPU set.  0, or an exit code after
+ * one line: PH_EXIT_USAGE when a row cannot hold the threads by the rule,
+ * PH_EXIT_UNSUPPORTED for shared without SMT.  Rows with a CPU set of
+ * their own (--groups cpus=) are the caller's to refuse.
+ */
+int matrix_place(struct ph_mx *mx, const struct ph_cpu *cpu);
 
 /*
  * The page size when none was asked: the largest that every column node can

@@ -146,7 +146,7 @@ static struct ph_doc *build_doc(const struct ph_mx *mx, struct ph_session *s, bo
 	char pat[64], isas[48];
 	static const char *const cols[] = {
 		"cpu_node", "mem_node", "figure", "median", "ci_low", "ci_high", "min", "samples",
-		"ci_met", "verified", "page_size", "backend", "nodes_found", "cpus", "threads",
+		"ci_met", "verified", "page_size", "backend", "nodes_found", "cpus", "cpus_found", "cores_found", "shared_cores_found", "threads",
 	};
 
 	if (mx->have_prov)
@@ -176,6 +176,10 @@ static struct ph_doc *build_doc(const struct ph_mx *mx, struct ph_session *s, bo
 		/* Once per kernel per column, not per cell (bandwidth.c). */
 		section_int(sec, "bandwidth_arrays_written", mx->bw_mem.arrays_written);
 	}
+	if (mx->place)
+		section_str(sec, "placement", place_name(mx->place));
+	section_str(sec, "cpus_found",
+		    "read back by each thread with sched_getcpu() after pinning; cores_found and shared_cores_found by hwloc's cores of those CPUs");
 	section_str(sec, "orientation", mem ? "mem-rows: rows = memory node (table and CSV only)" :
 					    "cpu-rows: rows = CPU node");
 	section_int(sec, "cells_done", mx->done);
@@ -221,6 +225,9 @@ static struct ph_doc *build_doc(const struct ph_mx *mx, struct ph_session *s, bo
 		table_str(t, r, "backend", cl->backend);
 		table_str(t, r, "nodes_found", cl->nodes);
 		table_str(t, r, "cpus", cl->cpus);
+		table_str(t, r, "cpus_found", cl->cpus_found[0] ? cl->cpus_found : NULL);
+		table_int(t, r, "cores_found", cl->cores_found);
+		table_int(t, r, "shared_cores_found", cl->shared_cores_found);
 		table_int(t, r, "threads", cl->threads);
 	}
 	if (mx->grouped) {

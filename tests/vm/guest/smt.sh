@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # smt.sh - placements, the go-around, the socket table (matrix --groups
-# with CPU sets) and the sweep per hop level on a 4-node guest with SMT (numa4smt:
+# with CPU sets, and by --placement) and the sweep per hop level on a 4-node guest with SMT (numa4smt:
 # 2 sockets of 2 nodes, each node one core of 2 threads).  Every CPU set
 # is checked through sysfs (topology/core_id, physical_package_id,
 # thread_siblings_list, the node links), not hwloc or libnuma that pagehop
 # uses; the go-around's blocks, which pagehop reads back with move_pages
 # or its module, are checked against the sysfs node of their owner's CPU.
 . /tests/tap.sh
-plan 25
+plan 28
 
 topo() { cat /sys/devices/system/cpu/cpu$1/topology/$2; }
 node_of() { for d in /sys/devices/system/cpu/cpu$1/node*; do echo "${d##*node}"; done; }
@@ -111,6 +111,29 @@ pagehop matrix --groups 'cpus=4;mem=0-1' --figures read --size 1M >/tmp/out 2>/t
 rc=$?
 [ $rc = 2 ] && [ ! -s /tmp/out ] && [ "$(wc -l </tmp/err)" = 1 ] && ok "a CPU off its group's nodes: exit 2" ||
 	not_ok "CPU off its group's nodes" "rc $rc: $(cat /tmp/err)"
+
+# The socket table by placement: a group per socket, --placement exclusive
+# takes one CPU per core of the group's two nodes.  Each cell's CPUs as its
+# threads read them back, checked by sysfs: 2 cores, on the group's nodes.
+j=/tmp/sp.json
+pagehop matrix --groups 0-1,2-3 --placement exclusive --figures read --size 4M --time 0.1 --ci 50 \
+	--page-size 4k --format json >$j 2>/tmp/err && ok "matrix --placement exclusive exits 0" ||
+	not_ok "matrix --placement exclusive exits 0" "$(cat /tmp/err)"
+bad=
+for row in $(jq -r '.cells[] | "\(.cpu_node):\(.cpus_found):\(.threads)"' $j); do
+	g=${row%%:*} rest=${row#*:}
+	cpus=${rest%:*} t=${rest##*:}
+	want=$([ "$g" = 0 ] && echo 0,1 || echo 2,3)
+	[ "$t" = 2 ] && [ "$(ncores "$cpus")" = 2 ] && [ "$(nodes_of "$cpus" | tr , '\n' | sort -u | paste -sd,)" = "$want" ] ||
+		bad="$bad $row"
+done
+[ -n "$(jq -r '.cells[0].cpus_found' $j)" ] && [ -z "$bad" ] &&
+	ok "placement exclusive: each socket row on one CPU per core of its 2 nodes" ||
+	not_ok "placement exclusive rows" "bad:$bad $(jq -c '[.cells[] | [.cpu_node, .cpus, .cpus_found]]' $j)"
+pagehop matrix --cpunodebind 0 --threads 2 --placement exclusive --figures read --size 1M >/tmp/out 2>/tmp/err
+rc=$?
+[ $rc = 2 ] && [ ! -s /tmp/out ] && [ "$(wc -l </tmp/err)" = 1 ] && ok "placement exclusive, 2 threads on a 1-core node: exit 2" ||
+	not_ok "2 threads on a 1-core node" "rc $rc: $(cat /tmp/err)"
 
 # hops from CPU 0: level 0 node 0 (10), level 1 node 1 (16), level 2 node
 # 2 (22, the lower of 2 and 3), each row verified on its node.
