@@ -8,11 +8,16 @@
 # distance).  The fallback order is exposed by no file: skipped, said why.
 # The memory tiers pagehop predicts from this machine's HMAT and SLIT, by
 # this kernel's rule (section memory_tiers), against
-# /sys/devices/virtual/memory_tiering/memory_tierN/nodelist.  The hwloc
+# /sys/devices/virtual/memory_tiering/memory_tierN/nodelist.  The
+# weighted-interleave weights (section interleave_weights): the four equal
+# local bandwidths of the booted HMAT give 8 each, 1 after the gcd; the
+# weights pagehop reads from /sys/kernel/mm/mempolicy/weighted_interleave
+# against cat of its nodeN files (6.9 and later), or its absence (6.1).
+# The hwloc
 # XML of "pagehop slit --hwloc" loads in hwloc's tools when the image has
 # them (tests/vm/lib.sh copies hwloc-info, lstopo-no-graphics).
 . /tests/tap.sh
-plan 6
+plan 8
 
 flat_csv >/tmp/kflat.csv
 sys_slit >/tmp/kslit.txt
@@ -69,6 +74,27 @@ if [ -d $mt ] && ls $mt/memory_tier* >/dev/null 2>&1; then
 		not_ok "memory tiers" "pagehop: $want; sysfs: $got; $(cat /tmp/err)"
 else
 	skip "memory tiers" "no $mt/memory_tier* in this kernel (pagehop predicts $want)"
+fi
+
+# Weighted interleave: what 6.16+ would derive from this HMAT, and what this kernel holds.
+expect_w="0:1 1:1 2:1 3:1"
+got_w=$(jq -r .interleave_weights.weights_firmware /tmp/t.json)
+[ "$got_w" = "$expect_w" ] && ok "interleave weights from the booted HMAT (four equal bandwidths): $got_w" ||
+	not_ok "interleave weights" "pagehop: $got_w; want $expect_w; $(jq -c .interleave_weights /tmp/t.json) $(cat /tmp/err)"
+wi=/sys/kernel/mm/mempolicy/weighted_interleave
+if [ -d $wi ]; then
+	want=$(wi_list "0 1 2 3")
+	got=$(jq -r .interleave_weights.weights_sysfs /tmp/t.json)
+	exp=$(jq -r .interleave_weights.sysfs_as_expected /tmp/t.json)
+	[ "$got" = "$want" ] && [ "$exp" = true ] &&
+		ok "weighted_interleave read back as cat shows it ($(uname -r): $got, auto $(jq -r .interleave_weights.sysfs_auto /tmp/t.json))" ||
+		not_ok "weighted_interleave sysfs" "pagehop: $got (as expected: $exp); cat: $want; $(jq -c .interleave_weights /tmp/t.json)"
+else
+	got=$(jq -r .interleave_weights.sysfs /tmp/t.json)
+	case $got in
+	absent*) ok "no $wi in $(uname -r), and pagehop says so: $got" ;;
+	*) not_ok "weighted_interleave absent" "no $wi but pagehop says: $got" ;;
+	esac
 fi
 
 # hwloc: the matrix as user distances, read back by lstopo.

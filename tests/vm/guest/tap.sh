@@ -36,3 +36,15 @@ flat_csv() {
 	printf '# pagehop matrix\n# metric: latency_ns\nnode,0,1,2,3\n'
 	for _n in 0 1 2 3; do echo "$_n,100,100,100,100"; done
 }
+# wi_list "0 1 2 3": those nodes' weighted-interleave weights as cat reads
+# them from /sys/kernel/mm/mempolicy/weighted_interleave, "0:1 1:1 ...",
+# "-" for a node without a file.
+wi_list() {
+	for _n in $1; do
+		if [ -r /sys/kernel/mm/mempolicy/weighted_interleave/node$_n ]; then
+			printf '%s:%s ' "$_n" "$(cat /sys/kernel/mm/mempolicy/weighted_interleave/node$_n)"
+		else
+			printf '%s:- ' "$_n"
+		fi
+	done | sed 's/ $//'
+}
