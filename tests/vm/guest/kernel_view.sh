@@ -77,25 +77,7 @@ else
 fi
 
 # Weighted interleave: what 6.16+ would derive from this HMAT, and what this kernel holds.
-expect_w="0:1 1:1 2:1 3:1"
-got_w=$(jq -r .interleave_weights.weights_firmware /tmp/t.json)
-[ "$got_w" = "$expect_w" ] && ok "interleave weights from the booted HMAT (four equal bandwidths): $got_w" ||
-	not_ok "interleave weights" "pagehop: $got_w; want $expect_w; $(jq -c .interleave_weights /tmp/t.json) $(cat /tmp/err)"
-wi=/sys/kernel/mm/mempolicy/weighted_interleave
-if [ -d $wi ]; then
-	want=$(wi_list "0 1 2 3")
-	got=$(jq -r .interleave_weights.weights_sysfs /tmp/t.json)
-	exp=$(jq -r .interleave_weights.sysfs_as_expected /tmp/t.json)
-	[ "$got" = "$want" ] && [ "$exp" = true ] &&
-		ok "weighted_interleave read back as cat shows it ($(uname -r): $got, auto $(jq -r .interleave_weights.sysfs_auto /tmp/t.json))" ||
-		not_ok "weighted_interleave sysfs" "pagehop: $got (as expected: $exp); cat: $want; $(jq -c .interleave_weights /tmp/t.json)"
-else
-	got=$(jq -r .interleave_weights.sysfs /tmp/t.json)
-	case $got in
-	absent*) ok "no $wi in $(uname -r), and pagehop says so: $got" ;;
-	*) not_ok "weighted_interleave absent" "no $wi but pagehop says: $got" ;;
-	esac
-fi
+wi_check /tmp/t.json "0 1 2 3" "0:1 1:1 2:1 3:1"
 
 # hwloc: the matrix as user distances, read back by lstopo.
 if command -v lstopo-no-graphics >/dev/null && command -v hwloc-info >/dev/null; then

@@ -41,22 +41,4 @@ else
 	skip "memory tiers" "no $mt/memory_tier* in this kernel (pagehop predicts $want)"
 fi
 
-got=$(jq -r .interleave_weights.weights_firmware /tmp/c.json)
-[ "$got" = "0:7 1:7 2:7 3:7 4:1" ] && ok "interleave weights 6.16+ would derive: $got" ||
-	not_ok "interleave weights" "pagehop: $got; by hand 0:7 1:7 2:7 3:7 4:1; $(jq -c .kernel_interleave /tmp/c.json)"
-
-wi=/sys/kernel/mm/mempolicy/weighted_interleave
-if [ -d $wi ]; then
-	want=$(wi_list "0 1 2 3 4")
-	got=$(jq -r .interleave_weights.weights_sysfs /tmp/c.json)
-	exp=$(jq -r .interleave_weights.sysfs_as_expected /tmp/c.json)
-	[ "$got" = "$want" ] && [ "$exp" = true ] &&
-		ok "weighted_interleave read back as cat shows it: $got (expected: $(jq -r .interleave_weights.weights_sysfs_expected /tmp/c.json))" ||
-		not_ok "weighted_interleave sysfs" "pagehop: $got (as expected: $exp); cat: $want"
-else
-	got=$(jq -r .interleave_weights.sysfs /tmp/c.json)
-	case $got in
-	absent*) ok "no $wi in $(uname -r), and pagehop says so: $got" ;;
-	*) not_ok "weighted_interleave absent" "no $wi but pagehop says: $got" ;;
-	esac
-fi
+wi_check /tmp/c.json "0 1 2 3 4" "0:7 1:7 2:7 3:7 4:1"
