@@ -229,6 +229,31 @@ VM_CPUS=8
 VM_SLIT='$slit'"
 }
 
+# tier5: numa4 with 1 GiB nodes and a fifth, CPU-less node 4 of 1 GiB (a
+# CXL-like expander) at SLIT 30 from every node, whose HMAT figures from
+# every initiator are worse: 300 ns and 5120 MiB/s against 80 ns and
+# 20480 locally.  Linux 6.7 and later give it an abstract distance of its
+# own and a memory tier below the DRAM nodes' (memtier_cpuless.sh).
+vm_config_tier5() {
+	local n i slit="10 16 22 22 16 10 22 22 22 22 10 16 22 22 16 10"
+	VM_QEMU_NUMA=(-machine q35,hmat=on -m 5G -smp 4,sockets=4,cores=1,threads=1)
+	for n in 0 1 2 3; do
+		VM_QEMU_NUMA+=(-object "memory-backend-ram,id=m$n,size=1G"
+			-numa "node,nodeid=$n,cpus=$n,memdev=m$n,initiator=$n")
+	done
+	VM_QEMU_NUMA+=(-object "memory-backend-ram,id=m4,size=1G" -numa "node,nodeid=4,memdev=m4,initiator=0")
+	vm_slit_args "$slit"
+	vm_hmat_args "$slit"
+	for i in 0 1 2 3; do
+		VM_QEMU_NUMA+=(-numa "dist,src=$i,dst=4,val=30"
+			-numa "hmat-lb,initiator=$i,target=4,hierarchy=memory,data-type=access-latency,latency=300"
+			-numa "hmat-lb,initiator=$i,target=4,hierarchy=memory,data-type=access-bandwidth,bandwidth=5120M")
+	done
+	VM_APPEND=
+	VM_ENV="VM_NODES=5
+VM_SLIT='$slit'"
+}
+
 # The slit machines with guest time counted in instructions (-icount): a
 # vCPU's time is then the instructions it ran, every load costs the same
 # whatever node it reads, and a measured matrix is exactly flat, as the

@@ -123,44 +123,121 @@ static void ratio_lb(const struct ph_hmat_lb *l, int rev, const struct ph_slit *
 	}
 }
 
-/* Keep the better of *best and x for figure latency/bandwidth (0: none yet). */
-static void keep_best(uint32_t *best, uint32_t x, bool latency)
+/* The figures drivers/acpi/numa/hmat.c walks, in its order (enum locality_types). */
+enum { WRITE_LAT, READ_LAT, WRITE_BW, READ_BW, NFIG };
+
+/* Does structure data type d give figure f (an access type gives read and write)? */
+static bool gives(int d, int f)
 {
-	if (x && (!*best || better(latency, x, *best)))
-		*best = x;
+	switch (f) {
+	case WRITE_LAT:
+		return d == PH_HMAT_ACCESS_LATENCY || d == PH_HMAT_WRITE_LATENCY;
+	case READ_LAT:
+		return d == PH_HMAT_ACCESS_LATENCY || d == PH_HMAT_READ_LATENCY;
+	case WRITE_BW:
+		return d == PH_HMAT_ACCESS_BANDWIDTH || d == PH_HMAT_WRITE_BANDWIDTH;
+	default:
+		return d == PH_HMAT_ACCESS_BANDWIDTH || d == PH_HMAT_READ_BANDWIDTH;
+	}
+}
+
+static uint32_t *figure(struct ph_hmat_tier *x, int f)
+{
+	return f == WRITE_LAT ? &x->write_lat : f == READ_LAT ? &x->read_lat
+	       : f == WRITE_BW ? &x->write_bw : &x->read_bw;
+}
+
+/* Entry of structure l from init to targ, normalised; 0 when either is not in it. */
+static uint32_t entry_of(const struct ph_hmat_lb *l, uint32_t init, uint32_t targ, int revision)
+{
+	for (uint32_t i = 0; i < l->ni; i++)
+		for (uint32_t c = 0; l->init[i] == init && c < l->nt; c++)
+			if (l->targ[c] == targ)
+				return lb_value(l, (size_t)i * l->nt + c, revision);
+	return 0;
+}
+
+/* hmat_update_best(): a better non-zero value replaces *best. */
+static bool update_best(bool latency, uint32_t v, uint32_t *best)
+{
+	if (!v || (*best && !better(latency, v, *best)))
+		return false;
+	*best = v;
+	return true;
 }
 
 /*
- * Access class 1 of target node: the best figure over the initiators of
- * every memory-level structure; an access latency or bandwidth sets both
- * read and write (drivers/acpi/numa/hmat.c, hmat_update_target_access()).
+ * Access class 1 of target node, as drivers/acpi/numa/hmat.c sets it:
+ * - a memory proximity domain with an attached initiator takes that
+ *   initiator's entries as they are (hmat_parse_locality());
+ * - else hmat_update_target_attrs(): the candidates are every initiator
+ *   of a memory-level structure, ascending; for write latency, read
+ *   latency, write bandwidth, read bandwidth in turn (the last structure
+ *   of a type giving it, localities_types[]), the best value among the
+ *   candidates is the figure and only the initiators that reach it stay
+ *   candidates for the next.  So the bandwidth is that of the
+ *   lowest-latency initiators, not the best over all.
+ * Initiators are taken to have CPUs (the HMAT alone cannot tell a
+ * generic initiator).
  */
 void hmat_best_figures(const struct ph_acpi_hmat *t, uint32_t node, struct ph_hmat_tier *x)
 {
-	for (int s = 0; s < t->nlb; s++) {
-		const struct ph_hmat_lb *l = &t->lb[s];
-		bool lat = acpi_hmat_is_latency(l->data_type);
+	const int rev = t->h.revision;
+	uint32_t *cand = NULL;
+	int ncand = 0;
 
-		if (l->hierarchy)
+	for (int m = 0; m < t->nmpda; m++) {
+		const struct ph_hmat_mpda *a = &t->mpda[m];
+
+		if (a->memory_pd != node || !a->initiator_valid)
 			continue;
-		for (uint32_t c = 0; c < l->nt; c++) {
-			if (l->targ[c] != node)
-				continue;
-			for (uint32_t i = 0; i < l->ni; i++) {
-				uint32_t val = lb_value(l, (size_t)i * l->nt + c, t->h.revision);
-				int d = l->data_type;
+		for (int s = 0; s < t->nlb; s++)
+			for (int f = 0; f < NFIG; f++)
+				if (!t->lb[s].hierarchy && gives(t->lb[s].data_type, f) &&
+				    entry_of(&t->lb[s], a->initiator_pd, node, rev))
+					*figure(x, f) = entry_of(&t->lb[s], a->initiator_pd, node, rev);
+		return;
+	}
+	for (int s = 0; s < t->nlb; s++) {
+		if (t->lb[s].hierarchy)
+			continue;
+		for (uint32_t i = 0; i < t->lb[s].ni; i++) {
+			int k = 0;
 
-				if (d == PH_HMAT_ACCESS_LATENCY || d == PH_HMAT_READ_LATENCY)
-					keep_best(&x->read_lat, val, lat);
-				if (d == PH_HMAT_ACCESS_LATENCY || d == PH_HMAT_WRITE_LATENCY)
-					keep_best(&x->write_lat, val, lat);
-				if (d == PH_HMAT_ACCESS_BANDWIDTH || d == PH_HMAT_READ_BANDWIDTH)
-					keep_best(&x->read_bw, val, lat);
-				if (d == PH_HMAT_ACCESS_BANDWIDTH || d == PH_HMAT_WRITE_BANDWIDTH)
-					keep_best(&x->write_bw, val, lat);
-			}
+			while (k < ncand && cand[k] < t->lb[s].init[i])
+				k++;
+			if (k < ncand && cand[k] == t->lb[s].init[i])
+				continue;
+			xappend(&cand, &ncand, sizeof(*cand));
+			memmove(&cand[k + 1], &cand[k], (size_t)(ncand - 1 - k) * sizeof(*cand));
+			cand[k] = t->lb[s].init[i];
 		}
 	}
+	for (int f = 0; f < NFIG; f++) {
+		const struct ph_hmat_lb *l = NULL;
+		const bool lat = f == WRITE_LAT || f == READ_LAT;
+		uint32_t best = 0;
+		int keep = 0;
+
+		for (int s = 0; s < t->nlb; s++)
+			if (!t->lb[s].hierarchy && gives(t->lb[s].data_type, f))
+				l = &t->lb[s];
+		if (!l)
+			continue;
+		for (int k = 0; k < ncand; k++) {
+			uint32_t v = entry_of(l, cand[k], node, rev);
+
+			/* A new best drops the candidates before it; one off the best drops out. */
+			if (update_best(lat, v, &best))
+				keep = 0;
+			if (v == best)
+				cand[keep++] = cand[k];
+		}
+		ncand = keep;
+		if (best)
+			*figure(x, f) = best;
+	}
+	free(cand);
 }
 
 /* Is node both an initiator and a target of some memory-level structure? */

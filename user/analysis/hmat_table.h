@@ -80,8 +80,11 @@ void hmat_view_free(struct ph_hmat_view *v);
 
 /*
  * Access class 1 of target node (x->read_lat ... x->write_bw, 0 where
- * none): the best figure over the initiators of every memory-level
- * structure, an access figure setting read and write alike.
+ * none), as drivers/acpi/numa/hmat.c sets it: the attached initiator's
+ * entries when the memory proximity domain names one; else write latency,
+ * read latency, write bandwidth, read bandwidth in turn, each the best
+ * over the initiators that reached the best of the ones before
+ * (hmat_update_target_attrs()); an access figure sets read and write alike.
  */
 void hmat_best_figures(const struct ph_acpi_hmat *t, uint32_t node, struct ph_hmat_tier *x);
 

@@ -12,6 +12,7 @@
 #include "hmat_report.h"
 #include "hmat_table.h"
 #include "hwloc_export.h"
+#include "interleave_report.h"
 #include "memtier_report.h"
 #include "kernel_report.h"
 #include "matrix.h"
@@ -104,9 +105,11 @@ static void hmat_add(struct ph_doc *doc, const struct hmat_in *h, const struct p
 }
 
 /*
- * The memory tiers of the firmware's HMAT (when one was read) and of the
- * proposed one, by the rule of the running kernel, or PAGEHOP_KERNEL's
- * (a release string, for a report of another machine's kernel).
+ * The memory tiers and weighted-interleave weights of the firmware's HMAT
+ * (when one was read) and of the proposed one, by the rule of the running
+ * kernel, or PAGEHOP_KERNEL's (a release string, for a report of another
+ * machine's kernel).  The running kernel's weights are read from sysfs,
+ * or from PAGEHOP_WI_SYSFS, a directory standing in for it (tests).
  */
 static void tiers_add(struct ph_doc *doc, const struct hmat_in *h, const struct ph_slit_job *job,
 		      const struct ph_slit *slit, const struct ph_proposal *prop)
@@ -115,11 +118,27 @@ static void tiers_add(struct ph_doc *doc, const struct hmat_in *h, const struct 
 	const char *release = getenv("PAGEHOP_KERNEL");
 	struct utsname u;
 
+	const char *wi_dir = getenv("PAGEHOP_WI_SYSFS");
+	struct ph_wi_sysfs sys = { 0 };
+
+	/* This machine's sysfs says what the running kernel holds, not what another would. */
+	if (wi_dir && *wi_dir)
+		wi_sysfs_read(wi_dir, prop->n, prop->ids, &sys);
+	else if (release && *release)
+		sys.unread = "not read: the kernel named by PAGEHOP_KERNEL is not the running one";
+	else if (h->path && strncmp(h->path, "/sys/firmware/", 14))
+		sys.unread = "not read: the HMAT is a file, not the running machine's";
+	else
+		wi_sysfs_read(PH_WI_SYSFS, prop->n, prop->ids, &sys);
 	if (!release || !*release)
 		release = uname(&u) ? "unknown" : u.release;
 	memtier_report(doc, slit, prop, job->m, h->path && !h->err ? &h->t : NULL,
 		       job->latency ? job->latency : lat ? job->m : NULL,
 		       job->read_bw ? job->read_bw : !lat ? job->m : NULL, release);
+	interleave_report(doc, prop, job->m, h->path && !h->err ? &h->t : NULL,
+			  job->latency ? job->latency : lat ? job->m : NULL,
+			  job->read_bw ? job->read_bw : !lat ? job->m : NULL, release, &sys);
+	wi_sysfs_free(&sys);
 }
 
 /* --emit-hmat: the proposal from the latency and read bandwidth the HMAT was compared with. */

@@ -8,11 +8,16 @@
 # distance).  The fallback order is exposed by no file: skipped, said why.
 # The memory tiers pagehop predicts from this machine's HMAT and SLIT, by
 # this kernel's rule (section memory_tiers), against
-# /sys/devices/virtual/memory_tiering/memory_tierN/nodelist.  The hwloc
+# /sys/devices/virtual/memory_tiering/memory_tierN/nodelist.  The
+# weighted-interleave weights (section interleave_weights): the four equal
+# local bandwidths of the booted HMAT give 8 each, 1 after the gcd; the
+# weights pagehop reads from /sys/kernel/mm/mempolicy/weighted_interleave
+# against cat of its nodeN files (6.9 and later), or its absence (6.1).
+# The hwloc
 # XML of "pagehop slit --hwloc" loads in hwloc's tools when the image has
 # them (tests/vm/lib.sh copies hwloc-info, lstopo-no-graphics).
 . /tests/tap.sh
-plan 6
+plan 8
 
 flat_csv >/tmp/kflat.csv
 sys_slit >/tmp/kslit.txt
@@ -70,6 +75,9 @@ if [ -d $mt ] && ls $mt/memory_tier* >/dev/null 2>&1; then
 else
 	skip "memory tiers" "no $mt/memory_tier* in this kernel (pagehop predicts $want)"
 fi
+
+# Weighted interleave: what 6.16+ would derive from this HMAT, and what this kernel holds.
+wi_check /tmp/t.json "0 1 2 3" "0:1 1:1 2:1 3:1"
 
 # hwloc: the matrix as user distances, read back by lstopo.
 if command -v lstopo-no-graphics >/dev/null && command -v hwloc-info >/dev/null; then

@@ -36,3 +36,30 @@ flat_csv() {
 	printf '# pagehop matrix\n# metric: latency_ns\nnode,0,1,2,3\n'
 	for _n in 0 1 2 3; do echo "$_n,100,100,100,100"; done
 }
+# wi_check JSON "0 1 2 3" HAND: one result per line below for the section
+# interleave_weights of "pagehop slit" in JSON, against the weights
+# worked out by hand for the booted HMAT (HAND, "0:1 1:1 ..."), then
+# against this kernel's /sys/kernel/mm/mempolicy/weighted_interleave read
+# with cat ("-" for a node without a file), or its absence.
+wi_check() {
+	_w=$(jq -r .interleave_weights.weights_firmware "$1")
+	[ "$_w" = "$3" ] && ok "interleave weights 6.16+ would derive from the booted HMAT: $_w" ||
+		not_ok "interleave weights" "pagehop: $_w; by hand $3; $(jq -c .interleave_weights "$1")"
+	_d=/sys/kernel/mm/mempolicy/weighted_interleave
+	if [ -d $_d ]; then
+		_want=$(for _n in $2; do
+			if [ -r $_d/node$_n ]; then printf '%s:%s ' "$_n" "$(cat $_d/node$_n)"; else printf '%s:- ' "$_n"; fi
+		done | sed 's/ $//')
+		_w=$(jq -r .interleave_weights.weights_sysfs "$1")
+		_e=$(jq -r .interleave_weights.sysfs_as_expected "$1")
+		[ "$_w" = "$_want" ] && [ "$_e" = true ] &&
+			ok "weighted_interleave read back as cat shows it ($(uname -r)): $_w, auto $(jq -r .interleave_weights.sysfs_auto "$1"), as expected" ||
+			not_ok "weighted_interleave sysfs" "pagehop: $_w (as expected: $_e); cat: $_want; $(jq -c .interleave_weights "$1")"
+	else
+		_w=$(jq -r .interleave_weights.sysfs "$1")
+		case $_w in
+		absent*) ok "no $_d in $(uname -r), and pagehop says so: $_w" ;;
+		*) not_ok "weighted_interleave absent" "no $_d but pagehop says: $_w" ;;
+		esac
+	fi
+}
