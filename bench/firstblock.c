@@ -14,8 +14,11 @@
  *   without  delay + count++ on CPU 0 (locks' loop without the lock)
  *   tas      the same under tas_acquire/release, one thread (locks x1)
  *   chase    a random cycle over 64 MiB on CPU 0 (the chaser of loaded)
+ *   read     both CPUs read a 32 MiB array of their own, a line at a
+ *            time, wrapping (the bandwidth engines' blocks: stream,
+ *            scale, goaround); ns a line, thread 0's time
  *
- * usage: firstblock MODE SECONDS [WARM]
+ * usage: firstblock c2c|without|tas|chase|read SECONDS [WARM]
  */
 #include "runner.h"
 #include "clock.h"
@@ -27,12 +30,15 @@
 #include <string.h>
 
 #define CHASE_BYTES (64u << 20)
+#define READ_BYTES (32u << 20)
 
 struct fb {
-	int mode;		/* 0 c2c, 1 without, 2 tas, 3 chase */
+	int mode;		/* 0 c2c, 1 without, 2 tas, 3 chase, 4 read */
 	volatile uint64_t *line;
 	volatile uint32_t *lock;
 	void **head;
+	uint64_t *arr[2];
+	uint64_t pos[2];
 	uint64_t units;
 	struct ph_team *team;
 	struct ph_clock clk;
@@ -65,10 +71,19 @@ static void work(void *ctx, int tid)
 			tas_release(f->lock);
 		}
 		break;
-	default:
+	case 3:
 		for (uint64_t i = 0; i < f->units; i++)
 			p = *p;
 		f->head = p;
+		break;
+	default: {
+		uint64_t sum = 0, at = f->pos[tid], lines = READ_BYTES / 64;
+
+		for (uint64_t i = 0; i < f->units; i++, at = at + 1 < lines ? at + 1 : 0)
+			sum += f->arr[tid][at * 8];
+		f->pos[tid] = at;
+		__asm__ __volatile__("" : : "r"(sum));
+	}
 	}
 }
 
@@ -127,8 +142,8 @@ static void **random_cycle(char *buf, size_t bytes)
 
 int main(int argc, char **argv)
 {
-	static const char *const modes[] = { "c2c", "without", "tas", "chase" };
-	static const double target[] = { 0.001, 0.002, 0.002, 0.005 };
+	static const char *const modes[] = { "c2c", "without", "tas", "chase", "read" };
+	static const double target[] = { 0.001, 0.002, 0.002, 0.005, 0.005 };
 	struct fb f = { .mode = -1 };
 	struct ph_mcfg cfg = { .ci_target = 0, .min_samples = 10, .max_samples = 100000 };
 	struct ph_result r;
@@ -137,10 +152,10 @@ int main(int argc, char **argv)
 	size_t slower = 0;
 	char why[256];
 
-	for (int i = 0; argc > 2 && i < 4; i++)
+	for (int i = 0; argc > 2 && i < 5; i++)
 		f.mode = strcmp(argv[1], modes[i]) ? f.mode : i;
 	if (f.mode < 0) {
-		fprintf(stderr, "usage: %s c2c|without|tas|chase SECONDS [WARM]\n", argv[0]);
+		fprintf(stderr, "usage: %s c2c|without|tas|chase|read SECONDS [WARM]\n", argv[0]);
 		return 2;
 	}
 	cfg.time_s = atof(argv[2]);
@@ -151,7 +166,11 @@ int main(int argc, char **argv)
 	*f.lock = 0;
 	if (f.mode == 3)
 		f.head = random_cycle(aligned_alloc(4096, CHASE_BYTES), CHASE_BYTES);
-	f.team = team_start(cpus, f.mode ? 1 : 2, why, sizeof(why));
+	for (int t = 0; f.mode == 4 && t < 2; t++) {
+		f.arr[t] = aligned_alloc(4096, READ_BYTES);
+		memset(f.arr[t], t + 1, READ_BYTES);
+	}
+	f.team = team_start(cpus, f.mode == 0 || f.mode == 4 ? 2 : 1, why, sizeof(why));
 	if (!f.team) {
 		fprintf(stderr, "%s\n", why);
 		return 1;

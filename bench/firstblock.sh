@@ -3,8 +3,8 @@
 #
 # bench/firstblock.sh [SECONDS] - whether the first block after pagehop's
 # thread team slept in its barrier runs slower than the next, for the
-# loops of c2c, locks (with and without the lock, one thread) and the
-# chaser of loaded: bench/firstblock.c, built in a temporary directory
+# loops of c2c, locks (with and without the lock, one thread), the chaser
+# of loaded and a two-thread read (the bandwidth engines' blocks): bench/firstblock.c, built in a temporary directory
 # against build/libpagehop.a, then run for SECONDS (default 5) per loop,
 # and once more for c2c and the loop without the lock with an untimed
 # block first (what locks does since it saw the effect).  Prints one line
@@ -24,5 +24,5 @@ for d in include user/cli user/measure user/analysis user/io user/machine kernel
 build() { gcc -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror "${inc[@]}" -I/usr/include/json-c \
 	-o "$tmp/firstblock" "$root/bench/firstblock.c" "$root/build/libpagehop.a" "${libs[@]}" "$@"; }
 build -lgomp 2>/dev/null || build
-for m in c2c without tas chase; do "$tmp/firstblock" "$m" "$secs"; done
+for m in c2c without tas chase read; do "$tmp/firstblock" "$m" "$secs"; done
 for m in c2c without; do "$tmp/firstblock" "$m" "$secs" 1; done
