@@ -14,9 +14,11 @@
 #           at delay 0 against delay 1000: bw(0) / bw(1000)
 #   loaded at idle against pagehop chase on the same size, alternating
 #   c2c CPUs 0,1 against multichase's pingpong -u -r 0 (best of its 5
-#           samples, so against pagehop's lat_min_ns and lat_ns), when
-#           MULTICHASE_SRC names a multichase checkout; it is built in a
-#           temporary directory, never in the tree.
+#           samples, so against pagehop's lat_min_ns and lat_ns), the order
+#           alternating, and how many of pingpong's figures fall inside the
+#           95% CI of the c2c run next to it, when MULTICHASE_SRC names a
+#           multichase checkout; it is built in a temporary directory,
+#           never in the tree.
 #
 # Exits 1 if a claim's whole interval lies on the wrong side (2 threads
 # cheaper than 1; loaded latency below idle; bandwidth falling as the delay
@@ -93,16 +95,25 @@ printf '%-36s %10.3f %-23s\n' "loaded idle / chase, same size" "$(median <"$tmp/
 if [ -n "${MULTICHASE_SRC:-}" ]; then
 	cp -r "$MULTICHASE_SRC" "$tmp/mc"
 	make -C "$tmp/mc" pingpong >/dev/null 2>&1 || { echo "cannot build multichase's pingpong" >&2; exit 4; }
+	c2c() { "$pagehop" c2c --cpus 0,1 --time 2 --format json >"$tmp/c2c" ||
+		{ echo "pagehop c2c failed" >&2; exit 1; }; }
+	pingpong() { mc=$(taskset -c 0,1 "$tmp/mc/pingpong" -u -r 0 | awk '$1 == "0:" { print $2 }'); }
+	inside=0
 	for ((p = 0; p < pairs; p++)); do
-		"$pagehop" c2c --cpus 0,1 --time 2 --format json >"$tmp/c2c"
-		mc=$(taskset -c 0,1 "$tmp/mc/pingpong" -u -r 0 | awk '$1 == "0:" { print $2 }')
+		# Alternate the order, as above: a drift then favours neither.
+		if ((p % 2 == 0)); then c2c; pingpong; else pingpong; c2c; fi
 		[ -n "$mc" ] || { echo "no figure from pingpong" >&2; exit 1; }
 		ph=$(jqv "$tmp/c2c" '.c2c[0].lat_ns') phmin=$(jqv "$tmp/c2c" '.c2c[0].lat_min_ns')
+		lo=$(jqv "$tmp/c2c" '.c2c[0].ci_lo_ns') hi=$(jqv "$tmp/c2c" '.c2c[0].ci_hi_ns')
+		rt=$(jqv "$tmp/c2c" '.c2c[0].round_trips')
 		awk -v a="$ph" -v b="$mc" 'BEGIN { printf "%.4f\n", a / b }' >>"$tmp/c2c_mc"
 		awk -v a="$phmin" -v b="$mc" 'BEGIN { printf "%.4f\n", a / b }' >>"$tmp/c2cmin_mc"
-		printf '  c2c %d of %d: pagehop %s ns (min %s), pingpong %s ns\n' $((p + 1)) "$pairs" "$ph" "$phmin" "$mc" >&2
+		! awk -v m="$mc" -v l="$lo" -v h="$hi" 'BEGIN { exit !(m >= l && m <= h) }' || inside=$((inside + 1))
+		printf '  c2c %d of %d: pagehop %s ns [%s, %s] (min %s, %s round trips a block), pingpong %s ns\n' \
+			$((p + 1)) "$pairs" "$ph" "$lo" "$hi" "$phmin" "$rt" "$mc" >&2
 	done
 	printf '%-36s %10.3f %-23s\n' "c2c median / pingpong best" "$(median <"$tmp/c2c_mc")" "$(ci95 <"$tmp/c2c_mc")"
 	printf '%-36s %10.3f %-23s\n' "c2c min / pingpong best" "$(median <"$tmp/c2cmin_mc")" "$(ci95 <"$tmp/c2cmin_mc")"
+	printf '%-36s %10s\n' "pingpong inside c2c's own CI" "$inside/$pairs"
 fi
 exit $bad

@@ -89,20 +89,20 @@ static int sample_pingpong(void *ctx, double *sample)
 	return r->lost ? -EIO : 0;
 }
 
-/* Grow the block until it lasts about BLOCK_SECONDS (these runs are discarded). */
+static double calib_block(void *ctx, uint64_t rounds)
+{
+	struct pp_run *r = ctx;
+
+	r->rounds = rounds;
+	return block_ns(r);
+}
+
+/* Size the block to last about BLOCK_SECONDS (these runs are discarded). */
 static void calibrate(struct pp_run *r)
 {
 	double t0 = now_mono_raw();
 
-	r->rounds = 64;
-	for (int i = 0; i < 20 && !ph_interrupted; i++) {
-		double sec = block_ns(r) * 1e-9;
-
-		if (sec >= BLOCK_SECONDS / 2)
-			break;
-		r->rounds = sec > 0 ? (uint64_t)((double)r->rounds * BLOCK_SECONDS / sec) + 1 :
-			r->rounds * 16;
-	}
+	r->rounds = calibrate_block(calib_block, r, 64, 1, BLOCK_SECONDS);
 	phase_add(PH_PHASE_WARMUP, now_mono_raw() - t0);
 }
 

@@ -277,22 +277,23 @@ static int sample_lock(void *ctx, double *sample)
 	return r->lost ? -EIO : 0;
 }
 
+/* A calibration block: the sample's blocks; the time of the one with the lock. */
+static double calib_block(void *ctx, uint64_t reps)
+{
+	struct lock_run *r = ctx;
+	double with, without;
+
+	r->reps = reps;
+	blocks(r, &with, &without);
+	return with * (double)reps;
+}
+
+/* Size the block with the lock to last about BLOCK_SECONDS (discarded). */
 static void calibrate(struct lock_run *r)
 {
 	double t0 = now_mono_raw();
 
-	r->reps = r->threads * 64;
-	for (int i = 0; i < 20 && !ph_interrupted; i++) {
-		double with, without, sec;
-
-		blocks(r, &with, &without);
-		sec = with * (double)r->reps * 1e-9;
-		if (sec >= BLOCK_SECONDS / 2)
-			break;
-		r->reps = sec > 0 ? (uint64_t)((double)r->reps * BLOCK_SECONDS / sec) + 1 :
-			r->reps * 16;
-		r->reps = (r->reps + r->threads - 1) / r->threads * r->threads;
-	}
+	r->reps = calibrate_block(calib_block, r, r->threads * 64, r->threads, BLOCK_SECONDS);
 	phase_add(PH_PHASE_WARMUP, now_mono_raw() - t0);
 }
 

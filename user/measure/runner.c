@@ -9,6 +9,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -292,4 +293,26 @@ void result_free(struct ph_result *res)
 {
 	free(res->samples);
 	res->samples = NULL;
+}
+
+uint64_t calibrate_block(block_time_fn fn, void *ctx, uint64_t units, uint64_t multiple,
+			 double target_s)
+{
+	multiple = multiple ? multiple : 1;
+	for (int i = 0; i < 20 && !ph_interrupted; i++) {
+		double sec = INFINITY;
+
+		for (int t = 0; t < CALIBRATE_TRIES; t++) {
+			double s = fn(ctx, units) * 1e-9;
+
+			sec = s < sec ? s : sec;
+		}
+
+		if (sec >= target_s / 2)
+			break;
+		units = sec > 0 ? (uint64_t)((double)units * target_s / sec) + 1 : units * 16;
+		units = units < CALIBRATE_MAX_UNITS ? units : CALIBRATE_MAX_UNITS;
+		units = (units + multiple - 1) / multiple * multiple;
+	}
+	return units;
 }

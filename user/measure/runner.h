@@ -90,4 +90,25 @@ int measure_figure(const struct ph_mcfg *cfg, sample_fn fn, void *ctx,
 		   struct ph_result *res);
 void result_free(struct ph_result *res);
 
+/* Run one block of `units` (round trips, acquisitions...); its time in ns. */
+typedef double (*block_time_fn)(void *ctx, uint64_t units);
+
+/* Blocks timed at each size of a calibration; the fastest one counts. */
+#define CALIBRATE_TRIES 3
+/* No block needs more: 2^40 units of even 1 ns is 18 minutes. */
+#define CALIBRATE_MAX_UNITS (1ull << 40)
+
+/*
+ * The block size for a block of about target_s: from `units`, time
+ * CALIBRATE_TRIES blocks at a size and, unless the fastest lasted at least
+ * target_s / 2, scale the size by target_s over it (x16 if it read 0, at
+ * most CALIBRATE_MAX_UNITS), rounded up to a multiple of `multiple`; at
+ * most 20 sizes, fewer if a signal came.  The blocks are discarded.  The fastest, not one block: a
+ * block can only be slowed (a partner thread descheduled, a CPU woken from
+ * idle, as the team's first block after team_start often is), and judged
+ * on one slowed block the calibration stopped at its first size.
+ */
+uint64_t calibrate_block(block_time_fn fn, void *ctx, uint64_t units, uint64_t multiple,
+			 double target_s);
+
 #endif
