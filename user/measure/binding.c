@@ -160,6 +160,25 @@ out:
 	return err;
 }
 
+int binding_node_cpus(int node, int **out)
+{
+	struct bitmask *allowed = numa_allocate_cpumask(), *nc = numa_allocate_cpumask();
+	int ncpus = numa_num_possible_cpus(), n = 0;
+	bool use_node;
+
+	numa_sched_getaffinity(0, allowed);
+	use_node = node >= 0 && !numa_node_to_cpus(node, nc);
+	*out = xcalloc((size_t)ncpus, sizeof(int));
+	for (int pass = use_node ? 0 : 1; pass < 2 && !n; pass++)
+		for (int c = 0; c < ncpus; c++)
+			if (numa_bitmask_isbitset(allowed, (unsigned)c) &&
+			    (pass || numa_bitmask_isbitset(nc, (unsigned)c)))
+				(*out)[n++] = c;
+	numa_free_cpumask(allowed);
+	numa_free_cpumask(nc);
+	return n;
+}
+
 void binding_free(struct ph_binding *b)
 {
 	free(b->cpus);

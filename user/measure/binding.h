@@ -38,6 +38,14 @@ struct ph_binding {
 int binding_resolve(const struct ph_bindopts *o, const struct ph_cpu *cpu,
 		    unsigned default_threads, struct ph_binding *b,
 		    char *why, size_t whylen);
+/*
+ * The CPUs of node this process may run on, in CPU order, into *out
+ * (freed by the caller); all it may run on when node is -1 (interleave) or
+ * the node has none of them.  Returns how many.  The setup work that
+ * writes or reads a whole buffer (touch.c, chain.c) runs there: from the
+ * node's own CPUs those accesses are local.
+ */
+int binding_node_cpus(int node, int **out);
 void binding_free(struct ph_binding *b);
 void bindopts_free(struct ph_bindopts *o);
 

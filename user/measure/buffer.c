@@ -6,17 +6,15 @@
  * verify.c.
  */
 #include "buffer.h"
-#include "phases.h"
 #include "pools.h"
 #include "topology.h"
+#include "touch.h"
 #include "util.h"
 
 #include <errno.h>
 #include <linux/mman.h>
 #include <numa.h>
 #include <numaif.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,56 +84,6 @@ enum ph_backend buffer_auto_fallback(enum ph_psize ps, int err)
 	default:
 		return PH_BACKEND_AUTO;
 	}
-}
-
-/* ---- touching memory without dying of SIGBUS ---- */
-
-static sigjmp_buf touch_env;
-static volatile sig_atomic_t touching;
-
-static void on_sigbus(int sig)
-{
-	(void)sig;
-	if (touching)
-		siglongjmp(touch_env, 1);
-	pools_restore_now();
-	signal(SIGBUS, SIG_DFL);
-	raise(SIGBUS);
-}
-
-/*
- * Write one byte in every page so that every page is allocated now, under the
- * memory policy already set.  A hugetlb fault that finds no page on the
- * bound node raises SIGBUS; that becomes -ENOMEM here instead of a crash.
- * Faulting in 1 GiB of 4K pages takes seconds on a virtual machine: the
- * cancel flag is checked at every page (a load, against a fault), and
- * stops the loop with -EINTR.
- */
-static int touch_pages(char *p, uint64_t bytes, uint64_t step,
-		       const volatile sig_atomic_t *cancel)
-{
-	struct sigaction sa = { .sa_handler = on_sigbus }, old;
-	volatile uint64_t off = 0;
-	double t0 = now_mono_raw();
-	int rc = 0;
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, &old);
-	touching = 1;
-	if (sigsetjmp(touch_env, 1)) {
-		rc = -ENOMEM;
-	} else {
-		for (off = 0; off < bytes && !rc; off += step) {
-			if (cancel && *cancel)
-				rc = -EINTR;
-			else
-				((volatile char *)p)[off] = 0;
-		}
-	}
-	touching = 0;
-	sigaction(SIGBUS, &old, NULL);
-	phase_add(PH_PHASE_TOUCH, now_mono_raw() - t0);
-	return rc;
 }
 
 /* ---- allocation ---- */
@@ -305,8 +253,9 @@ static int alloc_mmap(const struct ph_bufreq *rq, int node, struct ph_segment *s
 		snprintf(why, whylen, "mbind to node %d: %s", node, strerror(-err));
 		return err;
 	}
-	err = touch_pages(seg->addr, seg->bytes,
-			  rq->psize == PH_PS_THP ? PH_PAGE_4K : psize_bytes(rq->psize), rq->cancel);
+	/* Every page now, on the node's CPUs: the policy just set picks the node. */
+	err = touch_memory(seg->addr, seg->bytes, rq->psize, rq->interleave ? -1 : node,
+			   rq->cancel, NULL);
 	if (err == -EINTR) {
 		snprintf(why, whylen, "interrupted while faulting the buffer in");
 		return err;
@@ -348,7 +297,7 @@ static int alloc_kmod(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 		 * verified is what will be measured and no fault is timed.
 		 */
 		seg->addr = seg->kbuf.addr;
-		err = touch_pages(seg->addr, seg->bytes, psize_bytes(rq->psize), rq->cancel);
+		err = touch_memory(seg->addr, seg->bytes, rq->psize, node, rq->cancel, NULL);
 		if (err == -EINTR) {
 			snprintf(why, whylen, "interrupted while faulting the buffer in");
 			return err;

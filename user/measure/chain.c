@@ -8,7 +8,9 @@
  * then measured from.
  */
 #include "chain.h"
+#include "binding.h"
 #include "phases.h"
+#include "runner.h"
 #include "util.h"
 
 #include <errno.h>
@@ -45,43 +47,12 @@ static void work_check(void *ctx, int tid)
 			    : 0;
 }
 
-/* The CPUs of seg's node this process may run on; all it may if none. */
-static int node_cpus(const struct ph_segment *seg, int **out)
-{
-	struct bitmask *allowed = numa_allocate_cpumask(), *nc = numa_allocate_cpumask();
-	int ncpus = numa_num_possible_cpus(), n = 0;
-	bool use_node;
-
-	numa_sched_getaffinity(0, allowed);
-	use_node = seg->node >= 0 && !numa_node_to_cpus(seg->node, nc);
-	*out = xcalloc((size_t)ncpus, sizeof(int));
-	for (int pass = use_node ? 0 : 1; pass < 2 && !n; pass++)
-		for (int c = 0; c < ncpus; c++)
-			if (numa_bitmask_isbitset(allowed, (unsigned)c) &&
-			    (pass || numa_bitmask_isbitset(nc, (unsigned)c)))
-				(*out)[n++] = c;
-	numa_free_cpumask(allowed);
-	numa_free_cpumask(nc);
-	return n;
-}
-
 int chain_cpus(const struct ph_segment *seg)
 {
-	int *cpus, n = node_cpus(seg, &cpus);
+	int *cpus, n = binding_node_cpus(seg->node, &cpus);
 
 	free(cpus);
 	return n;
-}
-
-static int first_error(const int *err, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (err[i] == -EINTR)
-			return -EINTR;
-	for (int i = 0; i < n; i++)
-		if (err[i])
-			return err[i];
-	return 0;
 }
 
 int chain_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
@@ -97,7 +68,7 @@ int chain_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
 	j.nslots = chase_slots(bytes, spec);
 	if (j.nslots < 0)
 		return (int)j.nslots;
-	j.nthreads = node_cpus(seg, &cpus);
+	j.nthreads = binding_node_cpus(seg->node, &cpus);
 	if (!j.nthreads) {
 		free(cpus);
 		return -ENODEV;
@@ -109,10 +80,10 @@ int chain_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
 	j.err = xcalloc((size_t)j.nthreads, sizeof(int));
 	ticks = xcalloc((size_t)j.nthreads, sizeof(uint64_t));
 	team_run(team, work_part, &j, &s->clk, ticks);
-	err = first_error(j.err, j.nthreads);
+	err = team_first_error(j.err, j.nthreads);
 	if (!err) {
 		team_run(team, work_check, &j, &s->clk, ticks);
-		err = first_error(j.err, j.nthreads);
+		err = team_first_error(j.err, j.nthreads);
 	}
 	team_stop(team);
 	free(j.err);

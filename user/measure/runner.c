@@ -225,6 +225,17 @@ uint64_t team_span(const struct ph_team *t)
 	return last > first ? last - first : 0;
 }
 
+int team_first_error(const int *err, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (err[i] == -EINTR)
+			return -EINTR;
+	for (int i = 0; i < n; i++)
+		if (err[i])
+			return err[i];
+	return 0;
+}
+
 int team_size(const struct ph_team *t)
 {
 	return t->n;

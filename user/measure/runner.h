@@ -56,6 +56,12 @@ void team_run(struct ph_team *t, team_work_fn fn, void *ctx,
 uint64_t team_span(const struct ph_team *t);
 void team_stop(struct ph_team *t);
 int team_size(const struct ph_team *t);
+/*
+ * The outcome of a run whose thread i left err[i] (0 or -errno): -EINTR
+ * if any thread was stopped by a signal (the run was asked to stop, and
+ * says so first), else the first thread's error, else 0.
+ */
+int team_first_error(const int *err, int n);
 
 /* How long to measure one figure, and when to stop early. */
 struct ph_mcfg {
