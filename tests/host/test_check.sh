@@ -62,11 +62,19 @@ expect "changed setting: its finding" \
 	"$(jq -r '.findings[] | select(.figure == "thp_enabled") | .status' "$TMP/c.json")" WARNING
 jq --argjson n "$id0" '(.figures[] | select(.figure == "mem_total" and .node == $n) | .value, .ci_lo, .ci_hi) |= . * 2' \
 	"$B" >"$TMP/mem.json"
-"$PAGEHOP" check --baseline "$TMP/mem.json" --budget 2 >"$TMP/out" 2>"$TMP/err"
+"$PAGEHOP" check --baseline "$TMP/mem.json" --budget 2 --format json >"$TMP/c.json" 2>"$TMP/err"
 rc=$?
 expect "memory half the baseline's: CRITICAL" "$rc" 2
-grep -q "^PAGEHOP CRITICAL - node $id0 mem_total .*50% below baseline" "$TMP/out" &&
-	pass "$(head -n 1 "$TMP/out")" || fail "memory: $(head -n 1 "$TMP/out")"
+# The line names the worst finding by deviation; on a shared host a 2 s
+# bandwidth figure can be further out than the memory's 50% and take the
+# line (seen: "triad 40.5 GB/s, 53% below baseline 86.5; +1 more"). The
+# memory figure is judged in its own finding, which is what is checked.
+mem=$(jq -r --argjson n "$id0" '.findings[] | select(.figure == "mem_total" and .node == $n) | "\(.status) \(.why)"' "$TMP/c.json")
+case $mem in
+"CRITICAL node $id0 mem_total "*"50% below baseline"*) pass "memory: $mem" ;;
+*) fail "memory: '$mem'" ;;
+esac
+expect "memory: the line is CRITICAL" "$(jq -r '.verdict.line | split(" ")[1]' "$TMP/c.json")" CRITICAL
 # The override is judged on the memory figure itself: the rest of the check
 # (bandwidth and latency in 2 s on a shared host, the pools other tests
 # change) may say what it finds.
