@@ -13,9 +13,12 @@ command -v jq >/dev/null || skip_test "needs jq"
 root=$PAGEHOP_ROOT
 "$PAGEHOP" baseline --time 0.3 --save "$TMP/b.json" >/dev/null 2>"$TMP/err" || [ -s "$TMP/b.json" ] ||
 	fail "baseline: $(cat "$TMP/err")"
-jq '(.figures[] | select(.figure == "mem_total") | .value, .ci_lo, .ci_hi) |= . * 2' "$TMP/b.json" >"$TMP/unmeetable.json"
 jq '(.figures[] | select(.kind == "latency" or .kind == "bandwidth") | .lower, .upper) |= null' \
 	"$TMP/b.json" >"$TMP/fitting.json"
+# Unmeetable: the fitting baseline with twice this machine's memory. Only
+# the memory is out, so the verdict's line names it (a noisy 2 s bandwidth
+# figure further out would otherwise take the line).
+jq '(.figures[] | select(.figure == "mem_total") | .value, .ci_lo, .ci_hi) |= . * 2' "$TMP/fitting.json" >"$TMP/unmeetable.json"
 
 # ---- Slurm's HealthCheckProgram ----
 cat >"$TMP/scontrol" <<'SC'

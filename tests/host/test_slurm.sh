@@ -93,12 +93,14 @@ expect "the job's exit code is its verdict's" "$(jq -r .verdict.exit_code "$TMP/
 # ---- the HealthCheckProgram ----
 "$PAGEHOP" baseline --time 0.3 --save "$TMP/b.json" >/dev/null 2>"$TMP/err" || [ -s "$TMP/b.json" ] ||
 	fail "baseline: $(cat "$TMP/err")"
-# Unmeetable: the baseline says every node had twice its memory.
-jq '(.figures[] | select(.figure == "mem_total") | .value, .ci_lo, .ci_hi) |= . * 2' "$TMP/b.json" >"$TMP/unmeetable.json"
 # Fitting: this machine's own, with its timing figures' tolerance opened
 # (the host is shared; this test is about what Slurm does with the verdict).
 jq '(.figures[] | select(.kind == "latency" or .kind == "bandwidth") | .lower, .upper) |= null' \
 	"$TMP/b.json" >"$TMP/fitting.json"
+# Unmeetable: the fitting baseline with twice this machine's memory. Only
+# the memory is out, so the verdict's line names it (a noisy 2 s bandwidth
+# figure further out would otherwise take the line).
+jq '(.figures[] | select(.figure == "mem_total") | .value, .ci_lo, .ci_hi) |= . * 2' "$TMP/fitting.json" >"$TMP/unmeetable.json"
 hc() {
 	SLURMD_NODENAME=$node PAGEHOP=$PAGEHOP PAGEHOP_BASELINE=$1 PAGEHOP_BUDGET=5 \
 		sh "$root/contrib/slurm/pagehop-healthcheck.sh"
