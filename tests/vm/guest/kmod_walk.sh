@@ -50,7 +50,11 @@ case "$VM_KVER" in
 		case "$o" in ENOMEM*) [ $rc = 0 ] && continue ;; esac
 		break
 	done
-	[ $rc = 0 ] && ok "pagehop.ko 1 GiB made PROT_NONE: a hole" || not_ok "pagehop.ko 1 GiB made PROT_NONE" "$o"
+	case "$rc:$o" in
+	0:ENOMEM*) not_ok "pagehop.ko 1 GiB made PROT_NONE" "no node gave a free aligned GiB" ;;
+	0:*) ok "pagehop.ko 1 GiB made PROT_NONE: a hole (node $n)" ;;
+	*) not_ok "pagehop.ko 1 GiB made PROT_NONE" "$o" ;;
+	esac
 	printf '%s\n' "$o" | sed 's/^/# /'
 	;;
 esac
