@@ -43,15 +43,17 @@ case "$VM_KVER" in
 	;;
 *)
 	check_v "pagehop.ko 2 MiB made PROT_NONE: a hole" kwalk query-protnone kmod 2m 1
-	# 1 GiB is best effort: the first node with a free aligned GiB.
-	for n in 1 2 3 0; do
+	# 1 GiB is best effort: the first node with a free aligned GiB, in two
+	# rounds (a GiB freed by the test before may be busy for a moment).
+	# Where no node has one, the check cannot be made: a skip that says so.
+	for n in 1 2 3 0 1 2 3 0; do
 		o=$(kwalk query-protnone kmod 1g $n 2>&1)
 		rc=$?
 		case "$o" in ENOMEM*) [ $rc = 0 ] && continue ;; esac
 		break
 	done
 	case "$rc:$o" in
-	0:ENOMEM*) not_ok "pagehop.ko 1 GiB made PROT_NONE" "no node gave a free aligned GiB" ;;
+	0:ENOMEM*) skip "pagehop.ko 1 GiB made PROT_NONE" "no node gave a free aligned GiB (best effort, docs/abi.md)" ;;
 	0:*) ok "pagehop.ko 1 GiB made PROT_NONE: a hole (node $n)" ;;
 	*) not_ok "pagehop.ko 1 GiB made PROT_NONE" "$o" ;;
 	esac
