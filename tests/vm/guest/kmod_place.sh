@@ -37,7 +37,18 @@ for n in $(seq 0 $((VM_NODES - 1))); do
 done
 if [ $huge = yes ]; then
 	# With 3 GiB nodes (numa4big) the middle GiB of a node is free: at least
-	# one node must give a 1 GiB buffer.
+	# one node must give a 1 GiB buffer.  A GiB can be busy for a moment
+	# (docs/abi.md), so where no node gave one, each is asked once more.
+	if [ $g1ok = 0 ]; then
+		for n in 1 2 3 0; do
+			o=$(kmodtest gig $n 2>&1) || break
+			case "$o" in ENOMEM*) continue ;; esac
+			g1ok=1
+			diag "second round: node $n 1 GiB: placement, CHASE, lifetimes"
+			break
+		done
+		[ $g1ok = 1 ] || diag "second round: $o"
+	fi
 	[ $g1ok -ge 1 ] && ok "1 GiB buffers placed on $g1ok nodes" || not_ok "no node gave a 1 GiB buffer"
 else
 	ok "1 GiB buffers not offered on $VM_KVER"

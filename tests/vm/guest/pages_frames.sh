@@ -44,7 +44,7 @@ case "$VM_KVER" in
 	# the new process's own among them, make alloc_contig_range() EBUSY
 	# until they are freed), so each run that needs one looks for it, the
 	# same node again included.
-	for n in 1 2 3 0; do
+	for n in 1 2 3 0 1 2 3 0; do
 		pages --same-frames --membind $n
 		rc=$?
 		[ $rc = 4 ] && grep -q "not enough contiguous" /tmp/pf.err && continue
