@@ -12,13 +12,12 @@ check_v() {
 	shift
 	if _o=$("$@" 2>&1); then ok "$_d"; [ -n "$_o" ] && printf '%s\n' "$_o" | sed 's/^/# /'; else not_ok "$_d" "$_o"; fi
 }
-# on_some_node DESC SUBCOMMAND: 1 GiB is best effort, so the first node
-# with a free aligned GiB, in two rounds (a GiB can be busy for a moment,
-# docs/abi.md); every node's ENOMEM, twice, is a failure.
+# on_some_node DESC SUBCOMMAND: the first node with a free aligned GiB
+# (gib_nodes); every node's ENOMEM, in both rounds, is a failure.
 on_some_node() {
 	_d=$1
 	shift
-	for n in 1 2 3 0 1 2 3 0; do
+	for n in $(gib_nodes); do
 		o=$(kmodtest "$@" $n 2>&1)
 		rc=$?
 		case "$o" in ENOMEM*) [ $rc = 0 ] && continue ;; esac

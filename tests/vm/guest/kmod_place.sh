@@ -38,9 +38,9 @@ done
 if [ $huge = yes ]; then
 	# With 3 GiB nodes (numa4big) the middle GiB of a node is free: at least
 	# one node must give a 1 GiB buffer.  A GiB can be busy for a moment
-	# (docs/abi.md), so where no node gave one, each is asked once more.
+	# (gib_nodes), so where no node gave one, the nodes are asked again.
 	if [ $g1ok = 0 ]; then
-		for n in 1 2 3 0; do
+		for n in $(gib_nodes); do
 			o=$(kmodtest gig $n 2>&1) || break
 			case "$o" in ENOMEM*) continue ;; esac
 			g1ok=1

@@ -43,10 +43,9 @@ case "$VM_KVER" in
 	;;
 *)
 	check_v "pagehop.ko 2 MiB made PROT_NONE: a hole" kwalk query-protnone kmod 2m 1
-	# 1 GiB is best effort: the first node with a free aligned GiB, in two
-	# rounds (a GiB freed by the test before may be busy for a moment).
-	# Where no node has one, the check cannot be made: a skip that says so.
-	for n in 1 2 3 0 1 2 3 0; do
+	# The first node with a free aligned GiB (gib_nodes).  Where no node
+	# has one, the check cannot be made: a skip that says so.
+	for n in $(gib_nodes); do
 		o=$(kwalk query-protnone kmod 1g $n 2>&1)
 		rc=$?
 		case "$o" in ENOMEM*) [ $rc = 0 ] && continue ;; esac

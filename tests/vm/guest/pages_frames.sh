@@ -39,12 +39,10 @@ case "$VM_KVER" in
 	esac
 	;;
 *)
-	# 1 GiB is best effort: the first node with a free aligned GiB.  A GiB
-	# freed by one run may not be whole for the next (pages allocated since,
-	# the new process's own among them, make alloc_contig_range() EBUSY
-	# until they are freed), so each run that needs one looks for it, the
-	# same node again included.
-	for n in 1 2 3 0 1 2 3 0; do
+	# The first node with a free aligned GiB (gib_nodes).  A GiB freed by
+	# one run may not be whole for the next, so each run that needs one
+	# looks for it, the same node again included.
+	for n in $(gib_nodes); do
 		pages --same-frames --membind $n
 		rc=$?
 		[ $rc = 4 ] && grep -q "not enough contiguous" /tmp/pf.err && continue
@@ -80,7 +78,7 @@ case "$VM_KVER" in
 	# the node above, or on the first other one with a free aligned GiB (a
 	# node without one makes auto fall back and say so).
 	tried=
-	for m in $n 1 2 3 0; do
+	for m in $n $(gib_nodes); do
 		pages --max 64K --membind $m
 		rc=$?
 		tried="$tried $m"

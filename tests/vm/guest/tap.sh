@@ -7,6 +7,7 @@
 #   check DESC CMD...       ok if CMD succeeds, else not ok with its output
 #   skip DESC REASON        a pass marked "# SKIP REASON"
 #   diag TEXT               a "# TEXT" line
+#   gib_nodes               the nodes, in order, to ask for a free aligned GiB
 . /etc/pagehop-vm.env
 _tap_n=0
 plan() { echo "1..$1"; }
@@ -24,6 +25,14 @@ check() {
 }
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1 # SKIP $2"; }
 diag() { echo "# $*"; }
+# pagehop.ko's 1 GiB buffers are best effort (docs/abi.md): a test takes the
+# first node with a free aligned GiB.  Node 0, whose low memory holds the
+# kernel, comes last; two rounds, since a GiB freed by the run before can be
+# busy for a moment (pages allocated since, until they are freed).
+gib_nodes() {
+	_g="$(seq 1 $((VM_NODES - 1)) | tr '\n' ' ')0"
+	echo "$_g $_g"
+}
 # sys_slit: the kernel's node distances as "numactl --hardware" prints them.
 sys_slit() {
 	echo "node distances:"
