@@ -57,7 +57,7 @@ static void test_fits(void **state)
 }
 
 /*
- * The issue's case: on 2 MiB pages, random minus TLB-local rises above
+ * A real run's case: on 2 MiB pages, random minus TLB-local rises above
  * 8 MiB, 18 times below the 144 MiB L1 DTLB reach.  Whether it is read as a
  * locality curve (expected: cache) or as a translation curve (expected:
  * TLB), it is the L3 cache's knee, not a TLB's; as a translation knee it
@@ -146,7 +146,7 @@ static void test_unexplained(void **state)
 	assert_string_equal(pagefx_kind_name(PAGEFX_UNEXPLAINED), "unexplained");
 }
 
-/* The 8 MiB figures: 4K 28.7 ns, 2M 17.7 ns, 1G 99.9 ns (CI not met). */
+/* A real run's 8 MiB figures: 4K 28.7 ns, 2M 17.7 ns, 1G 99.9 ns (CI not met). */
 static const struct pagefx_fig f4k[] = {
 	{ 4 * MiB, 20.0, 0.2, true }, { 8 * MiB, 28.7, 0.3, true },
 };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_read_csv.c - measured matrices as CSV (issue 5's and the output
+ * test_read_csv.c - measured matrices as CSV (plain tables and the output
  * layer's own), and the SLIT recorded in one; a cut last line refused in
  * CSV and numactl text alike.  Every error says file, line and what was
  * expected.  Run from the tree's root.
@@ -60,7 +60,7 @@ static void test_csv_forms(void **state)
 	char err[512];
 
 	(void)state;
-	/* The issue's example with its "(or ...)" left in; CRLF line ends. */
+	/* A hand-written table with its "(or ...)" left in; CRLF line ends. */
 	assert_int_equal(input_parse_csv("x.csv",
 					 "# pagehop matrix\r\n# metric: bandwidth_GBps        (or latency_ns, or distance)\r\n"
 					 "node,0,1\r\n0,34.0,18.9\r\n1,17.4,33.5\r\n",
@@ -216,7 +216,7 @@ static void test_csv_errors(void **state)
 }
 
 /*
- * Issue 11: a file cut inside a number, "0,34.0,18.9" cut to "0,34.0,1",
+ * A file cut inside a number, "0,34.0,18.9" cut to "0,34.0,1",
  * was read as a bandwidth of 1 GB/s with exit 0.  A CSV or numactl file
  * whose last line has no line end is taken as cut short.
  */
@@ -252,7 +252,7 @@ static void test_last_line_without_line_end(void **state)
 }
 
 /*
- * Issue 11: the SLIT recorded in a CSV ("# name: distances") that is not
+ * The SLIT recorded in a CSV ("# name: distances") that is not
  * one was dropped without a word, and the analysis ran with no SLIT; the
  * same table in JSON exits 2.  Both now refuse it.
  */

@@ -66,7 +66,7 @@ static void expect_load_error(const char *path, const char *want)
 #define B(lit) lit, sizeof(lit) - 1
 
 /*
- * Issue 11: NUL bytes and UTF-16 gave "--input x: Invalid argument"; a
+ * NUL bytes and UTF-16 gave "--input x: Invalid argument"; a
  * control character went through into messages.  Each now names the line
  * and column and what was expected.  A UTF-8 byte-order mark is skipped.
  */
@@ -210,7 +210,7 @@ static void on_alarm(int sig)
 }
 
 /*
- * Issue 11: a FIFO blocked forever, a device was read, a 20 MB file
+ * A FIFO blocked forever, a device was read, a 20 MB file
  * passed the 16 MiB cap (the buffer doubled to 32 MiB before the check).
  * Only a regular file is opened, or standard input for "-"; the cap holds
  * by the file's size and by what is read.

@@ -132,7 +132,7 @@ static void test_json_errors(void **state)
 }
 
 /*
- * Issue 11: a cell whose CI does not hold its own median was accepted.  The
+ * A cell whose CI does not hold its own median was accepted.  The
  * median (the cell's, else the matrix value) must lie in [ci_low, ci_high],
  * and the cell's median must be the matrix value, each allowing for the
  * rounding of the printed numbers: half a unit of the last digit printed.
@@ -187,7 +187,7 @@ static void test_json_cell_ci(void **state)
 }
 
 /*
- * Issue 11: HMAT initiators of 2^32 or more wrapped to node 0 (strtol to
+ * HMAT initiators of 2^32 or more wrapped to node 0 (strtol to
  * long, then (int)), and 2^63 - 1 overflowed the loop counter (UBSan:
  * signed integer overflow in parse_id_list).  The reader now checks the
  * list itself: node ids 0 to 1023, ranges low-high, at most 256 nodes (what

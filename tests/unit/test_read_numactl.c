@@ -72,7 +72,7 @@ static void test_numactl_errors(void **state)
 }
 
 /*
- * Issue 11 item 10: a distance row whose node id is not followed at once by
+ * A distance row whose node id is not followed at once by
  * a colon.  sscanf("%d:%n") matched the id and left the offset unset, so
  * the row was read from wherever that pointed: past the end of the line
  * under ASan, the next line's numbers in a plain build.

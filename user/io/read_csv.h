@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * read_csv.h - a measured node matrix as plain CSV: the form of issue 5,
+ * read_csv.h - a measured node matrix as plain CSV: a header of node ids,
+ * a row per CPU node, as published tables are kept,
  * and what the output layer writes for a matrix ("# pagehop matrix",
  * "# metric: latency_ns|bandwidth_GBps|distance", a "node,<ids>" header,
  * one row per CPU node).  A square "distances" block is the SLIT recorded
