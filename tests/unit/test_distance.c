@@ -41,7 +41,7 @@ static struct ph_slit *slit_square(int n, const int *v)
 	return s;
 }
 
-static const struct ph_dist_opts defaults = { PH_DEFAULT_TOLERANCE, PH_DEFAULT_NOISE };
+static const struct ph_dist_opts defaults = { PH_DEFAULT_TOLERANCE, PH_DEFAULT_NOISE, PH_PROPOSE_LEVELS };
 
 /* STREAM bandwidth, 2 x Intel E5-2643 (tests/data/shared). */
 static const double intel_bw[] = { 34.0, 18.9, 17.4, 33.5 };

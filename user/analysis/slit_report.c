@@ -82,12 +82,58 @@ static const char *the_table(const struct ph_analysis *a)
 	return a->slit_rejected ? "Linux's default table" : "the SLIT";
 }
 
+/* The cell k of the matrix as "0>1". */
+static void cell_name(const struct ph_dmatrix *d, int k, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d>%d", d->row_ids[k / d->ncols], d->col_ids[k % d->ncols]);
+}
+
+/* The cells named in the summary; the table lacking_evidence has them all. */
+#define LACKING_NAMED 8
+
+static char *summary_of(const struct ph_analysis *a, enum ph_verdict v);
+
+static char *cannot_tell(const struct ph_analysis *a)
+{
+	char *s = xasprintf("cannot tell: %d of %d analysed cell%s lack%s the evidence for a verdict (at least %d samples and the CI target met):",
+			    a->nlacking, a->ncounted, plural(a->ncounted), a->nlacking == 1 ? "s" : "",
+			    PH_EVIDENCE_MIN_SAMPLES);
+	char *t, *fig;
+
+	for (int i = 0; i < a->nlacking && i < LACKING_NAMED; i++) {
+		char c[32];
+
+		cell_name(&a->dm, a->lacking[i], c, sizeof(c));
+		t = xasprintf("%s%s %s", s, i ? "," : "", c);
+		free(s);
+		s = t;
+	}
+	if (a->nlacking > LACKING_NAMED) {
+		t = xasprintf("%s and %d more (table lacking_evidence)", s, a->nlacking - LACKING_NAMED);
+		free(s);
+		s = t;
+	}
+	fig = summary_of(a, a->verdict_figures);
+	t = xasprintf("%s; measure longer (--time) or with a looser --ci for more samples. The figures as they are would read: %s",
+		      s, fig);
+	free(s);
+	free(fig);
+	return t;
+}
+
 static char *summary_core(const struct ph_analysis *a)
+{
+	return summary_of(a, a->verdict);
+}
+
+static char *summary_of(const struct ph_analysis *a, enum ph_verdict v)
 {
 	const char *tn = table_name(a), *the = the_table(a);
 	char *s, *t;
 
-	switch (a->verdict) {
+	switch (v) {
+	case PH_VERDICT_CANNOT_TELL:
+		return cannot_tell(a);
 	case PH_VERDICT_UNCOMPARED:
 		return xstrdup("not compared: no SLIT covering the measured nodes; levels, asymmetry, per-hop model and proposed SLIT only");
 	case PH_VERDICT_CONSISTENT:
@@ -144,6 +190,13 @@ char *slit_rejection(const struct ph_slit_check *c, const char *unit,
 			 c->nentries, !c->uniform ? "" : c->value == 0 ? " (every entry is 0: an empty table)"
 			 : c->value == PH_LOCAL_DISTANCE ? " (every entry is 10: no distances at all)"
 			 : " (every entry is the same)");
+}
+
+static int int_order(const void *pa, const void *pb)
+{
+	int x = *(const int *)pa, y = *(const int *)pb;
+
+	return (x > y) - (x < y);
 }
 
 /* A value as printed with quantum q: never "-0". */
@@ -388,8 +441,55 @@ static void add_verdict(struct ph_doc *doc, const struct ph_slit_job *job,
 		section_int(s, "cells_outside_tolerance", a->nmag_out);
 	}
 	section_int(s, "asymmetric_pairs", a->nasym_beyond);
+	if (!a->have_counts) {
+		char *e = xasprintf("figures as given: the input carries no sample counts, so the figures are judged as they are, each taken as uncertain by +-%g%% (--noise) where it has no CI",
+				    a->opts.noise * 100);
+
+		section_str(s, "evidence", e);
+		free(e);
+	} else if (a->nlacking) {
+		section_str(s, "evidence", "lacking: see lacking_evidence");
+		section_int(s, "lacking_cells", a->nlacking);
+		section_str(s, "status_of_figures", verdict_status(a->verdict_figures));
+	} else {
+		char *e = xasprintf("every analysed cell: at least %d samples, CI target met", PH_EVIDENCE_MIN_SAMPLES);
+
+		section_str(s, "evidence", e);
+		free(e);
+	}
 	free(sum);
 	free(der);
+}
+
+static void lacking_row(const void *ctx, struct ph_table *t, int r)
+{
+	const struct ph_analysis *a = ctx;
+	const struct ph_nmatrix *m = a->m;
+	int k = a->lacking[r];
+
+	table_int(t, r, "cpu_node", m->row_ids[k / m->ncols]);
+	table_int(t, r, "mem_node", m->col_ids[k % m->ncols]);
+	table_int(t, r, "samples", m->samples[k]);
+	table_bool(t, r, "ci_met", !m->ci_missed[k] && m->samples[k] >= PH_EVIDENCE_MIN_SAMPLES);
+}
+
+/* The cells without the evidence, made when the document is rendered. */
+static void add_lacking(struct ph_doc *doc, const struct ph_slit_job *job,
+			const struct ph_analysis *a)
+{
+	struct ph_table *t;
+
+	if (!a->nlacking)
+		return;
+	t = doc_add_table_rows(doc, "lacking_evidence",
+			       "cells without the evidence for a verdict (fewer samples than needed, or the CI target missed)",
+			       a->nlacking, lacking_row, a);
+	table_add_col(t, "cpu_node");
+	table_add_col(t, "mem_node");
+	table_add_col(t, "samples");
+	table_add_col(t, "ci_met");
+	doc_note(doc, "no verdict: %d cell%s of %s have fewer than %d samples or missed the CI target; the verdict needs both of every cell. A longer --time (or a looser --ci) gives them the samples",
+		 a->nlacking, plural(a->nlacking), job->figure, PH_EVIDENCE_MIN_SAMPLES);
 }
 
 static void add_checks(struct ph_doc *doc, const struct ph_slit_job *job,
@@ -832,25 +932,95 @@ static void exception_row(const void *ctx, struct ph_table *t, int r)
 	table_bool(t, r, "clamped", p->clamped[i]);
 }
 
+/* The distinct values of a proposal, ascending: "10 16 28 33". */
+static char *distinct_values(const struct ph_proposal *p)
+{
+	int n = p->n * p->n, nd = 0;
+	int *v = xmalloc((n ? n : 1) * sizeof(int));
+	char *s = xstrdup(""), *t;
+
+	for (int k = 0; k < n; k++)
+		if (p->dist[k] >= 0)
+			v[nd++] = p->dist[k];
+	qsort(v, nd, sizeof(int), int_order);
+	for (int i = 0; i < nd; i++) {
+		if (i && v[i] == v[i - 1])
+			continue;
+		t = xasprintf("%s%s%d", s, *s ? " " : "", v[i]);
+		free(s);
+		s = t;
+	}
+	free(v);
+	return s;
+}
+
+static void proposal_level_row(const void *ctx, struct ph_table *t, int r)
+{
+	const struct ph_analysis *a = ctx;
+	const struct ph_proposal *p = a->prop.mode == PH_PROPOSE_LEVELS ? &a->prop : &a->prop_other;
+
+	table_int(t, r, "level", r);
+	table_int(t, r, "cells", a->measured.lv[r].n);
+	table_bool(t, r, "local", a->measured.lv[r].has_local);
+	table_int(t, r, "remote_cells_pooled", p->level_pooled[r]);
+	table_num(t, r, "dist_mean", a->measured.lv[r].mean, "%.2f");
+	table_num(t, r, "dist_pooled", p->level_dist[r], "%.3f");
+	if (isfinite(p->level_dist[r]))
+		table_int(t, r, "value", p->level_value[r]);
+}
+
 static void add_proposal(struct ph_doc *doc, const struct ph_slit_job *job,
 			 const struct ph_analysis *a)
 {
-	const struct ph_proposal *p = &a->prop;
-	char *title = xasprintf("proposed SLIT (measured distances from %s of %s rounded; diagonal 10, others 11..254)",
-				job->figure, job->input);
+	const struct ph_proposal *p = &a->prop, *o = &a->prop_other;
+	bool lv = p->mode == PH_PROPOSE_LEVELS;
+	char *title = lv ? xasprintf("proposed SLIT (one value per measured level of %s of %s: each level's pooled distance rounded; symmetric unless a pair is asymmetric beyond the CIs; diagonal 10, others 11..254)",
+				     job->figure, job->input)
+			 : xasprintf("proposed SLIT (measured distances from %s of %s rounded, cell by cell; diagonal 10, others 11..254)",
+				     job->figure, job->input);
+	char *vals = distinct_values(p);
+	struct ph_section *sec;
 	struct ph_table *t;
 
 	doc_add_matrix_rows(doc, "proposed_slit", title, "distance", p->n, p->ids, p->n, p->ids,
 			    proposal_row, p);
 	free(title);
+	sec = doc_add_section(doc, "proposal", "what the proposed SLIT is made of (--proposal)");
+	section_str(sec, "proposal", lv ? "levels" : "cells");
+	section_str(sec, "values", vals);
+	section_int(sec, "measured_levels", a->measured.n);
+	if (lv)
+		section_int(sec, "symmetrised_entries", p->nsymmetrised);
+	section_str(sec, "other", lv ? "proposed_slit_cells: every cell rounded on its own (--proposal cells)"
+				     : "proposed_slit_levels: one value per measured level (--proposal levels)");
+	free(vals);
+	t = doc_add_table_rows(doc, "proposed_levels",
+			       "measured levels and the value each gives the proposal (pooled: 10 x sum of the figures / sum of their rows' local figures, bandwidth inverted)",
+			       a->measured.n, proposal_level_row, a);
+	table_add_col(t, "level");
+	table_add_col(t, "cells");
+	table_add_col(t, "local");
+	table_add_col(t, "remote_cells_pooled");
+	table_add_col(t, "dist_mean");
+	table_add_col(t, "dist_pooled");
+	table_add_col(t, "value");
 	t = doc_add_table_rows(doc, "proposed_exceptions",
-			       "proposed SLIT entries not simply rounded from their own measured cell",
+			       lv ? "proposed SLIT entries not simply their own measured cell's level value"
+				  : "proposed SLIT entries not simply rounded from their own measured cell",
 			       p->nexcept, exception_row, p);
 	table_add_col(t, "from_node");
 	table_add_col(t, "to_node");
 	table_add_col(t, "value");
 	table_add_col(t, "source");
 	table_add_col(t, "clamped");
+	title = lv ? xasprintf("proposed SLIT, cell by cell (--proposal cells: each measured distance rounded on its own; not emitted)")
+		   : xasprintf("proposed SLIT, by level (--proposal levels: one value per measured level; not emitted)");
+	doc_add_matrix_rows(doc, lv ? "proposed_slit_cells" : "proposed_slit_levels", title, "distance",
+			    o->n, o->ids, o->n, o->ids, proposal_row, o);
+	free(title);
+	if (lv && p->nsymmetrised)
+		doc_note(doc, "proposed SLIT: %d entr%s given the value of the reverse entry: the two directions fell in different measured levels, but the asymmetry check does not find the pair asymmetric beyond the CIs (source symmetrised)",
+			 p->nsymmetrised, p->nsymmetrised == 1 ? "y" : "ies");
 	for (int i = 0; i < p->n; i++) {
 		if (p->ids[i] != i) {
 			doc_note(doc, "node ids are not 0..%d: ACPI locality i is the i-th node in ascending order; check that it is proximity domain i (dmesg: SRAT: PXM ... -> Node ...)",
@@ -929,6 +1099,7 @@ void slit_report(const struct ph_slit_job *job, const struct ph_analysis *a,
 		 struct ph_doc *doc)
 {
 	add_verdict(doc, job, a);
+	add_lacking(doc, job, a);
 	verdict_margin_report(doc, job->m, a->slit_default ? a->slit_default : job->slit, a);
 	if (job->fw_path)
 		slit_report_firmware(doc, job->fw_path, true, job->fw_err, job->fw_why, job->fw);
