@@ -45,6 +45,10 @@ expect "intel: proposed SLIT has 2 distinct values" "$(j intel '[.proposed_slit.
 expect "intel: proposal keeps 2 scheduler levels" "$(j intel .kernel_view.sched_numa_levels_proposed)" "2 (10 19)"
 expect "intel: per-cell proposal kept in the JSON" "$(j intel '[.proposed_slit_cells.values[][]] | map(tostring) | join(" ")')" "10 18 19 10"
 expect "intel: proposed SLIT valid for Linux" "$(valid_slit intel)" true
+# Two sockets, one remote level: the per-hop model speaks of levels, not hops.
+expect "intel: per-hop model in measured levels" "$(j intel .per_hop_fit.summary)" \
+	"1 level above local +8.62 distance, bandwidth x0.54 of local (n=2)"
+expect "intel: per-hop table column" "$(j intel '.per_hop[0] | has("levels_above_local")')" true
 expect "intel: figures as given, said" "$(j intel .verdict.evidence | grep -c '^figures as given: the input carries no sample counts')" 1
 
 # ---- the AMD 6220 4-node machine: inconsistent, three remote levels ----
@@ -83,7 +87,7 @@ usage_error "--proposal unknown" slit "${AMD[@]}" --proposal rounded
 expect "amd: JSON without '+' numbers" "$(grep -c '": +' "$TMP/amd.json")" 0
 expect "amd: rel_err_pct positive" "$(j amd '[.magnitude[].rel_err_pct | select(. > 0)] | length > 0')" true
 expect "amd: per hop" "$(j amd .per_hop_fit.summary)" \
-	"1 hop +5.70 distance, bandwidth x0.64 of local (n=4), 2 hops +18.38 distance, bandwidth x0.35 of local (n=4), 3 hops +23.25 distance, bandwidth x0.30 of local (n=4)"
+	"1 level above local +5.70 distance, bandwidth x0.64 of local (n=4), 2 levels above local +18.38 distance, bandwidth x0.35 of local (n=4), 3 levels above local +23.25 distance, bandwidth x0.30 of local (n=4)"
 "$PAGEHOP" slit "${AMD[@]}" >"$TMP/amd.txt" 2>&1
 expect "amd: table format, same exit" "$?" 1
 grep -A 2 '^proposed SLIT (one value per measured level' "$TMP/amd.txt" | grep -q '^  0:  10  16  28  33$' &&
@@ -130,7 +134,7 @@ run cxl --input "$SY/matrix-4node-cxl.json"
 expect "4-node + CXL JSON: evidence" "$(j cxl .verdict.evidence)" "every analysed cell: at least 6 samples, CI target met"
 expect "4-node + CXL JSON: exit 0" "$rc" 0
 expect "4-node + CXL JSON: per hop" "$(j cxl .per_hop_fit.summary)" \
-	"1 hop +55 ns (n=4), 2 hops +108 ns (n=8), 3 hops +161 ns (n=4)"
+	"1 level above local +55 ns (n=4), 2 levels above local +108 ns (n=8), 3 levels above local +161 ns (n=4)"
 expect "4-node + CXL JSON: HMAT rows" "$(j cxl '.hmat | length')" 10
 expect "4-node + CXL JSON: memory-only node's row transposed" \
 	"$(j cxl '[.proposed_exceptions[] | select(.source == "transposed") | .from_node] | unique | map(tostring) | join(" ")')" 4

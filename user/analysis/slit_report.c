@@ -837,15 +837,16 @@ static void hop_summary(const struct ph_slit_job *job, const struct ph_hop_model
 	for (int i = 0; i < h->nclasses; i++) {
 		const struct ph_hop_class *c = &h->cls[i];
 
+		/* Measured levels above the local one: not hops of an interconnect. */
 		if (job->m->metric == PH_METRIC_LATENCY)
-			fprintf(f, "%s%d hop%s %+.0f ns (n=%d)", i ? ", " : "",
+			fprintf(f, "%s%d level%s above local %+.0f ns (n=%d)", i ? ", " : "",
 				c->hops, plural(c->hops), nz(c->extra_mean, 1), c->n);
 		else if (job->m->metric == PH_METRIC_BANDWIDTH)
-			fprintf(f, "%s%d hop%s %+.2f distance, bandwidth x%.2f of local (n=%d)",
+			fprintf(f, "%s%d level%s above local %+.2f distance, bandwidth x%.2f of local (n=%d)",
 				i ? ", " : "", c->hops, plural(c->hops), nz(c->extra_mean, 0.01),
 				c->ratio_mean, c->n);
 		else
-			fprintf(f, "%s%d hop%s %+.2f distance (n=%d)", i ? ", " : "",
+			fprintf(f, "%s%d level%s above local %+.2f distance (n=%d)", i ? ", " : "",
 				c->hops, plural(c->hops), nz(c->extra_mean, 0.01), c->n);
 	}
 	if (fclose(f)) {
@@ -861,16 +862,16 @@ static void add_hops(struct ph_doc *doc, const struct ph_slit_job *job,
 	bool lat = job->m->metric == PH_METRIC_LATENCY, bw = job->m->metric == PH_METRIC_BANDWIDTH;
 	const char *xcol = lat ? "extra_ns" : "extra_dist";
 	struct ph_table *t = doc_add_table(doc, "per_hop",
-					   "per-hop model: extra over local by hop count (hops = measured level - local level)");
+					   "per-hop model: extra over local by measured level above local (levels_above_local = the cell's measured level - its row's local level; a level, not a count of interconnect hops)");
 	struct ph_section *s;
 	char *sum;
 
-	table_add_col(t, "hops");
+	table_add_col(t, "levels_above_local");
 	table_add_col(t, "cells");
 	table_add_col(t, xcol);
 	table_add_col(t, lat ? "min_ns" : "min_dist");
 	table_add_col(t, lat ? "max_ns" : "max_dist");
-	table_add_col(t, lat ? "per_hop_ns" : "per_hop_dist");
+	table_add_col(t, lat ? "per_level_ns" : "per_level_dist");
 	if (bw) {
 		table_add_col(t, "bw_ratio");
 		table_add_col(t, "bw_drop_GBps");
@@ -879,26 +880,26 @@ static void add_hops(struct ph_doc *doc, const struct ph_slit_job *job,
 		const struct ph_hop_class *c = &h->cls[i];
 		int r = table_add_row(t);
 
-		table_int(t, r, "hops", c->hops);
+		table_int(t, r, "levels_above_local", c->hops);
 		table_int(t, r, "cells", c->n);
 		table_num(t, r, xcol, c->extra_mean, lat ? "%.1f" : "%.2f");
 		table_num(t, r, lat ? "min_ns" : "min_dist", c->extra_min, lat ? "%.1f" : "%.2f");
 		table_num(t, r, lat ? "max_ns" : "max_dist", c->extra_max, lat ? "%.1f" : "%.2f");
 		if (c->hops)
-			table_num(t, r, lat ? "per_hop_ns" : "per_hop_dist", c->extra_mean / c->hops,
+			table_num(t, r, lat ? "per_level_ns" : "per_level_dist", c->extra_mean / c->hops,
 				  lat ? "%.1f" : "%.2f");
 		if (bw) {
 			table_num(t, r, "bw_ratio", c->ratio_mean, "%.3f");
 			table_num(t, r, "bw_drop_GBps", c->drop_mean, "%.2f");
 		}
 	}
-	s = doc_add_section(doc, "per_hop_fit", "per-hop fit: extra = hops x cost, least squares through 0");
+	s = doc_add_section(doc, "per_hop_fit", "per-hop fit: extra = levels above local x cost, least squares through 0");
 	hop_summary(job, h, &sum);
 	section_str(s, "summary", *sum ? sum : NULL);
 	section_str(s, "unit", lat ? "ns of latency over local"
 			       : bw ? "distance units over local 10, from bandwidth (10 * B_local / B); bw_ratio = B / B_local"
 			       : "distance units over local 10");
-	section_num(s, lat ? "cost_per_hop_ns" : "cost_per_hop_dist", h->cost, lat ? "%.1f" : "%.2f");
+	section_num(s, lat ? "cost_per_level_ns" : "cost_per_level_dist", h->cost, lat ? "%.1f" : "%.2f");
 	section_num(s, lat ? "rms_residual_ns" : "rms_residual_dist", h->rms, lat ? "%.1f" : "%.2f");
 	section_int(s, "cells", h->n);
 	free(sum);
@@ -906,7 +907,7 @@ static void add_hops(struct ph_doc *doc, const struct ph_slit_job *job,
 		doc_note(doc, "per-hop model: %d cell%s lie in a level below their row's local one (remote faster than local beyond the noise) and are left out",
 			 h->nnegative, plural(h->nnegative));
 	if (h->nskipped_rows)
-		doc_note(doc, "per-hop model: %d CPU node%s without a measured local cell left out (no local figure to count hops from)",
+		doc_note(doc, "per-hop model: %d CPU node%s without a measured local cell left out (no local level to count levels from)",
 			 h->nskipped_rows, plural(h->nskipped_rows));
 }
 

@@ -131,10 +131,12 @@ static const struct ph_opt out_opts[] = {
 	PH_OPT_FORMAT,
 	{ "hwloc", 0, "FILE", OPT_HWLOC,
 	  "write the topology as hwloc XML with the measured\n"
-	  "latency (ps) and read bandwidth (MB/s) as user\n"
-	  "distances pagehopLatency, pagehopBandwidth and as\n"
-	  "memory attributes (lstopo --input FILE --distances);\n"
-	  "for --input, a synthetic topology of its nodes", NULL, NULL },
+	  "latency and read bandwidth as user distances\n"
+	  "pagehopLatency (ps) and pagehopBandwidth (MB/s,\n"
+	  "lstopo --input FILE --distances) and as memory\n"
+	  "attributes Latency (ns) and Bandwidth (MiB/s,\n"
+	  "lstopo --memattrs); for --input, a synthetic\n"
+	  "topology of its nodes", NULL, NULL },
 	{ 0 },
 };
 

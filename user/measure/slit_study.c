@@ -178,6 +178,7 @@ static int hwloc_add(const char *path, const struct ph_slit_job *job, bool this_
 		section_str(s, "latency_distances", PH_HWLOC_LATENCY_NAME " (ps)");
 	if (b)
 		section_str(s, "bandwidth_distances", PH_HWLOC_BANDWIDTH_NAME " (MB/s)");
+	section_str(s, "memory_attributes", l && b ? "Latency (ns), Bandwidth (MiB/s)" : l ? "Latency (ns)" : "Bandwidth (MiB/s)");
 	return 0;
 }
 
