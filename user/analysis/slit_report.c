@@ -1101,7 +1101,9 @@ void slit_report(const struct ph_slit_job *job, const struct ph_analysis *a,
 {
 	add_verdict(doc, job, a);
 	add_lacking(doc, job, a);
-	verdict_margin_report(doc, job->m, a->slit_default ? a->slit_default : job->slit, a);
+	/* No verdict, no margin: run again at any --noise it is "cannot tell" still. */
+	if (a->verdict != PH_VERDICT_CANNOT_TELL)
+		verdict_margin_report(doc, job->m, a->slit_default ? a->slit_default : job->slit, a);
 	if (job->fw_path)
 		slit_report_firmware(doc, job->fw_path, true, job->fw_err, job->fw_why, job->fw);
 	add_checks(doc, job, a);
@@ -1133,7 +1135,7 @@ void slit_report(const struct ph_slit_job *job, const struct ph_analysis *a,
 	if (job->m->metric != PH_METRIC_LATENCY && job->nhmat == 0 && !job->latency)
 		doc_note(doc, "per-hop figures are in distance units (10 = local), derived from %s; a latency matrix gives them in ns",
 			 job->figure);
-	if (job->ci_not_met)
+	if (job->ci_not_met && !a->nlacking)
 		doc_note(doc, "%d cell%s of %s missed the CI target when measured (ci_met false); the analysis uses the CIs as recorded",
 			 job->ci_not_met, plural(job->ci_not_met), job->figure);
 	doc_note(doc, "each measured value is taken as uncertain by at least +-%g%% (--noise) where its CI is narrower or absent; distances whose intervals overlap are one level",
