@@ -646,32 +646,39 @@ static void test_slit_round(void **state)
 	assert_true(cl);
 }
 
+/* A 4-node proposal of measured entries only, none clamped, equal to want. */
+static void assert_proposal_4(const struct ph_proposal *p, enum ph_prop_mode mode, const int *want)
+{
+	assert_int_equal(p->mode, mode);
+	assert_int_equal(p->n, 4);
+	for (int k = 0; k < 16; k++) {
+		assert_int_equal(p->dist[k], want[k]);
+		assert_int_equal(p->src[k], k % 5 ? PH_PROP_MEASURED : PH_PROP_LOCAL);
+	}
+	assert_int_equal(p->nunknown, 0);
+	assert_int_equal(p->nclamped, 0);
+	assert_int_equal(p->nexcept, 0);
+	assert_true(slit_valid_for_linux(4, p->dist));
+}
+
+/* The AMD 6220 table, every cell rounded on its own (--proposal cells). */
+static const int amd_cells[] = {
+	10, 15, 28, 32,
+	16, 10, 34, 29,
+	28, 34, 10, 16,
+	33, 28, 16, 10,
+};
+
 static void test_propose_amd(void **state)
 {
-	static const int want[] = {
-		10, 15, 28, 32,
-		16, 10, 34, 29,
-		28, 34, 10, 16,
-		33, 28, 16, 10,
-	};
 	struct ph_nmatrix *m = square(PH_METRIC_BANDWIDTH, 4, amd_bw);
 	struct ph_analysis a;
-
 	struct ph_dist_opts o = defaults;
 
 	(void)state;
-	/* Every cell rounded on its own (--proposal cells). */
 	o.proposal = PH_PROPOSE_CELLS;
 	assert_int_equal(analysis_run(m, NULL, &o, &a), 0);
-	assert_int_equal(a.prop.mode, PH_PROPOSE_CELLS);
-	assert_int_equal(a.prop.n, 4);
-	for (int k = 0; k < 16; k++) {
-		assert_int_equal(a.prop.dist[k], want[k]);
-		assert_int_equal(a.prop.src[k], k % 5 ? PH_PROP_MEASURED : PH_PROP_LOCAL);
-	}
-	assert_int_equal(a.prop.nunknown, 0);
-	assert_int_equal(a.prop.nclamped, 0);
-	assert_true(slit_valid_for_linux(4, a.prop.dist));
+	assert_proposal_4(&a.prop, PH_PROPOSE_CELLS, amd_cells);
 	/* The other kind beside it. */
 	assert_int_equal(a.prop_other.mode, PH_PROPOSE_LEVELS);
 	analysis_free(&a);
@@ -711,17 +718,10 @@ static void test_propose_levels_amd(void **state)
 	assert_int_equal(a.prop.level_value[3], 33);
 	for (int l = 1; l < 4; l++)
 		assert_int_equal(a.prop.level_pooled[l], 4);
-	for (int k = 0; k < 16; k++) {
-		assert_int_equal(a.prop.dist[k], want[k]);
-		assert_int_equal(a.prop.src[k], k % 5 ? PH_PROP_MEASURED : PH_PROP_LOCAL);
-	}
+	assert_proposal_4(&a.prop, PH_PROPOSE_LEVELS, want);
 	assert_int_equal(a.prop.nsymmetrised, 0);
-	assert_int_equal(a.prop.nexcept, 0);
-	assert_true(slit_valid_for_linux(4, a.prop.dist));
 	/* The per-cell one is kept beside it. */
-	assert_int_equal(a.prop_other.mode, PH_PROPOSE_CELLS);
-	assert_int_equal(a.prop_other.dist[1], 15);
-	assert_int_equal(a.prop_other.dist[4], 16);
+	assert_proposal_4(&a.prop_other, PH_PROPOSE_CELLS, amd_cells);
 	analysis_free(&a);
 	nmatrix_free(m);
 }
