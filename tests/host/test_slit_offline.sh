@@ -55,7 +55,8 @@ expect "intel: figures as given, said" "$(j intel .verdict.evidence | grep -c '^
 run amd "${AMD[@]}"
 expect "amd: exit 1" "$rc" 1
 expect "amd: status" "$(j amd .verdict.status)" inconsistent
-expect "amd: summary" "$(j amd .verdict.summary)" "inconsistent: measurement shows 4 levels, SLIT has 2"
+expect "amd: summary, judged as given" "$(j amd .verdict.summary)" \
+	"inconsistent: measurement shows 4 levels, SLIT has 2; figures as given (no sample counts: each value taken as uncertain by +-2.5%)"
 expect "amd: three remote levels measured" "$(j amd .verdict.measured_remote_levels)" 3
 expect "amd: one remote level in the SLIT" "$(j amd .verdict.slit_remote_levels)" 1
 expect "amd: {0,1} and {2,3} are the near pairs" "$(j amd .verdict.nearest_remote_pairs)" "{0,1} {2,3}"
@@ -109,7 +110,7 @@ expect "amd: own CSV output read back, exit 1" "$?" 1
 # ---- the flat measurement of a TCG guest ----
 run flat --input "$SY/flat-4node.matrix.csv" --slit "$SY/slit-10-16-22.numactl.txt"
 expect "flat vs 10/16/22: exit 1" "$rc" 1
-expect "flat vs 10/16/22: summary" "$(j flat .verdict.summary)" "inconsistent: measurement shows 1 level, SLIT has 3"
+expect "flat vs 10/16/22: summary" "$(j flat .verdict.summary)" "inconsistent: measurement shows 1 level, SLIT has 3; figures as given (no sample counts: each value taken as uncertain by +-2.5%)"
 run flat11 --input "$SY/flat-4node.matrix.csv" --slit "$SY/slit-10-11.numactl.txt"
 expect "flat vs 10/11: exit 0" "$rc" 0
 expect "flat vs 10/11: status" "$(j flat11 .verdict.status)" consistent
@@ -132,6 +133,7 @@ expect "2-node JSON, --metric read: figure" "$(j two_read .verdict.figure)" band
 
 run cxl --input "$SY/matrix-4node-cxl.json"
 expect "4-node + CXL JSON: evidence" "$(j cxl .verdict.evidence)" "every analysed cell: at least 6 samples, CI target met"
+expect "4-node + CXL JSON: summary without 'as given'" "$(j cxl .verdict.summary | grep -c 'as given')" 0
 expect "4-node + CXL JSON: exit 0" "$rc" 0
 expect "4-node + CXL JSON: per hop" "$(j cxl .per_hop_fit.summary)" \
 	"1 level above local +55 ns (n=4), 2 levels above local +108 ns (n=8), 3 levels above local +161 ns (n=4)"
@@ -201,7 +203,7 @@ linux_case() {
 	expect "$name: the checks say so" "$(j "$name" '.checks[] | select(.check == "slit_for_linux") | .result')" "ignored by Linux"
 	j "$name" .verdict.slit_linux_why | grep -q "^Linux ignores this SLIT (drivers/acpi/numa/srat.c, slit_valid()): the entry from node $3 to node $4 is $5, .*Linux uses its default distances instead: 10 local, 20 remote$" &&
 		pass "$name: why, and what Linux uses" || fail "$name: why: $(j "$name" .verdict.slit_linux_why)"
-	j "$name" .verdict.summary | grep -q "of Linux's default table (Linux ignores the SLIT given, whose entry from node $3 to node $4 is $5, and uses 10 local, 20 remote)$" &&
+	j "$name" .verdict.summary | grep -q "of Linux's default table (Linux ignores the SLIT given, whose entry from node $3 to node $4 is $5, and uses 10 local, 20 remote); figures as given " &&
 		pass "$name: the summary names the table compared" || fail "$name: summary: $(j "$name" .verdict.summary)"
 }
 linux_case linux-local-11.numactl.txt local_not_10 1 1 11

@@ -173,13 +173,21 @@ char *slit_summary(const struct ph_analysis *a)
 	char *s = summary_core(a), *t;
 	const struct ph_slit_check *c = &a->slit_check;
 
-	if (!a->slit_rejected)
-		return s;
-	/* The default table has the given one's nodes, in its order. */
-	t = xasprintf("%s (Linux ignores the SLIT given, whose entry from node %d to node %d is %d, and uses 10 local, 20 remote)",
-		      s, a->slit_default->ids[c->row], a->slit_default->ids[c->col], c->value);
-	free(s);
-	return t;
+	if (a->slit_rejected) {
+		/* The default table has the given one's nodes, in its order. */
+		t = xasprintf("%s (Linux ignores the SLIT given, whose entry from node %d to node %d is %d, and uses 10 local, 20 remote)",
+			      s, a->slit_default->ids[c->row], a->slit_default->ids[c->col], c->value);
+		free(s);
+		s = t;
+	}
+	/* A published table is judged as given: the verdict says it rests on no sample count. */
+	if (!a->have_counts) {
+		t = xasprintf("%s; figures as given (no sample counts: each value taken as uncertain by +-%g%%)",
+			      s, a->opts.noise * 100);
+		free(s);
+		s = t;
+	}
+	return s;
 }
 
 char *slit_rejection(const struct ph_slit_check *c, const char *unit,
