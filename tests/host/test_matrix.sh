@@ -26,9 +26,15 @@ grep -q '^# metric: latency_ns' "$TMP/m.csv" && pass "csv matrix block" || fail 
 rc=$?
 if [ "$nodes" -eq 1 ]; then
 	# A 1x1 matrix has no remote cell: the analysis says so (exit 2 with a reason) or
-	# reports it consistent; either way no figure is made up.
+	# reports it consistent; either way no figure is made up.  A cell of this
+	# short run with fewer than 6 samples or its CI target missed gives no
+	# verdict: cannot tell (exit 5), naming it.
+	lacking=$(jq -r '[.cells[] | select(.figure == "latency_ns" and (.samples < 6 or .ci_met == false))] | length' "$TMP/m.json")
 	case $rc in
-	0|2) pass "slit --input on a 1x1 matrix: exit $rc $(head -c 200 "$TMP/err")" ;;
+	0|2) [ "$lacking" -eq 0 ] && pass "slit --input on a 1x1 matrix: exit $rc $(head -c 200 "$TMP/err")" ||
+		fail "slit --input 1x1: exit $rc with $lacking latency cells without the evidence" ;;
+	5) expect "slit --input 1x1, exit 5: cannot tell, the cells named" \
+		"$(jq -r '"\(.verdict.status) \(.lacking_evidence | length)"' "$TMP/s.json")" "cannot tell $lacking" ;;
 	*) fail "slit --input 1x1: exit $rc $(cat "$TMP/err")" ;;
 	esac
 	"$PAGEHOP" slit --format json >"$TMP/o.json" 2>"$TMP/err"

@@ -39,32 +39,61 @@ expect "intel: one remote level in the SLIT" "$(j intel .verdict.slit_remote_lev
 expect "intel: 18.0 and 19.3 are one level" \
 	"$(j intel '[.levels[] | select(.source == "measured" and .level == 1) | .cells] | .[0]')" 2
 expect "intel: relative errors" "$(j intel '[.magnitude[].rel_err_pct] | join(" ")')" "-14.3 -8.3"
-expect "intel: proposed SLIT" "$(j intel '[.proposed_slit.values[][]] | map(tostring) | join(" ")')" "10 18 19 10"
+# The one remote level, pooled: 10 x (34.0 + 33.5) / (18.9 + 17.4) = 18.60 -> 19, both ways.
+expect "intel: proposed SLIT, one value per level" "$(j intel '[.proposed_slit.values[][]] | map(tostring) | join(" ")')" "10 19 19 10"
+expect "intel: proposed SLIT has 2 distinct values" "$(j intel '[.proposed_slit.values[][]] | unique | length')" 2
+expect "intel: proposal keeps 2 scheduler levels" "$(j intel .kernel_view.sched_numa_levels_proposed)" "2 (10 19)"
+expect "intel: per-cell proposal kept in the JSON" "$(j intel '[.proposed_slit_cells.values[][]] | map(tostring) | join(" ")')" "10 18 19 10"
 expect "intel: proposed SLIT valid for Linux" "$(valid_slit intel)" true
+# Two sockets, one remote level: the per-hop model speaks of levels, not hops.
+expect "intel: per-hop model in measured levels" "$(j intel .per_hop_fit.summary)" \
+	"1 level above local +8.62 distance, bandwidth x0.54 of local (n=2)"
+expect "intel: per-hop table column" "$(j intel '.per_hop[0] | has("levels_above_local")')" true
+expect "intel: figures as given, said" "$(j intel .verdict.evidence | grep -c '^figures as given: the input carries no sample counts')" 1
 
 # ---- the AMD 6220 4-node machine: inconsistent, three remote levels ----
 run amd "${AMD[@]}"
 expect "amd: exit 1" "$rc" 1
 expect "amd: status" "$(j amd .verdict.status)" inconsistent
-expect "amd: summary" "$(j amd .verdict.summary)" "inconsistent: measurement shows 4 levels, SLIT has 2"
+expect "amd: summary, judged as given" "$(j amd .verdict.summary)" \
+	"inconsistent: measurement shows 4 levels, SLIT has 2; figures as given (no sample counts: each value taken as uncertain by +-2.5%)"
 expect "amd: three remote levels measured" "$(j amd .verdict.measured_remote_levels)" 3
 expect "amd: one remote level in the SLIT" "$(j amd .verdict.slit_remote_levels)" 1
 expect "amd: {0,1} and {2,3} are the near pairs" "$(j amd .verdict.nearest_remote_pairs)" "{0,1} {2,3}"
 expect "amd: measured levels and their pairs" \
 	"$(j amd '[.levels[] | select(.source == "measured") | "\(.dist_mean)=\(.pairs)"] | join("; ")')" \
 	"10=local (4 nodes); 15.7={0,1} {2,3}; 28.38={0,2} {1,3}; 33.25={0,3} {1,2}"
-expect "amd: proposed SLIT" "$(j amd '[.proposed_slit.values[][]] | map(tostring) | join(" ")')" \
+# Each level pooled (docs/slit.md section 9): 10 x 73.8 / 47.0 = 15.70 -> 16,
+# 10 x 73.8 / 26.0 = 28.38 -> 28, 10 x 73.8 / 22.2 = 33.24 -> 33.
+expect "amd: proposed SLIT, one value per level" "$(j amd '[.proposed_slit.values[][]] | map(tostring) | join(" ")')" \
+	"10 16 28 33 16 10 33 28 28 33 10 16 33 28 16 10"
+expect "amd: as many distinct remote values as measured remote levels" \
+	"$(j amd '[.proposed_slit.values[][] | select(. != 10)] | unique | length')" "$(j amd .verdict.measured_remote_levels)"
+expect "amd: proposed SLIT symmetric" "$(j amd '.proposed_slit.values as $v | [range(0; 4) as $i | range(0; 4) as $j | $v[$i][$j] == $v[$j][$i]] | all')" true
+expect "amd: no pair asymmetric beyond the CIs" "$(j amd .verdict.asymmetric_pairs)" 0
+expect "amd: pooled levels" "$(j amd '[.proposed_levels[] | "\(.dist_pooled)=\(.value)"] | join(" ")')" \
+	"null=null 15.702=16 28.385=28 33.243=33"
+expect "amd: kernel view of the proposal as printed" "$(j amd .kernel_view.sched_numa_levels_proposed)" "4 (10 16 28 33)"
+expect "amd: per-cell proposal kept in the JSON" "$(j amd '[.proposed_slit_cells.values[][]] | map(tostring) | join(" ")')" \
 	"10 15 28 32 16 10 34 29 28 34 10 16 33 28 16 10"
 expect "amd: proposed SLIT valid for Linux" "$(valid_slit amd)" true
+run amd_cells "${AMD[@]}" --proposal cells
+expect "amd, --proposal cells: every cell rounded" "$(j amd_cells '[.proposed_slit.values[][]] | map(tostring) | join(" ")')" \
+	"10 15 28 32 16 10 34 29 28 34 10 16 33 28 16 10"
+expect "amd, --proposal cells: the levels' proposal beside it" "$(j amd_cells '[.proposed_slit_levels.values[0][]] | map(tostring) | join(" ")')" "10 16 28 33"
+expect "amd, --proposal cells: kernel view of it" "$(j amd_cells .kernel_view.sched_numa_levels_proposed)" "8 (10 15 16 28 29 32 33 34)"
+expect "amd, --proposal cells: same verdict" "$rc" 1
+usage_error "--proposal unknown" slit "${AMD[@]}" --proposal rounded
 # JSON numbers have no leading '+' (json-c and Python reject it; jq does not).
 expect "amd: JSON without '+' numbers" "$(grep -c '": +' "$TMP/amd.json")" 0
 expect "amd: rel_err_pct positive" "$(j amd '[.magnitude[].rel_err_pct | select(. > 0)] | length > 0')" true
 expect "amd: per hop" "$(j amd .per_hop_fit.summary)" \
-	"1 hop +5.70 distance, bandwidth x0.64 of local (n=4), 2 hops +18.38 distance, bandwidth x0.35 of local (n=4), 3 hops +23.25 distance, bandwidth x0.30 of local (n=4)"
+	"1 level above local +5.70 distance, bandwidth x0.64 of local (n=4), 2 levels above local +18.38 distance, bandwidth x0.35 of local (n=4), 3 levels above local +23.25 distance, bandwidth x0.30 of local (n=4)"
 "$PAGEHOP" slit "${AMD[@]}" >"$TMP/amd.txt" 2>&1
 expect "amd: table format, same exit" "$?" 1
-grep -q '^  0:  10  15  28  32$' "$TMP/amd.txt" && pass "amd: proposed SLIT in numactl's layout" ||
-	fail "amd: no numactl-layout row '  0:  10  15  28  32' in the table output"
+grep -A 2 '^proposed SLIT (one value per measured level' "$TMP/amd.txt" | grep -q '^  0:  10  16  28  33$' &&
+	pass "amd: proposed SLIT in numactl's layout" ||
+	fail "amd: no numactl-layout row '  0:  10  16  28  33' under the proposed SLIT in the table output"
 
 # Without --slit: levels, asymmetry, per hop and proposal only; exit 0.
 run amd_noslit --input "$SH/amd-6220-4node.matrix.csv"
@@ -81,7 +110,7 @@ expect "amd: own CSV output read back, exit 1" "$?" 1
 # ---- the flat measurement of a TCG guest ----
 run flat --input "$SY/flat-4node.matrix.csv" --slit "$SY/slit-10-16-22.numactl.txt"
 expect "flat vs 10/16/22: exit 1" "$rc" 1
-expect "flat vs 10/16/22: summary" "$(j flat .verdict.summary)" "inconsistent: measurement shows 1 level, SLIT has 3"
+expect "flat vs 10/16/22: summary" "$(j flat .verdict.summary)" "inconsistent: measurement shows 1 level, SLIT has 3; figures as given (no sample counts: each value taken as uncertain by +-2.5%)"
 run flat11 --input "$SY/flat-4node.matrix.csv" --slit "$SY/slit-10-11.numactl.txt"
 expect "flat vs 10/11: exit 0" "$rc" 0
 expect "flat vs 10/11: status" "$(j flat11 .verdict.status)" consistent
@@ -103,13 +132,56 @@ run two_read "--input" "$SY/matrix-2node.json" --metric read
 expect "2-node JSON, --metric read: figure" "$(j two_read .verdict.figure)" bandwidth_read_GBps
 
 run cxl --input "$SY/matrix-4node-cxl.json"
+expect "4-node + CXL JSON: evidence" "$(j cxl .verdict.evidence)" "every analysed cell: at least 6 samples, CI target met"
+expect "4-node + CXL JSON: summary without 'as given'" "$(j cxl .verdict.summary | grep -c 'as given')" 0
 expect "4-node + CXL JSON: exit 0" "$rc" 0
 expect "4-node + CXL JSON: per hop" "$(j cxl .per_hop_fit.summary)" \
-	"1 hop +55 ns (n=4), 2 hops +108 ns (n=8), 3 hops +161 ns (n=4)"
+	"1 level above local +55 ns (n=4), 2 levels above local +108 ns (n=8), 3 levels above local +161 ns (n=4)"
 expect "4-node + CXL JSON: HMAT rows" "$(j cxl '.hmat | length')" 10
 expect "4-node + CXL JSON: memory-only node's row transposed" \
 	"$(j cxl '[.proposed_exceptions[] | select(.source == "transposed") | .from_node] | unique | map(tostring) | join(" ")')" 4
 expect "4-node + CXL JSON: proposed SLIT valid for Linux" "$(valid_slit cxl)" true
+
+# ---- no verdict without evidence ----
+# One sample per cell (the CIs need 6): cannot tell, exit 5, every cell named.
+jq '.cells |= map(.samples = 1 | .ci_low = null | .ci_high = null | .ci_met = false)' "$SY/matrix-2node.json" >"$TMP/one-sample.json"
+run one --input "$TMP/one-sample.json"
+expect "one sample per cell: exit 5" "$rc" 5
+expect "one sample per cell: status" "$(j one .verdict.status)" "cannot tell"
+expect "one sample per cell: exit code in the verdict" "$(j one .verdict.exit_code)" 5
+expect "one sample per cell: 4 cells lacking" "$(j one .verdict.lacking_cells)" 4
+expect "one sample per cell: the cells" "$(j one '[.lacking_evidence[] | "\(.cpu_node)>\(.mem_node):\(.samples)"] | join(" ")')" "0>0:1 0>1:1 1>0:1 1>1:1"
+j one .verdict.summary | grep -q '^cannot tell: 4 of 4 analysed cells lack the evidence for a verdict (at least 6 samples and the CI target met): 0>0, 0>1, 1>0, 1>1; measure longer (--time)' &&
+	pass "one sample per cell: the summary names the cells and what to do" || fail "one sample per cell: summary: $(j one .verdict.summary)"
+expect "one sample per cell: what the figures alone say" "$(j one .verdict.status_of_figures)" "outside tolerance"
+"$PAGEHOP" slit --input "$TMP/one-sample.json" >/dev/null 2>&1
+expect "one sample per cell, table format: exit 5" "$?" 5
+# Enough samples, but one cell's CI target missed (the CXL sample's read bandwidth 3>4).
+run cxl_read --input "$SY/matrix-4node-cxl.json" --metric read
+expect "a CI target missed: exit 5" "$rc" 5
+expect "a CI target missed: the cell" "$(j cxl_read '[.lacking_evidence[] | "\(.cpu_node)>\(.mem_node) \(.samples) \(.ci_met)"] | join(" ")')" "3>4 10 false"
+# Node ids that are not the SLIT's: socket labels 1-4 against an 8-node SLIT.
+{
+	echo "available: 8 nodes (0-7)"
+	echo "node distances:"
+	echo "node   0   1   2   3   4   5   6   7"
+	for i in 0 1 2 3 4 5 6 7; do
+		printf '  %d:' $i
+		for k in 0 1 2 3 4 5 6 7; do [ $i = $k ] && printf '  10' || printf '  20'; done
+		echo
+	done
+} >"$TMP/slit8.numactl.txt"
+printf '# metric: latency_ns\nnode,1,2,3,4\n1,90,140,140,140\n2,140,90,140,140\n3,140,140,90,140\n4,140,140,140,90\n' >"$TMP/sockets.csv"
+usage_error "node ids 1-4 against an 8-node SLIT" slit --input "$TMP/sockets.csv" --slit "$TMP/slit8.numactl.txt"
+grep -q "nodes 0 5 6 7 of the SLIT are not in the input" "$TMP/err" &&
+	pass "mismatched ids: named" || fail "mismatched ids: $(cat "$TMP/err")"
+usage_error "--slit of another machine, ids named" slit --input "$SH/amd-6220-4node.matrix.csv" --slit "$SH/intel-e5-2643-2node.numactl.txt"
+grep -q "has no nodes 2 3, which the measurement has" "$TMP/err" && pass "missing ids: named" || fail "missing ids: $(cat "$TMP/err")"
+# Some rows of pagehop's JSON, which records its machine's distances: no error.
+jq '.latency_ns.rows = [0] | .latency_ns.values = [.latency_ns.values[0]] | del(.bandwidth_read_GBps, .bandwidth_triad_GBps) | .cells |= map(select(.cpu_node == 0 and .figure == "latency_ns"))' \
+	"$SY/matrix-2node.json" >"$TMP/row0-in.json"
+run row0 --input "$TMP/row0-in.json"
+expect "one row of pagehop's JSON: a verdict, not an error" "$rc" 3
 
 # ---- a SLIT Linux would ignore (drivers/acpi/numa/srat.c, slit_valid()) ----
 # The kernel rejects the whole table at its first entry, row by row, that is
@@ -131,7 +203,7 @@ linux_case() {
 	expect "$name: the checks say so" "$(j "$name" '.checks[] | select(.check == "slit_for_linux") | .result')" "ignored by Linux"
 	j "$name" .verdict.slit_linux_why | grep -q "^Linux ignores this SLIT (drivers/acpi/numa/srat.c, slit_valid()): the entry from node $3 to node $4 is $5, .*Linux uses its default distances instead: 10 local, 20 remote$" &&
 		pass "$name: why, and what Linux uses" || fail "$name: why: $(j "$name" .verdict.slit_linux_why)"
-	j "$name" .verdict.summary | grep -q "of Linux's default table (Linux ignores the SLIT given, whose entry from node $3 to node $4 is $5, and uses 10 local, 20 remote)$" &&
+	j "$name" .verdict.summary | grep -q "of Linux's default table (Linux ignores the SLIT given, whose entry from node $3 to node $4 is $5, and uses 10 local, 20 remote); figures as given " &&
 		pass "$name: the summary names the table compared" || fail "$name: summary: $(j "$name" .verdict.summary)"
 }
 linux_case linux-local-11.numactl.txt local_not_10 1 1 11
@@ -229,6 +301,8 @@ if [ -s "$TMP/amd.aml" ]; then
 	expect "aml: localities" "${bytes[*]:36:8}" "4 0 0 0 0 0 0 0"
 	expect "aml: entries equal the proposed SLIT" "${bytes[*]:44:16}" \
 		"$(j acpi '[.proposed_slit.values[][]] | map(tostring) | join(" ")')"
+	expect "aml: one value per measured level, symmetric" "${bytes[*]:44:16}" \
+		"10 16 28 33 16 10 33 28 28 33 10 16 33 28 16 10"
 	sum=0
 	for b in "${bytes[@]}"; do sum=$(((sum + b) % 256)); done
 	expect "aml: checksum" "$sum" 0

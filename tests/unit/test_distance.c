@@ -41,7 +41,7 @@ static struct ph_slit *slit_square(int n, const int *v)
 	return s;
 }
 
-static const struct ph_dist_opts defaults = { PH_DEFAULT_TOLERANCE, PH_DEFAULT_NOISE };
+static const struct ph_dist_opts defaults = { PH_DEFAULT_TOLERANCE, PH_DEFAULT_NOISE, PH_PROPOSE_LEVELS };
 
 /* STREAM bandwidth, 2 x Intel E5-2643 (tests/data/shared). */
 static const double intel_bw[] = { 34.0, 18.9, 17.4, 33.5 };
@@ -646,12 +646,59 @@ static void test_slit_round(void **state)
 	assert_true(cl);
 }
 
+/* A 4-node proposal of measured entries only, none clamped, equal to want. */
+static void assert_proposal_4(const struct ph_proposal *p, enum ph_prop_mode mode, const int *want)
+{
+	assert_int_equal(p->mode, mode);
+	assert_int_equal(p->n, 4);
+	for (int k = 0; k < 16; k++) {
+		assert_int_equal(p->dist[k], want[k]);
+		assert_int_equal(p->src[k], k % 5 ? PH_PROP_MEASURED : PH_PROP_LOCAL);
+	}
+	assert_int_equal(p->nunknown, 0);
+	assert_int_equal(p->nclamped, 0);
+	assert_int_equal(p->nexcept, 0);
+	assert_true(slit_valid_for_linux(4, p->dist));
+}
+
+/* The AMD 6220 table, every cell rounded on its own (--proposal cells). */
+static const int amd_cells[] = {
+	10, 15, 28, 32,
+	16, 10, 34, 29,
+	28, 34, 10, 16,
+	33, 28, 16, 10,
+};
+
 static void test_propose_amd(void **state)
 {
+	struct ph_nmatrix *m = square(PH_METRIC_BANDWIDTH, 4, amd_bw);
+	struct ph_analysis a;
+	struct ph_dist_opts o = defaults;
+
+	(void)state;
+	o.proposal = PH_PROPOSE_CELLS;
+	assert_int_equal(analysis_run(m, NULL, &o, &a), 0);
+	assert_proposal_4(&a.prop, PH_PROPOSE_CELLS, amd_cells);
+	/* The other kind beside it. */
+	assert_int_equal(a.prop_other.mode, PH_PROPOSE_LEVELS);
+	analysis_free(&a);
+	nmatrix_free(m);
+}
+
+/*
+ * The default proposal of the AMD 6220 table: one value per measured level,
+ * each pooled over its four cells, sum of the rows' locals over the sum of
+ * the cells' bandwidths (every level has one cell of each row):
+ * 10 x (18.1 + 18.7 + 18.5 + 18.5) = 738 over 11.8 + 11.8 + 11.8 + 11.6 = 47.0
+ * -> 15.702, 16; over 6.5 x 4 = 26.0 -> 28.385, 28; over 5.6 + 5.6 + 5.5 +
+ * 5.5 = 22.2 -> 33.243, 33.  Symmetric: no pair is asymmetric beyond the CIs.
+ */
+static void test_propose_levels_amd(void **state)
+{
 	static const int want[] = {
-		10, 15, 28, 32,
-		16, 10, 34, 29,
-		28, 34, 10, 16,
+		10, 16, 28, 33,
+		16, 10, 33, 28,
+		28, 33, 10, 16,
 		33, 28, 16, 10,
 	};
 	struct ph_nmatrix *m = square(PH_METRIC_BANDWIDTH, 4, amd_bw);
@@ -659,15 +706,134 @@ static void test_propose_amd(void **state)
 
 	(void)state;
 	assert_int_equal(analysis_run(m, NULL, &defaults, &a), 0);
-	assert_int_equal(a.prop.n, 4);
-	for (int k = 0; k < 16; k++) {
-		assert_int_equal(a.prop.dist[k], want[k]);
-		assert_int_equal(a.prop.src[k], k % 5 ? PH_PROP_MEASURED : PH_PROP_LOCAL);
-	}
-	assert_int_equal(a.prop.nunknown, 0);
-	assert_int_equal(a.prop.nclamped, 0);
-	assert_true(slit_valid_for_linux(4, a.prop.dist));
+	assert_int_equal(a.prop.mode, PH_PROPOSE_LEVELS);
+	assert_int_equal(a.nasym_beyond, 0);
+	assert_int_equal(a.prop.nlevels, 4);
+	assert_true(isnan(a.prop.level_dist[0]));
+	assert_near(a.prop.level_dist[1], 738.0 / 47.0, 1e-9);
+	assert_near(a.prop.level_dist[2], 738.0 / 26.0, 1e-9);
+	assert_near(a.prop.level_dist[3], 738.0 / 22.2, 1e-9);
+	assert_int_equal(a.prop.level_value[1], 16);
+	assert_int_equal(a.prop.level_value[2], 28);
+	assert_int_equal(a.prop.level_value[3], 33);
+	for (int l = 1; l < 4; l++)
+		assert_int_equal(a.prop.level_pooled[l], 4);
+	assert_proposal_4(&a.prop, PH_PROPOSE_LEVELS, want);
+	assert_int_equal(a.prop.nsymmetrised, 0);
+	/* The per-cell one is kept beside it. */
+	assert_proposal_4(&a.prop_other, PH_PROPOSE_CELLS, amd_cells);
 	analysis_free(&a);
+	nmatrix_free(m);
+}
+
+/* Intel E5-2643: one remote level, 10 x (34.0 + 33.5) / (18.9 + 17.4) = 18.595 -> 19. */
+static void test_propose_levels_intel(void **state)
+{
+	struct ph_nmatrix *m = square(PH_METRIC_BANDWIDTH, 2, intel_bw);
+	struct ph_analysis a;
+
+	(void)state;
+	assert_int_equal(analysis_run(m, NULL, &defaults, &a), 0);
+	assert_near(a.prop.level_dist[1], 675.0 / 36.3, 1e-9);
+	assert_int_equal(a.prop.dist[1], 19);
+	assert_int_equal(a.prop.dist[2], 19);
+	assert_int_equal(a.prop_other.dist[1], 18);
+	assert_int_equal(a.prop_other.dist[2], 19);
+	analysis_free(&a);
+	nmatrix_free(m);
+}
+
+/*
+ * Latency 200 ns both ways, locals 100 and 150: distances 20 and 13.33,
+ * two levels ([19.02, 21.03] and [12.68, 14.02] at 2.5%), yet the raw
+ * figures are equal, so the pair is not asymmetric beyond the CIs: both
+ * entries get the smaller, 13 (the level of 1>0; 0>1 "symmetrised").  At
+ * 200 against 300 the pair is asymmetric beyond them and keeps 20 and 30.
+ */
+static void test_propose_levels_symmetry(void **state)
+{
+	const double same[] = { 100, 200, 200, 150 }, asym[] = { 100, 200, 300, 100 };
+	struct ph_nmatrix *m = square(PH_METRIC_LATENCY, 2, same);
+	struct ph_analysis a;
+
+	(void)state;
+	assert_int_equal(analysis_run(m, NULL, &defaults, &a), 0);
+	assert_int_equal(a.measured.n, 3);
+	assert_int_equal(a.nasym_beyond, 0);
+	assert_int_equal(a.prop.dist[1], 13);
+	assert_int_equal(a.prop.dist[2], 13);
+	assert_int_equal(a.prop.src[1], PH_PROP_SYMMETRISED);
+	assert_int_equal(a.prop.src[2], PH_PROP_MEASURED);
+	assert_int_equal(a.prop.nsymmetrised, 1);
+	assert_int_equal(a.prop.nexcept, 1);
+	assert_int_equal(a.prop.except[0], 1);
+	assert_string_equal(prop_src_name(PH_PROP_SYMMETRISED), "symmetrised");
+	analysis_free(&a);
+	nmatrix_free(m);
+
+	m = square(PH_METRIC_LATENCY, 2, asym);
+	assert_int_equal(analysis_run(m, NULL, &defaults, &a), 0);
+	assert_int_equal(a.nasym_beyond, 1);
+	assert_int_equal(a.prop.dist[1], 20);
+	assert_int_equal(a.prop.dist[2], 30);
+	assert_int_equal(a.prop.nsymmetrised, 0);
+	analysis_free(&a);
+	nmatrix_free(m);
+}
+
+/*
+ * Evidence: figures without sample counts are judged as given; once any
+ * cell has a count, every cell needs 6 samples and its CI target met, or
+ * the verdict is "cannot tell" (exit 5), naming the cells.
+ */
+static void test_evidence(void **state)
+{
+	const double l[] = { 100, 200, 200, 100 };
+	const int s20[] = { 10, 20, 20, 10 };
+	struct ph_nmatrix *m = square(PH_METRIC_LATENCY, 2, l);
+	struct ph_slit *s = slit_square(2, s20);
+	struct ph_analysis a;
+
+	(void)state;
+	assert_int_equal(analysis_run(m, s, &defaults, &a), 0);
+	assert_false(a.have_counts);
+	assert_int_equal(a.nlacking, 0);
+	assert_int_equal(a.verdict, PH_VERDICT_CONSISTENT);
+	analysis_free(&a);
+
+	for (int k = 0; k < 4; k++)
+		m->samples[k] = 1;
+	assert_int_equal(analysis_run(m, s, &defaults, &a), 0);
+	assert_true(a.have_counts);
+	assert_int_equal(a.ncounted, 4);
+	assert_int_equal(a.nlacking, 4);
+	assert_int_equal(a.verdict, PH_VERDICT_CANNOT_TELL);
+	assert_int_equal(a.verdict_figures, PH_VERDICT_CONSISTENT);
+	assert_int_equal(verdict_exit(a.verdict), 5);
+	assert_string_equal(verdict_status(a.verdict), "cannot tell");
+	analysis_free(&a);
+
+	/* 6 samples each: enough; then one CI target missed. */
+	for (int k = 0; k < 4; k++)
+		m->samples[k] = PH_EVIDENCE_MIN_SAMPLES;
+	assert_int_equal(analysis_run(m, s, &defaults, &a), 0);
+	assert_int_equal(a.nlacking, 0);
+	assert_int_equal(a.verdict, PH_VERDICT_CONSISTENT);
+	analysis_free(&a);
+	m->ci_missed[2] = true;
+	assert_int_equal(analysis_run(m, s, &defaults, &a), 0);
+	assert_int_equal(a.nlacking, 1);
+	assert_int_equal(a.lacking[0], 2);
+	assert_int_equal(a.verdict, PH_VERDICT_CANNOT_TELL);
+	analysis_free(&a);
+	/* 5 samples in one cell: not enough. */
+	m->ci_missed[2] = false;
+	m->samples[3] = PH_EVIDENCE_MIN_SAMPLES - 1;
+	assert_int_equal(analysis_run(m, s, &defaults, &a), 0);
+	assert_int_equal(a.nlacking, 1);
+	assert_int_equal(a.lacking[0], 3);
+	analysis_free(&a);
+	slit_free(s);
 	nmatrix_free(m);
 }
 
@@ -721,7 +887,9 @@ static void test_propose_unknown(void **state)
 	assert_int_equal(a.prop.nunknown, 0);
 	assert_int_equal(a.prop.dist[1 * 3 + 2], 30);
 	assert_int_equal(a.prop.src[1 * 3 + 2], PH_PROP_SLIT);
-	assert_int_equal(a.prop.dist[1], 25);		/* measured: 10 * 250 / 100 */
+	/* Measured: 25 and 26 are one level, pooled 10 * (250 + 260) / (100 + 100). */
+	assert_int_equal(a.prop.dist[1], 26);
+	assert_int_equal(a.prop_other.dist[1], 25);	/* the cell alone: 10 * 250 / 100 */
 	assert_true(slit_valid_for_linux(3, a.prop.dist));
 	analysis_free(&a);
 	slit_free(s);
@@ -1001,6 +1169,10 @@ int main(void)
 		cmocka_unit_test(test_hops_bandwidth),
 		cmocka_unit_test(test_slit_round),
 		cmocka_unit_test(test_propose_amd),
+		cmocka_unit_test(test_propose_levels_amd),
+		cmocka_unit_test(test_propose_levels_intel),
+		cmocka_unit_test(test_propose_levels_symmetry),
+		cmocka_unit_test(test_evidence),
 		cmocka_unit_test(test_propose_memory_only),
 		cmocka_unit_test(test_propose_unknown),
 		cmocka_unit_test(test_cpu_only_row),

@@ -58,12 +58,19 @@ static void test_json_sample(void **state)
 	assert_true(in.m->val[0] == 22.0);
 	input_free(&in);
 
-	/* Memory-only node 4; one missed CI target; triad absent. */
+	/* Memory-only node 4; one missed CI target, of read bandwidth; triad absent. */
+	assert_int_equal(input_load("tests/data/slit/matrix-4node-cxl.json", PH_FIGURE_READ,
+				    &in, err, sizeof(err)), 0);
+	assert_int_equal(in.ci_not_met, 1);
+	assert_true(in.m->ci_missed[3 * 5 + 4]);
+	assert_false(in.m->ci_missed[3 * 5 + 3]);
+	assert_int_equal(in.m->samples[3 * 5 + 4], 10);
+	input_free(&in);
 	assert_int_equal(input_load("tests/data/slit/matrix-4node-cxl.json", PH_FIGURE_DEFAULT,
 				    &in, err, sizeof(err)), 0);
 	assert_int_equal(in.m->nrows, 4);
 	assert_int_equal(in.m->ncols, 5);
-	assert_int_equal(in.ci_not_met, 1);
+	assert_int_equal(in.ci_not_met, 0);
 	assert_int_equal(in.slit->n, 5);
 	assert_int_equal(in.nhmat, 5);
 	assert_string_equal(in.hmat[4].initiators, "0-3");

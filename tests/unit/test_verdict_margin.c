@@ -28,7 +28,7 @@
 static void margin_of(const char *input, const char *slit_path, struct ph_margin *g,
 		      enum ph_verdict *v)
 {
-	struct ph_dist_opts o = { PH_DEFAULT_TOLERANCE_PCT / 100.0, PH_DEFAULT_NOISE_PCT / 100.0 };
+	struct ph_dist_opts o = { PH_DEFAULT_TOLERANCE_PCT / 100.0, PH_DEFAULT_NOISE_PCT / 100.0, PH_PROPOSE_LEVELS };
 	struct ph_analysis a;
 	struct ph_slit *slit;
 	struct ph_input in;

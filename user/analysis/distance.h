@@ -22,10 +22,24 @@
 #define PH_SLIT_MIN_REMOTE 11	/* srat.c's slit_valid(): off-diagonal > 10 */
 #define PH_SLIT_MAX_REMOTE 254	/* 255 means "unreachable" in ACPI */
 
+/* What the proposed SLIT is made of (--proposal). */
+enum ph_prop_mode {
+	PH_PROPOSE_LEVELS = 0,	/* one value per measured level (the default) */
+	PH_PROPOSE_CELLS,	/* every cell's own distance, rounded */
+};
+
 struct ph_dist_opts {
 	double tolerance;	/* relative, e.g. 0.15 */
 	double noise;		/* relative uncertainty floor per value, e.g. 0.025 */
+	enum ph_prop_mode proposal;	/* which proposal is printed and emitted */
 };
+
+/*
+ * The evidence a verdict needs of every analysed cell that carries a
+ * sample count: at least this many samples (the fewest for which the
+ * median has a 95% CI, stats.h) and its CI target met.
+ */
+#define PH_EVIDENCE_MIN_SAMPLES 6
 
 /* The defaults of --tolerance and --noise, in percent as the options take them. */
 #define PH_DEFAULT_TOLERANCE_PCT 15
@@ -178,6 +192,7 @@ enum ph_prop_src {
 	PH_PROP_REFERENCE,	/* a CPU-only row's reference, as assumed */
 	PH_PROP_TRANSPOSED,	/* not measured this way: the reverse cell */
 	PH_PROP_SLIT,		/* not measured either way: the given SLIT */
+	PH_PROP_SYMMETRISED,	/* levels: the reverse entry's value, the pair not asymmetric beyond the CIs */
 };
 
 const char *prop_src_name(enum ph_prop_src s);
@@ -189,14 +204,40 @@ struct ph_proposal {
 	enum ph_prop_src *src;
 	bool *clamped;		/* rounded value was outside 11..254 */
 	int nunknown, nclamped;
-	int *except;		/* entries not simply rounded from their own cell, or clamped */
+	int *except;		/* entries not simply from their own cell (its level's value
+				 * for PH_PROPOSE_LEVELS), or clamped */
 	int nexcept;
+	enum ph_prop_mode mode;
+	/*
+	 * PH_PROPOSE_LEVELS: per measured level, the pooled distance of its
+	 * remote cells (NAN when it has none), the value its remote cells get,
+	 * and how many cells were pooled; nsymmetrised entries took their
+	 * reverse's value.
+	 */
+	int nlevels;
+	double *level_dist;
+	int *level_value;
+	int *level_pooled;
+	int nsymmetrised;
 };
 
 /* Round half away from zero, then clamp to 11..254. */
 int slit_round(double d, bool *clamped);
+/* The proposal of PH_PROPOSE_CELLS: every entry its own cell's distance, rounded. */
 void slit_propose(const struct ph_dmatrix *d, const struct ph_slit *s,
 		  struct ph_proposal *out);
+/*
+ * The proposal of PH_PROPOSE_LEVELS: every measured entry the value of its
+ * measured level (lv), the level's distance pooled over its remote cells
+ * as the ratio of their summed figures to their rows' summed local
+ * figures (latency: 10 x sum L / sum L_local; bandwidth: 10 x sum B_local
+ * / sum B; docs/slit.md section 9), rounded; then a pair whose two entries
+ * differ is given the smaller of the two unless asym (nasym pairs, from
+ * asymmetry_check()) found it asymmetric beyond the CIs.
+ */
+void slit_propose_levels(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
+			 const struct ph_levels *lv, const struct ph_asymmetry *asym,
+			 int nasym, const struct ph_slit *s, struct ph_proposal *out);
 void proposal_free(struct ph_proposal *p);
 /* What drivers/acpi/numa/srat.c accepts, and 255 ruled out: diagonal 10, else 11..254. */
 bool slit_valid_for_linux(int n, const int *dist);
@@ -255,6 +296,7 @@ int hmat_compare(const struct ph_hmat *h, int nh, const struct ph_nmatrix *lat,
 
 /* Everything, as "pagehop slit" reports it. */
 struct ph_analysis {
+	const struct ph_nmatrix *m;	/* the matrix analysed, borrowed */
 	struct ph_dist_opts opts;
 	/*
 	 * A SLIT that Linux would reject is not what the kernel uses: the
@@ -275,8 +317,20 @@ struct ph_analysis {
 	struct ph_asymmetry *asym;
 	int nasym, nasym_beyond;
 	struct ph_hop_model hops;
-	struct ph_proposal prop;
+	struct ph_proposal prop;	/* the one asked for (opts.proposal): printed, emitted */
+	struct ph_proposal prop_other;	/* the other kind, for the JSON */
+	/*
+	 * Evidence (PH_EVIDENCE_MIN_SAMPLES): have_counts, some analysed cell
+	 * carries a sample count; lacking, the nlacking cells (indexes into
+	 * the matrix) with fewer samples or a CI target missed.  Any lacking
+	 * makes the verdict PH_VERDICT_CANNOT_TELL.
+	 */
+	bool have_counts;
+	int ncounted;
+	int *lacking;
+	int nlacking;
 	enum ph_verdict verdict;
+	enum ph_verdict verdict_figures;	/* what the figures alone would say */
 };
 
 /*

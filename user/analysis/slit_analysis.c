@@ -14,6 +14,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- evidence ---- */
+
+/*
+ * The analysed cells without the evidence for a verdict.  A matrix none
+ * of whose cells carries a sample count (a published table, a CSV) is
+ * figures as given: nothing is lacking, and the report says so.  Once
+ * any cell carries a count, every analysed cell needs
+ * PH_EVIDENCE_MIN_SAMPLES and its CI target met.
+ */
+static void evidence(const struct ph_nmatrix *m, struct ph_analysis *a)
+{
+	size_t n = (size_t)m->nrows * m->ncols;
+
+	for (size_t k = 0; k < n; k++)
+		if (isfinite(m->val[k]) && m->samples[k] > 0)
+			a->ncounted++;
+	a->have_counts = a->ncounted > 0;
+	if (!a->have_counts)
+		return;
+	a->lacking = xmalloc((n ? n : 1) * sizeof(int));
+	for (size_t k = 0; k < n; k++)
+		if (isfinite(m->val[k]) &&
+		    (m->samples[k] < PH_EVIDENCE_MIN_SAMPLES || m->ci_missed[k]))
+			a->lacking[a->nlacking++] = (int)k;
+}
+
 /* ---- everything ---- */
 
 int analysis_run(const struct ph_nmatrix *m, const struct ph_slit *slit,
@@ -23,6 +49,7 @@ int analysis_run(const struct ph_nmatrix *m, const struct ph_slit *slit,
 	int err, ncompared = 0;
 
 	memset(a, 0, sizeof(*a));
+	a->m = m;
 	a->opts = *o;
 	if (slit && !slit_linux_check(slit->n, slit->dist, &a->slit_check)) {
 		a->slit_rejected = true;
@@ -58,7 +85,15 @@ int analysis_run(const struct ph_nmatrix *m, const struct ph_slit *slit,
 		if (a->asym[i].beyond)
 			a->nasym_beyond++;
 	hop_model(m, &a->dm, &a->measured, &a->hops);
-	slit_propose(&a->dm, slit, &a->prop);
+	{
+		struct ph_proposal cells, lvls;
+
+		slit_propose(&a->dm, slit, &cells);
+		slit_propose_levels(m, &a->dm, &a->measured, a->asym, a->nasym, slit, &lvls);
+		a->prop = o->proposal == PH_PROPOSE_CELLS ? cells : lvls;
+		a->prop_other = o->proposal == PH_PROPOSE_CELLS ? lvls : cells;
+	}
+	evidence(m, a);
 
 	if (!a->have_slit)
 		a->verdict = PH_VERDICT_UNCOMPARED;
@@ -68,6 +103,9 @@ int analysis_run(const struct ph_nmatrix *m, const struct ph_slit *slit,
 		a->verdict = PH_VERDICT_MAGNITUDE;
 	else
 		a->verdict = PH_VERDICT_CONSISTENT;
+	a->verdict_figures = a->verdict;
+	if (a->nlacking)
+		a->verdict = PH_VERDICT_CANNOT_TELL;
 	return 0;
 }
 
@@ -81,6 +119,8 @@ void analysis_free(struct ph_analysis *a)
 	free(a->asym);
 	hop_model_free(&a->hops);
 	proposal_free(&a->prop);
+	proposal_free(&a->prop_other);
+	free(a->lacking);
 	slit_free(a->slit_default);
 	memset(a, 0, sizeof(*a));
 }

@@ -144,6 +144,8 @@ const char *prop_src_name(enum ph_prop_src s)
 		return "transposed";
 	case PH_PROP_SLIT:
 		return "slit";
+	case PH_PROP_SYMMETRISED:
+		return "symmetrised";
 	}
 	return "unknown";
 }
@@ -165,6 +167,20 @@ int slit_round(double d, bool *clamped)
 	return (int)v;
 }
 
+/* The entries not simply from their own cell, or clamped: out->except. */
+static void proposal_exceptions(struct ph_proposal *out)
+{
+	int n = out->n;
+
+	free(out->except);
+	out->nexcept = 0;
+	out->except = xmalloc((n ? (size_t)n * n : 1) * sizeof(int));
+	for (int k = 0; k < n * n; k++)
+		if (out->clamped[k] || (out->src[k] != PH_PROP_MEASURED && out->src[k] != PH_PROP_LOCAL))
+			out->except[out->nexcept++] = k;
+	out->except = xrealloc(out->except, (out->nexcept ? out->nexcept : 1) * sizeof(int));
+}
+
 void slit_propose(const struct ph_dmatrix *d, const struct ph_slit *s,
 		  struct ph_proposal *out)
 {
@@ -184,6 +200,7 @@ void slit_propose(const struct ph_dmatrix *d, const struct ph_slit *s,
 	row_at = node_index(d->row_ids, d->nrows, ids, n);
 	col_at = node_index(d->col_ids, d->ncols, ids, n);
 	slit_map_init(&sm, s, ids, n, ids, n);
+	out->mode = PH_PROPOSE_CELLS;
 	out->n = n;
 	out->ids = ids;
 	out->dist = xcalloc((size_t)(n ? n : 1) * (n ? n : 1), sizeof(int));
@@ -217,11 +234,7 @@ void slit_propose(const struct ph_dmatrix *d, const struct ph_slit *s,
 				out->nclamped++;
 		}
 	}
-	out->except = xmalloc((n ? (size_t)n * n : 1) * sizeof(int));
-	for (int k = 0; k < n * n; k++)
-		if (out->clamped[k] || (out->src[k] != PH_PROP_MEASURED && out->src[k] != PH_PROP_LOCAL))
-			out->except[out->nexcept++] = k;
-	out->except = xrealloc(out->except, (out->nexcept ? out->nexcept : 1) * sizeof(int));
+	proposal_exceptions(out);
 	slit_map_free(&sm);
 	free(row_at);
 	free(col_at);
@@ -234,7 +247,136 @@ void proposal_free(struct ph_proposal *p)
 	free(p->src);
 	free(p->clamped);
 	free(p->except);
+	free(p->level_dist);
+	free(p->level_value);
+	free(p->level_pooled);
 	memset(p, 0, sizeof(*p));
+}
+
+/* The asymmetry record of nodes a < b, or NULL. */
+static const struct ph_asymmetry *asym_find(const struct ph_asymmetry *x, int n, int a, int b)
+{
+	int lo = 0, hi = n;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (x[mid].a < a || (x[mid].a == a && x[mid].b < b))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && x[lo].a == a && x[lo].b == b ? &x[lo] : NULL;
+}
+
+void slit_propose_levels(const struct ph_nmatrix *m, const struct ph_dmatrix *d,
+			 const struct ph_levels *lv, const struct ph_asymmetry *asym,
+			 int nasym, const struct ph_slit *s, struct ph_proposal *out)
+{
+	int nl = lv->n, nc = d->ncols, n;
+	double *num = xcalloc(nl ? nl : 1, sizeof(double)), *den = xcalloc(nl ? nl : 1, sizeof(double));
+	int *row_at, *col_at;
+	bool lat = latency_like(m->metric);
+
+	slit_propose(d, s, out);
+	out->mode = PH_PROPOSE_LEVELS;
+	n = out->n;
+	out->nlevels = nl;
+	out->level_dist = nmatrix_nans(nl);
+	out->level_value = xcalloc(nl ? nl : 1, sizeof(int));
+	out->level_pooled = xcalloc(nl ? nl : 1, sizeof(int));
+	/*
+	 * Pool each level's remote cells: the sum of their figures against
+	 * the sum of their rows' references, so that a pair measured alike
+	 * both ways gets one value although its two rows' locals differ.
+	 * A CPU-only row's reference cell is an assumption, not a figure:
+	 * left out.  ref_dist scales a CPU-only row as it scales its cells.
+	 */
+	for (int r = 0; r < d->nrows; r++) {
+		int ref = d->ref[r];
+
+		if (ref < 0)
+			continue;
+		for (int c = 0; c < nc; c++) {
+			size_t k = (size_t)r * nc + c;
+			double v = m->val[k], vref = m->val[(size_t)r * nc + ref];
+			int l = lv->cell[k];
+
+			if (l < 0 || d->row_ids[r] == d->col_ids[c] || c == ref || !isfinite(d->d[k]))
+				continue;
+			num[l] += lat ? d->ref_dist[r] * v : d->ref_dist[r] * vref;
+			den[l] += lat ? vref : v;
+			out->level_pooled[l]++;
+		}
+	}
+	for (int l = 0; l < nl; l++) {
+		bool clamped;
+
+		if (out->level_pooled[l] && den[l] > 0)
+			out->level_dist[l] = num[l] / den[l];
+		else if (!lv->lv[l].has_local)
+			out->level_dist[l] = lv->lv[l].mean;	/* reference cells only */
+		out->level_value[l] = isfinite(out->level_dist[l])
+				      ? slit_round(out->level_dist[l], &clamped) : PH_LOCAL_DISTANCE;
+	}
+	row_at = node_index(d->row_ids, d->nrows, out->ids, n);
+	col_at = node_index(d->col_ids, nc, out->ids, n);
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < n; j++) {
+			int k = i * n + j, r, c, l;
+			double dist;
+
+			if (out->src[k] == PH_PROP_MEASURED || out->src[k] == PH_PROP_REFERENCE) {
+				r = row_at[i];
+				c = col_at[j];
+			} else if (out->src[k] == PH_PROP_TRANSPOSED) {
+				r = row_at[j];
+				c = col_at[i];
+			} else {
+				continue;
+			}
+			l = lv->cell[(size_t)r * nc + c];
+			if (l < 0)
+				continue;
+			dist = out->level_dist[l];
+			if (!isfinite(dist))
+				continue;	/* a level of local cells only holds no remote entry */
+			if (out->clamped[k])
+				out->nclamped--;
+			out->dist[k] = slit_round(dist, &out->clamped[k]);
+			if (out->clamped[k])
+				out->nclamped++;
+		}
+	}
+	/* Symmetric unless the measurement says otherwise beyond the CIs. */
+	for (int i = 0; i < n; i++) {
+		for (int j = i + 1; j < n; j++) {
+			int kij = i * n + j, kji = j * n + i, lo, hi;
+			const struct ph_asymmetry *x;
+
+			if (out->dist[kij] < 0 || out->dist[kji] < 0 || out->dist[kij] == out->dist[kji] ||
+			    out->src[kij] == PH_PROP_SLIT || out->src[kji] == PH_PROP_SLIT)
+				continue;
+			x = asym_find(asym, nasym, out->ids[i], out->ids[j]);
+			if (x && x->beyond)
+				continue;
+			lo = out->dist[kij] < out->dist[kji] ? kij : kji;
+			hi = lo == kij ? kji : kij;
+			if (out->clamped[hi])
+				out->nclamped--;
+			out->dist[hi] = out->dist[lo];
+			out->clamped[hi] = out->clamped[lo];
+			if (out->clamped[hi])
+				out->nclamped++;
+			out->src[hi] = PH_PROP_SYMMETRISED;
+			out->nsymmetrised++;
+		}
+	}
+	proposal_exceptions(out);
+	free(row_at);
+	free(col_at);
+	free(num);
+	free(den);
 }
 
 bool slit_valid_for_linux(int n, const int *dist)

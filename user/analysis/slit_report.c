@@ -82,12 +82,58 @@ static const char *the_table(const struct ph_analysis *a)
 	return a->slit_rejected ? "Linux's default table" : "the SLIT";
 }
 
+/* The cell k of the matrix as "0>1". */
+static void cell_name(const struct ph_dmatrix *d, int k, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d>%d", d->row_ids[k / d->ncols], d->col_ids[k % d->ncols]);
+}
+
+/* The cells named in the summary; the table lacking_evidence has them all. */
+#define LACKING_NAMED 8
+
+static char *summary_of(const struct ph_analysis *a, enum ph_verdict v);
+
+static char *cannot_tell(const struct ph_analysis *a)
+{
+	char *s = xasprintf("cannot tell: %d of %d analysed cell%s lack%s the evidence for a verdict (at least %d samples and the CI target met):",
+			    a->nlacking, a->ncounted, plural(a->ncounted), a->nlacking == 1 ? "s" : "",
+			    PH_EVIDENCE_MIN_SAMPLES);
+	char *t, *fig;
+
+	for (int i = 0; i < a->nlacking && i < LACKING_NAMED; i++) {
+		char c[32];
+
+		cell_name(&a->dm, a->lacking[i], c, sizeof(c));
+		t = xasprintf("%s%s %s", s, i ? "," : "", c);
+		free(s);
+		s = t;
+	}
+	if (a->nlacking > LACKING_NAMED) {
+		t = xasprintf("%s and %d more (table lacking_evidence)", s, a->nlacking - LACKING_NAMED);
+		free(s);
+		s = t;
+	}
+	fig = summary_of(a, a->verdict_figures);
+	t = xasprintf("%s; measure longer (--time) or with a looser --ci for more samples. The figures as they are would read: %s",
+		      s, fig);
+	free(s);
+	free(fig);
+	return t;
+}
+
 static char *summary_core(const struct ph_analysis *a)
+{
+	return summary_of(a, a->verdict);
+}
+
+static char *summary_of(const struct ph_analysis *a, enum ph_verdict v)
 {
 	const char *tn = table_name(a), *the = the_table(a);
 	char *s, *t;
 
-	switch (a->verdict) {
+	switch (v) {
+	case PH_VERDICT_CANNOT_TELL:
+		return cannot_tell(a);
 	case PH_VERDICT_UNCOMPARED:
 		return xstrdup("not compared: no SLIT covering the measured nodes; levels, asymmetry, per-hop model and proposed SLIT only");
 	case PH_VERDICT_CONSISTENT:
@@ -127,13 +173,21 @@ char *slit_summary(const struct ph_analysis *a)
 	char *s = summary_core(a), *t;
 	const struct ph_slit_check *c = &a->slit_check;
 
-	if (!a->slit_rejected)
-		return s;
-	/* The default table has the given one's nodes, in its order. */
-	t = xasprintf("%s (Linux ignores the SLIT given, whose entry from node %d to node %d is %d, and uses 10 local, 20 remote)",
-		      s, a->slit_default->ids[c->row], a->slit_default->ids[c->col], c->value);
-	free(s);
-	return t;
+	if (a->slit_rejected) {
+		/* The default table has the given one's nodes, in its order. */
+		t = xasprintf("%s (Linux ignores the SLIT given, whose entry from node %d to node %d is %d, and uses 10 local, 20 remote)",
+			      s, a->slit_default->ids[c->row], a->slit_default->ids[c->col], c->value);
+		free(s);
+		s = t;
+	}
+	/* A published table is judged as given: the verdict says it rests on no sample count. */
+	if (!a->have_counts) {
+		t = xasprintf("%s; figures as given (no sample counts: each value taken as uncertain by +-%g%%)",
+			      s, a->opts.noise * 100);
+		free(s);
+		s = t;
+	}
+	return s;
 }
 
 char *slit_rejection(const struct ph_slit_check *c, const char *unit,
@@ -144,6 +198,13 @@ char *slit_rejection(const struct ph_slit_check *c, const char *unit,
 			 c->nentries, !c->uniform ? "" : c->value == 0 ? " (every entry is 0: an empty table)"
 			 : c->value == PH_LOCAL_DISTANCE ? " (every entry is 10: no distances at all)"
 			 : " (every entry is the same)");
+}
+
+static int int_order(const void *pa, const void *pb)
+{
+	int x = *(const int *)pa, y = *(const int *)pb;
+
+	return (x > y) - (x < y);
 }
 
 /* A value as printed with quantum q: never "-0". */
@@ -388,8 +449,55 @@ static void add_verdict(struct ph_doc *doc, const struct ph_slit_job *job,
 		section_int(s, "cells_outside_tolerance", a->nmag_out);
 	}
 	section_int(s, "asymmetric_pairs", a->nasym_beyond);
+	if (!a->have_counts) {
+		char *e = xasprintf("figures as given: the input carries no sample counts, so the figures are judged as they are, each taken as uncertain by +-%g%% (--noise) where it has no CI",
+				    a->opts.noise * 100);
+
+		section_str(s, "evidence", e);
+		free(e);
+	} else if (a->nlacking) {
+		section_str(s, "evidence", "lacking: see lacking_evidence");
+		section_int(s, "lacking_cells", a->nlacking);
+		section_str(s, "status_of_figures", verdict_status(a->verdict_figures));
+	} else {
+		char *e = xasprintf("every analysed cell: at least %d samples, CI target met", PH_EVIDENCE_MIN_SAMPLES);
+
+		section_str(s, "evidence", e);
+		free(e);
+	}
 	free(sum);
 	free(der);
+}
+
+static void lacking_row(const void *ctx, struct ph_table *t, int r)
+{
+	const struct ph_analysis *a = ctx;
+	const struct ph_nmatrix *m = a->m;
+	int k = a->lacking[r];
+
+	table_int(t, r, "cpu_node", m->row_ids[k / m->ncols]);
+	table_int(t, r, "mem_node", m->col_ids[k % m->ncols]);
+	table_int(t, r, "samples", m->samples[k]);
+	table_bool(t, r, "ci_met", !m->ci_missed[k] && m->samples[k] >= PH_EVIDENCE_MIN_SAMPLES);
+}
+
+/* The cells without the evidence, made when the document is rendered. */
+static void add_lacking(struct ph_doc *doc, const struct ph_slit_job *job,
+			const struct ph_analysis *a)
+{
+	struct ph_table *t;
+
+	if (!a->nlacking)
+		return;
+	t = doc_add_table_rows(doc, "lacking_evidence",
+			       "cells without the evidence for a verdict (fewer samples than needed, or the CI target missed)",
+			       a->nlacking, lacking_row, a);
+	table_add_col(t, "cpu_node");
+	table_add_col(t, "mem_node");
+	table_add_col(t, "samples");
+	table_add_col(t, "ci_met");
+	doc_note(doc, "no verdict: %d cell%s of %s have fewer than %d samples or missed the CI target; the verdict needs both of every cell. A longer --time (or a looser --ci) gives them the samples",
+		 a->nlacking, plural(a->nlacking), job->figure, PH_EVIDENCE_MIN_SAMPLES);
 }
 
 static void add_checks(struct ph_doc *doc, const struct ph_slit_job *job,
@@ -737,15 +845,16 @@ static void hop_summary(const struct ph_slit_job *job, const struct ph_hop_model
 	for (int i = 0; i < h->nclasses; i++) {
 		const struct ph_hop_class *c = &h->cls[i];
 
+		/* Measured levels above the local one: not hops of an interconnect. */
 		if (job->m->metric == PH_METRIC_LATENCY)
-			fprintf(f, "%s%d hop%s %+.0f ns (n=%d)", i ? ", " : "",
+			fprintf(f, "%s%d level%s above local %+.0f ns (n=%d)", i ? ", " : "",
 				c->hops, plural(c->hops), nz(c->extra_mean, 1), c->n);
 		else if (job->m->metric == PH_METRIC_BANDWIDTH)
-			fprintf(f, "%s%d hop%s %+.2f distance, bandwidth x%.2f of local (n=%d)",
+			fprintf(f, "%s%d level%s above local %+.2f distance, bandwidth x%.2f of local (n=%d)",
 				i ? ", " : "", c->hops, plural(c->hops), nz(c->extra_mean, 0.01),
 				c->ratio_mean, c->n);
 		else
-			fprintf(f, "%s%d hop%s %+.2f distance (n=%d)", i ? ", " : "",
+			fprintf(f, "%s%d level%s above local %+.2f distance (n=%d)", i ? ", " : "",
 				c->hops, plural(c->hops), nz(c->extra_mean, 0.01), c->n);
 	}
 	if (fclose(f)) {
@@ -761,16 +870,16 @@ static void add_hops(struct ph_doc *doc, const struct ph_slit_job *job,
 	bool lat = job->m->metric == PH_METRIC_LATENCY, bw = job->m->metric == PH_METRIC_BANDWIDTH;
 	const char *xcol = lat ? "extra_ns" : "extra_dist";
 	struct ph_table *t = doc_add_table(doc, "per_hop",
-					   "per-hop model: extra over local by hop count (hops = measured level - local level)");
+					   "per-hop model: extra over local by measured level above local (levels_above_local = the cell's measured level - its row's local level; a level, not a count of interconnect hops)");
 	struct ph_section *s;
 	char *sum;
 
-	table_add_col(t, "hops");
+	table_add_col(t, "levels_above_local");
 	table_add_col(t, "cells");
 	table_add_col(t, xcol);
 	table_add_col(t, lat ? "min_ns" : "min_dist");
 	table_add_col(t, lat ? "max_ns" : "max_dist");
-	table_add_col(t, lat ? "per_hop_ns" : "per_hop_dist");
+	table_add_col(t, lat ? "per_level_ns" : "per_level_dist");
 	if (bw) {
 		table_add_col(t, "bw_ratio");
 		table_add_col(t, "bw_drop_GBps");
@@ -779,26 +888,26 @@ static void add_hops(struct ph_doc *doc, const struct ph_slit_job *job,
 		const struct ph_hop_class *c = &h->cls[i];
 		int r = table_add_row(t);
 
-		table_int(t, r, "hops", c->hops);
+		table_int(t, r, "levels_above_local", c->hops);
 		table_int(t, r, "cells", c->n);
 		table_num(t, r, xcol, c->extra_mean, lat ? "%.1f" : "%.2f");
 		table_num(t, r, lat ? "min_ns" : "min_dist", c->extra_min, lat ? "%.1f" : "%.2f");
 		table_num(t, r, lat ? "max_ns" : "max_dist", c->extra_max, lat ? "%.1f" : "%.2f");
 		if (c->hops)
-			table_num(t, r, lat ? "per_hop_ns" : "per_hop_dist", c->extra_mean / c->hops,
+			table_num(t, r, lat ? "per_level_ns" : "per_level_dist", c->extra_mean / c->hops,
 				  lat ? "%.1f" : "%.2f");
 		if (bw) {
 			table_num(t, r, "bw_ratio", c->ratio_mean, "%.3f");
 			table_num(t, r, "bw_drop_GBps", c->drop_mean, "%.2f");
 		}
 	}
-	s = doc_add_section(doc, "per_hop_fit", "per-hop fit: extra = hops x cost, least squares through 0");
+	s = doc_add_section(doc, "per_hop_fit", "per-hop fit: extra = levels above local x cost, least squares through 0");
 	hop_summary(job, h, &sum);
 	section_str(s, "summary", *sum ? sum : NULL);
 	section_str(s, "unit", lat ? "ns of latency over local"
 			       : bw ? "distance units over local 10, from bandwidth (10 * B_local / B); bw_ratio = B / B_local"
 			       : "distance units over local 10");
-	section_num(s, lat ? "cost_per_hop_ns" : "cost_per_hop_dist", h->cost, lat ? "%.1f" : "%.2f");
+	section_num(s, lat ? "cost_per_level_ns" : "cost_per_level_dist", h->cost, lat ? "%.1f" : "%.2f");
 	section_num(s, lat ? "rms_residual_ns" : "rms_residual_dist", h->rms, lat ? "%.1f" : "%.2f");
 	section_int(s, "cells", h->n);
 	free(sum);
@@ -806,7 +915,7 @@ static void add_hops(struct ph_doc *doc, const struct ph_slit_job *job,
 		doc_note(doc, "per-hop model: %d cell%s lie in a level below their row's local one (remote faster than local beyond the noise) and are left out",
 			 h->nnegative, plural(h->nnegative));
 	if (h->nskipped_rows)
-		doc_note(doc, "per-hop model: %d CPU node%s without a measured local cell left out (no local figure to count hops from)",
+		doc_note(doc, "per-hop model: %d CPU node%s without a measured local cell left out (no local level to count levels from)",
 			 h->nskipped_rows, plural(h->nskipped_rows));
 }
 
@@ -832,25 +941,95 @@ static void exception_row(const void *ctx, struct ph_table *t, int r)
 	table_bool(t, r, "clamped", p->clamped[i]);
 }
 
+/* The distinct values of a proposal, ascending: "10 16 28 33". */
+static char *distinct_values(const struct ph_proposal *p)
+{
+	int n = p->n * p->n, nd = 0;
+	int *v = xmalloc((n ? n : 1) * sizeof(int));
+	char *s = xstrdup(""), *t;
+
+	for (int k = 0; k < n; k++)
+		if (p->dist[k] >= 0)
+			v[nd++] = p->dist[k];
+	qsort(v, nd, sizeof(int), int_order);
+	for (int i = 0; i < nd; i++) {
+		if (i && v[i] == v[i - 1])
+			continue;
+		t = xasprintf("%s%s%d", s, *s ? " " : "", v[i]);
+		free(s);
+		s = t;
+	}
+	free(v);
+	return s;
+}
+
+static void proposal_level_row(const void *ctx, struct ph_table *t, int r)
+{
+	const struct ph_analysis *a = ctx;
+	const struct ph_proposal *p = a->prop.mode == PH_PROPOSE_LEVELS ? &a->prop : &a->prop_other;
+
+	table_int(t, r, "level", r);
+	table_int(t, r, "cells", a->measured.lv[r].n);
+	table_bool(t, r, "local", a->measured.lv[r].has_local);
+	table_int(t, r, "remote_cells_pooled", p->level_pooled[r]);
+	table_num(t, r, "dist_mean", a->measured.lv[r].mean, "%.2f");
+	table_num(t, r, "dist_pooled", p->level_dist[r], "%.3f");
+	if (isfinite(p->level_dist[r]))
+		table_int(t, r, "value", p->level_value[r]);
+}
+
 static void add_proposal(struct ph_doc *doc, const struct ph_slit_job *job,
 			 const struct ph_analysis *a)
 {
-	const struct ph_proposal *p = &a->prop;
-	char *title = xasprintf("proposed SLIT (measured distances from %s of %s rounded; diagonal 10, others 11..254)",
-				job->figure, job->input);
+	const struct ph_proposal *p = &a->prop, *o = &a->prop_other;
+	bool lv = p->mode == PH_PROPOSE_LEVELS;
+	char *title = lv ? xasprintf("proposed SLIT (one value per measured level of %s of %s: each level's pooled distance rounded; symmetric unless a pair is asymmetric beyond the CIs; diagonal 10, others 11..254)",
+				     job->figure, job->input)
+			 : xasprintf("proposed SLIT (measured distances from %s of %s rounded, cell by cell; diagonal 10, others 11..254)",
+				     job->figure, job->input);
+	char *vals = distinct_values(p);
+	struct ph_section *sec;
 	struct ph_table *t;
 
 	doc_add_matrix_rows(doc, "proposed_slit", title, "distance", p->n, p->ids, p->n, p->ids,
 			    proposal_row, p);
 	free(title);
+	sec = doc_add_section(doc, "proposal", "what the proposed SLIT is made of (--proposal)");
+	section_str(sec, "proposal", lv ? "levels" : "cells");
+	section_str(sec, "values", vals);
+	section_int(sec, "measured_levels", a->measured.n);
+	if (lv)
+		section_int(sec, "symmetrised_entries", p->nsymmetrised);
+	section_str(sec, "other", lv ? "proposed_slit_cells: every cell rounded on its own (--proposal cells)"
+				     : "proposed_slit_levels: one value per measured level (--proposal levels)");
+	free(vals);
+	t = doc_add_table_rows(doc, "proposed_levels",
+			       "measured levels and the value each gives the proposal (pooled: 10 x sum of the figures / sum of their rows' local figures, bandwidth inverted)",
+			       a->measured.n, proposal_level_row, a);
+	table_add_col(t, "level");
+	table_add_col(t, "cells");
+	table_add_col(t, "local");
+	table_add_col(t, "remote_cells_pooled");
+	table_add_col(t, "dist_mean");
+	table_add_col(t, "dist_pooled");
+	table_add_col(t, "value");
 	t = doc_add_table_rows(doc, "proposed_exceptions",
-			       "proposed SLIT entries not simply rounded from their own measured cell",
+			       lv ? "proposed SLIT entries not simply their own measured cell's level value"
+				  : "proposed SLIT entries not simply rounded from their own measured cell",
 			       p->nexcept, exception_row, p);
 	table_add_col(t, "from_node");
 	table_add_col(t, "to_node");
 	table_add_col(t, "value");
 	table_add_col(t, "source");
 	table_add_col(t, "clamped");
+	title = lv ? xasprintf("proposed SLIT, cell by cell (--proposal cells: each measured distance rounded on its own; not emitted)")
+		   : xasprintf("proposed SLIT, by level (--proposal levels: one value per measured level; not emitted)");
+	doc_add_matrix_rows(doc, lv ? "proposed_slit_cells" : "proposed_slit_levels", title, "distance",
+			    o->n, o->ids, o->n, o->ids, proposal_row, o);
+	free(title);
+	if (lv && p->nsymmetrised)
+		doc_note(doc, "proposed SLIT: %d entr%s given the value of the reverse entry: the two directions fell in different measured levels, but the asymmetry check does not find the pair asymmetric beyond the CIs (source symmetrised)",
+			 p->nsymmetrised, p->nsymmetrised == 1 ? "y" : "ies");
 	for (int i = 0; i < p->n; i++) {
 		if (p->ids[i] != i) {
 			doc_note(doc, "node ids are not 0..%d: ACPI locality i is the i-th node in ascending order; check that it is proximity domain i (dmesg: SRAT: PXM ... -> Node ...)",
@@ -929,7 +1108,10 @@ void slit_report(const struct ph_slit_job *job, const struct ph_analysis *a,
 		 struct ph_doc *doc)
 {
 	add_verdict(doc, job, a);
-	verdict_margin_report(doc, job->m, a->slit_default ? a->slit_default : job->slit, a);
+	add_lacking(doc, job, a);
+	/* No verdict, no margin: run again at any --noise it is "cannot tell" still. */
+	if (a->verdict != PH_VERDICT_CANNOT_TELL)
+		verdict_margin_report(doc, job->m, a->slit_default ? a->slit_default : job->slit, a);
 	if (job->fw_path)
 		slit_report_firmware(doc, job->fw_path, true, job->fw_err, job->fw_why, job->fw);
 	add_checks(doc, job, a);
@@ -961,7 +1143,7 @@ void slit_report(const struct ph_slit_job *job, const struct ph_analysis *a,
 	if (job->m->metric != PH_METRIC_LATENCY && job->nhmat == 0 && !job->latency)
 		doc_note(doc, "per-hop figures are in distance units (10 = local), derived from %s; a latency matrix gives them in ns",
 			 job->figure);
-	if (job->ci_not_met)
+	if (job->ci_not_met && !a->nlacking)
 		doc_note(doc, "%d cell%s of %s missed the CI target when measured (ci_met false); the analysis uses the CIs as recorded",
 			 job->ci_not_met, plural(job->ci_not_met), job->figure);
 	doc_note(doc, "each measured value is taken as uncertain by at least +-%g%% (--noise) where its CI is narrower or absent; distances whose intervals overlap are one level",

@@ -12,6 +12,8 @@ int verdict_exit(enum ph_verdict v)
 		return PH_EXIT_FAIL;
 	case PH_VERDICT_MAGNITUDE:
 		return PH_EXIT_MAGNITUDE;
+	case PH_VERDICT_CANNOT_TELL:
+		return PH_EXIT_CANNOT_TELL;
 	case PH_VERDICT_CONSISTENT:
 	case PH_VERDICT_UNCOMPARED:
 		break;
@@ -28,6 +30,8 @@ const char *verdict_status(enum ph_verdict v)
 		return "inconsistent";
 	case PH_VERDICT_MAGNITUDE:
 		return "outside tolerance";
+	case PH_VERDICT_CANNOT_TELL:
+		return "cannot tell";
 	case PH_VERDICT_UNCOMPARED:
 		break;
 	}

@@ -42,6 +42,7 @@ enum {
 	OPT_HMAT_TABLE,
 	OPT_EMIT_HMAT,
 	OPT_HWLOC,
+	OPT_PROPOSAL,
 };
 
 static const struct ph_opt input_opts[] = {
@@ -84,6 +85,12 @@ static const struct ph_opt analysis_opts[] = {
 	{ "noise", 'n', "PCT", OPT_NOISE,
 	  "uncertainty assumed for each measured value where\n"
 	  "its CI is narrower or absent", STR(PH_DEFAULT_NOISE_PCT), NULL },
+	{ "proposal", 0, "levels|cells", OPT_PROPOSAL,
+	  "the proposed SLIT printed and emitted: one value per\n"
+	  "measured level (its pooled distance, rounded;\n"
+	  "symmetric unless a pair is asymmetric beyond the\n"
+	  "CIs), or every cell's own distance rounded (the JSON\n"
+	  "holds both)", "levels", NULL },
 	{ 0 },
 };
 
@@ -124,10 +131,12 @@ static const struct ph_opt out_opts[] = {
 	PH_OPT_FORMAT,
 	{ "hwloc", 0, "FILE", OPT_HWLOC,
 	  "write the topology as hwloc XML with the measured\n"
-	  "latency (ps) and read bandwidth (MB/s) as user\n"
-	  "distances pagehopLatency, pagehopBandwidth and as\n"
-	  "memory attributes (lstopo --input FILE --distances);\n"
-	  "for --input, a synthetic topology of its nodes", NULL, NULL },
+	  "latency and read bandwidth as user distances\n"
+	  "pagehopLatency (ps) and pagehopBandwidth (MB/s,\n"
+	  "lstopo --input FILE --distances) and as memory\n"
+	  "attributes Latency (ns) and Bandwidth (MiB/s,\n"
+	  "lstopo --memattrs); for --input, a synthetic\n"
+	  "topology of its nodes", NULL, NULL },
 	{ 0 },
 };
 
@@ -167,8 +176,9 @@ const struct ph_cmdspec cmd_slit_spec = {
 	"--input and --slit may be - for standard input (not both); any other FILE\n"
 	"must be a regular text file of at most " STR(PH_INPUT_MAX_MIB) " MiB (pagehop(1)).\n"
 	"The exit status is the verdict, 0 consistent (or nothing to compare),\n"
-	"1 inconsistent, 3 in order but outside the tolerance, unless something\n"
-	"failed: 'pagehop help' lists every code.\n",
+	"1 inconsistent, 3 in order but outside the tolerance, 5 cannot tell (a\n"
+	"cell with fewer than 6 samples or its CI target missed), unless\n"
+	"something failed: 'pagehop help' lists every code.\n",
 	.refused = slit_refused,
 };
 
@@ -251,6 +261,16 @@ static int slit_option(void *ctx, const struct ph_opt *o, const char *arg)
 		if (cli_parse_double("--noise", arg, 0, 50, &pct))
 			return -EINVAL;
 		p->opts.noise = pct / 100;
+		return 0;
+	case OPT_PROPOSAL:
+		if (!strcmp(arg, "levels")) {
+			p->opts.proposal = PH_PROPOSE_LEVELS;
+		} else if (!strcmp(arg, "cells")) {
+			p->opts.proposal = PH_PROPOSE_CELLS;
+		} else {
+			ph_err("--proposal: unknown proposal '%s'; expected levels or cells", arg);
+			return -EINVAL;
+		}
 		return 0;
 	case OPT_EMIT_ACPI:
 		p->acpi.path = arg;

@@ -71,6 +71,7 @@ struct ph_nmatrix *nmatrix_new(enum ph_metric metric, int nrows,
 	m->ci_lo = nmatrix_nans(n);
 	m->ci_hi = nmatrix_nans(n);
 	m->samples = xcalloc(n ? n : 1, sizeof(int));
+	m->ci_missed = xcalloc(n ? n : 1, sizeof(bool));
 	m->rows_cap = nrows;
 	return m;
 }
@@ -87,6 +88,7 @@ void nmatrix_add_row(struct ph_nmatrix *m, int id, const double *vals)
 		m->ci_lo = xrealloc(m->ci_lo, (n ? n : 1) * sizeof(double));
 		m->ci_hi = xrealloc(m->ci_hi, (n ? n : 1) * sizeof(double));
 		m->samples = xrealloc(m->samples, (n ? n : 1) * sizeof(int));
+		m->ci_missed = xrealloc(m->ci_missed, (n ? n : 1) * sizeof(bool));
 		m->rows_cap = (int)cap;
 	}
 	m->row_ids[m->nrows] = id;
@@ -95,6 +97,7 @@ void nmatrix_add_row(struct ph_nmatrix *m, int id, const double *vals)
 		m->ci_lo[at + c] = NAN;
 		m->ci_hi[at + c] = NAN;
 		m->samples[at + c] = 0;
+		m->ci_missed[at + c] = false;
 	}
 	m->nrows++;
 }
@@ -109,6 +112,7 @@ struct ph_nmatrix *nmatrix_dup(const struct ph_nmatrix *m)
 	memcpy(d->ci_lo, m->ci_lo, n * sizeof(double));
 	memcpy(d->ci_hi, m->ci_hi, n * sizeof(double));
 	memcpy(d->samples, m->samples, n * sizeof(int));
+	memcpy(d->ci_missed, m->ci_missed, n * sizeof(bool));
 	return d;
 }
 
@@ -122,6 +126,7 @@ void nmatrix_free(struct ph_nmatrix *m)
 	free(m->ci_lo);
 	free(m->ci_hi);
 	free(m->samples);
+	free(m->ci_missed);
 	free(m);
 }
 
@@ -377,6 +382,7 @@ struct ph_nmatrix *nmatrix_transpose(const struct ph_nmatrix *m)
 			t->ci_lo[to] = m->ci_lo[from];
 			t->ci_hi[to] = m->ci_hi[from];
 			t->samples[to] = m->samples[from];
+			t->ci_missed[to] = m->ci_missed[from];
 		}
 	return t;
 }

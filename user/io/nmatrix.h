@@ -35,6 +35,7 @@ struct ph_nmatrix {
 	double *val;		/* nrows * ncols, NAN where unknown */
 	double *ci_lo, *ci_hi;	/* NAN where the input gave no CI */
 	int *samples;		/* 0 where unknown */
+	bool *ci_missed;	/* the cell's CI target was missed (ci_met false) */
 	int rows_cap;		/* rows the arrays have room for (nmatrix_add_row) */
 };
 

@@ -285,9 +285,12 @@ static int json_cells(const char *path, json_object *root, const char *figure,
 				return read_err(err, errlen, "%s: cells[%zu].samples: expected a count", path, i);
 			m->samples[k] = (int)s;
 		}
-		if (not_met && json_object_object_get_ex(c, "ci_met", &v) && v &&
-		    json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v))
-			(*not_met)++;
+		if (json_object_object_get_ex(c, "ci_met", &v) && v &&
+		    json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v)) {
+			m->ci_missed[k] = true;
+			if (not_met)
+				(*not_met)++;
+		}
 	}
 	return 0;
 }

@@ -36,6 +36,11 @@ const struct ph_exit_code ph_exit_codes[] = {
 	  "NUMA support, a page size, free memory on a node, or root where the command needs it "
 	  "(reading back where the memory is, growing a hugetlb pool), for slit without --input "
 	  "as for the command that measures.  The one line on stderr names what is missing." },
+	{ PH_EXIT_CANNOT_TELL, "slit: cannot tell: cells without the evidence for a verdict",
+	  "Some analysed cell has fewer than 6 samples or missed its CI target (its ci_met is "
+	  "false), so no verdict is given; the verdict's lacking_cells names them, and a longer "
+	  "--time (or a looser --ci) gives them the samples.  Figures without sample counts (a "
+	  "published table, a CSV) are judged as given, and the verdict says so." },
 	{ PH_EXIT_INTERRUPTED, "interrupted by a signal",
 	  "SIGINT, SIGTERM, SIGHUP or SIGQUIT, whichever it was (see SIGNALS); what was measured "
 	  "before is printed, with a note." },

@@ -22,6 +22,8 @@ enum {
 	PH_EXIT_MAGNITUDE = 3,	 /* pagehop slit: the measurement agrees with the
 				  * SLIT in order and levels, not in magnitude */
 	PH_EXIT_UNSUPPORTED = 4, /* the machine lacks what was asked for */
+	PH_EXIT_CANNOT_TELL = 5, /* pagehop slit: too few samples, or CIs missed,
+				  * for any verdict */
 	PH_EXIT_INTERRUPTED = 130,
 };
 

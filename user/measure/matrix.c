@@ -309,6 +309,7 @@ static void store(struct ph_nmatrix *m, int r, int c, const struct ph_result *re
 	m->ci_lo[k] = res->st.ci_lo;
 	m->ci_hi[k] = res->st.ci_hi;
 	m->samples[k] = (int)res->n;
+	m->ci_missed[k] = !res->ci_met;
 }
 
 static struct bitmask *first_cpu_of(const struct bitmask *nodes)

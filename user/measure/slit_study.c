@@ -178,23 +178,98 @@ static int hwloc_add(const char *path, const struct ph_slit_job *job, bool this_
 		section_str(s, "latency_distances", PH_HWLOC_LATENCY_NAME " (ps)");
 	if (b)
 		section_str(s, "bandwidth_distances", PH_HWLOC_BANDWIDTH_NAME " (MB/s)");
+	section_str(s, "memory_attributes", l && b ? "Latency (ns), Bandwidth (MiB/s)" : l ? "Latency (ns)" : "Bandwidth (MiB/s)");
 	return 0;
 }
 
-/* Every measured node must be in the SLIT, or the comparison is of two machines. */
-static int check_coverage(const struct ph_nmatrix *m, const struct ph_slit *s,
+/* Node ids listed in an error: the first few, then how many more. */
+#define IDS_NAMED 16
+
+/* Append id to the list *s of *n ids so far ("0 5 6 7 and 3 more" at the end). */
+static void ids_add(char **s, int *n, int id)
+{
+	char *t;
+
+	if (*n < IDS_NAMED) {
+		t = xasprintf("%s%s%d", *s, *n ? " " : "", id);
+		free(*s);
+		*s = t;
+	}
+	(*n)++;
+}
+
+static char *ids_done(char *s, int n)
+{
+	char *t;
+
+	if (n <= IDS_NAMED)
+		return s;
+	t = xasprintf("%s and %d more", s, n - IDS_NAMED);
+	free(s);
+	return t;
+}
+
+/* Does the recorded SLIT r have exactly the nodes of s? */
+static bool same_nodes(const struct ph_slit *r, const struct ph_slit *s)
+{
+	if (!r || r->n != s->n)
+		return false;
+	for (int i = 0; i < s->n; i++)
+		if (slit_at(r, s->ids[i], s->ids[i]) < 0)
+			return false;
+	return true;
+}
+
+/*
+ * The node ids of the input must be the SLIT's: every measured node in the
+ * SLIT, or the comparison is of two machines; and every node of the SLIT
+ * in the input, unless the input records its machine's distances over the
+ * same nodes (pagehop's JSON of some rows or columns, --cpunodebind), so
+ * that its ids are known to be that machine's node ids.  Else one line
+ * naming the ids, -EINVAL: labels such as socket numbers 1-4 against an
+ * 8-node SLIT are no verdict.
+ */
+static int check_coverage(const struct ph_input *in, const struct ph_slit *s,
 			  const char *from)
 {
+	const struct ph_nmatrix *m = in->m;
+	char *missing = xstrdup(""), *extra = xstrdup("");
+	int nmissing = 0, nextra = 0, rc = 0;
+	int *in_ids = xmalloc((m->nrows + m->ncols + 1) * sizeof(int)), nin = 0;
+	int *at;
+
 	for (int i = 0; i < m->nrows + m->ncols; i++) {
 		int id = i < m->nrows ? m->row_ids[i] : m->col_ids[i - m->nrows];
+		bool seen = false;
 
-		if (slit_at(s, id, id) < 0) {
-			ph_err("%s: has no node %d, which the measurement has; expected the SLIT of the measured machine",
-			       from, id);
-			return -EINVAL;
-		}
+		for (int j = 0; j < nin && !seen; j++)
+			seen = in_ids[j] == id;
+		if (seen)
+			continue;
+		in_ids[nin++] = id;
+		if (slit_at(s, id, id) < 0)
+			ids_add(&missing, &nmissing, id);
 	}
-	return 0;
+	at = node_index(in_ids, nin, s->ids, s->n);
+	for (int i = 0; i < s->n; i++)
+		if (at[i] < 0)
+			ids_add(&extra, &nextra, s->ids[i]);
+	missing = ids_done(missing, nmissing);
+	extra = ids_done(extra, nextra);
+	if (nmissing) {
+		ph_err("%s: has no node%s %s, which the measurement has; expected the SLIT of the measured machine, whose node ids label the input's rows and columns",
+		       from, nmissing == 1 ? "" : "s", missing);
+		rc = -EINVAL;
+	} else if (nextra && !same_nodes(in->slit, s)) {
+		ph_err("%s: node%s %s of the SLIT %s not in the input, which records no distances of its own over those nodes; expected the input's rows and columns labelled with the SLIT's node ids (numactl's node numbers, not socket numbers), every node measured",
+		       from, nextra == 1 ? "" : "s", extra, nextra == 1 ? "is" : "are");
+		rc = -EINVAL;
+	}
+	free(at);
+	free(in_ids);
+	free(missing);
+	free(extra);
+	return rc;
 }
 
 /*
@@ -240,7 +315,7 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 		job.fw = &fw;
 	}
 
-	if (job.slit && check_coverage(job.m, job.slit, slit_from))
+	if (job.slit && check_coverage(in, job.slit, slit_from))
 		goto out;
 	if (slit_analyse(&job, &a, err, sizeof(err))) {
 		ph_err("%s", err);
@@ -251,6 +326,11 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 	kernel_report(doc, a.slit_default ? a.slit_default : job.slit, &a.prop, job.m);
 	hmat_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit);
 	tiers_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit, &a.prop);
+	/* A table written from cells without the evidence says so where it is reported. */
+	if (a.verdict == PH_VERDICT_CANNOT_TELL && (p->acpi.path || p->hmat_acpi.path))
+		doc_note(doc, "%s%s%s: the table written rests on %d cell%s without the evidence for a verdict (lacking_evidence); measure longer (--time) before flashing it",
+			 p->acpi.path ? "--emit-acpi" : "", p->acpi.path && p->hmat_acpi.path ? " and " : "",
+			 p->hmat_acpi.path ? "--emit-hmat" : "", a.nlacking, a.nlacking == 1 ? "" : "s");
 	if ((p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc)) ||
 	    (p->hmat_acpi.path && hmat_emit(p, hmat, &job, doc)) ||
 	    (p->hwloc && hwloc_add(p->hwloc, &job, this_machine, doc)))

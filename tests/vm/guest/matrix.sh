@@ -13,6 +13,19 @@ j=/tmp/m.json
 # as the measuring vCPU (thread=single); let it finish first.
 pagehop chase --size 8M --time 1 >/tmp/warm 2>&1
 diag "warm-up chase: $(grep -m1 random /tmp/warm)"
+# figures FILE RC: the exit the figures give.  At these short settings a cell
+# may end with fewer than 6 samples or its CI missed: no verdict, exit 5,
+# "cannot tell", with what the figures alone would read beside it
+# (status_of_figures, and the summary after "would read: ").
+figures() {
+	[ "$2" = 5 ] || { echo "$2"; return; }
+	case $(jq -r .verdict.status_of_figures "$1") in
+	consistent | "not compared") echo 0 ;;
+	inconsistent) echo 1 ;;
+	"outside tolerance") echo 3 ;;
+	*) echo 5 ;;
+	esac
+}
 # flat FILE: the matrix's latencies all within 20% of each other.
 flat() { jq -e '[.latency_ns.values[][]] | max / min < 1.2' "$1" >/dev/null 2>&1; }
 # Under icount every vCPU's instructions advance the one guest clock, so a
@@ -61,11 +74,14 @@ diag "read GB/s: $(jq -c .bandwidth_read_GBps.values $j)"
 pagehop slit --input $j --format json >/tmp/s.json 2>/tmp/err
 rc=$?
 v=$(jq -r .verdict.summary /tmp/s.json)
+[ $rc = 5 ] && diag "cannot tell: $(jq -r '.lacking_evidence | length' /tmp/s.json) cells without the evidence: $v"
+rc=$(figures /tmp/s.json $rc)
+v=${v##*would read: }
 if [ -z "${VM_ICOUNT:-}" ]; then
 	# Plain TCG: the timings follow the host's load, not the nodes, so no
 	# verdict is predictable; the analysis must still run to a verdict.
 	case $rc in
-	0|1|3) ok "slit verdict reached: $v (exit $rc; timings under plain TCG are host noise, the flat verdicts are checked under icount)" ;;
+	0|1|3|5) ok "slit verdict reached: $v (exit $rc; timings under plain TCG are host noise, the flat verdicts are checked under icount)" ;;
 	*) not_ok "slit verdict" "rc $rc: $(cat /tmp/err)" ;;
 	esac
 elif [ "$VM_CONFIG" = flat11_icount ]; then
@@ -93,15 +109,17 @@ online() {
 }
 online
 rc2=$?
-if [ -n "${VM_ICOUNT:-}" ] && [ $rc2 != $rc ] && ! flat /tmp/o.json; then
+rc2f=$(figures /tmp/o.out.json $rc2)
+if [ -n "${VM_ICOUNT:-}" ] && [ $rc2f != $rc ] && ! flat /tmp/o.json; then
 	diag "guest not quiet, measuring again; latency_ns was $(jq -c .latency_ns.values /tmp/o.json)"
 	online
 	rc2=$?
+	rc2f=$(figures /tmp/o.out.json $rc2)
 fi
 if [ -n "${VM_ICOUNT:-}" ]; then
-	[ $rc2 = $rc ] && ok "slit online: same exit ($rc2)" || not_ok "slit online" "rc $rc2: $(cat /tmp/err)"
+	[ $rc2f = $rc ] && ok "slit online: same figures' verdict (exit $rc2)" || not_ok "slit online" "rc $rc2: $(cat /tmp/err)"
 else
-	case $rc2 in 0|1|3) ok "slit online: a verdict (exit $rc2)" ;; *) not_ok "slit online" "rc $rc2: $(cat /tmp/err)" ;; esac
+	case $rc2 in 0|1|3|5) ok "slit online: a verdict or cannot tell (exit $rc2)" ;; *) not_ok "slit online" "rc $rc2: $(cat /tmp/err)" ;; esac
 fi
 # --hmat-table: the HMAT the online run read (this machine's), so that the
 # memory tiers of both reports come from the same table.
