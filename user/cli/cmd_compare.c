@@ -7,7 +7,7 @@
  */
 #include "commands.h"
 #include "fleet.h"
-#include "read_baseline.h"
+#include "read_fleet.h"
 #include "common_opts.h"
 #include "session.h"
 #include "util.h"
@@ -79,14 +79,25 @@ static int compare_option(void *ctx, const struct ph_opt *o, const char *arg)
 	return o->id == OPT_TOLERANCE ? 0 : -EINVAL;
 }
 
+/* What the exit status says: a stray first; then whatever could not be judged; then none. */
+static int compare_status(const struct ph_fleet_docs *d, const struct ph_fleet *f)
+{
+	if (f->nranked)
+		return PH_EXIT_FAIL;
+	return d->nskipped || f->nunknown ? PH_EXIT_INCOMPLETE : PH_EXIT_OK;
+}
+
+/* The most documents named one by one on stderr; the output's table has them all. */
+#define COMPARE_SKIPS_SAID 20
+
 int cmd_compare(int argc, char *argv[])
 {
 	struct compare_args a = { .k = 4 };
-	char **paths = xcalloc((size_t)argc + 1, sizeof(*paths)), err[1024];
-	struct ph_hset *sets = NULL;
+	char **paths = xcalloc((size_t)argc + 1, sizeof(*paths));
+	struct ph_fleet_docs d = { 0 };
 	struct ph_fleet f = { 0 };
 	struct ph_doc *doc = NULL;
-	int npaths = opts_split_operands(&cmd_compare_spec, &argc, argv, paths), n = 0, rc;
+	int npaths = opts_split_operands(&cmd_compare_spec, &argc, argv, paths), rc;
 
 	session_init(&a.s, 0);
 	rc = opts_parse(&cmd_compare_spec, argc, argv, compare_option, &a);
@@ -99,26 +110,28 @@ int cmd_compare(int argc, char *argv[])
 		ph_err("no FILE or DIR; see 'pagehop compare --help'");
 		goto out;
 	}
-	for (int p = 0; p < npaths; p++) {
-		struct ph_hset *more;
-		int nmore;
-
-		if (baseline_load(paths[p], &more, &nmore, err, sizeof(err))) {
-			ph_err("%s", err);
-			goto out;
-		}
-		sets = xrealloc(sets, (size_t)(n + nmore) * sizeof(*sets));
-		memcpy(sets + n, more, (size_t)nmore * sizeof(*sets));
-		n += nmore;
-		free(more);
+	for (int p = 0; p < npaths; p++)
+		fleet_read(&d, paths[p]);
+	if (!d.n) {
+		if (d.nskipped == 1)
+			ph_err("%s", d.skipped[0].why);
+		else
+			ph_err("none of %d documents reads: %s (and %d more)", d.nskipped, d.skipped[0].why,
+			       d.nskipped - 1);
+		goto out;
 	}
-	fleet_compare(sets, n, a.k, a.over, a.set, &f);
-	doc = fleet_doc(sets, n, &f, a.k);
-	rc = doc_render(doc, a.s.fmt, stdout) ? PH_EXIT_FAIL : f.nranked ? PH_EXIT_FAIL : PH_EXIT_OK;
+	for (int i = 0; i < d.nskipped && i < COMPARE_SKIPS_SAID; i++)
+		ph_warn("skipped %s", d.skipped[i].why);
+	if (d.nskipped > COMPARE_SKIPS_SAID)
+		ph_warn("skipped %d more documents (the output's skipped table names them all)",
+			d.nskipped - COMPARE_SKIPS_SAID);
+	fleet_compare(d.sets, d.n, a.k, a.over, a.set, &f);
+	doc = fleet_doc(&d, &f, a.k);
+	rc = doc_render(doc, a.s.fmt, stdout) ? PH_EXIT_FAIL : compare_status(&d, &f);
 out:
 	doc_free(doc);
 	fleet_free(&f);
-	baseline_free(sets, n);
+	fleet_docs_free(&d);
 	free(paths);
 	session_free(&a.s);
 	return rc;

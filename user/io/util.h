@@ -22,6 +22,9 @@ enum {
 	PH_EXIT_MAGNITUDE = 3,	 /* pagehop slit: the measurement agrees with the
 				  * SLIT in order and levels, not in magnitude */
 	PH_EXIT_UNSUPPORTED = 4, /* the machine lacks what was asked for */
+	PH_EXIT_INCOMPLETE = 5,	 /* compare: no host strays among those judged,
+				  * but a document was skipped or a model
+				  * had too few hosts to judge */
 	PH_EXIT_INTERRUPTED = 130,
 };
 
@@ -84,6 +87,13 @@ void *xrealloc(void *p, size_t n);
  * *v is reallocated, *n grows by one; returns the new element.
  */
 void *xappend(void *v, int *n, size_t sz);
+/*
+ * Room in the array *v for n elements of size sz, *cap its capacity in
+ * elements: when n is beyond it, *v is reallocated to twice as many (or n,
+ * if more), so that appending one element at a time costs amortised O(1).
+ * The new room is not zeroed.  Returns *v.
+ */
+void *xreserve(void *v, size_t *cap, size_t n, size_t sz);
 
 /* "0,2,4": n ints as a plain comma list in out (cut short at size). */
 void ints_text(const int *v, int n, char *out, size_t size);
