@@ -3,7 +3,9 @@
  * cmd_compare.c - "pagehop compare FILE|DIR...": a fleet's baseline or
  * check documents, grouped by model key; the hosts whose figures stray
  * from their model's median beyond k MADs and beyond the tolerance, ranked.
- * Exit 1 when a host strays.  Judging and the document are fleet.c's.
+ * Exit 1 when a host strays, else 5 when a document was skipped or a model
+ * could not be judged.  Reading is read_fleet.c's, judging and the
+ * document fleet.c's.
  */
 #include "commands.h"
 #include "fleet.h"
@@ -46,12 +48,21 @@ const struct ph_cmdspec cmd_compare_spec = {
 	.synopsis = "[OPTIONS] FILE|DIR...",
 	.about =
 	"Read many hosts' 'pagehop baseline' or 'pagehop check --format json'\n"
-	"documents (a directory: every *.json in it), group them by model key,\n"
+	"documents (a directory: every *.json in it, which is how a fleet too\n"
+	"large for one command line is given), keep each host's newest (by the\n"
+	"provenance's time_utc; the others are named), group them by model key,\n"
 	"and for each figure of each model with three hosts or more find the\n"
 	"hosts beyond K robust sigmas of the median and beyond the tolerance.\n"
-	"Lists those hosts ranked by how many tolerances they stray, with the\n"
-	"figures that make them stray.  Exit 1 when a host strays, 0 when none.\n",
+	"Lists those hosts ranked by how many tolerances they stray (stray_tols),\n"
+	"with the figures that make them stray.  A document that cannot be read\n"
+	"is skipped and named, and the rest compared; a model with fewer hosts\n"
+	"is UNKNOWN.\n",
 	.groups = compare_groups,
+	.epilog =
+	"Exit status: 1 when a host strays (whatever was skipped); else 5 when\n"
+	"a document was skipped or a model is UNKNOWN; else 0.  2 for bad usage,\n"
+	"or when no document reads.\n"
+	"See docs/diagnostics.md, section \"Comparing a fleet\".\n",
 	.refused = compare_refused,
 };
 
