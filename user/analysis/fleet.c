@@ -478,8 +478,8 @@ static void left_out(struct ph_doc *doc, const struct ph_fleet_docs *docs, const
 	}
 	if (f->nolder) {
 		name_few(few, sizeof(few), f->nolder, older_name, &oc);
-		doc_note(doc, "%d document(s) left out for a newer one of the same host (by provenance time_utc; "
-			 "of equal ones, the last given): %s", f->nolder, few);
+		doc_note(doc, "%d document(s) left out for a newer one of the same host (newest by provenance "
+			 "time_utc; of equal or missing ones, the last given): %s", f->nolder, few);
 	}
 	free(oc.which);
 }
