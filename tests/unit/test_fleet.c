@@ -5,7 +5,8 @@
  * computed by hand, with an even count of hosts, a host given four times
  * (its newest counts, once) and models too small to judge; on the synthetic fleet of tests/data/compare (make.py:
  * 20 hosts drawn with realistic noise, one with node 1's triad 20% low),
- * the one made to stray is found, and none of the 20 is.
+ * the one made to stray is found, and none of the 20 is; and the reader of
+ * a fleet's files, which skips and names what does not read.
  */
 #include "unit.h"
 #include "fleet.h"
@@ -13,7 +14,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void host(struct ph_hset *s, const char *model, double triad)
 {
@@ -218,6 +222,69 @@ static void test_synthetic_fleet(void **state)
 	baseline_free(sets, n);
 }
 
+static void put(const char *dir, const char *name, const char *text, size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+}
+
+static void test_read(void **state)
+{
+	/* A directory of a good document, a truncated one, one not named
+	 * *.json, a hidden one, a directory named *.json; then a missing path
+	 * and an empty directory: one document, four skipped in the order
+	 * given, each reason after its path. */
+	char dir[] = "/tmp/pagehop-test-fleet-XXXXXX", path[256], *text = NULL;
+	struct ph_fleet_docs d = { 0 };
+	size_t len = 0;
+	FILE *f = fopen("tests/data/compare/host01.json", "r");
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(getdelim(&text, &len, '\0', f) > 0, 1);
+	fclose(f);
+	len = strlen(text);
+	assert_non_null(mkdtemp(dir));
+	put(dir, "a.json", text, len);
+	put(dir, "b.json", text, len / 2);
+	put(dir, "c.txt", text, len);
+	put(dir, ".d.json", text, len);
+	snprintf(path, sizeof(path), "%s/e.json", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	fleet_read(&d, dir);
+	snprintf(path, sizeof(path), "%s/none.json", dir);
+	fleet_read(&d, path);
+	snprintf(path, sizeof(path), "%s/e.json", dir);
+	fleet_read(&d, path);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.sets[0].host, "host01");
+	assert_int_equal(d.nskipped, 4);
+	snprintf(path, sizeof(path), "%s/b.json: not JSON: ", dir);
+	assert_string_equal(d.skipped[0].path + strlen(dir), "/b.json");
+	assert_memory_equal(d.skipped[0].why, path, strlen(path));
+	snprintf(path, sizeof(path), "%s/e.json: a directory, not a document", dir);
+	assert_string_equal(d.skipped[1].why, path);
+	snprintf(path, sizeof(path), "%s/none.json: No such file or directory", dir);
+	assert_string_equal(d.skipped[2].why, path);
+	snprintf(path, sizeof(path), "%s/e.json: no document in the directory (no *.json file)", dir);
+	assert_string_equal(d.skipped[3].why, path);
+	fleet_docs_free(&d);
+	for (const char *n = "a.json\0b.json\0c.txt\0.d.json\0"; *n; n += strlen(n) + 1) {
+		snprintf(path, sizeof(path), "%s/%s", dir, n);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/e.json", dir);
+	rmdir(path);
+	rmdir(dir);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_newest_per_host),
 		cmocka_unit_test(test_unknown_models),
 		cmocka_unit_test(test_synthetic_fleet),
+		cmocka_unit_test(test_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
