@@ -196,6 +196,21 @@ static void test_unknown_models(void **state)
 	assert_int_equal(f.models[2].nfigs_few, 1);
 	fleet_free(&f);
 	free_all(s, 6);
+	/* Three hosts, each with a figure of its own: no figure on three of
+	 * them, so the model is UNKNOWN although it has the hosts. */
+	for (int i = 0; i < 3; i++) {
+		memset(&s[i], 0, sizeof(s[i]));
+		snprintf(s[i].model, sizeof(s[i].model), "m=a");
+		hset_add_fig(&s[i], "latency_4k", i, i, "ns", 100, 99, 101);
+	}
+	fleet_compare(s, 3, 4, NULL, NULL, &f);
+	assert_true(f.models[0].judged);
+	assert_int_equal(f.models[0].nfigs, 0);
+	assert_int_equal(f.models[0].nfigs_few, 3);
+	assert_int_equal(f.nunknown, 1);
+	assert_int_equal(f.nsmall, 3);
+	fleet_free(&f);
+	free_all(s, 3);
 }
 
 static void test_synthetic_fleet(void **state)

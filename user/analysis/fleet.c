@@ -217,7 +217,14 @@ static int by_rank(const void *a, const void *b)
 	const struct ph_stray *x = a, *y = b;
 	int c = cmp_int(sort_pos[x->set], sort_pos[y->set]);
 
-	return c ? c : cmp_double(&x->score, &y->score) * -1;
+	/* of one host, the furthest first; of equal ones, by figure and nodes */
+	if (!c)
+		c = cmp_double(&y->score, &x->score);
+	if (!c)
+		c = strcmp(x->fig.name, y->fig.name);
+	if (!c)
+		c = cmp_int(x->fig.node, y->fig.node);
+	return c ? c : cmp_int(x->fig.mem_node, y->fig.mem_node);
 }
 
 static int by_first_doc(const void *a, const void *b)
@@ -278,6 +285,10 @@ void fleet_compare(const struct ph_hset *sets, int n, double k,
 			continue;
 		}
 		judge_model(sets, &idx[a], b - a, md, &j, out);
+		if (!md->nfigs) {	/* no figure on three of its hosts: nothing said of them */
+			out->nunknown++;
+			out->nsmall += b - a;
+		}
 		for (int i = a; i < b; i++)
 			md->nstraying += out->score[idx[i]] > 0;
 	}
@@ -372,7 +383,7 @@ static void models_table(struct ph_doc *doc, const struct ph_fleet *f)
 		int row = table_add_row(t);
 
 		table_str(t, row, "model", md->model);
-		table_str(t, row, "status", !md->judged ? "UNKNOWN" : md->nstraying ? "STRAYING" : "OK");
+		table_str(t, row, "status", !md->judged || !md->nfigs ? "UNKNOWN" : md->nstraying ? "STRAYING" : "OK");
 		table_int(t, row, "hosts", md->nhosts);
 		table_int(t, row, "needs_hosts", FLEET_MIN_HOSTS);
 		if (md->judged) {
@@ -495,7 +506,8 @@ struct ph_doc *fleet_doc(const struct ph_fleet_docs *docs, const struct ph_fleet
 	left_out(doc, docs, f);
 	if (f->nunknown)
 		doc_note(doc, "%d model(s) UNKNOWN, %d host(s) not judged: a model needs %d hosts or more "
-			 "for its median to tell which strays", f->nunknown, f->nsmall, FLEET_MIN_HOSTS);
+			 "(needs_hosts), and a figure on as many of them, for its median to tell which strays",
+			 f->nunknown, f->nsmall, FLEET_MIN_HOSTS);
 	for (int m = 0; m < f->nmodels; m++)
 		if (f->models[m].nfigs_few) {
 			doc_note(doc, "figures on fewer than %d hosts of their model are not judged "

@@ -30,7 +30,7 @@ struct ph_stray {
 struct ph_fleet_model {
 	const char *model;	/* the key, in the first of its documents */
 	int nhosts;		/* hosts, each by its newest document */
-	bool judged;		/* nhosts >= FLEET_MIN_HOSTS; else UNKNOWN */
+	bool judged;		/* nhosts >= FLEET_MIN_HOSTS; else UNKNOWN, as when nfigs is 0 */
 	int nfigs;		/* figures (name, node, mem_node) judged */
 	int nfigs_few;		/* figures on fewer than FLEET_MIN_HOSTS of its hosts: not judged */
 	int nstraying;		/* hosts with a stray */
@@ -44,7 +44,7 @@ struct ph_fleet {
 	int nranked;
 	struct ph_fleet_model *models;	/* in order of their first document */
 	int nmodels;
-	int nunknown;		/* models not judged (too few hosts) */
+	int nunknown;		/* models UNKNOWN: too few hosts, or no figure on enough of them */
 	int nsmall;		/* hosts of those models */
 	int nhosts;		/* distinct hosts */
 	/*
