@@ -62,8 +62,8 @@ for n in "${sizes[@]}"; do
 	# the summary's first line of it, in any of the three formats
 	straying=$(grep -m1 -oE 'hosts_straying"?[:, ]+[0-9]+' "$dir/out" | grep -oE '[0-9]+$' || true)
 	read -r wall user sys rss < <(tail -n 1 "$dir/time")	# after "Command exited with ..."
-	printf '%-8s %-8s %-7.1f %-7s %-7.2f %-10.0f %-5s %s\n' "$n" "$models" \
-		"$(echo "$t1 - $t0" | bc)" "$wall" "$(echo "$user + $sys" | bc)" "$(echo "$rss / 1024" | bc -l)" \
-		"$rc" "${straying:-?}"
+	awk -v n="$n" -v m="$models" -v g="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
+		-v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v rc="$rc" -v h="${straying:-?}" \
+		'BEGIN { printf "%-8s %-8s %-7.1f %-7s %-7.2f %-10.0f %-5s %s\n", n, m, g, w, u + s, r / 1024, rc, h }'
 	[ -n "${KEEP:-}" ] || rm -rf "$d"
 done
