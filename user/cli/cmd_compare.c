@@ -3,11 +3,13 @@
  * cmd_compare.c - "pagehop compare FILE|DIR...": a fleet's baseline or
  * check documents, grouped by model key; the hosts whose figures stray
  * from their model's median beyond k MADs and beyond the tolerance, ranked.
- * Exit 1 when a host strays.  Judging and the document are fleet.c's.
+ * Exit 1 when a host strays, else 5 when a document was skipped or a model
+ * could not be judged.  Reading is read_fleet.c's, judging and the
+ * document fleet.c's.
  */
 #include "commands.h"
 #include "fleet.h"
-#include "read_baseline.h"
+#include "read_fleet.h"
 #include "common_opts.h"
 #include "session.h"
 #include "util.h"
@@ -46,12 +48,21 @@ const struct ph_cmdspec cmd_compare_spec = {
 	.synopsis = "[OPTIONS] FILE|DIR...",
 	.about =
 	"Read many hosts' 'pagehop baseline' or 'pagehop check --format json'\n"
-	"documents (a directory: every *.json in it), group them by model key,\n"
+	"documents (a directory: every *.json in it, which is how a fleet too\n"
+	"large for one command line is given), keep each host's newest (by the\n"
+	"provenance's time_utc; the others are named), group them by model key,\n"
 	"and for each figure of each model with three hosts or more find the\n"
 	"hosts beyond K robust sigmas of the median and beyond the tolerance.\n"
-	"Lists those hosts ranked by how many tolerances they stray, with the\n"
-	"figures that make them stray.  Exit 1 when a host strays, 0 when none.\n",
+	"Lists those hosts ranked by how many tolerances they stray (stray_tols),\n"
+	"with the figures that make them stray.  A document that cannot be read\n"
+	"is skipped and named, and the rest compared; a model with fewer hosts\n"
+	"is UNKNOWN.\n",
 	.groups = compare_groups,
+	.epilog =
+	"Exit status: 1 when a host strays (whatever was skipped); else 5 when\n"
+	"a document was skipped or a model is UNKNOWN; else 0.  2 for bad usage,\n"
+	"or when no document reads.\n"
+	"See docs/diagnostics.md, section \"Comparing a fleet\".\n",
 	.refused = compare_refused,
 };
 
@@ -79,14 +90,25 @@ static int compare_option(void *ctx, const struct ph_opt *o, const char *arg)
 	return o->id == OPT_TOLERANCE ? 0 : -EINVAL;
 }
 
+/* What the exit status says: a stray first; then whatever could not be judged; then none. */
+static int compare_status(const struct ph_fleet_docs *d, const struct ph_fleet *f)
+{
+	if (f->nranked)
+		return PH_EXIT_FAIL;
+	return d->nskipped || f->nunknown ? PH_EXIT_CANNOT_TELL : PH_EXIT_OK;
+}
+
+/* The most documents named one by one on stderr; the output's table has them all. */
+#define COMPARE_SKIPS_SAID 20
+
 int cmd_compare(int argc, char *argv[])
 {
 	struct compare_args a = { .k = 4 };
-	char **paths = xcalloc((size_t)argc + 1, sizeof(*paths)), err[1024];
-	struct ph_hset *sets = NULL;
+	char **paths = xcalloc((size_t)argc + 1, sizeof(*paths));
+	struct ph_fleet_docs d = { 0 };
 	struct ph_fleet f = { 0 };
 	struct ph_doc *doc = NULL;
-	int npaths = opts_split_operands(&cmd_compare_spec, &argc, argv, paths), n = 0, rc;
+	int npaths = opts_split_operands(&cmd_compare_spec, &argc, argv, paths), rc;
 
 	session_init(&a.s, 0);
 	rc = opts_parse(&cmd_compare_spec, argc, argv, compare_option, &a);
@@ -99,26 +121,28 @@ int cmd_compare(int argc, char *argv[])
 		ph_err("no FILE or DIR; see 'pagehop compare --help'");
 		goto out;
 	}
-	for (int p = 0; p < npaths; p++) {
-		struct ph_hset *more;
-		int nmore;
-
-		if (baseline_load(paths[p], &more, &nmore, err, sizeof(err))) {
-			ph_err("%s", err);
-			goto out;
-		}
-		sets = xrealloc(sets, (size_t)(n + nmore) * sizeof(*sets));
-		memcpy(sets + n, more, (size_t)nmore * sizeof(*sets));
-		n += nmore;
-		free(more);
+	for (int p = 0; p < npaths; p++)
+		fleet_read(&d, paths[p]);
+	if (!d.n) {
+		if (d.nskipped == 1)
+			ph_err("%s", d.skipped[0].why);
+		else
+			ph_err("none of %d documents reads: %s (and %d more)", d.nskipped, d.skipped[0].why,
+			       d.nskipped - 1);
+		goto out;
 	}
-	fleet_compare(sets, n, a.k, a.over, a.set, &f);
-	doc = fleet_doc(sets, n, &f, a.k);
-	rc = doc_render(doc, a.s.fmt, stdout) ? PH_EXIT_FAIL : f.nranked ? PH_EXIT_FAIL : PH_EXIT_OK;
+	for (int i = 0; i < d.nskipped && i < COMPARE_SKIPS_SAID; i++)
+		ph_warn("skipped %s", d.skipped[i].why);
+	if (d.nskipped > COMPARE_SKIPS_SAID)
+		ph_warn("skipped %d more documents (the output's skipped table names them all)",
+			d.nskipped - COMPARE_SKIPS_SAID);
+	fleet_compare(d.sets, d.n, a.k, a.over, a.set, &f);
+	doc = fleet_doc(&d, &f, a.k);
+	rc = doc_render(doc, a.s.fmt, stdout) ? PH_EXIT_FAIL : compare_status(&d, &f);
 out:
 	doc_free(doc);
 	fleet_free(&f);
-	baseline_free(sets, n);
+	fleet_docs_free(&d);
 	free(paths);
 	session_free(&a.s);
 	return rc;

@@ -58,6 +58,7 @@ struct ph_hset {
 	char model[768];	/* "cpu=...;sockets=2;nodes=4;node0=16x2;..." */
 	char source[256];	/* the file it was read from, or "" */
 	char host[128];		/* the provenance's host, or "" */
+	char time_utc[32];	/* the provenance's time stamp as written, or "" */
 	struct ph_hnode *nodes;
 	int nnodes;
 	struct ph_hfig *figs;

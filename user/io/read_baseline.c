@@ -132,6 +132,9 @@ int baseline_parse(const char *path, const char *text, struct ph_hset *out, char
 	snprintf(out->model, sizeof(out->model), "%s", json_object_get_string(key));
 	if (member(prov, "host", json_type_string))
 		snprintf(out->host, sizeof(out->host), "%s", json_object_get_string(member(prov, "host", json_type_string)));
+	if (member(prov, "time_utc", json_type_string))
+		snprintf(out->time_utc, sizeof(out->time_utc), "%s",
+			 json_object_get_string(member(prov, "time_utc", json_type_string)));
 	for (size_t i = 0; i < json_object_array_length(figs) && !rc; i++)
 		rc = parse_figure(path, json_object_array_get_idx(figs, i), (int)i, out, err, errlen);
 	set = member(root, "settings", json_type_object);

@@ -36,11 +36,15 @@ const struct ph_exit_code ph_exit_codes[] = {
 	  "NUMA support, a page size, free memory on a node, or root where the command needs it "
 	  "(reading back where the memory is, growing a hugetlb pool), for slit without --input "
 	  "as for the command that measures.  The one line on stderr names what is missing." },
-	{ PH_EXIT_CANNOT_TELL, "slit: cannot tell: cells without the evidence for a verdict",
-	  "Some analysed cell has fewer than 6 samples or missed its CI target (its ci_met is "
+	{ PH_EXIT_CANNOT_TELL, "cannot tell: the evidence for a verdict is missing",
+	  "slit: some analysed cell has fewer than 6 samples or missed its CI target (its ci_met is "
 	  "false), so no verdict is given; the verdict's lacking_cells names them, and a longer "
 	  "--time (or a looser --ci) gives them the samples.  Figures without sample counts (a "
-	  "published table, a CSV) are judged as given, and the verdict says so." },
+	  "published table, a CSV) are judged as given, and the verdict says so.  compare: no host "
+	  "strays among the documents judged, but a document was skipped (it could not be read or "
+	  "parsed: named on stderr and in the output) or a model has fewer hosts than needed to "
+	  "judge its figures (UNKNOWN in the models table); a host that strays makes the exit "
+	  "status 1 whatever was skipped." },
 	{ PH_EXIT_INTERRUPTED, "interrupted by a signal",
 	  "SIGINT, SIGTERM, SIGHUP or SIGQUIT, whichever it was (see SIGNALS); what was measured "
 	  "before is printed, with a note." },
@@ -193,6 +197,19 @@ void *xappend(void *v, int *n, size_t sz)
 	*pv = p;
 	memset(p + (size_t)*n * sz, 0, sz);
 	return p + (size_t)(*n)++ * sz;
+}
+
+void *xreserve(void *v, size_t *cap, size_t n, size_t sz)
+{
+	void **pv = v;
+
+	if (n > *cap) {
+		size_t want = *cap > n / 2 ? 2 * *cap : n;
+
+		*pv = xrealloc(*pv, want * sz);
+		*cap = want;
+	}
+	return *pv;
 }
 
 char *xstrdup(const char *s)

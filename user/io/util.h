@@ -22,8 +22,10 @@ enum {
 	PH_EXIT_MAGNITUDE = 3,	 /* pagehop slit: the measurement agrees with the
 				  * SLIT in order and levels, not in magnitude */
 	PH_EXIT_UNSUPPORTED = 4, /* the machine lacks what was asked for */
-	PH_EXIT_CANNOT_TELL = 5, /* pagehop slit: too few samples, or CIs missed,
-				  * for any verdict */
+	PH_EXIT_CANNOT_TELL = 5, /* no firm verdict: the evidence is missing
+				  * (slit: cells with too few samples or a CI
+				  * missed; compare: a document skipped or a
+				  * model too small to judge) */
 	PH_EXIT_INTERRUPTED = 130,
 };
 
@@ -86,6 +88,13 @@ void *xrealloc(void *p, size_t n);
  * *v is reallocated, *n grows by one; returns the new element.
  */
 void *xappend(void *v, int *n, size_t sz);
+/*
+ * Room in the array *v for n elements of size sz, *cap its capacity in
+ * elements: when n is beyond it, *v is reallocated to twice as many (or n,
+ * if more), so that appending one element at a time costs amortised O(1).
+ * The new room is not zeroed.  Returns *v.
+ */
+void *xreserve(void *v, size_t *cap, size_t n, size_t sz);
 
 /* "0,2,4": n ints as a plain comma list in out (cut short at size). */
 void ints_text(const int *v, int n, char *out, size_t size);
