@@ -51,6 +51,24 @@ for prefix in /usr/local /usr; do
 	sh -n "$share/slurm/pagehop-healthcheck.sh" && bash -n "$share/nhc/pagehop.nhc" &&
 		bash -n "$share/slurm/pagehop-fleet.sbatch" && pass "$prefix: the scripts parse" || fail "$prefix: a script does not parse"
 done
+# diagnostics.md's table of paths: each of both columns is a file those
+# installs made (the command: where the install recipes below put it).
+table=$(sed -n '/^### Where the files are/,/^### /p' "$root/docs/diagnostics.md" | grep '^| ' | tail -n +2)
+[ -n "$table" ] || fail "diagnostics.md: no table of paths under 'Where the files are'"
+while IFS='|' read -r _ what local deb _; do
+	for col in "/usr/local:$local" "/usr:$deb"; do
+		prefix=${col%%:*} path=$(echo "${col#*:}" | tr -d '` ')
+		case $path in
+		"$prefix/bin/pagehop") continue ;;
+		"$prefix/"*) ;;
+		*) fail "diagnostics.md: $what under $prefix: '$path' is not that prefix's"; continue ;;
+		esac
+		for f in $(eval echo "$path"); do
+			[ -f "$TMP/d$prefix$f" ] || fail "diagnostics.md names $f ($what): not installed for $prefix"
+		done
+	done
+done <<<"$table"
+pass "diagnostics.md's paths are those of both installs ($(echo "$table" | wc -l) rows)"
 # make install puts the command where the files name it: $(BINDIR).
 recipe=$(sed -n '/^install:/,/^$/p' "$root/Makefile")
 echo "$recipe" | grep -q 'install -D -m 0755 $(BUILD)/pagehop $(DESTDIR)$(BINDIR)/pagehop' &&
