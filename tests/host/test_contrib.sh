@@ -213,18 +213,18 @@ jq '(.figures[] | select(.kind == "latency" or .kind == "bandwidth") | .lower, .
 # figure further out would otherwise take the line).
 jq '(.figures[] | select(.figure == "mem_total") | .value, .ci_lo, .ci_hi) |= . * 2' "$TMP/fitting.json" >"$TMP/unmeetable.json"
 
-nhc_dies "CRITICAL" "PAGEHOP CRITICAL - node " -b "$TMP/unmeetable.json" -t 3
-expect "nhc, fitting: quiet" "$(nhc_env -b "$TMP/fitting.json" -t 3)" "rc 0"
-nhc_dies "-u, UNKNOWN" "PAGEHOP UNKNOWN - " -b "$TMP/none.json" -t 3 -u
-expect "nhc without -u, UNKNOWN: quiet" "$(nhc_env -b "$TMP/none.json" -t 3)" "rc 0"
+nhc_dies "CRITICAL" "PAGEHOP CRITICAL - node " -b "$TMP/unmeetable.json" -t 5
+expect "nhc, fitting: quiet" "$(nhc_env -b "$TMP/fitting.json" -t 5)" "rc 0"
+nhc_dies "-u, UNKNOWN" "PAGEHOP UNKNOWN - " -b "$TMP/none.json" -t 5 -u
+expect "nhc without -u, UNKNOWN: quiet" "$(nhc_env -b "$TMP/none.json" -t 5)" "rc 0"
 
-said=$(hc PAGEHOP_BASELINE="$TMP/unmeetable.json")
+said=$(hc PAGEHOP_BUDGET=5 PAGEHOP_BASELINE="$TMP/unmeetable.json")
 expect "healthcheck, CRITICAL: exit" "$?" 0
 expect "healthcheck, CRITICAL: scontrol update nodename=n17 state=drain (the check said: $said)" \
 	"$(head -n 3 "$TMP/sc.log" 2>/dev/null | paste -sd' ')" "update nodename=n17 state=drain"
 grep -q '^reason=PAGEHOP CRITICAL - node [0-9]* mem_total .*[0-9]% below baseline' "$TMP/sc.log" &&
 	pass "healthcheck: $(sed -n 4p "$TMP/sc.log")" || fail "healthcheck reason: $(cat "$TMP/sc.log" 2>/dev/null)"
-said=$(hc PAGEHOP_BASELINE="$TMP/fitting.json")
+said=$(hc PAGEHOP_BUDGET=5 PAGEHOP_BASELINE="$TMP/fitting.json")
 [ ! -e "$TMP/sc.log" ] && pass "healthcheck, fitting baseline: scontrol not called ($said)" ||
 	fail "healthcheck, fitting: $(cat "$TMP/sc.log")"
 finish
