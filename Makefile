@@ -191,7 +191,7 @@ structure:
 	@python3 scripts/structure.py --check $(BUILD)
 
 install: all
-	install -D -m 0755 $(BUILD)/pagehop $(DESTDIR)$(PREFIX)/bin/pagehop
+	install -D -m 0755 $(BUILD)/pagehop $(DESTDIR)$(BINDIR)/pagehop
 	install -D -m 0644 docs/pagehop.1 $(DESTDIR)$(PREFIX)/share/man/man1/pagehop.1
 	@mkdir -p $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	$(BUILD)/pagehop --bash-completion >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pagehop
@@ -199,13 +199,28 @@ install: all
 	@$(MAKE) --no-print-directory install-kmod
 
 # Where clusters run the check (docs/diagnostics.md): Slurm, Prometheus, NHC.
-CONTRIB_DIR = $(DESTDIR)$(PREFIX)/share/pagehop
+# The files that name pagehop's own paths are made from contrib/*.in, with
+# @BINDIR@ and @PKGDATADIR@ this PREFIX's: make install (/usr/local) and the
+# .deb (/usr: debian/rules runs this target) each name paths that exist.
+BINDIR      = $(PREFIX)/bin
+PKGDATADIR  = $(PREFIX)/share/pagehop
+CONTRIB_DIR = $(DESTDIR)$(PKGDATADIR)
+# $(call contrib_in,TEMPLATE,MODE): TEMPLATE.in substituted into CONTRIB_DIR,
+# refused if a placeholder is left.
+define contrib_in
+	@mkdir -p $(dir $(CONTRIB_DIR)/$(1))
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@PKGDATADIR@|$(PKGDATADIR)|g' contrib/$(1).in >$(CONTRIB_DIR)/$(1).tmp
+	@! grep -n '@[A-Z_][A-Z_]*@' $(CONTRIB_DIR)/$(1).tmp || \
+		{ echo "pagehop: contrib/$(1).in: a placeholder left unsubstituted" >&2; rm -f $(CONTRIB_DIR)/$(1).tmp; exit 1; }
+	@chmod $(2) $(CONTRIB_DIR)/$(1).tmp && mv $(CONTRIB_DIR)/$(1).tmp $(CONTRIB_DIR)/$(1)
+endef
 install-contrib-files:
-	install -D -m 0755 contrib/slurm/pagehop-healthcheck.sh $(CONTRIB_DIR)/slurm/pagehop-healthcheck.sh
-	install -D -m 0644 contrib/slurm/pagehop-fleet.sbatch $(CONTRIB_DIR)/slurm/pagehop-fleet.sbatch
-	install -D -m 0644 -t $(CONTRIB_DIR)/prometheus contrib/prometheus/pagehop-check.service \
-	contrib/prometheus/pagehop-check.timer contrib/prometheus/pagehop.rules.yml
-	install -D -m 0644 contrib/nhc/pagehop.nhc $(CONTRIB_DIR)/nhc/pagehop.nhc
+	$(call contrib_in,slurm/pagehop-healthcheck.sh,0755)
+	$(call contrib_in,slurm/pagehop-fleet.sbatch,0644)
+	$(call contrib_in,prometheus/pagehop-check.service,0644)
+	$(call contrib_in,prometheus/pagehop-check.timer,0644)
+	$(call contrib_in,nhc/pagehop.nhc,0644)
+	install -D -m 0644 contrib/prometheus/pagehop.rules.yml $(CONTRIB_DIR)/prometheus/pagehop.rules.yml
 	install -D -m 0644 docs/diagnostics.md $(DESTDIR)$(PREFIX)/share/doc/pagehop/diagnostics.md
 
 # The module: through dkms when it is there (rebuilt on kernel updates), else
@@ -229,7 +244,7 @@ install-kmod:
 	fi
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/pagehop $(DESTDIR)$(PREFIX)/share/man/man1/pagehop.1
+	rm -f $(DESTDIR)$(BINDIR)/pagehop $(DESTDIR)$(PREFIX)/share/man/man1/pagehop.1
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pagehop
 	rm -rf $(CONTRIB_DIR) $(DESTDIR)$(PREFIX)/share/doc/pagehop/diagnostics.md
 	-@if command -v dkms >/dev/null 2>&1 && [ -z "$(DESTDIR)" ]; then \

@@ -26,7 +26,7 @@ check_pkgs=(clang libcmocka-dev jq numactl hwloc-nox
 	linux-image-amd64 linux-headers-amd64
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
 	acpica-tools dkms gnuplot-nox
-	slurm-wlm munge prometheus-node-exporter bc
+	slurm-wlm munge prometheus-node-exporter prometheus bc
 	chromium python3-html5lib libxml2-utils
 	dpkg-dev debhelper dh-dkms lintian fakeroot bash-completion)
 bench_pkgs=(likwid gnuplot-nox jq)

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # test_deb.sh - "make deb" builds pagehop and pagehop-dkms (in a copy of the
-# tree, so nothing is written beside it), lintian reports no error, both
-# install with dpkg -i: pagehop --version from /usr/bin, the man page and
-# the bash completion in place, and "dkms status" shows the module
+# tree, so nothing is written beside it), lintian reports no error, the
+# package's systemd unit, timer, Slurm and NHC files name /usr/bin/pagehop
+# and the package holds it (read from the package, dpkg-deb -x), both
+# install with dpkg -i: pagehop --version from /usr/bin, the unit passes
+# systemd-analyze verify, the man page and the bash completion in place, and "dkms status" shows the module
 # installed for every kernel here that has headers; dpkg --purge then
 # leaves nothing: no file of either package, no /usr/src/pagehop-API, no
 # dkms tree, no pagehop.ko under /lib/modules.  Skips, with the reason,
@@ -21,11 +23,18 @@ dpkg-query -W -f='${Status}' pagehop pagehop-dkms 2>/dev/null | grep -q 'install
 api=$(sed -n 's/^#define PAGEHOP_API_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$root/include/uapi/pagehop.h")
 ver=$(dpkg-parsechangelog -l "$root/debian/changelog" -S Version)
 
-before=$(ls -A "$root/..")
+# What dpkg-buildpackage writes beside the tree it builds: files named
+# after the source or a binary package, then "_" (pagehop_VER_ARCH.deb,
+# .buildinfo, .changes, .dsc, .tar.*, pagehop-dkms_VER_all.deb, -dbgsym
+# packages).  Only those names are compared: other processes may change
+# the rest of the parent directory while this test runs.
+beside() { (cd "$root/.." && ls -d pagehop_* pagehop-dkms_* pagehop-dbgsym_* 2>/dev/null | sort); }
+before=$(beside)
 t0=$(date +%s)
 make -C "$root" --no-print-directory BUILD="$TMP/b" deb >"$TMP/build.log" 2>&1 ||
 	{ fail "make deb: $(tail -n 20 "$TMP/build.log")"; finish; }
-expect "nothing written beside the tree" "$(ls -A "$root/..")" "$before"
+expect "nothing written beside the tree (pagehop_*, pagehop-dkms_*, pagehop-dbgsym_* in $(cd "$root/.." && pwd))" \
+	"$(beside)" "$before"
 cmd=$TMP/b/deb/pagehop_${ver}_amd64.deb
 dkmsdeb=$TMP/b/deb/pagehop-dkms_${ver}_all.deb
 [ -f "$cmd" ] && [ -f "$dkmsdeb" ] && pass "make deb in $(($(date +%s) - t0))s: $(cd "$TMP/b/deb" && ls *.deb | tr '\n' ' ')" ||
@@ -33,6 +42,29 @@ dkmsdeb=$TMP/b/deb/pagehop-dkms_${ver}_all.deb
 lintian "$TMP/b/deb/pagehop_${ver}_amd64.changes" >"$TMP/lintian" 2>&1
 grep -q '^E:' "$TMP/lintian" && fail "lintian errors: $(grep '^E:' "$TMP/lintian" | head -n 5)" ||
 	pass "lintian: no error ($(grep -c '^W:' "$TMP/lintian") warnings)"
+
+# The package's contrib files name paths the package has: read from the
+# extracted package, not from the tree.
+x=$TMP/x
+dpkg-deb -x "$cmd" "$x"
+unit=$x/usr/share/pagehop/prometheus/pagehop-check.service
+exec=$(sed -n 's/^ExecStart=\([^ ]*\) .*/\1/p' "$unit" 2>/dev/null)
+[ -n "$exec" ] && [ -x "$x$exec" ] && pass "the package's unit runs $exec, which the package holds" ||
+	fail "the package's unit runs '${exec:-nothing}': not in the package ($(dpkg-deb -c "$cmd" | grep -c bin/) bin entries)"
+expect "the unit is made for /usr" "$exec" /usr/bin/pagehop
+timer=$(sed -n 's/^#.* root \(\/[^ ]*\) check .*/\1/p' "$x/usr/share/pagehop/prometheus/pagehop-check.timer")
+expect "the timer's cron example runs the package's pagehop" "$timer" /usr/bin/pagehop
+expect "the HealthCheckProgram's default command" \
+	"$(sed -n 's/^PAGEHOP=${PAGEHOP:-\(.*\)}$/\1/p' "$x/usr/share/pagehop/slurm/pagehop-healthcheck.sh")" /usr/bin/pagehop
+expect "the fleet job's default command" \
+	"$(sed -n 's/^PAGEHOP=${PAGEHOP:-\(.*\)}$/\1/p' "$x/usr/share/pagehop/slurm/pagehop-fleet.sbatch")" /usr/bin/pagehop
+expect "NHC's default command" \
+	"$(sed -n 's/^PAGEHOP_CMD="${PAGEHOP_CMD:-\(.*\)}"$/\1/p' "$x/usr/share/pagehop/nhc/pagehop.nhc")" /usr/bin/pagehop
+hcp=$(sed -n 's/^#   HealthCheckProgram=//p' "$x/usr/share/pagehop/slurm/pagehop-healthcheck.sh")
+[ -n "$hcp" ] && [ -x "$x$hcp" ] && pass "the slurm.conf example names $hcp, executable in the package" ||
+	fail "the slurm.conf example names '$hcp': not an executable of the package"
+left=$(grep -rln '@[A-Z_]*@\|/usr/local' "$x/usr/share/pagehop")
+[ -z "$left" ] && pass "no placeholder or /usr/local path in the package's contrib files" || fail "in the package: $left"
 
 kernels=()
 for d in /lib/modules/*/build; do
@@ -54,6 +86,14 @@ expect "pagehop --version" "$(/usr/bin/pagehop --version)" "pagehop ${ver%%-*}"
 [ -f /usr/share/man/man1/pagehop.1.gz ] && pass "man page installed" || fail "no /usr/share/man/man1/pagehop.1.gz"
 grep -q 'complete -F _pagehop pagehop' /usr/share/bash-completion/completions/pagehop 2>/dev/null &&
 	pass "bash completion installed" || fail "no bash completion"
+# Installed: systemd reads the unit as the package ships it.
+if ! command -v systemd-analyze >/dev/null; then
+	echo "systemd-analyze is not installed: the unit is not verified"
+elif systemd-analyze verify /usr/share/pagehop/prometheus/pagehop-check.service >"$TMP/sa" 2>&1; then
+	pass "systemd-analyze verify: the installed unit"
+else
+	fail "systemd-analyze verify: $(cat "$TMP/sa")"
+fi
 for k in "${kernels[@]}"; do
 	st=$(dkms status "pagehop/$api" -k "$k" 2>/dev/null)
 	echo "$st" | grep -q ": installed" && pass "dkms status: $st" ||

@@ -48,7 +48,7 @@ while read -r name value; do
 done < <(grep -v '^#' "$TMP/tf/pagehop.prom")
 [ $n -gt 5 ] && pass "$n series of the file are in /metrics" || fail "only $n series; check said: $(head -n 1 "$TMP/out")"
 node=$(jq -r '.figures[] | select(.figure == "bandwidth_triad") | .node' "$TMP/b.json" | head -n 1)
-grep -q "^pagehop_bandwidth_GBps{hop=\"0\",kernel=\"triad\",mem_node=\"$node\",node=\"$node\"} " "$TMP/metrics" &&
+grep -q "^pagehop_bandwidth_bytes_per_second{figure=\"bandwidth_triad\",hop=\"0\",kernel=\"triad\",mem_node=\"$node\",node=\"$node\"} " "$TMP/metrics" &&
 	pass "triad of node $node with its labels" || fail "triad: none in /metrics; check said: $(head -n 1 "$TMP/out")"
 grep -q "^pagehop_memory_bytes{node=\"$node\"} " "$TMP/metrics" && pass "memory of node $node" ||
 	fail "memory: $(grep pagehop_memory "$TMP/metrics")"

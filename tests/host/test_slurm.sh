@@ -3,11 +3,14 @@
 # and munge), its configuration, state and sockets in this test's
 # directory, munged, slurmctld and slurmd started here and stopped at the
 # end.  In it: an "srun pagehop check --format json" job finishes and its
-# document parses; contrib/slurm/pagehop-healthcheck.sh, run as slurmd runs
-# a HealthCheckProgram, leaves the node DRAINED with the verdict line as
-# its reason against a baseline this machine cannot meet (twice its
-# memory), and IDLE against one it meets.  Skipped, with the reason, where
-# Slurm cannot start here.
+# document parses; the HealthCheckProgram, installed for a prefix where
+# pagehop is not, and run as slurmd runs it (no PATH), leaves the node
+# DRAINED with a reason that says pagehop is missing; with the real
+# command, DRAINED with the verdict line as its reason against a baseline
+# this machine cannot meet (twice its memory), and IDLE against one it
+# meets; and slurmd itself, given it as HealthCheckProgram, drains the
+# node with pagehop missing.  Skipped, with the reason, where Slurm cannot
+# start here.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip_test "needs root: slurmd and munged run as root here"
@@ -101,21 +104,56 @@ jq '(.figures[] | select(.kind == "latency" or .kind == "bandwidth") | .lower, .
 # the memory is out, so the verdict's line names it (a noisy 2 s bandwidth
 # figure further out would otherwise take the line).
 jq '(.figures[] | select(.figure == "mem_total") | .value, .ci_lo, .ci_hi) |= . * 2' "$TMP/fitting.json" >"$TMP/unmeetable.json"
+# The HealthCheckProgram as installed for a prefix of this test's: its
+# default command, $P/bin/pagehop, is not there.
+P=$TMP/prefix
+make -s -C "$root" install-contrib-files PREFIX="$P" >"$TMP/mk" 2>&1 || fail "make install-contrib-files: $(tail -n 3 "$TMP/mk")"
+hcprog=$P/share/pagehop/slurm/pagehop-healthcheck.sh
+# hc [VAR=VALUE...]: as slurmd runs it, with no PATH of its own.
 hc() {
-	SLURMD_NODENAME=$node PAGEHOP=$PAGEHOP PAGEHOP_BASELINE=$1 PAGEHOP_BUDGET=5 \
-		sh "$root/contrib/slurm/pagehop-healthcheck.sh"
+	env -i SLURMD_NODENAME="$node" SLURM_CONF="$SLURM_CONF" PAGEHOP_BUDGET=5 "$@" sh "$hcprog" >>"$TMP/hc.out" 2>&1
 }
-hc "$TMP/unmeetable.json"
-show=$(scontrol show node "$node")
-echo "$show" | grep -q 'State=[A-Z+]*DRAIN' && pass "unmeetable baseline: node drained" ||
-	fail "unmeetable: $(echo "$show" | grep -o 'State=[^ ]*')"
-reason=$(echo "$show" | sed -n 's/^ *Reason=\(.*\) \[root@.*$/\1/p')
-case $reason in
-"PAGEHOP CRITICAL - node "*" mem_total "*"50% below baseline"*) pass "the reason is the verdict: $reason" ;;
-*) fail "reason: '$reason'" ;;
+reason() { scontrol show node "$node" | sed -n 's/^ *Reason=\(.*\) \[root@.*$/\1/p'; }
+resume() {
+	scontrol update nodename="$node" state=resume
+	for _ in $(seq 20); do [ "$(sinfo -h -n "$node" -o %T)" = idle ] && break; sleep 0.5; done
+}
+drained() { scontrol show node "$node" | grep -q 'State=[A-Z+]*DRAIN'; }
+
+hc PAGEHOP_BASELINE="$TMP/unmeetable.json"
+drained && pass "pagehop missing: node drained" || fail "pagehop missing: $(scontrol show node "$node" | grep -o 'State=[^ ]*'): $(cat "$TMP/hc.out")"
+r=$(reason)
+expect "the reason says pagehop is missing" "$r" "PAGEHOP FAILED - $P/bin/pagehop is missing or not executable"
+resume
+
+hc PAGEHOP="$PAGEHOP" PAGEHOP_BASELINE="$TMP/unmeetable.json"
+drained && pass "unmeetable baseline: node drained" ||
+	fail "unmeetable: $(scontrol show node "$node" | grep -o 'State=[^ ]*'): $(tail -n 1 "$TMP/hc.out")"
+r=$(reason)
+case $r in
+"PAGEHOP CRITICAL - node "*" mem_total "*"% below baseline"*) pass "the reason is the verdict: $r" ;;
+*) fail "reason: '$r' ($(tail -n 1 "$TMP/hc.out"))" ;;
 esac
-scontrol update nodename="$node" state=resume
-for _ in $(seq 20); do [ "$(sinfo -h -n "$node" -o %T)" = idle ] && break; sleep 0.5; done
-hc "$TMP/fitting.json"
-expect "fitting baseline: node idle" "$(sinfo -h -n "$node" -o %T)" idle
+resume
+hc PAGEHOP="$PAGEHOP" PAGEHOP_BASELINE="$TMP/fitting.json"
+expect "fitting baseline: node idle ($(tail -n 1 "$TMP/hc.out"))" "$(sinfo -h -n "$node" -o %T)" idle
+
+# ---- slurmd runs it: HealthCheckProgram in slurm.conf, pagehop missing ----
+# slurmd runs it with SLURMD_NODENAME alone in its environment; the wrapper
+# adds only SLURM_CONF, since this Slurm's configuration is not in /etc/slurm
+# (scontrol would not find it).
+printf '#!/bin/sh\nSLURM_CONF=%s exec sh %s\n' "$SLURM_CONF" "$hcprog" >"$T/hc-wrapper.sh"
+chmod 755 "$T/hc-wrapper.sh"
+cat >>"$T/slurm.conf" <<CONF
+HealthCheckProgram=$T/hc-wrapper.sh
+HealthCheckInterval=5
+HealthCheckNodeState=ANY
+CONF
+drained && resume
+scontrol reconfigure
+for _ in $(seq 60); do drained && break; sleep 0.5; done
+drained && pass "slurmd's HealthCheckProgram, pagehop missing: node drained" ||
+	fail "slurmd's HealthCheckProgram: node $(sinfo -h -n "$node" -o %T): $(grep -A4 -i health "$T/slurmd.log" | tail -n 5)"
+r=$(reason)
+expect "slurmd's HealthCheckProgram: the reason" "$r" "PAGEHOP FAILED - $P/bin/pagehop is missing or not executable"
 finish

@@ -2,11 +2,9 @@
 /*
  * test_read_baseline.c - baseline documents read into the health model,
  * refusals of what cannot be a reference (no CI, no model key, another
- * command's document, bad tolerances), and the textfile metrics rendered
- * from a model written by hand.
+ * command's document, bad tolerances).
  */
 #include "unit.h"
-#include "prom.h"
 #include "read_baseline.h"
 #include "util.h"
 
@@ -111,47 +109,12 @@ static void test_load_dir(void **state)
 	free(dir);
 }
 
-static void test_prom(void **state)
-{
-	struct ph_hset s = { 0 };
-	struct ph_hfindings f = { 0 };
-	struct ph_hfinding *x;
-	char *t;
-
-	(void)state;
-	hset_add_fig(&s, "latency_2m", 1, 1, "ns", 95.5, 95, 96);
-	hset_add_fig(&s, "bandwidth_read_hop2", 0, 3, "GB/s", 20.25, 20, 21);
-	hset_add_fig(&s, "mem_total", 1, 1, "GiB", 2, 2, 2);
-	hset_add_fig(&s, "hugepages_1g", 1, 1, "bool", 1, 1, 1);
-	x = hfindings_add(&f);
-	x->fig = s.figs[0];
-	x->st = PH_H_CRITICAL;
-	x = hfindings_add(&f);
-	snprintf(x->fig.name, sizeof(x->fig.name), "we\"ird\\");
-	x->fig.node = -1;
-	x->basis = PH_HB_SETTING;
-	x->st = PH_H_WARNING;
-	t = prom_render(&s, &f, PH_H_CRITICAL, 1.5, 1700000000);
-	assert_non_null(strstr(t, "\npagehop_check_status 2\n"));
-	assert_non_null(strstr(t, "\npagehop_latency_ns{node=\"1\",mem_node=\"1\",page_size=\"2m\",hop=\"0\"} 95.50\n"));
-	assert_non_null(strstr(t, "\npagehop_bandwidth_GBps{node=\"0\",mem_node=\"3\",kernel=\"read\",hop=\"2\"} 20.250\n"));
-	assert_non_null(strstr(t, "\npagehop_memory_bytes{node=\"1\"} 2147483648\n"));
-	assert_non_null(strstr(t, "\npagehop_hugepages_available{node=\"1\",page_size=\"1g\"} 1\n"));
-	assert_non_null(strstr(t, "\npagehop_figure_status{node=\"1\",mem_node=\"1\",figure=\"latency_2m\"} 2\n"));
-	assert_non_null(strstr(t, "\npagehop_setting_status{setting=\"we\\\"ird\\\\\",basis=\"baseline\"} 1\n"));
-	assert_non_null(strstr(t, "\npagehop_check_timestamp_seconds 1700000000\n"));
-	free(t);
-	hfindings_free(&f);
-	hset_free(&s);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_good),
 		cmocka_unit_test(test_parse_refused),
 		cmocka_unit_test(test_load_dir),
-		cmocka_unit_test(test_prom),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,6 +5,7 @@
 #include "prom.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,26 @@ static int hop_of(const char *name)
 	return h ? atoi(h + 4) : 0;
 }
 
+/*
+ * The page size as the rest of pagehop names it (--page-sizes, the
+ * survey's rows): the 2 MiB latency figure is measured on THP, not on a
+ * hugetlb page; every other latency figure on 4K pages.
+ */
+static const char *latency_page_size(const char *figure)
+{
+	return !strcmp(figure, "latency_2m") ? "THP" : "4K";
+}
+
+/* "hugepages_2m" -> "2M": the hugetlb pool's size, as --page-sizes names it. */
+static void pool_size(const char *figure, char *out, size_t len)
+{
+	size_t i = 0;
+
+	for (const char *c = figure + strlen("hugepages_"); *c && i + 1 < len; c++)
+		out[i++] = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+	out[i] = '\0';
+}
+
 char *prom_render(const struct ph_hset *now, const struct ph_hfindings *f, enum ph_hstatus st,
 		  double duration_s, double timestamp_s)
 {
@@ -71,38 +92,45 @@ char *prom_render(const struct ph_hset *now, const struct ph_hfindings *f, enum 
 	put(&b, "pagehop_check_duration_seconds %.3f\n", duration_s);
 	head(&b, "pagehop_check_timestamp_seconds", "when the check ended, Unix time");
 	put(&b, "pagehop_check_timestamp_seconds %.0f\n", timestamp_s);
-	head(&b, "pagehop_latency_ns", "load-to-use latency, random pointer chase, median");
+	/* Base units, as Prometheus names them: the figures' ns and GB/s
+	 * (10^9 bytes/s) scaled, six significant digits (more than their CI
+	 * justifies).  A figure without a value (not measured) has no sample:
+	 * its pagehop_figure_status says why it is missing. */
+	head(&b, "pagehop_latency_seconds", "load-to-use latency, random pointer chase, median");
 	for (int i = 0; now && i < now->nfigs; i++) {
 		const struct ph_hfig *g = &now->figs[i];
-		int hop = hop_of(g->name);
 
-		if (strncmp(g->name, "latency_", 8))
+		if (strncmp(g->name, "latency_", 8) || !isfinite(g->value))
 			continue;
-		put(&b, "pagehop_latency_ns{node=\"%d\",mem_node=\"%d\",page_size=\"%s\",hop=\"%d\"} %.2f\n",
-		    g->node, g->mem_node, !strcmp(g->name, "latency_2m") ? "2m" : "4k", hop, g->value);
+		put(&b, "pagehop_latency_seconds{node=\"%d\",mem_node=\"%d\",page_size=\"%s\",hop=\"%d\",figure=\"%s\"} %.6g\n",
+		    g->node, g->mem_node, latency_page_size(g->name), hop_of(g->name), g->name, g->value * 1e-9);
 	}
-	head(&b, "pagehop_bandwidth_GBps", "STREAM bandwidth with a thread per core of the node, median");
+	head(&b, "pagehop_bandwidth_bytes_per_second", "STREAM bandwidth with a thread per core of the node, median");
 	for (int i = 0; now && i < now->nfigs; i++) {
 		const struct ph_hfig *g = &now->figs[i];
 		char kernel[32];
 
-		if (strncmp(g->name, "bandwidth_", 10))
+		if (strncmp(g->name, "bandwidth_", 10) || !isfinite(g->value))
 			continue;
 		snprintf(kernel, sizeof(kernel), "%s", g->name + 10);
 		kernel[strcspn(kernel, "_")] = '\0';
-		put(&b, "pagehop_bandwidth_GBps{node=\"%d\",mem_node=\"%d\",kernel=\"%s\",hop=\"%d\"} %.3f\n",
-		    g->node, g->mem_node, kernel, hop_of(g->name), g->value);
+		put(&b, "pagehop_bandwidth_bytes_per_second{node=\"%d\",mem_node=\"%d\",kernel=\"%s\",hop=\"%d\",figure=\"%s\"} %.6g\n",
+		    g->node, g->mem_node, kernel, hop_of(g->name), g->name, g->value * 1e9);
 	}
 	head(&b, "pagehop_memory_bytes", "MemTotal of the node");
 	for (int i = 0; now && i < now->nfigs; i++)
-		if (!strcmp(now->figs[i].name, "mem_total"))
+		if (!strcmp(now->figs[i].name, "mem_total") && isfinite(now->figs[i].value))
 			put(&b, "pagehop_memory_bytes{node=\"%d\"} %.0f\n", now->figs[i].node,
 			    now->figs[i].value * (double)GiB);
-	head(&b, "pagehop_hugepages_available", "1 when the node's pool of that size has a free page");
+	head(&b, "pagehop_hugepages_available", "1 when the node's hugetlb pool of that size has a free page");
 	for (int i = 0; now && i < now->nfigs; i++)
-		if (!strncmp(now->figs[i].name, "hugepages_", 10))
+		if (!strncmp(now->figs[i].name, "hugepages_", 10) && isfinite(now->figs[i].value)) {
+			char size[16];
+
+			pool_size(now->figs[i].name, size, sizeof(size));
 			put(&b, "pagehop_hugepages_available{node=\"%d\",page_size=\"%s\"} %.0f\n", now->figs[i].node,
-			    now->figs[i].name + 10, now->figs[i].value);
+			    size, now->figs[i].value);
+		}
 	head(&b, "pagehop_figure_status", "each judged figure: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN");
 	for (int i = 0; f && i < f->n; i++)
 		if (f->v[i].fig.node >= 0)

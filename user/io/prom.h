@@ -11,11 +11,16 @@
 #include "hmodel.h"
 
 /*
- * The text, malloc'd: pagehop_check_status, pagehop_check_duration_seconds,
- * pagehop_check_timestamp_seconds, pagehop_latency_ns{node,mem_node,page_size,hop},
- * pagehop_bandwidth_GBps{node,mem_node,kernel,hop}, pagehop_memory_bytes{node},
- * pagehop_hugepages_available{node,page_size}, pagehop_figure_status{node,
- * mem_node,figure} and pagehop_setting_status{setting,basis}.  f may be NULL.
+ * The text, malloc'd, in base units as Prometheus names them:
+ * pagehop_check_status, pagehop_check_duration_seconds,
+ * pagehop_check_timestamp_seconds,
+ * pagehop_latency_seconds{node,mem_node,page_size,hop,figure} (page_size
+ * 4K or THP, as --page-sizes names them),
+ * pagehop_bandwidth_bytes_per_second{node,mem_node,kernel,hop,figure},
+ * pagehop_memory_bytes{node}, pagehop_hugepages_available{node,page_size}
+ * (2M, 1G), pagehop_figure_status{node,mem_node,figure} and
+ * pagehop_setting_status{setting,basis}.  A figure without a value has no
+ * sample.  f may be NULL.
  */
 char *prom_render(const struct ph_hset *now, const struct ph_hfindings *f, enum ph_hstatus st,
 		  double duration_s, double timestamp_s);
