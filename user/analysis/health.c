@@ -528,8 +528,10 @@ enum ph_hstatus health_fold(const struct ph_hfindings *f, char *line, size_t lin
 	if (no_timed && severity(worst) < severity(PH_H_WARNING)) {
 		/* Nothing timed to judge: the untimed figures alone are no
 		 * evidence that the memory system is sound. */
-		snprintf(line, linelen, "PAGEHOP UNKNOWN - no timed figure measured: %s; %s within tolerance",
-			 f->timed_why[0] ? f->timed_why : "none of the planned ones could be", b);
+		snprintf(line, linelen, "PAGEHOP UNKNOWN - no timed figure measured: %s",
+			 f->timed_why[0] ? f->timed_why : "none of the planned ones could be");
+		if (ok_untimed)
+			append(line, linelen, "; %s within tolerance", b);
 		if (f->against[0])
 			append(line, linelen, "; against %s", f->against);
 		health_clean_line(line);
