@@ -31,11 +31,15 @@ enum {
 
 static const struct ph_opt check_opts[] = {
 	{ "budget", 0, "SECONDS", OPT_BUDGET,
-	  "the whole run's wall time; figures that would not fit\n"
-	  "are left out, most telling first", "20", NULL },
+	  "the whole run's wall time, reading the baseline\n"
+	  "included; figures that would not fit, or got too few\n"
+	  "samples for a CI, are left out and named, least\n"
+	  "telling first", "20", NULL },
 	{ "baseline", 0, "FILE|DIR", OPT_BASELINE,
-	  "judge against this baseline, or the one in DIR whose\n"
-	  "model key is this machine's", NULL, "against alike nodes only" },
+	  "judge against this baseline (at most 16 MiB), or the\n"
+	  "one in DIR whose model key is this machine's: of\n"
+	  "several, the newest by its provenance's time_utc\n"
+	  "(else the file's mtime), named in the line", NULL, "against alike nodes only" },
 	{ "tolerance", 0, "KIND=LO:UP[,...]", OPT_TOLERANCE,
 	  "override a kind's tolerance (latency, bandwidth,\n"
 	  "memory, pages): fractions of the reference, none for\n"
@@ -77,8 +81,12 @@ const struct ph_cmdspec cmd_check_spec = {
 	"against the median of its alike nodes (same CPU count, three or more);\n"
 	"and whether Linux took the firmware's SLIT.  The first line is\n"
 	"  PAGEHOP OK|WARNING|CRITICAL|UNKNOWN - <reason naming node and figure>\n"
-	"and the exit status 0, 1, 2 or 3 the same; bad usage, an unreadable\n"
-	"baseline or one for another machine model is UNKNOWN (3).\n",
+	"with Nagios performance data after '|' (table format), and the exit\n"
+	"status 0, 1, 2 or 3 the same: the worst finding, CRITICAL over WARNING\n"
+	"over UNKNOWN over OK.  A timed figure that could not be measured is UNKNOWN;\n"
+	"with none measured (as a user other than root: placement cannot be\n"
+	"verified), the untimed figures alone never make it OK.  Bad usage, an\n"
+	"unreadable baseline or one for another machine model is UNKNOWN (3).\n",
 	.groups = check_groups,
 	.epilog =
 	"Default tolerances: latency=-0.2:0.1, bandwidth=-0.1:0.25,\n"
