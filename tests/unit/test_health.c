@@ -330,6 +330,12 @@ static void test_fold_no_timed(void **state)
 	assert_int_equal(health_fold(&out, line, sizeof(line)), PH_H_OK);
 	assert_string_equal(line, "PAGEHOP OK - 1 node, 2 timed and 3 untimed figures within tolerance;"
 			    " left out: node 0 bandwidth_read, node 0->1 latency_hop1; against /b/x.json");
+	/* timed figures measured, but none has a reference: no evidence either */
+	out.n = 3;
+	assert_int_equal(health_fold(&out, line, sizeof(line)), PH_H_UNKNOWN);
+	assert_string_equal(line, "PAGEHOP UNKNOWN - no timed figure judged: none of the 2 timed figures measured"
+			    " has a reference (the baseline's, or three alike nodes'); 3 untimed figures within"
+			    " tolerance; against /b/x.json");
 	/* a budget that let nothing timed be measured, everything left out */
 	out.n = 3;
 	out.timed_measured = 0;

@@ -501,15 +501,16 @@ enum ph_hstatus health_fold(const struct ph_hfindings *f, char *line, size_t lin
 {
 	enum ph_hstatus worst = PH_H_OK;
 	const struct ph_hfinding *pick = NULL;
-	int bad = 0, figs = 0, ok_timed = 0, ok_untimed = 0;
-	bool no_timed = f->timed_planned > 0 && f->timed_measured == 0;
-	char a[48], b[48];
+	int bad = 0, figs = 0, ok_timed = 0, ok_untimed = 0, timed = 0;
+	char a[48], b[48], why[400];
+	const char *no_timed = NULL;
 
 	for (int i = 0; i < f->n; i++) {
 		const struct ph_hfinding *x = &f->v[i];
 
 		if (x->basis == PH_HB_BASELINE || x->basis == PH_HB_SIBLINGS) {
 			figs++;
+			timed += timed_kind(x->fig.name);
 			if (x->st == PH_H_OK && timed_kind(x->fig.name))
 				ok_timed++;
 			else if (x->st == PH_H_OK)
@@ -525,11 +526,20 @@ enum ph_hstatus health_fold(const struct ph_hfindings *f, char *line, size_t lin
 		}
 	}
 	plural(b, sizeof(b), ok_untimed, "untimed figure");
-	if (no_timed && severity(worst) < severity(PH_H_WARNING)) {
-		/* Nothing timed to judge: the untimed figures alone are no
-		 * evidence that the memory system is sound. */
-		snprintf(line, linelen, "PAGEHOP UNKNOWN - no timed figure measured: %s",
+	if (f->timed_planned > 0 && !f->timed_measured) {
+		snprintf(why, sizeof(why), "no timed figure measured: %s",
 			 f->timed_why[0] ? f->timed_why : "none of the planned ones could be");
+		no_timed = why;
+	} else if (f->timed_planned > 0 && !timed && figs && !pick) {
+		plural(a, sizeof(a), f->timed_measured, "timed figure");
+		snprintf(why, sizeof(why), "no timed figure judged: none of the %s measured has a reference "
+			 "(the baseline's, or three alike nodes')", a);
+		no_timed = why;
+	}
+	if (no_timed && severity(worst) < severity(PH_H_WARNING)) {
+		/* Nothing timed judged: the untimed figures alone are no
+		 * evidence that the memory system is sound. */
+		snprintf(line, linelen, "PAGEHOP UNKNOWN - %s", no_timed);
 		if (ok_untimed)
 			append(line, linelen, "; %s within tolerance", b);
 		if (f->against[0])

@@ -106,9 +106,11 @@ void health_left_out(struct ph_hfindings *out, const char *name, int node, int m
  * "; +N more" when others are out too), or "PAGEHOP OK - 2 nodes, 8 timed
  * and 6 untimed figures within tolerance"; then "; left out: ..." and
  * "; against FILE" when f has them.  With timed figures planned and none
- * measured (f->timed_planned, f->timed_measured), no WARNING or CRITICAL
- * among the untimed ones is UNKNOWN, saying f->timed_why.  No finding at
- * all: UNKNOWN.  The line is one line (health_clean_line).
+ * measured (f->timed_planned, f->timed_measured), or none judged (no
+ * reference for any), and no WARNING or CRITICAL among the rest, the
+ * verdict is UNKNOWN, saying f->timed_why (or that none had a reference):
+ * untimed figures alone never make an OK.  No finding at all: UNKNOWN.
+ * The line is one line (health_clean_line).
  */
 enum ph_hstatus health_fold(const struct ph_hfindings *f, char *line, size_t linelen);
 
