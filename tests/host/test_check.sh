@@ -168,14 +168,21 @@ expect "perfdata: slit_valid judged once" "$(grep -c '^  [A-Z]*  *slit_valid ' "
 # ---- not root: no timed figure can be measured, and the line says why ----
 if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
 	NR=$(mktemp -d)
-	cp "$PAGEHOP" "$B" "$TMP/mem.json" "$NR/"
+	cp "$PAGEHOP" "$TMP/mem.json" "$NR/"
+	# The untimed figures are still judged as nobody, and the machine's own
+	# may move meanwhile (a guest's MemTotal, the pools other tests change,
+	# a setting): this baseline and --tolerance leave them nothing to flag,
+	# so that what is judged is the verdict on the timed figures.
+	jq 'del(.settings)' "$B" >"$NR/b.json"
+	loose="--tolerance memory=none:none,pages=none:none"
 	chmod 755 "$NR" "$NR/${PAGEHOP##*/}"
 	chmod 644 "$NR/b.json" "$NR/mem.json"
 	asnobody() { (cd "$NR" && setpriv --reuid=nobody --regid=nogroup --clear-groups "$NR/${PAGEHOP##*/}" check "$@"); }
 	asnobody --budget 5 >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	expect "not root, no baseline: UNKNOWN" "$rc" 3
-	asnobody --baseline "$NR/b.json" --budget 5 --format json >"$TMP/c.json" 2>"$TMP/err"
+	# shellcheck disable=SC2086
+	asnobody --baseline "$NR/b.json" --budget 5 $loose --format json >"$TMP/c.json" 2>"$TMP/err"
 	rc=$?
 	line=$(jq -r .verdict.line "$TMP/c.json")
 	expect "not root: UNKNOWN" "$rc" 3
@@ -187,7 +194,8 @@ if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
 		"$(jq '[.findings[] | select(.basis == "not measured") | select(.status != "UNKNOWN" or (.why | test("root") | not))] | length' "$TMP/c.json")" 0
 	jq -e '[.findings[] | select(.basis == "not measured")] | length > 0' "$TMP/c.json" >/dev/null &&
 		pass "not root: the unmeasured figures are findings" || fail "not root: $(jq -c .findings "$TMP/c.json")"
-	asnobody --baseline "$NR/b.json" --budget 5 --format prom >"$TMP/out" 2>"$TMP/err"
+	# shellcheck disable=SC2086
+	asnobody --baseline "$NR/b.json" --budget 5 $loose --format prom >"$TMP/out" 2>"$TMP/err"
 	expect "not root: prom status" "$(sed -n 's/^pagehop_check_status \([0-9]\)$/\1/p' "$TMP/out")" 3
 	# CRITICAL + UNKNOWN = CRITICAL: the halved memory is judged without root
 	asnobody --baseline "$NR/mem.json" --budget 5 --format json >"$TMP/c.json" 2>"$TMP/err"
