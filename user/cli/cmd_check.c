@@ -248,11 +248,13 @@ static const char *reason_of(const char *skipped)
 
 /*
  * What the plan and the measuring did with each timed figure, into f: an
- * UNKNOWN finding for each that could not be measured, a name in the
- * left-out list for each that did not fit or got no CI, and when none was
- * measured, why.
+ * UNKNOWN finding for each that could not be measured (but one the
+ * baseline base lacks, which would not have been judged: its note says
+ * why), a name in the left-out list for each that did not fit or got no
+ * CI, and when none was measured, why.
  */
-static void account(const struct ph_diag *d, double budget, double read_s, struct ph_hfindings *f)
+static void account(const struct ph_diag *d, const struct ph_hset *base, double budget, double read_s,
+		    struct ph_hfindings *f)
 {
 	const char *first = NULL;
 	int left = 0;
@@ -269,10 +271,12 @@ static void account(const struct ph_diag *d, double budget, double read_s, struc
 			left++;
 			continue;
 		}
-		health_unmeasured(f, it->name, it->node, it->mem_node, it->latency ? "ns" : "GB/s",
-				  reason_of(it->skipped));
 		if (!first)
 			first = reason_of(it->skipped);
+		if (base && !hset_find(base, it->name, it->node, it->mem_node))
+			continue;
+		health_unmeasured(f, it->name, it->node, it->mem_node, it->latency ? "ns" : "GB/s",
+				  reason_of(it->skipped));
 	}
 	if (d->nmeasured || !d->nitems)
 		return;
@@ -346,7 +350,7 @@ int cmd_check(int argc, char *argv[])
 	health_siblings(&d.set, a.over, a.set, &f);
 	health_rules(&d.set, base != NULL, &f);
 	f.nnodes = s.topo.nnodes;
-	account(&d, a.budget, read_s, &f);
+	account(&d, base, a.budget, read_s, &f);
 	if (base)
 		snprintf(f.against, sizeof(f.against), "%s", base->source);
 	st = rc == PH_EXIT_INTERRUPTED ? health_unknown(line, sizeof(line), "interrupted by a signal")

@@ -305,6 +305,7 @@ int diag_measure(struct ph_diag *d, struct ph_session *s)
 		/* Every timed figure is measured on memory whose placement is
 		 * read back; without the means to read it, none can be: say so
 		 * once, for all of them, rather than fail each in turn. */
+		ph_err("%s; no timed figure can be measured: run pagehop check as root", d->unmeasurable);
 		for (int i = 0; i < d->nitems; i++) {
 			snprintf(d->items[i].skipped, sizeof(d->items[i].skipped),
 				 "placement cannot be verified: %.200s", d->unmeasurable);
