@@ -4,7 +4,11 @@
 # through other paths (numactl, sysfs); the budget holds on the wall
 # clock; the verdict line, exit codes 0-3 and the JSON agree; settings and
 # memory edited in the baseline are flagged by name; bad input and bad
-# usage give UNKNOWN (3) in one line; --prom-file is written atomically.
+# usage give UNKNOWN (3) in one line, on stdout too; a directory of
+# baselines gives the newest for this model, named; a baseline over 16 MiB
+# is refused; perfdata follows '|'; as a user other than root nothing
+# timed is measured and the verdict is UNKNOWN saying why, unless an
+# untimed figure is CRITICAL; --prom-file is written atomically.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip_test "needs root: check measures on verified memory (pagemap)"
@@ -69,9 +73,11 @@ expect "memory half the baseline's: CRITICAL" "$rc" 2
 # bandwidth figure can be further out than the memory's 50% and take the
 # line (seen: "triad 40.5 GB/s, 53% below baseline 86.5; +1 more"). The
 # memory figure is judged in its own finding, which is what is checked.
+# A guest's MemTotal can move between the baseline and the check (memory
+# ballooning), so the finding is judged as below, not as exactly 50%.
 mem=$(jq -r --argjson n "$id0" '.findings[] | select(.figure == "mem_total" and .node == $n) | "\(.status) \(.why)"' "$TMP/c.json")
 case $mem in
-"CRITICAL node $id0 mem_total "*"50% below baseline"*) pass "memory: $mem" ;;
+"CRITICAL node $id0 mem_total "*"% below baseline"*) pass "memory: $mem" ;;
 *) fail "memory: '$mem'" ;;
 esac
 expect "memory: the line is CRITICAL" "$(jq -r '.verdict.line | split(" ")[1]' "$TMP/c.json")" CRITICAL
@@ -121,14 +127,95 @@ cp "$TMP/mem.json" "$TMP/dir/b.json"
 expect "directory: this model's baseline is used" "$?" 2
 unknown "directory with only another model" --baseline "$(mkdir "$TMP/d2" && cp "$TMP/other.json" "$TMP/d2/" && echo "$TMP/d2")"
 
-# ---- bad usage: UNKNOWN (3) for check, one line on stderr, nothing on stdout ----
+# two for this model: the newest by the document's own time stamp, named
+# (the first by name is the older one)
+mkdir "$TMP/two"
+jq '.provenance.time_utc = "2031-01-01T00:00:00Z"' "$TMP/mem.json" >"$TMP/two/b-newer.json"
+jq '.provenance.time_utc = "2030-01-01T00:00:00Z"' "$B" >"$TMP/two/a-older.json"
+echo '{"not": "a baseline"}' >"$TMP/two/other.json"
+"$PAGEHOP" check --baseline "$TMP/two" --budget 2 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect "two baselines: the newer (halved memory) is used" "$rc" 2
+head -n 1 "$TMP/out" | grep -q "; against $TMP/two/b-newer.json" && pass "two baselines: the first line names the one used" ||
+	fail "two baselines: $(head -n 1 "$TMP/out")"
+grep -q "^  against  *$TMP/two/b-newer.json$" "$TMP/out" && pass "two baselines: the verdict's against names it" ||
+	fail "two baselines: $(grep against "$TMP/out")"
+grep -q "^note: baseline: $TMP/two/b-newer.json, the newest of the 2 .*not used: $TMP/two/a-older.json" "$TMP/out" &&
+	pass "two baselines: a note names the one not used" || fail "two baselines: $(grep '^note: baseline' "$TMP/out")"
+grep -q "^note: not a baseline: $TMP/two/other.json: " "$TMP/out" && pass "two baselines: the stray *.json is named" ||
+	fail "two baselines: no note for other.json"
+# a baseline over the 16 MiB every reader keeps: refused before parsing
+{ cat "$B"; head -c $((16 * 1024 * 1024)) /dev/zero | tr '\0' ' '; } >"$TMP/huge.json"
+unknown "a baseline over 16 MiB" --baseline "$TMP/huge.json"
+grep -q "at most 16 MiB" "$TMP/out" && pass "  the cap named" || fail "  $(cat "$TMP/out")"
+# whatever the baseline holds, the first line is one line
+jq '.identity.model_key += "\nPAGEHOP OK - forged\u001b[2J"' "$B" >"$TMP/nl.json"
+unknown "a model key with a newline and ESC" --baseline "$TMP/nl.json"
+
+# ---- perfdata: after '|' on the first line, one item per judged figure ----
+"$PAGEHOP" check --baseline "$B" --budget 2 >"$TMP/out" 2>"$TMP/err"
+first=$(head -n 1 "$TMP/out")
+perf=${first#* | }
+[ "$perf" != "$first" ] && pass "perfdata after '|'" || fail "perfdata: '$first'"
+echo "$perf" | grep -Eq "(^| )node${id0}_mem_total_GiB=[0-9.]+;[0-9.e+-]+:[0-9.e+-]+;[0-9.e+-]+:( |$)" &&
+	pass "perfdata: node $id0 memory with its bands" || fail "perfdata: '$perf'"
+bad=$(echo "$perf" | tr ' ' '\n' | grep -Ev "^[A-Za-z0-9_]+=[0-9.e+-]+;[0-9.e+~:-]*;[0-9.e+~:-]*$")
+expect "perfdata: every item label=value;warn;crit" "$bad" ""
+dups=$(echo "$perf" | tr ' ' '\n' | sed 's/=.*//' | sort | uniq -d)
+expect "perfdata: no label twice" "$dups" ""
+expect "perfdata: slit_valid judged once" "$(grep -c '^  [A-Z]*  *slit_valid ' "$TMP/out")" 1
+
+# ---- not root: no timed figure can be measured, and the line says why ----
+if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	NR=$(mktemp -d)
+	cp "$PAGEHOP" "$TMP/mem.json" "$NR/"
+	# The untimed figures are still judged as nobody, and the machine's own
+	# may move meanwhile (a guest's MemTotal, the pools other tests change,
+	# a setting): this baseline and --tolerance leave them nothing to flag,
+	# so that what is judged is the verdict on the timed figures.
+	jq 'del(.settings)' "$B" >"$NR/b.json"
+	loose="--tolerance memory=none:none,pages=none:none"
+	chmod 755 "$NR" "$NR/${PAGEHOP##*/}"
+	chmod 644 "$NR/b.json" "$NR/mem.json"
+	asnobody() { (cd "$NR" && setpriv --reuid=nobody --regid=nogroup --clear-groups "$NR/${PAGEHOP##*/}" check "$@"); }
+	asnobody --budget 5 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	expect "not root, no baseline: UNKNOWN" "$rc" 3
+	# shellcheck disable=SC2086
+	asnobody --baseline "$NR/b.json" --budget 5 $loose --format json >"$TMP/c.json" 2>"$TMP/err"
+	rc=$?
+	line=$(jq -r .verdict.line "$TMP/c.json")
+	expect "not root: UNKNOWN" "$rc" 3
+	case $line in
+	"PAGEHOP UNKNOWN - no timed figure measured: placement cannot be verified"*"run pagehop check as root"*) pass "not root: $line" ;;
+	*) fail "not root: '$line'" ;;
+	esac
+	expect "not root: each timed figure an UNKNOWN finding with its reason" \
+		"$(jq '[.findings[] | select(.basis == "not measured") | select(.status != "UNKNOWN" or (.why | test("root") | not))] | length' "$TMP/c.json")" 0
+	jq -e '[.findings[] | select(.basis == "not measured")] | length > 0' "$TMP/c.json" >/dev/null &&
+		pass "not root: the unmeasured figures are findings" || fail "not root: $(jq -c .findings "$TMP/c.json")"
+	# shellcheck disable=SC2086
+	asnobody --baseline "$NR/b.json" --budget 5 $loose --format prom >"$TMP/out" 2>"$TMP/err"
+	expect "not root: prom status" "$(sed -n 's/^pagehop_check_status \([0-9]\)$/\1/p' "$TMP/out")" 3
+	# CRITICAL + UNKNOWN = CRITICAL: the halved memory is judged without root
+	asnobody --baseline "$NR/mem.json" --budget 5 --format json >"$TMP/c.json" 2>"$TMP/err"
+	expect "not root, memory halved: CRITICAL whatever else" "$?" 2
+	expect "not root, memory halved: its finding" \
+		"$(jq -r --argjson n "$id0" '.findings[] | select(.figure == "mem_total" and .node == $n) | .status' "$TMP/c.json")" CRITICAL
+	rm -rf "$NR"
+else
+	echo "note: no setpriv or no user nobody: the not-root checks did not run"
+fi
+
+# ---- bad usage: UNKNOWN (3) for check, one line on stderr, the same reason on stdout ----
 usage3() {
 	local desc=$1 rc
 	shift
 	"$PAGEHOP" check "$@" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
-	[ $rc -eq 3 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && pass "$desc: $(cat "$TMP/err")" ||
-		fail "$desc: exit $rc: $(cat "$TMP/err")"
+	[ $rc -eq 3 ] && [ "$(wc -l <"$TMP/out")" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+		[ "$(cat "$TMP/out")" = "PAGEHOP UNKNOWN - $(sed 's/^pagehop check: //' "$TMP/err")" ] &&
+		pass "$desc: $(cat "$TMP/out")" || fail "$desc: exit $rc: out '$(cat "$TMP/out")' err '$(cat "$TMP/err")'"
 }
 usage3 "--budget 0" --budget 0
 usage3 "--format csv" --format csv

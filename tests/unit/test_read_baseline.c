@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DOC(figs) \
@@ -109,12 +112,74 @@ static void test_load_dir(void **state)
 	free(dir);
 }
 
+/* A document of DOC's shape made at time_utc t (NULL: no time stamp). */
+static void write_doc(const char *path, const char *t)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "{\"provenance\": {\"subcommand\": \"baseline\"%s%s%s},"
+		" \"identity\": {\"model_key\": \"cpu=X;nodes=1\"},"
+		" \"figures\": [{\"figure\": \"mem_total\", \"node\": 0, \"value\": 16, \"ci_lo\": 16, \"ci_hi\": 16}]}",
+		t ? ", \"time_utc\": \"" : "", t ? t : "", t ? "\"" : "");
+	fclose(f);
+}
+
+static void test_load_stamps_notes_cap(void **state)
+{
+	char *dir = ph_tmp_template("unit"), a[512], b[512], c[512], err[1024], **notes = NULL;
+	struct ph_hset *sets;
+	int n, nnotes = 0;
+	struct timespec ts[2] = { { .tv_sec = 1000000000 }, { .tv_sec = 1000000000 } };
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(b, sizeof(b), "%s/b.json", dir);
+	snprintf(c, sizeof(c), "%s/c.json", dir);
+	/* 2026-01-02T03:04:05Z is 1767322800 + 3 h 4 min 5 s = 1767323045 s (date -d) */
+	write_doc(a, "2026-01-02T03:04:05Z");
+	write_doc(b, NULL);
+	assert_int_equal(utimensat(AT_FDCWD, b, ts, 0), 0);
+	f = fopen(c, "w");
+	fputs("{\"provenance\": {\"subcommand\": \"matrix\"}}", f);
+	fclose(f);
+	assert_int_equal(baseline_load_noted(dir, &sets, &n, &notes, &nnotes, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(sets[0].source, a);
+	assert_true(sets[0].stamp_from_doc);
+	assert_true(sets[0].stamp == 1767323045.0);
+	/* no time stamp of its own: the file's mtime */
+	assert_false(sets[1].stamp_from_doc);
+	assert_true(sets[1].stamp == 1000000000.0);
+	/* the document that is not a baseline is named, not skipped in silence */
+	assert_int_equal(nnotes, 1);
+	assert_non_null(strstr(notes[0], "not a baseline: "));
+	assert_non_null(strstr(notes[0], "c.json: not a pagehop baseline or check document"));
+	free(notes[0]);
+	free(notes);
+	baseline_free(sets, n);
+	/* over the 16 MiB of every input reader: refused, with the cap */
+	f = fopen(c, "w");
+	assert_int_equal(ftruncate(fileno(f), 16 * 1024 * 1024 + 1), 0);
+	fclose(f);
+	assert_int_equal(baseline_load(c, &sets, &n, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "16777217 bytes; a baseline is at most 16 MiB"));
+	unlink(a);
+	unlink(b);
+	unlink(c);
+	rmdir(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_good),
 		cmocka_unit_test(test_parse_refused),
 		cmocka_unit_test(test_load_dir),
+		cmocka_unit_test(test_load_stamps_notes_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

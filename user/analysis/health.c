@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,7 +143,7 @@ enum ph_hstatus health_judge(struct ph_hfinding *f, double ref, double ref_lo, d
 	f->ref_ci_lo = ref_lo;
 	f->ref_ci_hi = ref_hi;
 	f->tol = tol;
-	f->limit_lo = f->limit_hi = NAN;
+	f->limit_lo = f->limit_hi = f->crit_lo = f->crit_hi = NAN;
 	f->dev = NAN;
 	if (!isfinite(g->value) || !isfinite(g->ci_lo) || !isfinite(g->ci_hi) || !isfinite(ref) ||
 	    !isfinite(ref_lo) || !isfinite(ref_hi) || ref < 0 || g->ci_lo > g->ci_hi || ref_lo > ref_hi)
@@ -158,6 +159,11 @@ enum ph_hstatus health_judge(struct ph_hfinding *f, double ref, double ref_lo, d
 	crit_hi = isnan(tol.upper) ? INFINITY : ref_hi * (1 + 2 * tol.upper);
 	f->limit_lo = isnan(tol.lower) ? NAN : warn_lo;
 	f->limit_hi = isnan(tol.upper) ? NAN : warn_hi;
+	/* The better side is never CRITICAL (below): its limit is open. */
+	if (health_kind_of(g->name) == PH_HK_LATENCY)
+		f->crit_hi = isnan(tol.upper) ? NAN : crit_hi;
+	else
+		f->crit_lo = isnan(tol.lower) ? NAN : crit_lo;
 	if (g->ci_hi < warn_lo) {
 		near = g->ci_hi;
 		f->st = near < crit_lo ? PH_H_CRITICAL : PH_H_WARNING;
@@ -202,26 +208,43 @@ bool health_model_match(const char *here, const char *base, char *diff, size_t d
 	return same;
 }
 
-/* "10%", "0.5%": a fraction as a percentage without noise. */
+/*
+ * "10%", "0.5%": a fraction as a percentage without noise, and never wider
+ * than a few characters ("3e+302%" for a baseline that holds nonsense).
+ */
 static void pct(char *buf, size_t len, double frac)
 {
 	double p = fabs(frac) * 100;
 
-	snprintf(buf, len, p >= 9.95 || fabs(p - round(p)) < 0.05 ? "%.0f%%" : "%.1f%%", p);
+	if (!(p < 1e6))
+		snprintf(buf, len, "%.3g%%", p);
+	else
+		snprintf(buf, len, p >= 9.95 || fabs(p - round(p)) < 0.05 ? "%.0f%%" : "%.1f%%", p);
+}
+
+/* A figure's value in a phrase: one decimal, but bounded in width. */
+static void num(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, fabs(v) < 1e6 ? "%.1f" : "%.4g", v);
+}
+
+static void node_name(char *buf, size_t len, const struct ph_hfig *g)
+{
+	if (g->mem_node != g->node)
+		snprintf(buf, len, "node %d->%d", g->node, g->mem_node);
+	else
+		snprintf(buf, len, "node %d", g->node);
 }
 
 /* The phrase naming the node, the figure, how far and against what. */
 static void describe(struct ph_hfinding *f, const char *against)
 {
 	const struct ph_hfig *g = &f->fig;
-	char node[32], dev[16], lim[40] = "", tp[16];
-	bool below = f->dev < 0;
+	char node[32], dev[16], lim[40] = "", tp[16], val[24], ref[24];
+	bool below = f->dev < 0, beyond = false;
 	double t = below ? f->tol.lower : f->tol.upper;
 
-	if (g->mem_node != g->node)
-		snprintf(node, sizeof(node), "node %d->%d", g->node, g->mem_node);
-	else
-		snprintf(node, sizeof(node), "node %d", g->node);
+	node_name(node, sizeof(node), g);
 	if (health_kind_of(g->name) == PH_HK_PAGES) {
 		snprintf(f->why, sizeof(f->why), "%s %s %s, %s %s", node, g->name,
 			 g->value >= 0.5 ? "can be had" : "cannot be had", against,
@@ -236,9 +259,15 @@ static void describe(struct ph_hfinding *f, const char *against)
 	if (!isnan(t)) {
 		pct(tp, sizeof(tp), t);
 		snprintf(lim, sizeof(lim), " (limit %s%s)", below ? "-" : "+", tp);
+		beyond = below ? f->dev < t : f->dev > t;
 	}
-	snprintf(f->why, sizeof(f->why), "%s %s %.1f %s, %s %s %s %.1f%s", node, g->name, g->value,
-		 g->unit, dev, below ? "below" : "above", against, f->ref, lim);
+	num(val, sizeof(val), g->value);
+	num(ref, sizeof(ref), f->ref);
+	/* An OK figure whose median is past the tolerance is OK because the
+	 * CIs reach the band: the row must say so, not read as a fault. */
+	snprintf(f->why, sizeof(f->why), "%s %s %s %s, %s %s %s %s%s%s", node, g->name, val, g->unit, dev,
+		 below ? "below" : "above", against, ref, lim,
+		 f->st == PH_H_OK && beyond ? ", within the band once both CIs are counted" : "");
 }
 
 static struct ph_htol tol_for(const struct ph_hfig *g, const struct ph_hfig *base,
@@ -275,13 +304,15 @@ void health_against(const struct ph_hset *base, const struct ph_hset *now,
 		const char *v = hset_setting(now, s->key);
 		struct ph_hfinding *f;
 
-		if (!v)
+		/* slit_valid is judged by its rule (health_rules), once. */
+		if (!v || !strcmp(s->key, "slit_valid"))
 			continue;
 		f = hfindings_add(out);
 		snprintf(f->fig.name, sizeof(f->fig.name), "%s", s->key);
 		f->fig.node = f->fig.mem_node = -1;
 		f->basis = PH_HB_SETTING;
 		f->ref = f->dev = f->limit_lo = f->limit_hi = f->tol.lower = f->tol.upper = NAN;
+		f->crit_lo = f->crit_hi = NAN;
 		f->st = strcmp(v, s->val) ? PH_H_WARNING : PH_H_OK;
 		snprintf(f->why, sizeof(f->why), "%s is %s, baseline %s", s->key, v, s->val);
 	}
@@ -361,6 +392,7 @@ static void rule(struct ph_hfindings *out, const char *name, enum ph_hstatus st,
 	f->fig.node = f->fig.mem_node = -1;
 	f->basis = PH_HB_RULE;
 	f->ref = f->dev = f->limit_lo = f->limit_hi = f->tol.lower = f->tol.upper = NAN;
+	f->crit_lo = f->crit_hi = NAN;
 	f->st = st;
 	snprintf(f->why, sizeof(f->why), "%s", why);
 }
@@ -370,7 +402,8 @@ void health_rules(const struct ph_hset *now, bool have_baseline, struct ph_hfind
 	const char *slit = hset_setting(now, "slit_valid");
 	const char *bal = hset_setting(now, "numa_balancing");
 	const char *thp = hset_setting(now, "thp_enabled");
-	struct ph_hfinding *f;
+	char why[200];
+	bool bad;
 
 	/* Without a baseline, the kernel's defaults are the reference: NUMA
 	 * balancing is on by default on a machine of several nodes
@@ -386,55 +419,237 @@ void health_rules(const struct ph_hset *now, bool have_baseline, struct ph_hfind
 					   : "thp_enabled as a kernel default");
 	if (!slit)
 		return;
-	f = hfindings_add(out);
-	snprintf(f->fig.name, sizeof(f->fig.name), "slit_valid");
-	f->fig.node = f->fig.mem_node = -1;
-	f->basis = PH_HB_RULE;
-	f->ref = f->dev = f->limit_lo = f->limit_hi = f->tol.lower = f->tol.upper = NAN;
 	/* "yes", or "none" where firmware gives no SLIT: nothing to ignore. */
-	f->st = strcmp(slit, "yes") && strcmp(slit, "none") ? PH_H_WARNING : PH_H_OK;
-	snprintf(f->why, sizeof(f->why), "SLIT %s", f->st ? slit : "valid");
+	bad = strcmp(slit, "yes") && strcmp(slit, "none");
+	snprintf(why, sizeof(why), "SLIT %s", bad ? slit : "valid");
+	rule(out, "slit_valid", bad ? PH_H_WARNING : PH_H_OK, why);
+}
+
+void health_unmeasured(struct ph_hfindings *out, const char *name, int node, int mem_node,
+		       const char *unit, const char *reason)
+{
+	struct ph_hfinding *f = hfindings_add(out);
+	char where[32];
+
+	snprintf(f->fig.name, sizeof(f->fig.name), "%s", name);
+	snprintf(f->fig.unit, sizeof(f->fig.unit), "%s", unit);
+	f->fig.node = node;
+	f->fig.mem_node = mem_node;
+	f->fig.value = f->fig.ci_lo = f->fig.ci_hi = NAN;
+	f->basis = PH_HB_UNMEASURED;
+	f->ref = f->ref_ci_lo = f->ref_ci_hi = f->dev = NAN;
+	f->limit_lo = f->limit_hi = f->crit_lo = f->crit_hi = f->tol.lower = f->tol.upper = NAN;
+	f->st = PH_H_UNKNOWN;
+	node_name(where, sizeof(where), &f->fig);
+	snprintf(f->why, sizeof(f->why), "%s %s not measured: %s", where, name, reason);
+}
+
+void health_left_out(struct ph_hfindings *out, const char *name, int node, int mem_node)
+{
+	struct ph_hfig g = { .node = node, .mem_node = mem_node };
+	size_t l = strlen(out->left_out);
+	char where[32];
+
+	node_name(where, sizeof(where), &g);
+	if (l < sizeof(out->left_out))
+		snprintf(out->left_out + l, sizeof(out->left_out) - l, "%s%s %s", l ? ", " : "", where, name);
+	out->nleft_out++;
+}
+
+/* The monitoring plugins' order of precedence: CRITICAL > WARNING > UNKNOWN > OK. */
+static int severity(enum ph_hstatus st)
+{
+	return st == PH_H_CRITICAL ? 3 : st == PH_H_WARNING ? 2 : st == PH_H_UNKNOWN ? 1 : 0;
+}
+
+static bool timed_kind(const char *figure)
+{
+	int k = health_kind_of(figure);
+
+	return k == PH_HK_LATENCY || k == PH_HK_BANDWIDTH;
+}
+
+/* Append to line (of len bytes) what fits. */
+__attribute__((format(printf, 3, 4)))
+static void append(char *line, size_t len, const char *fmt, ...)
+{
+	size_t l = strlen(line);
+	va_list ap;
+
+	if (l + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line + l, len - l, fmt, ap);
+	va_end(ap);
+}
+
+/* "; left out: ...; against FILE", the context after the reason. */
+static void context(const struct ph_hfindings *f, char *line, size_t linelen)
+{
+	if (f->nleft_out)
+		append(line, linelen, "; left out: %s", f->left_out);
+	if (f->against[0])
+		append(line, linelen, "; against %s", f->against);
+}
+
+static void plural(char *buf, size_t len, int n, const char *what)
+{
+	snprintf(buf, len, "%d %s%s", n, what, n == 1 ? "" : "s");
 }
 
 enum ph_hstatus health_fold(const struct ph_hfindings *f, char *line, size_t linelen)
 {
 	enum ph_hstatus worst = PH_H_OK;
 	const struct ph_hfinding *pick = NULL;
-	int bad = 0, figs = 0;
+	int bad = 0, figs = 0, ok_timed = 0, ok_untimed = 0, timed = 0;
+	char a[48], b[48], why[400];
+	const char *no_timed = NULL;
 
 	for (int i = 0; i < f->n; i++) {
 		const struct ph_hfinding *x = &f->v[i];
 
-		if (x->basis == PH_HB_BASELINE || x->basis == PH_HB_SIBLINGS)
+		if (x->basis == PH_HB_BASELINE || x->basis == PH_HB_SIBLINGS) {
 			figs++;
+			timed += timed_kind(x->fig.name);
+			if (x->st == PH_H_OK && timed_kind(x->fig.name))
+				ok_timed++;
+			else if (x->st == PH_H_OK)
+				ok_untimed++;
+		}
 		if (x->st == PH_H_OK)
 			continue;
 		bad++;
-		if (!pick || x->st > worst ||
+		if (!pick || severity(x->st) > severity(worst) ||
 		    (x->st == worst && isfinite(x->dev) && (!isfinite(pick->dev) || fabs(x->dev) > fabs(pick->dev)))) {
 			pick = x;
 			worst = x->st;
 		}
 	}
+	plural(b, sizeof(b), ok_untimed, "untimed figure");
+	if (f->timed_planned > 0 && !f->timed_measured) {
+		snprintf(why, sizeof(why), "no timed figure measured: %s",
+			 f->timed_why[0] ? f->timed_why : "none of the planned ones could be");
+		no_timed = why;
+	} else if (f->timed_planned > 0 && !timed && figs && !pick) {
+		plural(a, sizeof(a), f->timed_measured, "timed figure");
+		snprintf(why, sizeof(why), "no timed figure judged: none of the %s measured has a reference "
+			 "(the baseline's, or three alike nodes')", a);
+		no_timed = why;
+	}
+	if (no_timed && severity(worst) < severity(PH_H_WARNING)) {
+		/* Nothing timed judged: the untimed figures alone are no
+		 * evidence that the memory system is sound. */
+		snprintf(line, linelen, "PAGEHOP UNKNOWN - %s", no_timed);
+		if (ok_untimed)
+			append(line, linelen, "; %s within tolerance", b);
+		if (f->against[0])
+			append(line, linelen, "; against %s", f->against);
+		health_clean_line(line);
+		return PH_H_UNKNOWN;
+	}
 	if (pick) {
 		snprintf(line, linelen, "PAGEHOP %s - %s", hstatus_name(worst), pick->why);
-		if (bad > 1) {
-			size_t l = strlen(line);
-
-			snprintf(line + l, linelen - l, "; +%d more", bad - 1);
-		}
+		if (bad > 1)
+			append(line, linelen, "; +%d more", bad - 1);
+		context(f, line, linelen);
+		health_clean_line(line);
 		return worst;
 	}
 	if (!figs)
 		return health_unknown(line, linelen,
 				      "no figure judged: no baseline given and no three alike nodes to compare");
-	snprintf(line, linelen, "PAGEHOP OK - %d node%s, %d figure%s within tolerance", f->nnodes,
-		 f->nnodes == 1 ? "" : "s", figs, figs == 1 ? "" : "s");
+	plural(a, sizeof(a), f->nnodes, "node");
+	if (ok_timed)
+		snprintf(line, linelen, "PAGEHOP OK - %s, %d timed and %s within tolerance", a, ok_timed, b);
+	else
+		snprintf(line, linelen, "PAGEHOP OK - %s, %s within tolerance (no timed figure planned)", a, b);
+	context(f, line, linelen);
+	health_clean_line(line);
 	return PH_H_OK;
 }
 
 enum ph_hstatus health_unknown(char *line, size_t linelen, const char *why)
 {
 	snprintf(line, linelen, "PAGEHOP UNKNOWN - %s", why);
+	health_clean_line(line);
 	return PH_H_UNKNOWN;
+}
+
+void health_clean_line(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+		else if (*p == '|')
+			*p = '/';
+}
+
+/* A perfdata number: plain, and never wider than %.6g makes it. */
+static void pnum(char *buf, size_t len, double v)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.6g", v);
+	else
+		buf[0] = '\0';
+}
+
+/* A Nagios range that alerts outside [lo, hi]: "lo:hi", "lo:", "~:hi", "". */
+static void prange(char *buf, size_t len, double lo, double hi)
+{
+	char l[24], h[24];
+
+	pnum(l, sizeof(l), lo);
+	pnum(h, sizeof(h), hi);
+	if (!l[0] && !h[0])
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "%s:%s", l[0] ? l : "~", h);
+}
+
+int health_perfdata(const struct ph_hfindings *f, char *buf, size_t len)
+{
+	int items = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < f->n; i++) {
+		const struct ph_hfinding *x = &f->v[i];
+		char label[96], v[24], w[56], c[56], item[256];
+		bool dup = false;
+		size_t l = strlen(buf);
+		int k = health_kind_of(x->fig.name);
+
+		if ((x->basis != PH_HB_BASELINE && x->basis != PH_HB_SIBLINGS) || k < 0 ||
+		    !isfinite(x->fig.value) || x->st == PH_H_UNKNOWN)
+			continue;
+		/* No UOM fits ns or GB/s, so the unit is in the label (the
+		 * plugin guidelines' units are s, %, B, c and their multiples). */
+		if (x->fig.mem_node != x->fig.node)
+			snprintf(label, sizeof(label), "node%dto%d_%s", x->fig.node, x->fig.mem_node, x->fig.name);
+		else
+			snprintf(label, sizeof(label), "node%d_%s", x->fig.node, x->fig.name);
+		if (k == PH_HK_LATENCY)
+			append(label, sizeof(label), "_ns");
+		else if (k == PH_HK_BANDWIDTH)
+			append(label, sizeof(label), "_GBps");
+		else if (k == PH_HK_MEMORY)
+			append(label, sizeof(label), "_GiB");
+		/* A figure judged against the baseline and its siblings: once. */
+		for (int j = 0; j < i && !dup; j++)
+			dup = (f->v[j].basis == PH_HB_BASELINE || f->v[j].basis == PH_HB_SIBLINGS) &&
+			      f->v[j].st != PH_H_UNKNOWN && f->v[j].fig.node == x->fig.node &&
+			      f->v[j].fig.mem_node == x->fig.mem_node && !strcmp(f->v[j].fig.name, x->fig.name);
+		if (dup)
+			continue;
+		pnum(v, sizeof(v), x->fig.value);
+		prange(w, sizeof(w), x->limit_lo, x->limit_hi);
+		prange(c, sizeof(c), x->crit_lo, x->crit_hi);
+		snprintf(item, sizeof(item), "%s%s=%s;%s;%s", l ? " " : "", label, v, w, c);
+		health_clean_line(item);
+		if (l + strlen(item) + 1 > len)
+			break;	/* whole items only */
+		memcpy(buf + l, item, strlen(item) + 1);
+		items++;
+	}
+	return items;
 }

@@ -86,15 +86,53 @@ void health_siblings(const struct ph_hset *now, const struct ph_htol over[PH_HK_
 void health_rules(const struct ph_hset *now, bool have_baseline, struct ph_hfindings *out);
 
 /*
- * The worst status of all findings, and the line that says it:
+ * A planned timed figure that could not be measured: an UNKNOWN finding
+ * whose why names it and the reason ("node 0 latency_4k not measured:
+ * <reason>").  Appended to out.
+ */
+void health_unmeasured(struct ph_hfindings *out, const char *name, int node, int mem_node,
+		       const char *unit, const char *reason);
+/*
+ * A figure left out (it did not fit the budget, or got too few samples for
+ * a CI): not judged, named in out->left_out for the line.
+ */
+void health_left_out(struct ph_hfindings *out, const char *name, int node, int mem_node);
+
+/*
+ * The verdict of all findings, as monitoring plugins fold theirs:
+ * CRITICAL > WARNING > UNKNOWN > OK, and the line that says it:
  * "PAGEHOP CRITICAL - node 1 bandwidth_triad 41.2 GB/s, 24% below baseline
  * 54.3 (limit -10%)" (the finding furthest out of the worst ones, then
- * "; +N more" when others are out too), or "PAGEHOP OK - 2 nodes, 14
- * figures within tolerance".  No finding at all: UNKNOWN.
+ * "; +N more" when others are out too), or "PAGEHOP OK - 2 nodes, 8 timed
+ * and 6 untimed figures within tolerance"; then "; left out: ..." and
+ * "; against FILE" when f has them.  With timed figures planned and none
+ * measured (f->timed_planned, f->timed_measured), or none judged (no
+ * reference for any), and no WARNING or CRITICAL among the rest, the
+ * verdict is UNKNOWN, saying f->timed_why (or that none had a reference):
+ * untimed figures alone never make an OK.  No finding at all: UNKNOWN.
+ * The line is one line (health_clean_line).
  */
 enum ph_hstatus health_fold(const struct ph_hfindings *f, char *line, size_t linelen);
 
-/* "PAGEHOP UNKNOWN - <why>" into line; returns PH_H_UNKNOWN. */
+/* "PAGEHOP UNKNOWN - <why>" into line, cleaned; returns PH_H_UNKNOWN. */
 enum ph_hstatus health_unknown(char *line, size_t linelen, const char *why);
+
+/*
+ * In place: every control character (a newline, a tab, ESC) becomes '?',
+ * and '|' becomes '/' (it would start the performance data): whatever a
+ * baseline holds, the line stays one line of plugin output.
+ */
+void health_clean_line(char *s);
+
+/*
+ * Nagios performance data for the judged figures (each once), separated
+ * by spaces: "node0_latency_4k_ns=98.2;~:110;~:121 node0_bandwidth_triad_GBps
+ * =41.2;48.6:68.3;43.2:": the value, then the WARNING band and the
+ * CRITICAL one as ranges that alert outside them (an open side left out,
+ * "~" for minus infinity).  The units are in the labels (ns, GB/s, GiB have
+ * no plugin UOM).  Whole items only, as many as fit len.  Returns how
+ * many were written.
+ */
+int health_perfdata(const struct ph_hfindings *f, char *buf, size_t len);
 
 #endif

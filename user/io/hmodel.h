@@ -59,6 +59,9 @@ struct ph_hset {
 	char source[256];	/* the file it was read from, or "" */
 	char host[128];		/* the provenance's host, or "" */
 	char time_utc[32];	/* the provenance's time stamp as written, or "" */
+	double stamp;		/* when it was made, s since the epoch: the
+				 * provenance's time_utc, else the file's mtime; 0: unknown */
+	bool stamp_from_doc;	/* stamp is the provenance's, not the mtime */
 	struct ph_hnode *nodes;
 	int nnodes;
 	struct ph_hfig *figs;
@@ -84,6 +87,7 @@ enum ph_hbasis {
 	PH_HB_SIBLINGS,		/* the median of alike nodes' figures */
 	PH_HB_SETTING,		/* a setting against the baseline's */
 	PH_HB_RULE,		/* a rule of its own (the SLIT must be valid) */
+	PH_HB_UNMEASURED,	/* a planned timed figure that could not be measured */
 };
 
 /* One judged figure, or one setting or rule. */
@@ -93,6 +97,7 @@ struct ph_hfinding {
 	double ref, ref_ci_lo, ref_ci_hi;
 	struct ph_htol tol;	/* the one applied */
 	double limit_lo, limit_hi;	/* the band the CI had to reach; NAN: open */
+	double crit_lo, crit_hi;	/* beyond these, CRITICAL; NAN: open (never) */
 	double dev;		/* (value - ref) / ref */
 	enum ph_hstatus st;
 	char why[256];		/* one phrase naming node and figure */
@@ -102,6 +107,14 @@ struct ph_hfindings {
 	struct ph_hfinding *v;
 	int n;
 	int nnodes;		/* nodes the figures came from */
+	/* What the caller planned and got of the timed figures (latency,
+	 * bandwidth), for the fold: none measured of several planned is no
+	 * evidence, whatever the untimed ones say. */
+	int timed_planned, timed_measured;
+	char timed_why[256];	/* why none was measured, when none was */
+	char left_out[512];	/* "node 0 latency_2m, ...": not judged (budget, samples) */
+	int nleft_out;
+	char against[256];	/* the baseline file judged against, or "" */
 };
 
 struct ph_hfinding *hfindings_add(struct ph_hfindings *f);

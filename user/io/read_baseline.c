@@ -4,6 +4,7 @@
  * (read_baseline.h).
  */
 #include "read_baseline.h"
+#include "read_text.h"
 #include "readfile.h"
 #include "util.h"
 
@@ -16,9 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
-/* A document is not read past this: a baseline of 4096 nodes is ~10 MiB. */
-#define BASELINE_MAX (64 * MiB)
+/*
+ * A document is not read past the cap every input reader keeps (a baseline
+ * of 64 nodes with their hops is about 100 KiB): a larger one is not a
+ * baseline, and reading and judging it would eat check's --budget.
+ */
+#define BASELINE_MAX PH_INPUT_MAX_BYTES
 
 static struct json_object *member(struct json_object *o, const char *key, json_type type)
 {
@@ -130,6 +136,16 @@ int baseline_parse(const char *path, const char *text, struct ph_hset *out, char
 	if (rc)
 		goto out;
 	snprintf(out->model, sizeof(out->model), "%s", json_object_get_string(key));
+	if (member(prov, "time_utc", json_type_string)) {
+		struct tm tm = { 0 };
+		const char *t = json_object_get_string(member(prov, "time_utc", json_type_string));
+		const char *end = strptime(t, "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+		if (end && !*end) {
+			out->stamp = (double)timegm(&tm);
+			out->stamp_from_doc = true;
+		}
+	}
 	if (member(prov, "host", json_type_string))
 		snprintf(out->host, sizeof(out->host), "%s", json_object_get_string(member(prov, "host", json_type_string)));
 	if (member(prov, "time_utc", json_type_string))
@@ -161,14 +177,19 @@ out:
 
 static int load_file(const char *path, struct ph_hset *out, char *err, size_t errlen)
 {
+	struct stat st;
 	const char *kind = NULL;
 	char *buf = NULL;
-	size_t len;
+	size_t len = 0;
 	int rc = read_whole_file(path, BASELINE_MAX, &buf, &len, &kind);
 
 	if (rc) {
-		snprintf(err, errlen, "%s: %s", path,
-			 kind ? kind : rc == -EFBIG ? "larger than 64 MiB" : strerror(-rc));
+		if (rc == -EFBIG && len)
+			snprintf(err, errlen, "%s: %zu bytes; a baseline is at most %llu MiB", path, len,
+				 PH_INPUT_MAX_BYTES / MiB);
+		else
+			snprintf(err, errlen, "%s: %s", path,
+				 kind ? kind : rc == -EFBIG ? "more than the 16 MiB a baseline may be" : strerror(-rc));
 		free(buf);
 		return rc == -EFBIG || kind ? -EINVAL : rc;
 	}
@@ -179,6 +200,8 @@ static int load_file(const char *path, struct ph_hset *out, char *err, size_t er
 		rc = baseline_parse(path, buf, out, err, errlen);
 	}
 	free(buf);
+	if (!rc && !out->stamp_from_doc && !stat(path, &st))
+		out->stamp = (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec * 1e-9;
 	return rc;
 }
 
@@ -188,6 +211,12 @@ static int name_cmp(const void *a, const void *b)
 }
 
 int baseline_load(const char *path, struct ph_hset **sets, int *n, char *err, size_t errlen)
+{
+	return baseline_load_noted(path, sets, n, NULL, NULL, err, errlen);
+}
+
+int baseline_load_noted(const char *path, struct ph_hset **sets, int *n, char ***notes, int *nnotes,
+			char *err, size_t errlen)
 {
 	struct stat st;
 	struct dirent *e;
@@ -232,9 +261,14 @@ int baseline_load(const char *path, struct ph_hset **sets, int *n, char *err, si
 		qsort(names, (size_t)nnames, sizeof(*names), name_cmp);
 	*sets = xcalloc((size_t)nnames + 1, sizeof(**sets));
 	for (int i = 0; i < nnames; i++) {
-		if (!load_file(names[i], &(*sets)[*n], first_err[0] ? err : first_err,
-			       first_err[0] ? errlen : sizeof(first_err)))
+		char one[512];
+
+		if (!load_file(names[i], &(*sets)[*n], one, sizeof(one)))
 			(*n)++;
+		else if (notes)
+			*(char **)xappend(notes, nnotes, sizeof(char *)) = xasprintf("not a baseline: %s", one);
+		if (!first_err[0])
+			snprintf(first_err, sizeof(first_err), "%s", one);
 		free(names[i]);
 	}
 	free(names);

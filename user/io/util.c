@@ -99,6 +99,9 @@ const char *ph_progname(void)
 	return progname;
 }
 
+/* The last error's text, without the program's name (ph_last_err). */
+static char last_err[512];
+
 static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
 {
 	/* Build the whole line first so that it reaches stderr in one write. */
@@ -114,6 +117,18 @@ static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
 		snprintf(line + len, sizeof(line) - len, ": %s", strerror(err));
 	}
 	fprintf(stderr, "%s\n", line);
+	if (!*prefix)
+		snprintf(last_err, sizeof(last_err), "%s", line + n);
+}
+
+const char *ph_last_err(void)
+{
+	return last_err;
+}
+
+void ph_clear_last_err(void)
+{
+	last_err[0] = '\0';
 }
 
 void ph_err(const char *fmt, ...)

@@ -69,6 +69,13 @@ const char *ph_cmdline(void);
 void ph_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same, with ": strerror(err)" appended; err is a positive errno. */
 void ph_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * The text of the last ph_err or ph_errno message, without "pagehop info: "
+ * ("" when none since ph_clear_last_err): for a command that must also say
+ * the reason on stdout (check's first line).
+ */
+const char *ph_last_err(void);
+void ph_clear_last_err(void);
 /* "pagehop info: warning: ..." */
 void ph_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -10,6 +10,7 @@
 #include "health.h"
 #include "latency.h"
 #include "util.h"
+#include "verify.h"
 
 #include <errno.h>
 #include <math.h>
@@ -206,6 +207,7 @@ static int measure_item(struct ph_diag *d, struct ph_session *s, struct ph_diag_
 	s->size = it->size;
 	s->mcfg.time_s = it->latency ? d->time_s : 2 * d->time_s;
 	s->bind.threads = it->latency ? 1 : 0;
+	ph_clear_last_err();
 	rc = session_start(s, it->latency ? 1 : 0);
 	if (!rc) {
 		if (it->latency) {
@@ -228,7 +230,13 @@ static int measure_item(struct ph_diag *d, struct ph_session *s, struct ph_diag_
 			}
 		}
 	}
-	if (!rc && res && res->n) {
+	if (!rc && res && res->n && !(isfinite(res->st.ci_lo) && isfinite(res->st.ci_hi))) {
+		/* A median without a CI is no reference and cannot be judged
+		 * (a short budget's few blocks): left out, and named. */
+		snprintf(it->skipped, sizeof(it->skipped), "left out: %zu samples in its time, too few for a CI",
+			 res->n);
+		it->left_out = true;
+	} else if (!rc && res && res->n) {
 		it->measured = true;
 		it->value = res->st.median;
 		it->ci_lo = res->st.ci_lo;
@@ -240,6 +248,8 @@ static int measure_item(struct ph_diag *d, struct ph_session *s, struct ph_diag_
 		session_found(s, nodes, sizeof(nodes), it->page_size, sizeof(it->page_size));
 		snprintf(it->cpus, sizeof(it->cpus), "%s", s->binding.cpus_text);
 		it->threads = s->binding.n;
+	} else if (!it->skipped[0] && ph_last_err()[0]) {
+		snprintf(it->skipped, sizeof(it->skipped), "could not be measured: %s", ph_last_err());
 	} else if (!it->skipped[0]) {
 		snprintf(it->skipped, sizeof(it->skipped), "could not be measured (exit %d; the reason is on stderr)",
 			 rc ? rc : PH_EXIT_FAIL);
@@ -291,6 +301,18 @@ int diag_measure(struct ph_diag *d, struct ph_session *s)
 	double setup[2] = { CHECK_SETUP_GUESS_S, CHECK_SETUP_GUESS_S };	/* bandwidth, latency */
 	int rc = 0;
 
+	if (d->check && !s->allow_unverified && verify_ready(&s->km, d->unmeasurable, sizeof(d->unmeasurable))) {
+		/* Every timed figure is measured on memory whose placement is
+		 * read back; without the means to read it, none can be: say so
+		 * once, for all of them, rather than fail each in turn. */
+		ph_err("%s; no timed figure can be measured: run pagehop check as root", d->unmeasurable);
+		for (int i = 0; i < d->nitems; i++) {
+			snprintf(d->items[i].skipped, sizeof(d->items[i].skipped),
+				 "placement cannot be verified: %.200s", d->unmeasurable);
+			d->nskipped++;
+		}
+		return 0;
+	}
 	if (d->check)
 		arm_deadline(d->budget_s - CHECK_MARGIN_S - (now_mono_raw() - d->t0));
 	for (int i = 0; i < d->nitems; i++) {
@@ -300,6 +322,7 @@ int diag_measure(struct ph_diag *d, struct ph_session *s)
 
 		if (ph_interrupted == SIGALRM) {
 			snprintf(it->skipped, sizeof(it->skipped), "left out: the budget of %g s ran out", d->budget_s);
+			it->left_out = true;
 			d->nskipped++;
 			continue;
 		}
@@ -315,6 +338,7 @@ int diag_measure(struct ph_diag *d, struct ph_session *s)
 			if (cost > left) {
 				snprintf(it->skipped, sizeof(it->skipped), "left out: the budget of %g s would run out",
 					 d->budget_s);
+				it->left_out = true;
 				d->nskipped++;
 				continue;
 			}
@@ -322,8 +346,9 @@ int diag_measure(struct ph_diag *d, struct ph_session *s)
 		if (measure_item(d, s, it) == PH_EXIT_INTERRUPTED || ph_interrupted) {
 			it->measured = false;
 			if (ph_interrupted == SIGALRM) {
-				snprintf(it->skipped, sizeof(it->skipped), "stopped: the budget of %g s ran out",
+				snprintf(it->skipped, sizeof(it->skipped), "left out: stopped when the budget of %g s ran out",
 					 d->budget_s);
+				it->left_out = true;
 				d->nskipped++;
 			} else {
 				snprintf(it->skipped, sizeof(it->skipped), "interrupted");
@@ -404,7 +429,7 @@ static void figures_table(const struct ph_diag *d, struct ph_doc *doc)
 
 static void findings_table(const struct ph_hfindings *f, struct ph_doc *doc)
 {
-	static const char *const basis[] = { "", "baseline", "siblings", "setting", "rule" };
+	static const char *const basis[] = { "", "baseline", "siblings", "setting", "rule", "not measured" };
 	struct ph_table *t = doc_add_table(doc, "findings", "findings");
 	static const char *const cols[] = { "status", "figure", "node", "mem_node", "value", "unit",
 					    "ref", "lower", "upper", "limit_lo", "limit_hi", "dev_pct",
@@ -430,7 +455,7 @@ static void findings_table(const struct ph_hfindings *f, struct ph_doc *doc)
 		num_or_null(t, r, "limit_lo", x->limit_lo, "%.4g");
 		num_or_null(t, r, "limit_hi", x->limit_hi, "%.4g");
 		num_or_null(t, r, "dev_pct", x->dev * 100, "%.1f");
-		table_str(t, r, "basis", basis[x->basis <= PH_HB_RULE ? x->basis : 0]);
+		table_str(t, r, "basis", basis[x->basis <= PH_HB_UNMEASURED ? x->basis : 0]);
 		table_str(t, r, "why", x->why);
 	}
 }
@@ -447,7 +472,11 @@ struct ph_doc *diag_doc(const struct ph_diag *d, struct ph_session *s, const cha
 		sec = doc_add_section(doc, "verdict", "verdict");
 		section_str(sec, "status", hstatus_name(status));
 		section_int(sec, "exit_code", status);
+		char perf[3072];
+
 		section_str(sec, "line", line);
+		health_perfdata(findings, perf, sizeof(perf));
+		section_str(sec, "perfdata", perf);
 		section_str(sec, "against", basis);
 		section_num(sec, "budget_s", d->budget_s, "%g");
 		section_num(sec, "elapsed_s", now_mono_raw() - d->t0, "%.2f");

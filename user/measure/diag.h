@@ -26,7 +26,9 @@ struct ph_diag_item {
 	uint64_t size;		/* the working set, all threads together */
 	/* the result */
 	bool measured;
-	char skipped[160];	/* why not, when not */
+	char skipped[256];	/* why not, when not */
+	bool left_out;		/* not measured for the budget or too few samples
+				 * for a CI (not judged), rather than a failure */
 	double value, ci_lo, ci_hi;
 	size_t samples;
 	bool verified;
@@ -47,6 +49,8 @@ struct ph_diag {
 	struct ph_hset set;	/* model key, nodes, settings, figures */
 	double time_s;		/* per figure, as measured */
 	int nmeasured, nskipped;
+	char unmeasurable[256];	/* check: why no timed figure could be measured
+				 * at all (placement cannot be read back), or "" */
 };
 
 /*
