@@ -27,6 +27,7 @@ enum {
 	OPT_TOLERANCE,
 	OPT_CHECK_FORMAT,
 	OPT_PROM_FILE,
+	OPT_BUSY,
 };
 
 static const struct ph_opt check_opts[] = {
@@ -41,6 +42,10 @@ static const struct ph_opt check_opts[] = {
 	  "memory, pages): fractions of the reference, none for\n"
 	  "an open side, e.g. bandwidth=-0.05:none", NULL,
 	  "the baseline file's, else the kind's, below" },
+	{ "busy", 0, "unknown|judge", OPT_BUSY,
+	  "a timed figure out of its band while other work\n"
+	  "loaded the host (docs/diagnostics.md, \"A busy host\"):\n"
+	  "UNKNOWN naming the load, or judged all the same", "unknown", NULL },
 	{ 0 },
 };
 static const struct ph_opt out_opts[] = {
@@ -95,6 +100,7 @@ struct check_args {
 	enum check_format fmt;
 	struct ph_htol over[PH_HK_NKINDS];
 	bool set[PH_HK_NKINDS];
+	bool busy_judge;	/* --busy judge */
 };
 
 static int check_option(void *ctx, const struct ph_opt *o, const char *arg)
@@ -123,6 +129,13 @@ static int check_option(void *ctx, const struct ph_opt *o, const char *arg)
 		return -EINVAL;
 	case OPT_PROM_FILE:
 		a->prom_file = arg;
+		return 0;
+	case OPT_BUSY:
+		if (strcmp(arg, "unknown") && strcmp(arg, "judge")) {
+			ph_err("--busy: unknown value '%s'; expected unknown or judge", arg);
+			return -EINVAL;
+		}
+		a->busy_judge = !strcmp(arg, "judge");
 		return 0;
 	}
 	return -EINVAL;
@@ -235,6 +248,8 @@ int cmd_check(int argc, char *argv[])
 	if (base)
 		health_against(base, &d.set, a.over, a.set, &f);
 	health_siblings(&d.set, a.over, a.set, &f);
+	if (!a.busy_judge)
+		diag_busy(&d, &f);
 	health_rules(&d.set, base != NULL, &f);
 	f.nnodes = s.topo.nnodes;
 	st = rc == PH_EXIT_INTERRUPTED ? health_unknown(line, sizeof(line), "interrupted by a signal")
