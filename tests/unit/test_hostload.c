@@ -115,18 +115,23 @@ static void test_top(void **state)
 		{ .pid = 12, .ppid = 1, .comm = "idle", .ticks = 5, .start = 70 },
 		{ .pid = 13, .ppid = 1, .comm = "old", .ticks = 500, .start = 80 },
 		{ .pid = 99, .ppid = 1, .comm = "pagehop", .ticks = 1000, .start = 90 },
+		/* sh, and its cc of 30 ticks before a, both gone: 12 reaped
+		 * the cc, then 10 reaped sh, each with what it had then */
+		{ .pid = 120, .ppid = 12, .comm = "sh", .ticks = 2, .start = 71 },
+		{ .pid = 121, .ppid = 120, .comm = "cc", .ticks = 30, .start = 72 },
 	};
 	struct ph_pidstat bv[] = {
 		/* cc1 ended with 90 ticks, 40 of them before a: make's 50 */
 		{ .pid = 10, .ppid = 1, .comm = "make", .ticks = 110, .child_ticks = 90, .start = 50 },
-		{ .pid = 12, .ppid = 1, .comm = "idle", .ticks = 5, .start = 70 },
+		/* sh 2 + 2 and cc 30 + 6: 32 of the 40 before a, 8 since */
+		{ .pid = 12, .ppid = 1, .comm = "idle", .ticks = 5, .child_ticks = 40, .start = 70 },
 		/* a new process under a reused PID: all its 20 ticks */
 		{ .pid = 13, .ppid = 1, .comm = "new13", .ticks = 20, .start = 900 },
 		{ .pid = 14, .ppid = 1, .comm = "stress-ng-vm", .ticks = 70, .start = 950 },
 		{ .pid = 99, .ppid = 1, .comm = "pagehop", .ticks = 2000, .start = 90 },
 	};
-	struct ph_proclist a = { av, 5 }, b = { bv, 5 };
-	struct ph_busyproc top[3];
+	struct ph_proclist a = { av, 7 }, b = { bv, 5 };
+	struct ph_busyproc top[3], top4[4];
 	char phrase[160];
 
 	(void)state;
@@ -138,6 +143,9 @@ static void test_top(void **state)
 	NEAR(top[1].cpu_s, 0.60);	/* 10 of its own + 50 of cc1's */
 	assert_int_equal(top[2].pid, 13);
 	NEAR(top[2].cpu_s, 0.20);
+	assert_int_equal(hostload_top(&a, &b, 99, 100, top4, 4), 4);
+	assert_int_equal(top4[3].pid, 12);
+	NEAR(top4[3].cpu_s, 0.08);
 	assert_int_equal(hostload_top(&a, &b, 99, 100, top, 2), 2);
 	assert_int_equal(top[0].pid, 14);
 	assert_int_equal(top[1].pid, 10);

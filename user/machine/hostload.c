@@ -214,14 +214,23 @@ int hostload_top(const struct ph_proclist *a, const struct ph_proclist *b, int s
 	unsigned long long *before = xcalloc((size_t)b->n + 1, sizeof(*before));
 	int n = 0;
 
-	/* A process of a gone by b: what it had used before a is in its
-	 * parent's cutime now, if the parent reaped it; take it off there. */
+	/* A process of a gone by b: what it had used before a is now in
+	 * the cutime of the ancestor that survives (its parent reaped it,
+	 * and the parent's time went up the same way when it ended in
+	 * turn); take it off there.  An orphan is reaped by a subreaper or
+	 * init instead: then this takes it off an ancestor that never got
+	 * it, which the floor at 0 below bounds. */
 	for (int i = 0; i < a->n; i++) {
-		const struct ph_pidstat *parent;
+		const struct ph_pidstat *up = &a->v[i], *kept = NULL;
 
-		if (same(b, &a->v[i]) || !(parent = find(b, a->v[i].ppid)) || !same(a, parent))
+		if (same(b, up))
 			continue;
-		before[parent - b->v] += a->v[i].ticks + a->v[i].child_ticks;
+		for (int depth = 0; depth < 64 && up && !kept; depth++) {
+			up = find(a, up->ppid);
+			kept = up ? same(b, up) : NULL;
+		}
+		if (kept)
+			before[kept - b->v] += a->v[i].ticks + a->v[i].child_ticks;
 	}
 	for (int i = 0; i < b->n; i++) {
 		const struct ph_pidstat *p = &b->v[i], *was = same(a, p);

@@ -57,7 +57,7 @@ struct ph_diag {
 	 * processes by CPU time (the document lists them, a reason names
 	 * the first three). */
 	struct ph_load load;
-	struct ph_busyproc top[5];
+	struct ph_busyproc top[8];
 	int ntop;
 };
 
