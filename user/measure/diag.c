@@ -4,6 +4,7 @@
  * settings, figures; plan, measure, document.
  */
 #include "diag.h"
+#include "diag_impl.h"
 #include "fingerprint.h"
 #include "bandwidth.h"
 #include "chase.h"
@@ -451,35 +452,14 @@ static void num_or_null(struct ph_table *t, int r, const char *col, double v, co
 		table_num(t, r, col, v, fmt);
 }
 
-int diag_busy(const struct ph_diag *d, struct ph_hfindings *f)
+const struct ph_diag_item *diag_item_of(const struct ph_diag *d, const struct ph_hfig *f)
 {
-	char procs[160], load[128];
-	int n = 0;
+	return item_of(d, f);
+}
 
-	busy_procs_phrase(d->top, d->ntop < 3 ? d->ntop : 3, procs, sizeof(procs));
-	for (int i = 0; i < f->n; i++) {
-		struct ph_hfinding *x = &f->v[i];
-		const struct ph_diag_item *it;
-		int k = health_kind_of(x->fig.name);
-		bool worse;
-		char *cut;
-
-		if ((x->basis != PH_HB_BASELINE && x->basis != PH_HB_SIBLINGS) ||
-		    (x->st != PH_H_WARNING && x->st != PH_H_CRITICAL) || !(it = item_of(d, &x->fig)))
-			continue;
-		/* Only a departure a load can cause: slower, or less bandwidth.
-		 * Faster than the reference is the reference's doing. */
-		worse = k == PH_HK_LATENCY ? x->dev > 0 : k == PH_HK_BANDWIDTH && x->dev < 0;
-		if (!worse || !busy_explains(&it->load, load, sizeof(load)))
-			continue;
-		x->st = PH_H_UNKNOWN;
-		if ((cut = strstr(x->why, " (limit")))
-			*cut = '\0';
-		snprintf(x->why + strlen(x->why), sizeof(x->why) - strlen(x->why),
-			 ", not judged: the host was busy (%s)%s%s", load, procs[0] ? "; busiest: " : "", procs);
-		n++;
-	}
-	return n;
+void diag_num_or_null(struct ph_table *t, int r, const char *col, double v, const char *fmt)
+{
+	num_or_null(t, r, col, v, fmt);
 }
 
 static void figures_table(const struct ph_diag *d, struct ph_doc *doc)
@@ -535,43 +515,6 @@ static void figures_table(const struct ph_diag *d, struct ph_doc *doc)
 			num_or_null(t, r, "psi_mem_pct", it->load.psi_mem_ok ? it->load.psi_mem * 100 : NAN, "%.1f");
 			table_bool(t, r, "busy", busy_explains(&it->load, why, sizeof(why)));
 		}
-	}
-}
-
-/* What else the machine did while measuring: section load, table load_processes. */
-static void load_doc(const struct ph_diag *d, struct ph_doc *doc)
-{
-	const struct ph_load *l = &d->load;
-	struct ph_section *sec = doc_add_section(doc, "load", "load while measuring");
-	struct ph_table *t;
-	char why[128];
-	bool busy = busy_explains(l, why, sizeof(why));
-
-	section_bool(sec, "read", l->ok);
-	section_num(sec, "over_s", l->wall_s, "%.2f");
-	if (l->ok) {
-		section_num(sec, "other_cpus", l->other_cpus, "%.2f");
-		section_num(sec, "self_cpus", l->self_cpus, "%.2f");
-		section_num(sec, "steal_pct", l->steal * 100, "%.1f");
-	}
-	section_num(sec, "psi_cpu_some_pct", l->psi_cpu_ok ? l->psi_cpu * 100 : NAN, "%.1f");
-	section_num(sec, "psi_cpu_some_avg10", l->psi_cpu_ok ? l->psi_cpu_avg10 : NAN, "%.2f");
-	section_num(sec, "psi_memory_some_pct", l->psi_mem_ok ? l->psi_mem * 100 : NAN, "%.1f");
-	section_num(sec, "psi_memory_some_avg10", l->psi_mem_ok ? l->psi_mem_avg10 : NAN, "%.2f");
-	section_bool(sec, "busy", busy);
-	section_str(sec, "busy_why", busy ? why : "");
-	t = doc_add_table(doc, "load_processes", "busiest other processes while measuring");
-	table_add_col(t, "pid");
-	table_add_col(t, "name");
-	table_add_col(t, "cpu_s");
-	table_add_col(t, "cpus");
-	for (int i = 0; i < d->ntop; i++) {
-		int r = table_add_row(t);
-
-		table_int(t, r, "pid", d->top[i].pid);
-		table_str(t, r, "name", d->top[i].comm);
-		table_num(t, r, "cpu_s", d->top[i].cpu_s, "%.2f");
-		num_or_null(t, r, "cpus", l->wall_s > 0 ? d->top[i].cpu_s / l->wall_s : NAN, "%.2f");
 	}
 }
 
@@ -663,7 +606,7 @@ struct ph_doc *diag_doc(const struct ph_diag *d, struct ph_session *s, const cha
 	figures_table(d, doc);
 	if (findings)
 		findings_table(findings, doc);
-	load_doc(d, doc);
+	diag_load_doc(d, doc);
 	for (int i = 0; i < d->nitems; i++)
 		if (d->items[i].skipped[0])
 			doc_note(doc, "node %d->%d %s: %s", d->items[i].node, d->items[i].mem_node,
