@@ -15,7 +15,8 @@
 # a quiet host no CRITICAL and at most 2 WARNINGs of 20; under load none
 # of 10 OK and each naming the load.  "Quiet" is whatever the host is
 # doing besides: the load seen is printed beside each verdict so that a
-# busy minute shows as one.  Exit 4 if a tool is missing.
+# busy minute shows as one.  CHECK_ARGS adds options to every check
+# ("--busy judge": judged whatever the load).  Exit 4 if a tool is missing.
 #
 # Example: bash bench/check-flap.sh 20 10
 set -euo pipefail
@@ -41,7 +42,9 @@ jq -r '"  load while measuring: other tasks \(.load.other_cpus) CPU, CPU pressur
 # one SIDE I: a check; prints its line and load, appends its status to $tmp/SIDE
 one() {
 	local rc=0 named=-
-	"$pagehop" check --baseline "$tmp/b.json" --budget "$budget" --format json >"$tmp/c.json" 2>/dev/null || rc=$?
+	# shellcheck disable=SC2086 # CHECK_ARGS: words on purpose
+	"$pagehop" check --baseline "$tmp/b.json" --budget "$budget" ${CHECK_ARGS:-} --format json \
+		>"$tmp/c.json" 2>/dev/null || rc=$?
 	if [ -n "$load" ]; then
 		named=no
 		jq -e --argjson p "$load" '[.load_processes[] | select(.pid == $p)] | length > 0' "$tmp/c.json" \

@@ -80,7 +80,9 @@ const struct ph_cmdspec cmd_check_spec = {
 	"and judges each against the baseline's, with the tolerance of its kind\n"
 	"widened by both CIs; the settings against the baseline's; each node\n"
 	"against the median of its alike nodes (same CPU count, three or more);\n"
-	"and whether Linux took the firmware's SLIT.  The first line is\n"
+	"and whether Linux took the firmware's SLIT.  A timed figure out of its\n"
+	"band while other work loaded the host is UNKNOWN, the load and the\n"
+	"busiest processes named (--busy).  The first line is\n"
 	"  PAGEHOP OK|WARNING|CRITICAL|UNKNOWN - <reason naming node and figure>\n"
 	"and the exit status 0, 1, 2 or 3 the same; bad usage, an unreadable\n"
 	"baseline or one for another machine model is UNKNOWN (3).\n",
