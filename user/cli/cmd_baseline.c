@@ -116,6 +116,7 @@ int cmd_baseline(int argc, char *argv[])
 	if (!d.nmeasured)
 		goto out;
 	doc = diag_doc(&d, s, "baseline", NULL, PH_H_OK, NULL, NULL);
+	diag_load_doc(&d, doc);
 	if (a.save && !rc && doc_save_json(doc, a.save, why, sizeof(why))) {
 		ph_err("--save: %s: %s", a.save, why);
 		rc = PH_EXIT_FAIL;

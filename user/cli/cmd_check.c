@@ -257,6 +257,7 @@ int cmd_check(int argc, char *argv[])
 	st = rc == PH_EXIT_INTERRUPTED ? health_unknown(line, sizeof(line), "interrupted by a signal")
 				       : health_fold(&f, line, sizeof(line));
 	doc = diag_doc(&d, &s, "check", &f, st, line, base ? base->source : "alike nodes");
+	diag_load_doc(&d, doc);
 	rc = emit(&a, doc, &d.set, &f, st, line, t0);
 out:
 	doc_free(doc);

@@ -606,7 +606,6 @@ struct ph_doc *diag_doc(const struct ph_diag *d, struct ph_session *s, const cha
 	figures_table(d, doc);
 	if (findings)
 		findings_table(findings, doc);
-	diag_load_doc(d, doc);
 	for (int i = 0; i < d->nitems; i++)
 		if (d->items[i].skipped[0])
 			doc_note(doc, "node %d->%d %s: %s", d->items[i].node, d->items[i].mem_node,

@@ -93,6 +93,12 @@ int diag_busy(const struct ph_diag *d, struct ph_hfindings *f);
 struct ph_doc *diag_doc(const struct ph_diag *d, struct ph_session *s, const char *command,
 			const struct ph_hfindings *findings, enum ph_hstatus status,
 			const char *line, const char *basis);
+/*
+ * Add to doc what else the machine did while measuring: the section load
+ * (the whole phase: other tasks' CPUs, steal, pressure, whether busy.h's
+ * rule held) and the table load_processes (the busiest processes).
+ */
+void diag_load_doc(const struct ph_diag *d, struct ph_doc *doc);
 void diag_free(struct ph_diag *d);
 
 #endif

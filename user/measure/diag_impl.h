@@ -9,7 +9,5 @@
 const struct ph_diag_item *diag_item_of(const struct ph_diag *d, const struct ph_hfig *f);
 /* The cell, or null when v is not a number. */
 void diag_num_or_null(struct ph_table *t, int r, const char *col, double v, const char *fmt);
-/* Section load and table load_processes. */
-void diag_load_doc(const struct ph_diag *d, struct ph_doc *doc);
 
 #endif
