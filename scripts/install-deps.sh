@@ -25,7 +25,7 @@ check_pkgs=(clang libcmocka-dev jq numactl hwloc-nox
 	qemu-system-x86 busybox-static cpio kmod
 	linux-image-amd64 linux-headers-amd64
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
-	acpica-tools dkms gnuplot-nox
+	acpica-tools dkms gnuplot-nox stress-ng
 	slurm-wlm munge prometheus-node-exporter prometheus bc
 	chromium python3-html5lib libxml2-utils
 	dpkg-dev debhelper dh-dkms lintian fakeroot bash-completion)

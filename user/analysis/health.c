@@ -282,6 +282,16 @@ static struct ph_htol tol_for(const struct ph_hfig *g, const struct ph_hfig *bas
 	return health_default_tol(k < 0 ? PH_HK_NKINDS : (enum ph_hkind)k);
 }
 
+void health_ref_band(const struct ph_hfig *b, double *lo, double *hi)
+{
+	*lo = b->ci_lo;
+	*hi = b->ci_hi;
+	if (isfinite(b->rep_lo) && b->rep_lo < *lo)
+		*lo = b->rep_lo;
+	if (isfinite(b->rep_hi) && b->rep_hi > *hi)
+		*hi = b->rep_hi;
+}
+
 void health_against(const struct ph_hset *base, const struct ph_hset *now,
 		    const struct ph_htol over[PH_HK_NKINDS], const bool set[PH_HK_NKINDS],
 		    struct ph_hfindings *out)
@@ -290,13 +300,15 @@ void health_against(const struct ph_hset *base, const struct ph_hset *now,
 		const struct ph_hfig *g = &now->figs[i];
 		const struct ph_hfig *b = hset_find(base, g->name, g->node, g->mem_node);
 		struct ph_hfinding *f;
+		double ref_lo, ref_hi;
 
 		if (!b || health_kind_of(g->name) < 0)
 			continue;
 		f = hfindings_add(out);
 		f->fig = *g;
 		f->basis = PH_HB_BASELINE;
-		health_judge(f, b->value, b->ci_lo, b->ci_hi, tol_for(g, b, over, set));
+		health_ref_band(b, &ref_lo, &ref_hi);
+		health_judge(f, b->value, ref_lo, ref_hi, tol_for(g, b, over, set));
 		describe(f, "baseline");
 	}
 	for (int i = 0; i < base->nsettings; i++) {

@@ -58,7 +58,15 @@ enum ph_hstatus health_judge(struct ph_hfinding *f, double ref, double ref_lo, d
 bool health_model_match(const char *here, const char *base, char *diff, size_t difflen);
 
 /*
- * Every figure of now that the baseline has, judged against it with the
+ * The reference interval of a baseline's figure: its CI widened to the
+ * range of its repeats' medians where it has one (the larger of the
+ * within-run and the between-run spread, on each side).
+ */
+void health_ref_band(const struct ph_hfig *b, double *lo, double *hi);
+
+/*
+ * Every figure of now that the baseline has (its reference interval:
+ * health_ref_band()), judged against it with the
  * tolerance from over (when set), else the baseline file's, else the
  * default; every setting of the baseline that now has and differs
  * (WARNING).  Appended to out.

@@ -13,12 +13,16 @@
 #include <errno.h>
 #include <stdio.h>
 
-enum { OPT_SAVE = 1 };
+enum { OPT_SAVE = 1, OPT_REPEATS };
 
 static const struct ph_opt baseline_opts[] = {
 	{ "save", 0, "FILE", OPT_SAVE,
 	  "write the JSON document to FILE (atomically); 'pagehop\n"
 	  "check --baseline FILE' reads it", NULL, NULL },
+	{ "repeats", 0, "N", OPT_REPEATS,
+	  "measure each figure N times (1-20), each on memory\n"
+	  "and threads of its own: check's band covers the\n"
+	  "spread between them as well as the CI", "3", NULL },
 	{ 0 },
 };
 static const struct ph_opt stat_opts[] = { PH_OPT_TIME("2"), PH_OPT_CI("1"), { 0 } };
@@ -61,6 +65,7 @@ const struct ph_cmdspec cmd_baseline_spec = {
 struct baseline_args {
 	struct ph_session s;
 	const char *save;
+	unsigned repeats;
 };
 
 static int baseline_option(void *ctx, const struct ph_opt *o, const char *arg)
@@ -74,12 +79,14 @@ static int baseline_option(void *ctx, const struct ph_opt *o, const char *arg)
 		a->save = arg;
 		return 0;
 	}
+	if (o->id == OPT_REPEATS)
+		return cli_parse_uint("--repeats", arg, 1, 20, &a->repeats);
 	return -EINVAL;
 }
 
 int cmd_baseline(int argc, char *argv[])
 {
-	struct baseline_args a = { .save = NULL };
+	struct baseline_args a = { .save = NULL, .repeats = 3 };
 	struct ph_session *s = &a.s;
 	struct ph_diag d = { 0 };
 	struct ph_doc *doc = NULL;
@@ -100,6 +107,7 @@ int cmd_baseline(int argc, char *argv[])
 	if (rc)
 		goto out;
 	diag_plan(&d, s, false, 0, now_mono_raw());
+	diag_set_repeats(&d, (int)a.repeats);
 	rc = diag_measure(&d, s);
 	if (!d.nmeasured && !rc) {
 		ph_err("no figure could be measured; the reasons are above");
@@ -108,6 +116,7 @@ int cmd_baseline(int argc, char *argv[])
 	if (!d.nmeasured)
 		goto out;
 	doc = diag_doc(&d, s, "baseline", NULL, PH_H_OK, NULL, NULL);
+	diag_load_doc(&d, doc);
 	if (a.save && !rc && doc_save_json(doc, a.save, why, sizeof(why))) {
 		ph_err("--save: %s: %s", a.save, why);
 		rc = PH_EXIT_FAIL;

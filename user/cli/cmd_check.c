@@ -27,6 +27,7 @@ enum {
 	OPT_TOLERANCE,
 	OPT_CHECK_FORMAT,
 	OPT_PROM_FILE,
+	OPT_BUSY,
 };
 
 static const struct ph_opt check_opts[] = {
@@ -45,6 +46,10 @@ static const struct ph_opt check_opts[] = {
 	  "memory, pages): fractions of the reference, none for\n"
 	  "an open side, e.g. bandwidth=-0.05:none", NULL,
 	  "the baseline file's, else the kind's, below" },
+	{ "busy", 0, "unknown|judge", OPT_BUSY,
+	  "a timed figure out of its band while other work\n"
+	  "loaded the host (docs/diagnostics.md, \"A busy host\"):\n"
+	  "UNKNOWN naming the load, or judged all the same", "unknown", NULL },
 	{ 0 },
 };
 static const struct ph_opt out_opts[] = {
@@ -79,7 +84,9 @@ const struct ph_cmdspec cmd_check_spec = {
 	"and judges each against the baseline's, with the tolerance of its kind\n"
 	"widened by both CIs; the settings against the baseline's; each node\n"
 	"against the median of its alike nodes (same CPU count, three or more);\n"
-	"and whether Linux took the firmware's SLIT.  The first line is\n"
+	"and whether Linux took the firmware's SLIT.  A timed figure out of its\n"
+	"band while other work loaded the host is UNKNOWN, the load and the\n"
+	"busiest processes named (--busy).  The first line is\n"
 	"  PAGEHOP OK|WARNING|CRITICAL|UNKNOWN - <reason naming node and figure>\n"
 	"with Nagios performance data after '|' (table format), and the exit\n"
 	"status 0, 1, 2 or 3 the same: the worst finding, CRITICAL over WARNING\n"
@@ -103,6 +110,7 @@ struct check_args {
 	enum check_format fmt;
 	struct ph_htol over[PH_HK_NKINDS];
 	bool set[PH_HK_NKINDS];
+	bool busy_judge;	/* --busy judge */
 };
 
 static int check_option(void *ctx, const struct ph_opt *o, const char *arg)
@@ -131,6 +139,13 @@ static int check_option(void *ctx, const struct ph_opt *o, const char *arg)
 		return -EINVAL;
 	case OPT_PROM_FILE:
 		a->prom_file = arg;
+		return 0;
+	case OPT_BUSY:
+		if (strcmp(arg, "unknown") && strcmp(arg, "judge")) {
+			ph_err("--busy: unknown value '%s'; expected unknown or judge", arg);
+			return -EINVAL;
+		}
+		a->busy_judge = !strcmp(arg, "judge");
 		return 0;
 	}
 	return -EINVAL;
@@ -348,6 +363,8 @@ int cmd_check(int argc, char *argv[])
 	if (base)
 		health_against(base, &d.set, a.over, a.set, &f);
 	health_siblings(&d.set, a.over, a.set, &f);
+	if (!a.busy_judge)
+		diag_busy(&d, &f);
 	health_rules(&d.set, base != NULL, &f);
 	f.nnodes = s.topo.nnodes;
 	account(&d, base, a.budget, read_s, &f);
@@ -360,6 +377,7 @@ int cmd_check(int argc, char *argv[])
 		doc_note(doc, "%s", bnotes[i]);
 	if (note[0])
 		doc_note(doc, "%s", note);
+	diag_load_doc(&d, doc);
 	rc = emit(&a, doc, &d.set, &f, st, line, t0);
 out:
 	doc_free(doc);

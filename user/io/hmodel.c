@@ -38,6 +38,7 @@ struct ph_hfig *hset_add_fig(struct ph_hset *s, const char *name, int node, int 
 	f->ci_lo = ci_lo;
 	f->ci_hi = ci_hi;
 	f->tol.lower = f->tol.upper = NAN;
+	f->rep_lo = f->rep_hi = NAN;
 	return f;
 }
 

@@ -40,6 +40,10 @@ struct ph_hfig {
 	char unit[12];		/* "ns", "GB/s", "GiB", "bool" */
 	double value;		/* the median */
 	double ci_lo, ci_hi;	/* its 95% CI; exact figures: value, value */
+	/* A baseline's: the lowest and highest median of its independent
+	 * repeats (fresh memory and threads each); NAN: not recorded. */
+	double rep_lo, rep_hi;
+	int repeats;		/* how many; 0: not recorded */
 	struct ph_htol tol;	/* from the file; used when tol_set */
 	bool tol_set;
 };

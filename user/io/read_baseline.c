@@ -100,6 +100,13 @@ static int parse_figure(const char *path, struct json_object *row, int i, struct
 			    json_object_get_string(name), i + 1);
 	f = hset_add_fig(out, json_object_get_string(name), (int)node, (int)mem_node,
 			 unit ? json_object_get_string(unit) : "", v, lo, hi);
+	/* The spread between repeats: baselines made before it was recorded
+	 * have none, and are judged on their CI alone. */
+	if (number(row, "rep_lo", &lo) && number(row, "rep_hi", &hi) && lo <= hi) {
+		f->rep_lo = lo;
+		f->rep_hi = hi;
+		f->repeats = number(row, "repeats", &v) && v >= 1 && v <= 1000 ? (int)v : 0;
+	}
 	if (has_lo || has_up) {
 		f->tol.lower = lower;
 		f->tol.upper = upper;

@@ -4,9 +4,11 @@
  * settings, figures; plan, measure, document.
  */
 #include "diag.h"
+#include "diag_impl.h"
 #include "fingerprint.h"
 #include "bandwidth.h"
 #include "chase.h"
+#include "busy.h"
 #include "health.h"
 #include "latency.h"
 #include "util.h"
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 /*
  * Working sets.  Latency: a chain of four times one last-level cache (the
@@ -152,6 +155,7 @@ void diag_plan(struct ph_diag *d, struct ph_session *s, bool check, double budge
 	d->budget_s = budget_s;
 	d->t0 = t0;
 	d->lat_size = clamp_size(4 * llc, DIAG_LAT_MIN, DIAG_LAT_MAX);
+	d->repeats = 1;
 	fingerprint(&d->set, s);
 	plan_items(d, s);
 	s->mcfg.min_samples = DIAG_MIN_SAMPLES;
@@ -180,6 +184,11 @@ void diag_plan(struct ph_diag *d, struct ph_session *s, bool check, double budge
 	}
 }
 
+void diag_set_repeats(struct ph_diag *d, int n)
+{
+	d->repeats = n < 1 ? 1 : n > 20 ? 20 : n;
+}
+
 static void bind_to(struct ph_session *s, int cpu_node, int mem_node)
 {
 	if (s->bind.cpunodebind)
@@ -199,6 +208,7 @@ static int measure_item(struct ph_diag *d, struct ph_session *s, struct ph_diag_
 	struct ph_latency lat = { 0 };
 	struct ph_bandwidth bw = { 0 };
 	struct chase_spec spec = { .pattern = CHASE_RANDOM, .seed = 1 };
+	struct ph_loadsnap before, after;
 	char nodes[64];
 	int rc;
 
@@ -209,6 +219,9 @@ static int measure_item(struct ph_diag *d, struct ph_session *s, struct ph_diag_
 	s->bind.threads = it->latency ? 1 : 0;
 	ph_clear_last_err();
 	rc = session_start(s, it->latency ? 1 : 0);
+	/* What else ran while the figure was timed (and warmed up): set-up
+	 * and verification are not in it, they are not what is judged. */
+	hostload_snap(&before);
 	if (!rc) {
 		if (it->latency) {
 			char pat[32];
@@ -230,6 +243,8 @@ static int measure_item(struct ph_diag *d, struct ph_session *s, struct ph_diag_
 			}
 		}
 	}
+	hostload_snap(&after);
+	hostload_diff(&before, &after, sysconf(_SC_CLK_TCK), &it->load);
 	if (!rc && res && res->n && !(isfinite(res->st.ci_lo) && isfinite(res->st.ci_hi))) {
 		/* A median without a CI is no reference and cannot be judged
 		 * (a short budget's few blocks): left out, and named. */
@@ -238,6 +253,7 @@ static int measure_item(struct ph_diag *d, struct ph_session *s, struct ph_diag_
 		it->left_out = true;
 	} else if (!rc && res && res->n) {
 		it->measured = true;
+		it->ci_met = res->ci_met;
 		it->value = res->st.median;
 		it->ci_lo = res->st.ci_lo;
 		it->ci_hi = res->st.ci_hi;
@@ -257,6 +273,58 @@ static int measure_item(struct ph_diag *d, struct ph_session *s, struct ph_diag_
 	latency_free(&lat);
 	bandwidth_free(&bw);
 	session_stop(s);
+	return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * A baseline's figure, d->repeats times, each with session_start() anew
+ * (fresh memory, placement and threads): what one run's CI cannot see,
+ * a layout of pages or a placement that is luckier one time than the
+ * next, shows as the spread between the repeats' medians.  The figure
+ * is the repeat whose median is the median of theirs (its CI with it),
+ * and rep_lo, rep_hi the lowest and highest median.  A repeat that fails
+ * ends the figure: with one repeat or more measured it stands on those.
+ */
+static int measure_repeats(struct ph_diag *d, struct ph_session *s, struct ph_diag_item *it)
+{
+	struct ph_diag_item *runs = xcalloc((size_t)d->repeats, sizeof(*runs));
+	double vals[20];
+	bool met = true;
+	int n = 0, rc = 0, pick = 0;
+
+	for (int r = 0; r < d->repeats; r++) {
+		runs[r] = *it;
+		rc = measure_item(d, s, &runs[r]);
+		if (rc || !runs[r].measured || ph_interrupted)
+			break;
+		vals[n++] = runs[r].value;
+		met = met && runs[r].ci_met;
+	}
+	if (n) {
+		double v[20];
+
+		memcpy(v, vals, (size_t)n * sizeof(*v));
+		qsort(v, (size_t)n, sizeof(*v), cmp_double);
+		for (int r = 0; r < n; r++)
+			if (vals[r] == v[(n - 1) / 2])
+				pick = r;
+		*it = runs[pick];
+		it->ci_met = met;
+		it->repeats = n;
+		it->rep_lo = v[0];
+		it->rep_hi = v[n - 1];
+		rc = ph_interrupted ? PH_EXIT_INTERRUPTED : 0;
+	} else {
+		*it = runs[0];
+	}
+	free(runs);
 	return rc;
 }
 
@@ -299,6 +367,8 @@ static void disarm_deadline(void)
 int diag_measure(struct ph_diag *d, struct ph_session *s)
 {
 	double setup[2] = { CHECK_SETUP_GUESS_S, CHECK_SETUP_GUESS_S };	/* bandwidth, latency */
+	struct ph_loadsnap snap0, snap1;
+	struct ph_proclist procs0, procs1;
 	int rc = 0;
 
 	if (d->check && !s->allow_unverified && verify_ready(&s->km, d->unmeasurable, sizeof(d->unmeasurable))) {
@@ -313,12 +383,17 @@ int diag_measure(struct ph_diag *d, struct ph_session *s)
 		}
 		return 0;
 	}
+	/* The whole phase's load, and each process's CPU time around it,
+	 * to name the busiest. */
+	hostload_procs(&procs0);
+	hostload_snap(&snap0);
 	if (d->check)
 		arm_deadline(d->budget_s - CHECK_MARGIN_S - (now_mono_raw() - d->t0));
 	for (int i = 0; i < d->nitems; i++) {
 		struct ph_diag_item *it = &d->items[i];
 		double start = now_mono_raw(), cost, left;
 		const char *unit = it->latency ? "ns" : "GB/s";
+		struct ph_hfig *fig;
 
 		if (ph_interrupted == SIGALRM) {
 			snprintf(it->skipped, sizeof(it->skipped), "left out: the budget of %g s ran out", d->budget_s);
@@ -343,7 +418,8 @@ int diag_measure(struct ph_diag *d, struct ph_session *s)
 				continue;
 			}
 		}
-		if (measure_item(d, s, it) == PH_EXIT_INTERRUPTED || ph_interrupted) {
+		if ((d->repeats > 1 ? measure_repeats(d, s, it) : measure_item(d, s, it)) == PH_EXIT_INTERRUPTED ||
+		    ph_interrupted) {
 			it->measured = false;
 			if (ph_interrupted == SIGALRM) {
 				snprintf(it->skipped, sizeof(it->skipped), "left out: stopped when the budget of %g s ran out",
@@ -356,7 +432,7 @@ int diag_measure(struct ph_diag *d, struct ph_session *s)
 			}
 			continue;
 		}
-		cost = now_mono_raw() - start - (it->latency ? 1 : 2) * d->time_s;
+		cost = (now_mono_raw() - start) / (it->repeats > 1 ? it->repeats : 1) - (it->latency ? 1 : 2) * d->time_s;
 		if (cost > setup[it->latency] || !d->nmeasured)
 			setup[it->latency] = cost * 1.2;
 		if (!it->measured) {
@@ -364,8 +440,20 @@ int diag_measure(struct ph_diag *d, struct ph_session *s)
 			continue;
 		}
 		d->nmeasured++;
-		hset_add_fig(&d->set, it->name, it->node, it->mem_node, unit, it->value, it->ci_lo, it->ci_hi);
+		fig = hset_add_fig(&d->set, it->name, it->node, it->mem_node, unit, it->value, it->ci_lo, it->ci_hi);
+		if (it->repeats > 1) {
+			fig->rep_lo = it->rep_lo;
+			fig->rep_hi = it->rep_hi;
+			fig->repeats = it->repeats;
+		}
 	}
+	hostload_snap(&snap1);
+	hostload_procs(&procs1);
+	hostload_diff(&snap0, &snap1, sysconf(_SC_CLK_TCK), &d->load);
+	d->ntop = hostload_top(&procs0, &procs1, (int)getpid(), sysconf(_SC_CLK_TCK), d->top,
+			       (int)ARRAY_SIZE(d->top));
+	hostload_procs_free(&procs0);
+	hostload_procs_free(&procs1);
 	if (d->check) {
 		disarm_deadline();
 		if (ph_interrupted == SIGALRM)
@@ -389,12 +477,24 @@ static void num_or_null(struct ph_table *t, int r, const char *col, double v, co
 		table_num(t, r, col, v, fmt);
 }
 
+const struct ph_diag_item *diag_item_of(const struct ph_diag *d, const struct ph_hfig *f)
+{
+	return item_of(d, f);
+}
+
+void diag_num_or_null(struct ph_table *t, int r, const char *col, double v, const char *fmt)
+{
+	num_or_null(t, r, col, v, fmt);
+}
+
 static void figures_table(const struct ph_diag *d, struct ph_doc *doc)
 {
 	struct ph_table *t = doc_add_table(doc, "figures", "figures");
 	static const char *const cols[] = { "figure", "kind", "node", "mem_node", "value", "unit", "ci_lo",
 					    "ci_hi", "lower", "upper", "samples", "page_size", "threads",
-					    "cpus", "size_KiB", "method", "verified" };
+					    "cpus", "size_KiB", "method", "verified", "ci_met", "repeats",
+					    "rep_lo", "rep_hi", "other_cpus", "steal_pct", "psi_cpu_pct",
+					    "psi_mem_pct", "busy" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
@@ -415,8 +515,11 @@ static void figures_table(const struct ph_diag *d, struct ph_doc *doc)
 		num_or_null(t, r, "ci_hi", f->ci_hi, fmt);
 		num_or_null(t, r, "lower", tol.lower, "%g");
 		num_or_null(t, r, "upper", tol.upper, "%g");
-		if (!it)
+		if (!it) {
+			/* An exact figure (a count, a size): nothing to miss. */
+			table_bool(t, r, "ci_met", true);
 			continue;
+		}
 		table_int(t, r, "samples", (long long)it->samples);
 		table_str(t, r, "page_size", it->page_size);
 		table_int(t, r, "threads", it->threads);
@@ -424,6 +527,19 @@ static void figures_table(const struct ph_diag *d, struct ph_doc *doc)
 		table_int(t, r, "size_KiB", (long long)(it->size / KiB));
 		table_str(t, r, "method", it->method);
 		table_bool(t, r, "verified", it->verified);
+		table_bool(t, r, "ci_met", it->ci_met);
+		table_int(t, r, "repeats", it->repeats > 1 ? it->repeats : 1);
+		num_or_null(t, r, "rep_lo", it->repeats > 1 ? it->rep_lo : it->value, fmt);
+		num_or_null(t, r, "rep_hi", it->repeats > 1 ? it->rep_hi : it->value, fmt);
+		if (it->load.ok) {
+			char why[128];
+
+			table_num(t, r, "other_cpus", it->load.other_cpus, "%.2f");
+			table_num(t, r, "steal_pct", it->load.steal * 100, "%.1f");
+			num_or_null(t, r, "psi_cpu_pct", it->load.psi_cpu_ok ? it->load.psi_cpu * 100 : NAN, "%.1f");
+			num_or_null(t, r, "psi_mem_pct", it->load.psi_mem_ok ? it->load.psi_mem * 100 : NAN, "%.1f");
+			table_bool(t, r, "busy", busy_explains(&it->load, why, sizeof(why)));
+		}
 	}
 }
 
@@ -467,6 +583,9 @@ struct ph_doc *diag_doc(const struct ph_diag *d, struct ph_session *s, const cha
 	struct ph_doc *doc = doc_new(command);
 	struct ph_section *sec;
 	struct ph_table *t;
+	char why[128], procs[160];
+
+	busy_procs_phrase(d->top, d->ntop < 3 ? d->ntop : 3, procs, sizeof(procs));
 
 	if (findings) {
 		sec = doc_add_section(doc, "verdict", "verdict");
@@ -520,6 +639,17 @@ struct ph_doc *diag_doc(const struct ph_diag *d, struct ph_session *s, const cha
 		if (d->items[i].skipped[0])
 			doc_note(doc, "node %d->%d %s: %s", d->items[i].node, d->items[i].mem_node,
 				 d->items[i].name, d->items[i].skipped);
+	for (int i = 0, missed = 0; i < d->nitems; i++) {
+		missed += d->items[i].measured && !d->items[i].ci_met;
+		if (i == d->nitems - 1 && missed)
+			doc_note(doc, "%d figure%s did not reach the CI target (ci_met false in figures)", missed,
+				 missed == 1 ? "" : "s");
+	}
+	if (busy_explains(&d->load, why, sizeof(why)))
+		doc_note(doc, "the host was busy while measuring: %s%s%s", why, d->ntop ? "; busiest: " : "", procs);
+	if (d->repeats > 1)
+		doc_note(doc, "each measured figure was measured %d times, each on memory and threads of its own; rep_lo and rep_hi are the lowest and highest median, and check's band takes the wider of them and the CI",
+			 d->repeats);
 	doc_note(doc, "figures: median of blocks over %.2f s (latency) or %.2f s (bandwidth) after a warm-up, with the 95%% CI of the median; latency: random pointer chase over %llu MiB, one thread; bandwidth: STREAM over 32 MiB per CPU of the node, one thread per core",
 		 d->time_s, d->check ? 2 * d->time_s : d->time_s, (unsigned long long)(d->lat_size / MiB));
 	return doc;

@@ -12,6 +12,7 @@
 #define PAGEHOP_DIAG_H
 
 #include "hmodel.h"
+#include "hostload.h"
 #include "output.h"
 #include "session.h"
 
@@ -35,6 +36,10 @@ struct ph_diag_item {
 	char page_size[16], cpus[256];
 	char method[48];	/* what ran: "chase random", "triad avx2" */
 	int threads;
+	bool ci_met;		/* every repeat reached the CI target */
+	int repeats;		/* independent repeats measured */
+	double rep_lo, rep_hi;	/* the lowest and highest of their medians */
+	struct ph_load load;	/* what else ran while it was timed (the last repeat) */
 };
 
 struct ph_diag {
@@ -51,6 +56,13 @@ struct ph_diag {
 	int nmeasured, nskipped;
 	char unmeasurable[256];	/* check: why no timed figure could be measured
 				 * at all (placement cannot be read back), or "" */
+	int repeats;		/* each figure's independent repeats (a baseline's) */
+	/* What else ran over the whole measuring phase, and its busiest
+	 * processes by CPU time (the document lists them, a reason names
+	 * the first three). */
+	struct ph_load load;
+	struct ph_busyproc top[8];
+	int ntop;
 };
 
 /*
@@ -59,6 +71,8 @@ struct ph_diag {
  * seconds of wall time since t0.
  */
 void diag_plan(struct ph_diag *d, struct ph_session *s, bool check, double budget_s, double t0);
+/* A baseline: measure each figure n times (1-20), each on fresh memory and threads. */
+void diag_set_repeats(struct ph_diag *d, int n);
 /*
  * Measure the planned figures, each on memory and threads of its own, the
  * check's in the order of priority and only while the budget lasts.  A
@@ -66,6 +80,14 @@ void diag_plan(struct ph_diag *d, struct ph_session *s, bool check, double budge
  * (interrupted).
  */
 int diag_measure(struct ph_diag *d, struct ph_session *s);
+/*
+ * A check that does not judge a figure its host's load can explain: each
+ * finding of a timed figure (latency, bandwidth) out of its band on the
+ * side a load pushes it (slower, less), whose figure was timed while the
+ * load passed busy.h's rule, becomes UNKNOWN, its why naming the load and
+ * the busiest processes.  Returns how many.
+ */
+int diag_busy(const struct ph_diag *d, struct ph_hfindings *f);
 /*
  * The document: sections identity and settings, tables nodes and figures
  * (each figure with its CI, tolerance and how it was measured), and with
@@ -75,6 +97,12 @@ int diag_measure(struct ph_diag *d, struct ph_session *s);
 struct ph_doc *diag_doc(const struct ph_diag *d, struct ph_session *s, const char *command,
 			const struct ph_hfindings *findings, enum ph_hstatus status,
 			const char *line, const char *basis);
+/*
+ * Add to doc what else the machine did while measuring: the section load
+ * (the whole phase: other tasks' CPUs, steal, pressure, whether busy.h's
+ * rule held) and the table load_processes (the busiest processes).
+ */
+void diag_load_doc(const struct ph_diag *d, struct ph_doc *doc);
 void diag_free(struct ph_diag *d);
 
 #endif
