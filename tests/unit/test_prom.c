@@ -86,6 +86,36 @@ static void test_prom(void **state)
 	hset_free(&s);
 }
 
+/* The load a check saw, as fractions and CPUs; no pressure family without PSI. */
+static void test_prom_load(void **state)
+{
+	struct ph_hfindings f = { 0 };
+	char *t;
+
+	(void)state;
+	f.load_ok = true;
+	f.load_other_cpus = 1.25;
+	f.load_steal = 0.0625;
+	f.psi_cpu_ok = true;
+	f.psi_cpu = 0.5;
+	f.busy = true;
+	f.nbusy = 2;
+	t = prom_render(NULL, &f, PH_H_UNKNOWN, 1, 1700000000);
+	assert_non_null(strstr(t, "\npagehop_check_load_other_cpus 1.250\n"));
+	assert_non_null(strstr(t, "\npagehop_check_load_steal_ratio 0.0625\n"));
+	assert_non_null(strstr(t, "\npagehop_check_load_pressure_ratio{resource=\"cpu\"} 0.5000\n"));
+	assert_null(strstr(t, "resource=\"memory\""));
+	assert_non_null(strstr(t, "\npagehop_check_busy 1\n"));
+	assert_non_null(strstr(t, "\npagehop_check_busy_unjudged 2\n"));
+	free(t);
+	/* Not read: none of the load's families. */
+	f.load_ok = false;
+	t = prom_render(NULL, &f, PH_H_UNKNOWN, 1, 1700000000);
+	assert_null(strstr(t, "pagehop_check_load"));
+	assert_null(strstr(t, "pagehop_check_busy"));
+	free(t);
+}
+
 /* Nothing measured, no findings: the verdict and the empty families only. */
 static void test_prom_empty(void **state)
 {
@@ -104,6 +134,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prom),
 		cmocka_unit_test(test_prom_empty),
+		cmocka_unit_test(test_prom_load),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

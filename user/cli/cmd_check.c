@@ -363,8 +363,9 @@ int cmd_check(int argc, char *argv[])
 	if (base)
 		health_against(base, &d.set, a.over, a.set, &f);
 	health_siblings(&d.set, a.over, a.set, &f);
+	diag_load_sum(&d, &f);
 	if (!a.busy_judge)
-		diag_busy(&d, &f);
+		f.nbusy = diag_busy(&d, &f);
 	health_rules(&d.set, base != NULL, &f);
 	f.nnodes = s.topo.nnodes;
 	account(&d, base, a.budget, read_s, &f);

@@ -119,6 +119,13 @@ struct ph_hfindings {
 	char left_out[512];	/* "node 0 latency_2m, ...": not judged (budget, samples) */
 	int nleft_out;
 	char against[256];	/* the baseline file judged against, or "" */
+	/* What else the host did while the figures were timed (check: the
+	 * whole measuring phase), for the metrics: other tasks' CPUs' worth,
+	 * steal and pressure stall as fractions of the time; load_ok when it
+	 * could be read, psi_*_ok where the kernel has pressure. */
+	bool load_ok, psi_cpu_ok, psi_mem_ok, busy;
+	double load_other_cpus, load_steal, psi_cpu, psi_mem;
+	int nbusy;		/* findings left unjudged because of the load */
 };
 
 struct ph_hfinding *hfindings_add(struct ph_hfindings *f);

@@ -136,6 +136,27 @@ char *prom_render(const struct ph_hset *now, const struct ph_hfindings *f, enum 
 		if (f->v[i].fig.node >= 0)
 			put(&b, "pagehop_figure_status{node=\"%d\",mem_node=\"%d\",figure=\"%s\"} %d\n",
 			    f->v[i].fig.node, f->v[i].fig.mem_node, f->v[i].fig.name, (int)f->v[i].st);
+	/* The load the check saw: with pagehop_check_busy 1 a slow figure
+	 * may be the neighbours', and pagehop_check_busy_unjudged counts the
+	 * figures left UNKNOWN for it.  No PIDs or process names as labels
+	 * (a series each); the JSON lists them. */
+	if (f && f->load_ok) {
+		head(&b, "pagehop_check_load_other_cpus", "other tasks' CPU time over the measuring time, in CPUs");
+		put(&b, "pagehop_check_load_other_cpus %.3f\n", f->load_other_cpus);
+		head(&b, "pagehop_check_load_steal_ratio", "steal time over all CPU time while measuring");
+		put(&b, "pagehop_check_load_steal_ratio %.4f\n", f->load_steal);
+		if (f->psi_cpu_ok || f->psi_mem_ok)
+			head(&b, "pagehop_check_load_pressure_ratio",
+			     "share of the measuring time some task stalled on the resource (/proc/pressure)");
+		if (f->psi_cpu_ok)
+			put(&b, "pagehop_check_load_pressure_ratio{resource=\"cpu\"} %.4f\n", f->psi_cpu);
+		if (f->psi_mem_ok)
+			put(&b, "pagehop_check_load_pressure_ratio{resource=\"memory\"} %.4f\n", f->psi_mem);
+		head(&b, "pagehop_check_busy", "1 when the host's load while measuring can explain a slow figure");
+		put(&b, "pagehop_check_busy %d\n", f->busy ? 1 : 0);
+		head(&b, "pagehop_check_busy_unjudged", "timed figures left UNKNOWN because the host was busy");
+		put(&b, "pagehop_check_busy_unjudged %d\n", f->nbusy);
+	}
 	head(&b, "pagehop_setting_status", "each setting against the baseline, each rule: 0 OK, 1 WARNING");
 	for (int i = 0; f && i < f->n; i++)
 		if (f->v[i].fig.node < 0) {

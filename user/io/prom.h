@@ -19,8 +19,11 @@
  * pagehop_bandwidth_bytes_per_second{node,mem_node,kernel,hop,figure},
  * pagehop_memory_bytes{node}, pagehop_hugepages_available{node,page_size}
  * (2M, 1G), pagehop_figure_status{node,mem_node,figure} and
- * pagehop_setting_status{setting,basis}.  A figure without a value has no
- * sample.  f may be NULL.
+ * pagehop_setting_status{setting,basis}; where f holds the load that was
+ * read, pagehop_check_load_other_cpus, _steal_ratio,
+ * _pressure_ratio{resource} (where the kernel has pressure),
+ * pagehop_check_busy and pagehop_check_busy_unjudged.  A figure without a
+ * value has no sample.  f may be NULL.
  */
 char *prom_render(const struct ph_hset *now, const struct ph_hfindings *f, enum ph_hstatus st,
 		  double duration_s, double timestamp_s);

@@ -88,6 +88,8 @@ int diag_measure(struct ph_diag *d, struct ph_session *s);
  * the busiest processes.  Returns how many.
  */
 int diag_busy(const struct ph_diag *d, struct ph_hfindings *f);
+/* The whole phase's load into f's load fields, for the metrics. */
+void diag_load_sum(const struct ph_diag *d, struct ph_hfindings *f);
 /*
  * The document: sections identity and settings, tables nodes and figures
  * (each figure with its CI, tolerance and how it was measured), and with

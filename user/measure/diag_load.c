@@ -44,6 +44,23 @@ int diag_busy(const struct ph_diag *d, struct ph_hfindings *f)
 	return n;
 }
 
+void diag_load_sum(const struct ph_diag *d, struct ph_hfindings *f)
+{
+	const struct ph_load *l = &d->load;
+	char why[128];
+
+	f->load_ok = l->ok;
+	if (!l->ok)
+		return;
+	f->load_other_cpus = l->other_cpus;
+	f->load_steal = l->steal;
+	f->psi_cpu_ok = l->psi_cpu_ok;
+	f->psi_mem_ok = l->psi_mem_ok;
+	f->psi_cpu = l->psi_cpu;
+	f->psi_mem = l->psi_mem;
+	f->busy = busy_explains(l, why, sizeof(why));
+}
+
 /* What else the machine did while measuring: section load, table load_processes. */
 void diag_load_doc(const struct ph_diag *d, struct ph_doc *doc)
 {
