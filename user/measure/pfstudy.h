@@ -6,7 +6,8 @@
  * with and without software prefetch; where pagehop.ko can set the
  * prefetchers (prefetch.h), every figure again with each prefetcher off in
  * turn, then all off, and the state as found put back afterwards.  What it
- * is worth is pfbenefit.h's arithmetic.
+ * they are against each other is
+ * pfbenefit.h's arithmetic, each ratio with its interval.
  *
  * "pagehop prefetch" fills the plan from its options and starts the
  * session (one thread, its memory laid out and verified); pfstudy_plan()
@@ -44,9 +45,7 @@ struct pfstudy_state {
 	/* measured */
 	char off[128];		/* what the rows say was off */
 	bool done;		/* every figure of the state was taken, or a
-				 * signal cut it short: it has a benefit row */
-	double random_ns, seq_ns;	/* medians; 0: not measured */
-	double read_GBps, read_swpf_GBps;
+				 * signal cut it short: it has ratio rows */
 };
 
 /* One latency figure: a pattern in a state. */
