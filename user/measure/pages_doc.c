@@ -117,6 +117,11 @@ struct effect {
 	double y[PAGES_MAX_POINTS], noise[PAGES_MAX_POINTS];
 	int n;
 	int ia[PAGES_MAX_POINTS], ib[PAGES_MAX_POINTS];	/* the points of c[0], c[1] */
+	/* c[0] and c[1] at the working sets both have, point i of each at ws[i] */
+	struct pagefx_fig al[2][PAGES_MAX_POINTS];
+	struct pagefx_curve ac[2];
+	bool with_translation;		/* locality on a page whose TLB misses too (4K) */
+	const struct pages_sweep *sa, *sb;	/* the sweeps of c[0], c[1] */
 };
 
 /* y = a - b at each working set both curves have. */
@@ -133,8 +138,15 @@ static void effect_fill(struct effect *e)
 					 (isfinite(e->c[1].f[j].hw) ? e->c[1].f[j].hw : 0);
 			e->ia[e->n] = i;
 			e->ib[e->n] = j;
+			e->al[0][e->n] = e->c[0].f[i];
+			e->al[1][e->n] = e->c[1].f[j];
 			e->n++;
 		}
+	for (int k = 0; k < 2; k++) {
+		e->ac[k] = e->c[k];
+		e->ac[k].f = e->al[k];
+		e->ac[k].n = e->n;
+	}
 }
 
 static void translation_of(const struct pages_sweep *sm, const struct pages_sweep *lg, struct effect *e)
@@ -144,6 +156,8 @@ static void translation_of(const struct pages_sweep *sm, const struct pages_swee
 	snprintf(e->pages, sizeof(e->pages), "%s vs %s", psize_name(sm->ps), psize_name(lg->ps));
 	e->expected = PAGEFX_TLB;
 	e->page = psize_bytes(sm->ps);
+	e->sa = sm;
+	e->sb = lg;
 	curve_of(sm, false, e->fa, &e->c[0]);
 	curve_of(lg, false, e->fb, &e->c[1]);
 	effect_fill(e);
@@ -161,9 +175,11 @@ static void locality_of(const struct pages_sweep *lg, struct effect *e)
 	snprintf(e->pages, sizeof(e->pages), "%s", psize_name(lg->ps));
 	e->expected = PAGEFX_CACHE;
 	e->page = psize_bytes(lg->ps);
+	e->sa = e->sb = lg;
 	curve_of(lg, false, e->fa, &e->c[0]);
 	curve_of(lg, true, e->fb, &e->c[1]);
 	e->c[1].name = tlb_name[lg->ps];
+	e->with_translation = lg->ps == PH_PS_4K;
 	effect_fill(e);
 }
 
@@ -201,14 +217,34 @@ static void effect_rows(struct ph_table *t, const struct effect *e, const char *
 	}
 }
 
+/* Whether two sweeps ran over the very same frames: both views of the one allocation, checked. */
+static bool same_frames(const struct ph_pages *pg, const struct pages_sweep *a, const struct pages_sweep *b)
+{
+	return pg->frames.checked && a->shared && b->shared;
+}
+
+/* The sweep of a page size that was measured, or NULL. */
+static const struct pages_sweep *sweep_of(const struct ph_pages *pg, enum ph_psize ps)
+{
+	for (int k = 0; k < pg->reached; k++)
+		if (pg->sw[k].ps == ps && pg->sw[k].n)
+			return &pg->sw[k];
+	return NULL;
+}
+
 static void effect_tables(struct ph_doc *doc, const struct effect *e, int n, const struct ph_pages *pg)
 {
-	char differ[sizeof(pg->frames.why) + 64];
+	const struct pages_sweep *lg = largest(pg);
+	char differ[sizeof(pg->frames.why) + 64], title[192];
 	struct ph_table *tr = doc_add_table(doc, "translation",
 		"translation cost: the same random chase on the smaller page (a) minus the largest page (b)");
-	struct ph_table *lo = doc_add_table(doc, "locality",
-		"cache-locality cost on the largest page: random (a) minus TLB-local (b)");
+	struct ph_table *lo;
 
+	if (lg && lg->ps == PH_PS_4K)
+		snprintf(title, sizeof(title), "random (a) minus TLB-local (b) on 4K, the largest page measured: cache locality and translation together");
+	else
+		snprintf(title, sizeof(title), "cache-locality cost on the largest page: random (a) minus TLB-local (b)");
+	lo = doc_add_table(doc, "locality", title);
 	for (int k = 0; k < 2; k++) {
 		struct ph_table *t = k ? lo : tr;
 
@@ -221,12 +257,19 @@ static void effect_tables(struct ph_doc *doc, const struct effect *e, int n, con
 		table_add_col(t, "ci_met");
 	}
 	table_add_col(tr, "frames");
-	snprintf(differ, sizeof(differ), "differ: each page size is its own allocation (%s)",
-		 pg->frames.why);
-	for (int i = 0; i < n; i++)
-		effect_rows(e[i].expected == PAGEFX_TLB ? tr : lo, &e[i],
-			    e[i].expected != PAGEFX_TLB ? NULL :
-			    pg->frames.checked ? "same: one allocation, checked by QUERY" : differ);
+	if (pg->frames.checked)
+		snprintf(differ, sizeof(differ), "differ: THP is anonymous memory, its own allocation");
+	else
+		snprintf(differ, sizeof(differ), "differ: each page size is its own allocation (%s)",
+			 pg->frames.why);
+	for (int i = 0; i < n; i++) {
+		const char *frames = NULL;
+
+		if (e[i].expected == PAGEFX_TLB)
+			frames = same_frames(pg, e[i].sa, e[i].sb) ? "same: one allocation, checked by QUERY" :
+				 differ;
+		effect_rows(e[i].expected == PAGEFX_TLB ? tr : lo, &e[i], frames);
+	}
 }
 
 /* Add a batch of flags to the anomalies table. */
@@ -241,7 +284,11 @@ static void flag_rows(struct ph_table *t, const struct pagefx_flag *f, int n)
 	}
 }
 
-/* Knees of each effect, attributed; the flags they raise go to an. */
+/*
+ * Knees of each effect, attributed where the figures they rest on met
+ * their CI, else "not resolved at this noise" (pagefx_summary); the flags
+ * they raise go to an.
+ */
 static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct effect *e, int ne,
 			struct ph_doc *doc, struct ph_table *an)
 {
@@ -251,6 +298,7 @@ static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct 
 	table_add_col(t, "pages");
 	table_add_col(t, "knee_above_KiB");
 	table_add_col(t, "cost_at_max_ns");
+	table_add_col(t, "resolved");
 	table_add_col(t, "attributed");
 	table_add_col(t, "fits");
 	table_add_col(t, "below_reach");
@@ -262,9 +310,10 @@ static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct 
 		struct pagefx_attr at;
 		struct sweep_knee k;
 		uint64_t above = 0, atws = 0;
-		char a[32], b[32], fits[160] = "", sum[512];
+		char a[32], fits[160] = "", sum[640], label[96];
 		char knee[96], concl[sizeof(knee) + 8];
-		int r, nf;
+		int r, nf, unmet, total;
+		bool resolved;
 
 		if (!e[i].n)
 			continue;
@@ -274,28 +323,26 @@ static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct 
 			above = k.index ? e[i].ws[k.index - 1] : atws / 2;
 		}
 		pagefx_attribute(above, atws, e[i].expected, caps, nc, &at);
-		if (at.cap >= 0)
+		unmet = pagefx_unmet(e[i].ac, 2, k.index, &total);
+		snprintf(label, sizeof(label), "%s%s", e[i].name,
+			 e[i].with_translation ? " (translation included: 4K is the largest page)" : "");
+		resolved = pagefx_summary(label, e[i].pages, k.index, above, e[i].ws[e[i].n - 1], k.at_max,
+					  &at, caps, unmet, total, s->mcfg.time_s, sum, sizeof(sum));
+		if (resolved && at.cap >= 0)
 			snprintf(fits, sizeof(fits), "%s (%s)%s%s", caps[at.cap].what,
 				 format_size(caps[at.cap].bytes, a, sizeof(a)), at.also >= 0 ? "; also fits " : "",
 				 at.also >= 0 ? caps[at.also].what : "");
 		r = table_add_row(t);
 		table_str(t, r, "effect", e[i].name);
 		table_str(t, r, "pages", e[i].pages);
-		if (k.index >= 0)
+		if (resolved && k.index >= 0)
 			table_int(t, r, "knee_above_KiB", (long long)(above / KiB));
 		table_num(t, r, "cost_at_max_ns", k.at_max, "%.1f");
-		table_str(t, r, "attributed", pagefx_kind_name(at.kind));
+		table_bool(t, r, "resolved", resolved);
+		table_str(t, r, "attributed", resolved ? pagefx_kind_name(at.kind) : "not_resolved");
 		table_str(t, r, "fits", fits);
-		table_bool(t, r, "below_reach", at.below_reach);
-		if (k.index < 0)
-			snprintf(sum, sizeof(sum), "%s %s: no rise up to %s", e[i].name, e[i].pages,
-				 format_size(e[i].ws[e[i].n - 1], a, sizeof(a)));
-		else
-			snprintf(sum, sizeof(sum), "%s %s: rises above %s, %s%s, %+.0f ns at %s", e[i].name,
-				 e[i].pages, format_size(above, a, sizeof(a)),
-				 at.kind == PAGEFX_UNEXPLAINED ? "unexplained (no TLB reach nor cache fits)" :
-				 at.kind == PAGEFX_TLB ? "a TLB knee: " : "a cache knee: ",
-				 fits, k.at_max, format_size(e[i].ws[e[i].n - 1], b, sizeof(b)));
+		if (resolved)
+			table_bool(t, r, "below_reach", at.below_reach);
 		table_str(t, r, "summary", sum);
 		if (k.index < 0)
 			continue;
@@ -303,20 +350,18 @@ static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct 
 		snprintf(concl, sizeof(concl), "the %s", knee);
 		/* The knee rests on the points on both sides of it, in each curve. */
 		{
-			struct pagefx_curve cs[2] = { e[i].c[0], e[i].c[1] };
-			struct pagefx_fig fa[2], fb[2];
-			int m = 0;
+			struct pagefx_curve cs[2] = { e[i].ac[0], e[i].ac[1] };
+			int from = k.index ? k.index - 1 : 0;
 
-			for (int j = k.index ? k.index - 1 : 0; j <= k.index; j++, m++) {
-				fa[m] = e[i].c[0].f[e[i].ia[j]];
-				fb[m] = e[i].c[1].f[e[i].ib[j]];
+			for (int c = 0; c < 2; c++) {
+				cs[c].f = &e[i].al[c][from];
+				cs[c].n = k.index - from + 1;
 			}
-			cs[0].f = fa;
-			cs[1].f = fb;
-			cs[0].n = cs[1].n = m;
-			nf = pagefx_ci_unmet(concl, cs, 2, m - 1, fl, MAX_FLAGS);
+			nf = pagefx_ci_unmet(concl, cs, 2, cs[0].n - 1, fl, MAX_FLAGS);
 			flag_rows(an, fl, nf);
 		}
+		if (!resolved)
+			continue;
 		nf = pagefx_below_reach(knee, above, &at, caps, nc, fl, MAX_FLAGS);
 		flag_rows(an, fl, nf);
 	}
@@ -336,8 +381,8 @@ static void slower_flags(const struct ph_pages *pg, struct ph_session *s, struct
 				continue;
 			curve_of(&pg->sw[a], false, fa, &ca);
 			curve_of(&pg->sw[b], false, fb, &cb);
-			flag_rows(an, fl, pagefx_slower_large(&ca, &cb, pg->frames.checked, s->cpu.hypervisor,
-							      fl, MAX_FLAGS));
+			flag_rows(an, fl, pagefx_slower_large(&ca, &cb, same_frames(pg, &pg->sw[a], &pg->sw[b]),
+							      s->cpu.hypervisor, fl, MAX_FLAGS));
 		}
 }
 
@@ -424,7 +469,7 @@ static void points_table(const struct ph_pages *pg, struct ph_session *s, struct
 			table_str(t, r, "clock", s->clk.name);
 			table_bool(t, r, "verified", s->all_verified);
 			/* Whether every page size ran over these very frames. */
-			table_str(t, r, "frames", pg->frames.checked ? "same" : "differ");
+			table_str(t, r, "frames", pg->frames.checked && sw->shared ? "same" : "differ");
 		}
 	}
 }
@@ -473,16 +518,112 @@ static void ratios_table(const struct ph_pages *pg, struct ph_doc *doc)
 	}
 }
 
+/* Append ", text" (or text first) to buf of size len at *at. */
+static void append(char *buf, size_t len, size_t *at, const char *sep, const char *text)
+{
+	if (*at < len)
+		*at += (size_t)snprintf(buf + *at, len - *at, "%s%s", *at ? sep : "", text);
+}
+
+/*
+ * The document's first lines: which page sizes were measured and what is
+ * compared; where nothing is, why each other page size was not measured and
+ * what to do to compare them.
+ */
+static void compared_section(struct ph_doc *doc, const struct ph_pages *pg)
+{
+	static const enum ph_psize order[] = { PH_PS_4K, PH_PS_THP, PH_PS_2M, PH_PS_1G };
+	struct ph_section *sec = doc_add_section(doc, "pages_compared", "what this run compares");
+	const struct pages_sweep *lg = largest(pg);
+	char sizes[64] = "", small[64] = "", text[512], why[1024] = "";
+	size_t ls = 0, lm = 0, lw = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		const struct pages_sweep *sw = sweep_of(pg, order[i]);
+
+		if (sw) {
+			append(sizes, sizeof(sizes), &ls, ", ", psize_name(order[i]));
+			if (sw != lg)
+				append(small, sizeof(small), &lm, ", ", psize_name(order[i]));
+		}
+	}
+	section_str(sec, "measured", sizes);
+	if (lm) {
+		snprintf(text, sizeof(text), "translation: %s against %s; cache locality: random against TLB-local on %s",
+			 small, psize_name(lg->ps), psize_name(lg->ps));
+		section_str(sec, "compared", text);
+		return;
+	}
+	if (lg && lg->ps == PH_PS_4K)
+		section_str(sec, "compared", "nothing: no page size larger than 4K was measured, so there is no translation cost and no speed-up to give, and the locality figures on 4K include translation");
+	else
+		section_str(sec, "compared", "nothing: one page size was measured, with no smaller one to set against it");
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		const struct pages_sweep *sw = NULL;
+
+		if (sweep_of(pg, order[i]))
+			continue;
+		for (int k = 0; k < pg->nsw; k++)
+			if (pg->sw[k].ps == order[i])
+				sw = &pg->sw[k];
+		snprintf(text, sizeof(text), "%s: %s", psize_name(order[i]),
+			 !pg->plan.want[order[i]] ? "not asked (--page-sizes)" :
+			 sw && sw->why[0] ? sw->why : "not reached (the run stopped first)");
+		append(why, sizeof(why), &lw, "; ", text);
+	}
+	section_str(sec, "not_measured", why);
+	if (lg && lg->ps != PH_PS_4K) {
+		section_str(sec, "to_compare", "add 4k (or another smaller page size) to --page-sizes");
+		return;
+	}
+	/* What would give a larger page: ask for one that can be had, or make one available. */
+	why[0] = '\0';
+	lw = 0;
+	if (!pg->plan.want[PH_PS_THP] && pg->avail[PH_PS_THP].ok)
+		append(why, sizeof(why), &lw, "; or ", "add thp to --page-sizes (THP can be had here)");
+	else if (!pg->avail[PH_PS_THP].ok)
+		append(why, sizeof(why), &lw, "; or ", pg->plan.want[PH_PS_THP] ?
+		       "enable THP (as root: echo madvise > /sys/kernel/mm/transparent_hugepage/enabled)" :
+		       "enable THP (as root: echo madvise > /sys/kernel/mm/transparent_hugepage/enabled) and add thp to --page-sizes");
+	snprintf(text, sizeof(text),
+		 "give node %d hugetlb pages (--reserve, or as root: echo N > /sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages)%s",
+		 pg->node, pg->node, pg->plan.want[PH_PS_2M] || pg->plan.want[PH_PS_1G] ? "" : " and add 2m or 1g to --page-sizes");
+	append(why, sizeof(why), &lw, "; or ", text);
+	section_str(sec, "to_compare", why);
+}
+
+/* What the locality figures are, on the largest page measured. */
+static void locality_definition(const struct ph_pages *pg, char *out, size_t len)
+{
+	const struct pages_sweep *lg = largest(pg);
+	uint64_t page = lg ? psize_bytes(lg->ps) : 4096, r;
+	int e = 0;
+	char reach[32];
+
+	r = tlb_reach(&pg->tlbs, 2, page, &e);
+	if (!r)
+		r = tlb_reach(&pg->tlbs, 1, page, &e);
+	if (r)
+		format_size(r, reach, sizeof(reach));
+	else
+		snprintf(reach, sizeof(reach), "not reported here");
+	if (!lg || lg->ps == PH_PS_4K)
+		snprintf(out, len, "median random minus median TLB-local latency on 4K, the largest page measured: beyond the 4K TLB reach (%s) the random chase also misses the TLB, so these figures hold cache locality and translation together, as rnd_minus_tlb does", reach);
+	else
+		snprintf(out, len, "median random minus median TLB-local latency on %s, the largest page measured: while the working set is within the %s TLB reach (%s) neither chase misses the TLB and only the cache footprint differs; beyond it the random chase also misses the TLB", psize_name(lg->ps), psize_name(lg->ps), reach);
+}
+
 struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 {
 	struct ph_doc *doc = doc_new("pages");
-	struct ph_section *sec;
-	char w[32];
-
 	struct effect *e = xcalloc(PH_PS_COUNT, sizeof(*e));
-	struct ph_table *an;
 	int ne = effects_of(pg, e);
+	const struct pages_sweep *thp = sweep_of(pg, PH_PS_THP);
+	struct ph_section *sec;
+	struct ph_table *an;
+	char w[32], def[512];
 
+	compared_section(doc, pg);
 	points_table(pg, s, doc);
 	effect_tables(doc, e, ne, pg);
 	an = doc_add_table(doc, "anomalies", "what does not make sense, with a likely reason");
@@ -500,6 +641,9 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 		doc_note(doc, "frames: the physical pages differ between page sizes (each is its own "
 			 "allocation, so cache-set placement differs too): same frames not used: %s",
 			 pg->frames.why);
+	else if (thp)
+		doc_note(doc, "frames: THP is anonymous memory, its own allocation: its rows' physical pages "
+			 "(and cache-set placement) differ from the others', which are views of one allocation");
 	for (int k = 0; k < pg->reached; k++)
 		if (!pg->sw[k].ran)
 			doc_note(doc, "%s pages not measured: %s", psize_name(pg->sw[k].ps), pg->sw[k].why);
@@ -509,7 +653,8 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 	section_str(sec, "tlb_window", format_size(pg->window, w, sizeof(w)));
 	section_str(sec, "tlb_source", pg->tlbs.n ? pg->tlbs.source : "not reported");
 	section_str(sec, "translation", "median random latency on the smaller page minus on the largest page, at the same working set: only the translation differs (and, unless the frames are shared, the physical pages)");
-	section_str(sec, "cache_locality", "median random minus median TLB-local latency on the largest page, where the TLB does not miss: only the cache footprint differs");
+	locality_definition(pg, def, sizeof(def));
+	section_str(sec, "cache_locality", def);
 	section_str(sec, "rnd_minus_tlb", "random minus TLB-local on one page size: cache locality and translation together");
 	section_str(sec, "knee", "the first working set from which a cost stays more than max(2 ns, twice the two CIs' half-widths) above its level at the three smallest working sets, set against the TLB reach (CPUID) and the data caches (hwloc); unexplained when neither fits within one doubling");
 	section_str(sec, "ratio", "speed-up of the large page over 4K: latency 4K/large, bandwidth large/4K");
@@ -517,7 +662,9 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 	if (pg->frames.checked) {
 		char line[256];
 
-		section_str(sec, "held_fixed", "node, CPU, chain seed, pattern and the physical frames: one pagehop.ko allocation of 1 GiB pages, mapped once per page size");
+		section_str(sec, "held_fixed", thp ?
+			    "node, CPU, chain seed, pattern and, but for THP (anonymous memory, its own allocation), the physical frames: one pagehop.ko allocation of 1 GiB pages, mapped once per page size" :
+			    "node, CPU, chain seed, pattern and the physical frames: one pagehop.ko allocation of 1 GiB pages, mapped once per page size");
 		section_str(sec, "frames", "same");
 		for (int p = PH_PS_4K; p < PH_PS_COUNT; p++) {
 			if (!pg->frames.leaves[p])
