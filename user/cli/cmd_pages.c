@@ -32,10 +32,7 @@ enum {
 static const struct ph_opt pages_opts[] = {
 	{ "page-sizes", 0, "LIST", OPT_PAGE_SIZES, "page sizes to sweep: 4k, 2m, 1g, thp\n"
 	  "(thp: anonymous memory on transparent huge pages)", NULL,
-	  "4k, 2m, 1g and thp, each that can be had here: thp where\n"
-	  "/sys/kernel/mm/transparent_hugepage/enabled is always or\n"
-	  "madvise, 2m and 1g where hugetlb pages are free (or\n"
-	  "--reserve); without --same-frames=on" },
+	  "4k, 2m, 1g and thp, each that can be had here; thp where THP is always or madvise, not with --same-frames=on" },
 	{ "thp", 0, NULL, OPT_THP, "also thp (as --page-sizes ...,thp)", NULL, NULL },
 	{ "min", 0, "SIZE", OPT_MIN, "smallest working set, a power of two", "16K", NULL },
 	{ "max", 0, "SIZE", OPT_MAX, "largest working set, capped by what can be had", "4G", NULL },
@@ -103,7 +100,11 @@ const struct ph_cmdspec cmd_pages_spec = {
 	"smaller page minus the largest page) from the cache-locality cost (random\n"
 	"minus TLB-local on the largest page), gives the knee of each set against\n"
 	"the TLB reach (CPUID) and the caches (hwloc), or says it is unexplained,\n"
-	"flags what does not make sense, and gives the large/small page ratios.\n",
+	"flags what does not make sense, and gives the large/small page ratios.\n"
+	"It opens with what was compared (where nothing larger than 4K could be\n"
+	"had: why, and what to do); a knee, its cause or \"no rise\" is said only\n"
+	"where every figure it rests on met its CI, else \"not resolved at this\n"
+	"noise\".\n",
 	.groups = pages_groups,
 	.epilog = "NODE and CPU are as numactl takes them: 1, or a list that names one.\n",
 	.refused = pages_refused,
