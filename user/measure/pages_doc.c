@@ -243,7 +243,8 @@ static void effect_tables(struct ph_doc *doc, const struct effect *e, int n, con
 	if (lg && lg->ps == PH_PS_4K)
 		snprintf(title, sizeof(title), "random (a) minus TLB-local (b) on 4K, the largest page measured: cache locality and translation together");
 	else
-		snprintf(title, sizeof(title), "cache-locality cost on the largest page: random (a) minus TLB-local (b)");
+		snprintf(title, sizeof(title), "cache-locality cost on %s, the largest page: random (a) minus TLB-local (b); translation too beyond its TLB reach",
+			 psize_name(lg ? lg->ps : PH_PS_4K));
 	lo = doc_add_table(doc, "locality", title);
 	for (int k = 0; k < 2; k++) {
 		struct ph_table *t = k ? lo : tr;
