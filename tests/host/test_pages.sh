@@ -33,6 +33,13 @@ expect "--min default is the smallest working set" "$(jq -r '.pages[0].ws_KiB' "
 if grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
 	expect "the default sweeps THP beside 4K" "$(jq -r '[.pages[].page_size] | unique | map(select(. == "4K" or . == "THP")) | join(",")' "$TMP/def.json")" 4K,THP
 	expect "the default fills the ratio table" "$(jq -r '[.ratios[] | select(.pages | endswith("/4K"))] | length > 0' "$TMP/def.json")" true
+	# Each speed-up has its bootstrap interval where both figures have the
+	# blocks for one; the value lies in it, and "no effect shown" is said
+	# exactly where it holds 1 (redone here from ci_lo and ci_hi).
+	expect "speed-ups inside their CIs" \
+		"$(jq -r '[.ratios[] | select(.lat_random_ci_lo != null and (.lat_random < .lat_random_ci_lo or .lat_random > .lat_random_ci_hi))] | length' "$TMP/def.json")" 0
+	expect "no effect shown exactly where the CI holds 1" \
+		"$(jq -r '[.ratios[] | select(.lat_random_ci_lo != null and ((.lat_random_ci_lo <= 1 and .lat_random_ci_hi >= 1) != (.lat_random_shown == "no effect shown")))] | length' "$TMP/def.json")" 0
 	expect "the default fills the translation table" "$(jq -r '[.translation[]] | length > 0' "$TMP/def.json")" true
 	case "$(jq -r .pages_compared.compared "$TMP/def.json")" in
 	"translation: 4K"*) pass "first lines: $(jq -r .pages_compared.compared "$TMP/def.json")" ;;

@@ -9,6 +9,7 @@
 #include "pages.h"
 #include "latency.h"
 #include "pagefx.h"
+#include "ratio_ci.h"
 #include "util.h"
 
 #include <math.h>
@@ -475,47 +476,77 @@ static void points_table(const struct ph_pages *pg, struct ph_session *s, struct
 	}
 }
 
-/* Large/small page ratios as speed-ups, per figure, at each working set both have. */
+/* One speed-up with its bootstrap interval (ratio_ci.h): columns col, col_ci_lo, col_ci_hi. */
+static void ratio_cells(struct ph_table *t, int r, const char *col, const struct ph_result *num,
+			const struct ph_result *den)
+{
+	struct ratio_ci c;
+	char name[48];
+
+	ratio_ci_medians(num->samples, num->n, den->samples, den->n, RATIO_CI_SEED, RATIO_CI_RESAMPLES, &c);
+	if (!isfinite(c.value))
+		return;
+	table_num(t, r, col, c.value, "%.3f");
+	if (!isfinite(c.lo) || !isfinite(c.hi))
+		return;
+	snprintf(name, sizeof(name), "%s_ci_lo", col);
+	table_num(t, r, name, c.lo, "%.3f");
+	snprintf(name, sizeof(name), "%s_ci_hi", col);
+	table_num(t, r, name, c.hi, "%.3f");
+}
+
+/*
+ * Large/small page ratios as speed-ups, per figure, at each working set
+ * both have, each with the 95% bootstrap interval of the ratio of the two
+ * figures' block medians; "shown" says which of the latency speed-up's
+ * intervals hold 1 (no effect shown).
+ */
 static void ratios_table(const struct ph_pages *pg, struct ph_doc *doc)
 {
-	struct ph_table *t = doc_add_table(doc, "ratios", "large/small page speed-up (>1: large pages faster)");
-	struct sweep_point small[PAGES_MAX_POINTS];
-	const struct pages_sweep *sm = NULL;
+	struct ph_table *t = doc_add_table(doc, "ratios",
+		"large/small page speed-up (>1: large pages faster), 95% bootstrap CI of block medians");
+	static const char *const cols[] = {
+		"ws_KiB", "pages", "lat_random", "lat_random_ci_lo", "lat_random_ci_hi", "lat_random_shown",
+		"lat_tlb_local", "lat_tlb_local_ci_lo", "lat_tlb_local_ci_hi",
+		"read_bw", "read_bw_ci_lo", "read_bw_ci_hi",
+	};
+	const struct pages_sweep *sm = sweep_of(pg, PH_PS_4K);
 
-	for (int k = 0; k < pg->reached; k++)
-		if (pg->sw[k].ps == PH_PS_4K && pg->sw[k].n)
-			sm = &pg->sw[k];
-	table_add_col(t, "ws_KiB");
-	table_add_col(t, "pages");
-	table_add_col(t, "lat_random");
-	table_add_col(t, "lat_tlb_local");
-	table_add_col(t, "read_bw");
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(t, cols[i]);
 	if (!sm) {
 		doc_note(doc, "ratios: no 4K sweep to compare against");
 		return;
 	}
-	points_of(sm, small);
 	for (int k = 0; k < pg->reached; k++) {
 		const struct pages_sweep *sw = &pg->sw[k];
-		struct sweep_point large[PAGES_MAX_POINTS];
-		struct sweep_ratios rows[PAGES_MAX_POINTS];
 		char name[16];
-		int n;
 
 		if (sw == sm || !sw->n)
 			continue;
-		points_of(sw, large);
-		n = sweep_ratio_rows(small, sm->n, large, sw->n, rows, PAGES_MAX_POINTS);
 		snprintf(name, sizeof(name), "%s/4K", psize_name(sw->ps));
-		for (int i = 0; i < n; i++) {
-			int r = table_add_row(t);
+		for (int i = 0; i < sw->n; i++)
+			for (int j = 0; j < sm->n; j++) {
+				const struct pages_point *l = &sw->pt[i], *p = &sm->pt[j];
+				struct ratio_ci c;
+				int r;
 
-			table_int(t, r, "ws_KiB", (long long)(rows[i].ws / KiB));
-			table_str(t, r, "pages", name);
-			table_num(t, r, "lat_random", rows[i].lat_random, "%.3f");
-			table_num(t, r, "lat_tlb_local", rows[i].lat_tlb_local, "%.3f");
-			table_num(t, r, "read_bw", rows[i].read_bw, "%.3f");
-		}
+				if (l->ws != p->ws)
+					continue;
+				r = table_add_row(t);
+				table_int(t, r, "ws_KiB", (long long)(l->ws / KiB));
+				table_str(t, r, "pages", name);
+				/* Latency: small over large; bandwidth: large over small. */
+				ratio_cells(t, r, "lat_random", &p->rnd, &l->rnd);
+				ratio_cells(t, r, "lat_tlb_local", &p->tlb, &l->tlb);
+				ratio_cells(t, r, "read_bw", &l->bw.res, &p->bw.res);
+				ratio_ci_medians(p->rnd.samples, p->rnd.n, l->rnd.samples, l->rnd.n, RATIO_CI_SEED,
+						 RATIO_CI_RESAMPLES, &c);
+				table_str(t, r, "lat_random_shown",
+					  ratio_ci_shown(&c) == RATIO_ABOVE ? "large pages faster" :
+					  ratio_ci_shown(&c) == RATIO_BELOW ? "large pages slower" :
+					  ratio_shown_name(ratio_ci_shown(&c)));
+			}
 	}
 }
 
