@@ -3,8 +3,9 @@
 # (hugepages reserved by the command with --reserve; skipped with the reason
 # if they cannot be had): rows per page size and working set, the effects
 # separated, knees attributed, anomalies, ratios,
-# --same-frames=on refused without the module, auto falling back and saying so, and at 1 GiB the 4K random chase slower than the 2M one beyond the CIs (an
-# independent tool measured about 300 ns against 230 ns on this host).
+# --same-frames=on refused without the module, auto falling back and saying so,
+# the default page sizes (THP where it can be had), what is compared said
+# first, and no categorical knee where its figures missed their CI.
 . "$(dirname "$0")/lib.sh"
 
 # --help lists only what pages takes, each with the default it uses: the
@@ -22,6 +23,43 @@ expect "--time default is the budget used" "$(jq -r .run.time_budget_s "$TMP/d.j
 expect "--ci default is the target used" "$(jq -r .run.ci_target_pct "$TMP/d.json")" "$(default_of --ci)"
 expect "--seed default is the seed used" "$(jq -r .pages_method.seed "$TMP/d.json")" "$(default_of --seed)"
 expect "--min default is the smallest working set" "$(jq -r '.pages[0].ws_KiB' "$TMP/d.json")K" "$(default_of --min)"
+
+# The default page sizes: 4K, 2M, 1G and, where THP is always or madvise
+# (read here from sysfs), THP; so on a stock machine with THP the
+# translation and ratio tables are filled.  A short run that changes only
+# the working sets and the time (the full default sweep takes minutes).
+"$PAGEHOP" pages --max 64K --time 0.05 --ci 50 --format json >"$TMP/def.json" 2>"$TMP/err" ||
+	fail "pages at the default page sizes: $(cat "$TMP/err")"
+if grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
+	expect "the default sweeps THP beside 4K" "$(jq -r '[.pages[].page_size] | unique | map(select(. == "4K" or . == "THP")) | join(",")' "$TMP/def.json")" 4K,THP
+	expect "the default fills the ratio table" "$(jq -r '[.ratios[] | select(.pages | endswith("/4K"))] | length > 0' "$TMP/def.json")" true
+	# Each speed-up has its bootstrap interval where both figures have the
+	# blocks for one; the value lies in it, and "no effect shown" is said
+	# exactly where it holds 1 (redone here from ci_lo and ci_hi).
+	expect "speed-ups inside their CIs" \
+		"$(jq -r '[.ratios[] | select(.lat_random_ci_lo != null and (.lat_random < .lat_random_ci_lo or .lat_random > .lat_random_ci_hi))] | length' "$TMP/def.json")" 0
+	expect "no effect shown exactly where the CI holds 1" \
+		"$(jq -r '[.ratios[] | select(.lat_random_ci_lo != null and ((.lat_random_ci_lo <= 1 and .lat_random_ci_hi >= 1) != (.lat_random_shown == "no effect shown")))] | length' "$TMP/def.json")" 0
+	expect "the default fills the translation table" "$(jq -r '[.translation[]] | length > 0' "$TMP/def.json")" true
+	case "$(jq -r .pages_compared.compared "$TMP/def.json")" in
+	"translation: 4K"*) pass "first lines: $(jq -r .pages_compared.compared "$TMP/def.json")" ;;
+	*) fail "pages_compared: $(jq -c .pages_compared "$TMP/def.json")" ;;
+	esac
+	expect "pages_compared is the first thing said, after the provenance" \
+		"$(jq -r '[keys_unsorted[] | select(. != "provenance" and . != "command")][0]' "$TMP/def.json")" pages_compared
+fi
+# Nothing larger than 4K: the first lines of the table say so, and what to
+# do; the locality figures say they hold translation.
+"$PAGEHOP" pages --page-sizes 4k --max 32K --time 0.05 --ci 50 >"$TMP/4k.txt" 2>"$TMP/err" || fail "4k only: $(cat "$TMP/err")"
+head -5 "$TMP/4k.txt" | grep -q "^  compared  *nothing: no page size larger than 4K was measured" &&
+	head -5 "$TMP/4k.txt" | grep -q "^  to_compare  *add thp to --page-sizes\|^  to_compare  *enable THP" &&
+	pass "4K only: the first lines say nothing is compared, and what to do" ||
+	fail "4K only, first lines: $(head -6 "$TMP/4k.txt")"
+grep -q "^  cache_locality  *median random minus median TLB-local latency on 4K.*cache locality and translation together" "$TMP/4k.txt" &&
+	pass "4K only: the locality definition says it holds translation" ||
+	fail "4K only, locality definition: $(grep cache_locality "$TMP/4k.txt")"
+grep -q "where the TLB does not miss" "$TMP/4k.txt" && fail "4K only: says the TLB does not miss" ||
+	pass "4K only: nowhere says the TLB does not miss"
 
 if ! "$PAGEHOP" pages --page-sizes 4k,2m,1g --min 1G --max 1G --time 2 --reserve --format json \
 	--save "$TMP/saved.json" >"$TMP/p.json" 2>"$TMP/err"; then
@@ -80,8 +118,21 @@ if [ $large = THP ]; then
 	jq -e '[.pages[] | select(.page_size == "THP")] | all(.verified)' "$TMP/s.json" >/dev/null &&
 		pass "THP rows verified" || fail "THP rows not verified"
 fi
-# Every knee is attributed to a TLB, a cache, or said to be unexplained; never left blank.
-expect "knees attributed" "$(jq -r '[.knees[] | select(.attributed | test("^(tlb|cache|unexplained|none)$") | not)] | length' "$TMP/s.json")" 0
+# Every knee is attributed to a TLB, a cache, or said to be unexplained, or
+# not resolved; never left blank.  A categorical word only where resolved:
+# an unresolved row names no knee, no cause and no "no rise"; and "no rise"
+# rests on every figure, so it is said only where every row of its effect's
+# table met its CI (read from that table, a second path).
+expect "knees attributed" "$(jq -r '[.knees[] | select(.attributed | test("^(tlb|cache|unexplained|none|not_resolved)$") | not)] | length' "$TMP/s.json")" 0
+expect "unresolved knees say so, and nothing categorical" \
+	"$(jq -r '[.knees[] | select((.resolved | not) and ((.summary | test("not resolved at this noise") | not) or (.summary | test("knee:|no rise|unexplained")) or .knee_above_KiB != null or .attributed != "not_resolved"))] | length' "$TMP/s.json")" 0
+for eff in translation:translation cache_locality:locality; do
+	tab=${eff#*:} eff=${eff%%:*}
+	unmet=$(jq -r --arg t "$tab" '[.[$t][] | select(.ci_met | not)] | length' "$TMP/s.json")
+	norise=$(jq -r --arg e "$eff" '[.knees[] | select(.effect == $e and (.summary | test("no rise")))] | length' "$TMP/s.json")
+	[ "$unmet" -gt 0 ] && [ "$norise" -gt 0 ] && fail "$eff: 'no rise' though $unmet of its figures missed their CI" ||
+		pass "$eff: $unmet figures missed their CI; 'no rise' said $norise times"
+done
 # Under a hypervisor (the flag in /proc/cpuinfo, a second path to CPUID's bit) the note is there.
 if grep -qw hypervisor /proc/cpuinfo; then
 	jq -e '.anomalies[] | select(.figure == "every figure") | .likely_reason | test("backing page size and nested paging")' \

@@ -25,6 +25,34 @@ static void test_overhead(void **state)
 	assert_true(isnan(locks_overhead_ns(1, 1, 1, 0)));
 }
 
+/*
+ * A row's overhead is resolved unless its CI lies wholly below zero (with
+ * no CI, unless its median does): the guest's -764 ns with a CI of
+ * [-800, -700] is not a figure; a CI that reaches zero is.
+ */
+static void test_resolved(void **state)
+{
+	struct ph_stats st = { .n = 20, .median = -764, .ci_lo = -800, .ci_hi = -700 };
+
+	(void)state;
+	assert_false(locks_resolved(&st));
+	st = (struct ph_stats){ .n = 20, .median = -1185, .ci_lo = -1300, .ci_hi = -0.01 };
+	assert_false(locks_resolved(&st));
+	/* The upper end at zero, or above: within the noise of zero, a figure. */
+	st = (struct ph_stats){ .n = 20, .median = -1, .ci_lo = -2, .ci_hi = 0 };
+	assert_true(locks_resolved(&st));
+	st = (struct ph_stats){ .n = 20, .median = -0.5, .ci_lo = -2, .ci_hi = 1 };
+	assert_true(locks_resolved(&st));
+	st = (struct ph_stats){ .n = 20, .median = 6.6, .ci_lo = 6.1, .ci_hi = 7.0 };
+	assert_true(locks_resolved(&st));
+	/* Too few samples for a CI: the median's sign decides. */
+	st = (struct ph_stats){ .n = 3, .median = -5, .ci_lo = NAN, .ci_hi = NAN };
+	assert_false(locks_resolved(&st));
+	st = (struct ph_stats){ .n = 3, .median = 5, .ci_lo = NAN, .ci_hi = NAN };
+	assert_true(locks_resolved(&st));
+	assert_string_equal(LOCKS_BELOW_REF, "below the reference: not resolved");
+}
+
 static void test_default_threads(void **state)
 {
 	unsigned t[16];
@@ -89,6 +117,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_overhead),
+		cmocka_unit_test(test_resolved),
 		cmocka_unit_test(test_default_threads),
 		cmocka_unit_test(test_exclusion),
 	};

@@ -57,7 +57,7 @@ static void test_fits(void **state)
 }
 
 /*
- * A real run's case: on 2 MiB pages, random minus TLB-local rises above
+ * A run's case: on 2 MiB pages, random minus TLB-local rises above
  * 8 MiB, 18 times below the 144 MiB L1 DTLB reach.  Whether it is read as a
  * locality curve (expected: cache) or as a translation curve (expected:
  * TLB), it is the L3 cache's knee, not a TLB's; as a translation knee it
@@ -146,7 +146,7 @@ static void test_unexplained(void **state)
 	assert_string_equal(pagefx_kind_name(PAGEFX_UNEXPLAINED), "unexplained");
 }
 
-/* A real run's 8 MiB figures: 4K 28.7 ns, 2M 17.7 ns, 1G 99.9 ns (CI not met). */
+/* A run's 8 MiB figures: 4K 28.7 ns, 2M 17.7 ns, 1G 99.9 ns (CI not met). */
 static const struct pagefx_fig f4k[] = {
 	{ 4 * MiB, 20.0, 0.2, true }, { 8 * MiB, 28.7, 0.3, true },
 };
@@ -196,6 +196,99 @@ static void test_slower_large(void **state)
 	assert_int_equal(pagefx_slower_large(&c4, &c1, false, true, fl, 0), 0);
 }
 
+/*
+ * CIs apart is not enough: 4.2 ns (+-0.01) against 4.1 (+-0.01) is 2% and
+ * 0.1 ns, what a second allocation of the same page size can do.  A flag
+ * needs at least 10% and 2 ns.
+ */
+static void test_slower_practical(void **state)
+{
+	struct pagefx_fig fs[1] = { { 4 * MiB, 4.1, 0.01, true } }, fl_[1] = { { 4 * MiB, 4.2, 0.01, true } };
+	const struct pagefx_curve small = { "4K", 4 * KiB, fs, 1 }, large = { "THP", 2 * MiB, fl_, 1 };
+	struct pagefx_flag fl[2];
+
+	(void)state;
+	assert_int_equal(pagefx_slower_large(&small, &large, false, false, fl, 2), 0);
+	/* 15% but 0.6 ns: below 2 ns. */
+	fl_[0].ns = 4.1 * 1.15;
+	assert_int_equal(pagefx_slower_large(&small, &large, false, false, fl, 2), 0);
+	/* 2.5 ns but 5% of 50 ns: below 10%. */
+	fs[0] = (struct pagefx_fig){ 4 * MiB, 50.0, 0.1, true };
+	fl_[0] = (struct pagefx_fig){ 4 * MiB, 52.5, 0.1, true };
+	assert_int_equal(pagefx_slower_large(&small, &large, false, false, fl, 2), 0);
+	/* 10% and 5 ns: 55 against 50, CIs apart: flagged. */
+	fl_[0].ns = 55.0;
+	assert_int_equal(pagefx_slower_large(&small, &large, false, false, fl, 2), 1);
+	assert_non_null(strstr(fl[0].what, "THP pages slower than 4K"));
+}
+
+/*
+ * Working sets 64K .. 8M (8 points); a translation curve 4K against THP
+ * that rises above 1 MiB by 40 ns.  With every figure's CI met the summary
+ * names the knee and what it fits; with one figure it rests on unmet it
+ * names nothing: no knee, no cause, no "no rise", only "not resolved at
+ * this noise" and a longer --time.
+ */
+static void test_summary_needs_ci(void **state)
+{
+	static const double a_ns[] = { 20, 20, 20, 20, 21, 60, 62, 63 };
+	static const double b_ns[] = { 19, 19, 19, 19, 19, 20, 21, 22 };
+	struct pagefx_fig fa[8], fb[8];
+	struct pagefx_curve c[2] = { { "4K", 4 * KiB, fa, 8 }, { "THP", 2 * MiB, fb, 8 } };
+	struct pagefx_attr at;
+	double y[8];
+	struct sweep_knee k;
+	char sum[640];
+	int total;
+
+	(void)state;
+	for (int i = 0; i < 8; i++) {
+		fa[i] = (struct pagefx_fig){ (64 * KiB) << i, a_ns[i], 0.2, true };
+		fb[i] = (struct pagefx_fig){ (64 * KiB) << i, b_ns[i], 0.2, true };
+		y[i] = a_ns[i] - b_ns[i];
+	}
+	sweep_knee(y, NULL, 8, 2.0, &k);
+	assert_int_equal(k.index, 5);	/* 2 MiB: above 1 MiB */
+	pagefx_attribute(1 * MiB, 2 * MiB, PAGEFX_TLB, caps_4k, ARRAY_SIZE(caps_4k), &at);
+	assert_int_equal(at.kind, PAGEFX_CACHE);	/* the 1 MiB L2 fits, no 4K TLB reach does */
+	/* The knee rests on points 0-2 and 4-7 of both curves: 14 figures. */
+	assert_int_equal(pagefx_unmet(c, 2, k.index, &total), 0);
+	assert_int_equal(total, 14);
+	assert_true(pagefx_summary("translation", "4K vs THP", k.index, 1 * MiB, 8 * MiB, k.at_max, &at,
+				   caps_4k, 0, total, 0.5, sum, sizeof(sum)));
+	assert_non_null(strstr(sum, "rises above 1 MiB, a cache knee: L2 cache (1 MiB)"));
+
+	/* Point 3 (512K) lies between the baseline and the knee: unmet there changes nothing. */
+	fb[3].ci_met = false;
+	assert_int_equal(pagefx_unmet(c, 2, k.index, &total), 0);
+	/* Point 6 (4M), where the curve must stay up, unmet: not resolved. */
+	fb[6].ci_met = false;
+	assert_int_equal(pagefx_unmet(c, 2, k.index, &total), 1);
+	assert_false(pagefx_summary("translation", "4K vs THP", k.index, 1 * MiB, 8 * MiB, k.at_max, &at,
+				    caps_4k, 1, total, 0.5, sum, sizeof(sum)));
+	assert_non_null(strstr(sum, "not resolved at this noise: 1 of the 14 figures it rests on missed their CI"));
+	assert_non_null(strstr(sum, "--time 2"));
+	assert_null(strstr(sum, "knee:"));
+	assert_null(strstr(sum, "L2 cache"));
+	assert_null(strstr(sum, "rises above"));
+
+	/* No knee: "no rise" rests on every figure; with all 16 met it is said, else not. */
+	for (int i = 0; i < 8; i++)
+		fa[i].ci_met = fb[i].ci_met = true;
+	assert_int_equal(pagefx_unmet(c, 2, -1, &total), 0);
+	assert_int_equal(total, 16);
+	pagefx_attribute(0, 0, PAGEFX_TLB, caps_4k, ARRAY_SIZE(caps_4k), &at);
+	assert_true(pagefx_summary("translation", "4K vs THP", -1, 0, 8 * MiB, 1.0, &at, caps_4k, 0, 16,
+				   0.5, sum, sizeof(sum)));
+	assert_string_equal(sum, "translation 4K vs THP: no rise up to 8 MiB");
+	fa[3].ci_met = false;
+	assert_int_equal(pagefx_unmet(c, 2, -1, &total), 1);
+	assert_false(pagefx_summary("translation", "4K vs THP", -1, 0, 8 * MiB, 1.0, &at, caps_4k, 1, 16,
+				    0.5, sum, sizeof(sum)));
+	assert_null(strstr(sum, "no rise"));
+	assert_non_null(strstr(sum, "whether it rises: not resolved at this noise"));
+}
+
 static void test_ci_unmet(void **state)
 {
 	const struct pagefx_curve cs[] = { { "4K", 4 * KiB, f4k, 2 }, { "1G", GiB, f1g, 2 } };
@@ -230,6 +323,8 @@ int main(void)
 		cmocka_unit_test(test_tlb_knee),
 		cmocka_unit_test(test_unexplained),
 		cmocka_unit_test(test_slower_large),
+		cmocka_unit_test(test_slower_practical),
+		cmocka_unit_test(test_summary_needs_ci),
 		cmocka_unit_test(test_ci_unmet),
 		cmocka_unit_test(test_hypervisor_note),
 	};

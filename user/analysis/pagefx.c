@@ -105,6 +105,10 @@ int pagefx_slower_large(const struct pagefx_curve *small, const struct pagefx_cu
 			if (a->ws != b->ws || !isfinite(a->hw) || !isfinite(b->hw) ||
 			    !(b->ns - b->hw > a->ns + a->hw))
 				continue;
+			/* Apart, but by no more than a second allocation can move a figure. */
+			if (!(b->ns - a->ns >= PAGEFX_SLOWER_MIN_NS) ||
+			    !(b->ns - a->ns >= PAGEFX_SLOWER_MIN_REL * a->ns))
+				continue;
 			fl = next(out, n, max);
 			if (!fl)
 				return n;
@@ -162,6 +166,56 @@ int pagefx_ci_unmet(const char *conclusion, const struct pagefx_curve *curves, i
 				 "the figure was still moving when the time budget ran out (a busy host); the knee may move with it: measure again with a longer --time");
 		}
 	return n;
+}
+
+int pagefx_unmet(const struct pagefx_curve *c, int ncurves, int at, int *total)
+{
+	int n = ncurves ? c[0].n : 0, unmet = 0, all = 0;
+
+	for (int k = 1; k < ncurves; k++)
+		n = c[k].n < n ? c[k].n : n;
+	for (int i = 0; i < n; i++) {
+		/* Between the baseline and the knee's lower side, nothing is claimed. */
+		if (at >= 0 && i >= 3 && i < at - 1)
+			continue;
+		for (int k = 0; k < ncurves; k++) {
+			all++;
+			unmet += !c[k].f[i].ci_met;
+		}
+	}
+	if (total)
+		*total = all;
+	return unmet;
+}
+
+bool pagefx_summary(const char *effect, const char *pages, int at, uint64_t above, uint64_t last,
+		    double at_max, const struct pagefx_attr *a, const struct pagefx_capacity *caps,
+		    int unmet, int total, double time_s, char *out, size_t len)
+{
+	char ws[32], lws[32], fits[160] = "";
+
+	format_size(above, ws, sizeof(ws));
+	format_size(last, lws, sizeof(lws));
+	if (unmet) {
+		snprintf(out, len,
+			 "%s %s: %s: not resolved at this noise: %d of the %d figures it rests on missed their CI (%+.0f ns at %s); measure again with a longer --time (this run %.2g s per figure, e.g. --time %.2g) on a quieter host",
+			 effect, pages, at < 0 ? "whether it rises" : "where it rises and what it fits", unmet, total,
+			 at_max, lws, time_s, time_s > 0 ? 4 * time_s : 2.0);
+		return false;
+	}
+	if (at < 0) {
+		snprintf(out, len, "%s %s: no rise up to %s", effect, pages, lws);
+		return true;
+	}
+	if (a->cap >= 0)
+		snprintf(fits, sizeof(fits), "%s (%s)%s%s", caps[a->cap].what,
+			 format_size(caps[a->cap].bytes, (char[32]){ 0 }, 32),
+			 a->also >= 0 ? "; also fits " : "", a->also >= 0 ? caps[a->also].what : "");
+	snprintf(out, len, "%s %s: rises above %s, %s%s, %+.0f ns at %s", effect, pages, ws,
+		 a->kind == PAGEFX_UNEXPLAINED ? "unexplained (no TLB reach nor cache fits)" :
+		 a->kind == PAGEFX_TLB ? "a TLB knee: " : "a cache knee: ",
+		 fits, at_max, lws);
+	return true;
 }
 
 int pagefx_below_reach(const char *effect, uint64_t above, const struct pagefx_attr *a,

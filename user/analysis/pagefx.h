@@ -84,11 +84,26 @@ struct pagefx_flag {
 };
 
 /*
+ * How much slower a larger page must be to be flagged, besides CIs apart:
+ * at least PAGEFX_SLOWER_MIN_NS and PAGEFX_SLOWER_MIN_REL of the smaller
+ * page's figure.  A CI covers the blocks of one run on one allocation, not
+ * what changes between allocations (the frames, so the cache sets and DRAM
+ * banks the lines fall in): two runs of the same 4K random chase at 4 MiB on
+ * fresh allocations gave 15.18 ns [15.08, 15.29] and 16.59 ns [16.07,
+ * 17.12] on the development host, CIs apart, 9% and 1.4 ns.  A difference
+ * below both thresholds is what a second allocation of the same page size
+ * can do; 2 ns is also the knee floor (KNEE_FLOOR_NS in pages_doc.c).
+ */
+#define PAGEFX_SLOWER_MIN_NS 2.0
+#define PAGEFX_SLOWER_MIN_REL 0.10
+
+/*
  * Larger pages slower than smaller ones beyond both CIs (large's lower end
- * above small's upper end; never where a CI is unknown), at every working set both curves have; large's
- * page must be larger.  same_frames: both ran over the same physical frames;
- * hypervisor: under one.  The reason names what the comparison cannot rule
- * out.  Flags appended to out (at most max); returns how many.
+ * above small's upper end; never where a CI is unknown) and by a practical
+ * amount (both thresholds above), at every working set both curves have;
+ * large's page must be larger.  same_frames: both ran over the same physical
+ * frames; hypervisor: under one.  The reason names what the comparison
+ * cannot rule out.  Flags appended to out (at most max); returns how many.
  */
 int pagefx_slower_large(const struct pagefx_curve *small, const struct pagefx_curve *large,
 			bool same_frames, bool hypervisor, struct pagefx_flag *out, int max);
@@ -100,6 +115,30 @@ int pagefx_slower_large(const struct pagefx_curve *small, const struct pagefx_cu
  */
 int pagefx_ci_unmet(const char *conclusion, const struct pagefx_curve *curves, int ncurves,
 		    int at, struct pagefx_flag *out, int max);
+
+/*
+ * How many of the figures a conclusion about an effect rests on did not
+ * meet their CI; *total (if not NULL): how many it rests on.  The effect
+ * is computed from ncurves curves aligned point by point (point i of each
+ * is the same working set, n = the shortest).  A knee at index at (as
+ * sweep_knee gives it) rests on the baseline (the three smallest working
+ * sets) and on every point from at - 1 to the last (where the curve must
+ * stay above it); no knee (at < 0), "no rise", rests on every point.
+ */
+int pagefx_unmet(const struct pagefx_curve *c, int ncurves, int at, int *total);
+
+/*
+ * The summary line of an effect's knee row.  at < 0: no knee; above: the
+ * last working set on the baseline; last: the largest working set; at_max:
+ * the cost there.  Categorical ("a TLB knee: ...", "a cache knee: ...",
+ * "unexplained", "no rise up to ...") only when unmet is 0; otherwise "not
+ * resolved at this noise", how many of the total figures missed their CI,
+ * and how to resolve it (a longer --time than time_s, a quieter host).
+ * Returns whether it is resolved (unmet == 0).
+ */
+bool pagefx_summary(const char *effect, const char *pages, int at, uint64_t above, uint64_t last,
+		    double at_max, const struct pagefx_attr *a, const struct pagefx_capacity *caps,
+		    int unmet, int total, double time_s, char *out, size_t len);
 
 /* A knee below the reach it is attributed to (attr->below_reach): one flag or 0. */
 int pagefx_below_reach(const char *effect, uint64_t above, const struct pagefx_attr *a,

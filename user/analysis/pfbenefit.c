@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfbenefit.c - what prefetching is worth: the prefetch study's arithmetic.
+ * pfbenefit.c - the prefetch study's ratios and their intervals
+ * (pfbenefit.h).
  */
 #include "pfbenefit.h"
 
-#include <math.h>
-
-void pf_benefit_of(double random_ns, double seq_ns, double read_GBps,
-		   double read_swpf_GBps, struct pf_benefit *out)
+static void ratio(const struct pf_samples *a, const struct pf_samples *b, struct ratio_ci *out)
 {
-	out->random_ns = random_ns > 0 ? random_ns : NAN;
-	out->seq_ns = seq_ns > 0 ? seq_ns : NAN;
-	out->benefit = random_ns > 0 && seq_ns > 0 ? random_ns / seq_ns : NAN;
-	out->read_GBps = read_GBps;
-	out->read_swpf_GBps = read_swpf_GBps;
-	/* A prefetching read cut short (0) against a plain one is a gain of 0, as measured. */
-	out->swpf_gain = read_GBps > 0 ? read_swpf_GBps / read_GBps : NAN;
+	ratio_ci_medians(a->v, a->n, b->v, b->n, RATIO_CI_SEED, RATIO_CI_RESAMPLES, out);
+}
+
+void pf_benefit_of(const struct pf_samples *random, const struct pf_samples *seq,
+		   const struct pf_samples *read, const struct pf_samples *read_swpf,
+		   struct pf_benefit *out)
+{
+	ratio(random, seq, &out->random_over_seq);
+	ratio(read_swpf, read, &out->swpf_gain);
+}
+
+void pf_state_ratios_of(const struct pf_samples *seq_found, const struct pf_samples *seq_off,
+			const struct pf_samples *read_found, const struct pf_samples *read_off,
+			struct pf_state_ratios *out)
+{
+	ratio(seq_off, seq_found, &out->seq_off_over_found);
+	ratio(read_found, read_off, &out->read_found_over_off);
 }

@@ -32,7 +32,7 @@ enum {
 static const struct ph_opt pages_opts[] = {
 	{ "page-sizes", 0, "LIST", OPT_PAGE_SIZES, "page sizes to sweep: 4k, 2m, 1g, thp\n"
 	  "(thp: anonymous memory on transparent huge pages)", NULL,
-	  "4k, 2m and 1g, each that can be had here" },
+	  "4k, 2m, 1g and thp, each that can be had here; thp where THP is always or madvise, not with --same-frames=on" },
 	{ "thp", 0, NULL, OPT_THP, "also thp (as --page-sizes ...,thp)", NULL, NULL },
 	{ "min", 0, "SIZE", OPT_MIN, "smallest working set, a power of two", "16K", NULL },
 	{ "max", 0, "SIZE", OPT_MAX, "largest working set, capped by what can be had", "4G", NULL },
@@ -100,7 +100,11 @@ const struct ph_cmdspec cmd_pages_spec = {
 	"smaller page minus the largest page) from the cache-locality cost (random\n"
 	"minus TLB-local on the largest page), gives the knee of each set against\n"
 	"the TLB reach (CPUID) and the caches (hwloc), or says it is unexplained,\n"
-	"flags what does not make sense, and gives the large/small page ratios.\n",
+	"flags what does not make sense, and gives the large/small page ratios.\n"
+	"It opens with what was compared (where nothing larger than 4K could be\n"
+	"had: why, and what to do); a knee, its cause or \"no rise\" is said only\n"
+	"where every figure it rests on met its CI, else \"not resolved at this\n"
+	"noise\".\n",
 	.groups = pages_groups,
 	.epilog = "NODE and CPU are as numactl takes them: 1, or a list that names one.\n",
 	.refused = pages_refused,
@@ -215,9 +219,17 @@ static int pages_check(struct pages_args *a)
 	}
 	if (a->save && cli_check_output("--save", a->save))
 		return -EINVAL;
-	if (!p->named)
+	/*
+	 * The default compares something wherever anything larger than 4K can
+	 * be had: THP needs no reserved pool, so a stock machine has it; the
+	 * sweeps of what cannot be had are skipped and the document says why.
+	 * --same-frames=on asks for views of one allocation, which THP is not.
+	 */
+	if (!p->named) {
 		p->want[PH_PS_4K] = p->want[PH_PS_2M] = p->want[PH_PS_1G] = true;
-	p->thp_named = p->want[PH_PS_THP];
+		p->want[PH_PS_THP] = p->same_frames != PAGES_FRAMES_ON;
+	}
+	p->thp_named = p->named && p->want[PH_PS_THP];
 	p->want[PH_PS_THP] |= a->thp;
 	if (p->same_frames == PAGES_FRAMES_ON && p->want[PH_PS_THP]) {
 		ph_err("--same-frames: thp is anonymous memory, not a view of the module's buffer; leave it out");

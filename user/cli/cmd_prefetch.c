@@ -79,12 +79,18 @@ const struct ph_cmdspec cmd_prefetch_spec = {
 	.about =
 	"What hardware prefetching does, at a working set well beyond the LLC:\n"
 	"latency per access pattern (sequential, strided, random) and read\n"
-	"bandwidth with and without software prefetch (prefetcht0 " STR(SWPF_DISTANCE) " bytes ahead).\n"
-	"The prefetch benefit is random / sequential latency.  With pagehop.ko on\n"
-	"a CPU that allows it (Intel MSR 0x1a4, AMD Zen 4+ MSR 0xc0000108), every\n"
-	"figure is measured with the prefetchers as found, with each one off in\n"
-	"turn, and with all off; the original state is restored afterwards, also\n"
-	"on Ctrl-C or a crash (the module restores it when its fd is closed).\n",
+	"bandwidth with and without software prefetch (prefetcht0 " STR(SWPF_DISTANCE) " bytes ahead),\n"
+	"both reads the one loop at the ISA every command's read runs (the automatic\n"
+	"choice 'pagehop list' prints as stream_auto).  Every ratio (random over\n"
+	"sequential latency, the software prefetch's gain, and with control each\n"
+	"state against as found) has a 95% bootstrap CI; one whose CI holds 1 is\n"
+	"\"no effect shown\".  Random over sequential latency holds more than the\n"
+	"prefetchers (TLB and DRAM row misses too): their own share needs them\n"
+	"switched off.  With pagehop.ko on a CPU that allows it (Intel MSR 0x1a4,\n"
+	"AMD Zen 4+ MSR 0xc0000108), every figure is measured with the prefetchers\n"
+	"as found, with each one off in turn, and with all off; the original state\n"
+	"is restored afterwards, also on Ctrl-C or a crash (the module restores it\n"
+	"when its fd is closed).\n",
 	.groups = prefetch_groups,
 	.epilog = "NODES are lists as numactl takes them: 0,2-3, all, !1; CPU is one CPU.\n",
 	.refused = prefetch_refused,

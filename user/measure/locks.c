@@ -107,6 +107,13 @@ int locks_default_threads(unsigned ncpus, unsigned *out, int max)
 	return n;
 }
 
+bool locks_resolved(const struct ph_stats *over)
+{
+	if (isfinite(over->ci_hi))
+		return over->ci_hi >= 0;
+	return !(over->median < 0);
+}
+
 static bool kind_available(const struct lock_kind *k)
 {
 	return !k->available || k->available();
@@ -382,9 +389,10 @@ struct ph_doc *locks_doc(const struct ph_locks *l, struct ph_session *s)
 	static const char *const cols[] = {
 		"kind", "threads", "cpus", "lock_node", "overhead_ns", "ci_lo_ns", "ci_hi_ns",
 		"ci_pct", "ci_met", "samples", "with_lock_ns", "without_lock_ns", "delay",
-		"acquisitions", "verified",
+		"acquisitions", "verified", "resolved", "note",
 	};
 	struct ph_section *sec;
+	int unresolved = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
@@ -412,7 +420,15 @@ struct ph_doc *locks_doc(const struct ph_locks *l, struct ph_session *s)
 		table_int(t, r, "delay", l->delay);
 		table_int(t, r, "acquisitions", (long long)f->reps);
 		table_bool(t, r, "verified", s->all_verified);
+		table_bool(t, r, "resolved", locks_resolved(&f->over.st));
+		if (!locks_resolved(&f->over.st)) {
+			table_str(t, r, "note", LOCKS_BELOW_REF);
+			unresolved++;
+		}
 	}
+	if (unresolved)
+		doc_note(doc, "%d of %d rows %s: the loop without the lock ran slower than the loop with it, so the subtraction does not give the lock's cost (docs/methodology.md, \"Lock overhead\"); measure again, on CPUs nothing else runs on",
+			 unresolved, l->nfigs, LOCKS_BELOW_REF);
 	session_describe(s, doc);
 	sec = doc_add_section(doc, "locks_method", "locks");
 	section_str(sec, "sample", locks_method);

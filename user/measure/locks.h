@@ -40,6 +40,17 @@ double locks_overhead_ns(double test_ns, uint64_t acquisitions, double ref_ns, u
  */
 int locks_default_threads(unsigned ncpus, unsigned *out, int max);
 
+/*
+ * Whether an overhead figure resolves the lock's cost.  The loop with the
+ * lock does all the loop without it does, and more, so an overhead whose
+ * 95% CI lies wholly below zero (with no CI: whose median is below zero)
+ * says that the reference loop itself ran slower, not what the lock costs:
+ * false, and LOCKS_BELOW_REF is what every output says of it.  A CI that
+ * reaches zero or above is a figure (a lock cheaper than the noise).
+ */
+bool locks_resolved(const struct ph_stats *over);
+#define LOCKS_BELOW_REF "below the reference: not resolved"
+
 struct ph_lockfig {
 	const struct lock_kind *k;
 	unsigned threads;

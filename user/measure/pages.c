@@ -57,11 +57,7 @@ static int choose_frames(struct ph_pages *pg, struct ph_session *s)
 		snprintf(why, len, "--same-frames=off");
 		return 0;
 	}
-	/* on with thp is refused by the command. */
-	if (pg->plan.want[PH_PS_THP]) {
-		snprintf(why, len, "thp is swept, and it is anonymous memory, not a view of the module's buffer");
-		return 0;
-	}
+	/* on with thp is refused by the command; with auto, THP is its own allocation beside the views. */
 	if (pages_frames_possible(s, pg->node, &pg->avail[PH_PS_1G], why, len)) {
 		if (m == PAGES_FRAMES_AUTO)
 			return 0;
@@ -73,7 +69,7 @@ static int choose_frames(struct ph_pages *pg, struct ph_session *s)
 	return 0;
 }
 
-/* Each wanted page size's working sets; with pg->same, each is a view of the 1 GiB allocation. */
+/* Each wanted page size's working sets; with pg->same, each but THP is a view of the 1 GiB allocation. */
 static void plan_sweeps(struct ph_pages *pg)
 {
 	static const enum ph_psize order[] = { PH_PS_4K, PH_PS_THP, PH_PS_2M, PH_PS_1G };
@@ -83,7 +79,9 @@ static void plan_sweeps(struct ph_pages *pg)
 	memset(pg->sw, 0, sizeof(pg->sw));
 	for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
 		enum ph_psize ps = order[k];
-		const struct sweep_avail *av = &pg->avail[pg->same ? PH_PS_1G : ps];
+		/* THP is anonymous memory: never a view of the module's buffer. */
+		bool shared = pg->same && ps != PH_PS_THP;
+		const struct sweep_avail *av = &pg->avail[shared ? PH_PS_1G : ps];
 		struct pages_sweep *sw;
 		uint64_t cap;
 
@@ -91,6 +89,7 @@ static void plan_sweeps(struct ph_pages *pg)
 			continue;
 		sw = &pg->sw[pg->nsw++];
 		sw->ps = ps;
+		sw->shared = shared;
 		sw->avail = *av;
 		cap = av->cap < p->hi ? av->cap : p->hi;
 		sw->capped = cap < p->hi;
@@ -167,7 +166,7 @@ static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_swe
 	s->bufreq.psize = sw->ps;
 	s->bufreq.backend = PH_BACKEND_AUTO;
 	s->size = sizes[n - 1];
-	if (pg->same)
+	if (sw->shared)
 		pages_frames_lend(&pg->frames, s, sw->ps, pg->node, sizes[n - 1]);
 	rc = session_start(s, 1);
 	if (rc) {
@@ -201,7 +200,7 @@ static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_swe
 		rc = counted_figure(s, &rnd, &lr, p->rnd_ctr, &p->counted);
 		p->rnd = lr.user;
 		/* The chain each view chased, read back from its memory, for the document. */
-		if (!rc && pg->same && i == n - 1)
+		if (!rc && sw->shared && i == n - 1)
 			rc = pages_frames_order(&pg->frames, sw->ps, s->segs[0].addr, sizes[i]);
 		if (rc)
 			break;
@@ -258,7 +257,7 @@ int pages_measure(struct ph_pages *pg, struct ph_session *s)
 		int nps = 0;
 
 		for (int k = 0; k < pg->nsw; k++)
-			if (pg->sw[k].nsizes) {
+			if (pg->sw[k].nsizes && pg->sw[k].shared) {
 				ps[nps++] = pg->sw[k].ps;
 				if (pg->sw[k].sizes[pg->sw[k].nsizes - 1] > hi)
 					hi = pg->sw[k].sizes[pg->sw[k].nsizes - 1];

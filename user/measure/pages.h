@@ -44,7 +44,9 @@ const char *pages_same_frames_name(enum pages_same_frames m);
 struct pages_plan {
 	bool want[PH_PS_COUNT];	/* page sizes to sweep, PH_PS_THP included */
 	bool named;		/* the page sizes were named: one that cannot be
-				 * had is said on stderr (THP only if thp_named) */
+				 * had is said on stderr (THP only if thp_named);
+				 * else 4K, 2M, 1G and THP, each that can be had
+				 * (THP unless same_frames is on) */
 	bool thp_named;		/* thp was in --page-sizes, not only --thp */
 	uint64_t lo, hi;	/* working sets: powers of two from lo (>= 4K) up to hi */
 	uint64_t window;	/* the TLB-local chase's window (a power of two);
@@ -72,6 +74,8 @@ struct pages_sweep {
 	uint64_t sizes[PAGES_MAX_POINTS];
 	int nsizes;		/* 0: cannot be had (why says so) */
 	bool capped;		/* hi is more than can be had (avail.why says why) */
+	bool shared;		/* a view of the one allocation (pg->same); THP,
+				 * anonymous memory, never is */
 	struct sweep_avail avail;
 	/* measured */
 	bool ran;		/* its memory was allocated */
@@ -92,8 +96,9 @@ struct ph_pages {
 	struct pages_sweep sw[PH_PS_COUNT];	/* 4K, THP, 2M, 1G: those wanted */
 	int nsw;
 	struct sweep_avail avail[PH_PS_COUNT];	/* what the node offers */
-	bool same;		/* the sweeps are views of one allocation
-				 * (frames); else frames.why says why not */
+	bool same;		/* the hugetlb-sized sweeps are views of one
+				 * allocation (frames), THP its own; else
+				 * frames.why says why not */
 	/* measured */
 	int reached;		/* sweeps the measure step came to; the rest are
 				 * not reported (a failure or a signal came first) */

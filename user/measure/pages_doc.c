@@ -9,6 +9,7 @@
 #include "pages.h"
 #include "latency.h"
 #include "pagefx.h"
+#include "ratio_ci.h"
 #include "util.h"
 
 #include <math.h>
@@ -117,6 +118,11 @@ struct effect {
 	double y[PAGES_MAX_POINTS], noise[PAGES_MAX_POINTS];
 	int n;
 	int ia[PAGES_MAX_POINTS], ib[PAGES_MAX_POINTS];	/* the points of c[0], c[1] */
+	/* c[0] and c[1] at the working sets both have, point i of each at ws[i] */
+	struct pagefx_fig al[2][PAGES_MAX_POINTS];
+	struct pagefx_curve ac[2];
+	bool with_translation;		/* locality on a page whose TLB misses too (4K) */
+	const struct pages_sweep *sa, *sb;	/* the sweeps of c[0], c[1] */
 };
 
 /* y = a - b at each working set both curves have. */
@@ -133,8 +139,15 @@ static void effect_fill(struct effect *e)
 					 (isfinite(e->c[1].f[j].hw) ? e->c[1].f[j].hw : 0);
 			e->ia[e->n] = i;
 			e->ib[e->n] = j;
+			e->al[0][e->n] = e->c[0].f[i];
+			e->al[1][e->n] = e->c[1].f[j];
 			e->n++;
 		}
+	for (int k = 0; k < 2; k++) {
+		e->ac[k] = e->c[k];
+		e->ac[k].f = e->al[k];
+		e->ac[k].n = e->n;
+	}
 }
 
 static void translation_of(const struct pages_sweep *sm, const struct pages_sweep *lg, struct effect *e)
@@ -144,6 +157,8 @@ static void translation_of(const struct pages_sweep *sm, const struct pages_swee
 	snprintf(e->pages, sizeof(e->pages), "%s vs %s", psize_name(sm->ps), psize_name(lg->ps));
 	e->expected = PAGEFX_TLB;
 	e->page = psize_bytes(sm->ps);
+	e->sa = sm;
+	e->sb = lg;
 	curve_of(sm, false, e->fa, &e->c[0]);
 	curve_of(lg, false, e->fb, &e->c[1]);
 	effect_fill(e);
@@ -161,9 +176,11 @@ static void locality_of(const struct pages_sweep *lg, struct effect *e)
 	snprintf(e->pages, sizeof(e->pages), "%s", psize_name(lg->ps));
 	e->expected = PAGEFX_CACHE;
 	e->page = psize_bytes(lg->ps);
+	e->sa = e->sb = lg;
 	curve_of(lg, false, e->fa, &e->c[0]);
 	curve_of(lg, true, e->fb, &e->c[1]);
 	e->c[1].name = tlb_name[lg->ps];
+	e->with_translation = lg->ps == PH_PS_4K;
 	effect_fill(e);
 }
 
@@ -201,14 +218,35 @@ static void effect_rows(struct ph_table *t, const struct effect *e, const char *
 	}
 }
 
+/* Whether two sweeps ran over the very same frames: both views of the one allocation, checked. */
+static bool same_frames(const struct ph_pages *pg, const struct pages_sweep *a, const struct pages_sweep *b)
+{
+	return pg->frames.checked && a->shared && b->shared;
+}
+
+/* The sweep of a page size that was measured, or NULL. */
+static const struct pages_sweep *sweep_of(const struct ph_pages *pg, enum ph_psize ps)
+{
+	for (int k = 0; k < pg->reached; k++)
+		if (pg->sw[k].ps == ps && pg->sw[k].n)
+			return &pg->sw[k];
+	return NULL;
+}
+
 static void effect_tables(struct ph_doc *doc, const struct effect *e, int n, const struct ph_pages *pg)
 {
-	char differ[sizeof(pg->frames.why) + 64];
+	const struct pages_sweep *lg = largest(pg);
+	char differ[sizeof(pg->frames.why) + 64], title[192];
 	struct ph_table *tr = doc_add_table(doc, "translation",
 		"translation cost: the same random chase on the smaller page (a) minus the largest page (b)");
-	struct ph_table *lo = doc_add_table(doc, "locality",
-		"cache-locality cost on the largest page: random (a) minus TLB-local (b)");
+	struct ph_table *lo;
 
+	if (lg && lg->ps == PH_PS_4K)
+		snprintf(title, sizeof(title), "random (a) minus TLB-local (b) on 4K, the largest page measured: cache locality and translation together");
+	else
+		snprintf(title, sizeof(title), "cache-locality cost on %s, the largest page: random (a) minus TLB-local (b); translation too beyond its TLB reach",
+			 psize_name(lg ? lg->ps : PH_PS_4K));
+	lo = doc_add_table(doc, "locality", title);
 	for (int k = 0; k < 2; k++) {
 		struct ph_table *t = k ? lo : tr;
 
@@ -221,12 +259,19 @@ static void effect_tables(struct ph_doc *doc, const struct effect *e, int n, con
 		table_add_col(t, "ci_met");
 	}
 	table_add_col(tr, "frames");
-	snprintf(differ, sizeof(differ), "differ: each page size is its own allocation (%s)",
-		 pg->frames.why);
-	for (int i = 0; i < n; i++)
-		effect_rows(e[i].expected == PAGEFX_TLB ? tr : lo, &e[i],
-			    e[i].expected != PAGEFX_TLB ? NULL :
-			    pg->frames.checked ? "same: one allocation, checked by QUERY" : differ);
+	if (pg->frames.checked)
+		snprintf(differ, sizeof(differ), "differ: THP is anonymous memory, its own allocation");
+	else
+		snprintf(differ, sizeof(differ), "differ: each page size is its own allocation (%s)",
+			 pg->frames.why);
+	for (int i = 0; i < n; i++) {
+		const char *frames = NULL;
+
+		if (e[i].expected == PAGEFX_TLB)
+			frames = same_frames(pg, e[i].sa, e[i].sb) ? "same: one allocation, checked by QUERY" :
+				 differ;
+		effect_rows(e[i].expected == PAGEFX_TLB ? tr : lo, &e[i], frames);
+	}
 }
 
 /* Add a batch of flags to the anomalies table. */
@@ -241,7 +286,11 @@ static void flag_rows(struct ph_table *t, const struct pagefx_flag *f, int n)
 	}
 }
 
-/* Knees of each effect, attributed; the flags they raise go to an. */
+/*
+ * Knees of each effect, attributed where the figures they rest on met
+ * their CI, else "not resolved at this noise" (pagefx_summary); the flags
+ * they raise go to an.
+ */
 static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct effect *e, int ne,
 			struct ph_doc *doc, struct ph_table *an)
 {
@@ -251,6 +300,7 @@ static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct 
 	table_add_col(t, "pages");
 	table_add_col(t, "knee_above_KiB");
 	table_add_col(t, "cost_at_max_ns");
+	table_add_col(t, "resolved");
 	table_add_col(t, "attributed");
 	table_add_col(t, "fits");
 	table_add_col(t, "below_reach");
@@ -262,9 +312,10 @@ static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct 
 		struct pagefx_attr at;
 		struct sweep_knee k;
 		uint64_t above = 0, atws = 0;
-		char a[32], b[32], fits[160] = "", sum[512];
+		char a[32], fits[160] = "", sum[640], label[96];
 		char knee[96], concl[sizeof(knee) + 8];
-		int r, nf;
+		int r, nf, unmet, total;
+		bool resolved;
 
 		if (!e[i].n)
 			continue;
@@ -274,28 +325,26 @@ static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct 
 			above = k.index ? e[i].ws[k.index - 1] : atws / 2;
 		}
 		pagefx_attribute(above, atws, e[i].expected, caps, nc, &at);
-		if (at.cap >= 0)
+		unmet = pagefx_unmet(e[i].ac, 2, k.index, &total);
+		snprintf(label, sizeof(label), "%s%s", e[i].name,
+			 e[i].with_translation ? " (translation included: 4K is the largest page)" : "");
+		resolved = pagefx_summary(label, e[i].pages, k.index, above, e[i].ws[e[i].n - 1], k.at_max,
+					  &at, caps, unmet, total, s->mcfg.time_s, sum, sizeof(sum));
+		if (resolved && at.cap >= 0)
 			snprintf(fits, sizeof(fits), "%s (%s)%s%s", caps[at.cap].what,
 				 format_size(caps[at.cap].bytes, a, sizeof(a)), at.also >= 0 ? "; also fits " : "",
 				 at.also >= 0 ? caps[at.also].what : "");
 		r = table_add_row(t);
 		table_str(t, r, "effect", e[i].name);
 		table_str(t, r, "pages", e[i].pages);
-		if (k.index >= 0)
+		if (resolved && k.index >= 0)
 			table_int(t, r, "knee_above_KiB", (long long)(above / KiB));
 		table_num(t, r, "cost_at_max_ns", k.at_max, "%.1f");
-		table_str(t, r, "attributed", pagefx_kind_name(at.kind));
+		table_bool(t, r, "resolved", resolved);
+		table_str(t, r, "attributed", resolved ? pagefx_kind_name(at.kind) : "not_resolved");
 		table_str(t, r, "fits", fits);
-		table_bool(t, r, "below_reach", at.below_reach);
-		if (k.index < 0)
-			snprintf(sum, sizeof(sum), "%s %s: no rise up to %s", e[i].name, e[i].pages,
-				 format_size(e[i].ws[e[i].n - 1], a, sizeof(a)));
-		else
-			snprintf(sum, sizeof(sum), "%s %s: rises above %s, %s%s, %+.0f ns at %s", e[i].name,
-				 e[i].pages, format_size(above, a, sizeof(a)),
-				 at.kind == PAGEFX_UNEXPLAINED ? "unexplained (no TLB reach nor cache fits)" :
-				 at.kind == PAGEFX_TLB ? "a TLB knee: " : "a cache knee: ",
-				 fits, k.at_max, format_size(e[i].ws[e[i].n - 1], b, sizeof(b)));
+		if (resolved)
+			table_bool(t, r, "below_reach", at.below_reach);
 		table_str(t, r, "summary", sum);
 		if (k.index < 0)
 			continue;
@@ -303,20 +352,18 @@ static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct 
 		snprintf(concl, sizeof(concl), "the %s", knee);
 		/* The knee rests on the points on both sides of it, in each curve. */
 		{
-			struct pagefx_curve cs[2] = { e[i].c[0], e[i].c[1] };
-			struct pagefx_fig fa[2], fb[2];
-			int m = 0;
+			struct pagefx_curve cs[2] = { e[i].ac[0], e[i].ac[1] };
+			int from = k.index ? k.index - 1 : 0;
 
-			for (int j = k.index ? k.index - 1 : 0; j <= k.index; j++, m++) {
-				fa[m] = e[i].c[0].f[e[i].ia[j]];
-				fb[m] = e[i].c[1].f[e[i].ib[j]];
+			for (int c = 0; c < 2; c++) {
+				cs[c].f = &e[i].al[c][from];
+				cs[c].n = k.index - from + 1;
 			}
-			cs[0].f = fa;
-			cs[1].f = fb;
-			cs[0].n = cs[1].n = m;
-			nf = pagefx_ci_unmet(concl, cs, 2, m - 1, fl, MAX_FLAGS);
+			nf = pagefx_ci_unmet(concl, cs, 2, cs[0].n - 1, fl, MAX_FLAGS);
 			flag_rows(an, fl, nf);
 		}
+		if (!resolved)
+			continue;
 		nf = pagefx_below_reach(knee, above, &at, caps, nc, fl, MAX_FLAGS);
 		flag_rows(an, fl, nf);
 	}
@@ -336,8 +383,8 @@ static void slower_flags(const struct ph_pages *pg, struct ph_session *s, struct
 				continue;
 			curve_of(&pg->sw[a], false, fa, &ca);
 			curve_of(&pg->sw[b], false, fb, &cb);
-			flag_rows(an, fl, pagefx_slower_large(&ca, &cb, pg->frames.checked, s->cpu.hypervisor,
-							      fl, MAX_FLAGS));
+			flag_rows(an, fl, pagefx_slower_large(&ca, &cb, same_frames(pg, &pg->sw[a], &pg->sw[b]),
+							      s->cpu.hypervisor, fl, MAX_FLAGS));
 		}
 }
 
@@ -424,65 +471,191 @@ static void points_table(const struct ph_pages *pg, struct ph_session *s, struct
 			table_str(t, r, "clock", s->clk.name);
 			table_bool(t, r, "verified", s->all_verified);
 			/* Whether every page size ran over these very frames. */
-			table_str(t, r, "frames", pg->frames.checked ? "same" : "differ");
+			table_str(t, r, "frames", pg->frames.checked && sw->shared ? "same" : "differ");
 		}
 	}
 }
 
-/* Large/small page ratios as speed-ups, per figure, at each working set both have. */
+/* One speed-up with its bootstrap interval (ratio_ci.h): columns col, col_ci_lo, col_ci_hi. */
+static void ratio_cells(struct ph_table *t, int r, const char *col, const struct ph_result *num,
+			const struct ph_result *den)
+{
+	struct ratio_ci c;
+	char name[48];
+
+	ratio_ci_medians(num->samples, num->n, den->samples, den->n, RATIO_CI_SEED, RATIO_CI_RESAMPLES, &c);
+	if (!isfinite(c.value))
+		return;
+	table_num(t, r, col, c.value, "%.3f");
+	if (!isfinite(c.lo) || !isfinite(c.hi))
+		return;
+	snprintf(name, sizeof(name), "%s_ci_lo", col);
+	table_num(t, r, name, c.lo, "%.3f");
+	snprintf(name, sizeof(name), "%s_ci_hi", col);
+	table_num(t, r, name, c.hi, "%.3f");
+}
+
+/*
+ * Large/small page ratios as speed-ups, per figure, at each working set
+ * both have, each with the 95% bootstrap interval of the ratio of the two
+ * figures' block medians; "shown" says which of the latency speed-up's
+ * intervals hold 1 (no effect shown).
+ */
 static void ratios_table(const struct ph_pages *pg, struct ph_doc *doc)
 {
-	struct ph_table *t = doc_add_table(doc, "ratios", "large/small page speed-up (>1: large pages faster)");
-	struct sweep_point small[PAGES_MAX_POINTS];
-	const struct pages_sweep *sm = NULL;
+	struct ph_table *t = doc_add_table(doc, "ratios",
+		"large/small page speed-up (>1: large pages faster), 95% bootstrap CI of block medians");
+	static const char *const cols[] = {
+		"ws_KiB", "pages", "lat_random", "lat_random_ci_lo", "lat_random_ci_hi", "lat_random_shown",
+		"lat_tlb_local", "lat_tlb_local_ci_lo", "lat_tlb_local_ci_hi",
+		"read_bw", "read_bw_ci_lo", "read_bw_ci_hi",
+	};
+	const struct pages_sweep *sm = sweep_of(pg, PH_PS_4K);
 
-	for (int k = 0; k < pg->reached; k++)
-		if (pg->sw[k].ps == PH_PS_4K && pg->sw[k].n)
-			sm = &pg->sw[k];
-	table_add_col(t, "ws_KiB");
-	table_add_col(t, "pages");
-	table_add_col(t, "lat_random");
-	table_add_col(t, "lat_tlb_local");
-	table_add_col(t, "read_bw");
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(t, cols[i]);
 	if (!sm) {
 		doc_note(doc, "ratios: no 4K sweep to compare against");
 		return;
 	}
-	points_of(sm, small);
 	for (int k = 0; k < pg->reached; k++) {
 		const struct pages_sweep *sw = &pg->sw[k];
-		struct sweep_point large[PAGES_MAX_POINTS];
-		struct sweep_ratios rows[PAGES_MAX_POINTS];
 		char name[16];
-		int n;
 
 		if (sw == sm || !sw->n)
 			continue;
-		points_of(sw, large);
-		n = sweep_ratio_rows(small, sm->n, large, sw->n, rows, PAGES_MAX_POINTS);
 		snprintf(name, sizeof(name), "%s/4K", psize_name(sw->ps));
-		for (int i = 0; i < n; i++) {
-			int r = table_add_row(t);
+		for (int i = 0; i < sw->n; i++)
+			for (int j = 0; j < sm->n; j++) {
+				const struct pages_point *l = &sw->pt[i], *p = &sm->pt[j];
+				struct ratio_ci c;
+				int r;
 
-			table_int(t, r, "ws_KiB", (long long)(rows[i].ws / KiB));
-			table_str(t, r, "pages", name);
-			table_num(t, r, "lat_random", rows[i].lat_random, "%.3f");
-			table_num(t, r, "lat_tlb_local", rows[i].lat_tlb_local, "%.3f");
-			table_num(t, r, "read_bw", rows[i].read_bw, "%.3f");
+				if (l->ws != p->ws)
+					continue;
+				r = table_add_row(t);
+				table_int(t, r, "ws_KiB", (long long)(l->ws / KiB));
+				table_str(t, r, "pages", name);
+				/* Latency: small over large; bandwidth: large over small. */
+				ratio_cells(t, r, "lat_random", &p->rnd, &l->rnd);
+				ratio_cells(t, r, "lat_tlb_local", &p->tlb, &l->tlb);
+				ratio_cells(t, r, "read_bw", &l->bw.res, &p->bw.res);
+				ratio_ci_medians(p->rnd.samples, p->rnd.n, l->rnd.samples, l->rnd.n, RATIO_CI_SEED,
+						 RATIO_CI_RESAMPLES, &c);
+				table_str(t, r, "lat_random_shown",
+					  ratio_ci_shown(&c) == RATIO_ABOVE ? "large pages faster" :
+					  ratio_ci_shown(&c) == RATIO_BELOW ? "large pages slower" :
+					  ratio_shown_name(ratio_ci_shown(&c)));
+			}
+	}
+}
+
+/* Append ", text" (or text first) to buf of size len at *at. */
+static void append(char *buf, size_t len, size_t *at, const char *sep, const char *text)
+{
+	if (*at < len)
+		*at += (size_t)snprintf(buf + *at, len - *at, "%s%s", *at ? sep : "", text);
+}
+
+/*
+ * The document's first lines: which page sizes were measured and what is
+ * compared; where nothing is, why each other page size was not measured and
+ * what to do to compare them.
+ */
+static void compared_section(struct ph_doc *doc, const struct ph_pages *pg)
+{
+	static const enum ph_psize order[] = { PH_PS_4K, PH_PS_THP, PH_PS_2M, PH_PS_1G };
+	struct ph_section *sec = doc_add_section(doc, "pages_compared", "what this run compares");
+	const struct pages_sweep *lg = largest(pg);
+	char sizes[64] = "", small[64] = "", text[512], why[1024] = "";
+	size_t ls = 0, lm = 0, lw = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		const struct pages_sweep *sw = sweep_of(pg, order[i]);
+
+		if (sw) {
+			append(sizes, sizeof(sizes), &ls, ", ", psize_name(order[i]));
+			if (sw != lg)
+				append(small, sizeof(small), &lm, ", ", psize_name(order[i]));
 		}
 	}
+	section_str(sec, "measured", sizes);
+	if (lm) {
+		snprintf(text, sizeof(text), "translation: %s against %s; cache locality: random against TLB-local on %s",
+			 small, psize_name(lg->ps), psize_name(lg->ps));
+		section_str(sec, "compared", text);
+		return;
+	}
+	if (lg && lg->ps == PH_PS_4K)
+		section_str(sec, "compared", "nothing: no page size larger than 4K was measured, so there is no translation cost and no speed-up to give, and the locality figures on 4K include translation");
+	else
+		section_str(sec, "compared", "nothing: one page size was measured, with no smaller one to set against it");
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		const struct pages_sweep *sw = NULL;
+
+		if (sweep_of(pg, order[i]))
+			continue;
+		for (int k = 0; k < pg->nsw; k++)
+			if (pg->sw[k].ps == order[i])
+				sw = &pg->sw[k];
+		snprintf(text, sizeof(text), "%s: %s", psize_name(order[i]),
+			 !pg->plan.want[order[i]] ? "not asked (--page-sizes)" :
+			 sw && sw->why[0] ? sw->why : "not reached (the run stopped first)");
+		append(why, sizeof(why), &lw, "; ", text);
+	}
+	section_str(sec, "not_measured", why);
+	if (lg && lg->ps != PH_PS_4K) {
+		section_str(sec, "to_compare", "add 4k (or another smaller page size) to --page-sizes");
+		return;
+	}
+	/* What would give a larger page: ask for one that can be had, or make one available. */
+	why[0] = '\0';
+	lw = 0;
+	if (!pg->plan.want[PH_PS_THP] && pg->avail[PH_PS_THP].ok)
+		append(why, sizeof(why), &lw, "; or ", "add thp to --page-sizes (THP can be had here)");
+	else if (!pg->avail[PH_PS_THP].ok)
+		append(why, sizeof(why), &lw, "; or ", pg->plan.want[PH_PS_THP] ?
+		       "enable THP (as root: echo madvise > /sys/kernel/mm/transparent_hugepage/enabled)" :
+		       "enable THP (as root: echo madvise > /sys/kernel/mm/transparent_hugepage/enabled) and add thp to --page-sizes");
+	snprintf(text, sizeof(text),
+		 "give node %d hugetlb pages (--reserve, or as root: echo N > /sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages)%s",
+		 pg->node, pg->node, pg->plan.want[PH_PS_2M] || pg->plan.want[PH_PS_1G] ? "" : " and add 2m or 1g to --page-sizes");
+	append(why, sizeof(why), &lw, "; or ", text);
+	section_str(sec, "to_compare", why);
+}
+
+/* What the locality figures are, on the largest page measured. */
+static void locality_definition(const struct ph_pages *pg, char *out, size_t len)
+{
+	const struct pages_sweep *lg = largest(pg);
+	uint64_t page = lg ? psize_bytes(lg->ps) : 4096, r;
+	int e = 0;
+	char reach[32];
+
+	r = tlb_reach(&pg->tlbs, 2, page, &e);
+	if (!r)
+		r = tlb_reach(&pg->tlbs, 1, page, &e);
+	if (r)
+		format_size(r, reach, sizeof(reach));
+	else
+		snprintf(reach, sizeof(reach), "not reported here");
+	if (!lg || lg->ps == PH_PS_4K)
+		snprintf(out, len, "median random minus median TLB-local latency on 4K, the largest page measured: beyond the 4K TLB reach (%s) the random chase also misses the TLB, so these figures hold cache locality and translation together, as rnd_minus_tlb does", reach);
+	else
+		snprintf(out, len, "median random minus median TLB-local latency on %s, the largest page measured: while the working set is within the %s TLB reach (%s) neither chase misses the TLB and only the cache footprint differs; beyond it the random chase also misses the TLB", psize_name(lg->ps), psize_name(lg->ps), reach);
 }
 
 struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 {
 	struct ph_doc *doc = doc_new("pages");
-	struct ph_section *sec;
-	char w[32];
-
 	struct effect *e = xcalloc(PH_PS_COUNT, sizeof(*e));
-	struct ph_table *an;
 	int ne = effects_of(pg, e);
+	const struct pages_sweep *thp = sweep_of(pg, PH_PS_THP);
+	struct ph_section *sec;
+	struct ph_table *an;
+	char w[32], def[512];
 
+	compared_section(doc, pg);
 	points_table(pg, s, doc);
 	effect_tables(doc, e, ne, pg);
 	an = doc_add_table(doc, "anomalies", "what does not make sense, with a likely reason");
@@ -500,6 +673,9 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 		doc_note(doc, "frames: the physical pages differ between page sizes (each is its own "
 			 "allocation, so cache-set placement differs too): same frames not used: %s",
 			 pg->frames.why);
+	else if (thp)
+		doc_note(doc, "frames: THP is anonymous memory, its own allocation: its rows' physical pages "
+			 "(and cache-set placement) differ from the others', which are views of one allocation");
 	for (int k = 0; k < pg->reached; k++)
 		if (!pg->sw[k].ran)
 			doc_note(doc, "%s pages not measured: %s", psize_name(pg->sw[k].ps), pg->sw[k].why);
@@ -509,7 +685,8 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 	section_str(sec, "tlb_window", format_size(pg->window, w, sizeof(w)));
 	section_str(sec, "tlb_source", pg->tlbs.n ? pg->tlbs.source : "not reported");
 	section_str(sec, "translation", "median random latency on the smaller page minus on the largest page, at the same working set: only the translation differs (and, unless the frames are shared, the physical pages)");
-	section_str(sec, "cache_locality", "median random minus median TLB-local latency on the largest page, where the TLB does not miss: only the cache footprint differs");
+	locality_definition(pg, def, sizeof(def));
+	section_str(sec, "cache_locality", def);
 	section_str(sec, "rnd_minus_tlb", "random minus TLB-local on one page size: cache locality and translation together");
 	section_str(sec, "knee", "the first working set from which a cost stays more than max(2 ns, twice the two CIs' half-widths) above its level at the three smallest working sets, set against the TLB reach (CPUID) and the data caches (hwloc); unexplained when neither fits within one doubling");
 	section_str(sec, "ratio", "speed-up of the large page over 4K: latency 4K/large, bandwidth large/4K");
@@ -517,7 +694,9 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 	if (pg->frames.checked) {
 		char line[256];
 
-		section_str(sec, "held_fixed", "node, CPU, chain seed, pattern and the physical frames: one pagehop.ko allocation of 1 GiB pages, mapped once per page size");
+		section_str(sec, "held_fixed", thp ?
+			    "node, CPU, chain seed, pattern and, but for THP (anonymous memory, its own allocation), the physical frames: one pagehop.ko allocation of 1 GiB pages, mapped once per page size" :
+			    "node, CPU, chain seed, pattern and the physical frames: one pagehop.ko allocation of 1 GiB pages, mapped once per page size");
 		section_str(sec, "frames", "same");
 		for (int p = PH_PS_4K; p < PH_PS_COUNT; p++) {
 			if (!pg->frames.leaves[p])

@@ -127,10 +127,6 @@ static int measure_state(struct ph_pfstudy *st, struct ph_session *s, int k)
 		st->lat = xrealloc(st->lat, (size_t)(st->nlat + 1) * sizeof(*st->lat));
 		l = &st->lat[st->nlat++];
 		*l = (struct pfstudy_lat){ .state = k, .spec = i, .lat = lat };
-		if (spec->pattern == CHASE_RANDOM)
-			ps->random_ns = lat.user.st.median;
-		if (spec->pattern == CHASE_SEQ)
-			ps->seq_ns = lat.user.st.median;
 		if (err)
 			return err;
 	}
@@ -147,7 +143,6 @@ static int measure_state(struct ph_pfstudy *st, struct ph_session *s, int k)
 		st->bw = xrealloc(st->bw, (size_t)(st->nbw + 1) * sizeof(*st->bw));
 		b = &st->bw[st->nbw++];
 		*b = (struct pfstudy_bw){ .state = k, .k = kk, .bw = bw };
-		*(j ? &ps->read_swpf_GBps : &ps->read_GBps) = bw.res.st.median;
 		if (err)
 			return err;
 	}
@@ -232,45 +227,97 @@ static void bandwidth_table(const struct ph_pfstudy *st, struct ph_session *s, s
 	}
 }
 
-static void benefit_table(const struct ph_pfstudy *st, struct ph_doc *doc)
+/* The samples of state k's last figure of pattern p (latency), or of kernel k (bandwidth). */
+static struct pf_samples lat_samples(const struct ph_pfstudy *st, int state, enum chase_pattern p)
 {
-	struct ph_table *t = doc_add_table(doc, "benefit", "what prefetching is worth");
+	struct pf_samples out = { 0 };
 
-	table_add_col(t, "prefetchers_off");
-	table_add_col(t, "random_ns");
-	table_add_col(t, "seq_ns");
-	table_add_col(t, "prefetch_benefit");
-	table_add_col(t, "read_GBps");
-	table_add_col(t, "read_swpf_GBps");
-	table_add_col(t, "swpf_gain");
-	/* The two loops swpf_gain divides, named: one ISA on both sides. */
-	table_add_col(t, "read_kernel");
-	table_add_col(t, "read_swpf_kernel");
+	for (int i = 0; i < st->nlat; i++)
+		if (st->lat[i].state == state && st->plan.specs[st->lat[i].spec].pattern == p)
+			out = (struct pf_samples){ st->lat[i].lat.user.samples, st->lat[i].lat.user.n };
+	return out;
+}
+
+static struct pf_samples bw_samples(const struct ph_pfstudy *st, int state,
+				    const struct stream_kernel *k)
+{
+	struct pf_samples out = { 0 };
+
+	for (int i = 0; i < st->nbw; i++)
+		if (st->bw[i].state == state && st->bw[i].k == k)
+			out = (struct pf_samples){ st->bw[i].bw.res.samples, st->bw[i].bw.res.n };
+	return out;
+}
+
+/*
+ * One ratio, one row: what it divides, its interval, and what the interval
+ * allows one to say: above (the whole CI above 1), below, or no effect shown.
+ */
+static void ratio_row(struct ph_table *t, const char *state, const char *name, const char *a,
+		      const char *b, const struct ratio_ci *r, const char *above, const char *below)
+{
+	enum ratio_shown sh = ratio_ci_shown(r);
+	int row;
+
+	if (!isfinite(r->value))
+		return;
+	row = table_add_row(t);
+	table_str(t, row, "prefetchers_off", state);
+	table_str(t, row, "ratio", name);
+	table_str(t, row, "a", a);
+	table_str(t, row, "b", b);
+	table_num(t, row, "value", r->value, "%.3f");
+	if (isfinite(r->lo) && isfinite(r->hi)) {
+		table_num(t, row, "ci_lo", r->lo, "%.3f");
+		table_num(t, row, "ci_hi", r->hi, "%.3f");
+	}
+	table_str(t, row, "shown", sh == RATIO_ABOVE ? above : sh == RATIO_BELOW ? below :
+		  ratio_shown_name(sh));
+}
+
+/*
+ * Every ratio of every state that was measured through, each a/b of two
+ * figures' medians with its bootstrap interval; with control, each state
+ * with prefetchers off against the state as found.
+ */
+static void ratios_table(const struct ph_pfstudy *st, struct ph_doc *doc)
+{
+	struct ph_table *t = doc_add_table(doc, "ratios",
+		"ratios of medians a/b per prefetcher state, 95% bootstrap CI of block medians; a CI that holds 1: no effect shown");
+	static const char *const cols[] = {
+		"prefetchers_off", "ratio", "a", "b", "value", "ci_lo", "ci_hi", "shown",
+	};
+	char plain[64], swpf[64];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(t, cols[i]);
+	snprintf(plain, sizeof(plain), "%s/%s", st->plain->name, isa_name(st->plain->isa));
+	snprintf(swpf, sizeof(swpf), "%s/%s", st->swpf->name, isa_name(st->swpf->isa));
 	for (int k = 0; k < st->nstates; k++) {
 		const struct pfstudy_state *ps = &st->states[k];
+		struct pf_samples rnd = lat_samples(st, k, CHASE_RANDOM), seq = lat_samples(st, k, CHASE_SEQ);
+		struct pf_samples rd = bw_samples(st, k, st->plain), rs = bw_samples(st, k, st->swpf);
 		struct pf_benefit b;
-		char name[64];
-		int row;
 
 		if (!ps->done)
 			continue;
-		pf_benefit_of(ps->random_ns, ps->seq_ns, ps->read_GBps, ps->read_swpf_GBps, &b);
-		row = table_add_row(t);
-		table_str(t, row, "prefetchers_off", ps->off);
-		if (!isnan(b.random_ns))
-			table_num(t, row, "random_ns", b.random_ns, "%.2f");
-		if (!isnan(b.seq_ns))
-			table_num(t, row, "seq_ns", b.seq_ns, "%.2f");
-		if (!isnan(b.benefit))
-			table_num(t, row, "prefetch_benefit", b.benefit, "%.2f");
-		table_num(t, row, "read_GBps", b.read_GBps, "%.2f");
-		table_num(t, row, "read_swpf_GBps", b.read_swpf_GBps, "%.2f");
-		if (!isnan(b.swpf_gain))
-			table_num(t, row, "swpf_gain", b.swpf_gain, "%.3f");
-		snprintf(name, sizeof(name), "%s/%s", st->plain->name, isa_name(st->plain->isa));
-		table_str(t, row, "read_kernel", name);
-		snprintf(name, sizeof(name), "%s/%s", st->swpf->name, isa_name(st->swpf->isa));
-		table_str(t, row, "read_swpf_kernel", name);
+		pf_benefit_of(&rnd, &seq, &rd, &rs, &b);
+		ratio_row(t, ps->off, "random_over_seq", "random lat_ns", "seq lat_ns", &b.random_over_seq,
+			  "random slower (prefetchers, TLB and DRAM rows together)", "random faster");
+		ratio_row(t, ps->off, "swpf_gain", swpf, plain, &b.swpf_gain,
+			  "software prefetch speeds the read up", "software prefetch slows the read down");
+		if (k > 0 && st->states[0].done) {
+			struct pf_samples seq0 = lat_samples(st, 0, CHASE_SEQ), rd0 = bw_samples(st, 0, st->plain);
+			struct pf_state_ratios sr;
+
+			pf_state_ratios_of(&seq0, &seq, &rd0, &rd, &sr);
+			ratio_row(t, ps->off, "seq_off_over_found", "seq lat_ns, these off", "seq lat_ns, as found",
+				  &sr.seq_off_over_found, "these off slow the sequential chase",
+				  "these off speed the sequential chase up");
+			ratio_row(t, ps->off, "read_found_over_off", "read GB/s, as found", "read GB/s, these off",
+				  &sr.read_found_over_off, "these off cost read bandwidth",
+				  "these off add read bandwidth");
+		}
 	}
 }
 
@@ -284,7 +331,7 @@ struct ph_doc *pfstudy_doc(const struct ph_pfstudy *st, struct ph_session *s)
 
 	latency_table(st, s, doc);
 	bandwidth_table(st, s, doc);
-	benefit_table(st, doc);
+	ratios_table(st, doc);
 	sec = doc_add_section(doc, "prefetch_method", "the study");
 	section_int(sec, "cpu", s->binding.cpus[0]);
 	section_bool(sec, "control", pf->control);
@@ -297,13 +344,22 @@ struct ph_doc *pfstudy_doc(const struct ph_pfstudy *st, struct ph_session *s)
 		section_str(sec, "why_no_control", pf->why);
 	}
 	section_int(sec, "swpf_distance_B", SWPF_DISTANCE);
-	section_str(sec, "prefetch_benefit", "median random latency / median sequential latency");
-	section_str(sec, "swpf_gain", "read bandwidth with prefetcht0 2 KiB ahead / without, the same ISA");
+	section_str(sec, "random_over_seq", "median random latency / median sequential latency, in one prefetcher state: more than the prefetchers' effect, as the random chase also takes TLB misses and DRAM row misses the sequential one does not");
+	section_str(sec, "swpf_gain", "median read bandwidth with prefetcht0 2 KiB ahead / without, the same loop at the same ISA (the one stream_auto gives every command's read)");
+	section_str(sec, "ratio_ci", "95% percentile bootstrap of the ratio of block medians, 2000 resamples with a fixed seed; a CI that holds 1: no effect shown");
+	section_str(sec, "prefetchers_share", pf->control ?
+		    "seq_off_over_found and read_found_over_off: each state with prefetchers off against the state as found" :
+		    "not measured: it needs prefetcher control");
 	if (llc && s->size < 8 * llc)
 		doc_note(doc, "--size %llu MiB is less than 8x the largest cache (%llu MiB): caches will hide part of what prefetching does",
 			 (unsigned long long)(s->size / MiB), (unsigned long long)(llc / MiB));
-	if (!pf->control)
+	if (!pf->control) {
 		doc_note(doc, "%s", pf->why);
+		doc_note(doc, "the prefetchers' share of these figures is not measured: it needs prefetcher control (pagehop.ko on a CPU whose prefetcher MSR it can set); random_over_seq is the random chase over the sequential one with the prefetchers as found, %s: it holds more than the prefetchers' effect",
+			 s->bufreq.psize == PH_PS_4K ?
+			 "and on 4K pages the random chase also misses the TLB on nearly every load" :
+			 "and the random chase also takes the TLB misses and DRAM row misses the sequential one does not");
+	}
 	session_describe(s, doc);
 	return doc;
 }

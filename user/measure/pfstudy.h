@@ -5,8 +5,8 @@
  * each chase pattern (sequential, strided, random) and the read bandwidth
  * with and without software prefetch; where pagehop.ko can set the
  * prefetchers (prefetch.h), every figure again with each prefetcher off in
- * turn, then all off, and the state as found put back afterwards.  What it
- * is worth is pfbenefit.h's arithmetic.
+ * turn, then all off, and the state as found put back afterwards.  The
+ * figures' ratios are pfbenefit.h's arithmetic, each with its interval.
  *
  * "pagehop prefetch" fills the plan from its options and starts the
  * session (one thread, its memory laid out and verified); pfstudy_plan()
@@ -44,9 +44,7 @@ struct pfstudy_state {
 	/* measured */
 	char off[128];		/* what the rows say was off */
 	bool done;		/* every figure of the state was taken, or a
-				 * signal cut it short: it has a benefit row */
-	double random_ns, seq_ns;	/* medians; 0: not measured */
-	double read_GBps, read_swpf_GBps;
+				 * signal cut it short: it has ratio rows */
 };
 
 /* One latency figure: a pattern in a state. */
@@ -99,7 +97,7 @@ int pfstudy_plan(struct ph_pfstudy *st, struct ph_session *s);
 int pfstudy_measure(struct ph_pfstudy *st, struct ph_session *s);
 
 /*
- * The document: latency, bandwidth and benefit per state, the method, and
+ * The document: latency, bandwidth and the ratios per state, the method, and
  * the session's "run" section.  Each row says where the memory is, from
  * s: build it before the memory is read back again after measuring
  * (session_still_verified), so that the rows say where it was measured.

@@ -87,8 +87,10 @@ case "$VM_KVER" in
 		break
 	done
 	[ "$tried" = " $n" ] || diag "auto ran on nodes$tried: the ones before the last had no whole free GiB then"
-	case "$rc:$(field same_frames):$(field frames):$(jq -r '[.pages[].frames] | unique | join(",")' /tmp/pf.json)" in
-	0:auto:same:same) ok "auto takes the same frames with the module on node $m: $(field view_4K)" ;;
+	# THP, in the default set where the guest has it, is anonymous memory:
+	# its own allocation beside the views, its rows "differ".
+	case "$rc:$(field same_frames):$(field frames):$(jq -r '[.pages[] | select(.page_size != "THP") | .frames] | unique | join(",")' /tmp/pf.json):$(jq -r '[.pages[] | select(.page_size == "THP") | .frames] | unique | join(",")' /tmp/pf.json)" in
+	0:auto:same:same:|0:auto:same:same:differ) ok "auto takes the same frames with the module on node $m: $(field view_4K)" ;;
 	*) not_ok "auto with the module" "rc $rc, '$(field same_frames)' '$(field frames)' '$(field frames_why)': $(cat /tmp/pf.err)" ;;
 	esac
 	;;
