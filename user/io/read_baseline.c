@@ -144,10 +144,12 @@ int baseline_parse(const char *path, const char *text, struct ph_hset *out, char
 		goto out;
 	snprintf(out->model, sizeof(out->model), "%s", json_object_get_string(key));
 	if (member(prov, "time_utc", json_type_string)) {
+		/* As written, for the tables; parsed, to order documents by it. */
 		struct tm tm = { 0 };
 		const char *t = json_object_get_string(member(prov, "time_utc", json_type_string));
 		const char *end = strptime(t, "%Y-%m-%dT%H:%M:%SZ", &tm);
 
+		snprintf(out->time_utc, sizeof(out->time_utc), "%s", t);
 		if (end && !*end) {
 			out->stamp = (double)timegm(&tm);
 			out->stamp_from_doc = true;
@@ -155,9 +157,6 @@ int baseline_parse(const char *path, const char *text, struct ph_hset *out, char
 	}
 	if (member(prov, "host", json_type_string))
 		snprintf(out->host, sizeof(out->host), "%s", json_object_get_string(member(prov, "host", json_type_string)));
-	if (member(prov, "time_utc", json_type_string))
-		snprintf(out->time_utc, sizeof(out->time_utc), "%s",
-			 json_object_get_string(member(prov, "time_utc", json_type_string)));
 	for (size_t i = 0; i < json_object_array_length(figs) && !rc; i++)
 		rc = parse_figure(path, json_object_array_get_idx(figs, i), (int)i, out, err, errlen);
 	set = member(root, "settings", json_type_object);
