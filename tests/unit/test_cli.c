@@ -268,6 +268,107 @@ static void test_nodes_bad(void **state)
 	expect_node_error("0,\t1", "space");
 }
 
+/*
+ * libnuma reads a list's numbers with strtoul and keeps them in an int or
+ * an unsigned, so that 4294967296 would be node 0: every id beyond the
+ * machine's possible ones is refused by pagehop first, the id named, in
+ * every place of the list syntax (a lone id, a range's end, after '!' or
+ * '+', after a comma).  Only decimal ids are taken: "010" is node 8 and
+ * "0x1" node 1 to libnuma, which no reader would guess.
+ */
+static void expect_id_refused(bool cpus, const char *arg, const char *id)
+{
+	struct bitmask *bm = NULL;
+	const char *opt = cpus ? "--physcpubind" : "--interleave", *err;
+
+	capture_begin();
+	assert_int_equal(cpus ? cli_parse_cpus(opt, arg, &bm) : cli_parse_nodes(opt, arg, &bm), -EINVAL);
+	err = capture_end();
+	assert_null(bm);
+	assert_int_equal(lines(err), 1);
+	assert_non_null(strstr(err, opt));
+	if (!strstr(err, id))
+		fail_msg("'%s': message '%s' does not name '%s'", arg, err, id);
+}
+
+static void test_ids_wrap(void **state)
+{
+	static const char *const lists[][2] = {
+		{ "4294967296", "4294967296" },
+		{ "0,4294967296", "4294967296" },
+		{ "4294967296,0", "4294967296" },
+		{ "0-4294967296", "4294967296" },
+		{ "4294967296-4294967297", "4294967296" },
+		{ "!4294967296", "4294967296" },
+		{ "+4294967296", "4294967296" },
+		{ "!+4294967297", "4294967297" },
+		{ "9223372036854775808", "9223372036854775808" },
+		{ "18446744073709551616", "18446744073709551616" },
+		{ "99999999999999999999999999", "99999999999999999999999999" },
+		{ "4294967295", "4294967295" },
+		{ "100000", "100000" },
+		{ "010", "010" },
+		{ "0x1", "0x1" },
+		{ "00", "00" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		expect_id_refused(false, lists[i][0], lists[i][1]);
+		expect_id_refused(true, lists[i][0], lists[i][1]);
+	}
+	/* What libnuma would take as something else than ids. */
+	expect_id_refused(false, "netdev:lo", "netdev:lo");
+	expect_id_refused(false, "0-1-2", "0-1-2");
+	expect_id_refused(false, "-1", "-1");
+	expect_id_refused(false, "+-1", "-1");
+	expect_id_refused(false, "1+", "1+");
+	expect_id_refused(false, "all,0", "all,0");
+	expect_id_refused(false, "allx", "allx");
+	expect_id_refused(false, "0:1", "0:1");
+}
+
+/* The list syntax numactl allows, with ids the machine has. */
+static void test_ids_syntax(void **state)
+{
+	struct bitmask *bm = NULL;
+	static const char *const nodes[] = { "0", "0-0", "0,0", "+0", "all", "+all", "!+all" };
+	static const char *const cpus[] = { "0", "0-0", "0,0", "+0", "all", "!0" };
+
+	(void)state;
+	/* "!+all" leaves nothing, said as such: past the id check. */
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+		int rc;
+
+		capture_begin();
+		rc = cli_parse_nodes("--membind", nodes[i], &bm);
+		capture_end();
+		if (i == sizeof(nodes) / sizeof(nodes[0]) - 1) {
+			assert_int_equal(rc, -EINVAL);
+			continue;
+		}
+		if (rc)
+			fail_msg("node list '%s' refused", nodes[i]);
+		assert_true(numa_bitmask_isbitset(bm, 0));
+		numa_bitmask_free(bm);
+		bm = NULL;
+	}
+	for (size_t i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++) {
+		int rc;
+
+		/* "!0" is every CPU but 0: nothing on a one-CPU machine. */
+		if (!strcmp(cpus[i], "!0") && numa_num_configured_cpus() < 2)
+			continue;
+		capture_begin();
+		rc = cli_parse_cpus("--physcpubind", cpus[i], &bm);
+		capture_end();
+		if (rc)
+			fail_msg("CPU list '%s' refused", cpus[i]);
+		numa_bitmask_free(bm);
+		bm = NULL;
+	}
+}
+
 static void test_cpus_bad(void **state)
 {
 	struct bitmask *bm = NULL;
@@ -294,6 +395,8 @@ int main(void)
 		cmocka_unit_test(test_nodes_good),
 		cmocka_unit_test(test_nodes_bad),
 		cmocka_unit_test(test_cpus_bad),
+		cmocka_unit_test(test_ids_wrap),
+		cmocka_unit_test(test_ids_syntax),
 	};
 
 	if (numa_available() < 0) {
