@@ -383,6 +383,43 @@ static void test_cpus_bad(void **state)
 	assert_non_null(strstr(err, "--physcpubind: invalid CPU list '100000'"));
 }
 
+/*
+ * An option's value is quoted in its error with every control character
+ * escaped, as a file's contents are: a newline cannot make a second line,
+ * an escape sequence cannot retitle or recolour the terminal.
+ */
+static void test_escaped(void **state)
+{
+	static const struct { const char *in, *shown; } cases[] = {
+		{ "1\n", "'1\\n'" },
+		{ "\x1b]0;pwned\a\x1b[31mRED", "'\\e]0;pwned\\x07\\e[31mRED'" },
+		{ "a\tb\rc\x7f", "'a\\tb\\rc\\x7f'" },
+		/* U+009B, the one-character CSI, in UTF-8. */
+		{ "x\xc2\x9b" "31m", "'x\\xc2\\x9b31m'" },
+	};
+	uint64_t v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *err;
+
+		capture_begin();
+		assert_int_equal(cli_parse_size("--size", cases[i].in, &v), -EINVAL);
+		err = capture_end();
+		assert_int_equal(lines(err), 1);
+		if (!strstr(err, cases[i].shown))
+			fail_msg("message '%s' lacks %s", err, cases[i].shown);
+		for (const char *c = err; *c; c++)
+			if (((unsigned char)*c < 0x20 && *c != '\n') || *c == 0x7f ||
+			    ((unsigned char)c[0] == 0xc2 && (unsigned char)c[1] >= 0x80 && (unsigned char)c[1] < 0xa0))
+				fail_msg("message '%s' holds control character 0x%02x", err, (unsigned char)*c);
+	}
+	/* Valid UTF-8 beyond the controls is left as it is. */
+	capture_begin();
+	assert_int_equal(cli_parse_size("--size", "1\xc3\xa9", &v), -EINVAL);
+	assert_non_null(strstr(capture_end(), "'1\xc3\xa9'"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -397,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_cpus_bad),
 		cmocka_unit_test(test_ids_wrap),
 		cmocka_unit_test(test_ids_syntax),
+		cmocka_unit_test(test_escaped),
 	};
 
 	if (numa_available() < 0) {

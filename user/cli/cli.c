@@ -287,7 +287,11 @@ int cli_check_list(const char *opt, const char *arg, const char *expected)
 {
 	size_t n = strlen(arg);
 
-	if (n && (arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,"))) {
+	if (!n) {
+		ph_err("%s: an empty list; expected %s", opt, expected);
+		return -EINVAL;
+	}
+	if (arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,")) {
 		ph_err("%s: '%s' has an empty element; expected %s", opt, arg, expected);
 		return -EINVAL;
 	}

@@ -139,6 +139,11 @@ static int dispatch(int argc, char *argv[])
 			ph_err("unknown command '%s'; see 'pagehop help'", argv[2]);
 			return PH_EXIT_USAGE;
 		}
+		if (argc > 3) {
+			ph_err("help: unexpected argument '%s'; expected one command, see 'pagehop help'",
+			       argv[3]);
+			return PH_EXIT_USAGE;
+		}
 		help[0] = (char *)cmd->name;
 		return run(cmd, 2, help);
 	}

@@ -90,10 +90,47 @@ const char *ph_progname(void)
 	return progname;
 }
 
+const char *ph_shown(const char *s, size_t max, char *buf, size_t len)
+{
+	/* Pairs: a control character, the letter after the backslash. */
+	static const char named[] = { '\n', 'n', '\t', 't', '\r', 'r', 0x1b, 'e' };
+	size_t o = 0;
+
+	if (!len)
+		return buf;
+	for (; *s && o + 9 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+		const char *nm = memchr(named, c, sizeof(named));
+
+		if (max && o >= max) {
+			o += (size_t)snprintf(buf + o, len - o, "...");
+			break;
+		}
+		if (nm && ((nm - named) & 1) == 0) {
+			buf[o++] = '\\';
+			buf[o++] = nm[1];
+		} else if (c < 0x20 || c == 0x7f) {
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+		} else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] < 0xa0) {
+			/* A C1 control in UTF-8 (U+0080 to U+009F; U+009B is CSI). */
+			o += (size_t)snprintf(buf + o, len - o, "\\xc2\\x%02x", (unsigned char)s[1]);
+			s++;
+		} else {
+			buf[o++] = (char)c;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
 {
-	/* Build the whole line first so that it reaches stderr in one write. */
-	char line[1024];
+	/*
+	 * Build the whole line first so that it reaches stderr in one write,
+	 * then escape what it quotes: an option's value, a file's name, an
+	 * unknown command, as they came.
+	 */
+	char line[1024], shown[1024 * 4 + 16];
 	int n = snprintf(line, sizeof(line), "%s: %s", progname, prefix);
 
 	if (n < 0 || (size_t)n >= sizeof(line))
@@ -104,7 +141,7 @@ static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
 
 		snprintf(line + len, sizeof(line) - len, ": %s", strerror(err));
 	}
-	fprintf(stderr, "%s\n", line);
+	fprintf(stderr, "%s\n", ph_shown(line, 0, shown, sizeof(shown)));
 }
 
 void ph_err(const char *fmt, ...)

@@ -176,13 +176,15 @@ static int reserve_lock(const volatile sig_atomic_t *cancel, char *why, size_t w
 			return -EINTR;
 		}
 		if (!said) {
-			char pid[24] = "";
+			char pid[24] = "", shown[100];
 			ssize_t n = pread(fd, pid, sizeof(pid) - 1, 0);
 
 			pid[n > 0 ? n : 0] = '\0';
 			pid[strcspn(pid, "\n")] = '\0';
+			/* The lock file's contents, as any file's, escaped. */
+			ph_shown(pid, 0, shown, sizeof(shown));
 			fprintf(stderr, "%s: waiting for pagehop%s%s%s to put the hugetlb pools back (--reserve runs take turns: %s)\n",
-				ph_progname(), pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "",
+				ph_progname(), pid[0] ? " (pid " : "", shown, pid[0] ? ")" : "",
 				RESERVE_LOCK);
 			said = true;
 		}
