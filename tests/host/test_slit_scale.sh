@@ -18,32 +18,30 @@
 command -v jq >/dev/null || skip_test "jq missing"
 
 n=256
-awk -v n=$n -v mx="$TMP/m.csv" -v sl="$TMP/s.txt" 'BEGIN {
-	print "# pagehop matrix" > mx
-	print "# metric: latency_ns" > mx
-	print "# rows: cpu node, columns: memory node" > mx
-	printf "node" > mx
-	for (j = 0; j < n; j++) printf ",%d", j > mx
-	printf "\n" > mx
-	print "node distances:" > sl
-	printf "node" > sl
-	for (j = 0; j < n; j++) printf " %3d", j > sl
-	printf "\n" > sl
-	for (i = 0; i < n; i++) {
-		printf "%d", i > mx
-		printf "%3d:", i > sl
-		for (j = 0; j < n; j++) {
-			if (i == j) { l = 100; d = 10 }
-			else if (int(i / 16) == int(j / 16)) { l = 120; d = 12 }
-			else if (int(i / 64) == int(j / 64)) { l = 250; d = 20 }
-			else { l = 330; d = 20 }
-			printf ",%d", l > mx
-			printf " %3d", d > sl
+ids=$(seq -s ' ' 0 $((n - 1)))
+# cell I J -> "LATENCY DISTANCE" of CPU node I to memory node J.
+{
+	printf '# pagehop matrix\n# metric: latency_ns\n# rows: cpu node, columns: memory node\nnode,%s\n' "${ids// /,}"
+	echo "node distances:"
+	echo "node $ids"
+} >"$TMP/head"
+awk -v n=$n -v mx="$TMP/m.csv" -v sl="$TMP/s.txt" '
+	NR <= 4 { print > mx; next }
+	{ print > sl }
+	END {
+		for (i = 0; i < n; i++) {
+			row = i; srow = i ":"
+			for (j = 0; j < n; j++) {
+				if (i == j) { l = 100; d = 10 }
+				else if (int(i / 16) == int(j / 16)) { l = 120; d = 12 }
+				else if (int(i / 64) == int(j / 64)) { l = 250; d = 20 }
+				else { l = 330; d = 20 }
+				row = row "," l; srow = srow " " d
+			}
+			print row > mx
+			print srow > sl
 		}
-		printf "\n" > mx
-		printf "\n" > sl
-	}
-}'
+	}' "$TMP/head"
 
 TIMEFORMAT='%U %S'
 { time "$PAGEHOP" slit --input "$TMP/m.csv" --slit "$TMP/s.txt" --format json \
