@@ -17,28 +17,32 @@
 #include <unistd.h>
 
 const struct ph_exit_code ph_exit_codes[] = {
-	{ PH_EXIT_OK, "ok; slit: the SLIT agrees, or there is nothing to compare", NULL },
-	{ PH_EXIT_FAIL, "a measurement, verification or output failed; slit: the SLIT disagrees",
+	{ PH_EXIT_OK, "ok; slit: the SLIT agrees, or there is nothing to compare; check: OK", NULL },
+	{ PH_EXIT_FAIL, "a measurement, verification or output failed; slit: the SLIT disagrees; check: WARNING",
 	  "For slit, an ordering violation or a level mismatch.  An output is stdout (a full disk, a closed pipe: said in one line at the end, for every "
 	  "command and for --help alike), a --save file or a plot.  slit without --input exits 1 "
 	  "for a measurement that failed as well as for a SLIT that disagrees: the one line on "
 	  "stderr, or the verdict, says which." },
-	{ PH_EXIT_USAGE, "bad usage or input; nothing was written to stdout",
+	{ PH_EXIT_USAGE, "bad usage or input; nothing was written to stdout; check: CRITICAL (its bad usage is 3)",
 	  "An unknown option, a malformed value (numbers are plain decimal digits, or 0x hex "
 	  "where a 64-bit number is asked, with no space or sign; sizes are at most 1024T), a "
 	  "node that does not exist, an input file that cannot be read or parsed, an output file "
 	  "that cannot be written (checked before anything is measured; see OUTPUT FILES).  One "
 	  "line on stderr names the option or the file and the expected form." },
-	{ PH_EXIT_MAGNITUDE, "slit: the SLIT has the measured order and levels, not the magnitudes",
+	{ PH_EXIT_MAGNITUDE, "slit: the SLIT has the measured order and levels, not the magnitudes; check: UNKNOWN",
 	  "The measurement agrees with the SLIT in order and levels but not in magnitude "
-	  "(outside --tolerance)." },
+	  "(outside --tolerance).  check exits 0 to 3 for OK, WARNING, CRITICAL and UNKNOWN, "
+	  "its bad usage, an unreadable baseline and a signal among UNKNOWN's causes." },
 	{ PH_EXIT_UNSUPPORTED, "the machine, or the caller, lacks what was asked for",
 	  "NUMA support, a page size, free memory on a node, or root where the command needs it "
 	  "(reading back where the memory is, growing a hugetlb pool), for slit without --input "
 	  "as for the command that measures.  The one line on stderr names what is missing." },
-	{ PH_EXIT_INTERRUPTED, "interrupted by a signal",
+	{ PH_EXIT_INTERRUPTED, "interrupted by a signal; check: 3, UNKNOWN",
 	  "SIGINT, SIGTERM, SIGHUP or SIGQUIT, whichever it was (see SIGNALS); what was measured "
-	  "before is printed, with a note." },
+	  "before is printed, with a note.  check says UNKNOWN and exits 3 instead, as for anything "
+	  "it could not judge (docs/diagnostics.md gives its four codes).  Any other signal whose "
+	  "default ends the process (SIGUSR1, SIGALRM, SIGXCPU, ...) ends it so, after putting back "
+	  "the hugetlb pools it grew: the status is then 128 plus the signal's number." },
 };
 const size_t ph_nexit_codes = ARRAY_SIZE(ph_exit_codes);
 
