@@ -268,6 +268,107 @@ static void test_nodes_bad(void **state)
 	expect_node_error("0,\t1", "space");
 }
 
+/*
+ * libnuma reads a list's numbers with strtoul and keeps them in an int or
+ * an unsigned, so that 4294967296 would be node 0: every id beyond the
+ * machine's possible ones is refused by pagehop first, the id named, in
+ * every place of the list syntax (a lone id, a range's end, after '!' or
+ * '+', after a comma).  Only decimal ids are taken: "010" is node 8 and
+ * "0x1" node 1 to libnuma, which no reader would guess.
+ */
+static void expect_id_refused(bool cpus, const char *arg, const char *id)
+{
+	struct bitmask *bm = NULL;
+	const char *opt = cpus ? "--physcpubind" : "--interleave", *err;
+
+	capture_begin();
+	assert_int_equal(cpus ? cli_parse_cpus(opt, arg, &bm) : cli_parse_nodes(opt, arg, &bm), -EINVAL);
+	err = capture_end();
+	assert_null(bm);
+	assert_int_equal(lines(err), 1);
+	assert_non_null(strstr(err, opt));
+	if (!strstr(err, id))
+		fail_msg("'%s': message '%s' does not name '%s'", arg, err, id);
+}
+
+static void test_ids_wrap(void **state)
+{
+	static const char *const lists[][2] = {
+		{ "4294967296", "4294967296" },
+		{ "0,4294967296", "4294967296" },
+		{ "4294967296,0", "4294967296" },
+		{ "0-4294967296", "4294967296" },
+		{ "4294967296-4294967297", "4294967296" },
+		{ "!4294967296", "4294967296" },
+		{ "+4294967296", "4294967296" },
+		{ "!+4294967297", "4294967297" },
+		{ "9223372036854775808", "9223372036854775808" },
+		{ "18446744073709551616", "18446744073709551616" },
+		{ "99999999999999999999999999", "99999999999999999999999999" },
+		{ "4294967295", "4294967295" },
+		{ "100000", "100000" },
+		{ "010", "010" },
+		{ "0x1", "0x1" },
+		{ "00", "00" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		expect_id_refused(false, lists[i][0], lists[i][1]);
+		expect_id_refused(true, lists[i][0], lists[i][1]);
+	}
+	/* What libnuma would take as something else than ids. */
+	expect_id_refused(false, "netdev:lo", "netdev:lo");
+	expect_id_refused(false, "0-1-2", "0-1-2");
+	expect_id_refused(false, "-1", "-1");
+	expect_id_refused(false, "+-1", "-1");
+	expect_id_refused(false, "1+", "1+");
+	expect_id_refused(false, "all,0", "all,0");
+	expect_id_refused(false, "allx", "allx");
+	expect_id_refused(false, "0:1", "0:1");
+}
+
+/* The list syntax numactl allows, with ids the machine has. */
+static void test_ids_syntax(void **state)
+{
+	struct bitmask *bm = NULL;
+	static const char *const nodes[] = { "0", "0-0", "0,0", "+0", "all", "+all", "!+all" };
+	static const char *const cpus[] = { "0", "0-0", "0,0", "+0", "all", "!0" };
+
+	(void)state;
+	/* "!+all" leaves nothing, said as such: past the id check. */
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+		int rc;
+
+		capture_begin();
+		rc = cli_parse_nodes("--membind", nodes[i], &bm);
+		capture_end();
+		if (i == sizeof(nodes) / sizeof(nodes[0]) - 1) {
+			assert_int_equal(rc, -EINVAL);
+			continue;
+		}
+		if (rc)
+			fail_msg("node list '%s' refused", nodes[i]);
+		assert_true(numa_bitmask_isbitset(bm, 0));
+		numa_bitmask_free(bm);
+		bm = NULL;
+	}
+	for (size_t i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++) {
+		int rc;
+
+		/* "!0" is every CPU but 0: nothing on a one-CPU machine. */
+		if (!strcmp(cpus[i], "!0") && numa_num_configured_cpus() < 2)
+			continue;
+		capture_begin();
+		rc = cli_parse_cpus("--physcpubind", cpus[i], &bm);
+		capture_end();
+		if (rc)
+			fail_msg("CPU list '%s' refused", cpus[i]);
+		numa_bitmask_free(bm);
+		bm = NULL;
+	}
+}
+
 static void test_cpus_bad(void **state)
 {
 	struct bitmask *bm = NULL;
@@ -282,6 +383,43 @@ static void test_cpus_bad(void **state)
 	assert_non_null(strstr(err, "--physcpubind: invalid CPU list '100000'"));
 }
 
+/*
+ * An option's value is quoted in its error with every control character
+ * escaped, as a file's contents are: a newline cannot make a second line,
+ * an escape sequence cannot retitle or recolour the terminal.
+ */
+static void test_escaped(void **state)
+{
+	static const struct { const char *in, *shown; } cases[] = {
+		{ "1\n", "'1\\n'" },
+		{ "\x1b]0;pwned\a\x1b[31mRED", "'\\e]0;pwned\\x07\\e[31mRED'" },
+		{ "a\tb\rc\x7f", "'a\\tb\\rc\\x7f'" },
+		/* U+009B, the one-character CSI, in UTF-8. */
+		{ "x\xc2\x9b" "31m", "'x\\xc2\\x9b31m'" },
+	};
+	uint64_t v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *err;
+
+		capture_begin();
+		assert_int_equal(cli_parse_size("--size", cases[i].in, &v), -EINVAL);
+		err = capture_end();
+		assert_int_equal(lines(err), 1);
+		if (!strstr(err, cases[i].shown))
+			fail_msg("message '%s' lacks %s", err, cases[i].shown);
+		for (const char *c = err; *c; c++)
+			if (((unsigned char)*c < 0x20 && *c != '\n') || *c == 0x7f ||
+			    ((unsigned char)c[0] == 0xc2 && (unsigned char)c[1] >= 0x80 && (unsigned char)c[1] < 0xa0))
+				fail_msg("message '%s' holds control character 0x%02x", err, (unsigned char)*c);
+	}
+	/* Valid UTF-8 beyond the controls is left as it is. */
+	capture_begin();
+	assert_int_equal(cli_parse_size("--size", "1\xc3\xa9", &v), -EINVAL);
+	assert_non_null(strstr(capture_end(), "'1\xc3\xa9'"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +432,9 @@ int main(void)
 		cmocka_unit_test(test_nodes_good),
 		cmocka_unit_test(test_nodes_bad),
 		cmocka_unit_test(test_cpus_bad),
+		cmocka_unit_test(test_ids_wrap),
+		cmocka_unit_test(test_ids_syntax),
+		cmocka_unit_test(test_escaped),
 	};
 
 	if (numa_available() < 0) {

@@ -136,6 +136,68 @@ static void test_memoryless(void **state)
 			 -EINVAL);
 }
 
+/*
+ * The fallback orders of kernel_view(), which sorts each node's candidates
+ * once, against build_zonelists() as the kernel runs it: one
+ * kernel_next_best() call per step, node_load[] carried from node to node.
+ * Random tables of up to 48 nodes with few distinct distances (ties, where
+ * the lowest id and node_load decide), asymmetric, with CPU-less and
+ * memoryless nodes.
+ */
+static void reference_orders(int n, const int *d, const bool *cpus, const bool *mem, int *order)
+{
+	int load[48] = { 0 };
+	bool used[48];
+
+	for (int local = 0; local < n; local++) {
+		int prev = local, node, k = 0;
+
+		memset(used, 0, sizeof(used));
+		while ((node = kernel_next_best(n, d, cpus, mem, load, local, used)) >= 0) {
+			if (d[local * n + node] != d[local * n + prev])
+				load[node]++;
+			prev = node;
+			if (mem[node])
+				order[local * n + k++] = node;
+		}
+		for (; k < n; k++)
+			order[local * n + k] = -1;
+	}
+}
+
+static void test_fallback_against_kernel_steps(void **state)
+{
+	static const int far[] = { 12, 16, 16, 20, 21, 32 };
+	unsigned seed = 12345;
+	int ids[48], d[48 * 48], want[48 * 48];
+	bool cpus[48], mem[48];
+
+	(void)state;
+	for (int i = 0; i < 48; i++)
+		ids[i] = i;
+	for (int round = 0; round < 300; round++) {
+		struct ph_kernel_view v;
+		int n = 1 + round % 48;
+
+		for (int i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			cpus[i] = (seed >> 16) % 4 != 0;
+			mem[i] = (seed >> 20) % 5 != 0;
+			for (int j = 0; j < n; j++) {
+				seed = seed * 1103515245u + 12345u;
+				d[i * n + j] = i == j ? 10 : far[(seed >> 16) % 6];
+			}
+		}
+		reference_orders(n, d, cpus, mem, want);
+		assert_int_equal(kernel_view(n, ids, d, cpus, mem, PH_RECLAIM_DISTANCE, &v), 0);
+		for (int k = 0; k < n * n; k++)
+			if (v.order[k] != want[k])
+				fail_msg("round %d, %d nodes: node %d's order differs at %d: %d, the kernel's steps %d",
+					 round, n, k / n, k % n, v.order[k], want[k]);
+		kernel_view_free(&v);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_three_levels),
 		cmocka_unit_test(test_headless_and_reclaim),
 		cmocka_unit_test(test_memoryless),
+		cmocka_unit_test(test_fallback_against_kernel_steps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

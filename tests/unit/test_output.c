@@ -406,6 +406,50 @@ static void test_last_column_unpadded(void **state)
 	doc_free(d);
 }
 
+/*
+ * A string with a short form: the table prints the short form (and sizes
+ * its column by it), CSV and JSON the whole string; the same as the short
+ * form, or none, is a plain string.
+ */
+static void test_brief(void **state)
+{
+	struct ph_doc *d = doc_new("test");
+	struct ph_section *s = doc_add_section(d, "view", "view");
+	struct ph_table *t = doc_add_table(d, "rows", "rows");
+	static const char want[] =
+		"view:\n"
+		"  pairs  {0,1} ... and 2 more\n"
+		"  same   x\n"
+		"\n"
+		"rows:\n"
+		"  n  order\n"
+		"  1  0 1 ... and 2 more\n";
+	char *text;
+	int r;
+
+	(void)state;
+	section_str_brief(s, "pairs", "{0,1} {0,2} {1,2}", "{0,1} ... and 2 more");
+	section_str_brief(s, "same", "x", "x");
+	table_add_col(t, "n");
+	table_add_col(t, "order");
+	r = table_add_row(t);
+	table_int(t, r, "n", 1);
+	table_str_brief(t, r, "order", "0 1 2 3", "0 1 ... and 2 more");
+	text = render(d, PH_FMT_TABLE);
+	assert_string_equal(text, want);
+	free(text);
+	text = render(d, PH_FMT_JSON);
+	assert_non_null(strstr(text, "\"pairs\": \"{0,1} {0,2} {1,2}\""));
+	assert_non_null(strstr(text, "\"order\": \"0 1 2 3\""));
+	assert_null(strstr(text, "more"));
+	free(text);
+	text = render(d, PH_FMT_CSV);
+	assert_non_null(strstr(text, "0 1 2 3"));
+	assert_null(strstr(text, "more"));
+	free(text);
+	doc_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,6 +460,7 @@ int main(void)
 		cmocka_unit_test(test_json_layout),
 		cmocka_unit_test(test_generated_rows),
 		cmocka_unit_test(test_last_column_unpadded),
+		cmocka_unit_test(test_brief),
 	};
 
 	return cmocka_run_group_tests_name("output", tests, NULL, NULL);

@@ -95,15 +95,21 @@ static int parse_frac(const char *s, double *out)
 int health_parse_tolerance(const char *arg, struct ph_htol over[PH_HK_NKINDS],
 			   bool set[PH_HK_NKINDS], char *why, size_t whylen)
 {
-	char *copy = xstrdup(arg), *save = NULL;
+	char *copy = xstrdup(arg), *rest = *arg ? copy : NULL;
 	int rc = 0, nk = 0;
 
-	for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+	/* strsep, not strtok: an empty element (a trailing comma) is an error. */
+	for (char *tok; !rc && (tok = strsep(&rest, ",")); ) {
 		char *eq = strchr(tok, '='), *colon;
 		struct ph_htol t;
 		int k;
 
 		colon = eq ? strchr(eq + 1, ':') : NULL;
+		if (!*tok) {
+			snprintf(why, whylen, "'%s' has an empty element; expected KIND=LOWER:UPPER[,...]", arg);
+			rc = -EINVAL;
+			break;
+		}
 		if (!eq || !colon) {
 			snprintf(why, whylen, "'%s' is not KIND=LOWER:UPPER", tok);
 			rc = -EINVAL;

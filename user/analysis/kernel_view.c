@@ -73,36 +73,74 @@ int kernel_next_best(int n, const int *dist, const bool *cpus, const bool *memor
 	return best;
 }
 
+/* A fallback candidate: find_next_best_node()'s value for it, and its position. */
+struct candidate {
+	long val;
+	int k;
+};
+
+static int cmp_candidate(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+
+	if (x->val != y->val)
+		return (x->val > y->val) - (x->val < y->val);
+	return (x->k > y->k) - (x->k < y->k);	/* the lowest id on a tie */
+}
+
 /*
  * __build_all_zonelists() clears node_load, then build_zonelists() for
  * each node in order: node_load[] of the first node of each new distance
  * group goes up by one, so later nodes spread their fallbacks round-robin
  * over the nodes of a group.  Indexes here are positions in ids, in the
  * same ascending order as node ids.
+ *
+ * The kernel calls find_next_best_node() once per step, each call a pass
+ * over every node: N^3 over N nodes, seconds at 1024.  Within one node's
+ * list, though, the only node_load[] that changes is that of the node just
+ * taken, which is then used: every other candidate keeps its value.  So
+ * the steps take the unused memory nodes in ascending (value, id), the
+ * order kernel_next_best() would give one at a time, and one sort per node
+ * gives the list (test_kernel_view.c checks it against kernel_next_best()
+ * step by step on random tables).
  */
 static void fallback(int n, const int *dist, const bool *cpus, const bool *memory,
 		     struct ph_kernel_view *v)
 {
 	int *load = xcalloc((size_t)(n ? n : 1), sizeof(int));
-	bool *used = xcalloc((size_t)(n ? n : 1), sizeof(bool));
+	struct candidate *c = xcalloc((size_t)(n ? n : 1), sizeof(*c));
 
 	for (int local = 0; local < n; local++) {
-		int prev = local, node, k = 0;
+		int prev = local, k = 0, nc = 0;
 
-		memset(used, 0, (size_t)n * sizeof(bool));
-		while ((node = kernel_next_best(n, dist, cpus, memory, load, local, used)) >= 0) {
+		/* The node itself first (a memoryless node is listed by the kernel, with no zones). */
+		if (memory[local])
+			v->order[local * n + k++] = v->ids[local];
+		for (int j = 0; j < n; j++) {
+			long val;
+
+			if (!memory[j] || j == local)
+				continue;
+			val = dist[local * n + j];
+			val += j < local;
+			if (cpus[j])
+				val += PH_PENALTY_FOR_NODE_WITH_CPUS;
+			c[nc++] = (struct candidate){ val * PH_MAX_NUMNODES + load[j], j };
+		}
+		qsort(c, (size_t)nc, sizeof(*c), cmp_candidate);
+		for (int i = 0; i < nc; i++) {
+			int node = c[i].k;
+
 			if (dist[local * n + node] != dist[local * n + prev])
 				load[node]++;
 			prev = node;
-			/* A memoryless node is listed first by the kernel, with no zones. */
-			if (memory[node])
-				v->order[local * n + k++] = v->ids[node];
+			v->order[local * n + k++] = v->ids[node];
 		}
 		for (; k < n; k++)
 			v->order[local * n + k] = -1;
 	}
 	free(load);
-	free(used);
+	free(c);
 }
 
 int kernel_view(int n, const int *ids, const int *dist, const bool *cpus,

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <numa.h>
@@ -75,6 +76,95 @@ int cli_parse_format(const char *opt, const char *arg, enum ph_format *out)
 	return 0;
 }
 
+/*
+ * The highest id of the machine's possible nodes or CPUs: the last number of
+ * /sys/devices/system/node/possible or .../cpu/possible ("0-3"), else what
+ * libnuma says.
+ */
+static unsigned long possible_max(bool cpus)
+{
+	char buf[256];
+	int n = read_text(cpus ? "/sys/devices/system/cpu/possible" : "/sys/devices/system/node/possible",
+			  buf, sizeof(buf));
+	const char *p = buf + (n > 0 ? n : 0);
+
+	while (p > buf && isdigit((unsigned char)p[-1]))
+		p--;
+	if (n > 0 && isdigit((unsigned char)*p))
+		return strtoul(p, NULL, 10);
+	return cpus ? (unsigned long)numa_num_possible_cpus() - 1 : (unsigned long)numa_max_possible_node();
+}
+
+/*
+ * The list in numactl's syntax, [!][+](all | ID[-ID][,ID[-ID]]...), checked
+ * before libnuma sees it: libnuma reads each ID with strtoul (base 0: "010"
+ * is 8, "0x1" is 1) and keeps it in an int, so that 4294967296 would be
+ * node 0.  Here an ID is plain decimal digits and at most the machine's
+ * highest possible id (what follows '+' is an index into the allowed ids,
+ * held to the same bound).  numactl's other forms (a device name such as
+ * netdev:eth0) are refused.  0, or -EINVAL said in one line.
+ */
+static int check_ids(const char *opt, const char *arg, bool cpus)
+{
+	const char *what = cpus ? "CPU" : "node", *s = arg;
+	unsigned long max = possible_max(cpus);
+	char why[160];
+
+	if (!*s)
+		return 0;	/* selects nothing: said after libnuma */
+	s += *s == '!';
+	s += *s == '+';
+	if (!strcmp(s, "all"))
+		return 0;
+	for (;;) {
+		for (int end = 0; end < 2; end++) {
+			const char *d = s;
+			unsigned long long v;
+			char *e;
+
+			while (isdigit((unsigned char)*s))
+				s++;
+			if (s == d) {
+				if (end)
+					snprintf(why, sizeof(why), "missing %s argument after '-'", what);
+				else
+					snprintf(why, sizeof(why), "unparseable at '%.64s'", d);
+				goto bad;
+			}
+			if ((s - d > 1 && *d == '0') || *s == 'x' || *s == 'X') {
+				snprintf(why, sizeof(why), "'%.*s' is not a decimal id (libnuma would read it as octal or hex)",
+					 (int)strcspn(d, ",-"), d);
+				goto bad;
+			}
+			errno = 0;
+			v = strtoull(d, &e, 10);
+			if (errno || v > max) {
+				char ids[32] = "0";
+
+				if (max)
+					snprintf(ids, sizeof(ids), "0-%lu", max);
+				snprintf(why, sizeof(why), "%s %.*s is out of range: this machine's possible %ss are %s",
+					 what, (int)(s - d), d, what, ids);
+				goto bad;
+			}
+			if (end || *s != '-')
+				break;
+			s++;
+		}
+		if (!*s)
+			return 0;
+		if (*s != ',' || !s[1]) {
+			snprintf(why, sizeof(why), "unparseable at '%.64s'", s);
+			goto bad;
+		}
+		s++;
+	}
+bad:
+	ph_err("%s: invalid %s list '%s': %s; expected a list as numactl takes it, e.g. 0,2-3 or all",
+	       opt, what, arg, why);
+	return -EINVAL;
+}
+
 static int parse_list(const char *opt, const char *arg, struct bitmask **out,
 		      bool cpus)
 {
@@ -91,6 +181,8 @@ static int parse_list(const char *opt, const char *arg, struct bitmask **out,
 		       opt, what, arg);
 		return -EINVAL;
 	}
+	if (check_ids(opt, arg, cpus))
+		return -EINVAL;
 	numa_msg[0] = '\0';
 	capturing = true;
 	/* libnuma takes a non-const string but does not write to it. */
@@ -195,7 +287,11 @@ int cli_check_list(const char *opt, const char *arg, const char *expected)
 {
 	size_t n = strlen(arg);
 
-	if (n && (arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,"))) {
+	if (!n) {
+		ph_err("%s: an empty list; expected %s", opt, expected);
+		return -EINVAL;
+	}
+	if (arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,")) {
 		ph_err("%s: '%s' has an empty element; expected %s", opt, arg, expected);
 		return -EINVAL;
 	}

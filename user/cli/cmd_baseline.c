@@ -113,6 +113,8 @@ int cmd_baseline(int argc, char *argv[])
 		ph_err("no figure could be measured; the reasons are above");
 		rc = PH_EXIT_FAIL;
 	}
+	if (!d.nmeasured && rc == PH_EXIT_INTERRUPTED)
+		ph_err("interrupted before anything was measured");
 	if (!d.nmeasured)
 		goto out;
 	doc = diag_doc(&d, s, "baseline", NULL, PH_H_OK, NULL, NULL);

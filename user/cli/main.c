@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -69,6 +70,13 @@ static int dispatch(int argc, char *argv[]);
 
 int main(int argc, char *argv[])
 {
+	/*
+	 * A reader that goes away (pagehop ... | head) makes a write to stdout
+	 * fail with EPIPE rather than kill the process with SIGPIPE: the
+	 * command then ends as it would have, putting back the hugetlb pools
+	 * it grew, and stdout_checked says the output failed (exit 1).
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	return stdout_checked(dispatch(argc, argv));
 }
 
@@ -129,6 +137,11 @@ static int dispatch(int argc, char *argv[])
 		cmd = command_find(argv[2]);
 		if (!cmd) {
 			ph_err("unknown command '%s'; see 'pagehop help'", argv[2]);
+			return PH_EXIT_USAGE;
+		}
+		if (argc > 3) {
+			ph_err("help: unexpected argument '%s'; expected one command, see 'pagehop help'",
+			       argv[3]);
 			return PH_EXIT_USAGE;
 		}
 		help[0] = (char *)cmd->name;

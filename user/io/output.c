@@ -50,6 +50,7 @@ static void cell_free(struct cell *c)
 {
 	free(c->text);
 	c->text = NULL;
+	c->brief = 0;
 	c->buf[0] = '\0';
 	c->len = 0;
 	c->kind = CELL_NONE;
@@ -137,6 +138,26 @@ static void cell_str(struct cell *c, const char *val)
 		c->text = xstrdup(val);
 }
 
+/* A string with a short form for the table rendering (output.h). */
+static void cell_str_brief(struct cell *c, const char *val, const char *brief)
+{
+	size_t len, blen;
+
+	if (!val || !brief || !strcmp(val, brief)) {
+		cell_str(c, val);
+		return;
+	}
+	cell_free(c);
+	c->kind = CELL_STR;
+	len = strlen(val);
+	blen = strlen(brief);
+	c->len = (int)len;
+	c->text = xmalloc(len + 1 + blen + 1);
+	memcpy(c->text, val, len + 1);
+	memcpy(c->text + len + 1, brief, blen + 1);
+	c->brief = (int)len + 1;
+}
+
 /* "%lld" without printf: generated rows format millions of these. */
 int doc_format_int(char *buf, long long v)
 {
@@ -209,6 +230,12 @@ static struct cell *section_cell(struct ph_section *s, const char *key)
 void section_str(struct ph_section *s, const char *key, const char *val)
 {
 	cell_str(section_cell(s, key), val);
+}
+
+void section_str_brief(struct ph_section *s, const char *key, const char *val,
+		       const char *brief)
+{
+	cell_str_brief(section_cell(s, key), val, brief);
 }
 
 void section_int(struct ph_section *s, const char *key, long long val)
@@ -322,6 +349,12 @@ static struct cell *table_cell(struct ph_table *t, int row, const char *col)
 void table_str(struct ph_table *t, int row, const char *col, const char *val)
 {
 	cell_str(table_cell(t, row, col), val);
+}
+
+void table_str_brief(struct ph_table *t, int row, const char *col, const char *val,
+		     const char *brief)
+{
+	cell_str_brief(table_cell(t, row, col), val, brief);
 }
 
 void table_int(struct ph_table *t, int row, const char *col, long long val)

@@ -37,6 +37,13 @@ struct ph_section *doc_add_section(struct ph_doc *d, const char *name,
 				   const char *title);
 void section_str(struct ph_section *s, const char *key, const char *val);
 void section_int(struct ph_section *s, const char *key, long long val);
+/*
+ * A string too long for a line a person reads (every node pair of a
+ * thousand nodes): the table rendering prints brief (the first few and how
+ * many more), CSV and JSON print val in full.
+ */
+void section_str_brief(struct ph_section *s, const char *key, const char *val,
+		       const char *brief);
 void section_num(struct ph_section *s, const char *key, double val,
 		 const char *fmt);
 void section_bool(struct ph_section *s, const char *key, bool val);
@@ -62,6 +69,9 @@ void table_add_col(struct ph_table *t, const char *name);
 int table_add_row(struct ph_table *t);
 int table_nrows(const struct ph_table *t);
 void table_str(struct ph_table *t, int row, const char *col, const char *val);
+/* A cell's string with a short form for the table rendering, as section_str_brief(). */
+void table_str_brief(struct ph_table *t, int row, const char *col, const char *val,
+		     const char *brief);
 void table_int(struct ph_table *t, int row, const char *col, long long val);
 void table_num(struct ph_table *t, int row, const char *col, double val,
 	       const char *fmt);

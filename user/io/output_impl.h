@@ -24,6 +24,13 @@ enum cell_kind {
 
 struct cell {
 	enum cell_kind kind;
+	/*
+	 * A string's short form for the table rendering, when it has one:
+	 * its offset in text, which holds the string, a NUL, then the short
+	 * form; 0 when none.  (It fills the padding after kind: a cell stays
+	 * 64 bytes.)
+	 */
+	int brief;
 	char *text;		/* what table and CSV print, when longer than buf */
 	long long i;
 	double d;
@@ -31,7 +38,7 @@ struct cell {
 	int len;		/* of the text */
 };
 
-/* What table and CSV print for a cell that has a value. */
+/* What CSV and JSON print for a cell that has a value, and the table without a short form. */
 static inline const char *ctext(const struct cell *c)
 {
 	return c->text ? c->text : c->buf;

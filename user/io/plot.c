@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,6 +269,8 @@ static int run_gnuplot(const char *gnuplot, const char *dir, const char *errfile
 		if (null < 0 || err < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
 		    dup2(err, 2) < 0 || chdir(dir))
 			_exit(126);
+		/* pagehop ignores SIGPIPE (main.c); gnuplot gets the default. */
+		signal(SIGPIPE, SIG_DFL);
 		execve(gnuplot, argv, envp);
 		_exit(127);
 	}

@@ -18,31 +18,6 @@
 
 #define MAX_INITIATORS 256	/* of one HMAT entry: what hmat_compare() takes */
 
-/*
- * A string from a JSON input as a message may quote it: a control
- * character (JSON escapes can hold any, a newline among them) as \xNN, and
- * at most 60 bytes of it, so that the message stays one line.
- */
-static const char *shown(const char *s, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	for (; *s && o + 8 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (o >= 60) {
-			o += (size_t)snprintf(buf + o, len - o, "...");
-			break;
-		}
-		if (c < 0x20 || c == 0x7f)
-			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
-		else
-			buf[o++] = (char)c;
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 static bool json_number(json_object *o, double *v)
 {
 	if (json_object_is_type(o, json_type_int) || json_object_is_type(o, json_type_double)) {
@@ -112,7 +87,7 @@ static int json_matrix(const char *path, json_object *root, const char *key,
 	metric = json_object_get_string(v);
 	if (metric_parse(metric) != want)
 		return read_err(err, errlen, "%s: %s.metric: \"%s\"; expected \"%s\"", path, key,
-				shown(metric, show, sizeof(show)),
+				ph_shown(metric, 60, show, sizeof(show)),
 				metric_name(want));
 	json_object_object_get_ex(o, "rows", &v);
 	ret = json_ids(path, key, "rows", v, &rows, &nr, err, errlen);
@@ -382,7 +357,7 @@ static int json_hmat(const char *path, json_object *root, struct ph_input *in,
 			count = node_list_count(list);
 			if (count < 0)
 				return read_err(err, errlen, "%s: hmat[%zu].initiators: '%s'; expected a node list such as \"0\" or \"0-1,3\", node ids 0 to %d",
-						path, i, shown(list, show, sizeof(show)), PH_MAX_NODES - 1);
+						path, i, ph_shown(list, 60, show, sizeof(show)), PH_MAX_NODES - 1);
 			/* As many as the comparison with the measurement takes (hmat_compare). */
 			if (count > MAX_INITIATORS)
 				return read_err(err, errlen, "%s: hmat[%zu].initiators: '%s' names %d nodes; expected at most %d",

@@ -48,14 +48,19 @@ static void print_wrapped(FILE *f, const char *s, int width, int indent)
 	fputc('\n', f);
 }
 
+/* What the table prints: "-" for no value, a string's short form if it has one. */
 static const char *cell_text(const struct cell *c)
 {
-	return c->kind == CELL_NONE ? "-" : ctext(c);
+	if (c->kind == CELL_NONE)
+		return "-";
+	return c->brief ? c->text + c->brief : ctext(c);
 }
 
 static int cell_width(const struct cell *c)
 {
-	return c->kind == CELL_NONE ? 1 : c->len;
+	if (c->kind == CELL_NONE)
+		return 1;
+	return c->brief ? (int)strlen(c->text + c->brief) : c->len;
 }
 
 /* A cell's text, then spaces up to width w; right-aligned for a negative w. */

@@ -17,26 +17,27 @@
 #include <unistd.h>
 
 const struct ph_exit_code ph_exit_codes[] = {
-	{ PH_EXIT_OK, "ok; slit: the SLIT agrees, or there is nothing to compare", NULL },
-	{ PH_EXIT_FAIL, "a measurement, verification or output failed; slit: the SLIT disagrees",
+	{ PH_EXIT_OK, "ok; slit: the SLIT agrees, or there is nothing to compare; check: OK", NULL },
+	{ PH_EXIT_FAIL, "a measurement, verification or output failed; slit: the SLIT disagrees; check: WARNING",
 	  "For slit, an ordering violation or a level mismatch.  An output is stdout (a full disk, a closed pipe: said in one line at the end, for every "
 	  "command and for --help alike), a --save file or a plot.  slit without --input exits 1 "
 	  "for a measurement that failed as well as for a SLIT that disagrees: the one line on "
 	  "stderr, or the verdict, says which." },
-	{ PH_EXIT_USAGE, "bad usage or input; nothing was written to stdout",
+	{ PH_EXIT_USAGE, "bad usage or input; nothing was written to stdout; check: CRITICAL (its bad usage is 3)",
 	  "An unknown option, a malformed value (numbers are plain decimal digits, or 0x hex "
 	  "where a 64-bit number is asked, with no space or sign; sizes are at most 1024T), a "
 	  "node that does not exist, an input file that cannot be read or parsed, an output file "
 	  "that cannot be written (checked before anything is measured; see OUTPUT FILES).  One "
 	  "line on stderr names the option or the file and the expected form." },
-	{ PH_EXIT_MAGNITUDE, "slit: the SLIT has the measured order and levels, not the magnitudes",
+	{ PH_EXIT_MAGNITUDE, "slit: the SLIT has the measured order and levels, not the magnitudes; check: UNKNOWN",
 	  "The measurement agrees with the SLIT in order and levels but not in magnitude "
-	  "(outside --tolerance)." },
+	  "(outside --tolerance).  check exits 0 to 3 for OK, WARNING, CRITICAL and UNKNOWN, "
+	  "its bad usage, an unreadable baseline and a signal among UNKNOWN's causes." },
 	{ PH_EXIT_UNSUPPORTED, "the machine, or the caller, lacks what was asked for",
 	  "NUMA support, a page size, free memory on a node, or root where the command needs it "
 	  "(reading back where the memory is, growing a hugetlb pool), for slit without --input "
 	  "as for the command that measures.  The one line on stderr names what is missing." },
-	{ PH_EXIT_CANNOT_TELL, "cannot tell: the evidence for a verdict is missing",
+	{ PH_EXIT_CANNOT_TELL, "cannot tell: the evidence for a verdict is missing; check: never (it says UNKNOWN)",
 	  "slit: some analysed cell has fewer than 6 samples or missed its CI target (its ci_met is "
 	  "false), so no verdict is given; the verdict's lacking_cells names them, and a longer "
 	  "--time (or a looser --ci) gives them the samples.  Figures without sample counts (a "
@@ -45,9 +46,12 @@ const struct ph_exit_code ph_exit_codes[] = {
 	  "parsed: named on stderr and in the output) or a model has fewer hosts than needed to "
 	  "judge its figures (UNKNOWN in the models table); a host that strays makes the exit "
 	  "status 1 whatever was skipped." },
-	{ PH_EXIT_INTERRUPTED, "interrupted by a signal",
+	{ PH_EXIT_INTERRUPTED, "interrupted by a signal; check: 3, UNKNOWN",
 	  "SIGINT, SIGTERM, SIGHUP or SIGQUIT, whichever it was (see SIGNALS); what was measured "
-	  "before is printed, with a note." },
+	  "before is printed, with a note.  check says UNKNOWN and exits 3 instead, as for anything "
+	  "it could not judge (docs/diagnostics.md gives its four codes).  Any other signal whose "
+	  "default ends the process (SIGUSR1, SIGALRM, SIGXCPU, ...) ends it so, after putting back "
+	  "the hugetlb pools it grew: the status is then 128 plus the signal's number." },
 };
 const size_t ph_nexit_codes = ARRAY_SIZE(ph_exit_codes);
 
@@ -99,13 +103,50 @@ const char *ph_progname(void)
 	return progname;
 }
 
+const char *ph_shown(const char *s, size_t max, char *buf, size_t len)
+{
+	/* Pairs: a control character, the letter after the backslash. */
+	static const char named[] = { '\n', 'n', '\t', 't', '\r', 'r', 0x1b, 'e' };
+	size_t o = 0;
+
+	if (!len)
+		return buf;
+	for (; *s && o + 9 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+		const char *nm = memchr(named, c, sizeof(named));
+
+		if (max && o >= max) {
+			o += (size_t)snprintf(buf + o, len - o, "...");
+			break;
+		}
+		if (nm && ((nm - named) & 1) == 0) {
+			buf[o++] = '\\';
+			buf[o++] = nm[1];
+		} else if (c < 0x20 || c == 0x7f) {
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+		} else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] < 0xa0) {
+			/* A C1 control in UTF-8 (U+0080 to U+009F; U+009B is CSI). */
+			o += (size_t)snprintf(buf + o, len - o, "\\xc2\\x%02x", (unsigned char)s[1]);
+			s++;
+		} else {
+			buf[o++] = (char)c;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 /* The last error's text, without the program's name (ph_last_err). */
 static char last_err[512];
 
 static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
 {
-	/* Build the whole line first so that it reaches stderr in one write. */
-	char line[1024];
+	/*
+	 * Build the whole line first so that it reaches stderr in one write,
+	 * then escape what it quotes: an option's value, a file's name, an
+	 * unknown command, as they came.
+	 */
+	char line[1024], shown[1024 * 4 + 16];
 	int n = snprintf(line, sizeof(line), "%s: %s", progname, prefix);
 
 	if (n < 0 || (size_t)n >= sizeof(line))
@@ -116,9 +157,11 @@ static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
 
 		snprintf(line + len, sizeof(line) - len, ": %s", strerror(err));
 	}
-	fprintf(stderr, "%s\n", line);
+	/* "pagehop: " and the prefix hold no control character: the message
+	 * starts at n in shown as in line. */
+	fprintf(stderr, "%s\n", ph_shown(line, 0, shown, sizeof(shown)));
 	if (!*prefix)
-		snprintf(last_err, sizeof(last_err), "%s", line + n);
+		snprintf(last_err, sizeof(last_err), "%s", shown + n);
 }
 
 const char *ph_last_err(void)

@@ -65,6 +65,16 @@ const char *ph_progname(void);
 void ph_set_cmdline(int argc, char *const argv[]);
 const char *ph_cmdline(void);
 
+/*
+ * s as a message may quote it: a newline, tab, carriage return and escape
+ * as \n, \t, \r, \e, every other control character (C0, DEL, and C1 in
+ * UTF-8) as \xNN, a backslash as it is; at most max bytes of s (0: all
+ * that fits) then "...".  Into buf of len bytes; returns buf.  ph_err()
+ * and the like pass their whole line through it, and so do the readers
+ * quoting a file's contents.
+ */
+const char *ph_shown(const char *s, size_t max, char *buf, size_t len);
+
 /* "pagehop info: <what>: <why>" on stderr; one line. */
 void ph_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same, with ": strerror(err)" appended; err is a positive errno. */

@@ -341,6 +341,9 @@ static void on_deadline(int sig)
 		ph_interrupted = sig;
 }
 
+/* SIGALRM's action before the deadline (the pools' handler): put back after. */
+static struct sigaction alarm_before;
+
 static void arm_deadline(double in_s)
 {
 	struct sigaction sa = { .sa_handler = on_deadline };
@@ -350,7 +353,7 @@ static void arm_deadline(double in_s)
 		in_s = 0.001;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
-	sigaction(SIGALRM, &sa, NULL);
+	sigaction(SIGALRM, &sa, &alarm_before);
 	it.it_value.tv_sec = (time_t)in_s;
 	it.it_value.tv_usec = (suseconds_t)((in_s - (double)(time_t)in_s) * 1e6);
 	setitimer(ITIMER_REAL, &it, NULL);
@@ -361,7 +364,7 @@ static void disarm_deadline(void)
 	struct itimerval it = { 0 };
 
 	setitimer(ITIMER_REAL, &it, NULL);
-	signal(SIGALRM, SIG_DFL);
+	sigaction(SIGALRM, &alarm_before, NULL);
 }
 
 int diag_measure(struct ph_diag *d, struct ph_session *s)

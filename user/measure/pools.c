@@ -87,27 +87,54 @@ void pools_restore(void)
 	reserve_fd = -1;
 }
 
-/* A crash while a pool is grown: put it back, then die as the signal says. */
-static void on_crash(int sig)
+/*
+ * Catch sig with sa only where nobody else handles it already (a sanitizer
+ * catches the crashes) and it is not ignored: a signal ignored on entry
+ * (nohup, a parent's choice) stays ignored.
+ */
+static void catch_if_default(int sig, const struct sigaction *sa)
+{
+	struct sigaction old;
+
+	if (!sigaction(sig, NULL, &old) && old.sa_handler == SIG_DFL)
+		sigaction(sig, sa, NULL);
+}
+
+/*
+ * A crash, or another signal whose default ends the process, while a pool
+ * is grown: put it back, then die as the signal says.
+ */
+static void on_fatal(int sig)
 {
 	pools_restore_now();
 	raise(sig);	/* SA_RESETHAND restored the default action */
 }
 
-static void catch_crashes(void)
+void pools_catch_fatal(void)
 {
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+	/*
+	 * Every signal whose default action ends the process, but the four
+	 * that stop a run (runner.c) and SIGKILL and SIGSTOP, which cannot be
+	 * caught: the crashes, then those another program or a limit sends.
+	 * SIGPIPE is ignored by main (a closed stdout is an error said at the
+	 * end), so it is left alone here as every ignored signal is.
+	 */
+	static const int sigs[] = {
+		SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS,
+		SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+		SIGPIPE, SIGIO, SIGPWR, SIGSTKFLT,
+	};
 	static bool done;
-	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_RESETHAND }, old;
+	struct sigaction sa = { .sa_handler = on_fatal, .sa_flags = SA_RESETHAND };
 
 	if (done)
 		return;
 	done = true;
 	sigemptyset(&sa.sa_mask);
-	/* Only where nobody else (a sanitizer) handles the signal already. */
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
-		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler == SIG_DFL)
-			sigaction(sigs[i], &sa, NULL);
+		catch_if_default(sigs[i], &sa);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		catch_if_default(sig, &sa);
 }
 
 /*
@@ -149,13 +176,15 @@ static int reserve_lock(const volatile sig_atomic_t *cancel, char *why, size_t w
 			return -EINTR;
 		}
 		if (!said) {
-			char pid[24] = "";
+			char pid[24] = "", shown[100];
 			ssize_t n = pread(fd, pid, sizeof(pid) - 1, 0);
 
 			pid[n > 0 ? n : 0] = '\0';
 			pid[strcspn(pid, "\n")] = '\0';
+			/* The lock file's contents, as any file's, escaped. */
+			ph_shown(pid, 0, shown, sizeof(shown));
 			fprintf(stderr, "%s: waiting for pagehop%s%s%s to put the hugetlb pools back (--reserve runs take turns: %s)\n",
-				ph_progname(), pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "",
+				ph_progname(), pid[0] ? " (pid " : "", shown, pid[0] ? ")" : "",
 				RESERVE_LOCK);
 			said = true;
 		}
@@ -245,7 +274,7 @@ int pool_ensure(int node, enum ph_psize ps, uint64_t need, bool reserve,
 		g->original = nr;
 		g->textlen = (size_t)snprintf(g->text, sizeof(g->text), "%llu\n",
 					      (unsigned long long)nr);
-		catch_crashes();
+		pools_catch_fatal();
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		ngrown = i + 1;	/* published whole: a handler may read it now */
 	}

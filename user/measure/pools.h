@@ -39,5 +39,13 @@ int pool_ensure(int node, enum ph_psize ps, uint64_t need, bool reserve,
 void pools_restore(void);
 /* The same without a word, async-signal-safe: for signal handlers. */
 void pools_restore_now(void);
+/*
+ * Catch every signal whose default ends the process, but SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT (runner_catch_sigint's) and those ignored or handled
+ * already: the handler puts the pools back, then the process dies of the
+ * signal as it would have.  pool_ensure calls it before growing a pool.
+ * Safe to call more than once.
+ */
+void pools_catch_fatal(void);
 
 #endif

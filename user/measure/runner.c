@@ -55,6 +55,8 @@ void runner_catch_sigint(void)
 			continue;
 		sigaction(sig, &sa, NULL);
 	}
+	/* The other signals that end a process: they put the pools back first. */
+	pools_catch_fatal();
 }
 
 const char *runner_signal_name(int sig)

@@ -27,8 +27,10 @@ extern volatile sig_atomic_t ph_interrupted;
 /*
  * Catch SIGINT, SIGTERM, SIGQUIT, and SIGHUP unless it is ignored (as nohup
  * leaves it): the first of them sets ph_interrupted; a second one ends the
- * process at once, after putting the hugetlb pools back.  The name is older
- * than the other signals.  Safe to call more than once.
+ * process at once, after putting the hugetlb pools back.  Every other
+ * signal that ends a process puts the pools back before it does
+ * (pools_catch_fatal).  The name is older than the other signals.  Safe to
+ * call more than once.
  */
 void runner_catch_sigint(void);
 /* "SIGTERM" for ph_interrupted's value. */
