@@ -69,6 +69,7 @@ static void test_parse_refused(void **state)
 		{ "{\"provenance\": {\"subcommand\": \"matrix\"}}", "b.json: not a pagehop baseline or check document" },
 		{ "{\"provenance\": {\"subcommand\": \"check\"}, \"figures\": []}", "b.json: no identity.model_key" },
 		{ "[1, 2", "b.json: not JSON: unexpected end of data" },
+		{ "null", "b.json: a JSON null, not a pagehop baseline or check document" },
 	};
 	struct ph_hset s;
 	char err[256];

@@ -125,7 +125,11 @@ int baseline_parse(const char *path, const char *text, struct ph_hset *out, char
 	snprintf(out->source, sizeof(out->source), "%s", path);
 	root = json_tokener_parse_verbose(text, &jerr);
 	if (!root) {
-		snprintf(err, errlen, "%s: not JSON: %s", path, json_tokener_error_desc(jerr));
+		/* The literal null parses, as NULL with no error: say what it is. */
+		if (jerr == json_tokener_success)
+			snprintf(err, errlen, "%s: a JSON null, not a pagehop baseline or check document", path);
+		else
+			snprintf(err, errlen, "%s: not JSON: %s", path, json_tokener_error_desc(jerr));
 		return -EINVAL;
 	}
 	prov = member(root, "provenance", json_type_object);
