@@ -102,7 +102,23 @@ static void test_json_errors(void **state)
 	expect_json_error("{\n  \"latency_ns\": {\n    \"metric\": ,\n", PH_FIGURE_DEFAULT, "x.json:3: ");
 	expect_json_error("{\n\"a\": 1", PH_FIGURE_DEFAULT, "x.json:2: the JSON ends early");
 	expect_json_error("{}\n{}", PH_FIGURE_DEFAULT, "x.json:2: text after the JSON object");
-	expect_json_error("[1]", PH_FIGURE_DEFAULT, "x.json:1: expected a JSON object");
+	expect_json_error("[1]", PH_FIGURE_DEFAULT, "x.json:1: not a JSON object");
+	/* Strict JSON only: what json-c takes by default is refused, at its line. */
+	expect_json_error("{\n/* c */ \"a\": 1}", PH_FIGURE_DEFAULT, "x.json:2: quoted object property name expected");
+	expect_json_error("{\"a\": 1 // c\n}", PH_FIGURE_DEFAULT, "x.json:1: object value separator ',' expected");
+	expect_json_error("{\n\n'a': 1}", PH_FIGURE_DEFAULT,
+			  "x.json:3: a single quote outside a string; JSON quotes with '\"' only");
+	expect_json_error("{\"a\": 'b'}", PH_FIGURE_DEFAULT, "x.json:1: unexpected character");
+	expect_json_error("{\"a\": [1,]}", PH_FIGURE_DEFAULT, "x.json:1: unexpected character");
+	expect_json_error("{\"a\": True}", PH_FIGURE_DEFAULT, "x.json:1: boolean expected");
+	expect_json_error("{} x", PH_FIGURE_DEFAULT, "x.json:1: text after the JSON object");
+	/* 400 digits: json-c saturates it to 2^64 - 1; not a number pagehop takes. */
+	expect_json_error("{\"latency_ns\": {\"metric\": \"latency_ns\", \"rows\": [0], \"columns\": [0], \"values\": [[1"
+			  "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+			  "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+			  "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+			  "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000]]}}",
+			  PH_FIGURE_DEFAULT, "x.json: latency_ns.values[0][0]: expected a positive number or null");
 	expect_json_error("{}", PH_FIGURE_DEFAULT,
 			  "x.json: no latency_ns, bandwidth_read_GBps or bandwidth_triad_GBps matrix; the file has none");
 	expect_json_error(LAT_HEAD "\"values\": [[1, 2]]}}", PH_FIGURE_DEFAULT,

@@ -18,21 +18,91 @@
 
 #define MAX_INITIATORS 256	/* of one HMAT entry: what hmat_compare() takes */
 
-static bool json_number(json_object *o, double *v)
+/* 2^53: beyond it an integer is not held exactly, and json-c saturates at 2^64 - 1. */
+#define JSON_INT_EXACT 9007199254740992.0
+
+bool json_number(json_object *o, double *v)
 {
-	if (json_object_is_type(o, json_type_int) || json_object_is_type(o, json_type_double)) {
+	if (json_object_is_type(o, json_type_int)) {
+		*v = json_object_get_double(o);
+		return fabs(*v) <= JSON_INT_EXACT;
+	}
+	if (json_object_is_type(o, json_type_double)) {
 		*v = json_object_get_double(o);
 		return isfinite(*v);
 	}
 	return false;
 }
 
-static bool json_int(json_object *o, int64_t lo, int64_t hi, int64_t *v)
+bool json_int(json_object *o, int64_t lo, int64_t hi, int64_t *v)
 {
-	if (!json_object_is_type(o, json_type_int))
+	double d;
+
+	if (!json_object_is_type(o, json_type_int) || !json_number(o, &d))
 		return false;
 	*v = json_object_get_int64(o);
 	return *v >= lo && *v <= hi;
+}
+
+/*
+ * Where strict JSON has a quote other than '"': json-c's strict mode still
+ * takes a single-quoted key.  The offset of the first "'" outside a
+ * string, or len.
+ */
+static size_t single_quote_at(const char *text, size_t len)
+{
+	bool in = false;
+
+	for (size_t i = 0; i < len; i++) {
+		if (in && text[i] == '\\')
+			i++;
+		else if (text[i] == '"')
+			in = !in;
+		else if (!in && text[i] == '\'')
+			return i;
+	}
+	return len;
+}
+
+int json_doc_parse(const char *text, json_object **root, int *line, const char **why)
+{
+	struct json_tokener *tok = json_tokener_new();
+	size_t len = strlen(text), end, quote;
+	enum json_tokener_error jerr;
+
+	*why = NULL;
+	/* Trailing text is told apart below, by name. */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
+	*root = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (jerr == json_tokener_success)
+		while (end < len && isspace((unsigned char)text[end]))
+			end++;
+	quote = single_quote_at(text, end < len ? end : len);
+	if (jerr == json_tokener_continue)
+		*why = "the JSON ends early";
+	else if (jerr != json_tokener_success)
+		*why = json_tokener_error_desc(jerr);
+	else if (end < len)
+		*why = "text after the JSON object";
+	else if (quote < end)
+		*why = "a single quote outside a string; JSON quotes with '\"' only";
+	else if (!*root)
+		*why = "the JSON literal null, not an object";
+	else if (!json_object_is_type(*root, json_type_object))
+		*why = "not a JSON object";
+	if (!*why)
+		return 0;
+	if (quote < end)
+		end = quote;
+	*line = 1;
+	for (size_t i = 0; i < end && i < len; i++)
+		*line += text[i] == '\n';
+	json_object_put(*root);
+	*root = NULL;
+	return -EINVAL;
 }
 
 static int json_ids(const char *path, const char *key, const char *what,
@@ -140,7 +210,7 @@ out:
  * may be from what was measured (json-c keeps a parsed number's text).
  * "90.0" 0.05, "140.25" 0.005, "7" 0.5, "1.50e2" 0.5.
  */
-static double json_rounding(json_object *x)
+double json_rounding(json_object *x)
 {
 	const char *s = json_object_get_string(x), *p;
 	long decimals = 0, exp10 = 0;
@@ -397,35 +467,17 @@ int input_parse_json(const char *path, const char *text, enum ph_figure fig,
 		     struct ph_input *in, char *err, size_t errlen)
 {
 	const char *const *keys = ph_recorded_key;
-	struct json_tokener *tok = json_tokener_new();
 	struct ph_nmatrix *figs[PH_NREC] = { NULL };
 	bool present[PH_NREC];
 	json_object *root = NULL;
 	struct ph_nmatrix *dm = NULL;
-	enum json_tokener_error jerr;
-	size_t len = strlen(text), end;
-	int ret = 0, pick = -1;
+	const char *why;
+	int ret = 0, pick = -1, line;
 
 	memset(in, 0, sizeof(*in));
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	jerr = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	if (jerr == json_tokener_success)
-		while (end < len && isspace((unsigned char)text[end]))
-			end++;
-	if (jerr != json_tokener_success || end < len) {
-		int line = 1;
-
-		for (size_t i = 0; i < end && i < len; i++)
-			line += text[i] == '\n';
+	if (json_doc_parse(text, &root, &line, &why)) {
 		ret = read_err(err, errlen, "%s:%d: %s; expected one JSON object as pagehop matrix --format json writes it",
-			       path, line, jerr == json_tokener_continue ? "the JSON ends early"
-			       : jerr != json_tokener_success ? json_tokener_error_desc(jerr)
-			       : "text after the JSON object");
-		goto out;
-	}
-	if (!json_object_is_type(root, json_type_object)) {
-		ret = read_err(err, errlen, "%s:1: expected a JSON object as pagehop matrix --format json writes it", path);
+			       path, line, why);
 		goto out;
 	}
 	for (int i = 0; i < PH_NREC; i++) {
@@ -489,7 +541,6 @@ out:
 		nmatrix_free(figs[i]);
 	nmatrix_free(dm);
 	json_object_put(root);
-	json_tokener_free(tok);
 	if (ret)
 		input_free(in);
 	return ret;
