@@ -224,7 +224,7 @@ static void test_diag_busy(void **state)
 static void test_repeats_band(void **state)
 {
 	static const char doc[] =
-		"{\"provenance\":{\"subcommand\":\"baseline\",\"host\":\"h\"},"
+		"{\"provenance\":{\"tool\":\"pagehop\",\"subcommand\":\"baseline\",\"host\":\"h\"},"
 		"\"identity\":{\"model_key\":\"cpu=x;nodes=1\"},"
 		"\"figures\":[{\"figure\":\"latency_4k\",\"node\":0,\"value\":100,\"unit\":\"ns\","
 		"\"ci_lo\":98,\"ci_hi\":103,\"rep_lo\":95,\"rep_hi\":120,\"repeats\":3},"

@@ -4,13 +4,18 @@
  * (read_baseline.h).
  */
 #include "read_baseline.h"
+#include "read_json.h"
 #include "read_text.h"
 #include "readfile.h"
 #include "util.h"
+#include "version.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <float.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,17 +40,20 @@ static struct json_object *member(struct json_object *o, const char *key, json_t
 	return v;
 }
 
-/* A number member: true with *out, false when absent, null or not a number. */
+/* A number member: true with *out, false when absent, null or not a finite number. */
 static bool number(struct json_object *o, const char *key, double *out)
 {
 	struct json_object *v;
 
-	if (!json_object_object_get_ex(o, key, &v) || !v)
-		return false;
-	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
-		return false;
-	*out = json_object_get_double(v);
-	return isfinite(*out);
+	return json_object_object_get_ex(o, key, &v) && v && json_number(v, out);
+}
+
+/* A member present and not null. */
+static bool present(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && v;
 }
 
 /* A tolerance side: the member present (a number, or null for "unbounded"). */
@@ -67,7 +75,7 @@ static bool tol_side(struct json_object *o, const char *key, double *out, bool *
 __attribute__((format(printf, 4, 5)))
 static int fail(char *err, size_t errlen, const char *path, const char *fmt, ...)
 {
-	char what[256];
+	char what[384];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -77,35 +85,137 @@ static int fail(char *err, size_t errlen, const char *path, const char *fmt, ...
 	return -EINVAL;
 }
 
+/*
+ * The figures pagehop writes (diag.c plans them, fingerprint.c adds the
+ * exact ones): a name, or a prefix followed by a hop level 1..99, its
+ * unit and its kind, as the document's "kind" column spells it.
+ */
+static const struct known_fig {
+	const char *name;
+	bool hop;		/* name + "N", N a hop level */
+	const char *unit, *kind;
+	bool ratio;		/* judged as a ratio to the reference: it must be > 0 */
+} known_figs[] = {
+	{ "latency_4k", false, "ns", "latency", true },
+	{ "latency_2m", false, "ns", "latency", true },
+	{ "latency_hop", true, "ns", "latency", true },
+	{ "bandwidth_triad", false, "GB/s", "bandwidth", true },
+	{ "bandwidth_read", false, "GB/s", "bandwidth", true },
+	{ "bandwidth_read_hop", true, "GB/s", "bandwidth", true },
+	{ "mem_total", false, "GiB", "memory", true },
+	{ "hugepages_2m", false, "bool", "pages", false },
+	{ "hugepages_1g", false, "bool", "pages", false },
+};
+
+static const struct known_fig *known_fig(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(known_figs); i++) {
+		const struct known_fig *k = &known_figs[i];
+		size_t l = strlen(k->name);
+
+		if (!k->hop && !strcmp(name, k->name))
+			return k;
+		/* "latency_hop1" to "latency_hop99", no leading zero */
+		if (k->hop && !strncmp(name, k->name, l) && name[l] >= '1' && name[l] <= '9' &&
+		    (!name[l + 1] || (isdigit((unsigned char)name[l + 1]) && !name[l + 2])))
+			return k;
+	}
+	return NULL;
+}
+
+/* A node id member: an integer 0..PH_MAX_NODES - 1. */
+static bool node_member(struct json_object *o, const char *key, int *out)
+{
+	struct json_object *v;
+	int64_t id;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_int(v, 0, PH_MAX_NODES - 1, &id))
+		return false;
+	*out = (int)id;
+	return true;
+}
+
+/* Half a unit of the last digit of o's member key, 0 when absent. */
+static double rounding_of(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && v ? json_rounding(v) : 0;
+}
+
 static int parse_figure(const char *path, struct json_object *row, int i, struct ph_hset *out,
 			char *err, size_t errlen)
 {
 	struct json_object *name = member(row, "figure", json_type_string);
 	struct json_object *unit = member(row, "unit", json_type_string);
-	double node, mem_node, v, lo, hi, lower = NAN, upper = NAN;
+	struct json_object *kind, *v;
+	double val, lo, hi, lower = NAN, upper = NAN, slack_lo, slack_hi;
 	bool has_lo, has_up, bad = false;
+	const struct known_fig *k;
+	const char *fname;
+	char show[80], show2[40];
 	struct ph_hfig *f;
+	int node, mem_node;
 
-	if (!name || !number(row, "node", &node) || !number(row, "value", &v))
+	if (!json_object_is_type(row, json_type_object))
+		return fail(err, errlen, path, "figures[%d]: expected an object", i);
+	if (!name || !json_object_object_get_ex(row, "node", &v) || !json_object_object_get_ex(row, "value", &v))
 		return fail(err, errlen, path, "figures row %d lacks a figure name, node or value", i + 1);
-	if (!number(row, "mem_node", &mem_node))
-		mem_node = node;
+	fname = json_object_get_string(name);
+	k = known_fig(fname);
+	if (!k)
+		return fail(err, errlen, path, "figures[%d].figure: '%s'; expected a figure pagehop measures (latency_4k, latency_2m, latency_hopN, bandwidth_triad, bandwidth_read, bandwidth_read_hopN, mem_total, hugepages_2m, hugepages_1g)",
+			    i, ph_shown(fname, 60, show, sizeof(show)));
+	if (!unit || strcmp(json_object_get_string(unit), k->unit))
+		return fail(err, errlen, path, "figures[%d].unit: %s%s%s; expected \"%s\" for %s", i,
+			    unit ? "'" : "", unit ? ph_shown(json_object_get_string(unit), 20, show2, sizeof(show2)) : "none",
+			    unit ? "'" : "", k->unit, fname);
+	kind = member(row, "kind", json_type_string);
+	if (present(row, "kind") && (!kind || strcmp(json_object_get_string(kind), k->kind)))
+		return fail(err, errlen, path, "figures[%d].kind: %s%s%s; expected \"%s\" for %s", i,
+			    kind ? "'" : "", kind ? ph_shown(json_object_get_string(kind), 20, show2, sizeof(show2)) : "not a string",
+			    kind ? "'" : "", k->kind, fname);
+	if (!node_member(row, "node", &node))
+		return fail(err, errlen, path, "figures[%d].node: expected a node id, 0 to %d", i, PH_MAX_NODES - 1);
+	mem_node = node;
+	if (json_object_object_get_ex(row, "mem_node", &v) && !node_member(row, "mem_node", &mem_node))
+		return fail(err, errlen, path, "figures[%d].mem_node: expected a node id, 0 to %d", i, PH_MAX_NODES - 1);
+	if (!number(row, "value", &val))
+		return fail(err, errlen, path, "figures[%d].value: expected a number", i);
+	/* A ratio to 0 or to a subnormal is infinite: no reference. */
+	if (k->ratio && !(val >= DBL_MIN))
+		return fail(err, errlen, path, "figures[%d].value: %g %s; expected a positive number for %s, a reference figures are divided by",
+			    i, val, k->unit, fname);
+	if (!k->ratio && val != 0 && val != 1)
+		return fail(err, errlen, path, "figures[%d].value: %g; expected 0 or 1 for %s (cannot or can be had)",
+			    i, val, fname);
 	if (!number(row, "ci_lo", &lo) || !number(row, "ci_hi", &hi) || lo > hi)
 		return fail(err, errlen, path, "figure %s (row %d) has no CI: a reference must carry one",
-			    json_object_get_string(name), i + 1);
+			    fname, i + 1);
+	/* Written rounded as the value is: each may be off by half its last digit. */
+	slack_lo = rounding_of(row, "ci_lo") + rounding_of(row, "value");
+	slack_hi = rounding_of(row, "ci_hi") + rounding_of(row, "value");
+	if (lo < 0 || val < lo - slack_lo || val > hi + slack_hi)
+		return fail(err, errlen, path, "figures[%d]: %s %g outside its CI [%g, %g]; expected 0 <= ci_lo <= value <= ci_hi",
+			    i, fname, val, lo, hi);
 	has_lo = tol_side(row, "lower", &lower, &bad);
 	has_up = tol_side(row, "upper", &upper, &bad);
 	if (bad || (!isnan(lower) && (lower > 0 || lower < -1)) || (!isnan(upper) && upper < 0))
 		return fail(err, errlen, path, "figure %s (row %d): lower must be in [-1, 0] and upper >= 0, or null",
-			    json_object_get_string(name), i + 1);
-	f = hset_add_fig(out, json_object_get_string(name), (int)node, (int)mem_node,
-			 unit ? json_object_get_string(unit) : "", v, lo, hi);
+			    fname, i + 1);
+	f = hset_add_fig(out, fname, node, mem_node, k->unit, val, lo, hi);
 	/* The spread between repeats: baselines made before it was recorded
 	 * have none, and are judged on their CI alone. */
-	if (number(row, "rep_lo", &lo) && number(row, "rep_hi", &hi) && lo <= hi) {
+	if (present(row, "rep_lo") || present(row, "rep_hi")) {
+		int64_t reps = 0;
+
+		if (!number(row, "rep_lo", &lo) || !number(row, "rep_hi", &hi) || lo < 0 || lo > hi)
+			return fail(err, errlen, path, "figures[%d]: expected rep_lo and rep_hi, 0 <= rep_lo <= rep_hi, or both null", i);
+		if (json_object_object_get_ex(row, "repeats", &v) && v && !json_int(v, 1, 1000, &reps))
+			return fail(err, errlen, path, "figures[%d].repeats: expected a count, 1 to 1000, or null", i);
 		f->rep_lo = lo;
 		f->rep_hi = hi;
-		f->repeats = number(row, "repeats", &v) && v >= 1 && v <= 1000 ? (int)v : 0;
+		f->repeats = (int)reps;
 	}
 	if (has_lo || has_up) {
 		f->tol.lower = lower;
@@ -115,31 +225,63 @@ static int parse_figure(const char *path, struct json_object *row, int i, struct
 	return 0;
 }
 
+/* "0.1.0" and this pagehop's: the same major and minor version. */
+static bool same_version(const char *a, const char *b)
+{
+	unsigned am, an, bm, bn;
+	int end = 0;
+
+	return sscanf(a, "%u.%u%n", &am, &an, &end) == 2 && (!a[end] || a[end] == '.') &&
+	       sscanf(b, "%u.%u", &bm, &bn) == 2 && am == bm && an == bn;
+}
+
+/* The provenance: pagehop's, a version this one reads, a baseline or a check. */
+static int check_provenance(const char *path, struct json_object *prov, char *err, size_t errlen)
+{
+	struct json_object *tool = member(prov, "tool", json_type_string);
+	struct json_object *cmd = member(prov, "subcommand", json_type_string);
+	struct json_object *ver = member(prov, "version", json_type_string);
+	char show[80];
+
+	if (!cmd || (strcmp(json_object_get_string(cmd), "baseline") && strcmp(json_object_get_string(cmd), "check")))
+		return fail(err, errlen, path, "not a pagehop baseline or check document");
+	if (!tool || strcmp(json_object_get_string(tool), "pagehop"))
+		return fail(err, errlen, path, "provenance.tool: %s%s%s; expected \"pagehop\"", tool ? "'" : "",
+			    tool ? ph_shown(json_object_get_string(tool), 40, show, sizeof(show)) : "none",
+			    tool ? "'" : "");
+	/* Documents made by hand may leave it out; one of another release is not read. */
+	if (present(prov, "version") && (!ver || !same_version(json_object_get_string(ver), PAGEHOP_VERSION)))
+		return fail(err, errlen, path, "provenance.version: %s%s%s; expected this pagehop's major and minor version, %s",
+			    ver ? "'" : "", ver ? ph_shown(json_object_get_string(ver), 40, show, sizeof(show)) : "not a string",
+			    ver ? "'" : "", PAGEHOP_VERSION);
+	return 0;
+}
+
 int baseline_parse(const char *path, const char *text, struct ph_hset *out, char *err, size_t errlen)
 {
-	enum json_tokener_error jerr;
-	struct json_object *root, *id, *key, *figs, *set, *nodes, *prov, *cmd;
-	int rc = 0;
+	struct json_object *root, *id, *key, *figs, *set, *nodes, *prov;
+	const char *why;
+	int rc = 0, line;
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->source, sizeof(out->source), "%s", path);
-	root = json_tokener_parse_verbose(text, &jerr);
-	if (!root) {
-		/* The literal null parses, as NULL with no error: say what it is. */
-		if (jerr == json_tokener_success)
+	if (json_doc_parse(text, &root, &line, &why)) {
+		/* The literal null: say what it is. */
+		if (!strncmp(why, "the JSON literal null", 21))
 			snprintf(err, errlen, "%s: a JSON null, not a pagehop baseline or check document", path);
 		else
-			snprintf(err, errlen, "%s: not JSON: %s", path, json_tokener_error_desc(jerr));
+			snprintf(err, errlen, "%s: not JSON: line %d: %s; expected one JSON object as pagehop baseline or check --format json writes it",
+				 path, line, why);
 		return -EINVAL;
 	}
 	prov = member(root, "provenance", json_type_object);
-	cmd = member(prov, "subcommand", json_type_string);
 	id = member(root, "identity", json_type_object);
 	key = member(id, "model_key", json_type_string);
 	figs = member(root, "figures", json_type_array);
-	if (!cmd || (strcmp(json_object_get_string(cmd), "baseline") && strcmp(json_object_get_string(cmd), "check"))) {
-		rc = fail(err, errlen, path, "not a pagehop baseline or check document");
-	} else if (!key || !*json_object_get_string(key)) {
+	rc = check_provenance(path, prov, err, errlen);
+	if (rc)
+		goto out;
+	if (!key || !*json_object_get_string(key)) {
 		rc = fail(err, errlen, path, "no identity.model_key");
 	} else if (!figs || !json_object_array_length(figs)) {
 		rc = fail(err, errlen, path, "no figures");
@@ -161,8 +303,17 @@ int baseline_parse(const char *path, const char *text, struct ph_hset *out, char
 	}
 	if (member(prov, "host", json_type_string))
 		snprintf(out->host, sizeof(out->host), "%s", json_object_get_string(member(prov, "host", json_type_string)));
-	for (size_t i = 0; i < json_object_array_length(figs) && !rc; i++)
+	for (size_t i = 0; i < json_object_array_length(figs) && !rc; i++) {
 		rc = parse_figure(path, json_object_array_get_idx(figs, i), (int)i, out, err, errlen);
+		/* One figure twice: which would be the reference? */
+		for (int j = 0; !rc && j < out->nfigs - 1; j++) {
+			const struct ph_hfig *a = &out->figs[j], *b = &out->figs[out->nfigs - 1];
+
+			if (a->node == b->node && a->mem_node == b->mem_node && !strcmp(a->name, b->name))
+				rc = fail(err, errlen, path, "figures[%zu]: %s of node %d to %d twice; expected each figure once",
+					  i, b->name, b->node, b->mem_node);
+		}
+	}
 	set = member(root, "settings", json_type_object);
 	if (!rc && set) {
 		json_object_object_foreach(set, k, v) {
@@ -171,12 +322,19 @@ int baseline_parse(const char *path, const char *text, struct ph_hset *out, char
 		}
 	}
 	nodes = member(root, "nodes", json_type_array);
+	if (!rc && present(root, "nodes") && !nodes)
+		rc = fail(err, errlen, path, "nodes: expected an array of objects");
 	for (size_t i = 0; !rc && nodes && i < json_object_array_length(nodes); i++) {
-		struct json_object *row = json_object_array_get_idx(nodes, i);
-		double id_, ncpus;
+		struct json_object *row = json_object_array_get_idx(nodes, i), *v;
+		int64_t ncpus;
+		int nid;
 
-		if (number(row, "node", &id_) && number(row, "ncpus", &ncpus))
-			hset_add_node(out, (int)id_, (int)ncpus);
+		if (!json_object_is_type(row, json_type_object) || !node_member(row, "node", &nid) ||
+		    !json_object_object_get_ex(row, "ncpus", &v) || !json_int(v, 0, INT_MAX, &ncpus))
+			rc = fail(err, errlen, path, "nodes[%zu]: expected node, a node id 0 to %d, and ncpus, a count",
+				  i, PH_MAX_NODES - 1);
+		else
+			hset_add_node(out, nid, (int)ncpus);
 	}
 out:
 	json_object_put(root);

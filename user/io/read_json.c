@@ -76,6 +76,14 @@ int json_doc_parse(const char *text, json_object **root, int *line, const char *
 	*root = json_tokener_parse_ex(tok, text, (int)len);
 	jerr = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
+	/* A bare literal ("null", "1") is whole only once json-c sees the end. */
+	if (jerr == json_tokener_continue) {
+		*root = json_tokener_parse_ex(tok, "", 1);
+		if (json_tokener_get_error(tok) == json_tokener_success)
+			jerr = json_tokener_success;
+		else
+			*root = NULL;
+	}
 	json_tokener_free(tok);
 	if (jerr == json_tokener_success)
 		while (end < len && isspace((unsigned char)text[end]))
