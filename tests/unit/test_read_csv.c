@@ -168,6 +168,26 @@ static void test_csv_errors(void **state)
 {
 	(void)state;
 	expect_csv_error("", PH_FIGURE_DEFAULT, "x.csv: no matrix; expected '# pagehop matrix'");
+	/* One metric a matrix, alone on its line (a remark in parentheses aside). */
+	expect_csv_error("# pagehop matrix\n# metric: bandwidth_GBps\n# metric: latency_ns\nnode,0\n0,1\n",
+			 PH_FIGURE_DEFAULT,
+			 "x.csv:3: a second '# metric:' line for the matrix whose metric line 2 gave; expected one");
+	expect_csv_error("# pagehop matrix\n# metric: bandwidth_GBps latency_ns\nnode,0\n0,1\n", PH_FIGURE_DEFAULT,
+			 "x.csv:2: 'latency_ns' after the metric bandwidth_GBps; expected the metric alone, or a remark in parentheses");
+	/* Rows said to be of both kinds: which is it? */
+	expect_csv_error("# pagehop matrix\n# metric: latency_ns\n# orientation: mem-rows\n"
+			 "# rows: cpu node, columns: memory node\nnode,0\n0,1\n", PH_FIGURE_DEFAULT,
+			 "x.csv:4: '# rows: cpu node, columns: memory node' says the rows are CPU nodes, but line 3 says memory nodes");
+	expect_csv_error("# pagehop matrix\n# metric: latency_ns\n# rows: memory node\n"
+			 "# orientation: cpu-rows\nnode,0\n0,1\n", PH_FIGURE_DEFAULT,
+			 "x.csv:4: '# orientation: cpu-rows' says the rows are CPU nodes, but line 3 says memory nodes");
+	/* Said of no matrix, or among the rows: it would be lost. */
+	expect_csv_error("# orientation: mem-rows\n# pagehop matrix\n# metric: latency_ns\nnode,0,1\n0,1,2\n1,2,1\n",
+			 PH_FIGURE_DEFAULT,
+			 "x.csv:1: '# orientation: mem-rows' before any '# pagehop matrix'; expected it after '# pagehop matrix' and before the 'node,...' header");
+	expect_csv_error("# pagehop matrix\n# metric: latency_ns\nnode,0,1\n0,1,2\n# rows: memory node\n1,2,1\n",
+			 PH_FIGURE_DEFAULT,
+			 "x.csv:5: '# rows: memory node' among the rows of the matrix from line 1; expected it before the matrix's 'node,...' header");
 	expect_csv_error("node,0,1\n0,1,2\n", PH_FIGURE_DEFAULT,
 			 "x.csv:1: a 'node,...' header with no '# metric:' line before it");
 	expect_csv_error("# pagehop matrix\nnode,0,1\n0,1,2\n", PH_FIGURE_DEFAULT,

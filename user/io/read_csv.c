@@ -140,6 +140,7 @@ struct csv_block {
 	struct ph_nmatrix *m;
 	enum ph_orient orient;	/* what the block said its rows are */
 	int orient_line;	/* where ("# rows:", "# orientation:"); 0: its corner */
+	int metric_line;	/* of its "# metric:" line; 0: none */
 	bool tsv;		/* tab-separated, a "MEM CPU" corner */
 };
 
@@ -392,9 +393,14 @@ int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 				continue;
 			}
 			if (line[0] == '#') {
+				enum ph_orient o;
+
 				if (comment_value(line, "metric"))
 					ret = read_err(err, errlen, "%s:%d: a '# metric:' line among the rows of the matrix from line %d; expected a blank line or '# pagehop matrix' before the next matrix",
 						       path, ln, cur->line);
+				else if (orient_comment(line, &o) > 0)
+					ret = read_err(err, errlen, "%s:%d: '%s' among the rows of the matrix from line %d; expected it before the matrix's 'node,...' header",
+						       path, ln, line, cur->line);
 				else if (is_block_start(line) || comment_value(line, "table") ||
 					 comment_value(line, "section"))
 					state = OUT;	/* handled below */
@@ -428,6 +434,14 @@ int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 				if (is_block_start(line))
 					continue;
 			} else {
+				enum ph_orient o;
+
+				/* Said of no matrix, it would be lost: the rows read as CPU nodes. */
+				if (line[0] == '#' && orient_comment(line, &o) > 0) {
+					ret = read_err(err, errlen, "%s:%d: '%s' before any '# pagehop matrix'; expected it after '# pagehop matrix' and before the 'node,...' header",
+						       path, ln, line);
+					break;
+				}
 				if (!stray_header && !strncasecmp(line, "node,", 5))
 					stray_header = ln;
 				continue;
@@ -441,27 +455,50 @@ int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 				ret = read_err(err, errlen, "%s:%d: a new '# pagehop matrix' before the matrix from line %d had its 'node,...' header",
 					       path, ln, cur->line);
 			} else if ((v = comment_value(line, "metric"))) {
-				char word[32];
+				char word[32] = "";
+				int wl = 0;
+				const char *rest;
 
-				/* The first word: "bandwidth_GBps   (or latency_ns...)" is still bandwidth. */
-				sscanf(v, "%31s", word);
-				cur->metric = *v ? metric_parse(word) : 0;
-				if (!cur->metric)
+				/*
+				 * One metric a matrix: a second would change what is
+				 * analysed.  After it only a remark in parentheses, as
+				 * docs/slit.md's template has one.
+				 */
+				sscanf(v, "%31s%n", word, &wl);
+				for (rest = v + wl; *rest == ' ' || *rest == '\t'; rest++)
+					;
+				if (cur->metric_line)
+					ret = read_err(err, errlen, "%s:%d: a second '# metric:' line for the matrix whose metric line %d gave; expected one",
+						       path, ln, cur->metric_line);
+				else if (!(cur->metric = *v ? metric_parse(word) : 0))
 					ret = read_err(err, errlen, "%s:%d: unknown metric '%s'; expected latency_ns, bandwidth_GBps or distance",
 						       path, ln, v);
+				else if (*rest && *rest != '(')
+					ret = read_err(err, errlen, "%s:%d: '%s' after the metric %s; expected the metric alone, or a remark in parentheses",
+						       path, ln, rest, word);
+				cur->metric_line = ln;
 			} else if ((v = comment_value(line, "name"))) {
 				free(cur->name);
 				cur->name = xstrdup(v);
 			} else if ((v = comment_value(line, "source"))) {
 				free(cur->source);
 				cur->source = xstrdup(v);
-			} else if ((ret = orient_comment(line, &cur->orient)) < 0) {
-				ret = read_err(err, errlen, "%s:%d: '%s': expected '# orientation: cpu-rows' or 'mem-rows', or '# rows: cpu node' or 'memory node'",
-					       path, ln, line);
 			} else {
-				if (ret)
+				enum ph_orient o = 0;
+
+				ret = orient_comment(line, &o);
+				if (ret < 0)
+					ret = read_err(err, errlen, "%s:%d: '%s': expected '# orientation: cpu-rows' or 'mem-rows', or '# rows: cpu node' or 'memory node'",
+						       path, ln, line);
+				else if (ret && cur->orient_line && o != cur->orient)
+					ret = read_err(err, errlen, "%s:%d: '%s' says the rows are %s nodes, but line %d says %s nodes",
+						       path, ln, line, o == PH_ORIENT_MEM_ROWS ? "memory" : "CPU",
+						       cur->orient_line, cur->orient == PH_ORIENT_MEM_ROWS ? "memory" : "CPU");
+				else if (ret) {
+					cur->orient = o;
 					cur->orient_line = ln;
-				ret = 0;
+					ret = 0;
+				}
 			}
 			continue;
 		}
