@@ -4,7 +4,8 @@
 # device, 20 MB, standard input): exit 2, one line on stderr naming what is
 # wrong, nothing on stdout, nothing blocked.  Again under ASan+UBSan
 # (build/asan/pagehop, made by 'make unit-asan') when it is built: no
-# sanitizer report.  The README's table says what each file's message holds.
+# sanitizer report.  The README's table says what each file's message holds;
+# saved baselines (*.baseline.json) go through "pagehop compare", which reads them.
 . "$(dirname "$0")/lib.sh"
 
 ROOT=${PAGEHOP_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -60,6 +61,7 @@ while IFS=$'\t' read -r f want; do
 	case $f in
 	*.numactl.txt) refused "$f" "$want" slit --input "$GOOD_CSV" --slit "$BAD/$f" ;;
 	*.hmat) refused "$f" "--hmat-table $want" slit --input "$GOOD_CSV" --hmat-table "$BAD/$f" ;;
+	*.baseline.json) refused "$f" "$want" compare "$BAD/$f" ;;
 	*) refused "$f" "$want" slit --input "$BAD/$f" ;;
 	esac
 done <"$TMP/table"

@@ -2,7 +2,8 @@
 /*
  * test_parse_corpus.c - every sample under tests/data (slit/, shared/,
  * golden/, hmat/ and the hand-made bad/) through the parsers of "pagehop
- * slit" (text inputs, SLIT, and the binary HMAT of --hmat-table),
+ * slit" (text inputs, SLIT, and the binary HMAT of --hmat-table) and the
+ * baseline reader of "pagehop check" and "pagehop compare",
  * cut at every byte and with bytes changed, in process: thousands of
  * inputs a second, where the real command would take a run each.  Built
  * with ASan+UBSan by 'make unit-asan', where any memory error, undefined
@@ -18,6 +19,7 @@
 #include "unit.h"
 
 #include "acpi_hmat.h"
+#include "read_baseline.h"
 #include "read_csv.h"
 #include "read_input.h"
 #include "read_json.h"
@@ -39,22 +41,26 @@ static const char *const dirs[] = {
 	"tests/data/bad",
 };
 
+/* A saved check document, the baseline reader's sample. */
+static const char baseline_sample[] = "tests/data/compare/host01.json";
+
 /* The whole samples that parse, and with which parser. */
 static const struct {
 	const char *path;
-	bool input, slit, hmat;
+	bool input, slit, hmat, baseline;
 } good[] = {
-	{ "tests/data/slit/matrix-2node.json", true, false, false },
-	{ "tests/data/slit/matrix-4node-cxl.json", true, false, false },
-	{ "tests/data/slit/flat-4node.matrix.csv", true, false, false },
-	{ "tests/data/slit/slit-10-11.numactl.txt", false, true, false },
-	{ "tests/data/slit/slit-10-16-22.numactl.txt", false, true, false },
-	{ "tests/data/shared/amd-6220-4node.matrix.csv", true, false, false },
-	{ "tests/data/shared/intel-e5-2643-2node.matrix.csv", true, false, false },
-	{ "tests/data/shared/amd-6220-4node.numactl.txt", false, true, false },
-	{ "tests/data/shared/intel-e5-2643-2node.numactl.txt", false, true, false },
-	{ "tests/data/golden/output.txt", false, true, false },	/* its "node distances:" table */
-	{ "tests/data/hmat/qemu-4node-odd.hmat", false, false, true },
+	{ baseline_sample, false, false, false, true },
+	{ "tests/data/slit/matrix-2node.json", true, false, false, false },
+	{ "tests/data/slit/matrix-4node-cxl.json", true, false, false, false },
+	{ "tests/data/slit/flat-4node.matrix.csv", true, false, false, false },
+	{ "tests/data/slit/slit-10-11.numactl.txt", false, true, false, false },
+	{ "tests/data/slit/slit-10-16-22.numactl.txt", false, true, false, false },
+	{ "tests/data/shared/amd-6220-4node.matrix.csv", true, false, false, false },
+	{ "tests/data/shared/intel-e5-2643-2node.matrix.csv", true, false, false, false },
+	{ "tests/data/shared/amd-6220-4node.numactl.txt", false, true, false, false },
+	{ "tests/data/shared/intel-e5-2643-2node.numactl.txt", false, true, false, false },
+	{ "tests/data/golden/output.txt", false, true, false, false },	/* its "node distances:" table */
+	{ "tests/data/hmat/qemu-4node-odd.hmat", false, false, true, false },
 };
 
 /* Bytes a flip writes: the parsers' delimiters, and what text must not hold. */
@@ -195,10 +201,26 @@ static bool starts_json(const char *buf, size_t len)
 	return i < len && buf[i] == '{';
 }
 
+/* An accepted baseline: node ids in range, every reference one a ratio can be taken to. */
+static void check_baseline(const struct ph_hset *b)
+{
+	for (int i = 0; i < b->nfigs; i++) {
+		const struct ph_hfig *f = &b->figs[i];
+		bool flag = !strcmp(f->unit, "bool");
+
+		if (!node_ok(f->node) || !node_ok(f->mem_node))
+			corpus_fail("accepted a baseline figure of node %d to %d", f->node, f->mem_node);
+		if (!isfinite(f->value) || (flag ? f->value != 0 && f->value != 1 : !(f->value >= 1e-300)))
+			corpus_fail("accepted the reference %g %s", f->value, f->unit);
+		if (!(f->ci_lo >= 0) || !(f->ci_lo <= f->ci_hi) || !isfinite(f->ci_hi))
+			corpus_fail("accepted the CI [%g, %g]", f->ci_lo, f->ci_hi);
+	}
+}
+
 /*
  * buf[0..len) through input_parse (figure cycling with seq) and
- * slit_parse and acpi_hmat_parse.  Returns a bit per parser that accepted
- * it: 1 input, 2 slit, 4 hmat.
+ * slit_parse and acpi_hmat_parse and baseline_parse.  Returns a bit per
+ * parser that accepted it: 1 input, 2 slit, 4 hmat, 8 baseline.
  */
 static int parse_both(const char *buf, size_t len, unsigned seq)
 {
@@ -209,7 +231,8 @@ static int parse_both(const char *buf, size_t len, unsigned seq)
 	struct ph_input in;
 	struct ph_slit *s = (struct ph_slit *)&in;	/* must be reset */
 	struct ph_acpi_hmat h;
-	char err[512];
+	struct ph_hset b;
+	char err[512], *text;
 	int ret, accepted = 0;
 
 	cur_len = len;
@@ -257,6 +280,25 @@ static int parse_both(const char *buf, size_t len, unsigned seq)
 		acpi_hmat_free(&h);
 		accepted |= 4;
 	}
+	/* The baseline reader takes a C string, as its loader hands it one. */
+	err[0] = '\0';
+	text = xmalloc(len + 1);
+	memcpy(text, buf, len);
+	text[len] = '\0';
+	ret = baseline_parse("c.base", text, &b, err, sizeof(err));
+	free(text);
+	tally.parses++;
+	if (ret) {
+		tally.refused++;
+		check_error(ret, "c.base", err);
+		if (b.figs || b.nodes || b.settings)
+			corpus_fail("refused a baseline, but left figures behind");
+	} else {
+		tally.ok++;
+		check_baseline(&b);
+		hset_free(&b);
+		accepted |= 8;
+	}
 	return accepted;
 }
 
@@ -282,13 +324,14 @@ static void corpus_file(const char *path, bool bad)
 	whole = parse_both(buf, len, 0);
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++)
 		if (!strcmp(good[i].path, path) &&
-		    whole != ((good[i].input ? 1 : 0) | (good[i].slit ? 2 : 0) | (good[i].hmat ? 4 : 0)))
-			corpus_fail("whole sample: accepted by parsers %d (1 input_parse, 2 slit_parse, 4 acpi_hmat_parse); expected %s%s%s",
+		    whole != ((good[i].input ? 1 : 0) | (good[i].slit ? 2 : 0) | (good[i].hmat ? 4 : 0) |
+			      (good[i].baseline ? 8 : 0)))
+			corpus_fail("whole sample: accepted by parsers %d (1 input_parse, 2 slit_parse, 4 acpi_hmat_parse, 8 baseline_parse); expected %s%s%s%s",
 				    whole, good[i].input ? "input_parse" : "", good[i].slit ? "slit_parse" : "",
-				    good[i].hmat ? "acpi_hmat_parse" : "");
+				    good[i].hmat ? "acpi_hmat_parse" : "", good[i].baseline ? "baseline_parse" : "");
 	if (bad && whole)
 		corpus_fail("a bad file accepted by %s", whole & 1 ? "input_parse" : whole & 2 ? "slit_parse"
-			    : "acpi_hmat_parse");
+			    : whole & 4 ? "acpi_hmat_parse" : "baseline_parse");
 
 	/* Cut at every byte.  A copy of exactly len bytes, so that ASan sees any read past it. */
 	for (size_t n = 0; n < len; n++) {
@@ -301,6 +344,8 @@ static void corpus_file(const char *path, bool bad)
 			corpus_fail("cut short and still accepted by input_parse");
 		if ((whole & 2) && cut_must_fail(cut, n, 0, false))
 			corpus_fail("cut short and still accepted by slit_parse");
+		if ((whole & 8) && cut_must_fail(cut, n, json_end, true))
+			corpus_fail("cut short and still accepted by baseline_parse");
 		/* Any cut of an HMAT is shorter than its header's length. */
 		if ((whole & 4) && n < len)
 			corpus_fail("cut short and still accepted by acpi_hmat_parse");
@@ -352,6 +397,8 @@ static void test_corpus(void **state)
 		}
 		free(names);
 	}
+	corpus_file(baseline_sample, false);
+	files++;
 	/* The table's samples were all found. */
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++)
 		assert_int_equal(access(good[i].path, R_OK), 0);
