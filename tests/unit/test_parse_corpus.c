@@ -131,6 +131,8 @@ static void check_slit(const struct ph_slit *s)
 static void check_input(const struct ph_input *in)
 {
 	check_matrix(in->m);
+	if (in->note && (strncmp(in->note, "c.in:", 5) || strchr(in->note, '\n')))
+		corpus_fail("a note that is not one line naming the input: %s", in->note);
 	if (!in->path || !in->figure)
 		corpus_fail("accepted without a path or a figure");
 	if (in->slit)

@@ -164,6 +164,33 @@ static void test_csv_output_layer_roundtrip(void **state)
 	free(buf);
 }
 
+/*
+ * Header nodes with no row after the last one: memory-only nodes, or a
+ * file cut after a whole row.  Read, and said; a square matrix says nothing.
+ */
+static void test_csv_cut_note(void **state)
+{
+	struct ph_input in;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(input_parse_csv("x.csv", "# pagehop matrix\n# metric: latency_ns\nnode,0,1,2,3\n"
+					 "0,90,140,200,210\n1,140,90,210,200\n", PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	assert_int_equal(in.m->nrows, 2);
+	assert_int_equal(in.m->ncols, 4);
+	assert_string_equal(in.note, "x.csv:3: the header names 4 nodes and the matrix has 2 rows: nodes 2, 3, after the last row, have none; memory-only nodes have none, and so has a file cut after a whole row: which, the file cannot tell");
+	input_free(&in);
+	assert_int_equal(input_parse_csv("x.csv", "# metric: latency_ns\nnode,0,1\n0,90,140\n1,140,90\n",
+					 PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	assert_null(in.note);
+	input_free(&in);
+	/* A node without a row before the last row: no cut loses that one. */
+	assert_int_equal(input_parse_csv("x.csv", "# metric: latency_ns\nnode,0,1,2\n0,90,140,200\n2,200,140,90\n",
+					 PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	assert_null(in.note);
+	input_free(&in);
+}
+
 static void test_csv_errors(void **state)
 {
 	(void)state;
@@ -355,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_csv_forms),
 		cmocka_unit_test(test_csv_mem_rows),
 		cmocka_unit_test(test_csv_output_layer_roundtrip),
+		cmocka_unit_test(test_csv_cut_note),
 		cmocka_unit_test(test_csv_errors),
 		cmocka_unit_test(test_last_line_without_line_end),
 		cmocka_unit_test(test_csv_recorded_slit),

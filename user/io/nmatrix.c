@@ -367,6 +367,7 @@ void input_free(struct ph_input *in)
 	nmatrix_free(in->read_bw);
 	slit_free(in->slit);
 	free(in->hmat);
+	free(in->note);
 	memset(in, 0, sizeof(*in));
 }
 

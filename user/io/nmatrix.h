@@ -159,6 +159,9 @@ struct ph_input {
 	int ci_not_met;		/* cells of the figure whose CI target was missed */
 	enum ph_orient rows;	/* what the file said its rows are; m has CPU rows */
 	int rows_line;		/* where it said so (0: by its format) */
+	/* What the reader could not tell, one line naming the file; NULL if
+	 * nothing: the command says it on stderr and in its document. */
+	char *note;
 };
 
 /*

@@ -298,6 +298,42 @@ out:
 	return ret;
 }
 
+/*
+ * Header nodes without a row after the last row read, as the file has
+ * them: memory-only nodes (no CPUs) have no row where rows are CPU nodes,
+ * CPU-only ones where they are memory nodes, and neither have the rows a
+ * file cut just after a whole row lost; nothing in a CSV tells the two
+ * apart.  A note naming them, or NULL.
+ */
+static char *cut_note(const char *path, const struct csv_block *b)
+{
+	char ids[96] = "";
+	size_t l = 0;
+	int n = 0, last = b->row_ids[b->nrows - 1];
+
+	for (int c = 0; c < b->ncols; c++) {
+		bool has_row = false;
+
+		for (int r = 0; r < b->nrows && !has_row; r++)
+			has_row = b->row_ids[r] == b->col_ids[c];
+		if (has_row)
+			continue;
+		/* Before the last row: not what a cut after it loses. */
+		if (b->col_ids[c] < last)
+			return NULL;
+		n++;
+		if (l < sizeof(ids) - 16)
+			l += snprintf(ids + l, sizeof(ids) - l, "%s%d", l ? ", " : "", b->col_ids[c]);
+		else if (l < sizeof(ids) - 4)
+			l += snprintf(ids + l, sizeof(ids) - l, ", ...");
+	}
+	if (!n)
+		return NULL;
+	return xasprintf("%s:%d: the header names %d nodes and the matrix has %d rows: node%s %s, after the last row, ha%s none; %s nodes have none, and so has a file cut after a whole row: which, the file cannot tell",
+			 path, b->header_line, b->ncols, b->nrows, n == 1 ? "" : "s", ids, n == 1 ? "s" : "ve",
+			 b->orient == PH_ORIENT_MEM_ROWS ? "CPU-only (memoryless)" : "memory-only");
+}
+
 /* The block's matrix, from its rows. */
 static void csv_block_finish(struct csv_block *b)
 {
@@ -565,6 +601,7 @@ int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 	in->m = b[pick].m;
 	in->rows = b[pick].orient;
 	in->rows_line = b[pick].orient_line;
+	in->note = cut_note(path, &b[pick]);
 	b[pick].m = NULL;
 	/*
 	 * A recorded SLIT that is not one is refused, as in JSON: dropped, the

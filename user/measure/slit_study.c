@@ -322,6 +322,10 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 		goto out;
 	}
 	doc = doc_new("slit");
+	if (in->note) {
+		ph_warn("%s", in->note);
+		doc_note(doc, "%s", in->note);
+	}
 	slit_report(&job, &a, doc);
 	kernel_report(doc, a.slit_default ? a.slit_default : job.slit, &a.prop, job.m);
 	hmat_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit);
