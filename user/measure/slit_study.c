@@ -272,6 +272,16 @@ static int check_coverage(const struct ph_input *in, const struct ph_slit *s,
 	return rc;
 }
 
+/* Render the document; what the input could not tell is said on stderr too, once the run reports. */
+static int report(struct ph_doc *doc, enum ph_format fmt, const char *note, enum ph_verdict v)
+{
+	if (note)
+		ph_warn("%s", note);
+	if (doc_render(doc, fmt, stdout))
+		return PH_EXIT_FAIL;	/* said by main */
+	return verdict_exit(v);
+}
+
 /*
  * Analyse in (label is how the report names it) against the SLIT given, or
  * the one recorded with it; report, write the ACPI source, render.
@@ -322,10 +332,8 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 		goto out;
 	}
 	doc = doc_new("slit");
-	if (in->note) {
-		ph_warn("%s", in->note);
+	if (in->note)
 		doc_note(doc, "%s", in->note);
-	}
 	slit_report(&job, &a, doc);
 	kernel_report(doc, a.slit_default ? a.slit_default : job.slit, &a.prop, job.m);
 	hmat_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit);
@@ -339,10 +347,8 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 	    (p->hmat_acpi.path && hmat_emit(p, hmat, &job, doc)) ||
 	    (p->hwloc && hwloc_add(p->hwloc, &job, this_machine, doc)))
 		ret = PH_EXIT_USAGE;
-	else if (doc_render(doc, p->fmt, stdout))
-		ret = PH_EXIT_FAIL;	/* said by main */
 	else
-		ret = verdict_exit(a.verdict);
+		ret = report(doc, p->fmt, in->note, a.verdict);
 	doc_free(doc);
 	analysis_free(&a);
 out:
