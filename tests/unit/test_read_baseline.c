@@ -79,9 +79,12 @@ static void test_parse_refused(void **state)
 		  "b.json: provenance.tool: 'other'; expected \"pagehop\"" },
 		{ "{\"provenance\": {\"subcommand\": \"baseline\"}}", "b.json: provenance.tool: none; expected \"pagehop\"" },
 		{ "{\"provenance\": {\"tool\": \"pagehop\", \"version\": \"99.0\", \"subcommand\": \"baseline\"}}",
-		  "b.json: provenance.version: '99.0'; expected this pagehop's major and minor version, 0.1.0" },
+		  "b.json: provenance.version: '99.0'; expected this pagehop's release, 0.1.0, or an earlier one" },
+		/* An earlier release's baseline passes the version (and fails later, here for its key). */
+		{ "{\"provenance\": {\"tool\": \"pagehop\", \"version\": \"0.0.9\", \"subcommand\": \"baseline\"}}",
+		  "b.json: no identity.model_key" },
 		{ "{\"provenance\": {\"tool\": \"pagehop\", \"version\": 0.1, \"subcommand\": \"baseline\"}}",
-		  "b.json: provenance.version: not a string; expected this pagehop's major and minor version, 0.1.0" },
+		  "b.json: provenance.version: not a string; expected this pagehop's release, 0.1.0, or an earlier one" },
 		/* Figures pagehop measures, with their units and kinds. */
 		{ DOC("{\"figure\": \"latency_9k\", \"node\": 0, \"value\": 90, \"unit\": \"ns\", \"ci_lo\": 89, \"ci_hi\": 91}"),
 		  "b.json: figures[0].figure: 'latency_9k'; expected a figure pagehop measures (latency_4k, latency_2m, latency_hopN, bandwidth_triad, bandwidth_read, bandwidth_read_hopN, mem_total, hugepages_2m, hugepages_1g)" },

@@ -225,14 +225,19 @@ static int parse_figure(const char *path, struct json_object *row, int i, struct
 	return 0;
 }
 
-/* "0.1.0" and this pagehop's: the same major and minor version. */
-static bool same_version(const char *a, const char *b)
+/*
+ * "0.1.0" against this pagehop's: made by this release or an earlier one
+ * (major and minor no newer).  A baseline outlives upgrades: the fields
+ * later releases added are optional to the reader; a newer release's
+ * document may mean something this one cannot tell.
+ */
+static bool readable_version(const char *a, const char *b)
 {
 	unsigned am, an, bm, bn;
 	int end = 0;
 
 	return sscanf(a, "%u.%u%n", &am, &an, &end) == 2 && (!a[end] || a[end] == '.') &&
-	       sscanf(b, "%u.%u", &bm, &bn) == 2 && am == bm && an == bn;
+	       sscanf(b, "%u.%u", &bm, &bn) == 2 && (am < bm || (am == bm && an <= bn));
 }
 
 /* The provenance: pagehop's, a version this one reads, a baseline or a check. */
@@ -249,9 +254,9 @@ static int check_provenance(const char *path, struct json_object *prov, char *er
 		return fail(err, errlen, path, "provenance.tool: %s%s%s; expected \"pagehop\"", tool ? "'" : "",
 			    tool ? ph_shown(json_object_get_string(tool), 40, show, sizeof(show)) : "none",
 			    tool ? "'" : "");
-	/* Documents made by hand may leave it out; one of another release is not read. */
-	if (present(prov, "version") && (!ver || !same_version(json_object_get_string(ver), PAGEHOP_VERSION)))
-		return fail(err, errlen, path, "provenance.version: %s%s%s; expected this pagehop's major and minor version, %s",
+	/* Documents made by hand may leave it out; one of a newer release is not read. */
+	if (present(prov, "version") && (!ver || !readable_version(json_object_get_string(ver), PAGEHOP_VERSION)))
+		return fail(err, errlen, path, "provenance.version: %s%s%s; expected this pagehop's release, %s, or an earlier one",
 			    ver ? "'" : "", ver ? ph_shown(json_object_get_string(ver), 40, show, sizeof(show)) : "not a string",
 			    ver ? "'" : "", PAGEHOP_VERSION);
 	return 0;
