@@ -143,19 +143,19 @@ static void tiers_add(struct ph_doc *doc, const struct hmat_in *h, const struct 
 
 /* --emit-hmat: the proposal from the latency and read bandwidth the HMAT was compared with. */
 static int hmat_emit(const struct ph_slit_plan *p, const struct hmat_in *h,
-		     const struct ph_slit_job *job, struct ph_doc *doc)
+		     const struct ph_slit_job *job, struct ph_doc *doc, struct ph_outset *set)
 {
 	const bool lat = job->figure && strstr(job->figure, "latency");
 
 	return hmat_emit_acpi(&p->hmat_acpi, job->input,
 			      job->latency ? job->latency : lat ? job->m : NULL,
 			      job->read_bw ? job->read_bw : !lat ? job->m : NULL,
-			      h->path && !h->err ? &h->t : NULL, doc);
+			      h->path && !h->err ? &h->t : NULL, doc, set);
 }
 
 /* --hwloc: the latency and read bandwidth compared, as hwloc XML. */
 static int hwloc_add(const char *path, const struct ph_slit_job *job, bool this_machine,
-		     struct ph_doc *doc)
+		     struct ph_doc *doc, struct ph_outset *set)
 {
 	const bool lat = job->figure && strstr(job->figure, "latency");
 	const struct ph_nmatrix *l = job->latency ? job->latency : lat ? job->m : NULL;
@@ -167,7 +167,7 @@ static int hwloc_add(const char *path, const struct ph_slit_job *job, bool this_
 		ph_err("--hwloc %s: the input has neither a latency nor a read bandwidth matrix", path);
 		return -EINVAL;
 	}
-	if (hwloc_export(path, l, b, this_machine, why, sizeof(why))) {
+	if (hwloc_export(path, l, b, this_machine, set, why, sizeof(why))) {
 		ph_err("--hwloc %s: %s", path, why);
 		return -EINVAL;
 	}
@@ -285,8 +285,10 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 	struct ph_slit_job job;
 	struct ph_analysis a;
 	struct ph_acpi_slit fw;
+	struct ph_outset set = { 0 };
 	struct ph_doc *doc;
-	char err[512], fw_why[256], *slit_from = NULL;
+	char err[512], fw_why[256], why[256], *slit_from = NULL;
+	const char *failed = NULL;
 	int ret = PH_EXIT_USAGE;
 
 	memset(&job, 0, sizeof(job));
@@ -331,14 +333,20 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 		doc_note(doc, "%s%s%s: the table written rests on %d cell%s without the evidence for a verdict (lacking_evidence); measure longer (--time) before flashing it",
 			 p->acpi.path ? "--emit-acpi" : "", p->acpi.path && p->hmat_acpi.path ? " and " : "",
 			 p->hmat_acpi.path ? "--emit-hmat" : "", a.nlacking, a.nlacking == 1 ? "" : "s");
-	if ((p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc)) ||
-	    (p->hmat_acpi.path && hmat_emit(p, hmat, &job, doc)) ||
-	    (p->hwloc && hwloc_add(p->hwloc, &job, this_machine, doc)))
+	/* Every output rendered and staged beside its target first: a run that fails writes none. */
+	if ((p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc, &set)) ||
+	    (p->hmat_acpi.path && hmat_emit(p, hmat, &job, doc, &set)) ||
+	    (p->hwloc && hwloc_add(p->hwloc, &job, this_machine, doc, &set)))
 		ret = PH_EXIT_USAGE;
-	else if (doc_render(doc, p->fmt, stdout))
+	else if (outset_commit(&set, &failed, why, sizeof(why))) {
+		ph_err("%s: %s; %s", failed, why,
+		       set.n > 1 ? "the outputs before it in the order written are in place, the others are not" : "nothing written");
+		ret = PH_EXIT_FAIL;
+	} else if (doc_render(doc, p->fmt, stdout))
 		ret = PH_EXIT_FAIL;	/* said by main */
 	else
 		ret = verdict_exit(a.verdict);
+	outset_discard(&set);
 	doc_free(doc);
 	analysis_free(&a);
 out:
