@@ -381,13 +381,38 @@ int slit_study_file(const struct ph_slit_plan *p)
 	return rc;
 }
 
-/* One node, or no NUMA: the answer without measuring. */
+/*
+ * One node, or no NUMA: the answer without measuring.  An output asked for
+ * (--save, --emit-acpi, --emit-hmat, --hwloc) cannot be had: nothing is
+ * measured to save or propose, so each is named on stderr, nothing is
+ * written, and the exit is PH_EXIT_UNSUPPORTED, not the answer's 0.
+ */
 static int single_node(const struct ph_slit_plan *p, const struct ph_topology *t, bool numa)
 {
-	struct ph_doc *doc = doc_new("slit");
-	struct ph_section *s = doc_add_section(doc, "verdict", "verdict");
+	const char *why = numa ? "this machine has a single NUMA node, so slit measures nothing"
+			       : "this kernel has no NUMA support, so slit measures nothing";
+	const struct {
+		const char *opt, *path, *hint;
+	} outs[] = {
+		{ "--save", p->save, "; pagehop matrix --save FILE measures its one cell" },
+		{ "--emit-acpi", p->acpi.path, "; a SLIT of one node has nothing to propose" },
+		{ "--emit-hmat", p->hmat_acpi.path, "" },
+		{ "--hwloc", p->hwloc, "; lstopo --of xml gives the topology" },
+	};
+	struct ph_doc *doc;
+	struct ph_section *s;
+	bool refused = false;
 	int err;
 
+	for (size_t k = 0; k < ARRAY_SIZE(outs); k++)
+		if (outs[k].path) {
+			ph_err("%s %s: not written: %s%s", outs[k].opt, outs[k].path, why, outs[k].hint);
+			refused = true;
+		}
+	if (refused)
+		return PH_EXIT_UNSUPPORTED;
+	doc = doc_new("slit");
+	s = doc_add_section(doc, "verdict", "verdict");
 	section_str(s, "status", "nothing to compare");
 	section_int(s, "exit_code", PH_EXIT_OK);
 	section_str(s, "summary", numa
@@ -396,14 +421,6 @@ static int single_node(const struct ph_slit_plan *p, const struct ph_topology *t
 	section_int(s, "nodes", numa ? t->nnodes : 1);
 	if (numa && t->nnodes == 1)
 		section_int(s, "slit_0_0", t->distance[0]);
-	if (p->acpi.path)
-		doc_note(doc, "--emit-acpi: nothing written; a SLIT of one node has nothing to propose");
-	if (p->hmat_acpi.path)
-		doc_note(doc, "--emit-hmat: nothing written; on a single node nothing is measured");
-	if (p->hwloc)
-		doc_note(doc, "--hwloc %s: nothing written; on a single node nothing is measured (lstopo --of xml gives the topology)", p->hwloc);
-	if (p->save)
-		doc_note(doc, "--save %s: nothing written; on a single node nothing is measured", p->save);
 	err = doc_render(doc, p->fmt, stdout);
 	doc_free(doc);
 	/* A write error is said once, by main. */
