@@ -178,7 +178,8 @@ const struct ph_cmdspec cmd_slit_spec = {
 	"The exit status is the verdict, 0 consistent (or nothing to compare),\n"
 	"1 inconsistent, 3 in order but outside the tolerance, 5 cannot tell (a\n"
 	"cell with fewer than 6 samples or its CI target missed), unless\n"
-	"something failed: 'pagehop help' lists every code.\n",
+	"something failed: 'pagehop help' lists every code.  On one node an\n"
+	"output file asked for (--save, --emit-*, --hwloc) is not written: exit 4.\n",
 	.refused = slit_refused,
 };
 
