@@ -14,18 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The figure of m from node i to node t (NAN: not in m), in ps or MB/s. */
-static double measured_at(const struct ph_nmatrix *m, uint32_t i, uint32_t t)
-{
-	int r = -1, c = -1;
-
-	for (int k = 0; k < m->nrows && r < 0; k++)
-		r = (uint32_t)m->row_ids[k] == i ? k : -1;
-	for (int k = 0; k < m->ncols && c < 0; k++)
-		c = (uint32_t)m->col_ids[k] == t ? k : -1;
-	return r < 0 || c < 0 ? NAN : m->val[r * m->ncols + c] * 1000;
-}
-
 /* Every proposed entry, with the measured figure and the kernel's reading of it. */
 static void report_entries(struct ph_doc *doc, const struct ph_acpi_hmat *t,
 			   const struct ph_nmatrix *lat, const struct ph_nmatrix *bw)
@@ -55,7 +43,7 @@ static void report_entries(struct ph_doc *doc, const struct ph_acpi_hmat *t,
 				table_int(tb, r, "initiator", l->init[i]);
 				table_int(tb, r, "target", l->targ[c]);
 				table_num(tb, r, "measured",
-					  measured_at(m, l->init[i], l->targ[c]) / (is_lat ? 1000 : 1), "%.1f");
+					  hmat_measured(m, l->init[i], l->targ[c]) / (is_lat ? 1000 : 1), "%.1f");
 				table_int(tb, r, "entry", e);
 				table_int(tb, r, "base_unit", (long long)l->base_unit);
 				table_int(tb, r, "value", acpi_hmat_value(e, l->base_unit, l->data_type, 2));
@@ -72,7 +60,7 @@ static void span_of(const struct ph_hmat_lb *l, const struct ph_nmatrix *m,
 	*hi = 0;
 	for (uint32_t i = 0; i < l->ni; i++)
 		for (uint32_t c = 0; c < l->nt; c++) {
-			double v = measured_at(m, l->init[i], l->targ[c]);
+			double v = hmat_measured(m, l->init[i], l->targ[c]);
 
 			if (isfinite(v) && v > 0) {
 				*lo = fmin(*lo, v);
@@ -103,7 +91,7 @@ static int check_entries(const struct ph_acpi_hmat *t, const struct ph_nmatrix *
 
 		for (uint32_t i = 0; i < l->ni; i++)
 			for (uint32_t c = 0; c < l->nt; c++) {
-				double v = measured_at(m, l->init[i], l->targ[c]);
+				double v = hmat_measured(m, l->init[i], l->targ[c]);
 				uint16_t e = l->entry[i * l->nt + c];
 
 				if (!(isfinite(v) && v > 0)) {

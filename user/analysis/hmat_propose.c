@@ -193,3 +193,30 @@ int hmat_propose(const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,
 	}
 	return unknown;
 }
+
+double hmat_measured(const struct ph_nmatrix *m, uint32_t init, uint32_t targ)
+{
+	int r = init <= INT32_MAX ? nmatrix_row(m, (int)init) : -1;
+	int c = targ <= INT32_MAX ? nmatrix_col(m, (int)targ) : -1;
+
+	return r < 0 || c < 0 ? NAN : m->val[r * m->ncols + c] * 1000;
+}
+
+int hmat_propose_off(const struct ph_acpi_hmat *prop, const struct ph_nmatrix *lat,
+		     const struct ph_nmatrix *bw)
+{
+	int off = 0;
+
+	for (int k = 0; k < prop->nlb; k++) {
+		const struct ph_hmat_lb *l = &prop->lb[k];
+		const struct ph_nmatrix *m = acpi_hmat_is_latency(l->data_type) ? lat : bw;
+
+		for (uint32_t i = 0; i < l->ni; i++)
+			for (uint32_t c = 0; c < l->nt; c++) {
+				double v = hmat_measured(m, l->init[i], l->targ[c]);
+
+				off += known(v) && !hmat_entry_ok(v, l->entry[i * l->nt + c], l->base_unit);
+			}
+	}
+	return off;
+}

@@ -59,4 +59,14 @@ uint16_t hmat_entry(double v, uint64_t base);
 int hmat_propose(const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,
 		 const struct ph_acpi_hmat *fw, struct ph_acpi_hmat *out);
 
+/* The figure of m (ns or GB/s) from node init to node targ in ps or MB/s; NAN: not in m. */
+double hmat_measured(const struct ph_nmatrix *m, uint32_t init, uint32_t targ);
+/*
+ * The entries of prop (hmat_propose() of lat and bw) whose measured figure
+ * they do not hold within the bound: 0 when the proposal says what was
+ * measured, else the count of entries clamped or rounded beyond it.
+ */
+int hmat_propose_off(const struct ph_acpi_hmat *prop, const struct ph_nmatrix *lat,
+		     const struct ph_nmatrix *bw);
+
 #endif

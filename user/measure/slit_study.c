@@ -9,6 +9,7 @@
 #include "acpi_hmat.h"
 #include "acpi_slit.h"
 #include "hmat_emit.h"
+#include "hmat_propose.h"
 #include "hmat_report.h"
 #include "hmat_table.h"
 #include "hwloc_export.h"
@@ -105,6 +106,30 @@ static void hmat_add(struct ph_doc *doc, const struct hmat_in *h, const struct p
 }
 
 /*
+ * The proposed HMAT the tiers and weights are figured from is clamped where
+ * no base unit holds the measurement (hmat_propose.h): said, as --emit-hmat
+ * would refuse it.
+ */
+static void proposal_off_note(struct ph_doc *doc, const struct hmat_in *h,
+			      const struct ph_slit_job *job)
+{
+	const bool lat = job->figure && strstr(job->figure, "latency");
+	const struct ph_nmatrix *l = job->latency ? job->latency : lat ? job->m : NULL;
+	const struct ph_nmatrix *b = job->read_bw ? job->read_bw : !lat ? job->m : NULL;
+	struct ph_acpi_hmat prop;
+	int off;
+
+	if (!l && !b)
+		return;
+	hmat_propose(l, b, h->path && !h->err ? &h->t : NULL, &prop);
+	off = hmat_propose_off(&prop, l, b);
+	if (off)
+		doc_note(doc, "the proposed HMAT (memory_tiers, interleave_weights) has %d entr%s beyond 1%% of the measurement: no 16-bit entry base unit holds the whole matrix, so its proposed tiers and weights rest on clamped figures (--emit-hmat refuses such a table)",
+			 off, off == 1 ? "y" : "ies");
+	acpi_hmat_free(&prop);
+}
+
+/*
  * The memory tiers and weighted-interleave weights of the firmware's HMAT
  * (when one was read) and of the proposed one, by the rule of the running
  * kernel, or PAGEHOP_KERNEL's (a release string, for a report of another
@@ -139,6 +164,7 @@ static void tiers_add(struct ph_doc *doc, const struct hmat_in *h, const struct 
 			  job->latency ? job->latency : lat ? job->m : NULL,
 			  job->read_bw ? job->read_bw : !lat ? job->m : NULL, release, &sys);
 	wi_sysfs_free(&sys);
+	proposal_off_note(doc, h, job);
 }
 
 /* --emit-hmat: the proposal from the latency and read bandwidth the HMAT was compared with. */
