@@ -282,6 +282,8 @@ usage_error "1 node: hwloc refuses the distances" slit --input "$TMP/one/in.csv"
 	--emit-hmat "$TMP/one/h.asl" --emit-acpi "$TMP/one/s.asl" --hwloc "$TMP/one/x.xml"
 expect "1 node, the run failed: no output and no temporary left beside them" \
 	"$(ls -A "$TMP/one" | tr '\n' ' ')" "in.csv "
+usage_error "two outputs, one file" slit --input "$TMP/one/in.csv" --oem-id A --oem-table-id B \
+	--emit-hmat "$TMP/one/h.asl" --emit-acpi "$TMP/one/h.asl"
 # The same outputs, the hwloc one left out: all written.
 "$PAGEHOP" slit --input "$TMP/one/in.csv" --oem-id A --oem-table-id B \
 	--emit-hmat "$TMP/one/h.asl" --emit-acpi "$TMP/one/s.asl" >/dev/null 2>"$TMP/err"
