@@ -249,58 +249,6 @@ static void test_write_atomic(void **state)
 	assert_int_equal(write_file_atomic(path, "x", 1, why, sizeof(why)), -ENOENT);
 }
 
-/* Entries of dir other than . and .., hidden ones included. */
-static int entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)))
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	return n;
-}
-
-/* Outputs written together: staged files appear only at the commit, and a discard leaves nothing. */
-static void test_outset(void **state)
-{
-	char dir[] = "/tmp/pagehop-test-dir-XXXXXX", a[64], b[64], bad[64], buf[32], why[256];
-	struct ph_outset set = { 0 };
-	const char *failed = "x";
-	FILE *f;
-
-	(void)state;
-	assert_non_null(mkdtemp(dir));
-	snprintf(a, sizeof(a), "%s/a.asl", dir);
-	snprintf(b, sizeof(b), "%s/b.asl", dir);
-	snprintf(bad, sizeof(bad), "%s/none/c.xml", dir);
-	/* The third output fails: the two before it are removed, nothing is in place. */
-	assert_int_equal(outset_stage(&set, a, "A\n", 2, why, sizeof(why)), 0);
-	assert_int_equal(outset_stage(&set, b, "B\n", 2, why, sizeof(why)), 0);
-	assert_int_equal(entries(dir), 2);		/* the two temporaries */
-	assert_int_equal(outset_stage(&set, bad, "C", 1, why, sizeof(why)), -ENOENT);
-	outset_discard(&set);
-	assert_int_equal(entries(dir), 0);
-	/* All staged, then committed: both in place, no temporary left. */
-	assert_int_equal(outset_stage(&set, a, "A\n", 2, why, sizeof(why)), 0);
-	assert_int_equal(outset_stage(&set, b, "B\n", 2, why, sizeof(why)), 0);
-	assert_false(path_exists(a));
-	assert_int_equal(outset_commit(&set, &failed, why, sizeof(why)), 0);
-	assert_null(failed);
-	outset_discard(&set);
-	assert_int_equal(entries(dir), 2);
-	f = fopen(b, "r");
-	assert_non_null(f);
-	assert_non_null(fgets(buf, sizeof(buf), f));
-	fclose(f);
-	assert_string_equal(buf, "B\n");
-	unlink(a);
-	unlink(b);
-	rmdir(dir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,7 +260,6 @@ int main(void)
 		cmocka_unit_test(test_source_golden),
 		cmocka_unit_test(test_source_wide),
 		cmocka_unit_test(test_write_atomic),
-		cmocka_unit_test(test_outset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
