@@ -63,6 +63,40 @@ static void test_base_unit_bound(void **state)
 	assert_true(hmat_entry_ok(10000, 99, 101));		/* 9999: 0.01% off */
 	assert_false(hmat_entry_ok(10000, 0, 1));		/* 0 is no figure */
 	assert_false(hmat_entry_ok(4294967295.0, 42950, 100000));	/* product above 2^32 - 1 */
+	/* What the kernel reads of them: 77 x 16 = 1232 ps, 2 ns rounded up; 1e6 ps, 1000 ns. */
+	assert_int_equal(acpi_hmat_value(77, 16, PH_HMAT_ACCESS_LATENCY, 2), 2);
+	assert_int_equal(acpi_hmat_value(62500, 16, PH_HMAT_ACCESS_LATENCY, 2), 1000);
+}
+
+/*
+ * The proposal of a matrix no base unit holds is a clamped model, and
+ * hmat_propose_off() counts its entries beyond the bound: 1 ns local and
+ * 100000 ns remote at base 10000 ps (the power of ten that holds 1e8 ps)
+ * write both local cells as entry 1, 10 ns.  1.234 and 1000 ns: none.
+ */
+static void test_propose_off(void **state)
+{
+	const int ids[] = { 0, 1 };
+	struct ph_nmatrix *lat = nmatrix_new(PH_METRIC_LATENCY, 2, ids, 2, ids);
+	const double wide[] = { 1, 100000, 100000, 1 }, held[] = { 1.234, 1000, 1000, 1.234 };
+	struct ph_acpi_hmat t;
+
+	(void)state;
+	memcpy(lat->val, wide, sizeof(wide));
+	hmat_propose(lat, NULL, NULL, &t);
+	assert_int_equal(t.lb[0].base_unit, 10000);
+	assert_int_equal(t.lb[0].entry[0], 1);
+	assert_int_equal(t.lb[0].entry[1], 10000);
+	assert_int_equal(hmat_propose_off(&t, lat, NULL), 2);
+	acpi_hmat_free(&t);
+	memcpy(lat->val, held, sizeof(held));
+	hmat_propose(lat, NULL, NULL, &t);
+	assert_int_equal(t.lb[0].base_unit, 16);
+	assert_int_equal(t.lb[0].entry[0], 77);
+	assert_int_equal(t.lb[0].entry[1], 62500);
+	assert_int_equal(hmat_propose_off(&t, lat, NULL), 0);
+	acpi_hmat_free(&t);
+	nmatrix_free(lat);
 }
 
 /*
@@ -153,6 +187,7 @@ int main(void)
 		cmocka_unit_test(test_base_unit_bound),
 		cmocka_unit_test(test_propose),
 		cmocka_unit_test(test_propose_left_out),
+		cmocka_unit_test(test_propose_off),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
