@@ -107,9 +107,8 @@ static int check_entries(const struct ph_acpi_hmat *t, const struct ph_nmatrix *
 				}
 			}
 		if (nmiss) {
-			ph_err("--emit-hmat: %s from node %u to node %u was not measured%s%.0d%s; an HMAT entry cannot say so (0 is no information to Linux, 0xFFFF unreachable) and the rows and columns around it were measured: measure every pair of those nodes, or give a matrix without them; nothing written",
-			       acpi_hmat_data_name(l->data_type), mi, mt, nmiss > 1 ? " (and " : "",
-			       nmiss > 1 ? nmiss - 1 : 0, nmiss > 1 ? " more)" : "");
+			ph_err("--emit-hmat: %s from node %u to node %u was not measured (%d cell%s in all); an HMAT entry cannot say so (0 is no information to Linux, 0xFFFF unreachable) and the rows and columns around it were measured: measure every pair of those nodes, or give a matrix without them; nothing written",
+			       acpi_hmat_data_name(l->data_type), mi, mt, nmiss, nmiss == 1 ? "" : "s");
 			return -EINVAL;
 		}
 		if (!nbad)
