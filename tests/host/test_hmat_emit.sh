@@ -35,6 +35,52 @@ usage_error "--slit-table without --emit-acpi" slit --input "$IN" --emit-hmat "$
 	--oem-id A --oem-table-id B --slit-table "$TMP/SLIT"
 [ ! -e "$TMP/x.asl" ] && pass "nothing written on usage errors" || fail "$TMP/x.asl written"
 
+# ---- what 16-bit entries cannot hold: refused, nothing written ----
+# CSV latency matrices of nodes 0 and 1 (ns): local, remote, remote, local.
+lat() {
+	printf '# pagehop matrix\n# metric: latency_ns\n# rows: cpu node, columns: memory node\nnode,0,1\n0,%s,%s\n1,%s,%s\n' \
+		"$1" "$2" "$3" "$4" >"$TMP/$5.csv"
+}
+IDS=(--oem-id A --oem-table-id B)
+lat 1 100000 100000 1 wide
+usage_error "1 ns beside 100000 ns: no base unit holds both within 1%" slit --input "$TMP/wide.csv" --emit-hmat "$TMP/wide.asl" "${IDS[@]}"
+grep -q "from node 0 to node 0, 1 ns, would be written as 10 ns (entry 1 x base unit 10000 ps)" "$TMP/err" &&
+	pass "the refusal names the cell and what it would read" || fail "refusal: $(cat "$TMP/err")"
+"$PAGEHOP" slit --input "$TMP/wide.csv" >"$TMP/wide.out" 2>&1
+grep -q "the proposed HMAT (memory_tiers, interleave_weights) has 2 entries beyond 1% of the measurement" "$TMP/wide.out" &&
+	pass "without --emit-hmat, the views of the clamped proposal say so" || fail "no note: $(grep -i hmat "$TMP/wide.out" | head -3)"
+lat 1e300 1e301 1e301 1e300 huge
+usage_error "1e300 ns: beyond 2^32 - 1 ps" slit --input "$TMP/huge.csv" --emit-hmat "$TMP/huge.asl" "${IDS[@]}"
+grep -q "beyond what an HMAT entry x base unit can be (at most 2^32 - 1 = 4294967295 ps" "$TMP/err" &&
+	pass "the refusal says the limit" || fail "refusal: $(cat "$TMP/err")"
+lat 80 - 130 80 hole
+usage_error "a cell not measured among measured ones" slit --input "$TMP/hole.csv" --emit-hmat "$TMP/hole.asl" "${IDS[@]}"
+grep -q "access_latency from node 0 to node 1 was not measured" "$TMP/err" &&
+	pass "the refusal names the cell not measured" || fail "refusal: $(cat "$TMP/err")"
+[ ! -e "$TMP/wide.asl" ] && [ ! -e "$TMP/huge.asl" ] && [ ! -e "$TMP/hole.asl" ] &&
+	pass "nothing written for what cannot be represented" || fail "an .asl written: $(ls "$TMP")"
+# Node 1's row and column measured nowhere: left out, and said so.
+printf '# pagehop matrix\n# metric: latency_ns\n# rows: cpu node, columns: memory node\nnode,0,1\n0,80,-\n1,-,-\n' >"$TMP/out1.csv"
+"$PAGEHOP" slit --input "$TMP/out1.csv" --emit-hmat "$TMP/out1.asl" "${IDS[@]}" --format json >"$TMP/o1.json" 2>"$TMP/o1.err"
+expect "node 1 measured nowhere: one entry, node 0 to node 0" \
+	"$(jq -r '[.proposed_hmat[] | "\(.initiator)>\(.target)=\(.entry)x\(.base_unit)"] | join(" ")' "$TMP/o1.json")" "0>0=8000x10"
+grep -q "left out, nothing measured: initiator node(s) 1 target node(s) 1" "$TMP/out1.asl" &&
+	pass "the source's comment names what is left out" || fail "comment: $(head -n 12 "$TMP/out1.asl")"
+grep -q "access_latency left out, nothing measured: initiator node(s) 1 target node(s) 1" "$TMP/o1.json" &&
+	pass "the report notes what is left out" || fail "no note in $(head -c 300 "$TMP/o1.json")"
+# 1.234 ns beside 1000 ns: base 100 would write 1.2 ns (2.8% off); base 16 (the
+# smallest that holds 1e6 ps: 1e6 / 65534.5 = 15.26) gives 77 x 16 = 1232 ps
+# (0.16% off) and 62500 x 16 = 1e6 ps.
+lat 1.234 1000 1000 1.234 base16
+"$PAGEHOP" slit --input "$TMP/base16.csv" --emit-hmat "$TMP/b16.asl" "${IDS[@]}" --format json >"$TMP/b16.json" 2>"$TMP/b16.err"
+expect "1.234 and 1000 ns: written" "$?" 0
+expect "1.234 and 1000 ns: base unit 16 ps, entries 77 and 62500" \
+	"$(jq -r '[.proposed_hmat[] | "\(.entry)x\(.base_unit)"] | join(" ")' "$TMP/b16.json")" "77x16 62500x16 62500x16 77x16"
+grep -q "access_latency = the measured load latency, ps, entry base unit 16" "$TMP/b16.asl" &&
+	grep -q "Memory-side caches: none" "$TMP/b16.asl" &&
+	pass "the comment gives the base unit and says no cache is emitted" || fail "comment: $(head -n 12 "$TMP/b16.asl")"
+grep -q "Structure Type : 0002" "$TMP/b16.asl" && fail "a memory-side cache emitted" || pass "no memory-side cache structure"
+
 if ! command -v iasl >/dev/null; then
 	[ $_failed -eq 0 ] || finish
 	skip_test "iasl missing (acpica-tools, installed by scripts/install-deps.sh check): the --emit-hmat source was not compiled"
@@ -65,4 +111,10 @@ expect "iasl -d: base units" "$(sed -n 's/.*Entry Base Unit : \([0-9A-F]*\)$/\1/
 	"000000000000000A 0000000000000001 "
 expect "iasl -d: data types access latency, access bandwidth" \
 	"$(sed -n 's/.*Data Type : \([0-9A-F]*\)$/\1/p' "$TMP/h.dsl" | tr '\n' ' ')" "00 03 "
+
+# The base unit of 16 through iasl and back: compiled, disassembled, entries by hand.
+(cd "$TMP" && iasl b16.asl && iasl -d b16.aml) >"$TMP/b16.log" 2>&1
+expect "iasl: base unit 16 ps" "$(sed -n 's/.*Entry Base Unit : \([0-9A-F]*\)$/\1/p' "$TMP/b16.dsl")" "0000000000000010"
+expect "iasl: entries 77, 62500, 62500, 77 (0x4D, 0xF424)" \
+	"$(sed -n 's/.*Entry : \([0-9A-F]*\)$/\1/p' "$TMP/b16.dsl" | tr '\n' ' ')" "004D F424 F424 004D "
 finish

@@ -274,6 +274,22 @@ usage_error "--emit-acpi into a missing directory" slit "${AMD[@]}" --emit-acpi 
 usage_error "--emit-acpi with unknown entries" slit --input "$TMP/memonly.csv" --emit-acpi "$TMP/x.asl" --oem-id A --oem-table-id B
 [ ! -e "$TMP/x.asl" ] && pass "nothing written on usage errors" || fail "$TMP/x.asl written"
 
+# A run that fails writes none of its outputs: hwloc refuses the distances of
+# a 1-node input after the SLIT and the HMAT could have been written.
+mkdir "$TMP/one"
+printf '# pagehop matrix\n# metric: latency_ns\n# rows: cpu node, columns: memory node\nnode,0\n0,80\n' >"$TMP/one/in.csv"
+usage_error "1 node: hwloc refuses the distances" slit --input "$TMP/one/in.csv" --oem-id A --oem-table-id B \
+	--emit-hmat "$TMP/one/h.asl" --emit-acpi "$TMP/one/s.asl" --hwloc "$TMP/one/x.xml"
+expect "1 node, the run failed: no output and no temporary left beside them" \
+	"$(ls -A "$TMP/one" | tr '\n' ' ')" "in.csv "
+usage_error "two outputs, one file" slit --input "$TMP/one/in.csv" --oem-id A --oem-table-id B \
+	--emit-hmat "$TMP/one/h.asl" --emit-acpi "$TMP/one/h.asl"
+# The same outputs, the hwloc one left out: all written.
+"$PAGEHOP" slit --input "$TMP/one/in.csv" --oem-id A --oem-table-id B \
+	--emit-hmat "$TMP/one/h.asl" --emit-acpi "$TMP/one/s.asl" >/dev/null 2>"$TMP/err"
+expect "1 node without --hwloc: both tables written, nothing else" \
+	"$(ls -A "$TMP/one" | tr '\n' ' ')" "h.asl in.csv s.asl "
+
 # ---- --emit-acpi: the OEM fields of a SLIT table, compiled with iasl ----
 # QEMU's SLIT header: "BOCHS ", "BXPCSLIT", OEM revision 1 (then 2 nodes).
 printf 'SLIT\x30\x00\x00\x00\x01\x2cBOCHS BXPCSLIT\x01\x00\x00\x00BXPC\x01\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x0a\x15\x15\x0a' \

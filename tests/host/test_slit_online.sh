@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # test_slit_online.sh - "pagehop slit" without --input on this machine: on a
-# single node there is nothing to compare, which is the answer (exit 0).
+# single node there is nothing to compare, which is the answer (exit 0);
+# an output file asked for there cannot be had (exit 4).
 . "$(dirname "$0")/lib.sh"
 
 # --input is optional: without it slit measures this machine, and says so.
@@ -27,9 +28,15 @@ expect "single node, JSON: exit 0" "$?" 0
 expect "single node, JSON: status" "$(jq -r .verdict.status "$TMP/out.json")" "nothing to compare"
 expect "single node, JSON: exit code recorded" "$(jq -r .verdict.exit_code "$TMP/out.json")" 0
 
-# --emit-acpi has nothing to propose for one node: nothing written, still exit 0.
-"$PAGEHOP" slit --emit-acpi "$TMP/x.asl" >"$TMP/out" 2>"$TMP/err"
-expect "single node, --emit-acpi: exit 0" "$?" 0
-[ ! -e "$TMP/x.asl" ] && pass "single node, --emit-acpi: nothing written" || fail "$TMP/x.asl written"
+# An output asked for cannot be had on one node (nothing is measured): each is
+# named on stderr, nothing is written, and the exit is 4, not the answer's 0.
+for opt in --save --emit-acpi --emit-hmat --hwloc; do
+	"$PAGEHOP" slit $opt "$TMP/x.out" >"$TMP/out" 2>"$TMP/err"
+	expect "single node, $opt: exit 4 (not to be had here)" "$?" 4
+	[ ! -e "$TMP/x.out" ] && pass "single node, $opt: nothing written" || fail "single node, $opt: $TMP/x.out written"
+	grep -q -- "^pagehop slit: $opt $TMP/x.out: not written: this machine has a single NUMA node" "$TMP/err" &&
+		pass "single node, $opt: says why not" || fail "single node, $opt: stderr: $(cat "$TMP/err")"
+	expect "single node, $opt: nothing on stdout" "$(cat "$TMP/out")" ""
+done
 usage_error "single node: bad option still a usage error" slit --tolerance x
 finish

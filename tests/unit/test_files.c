@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_files.c - the one writer of output files (write_file_atomic) and its
+ * test_files.c - the one writer of output files (write_file_atomic, and
+ * outset_stage/commit for outputs written together) and its
  * check before measuring (output_path_check), in a private temporary
  * directory: what is refused (a symbolic link, a FIFO, a device, a
  * directory), what a planted symbolic link at the temporary name the old
@@ -295,6 +296,37 @@ static void test_check(void **state)
 }
 
 /* Temporaries go to $TMPDIR, or /tmp when it is unset or empty. */
+/*
+ * Outputs written together (outset_stage/commit/discard): the third of
+ * three fails, and the two staged before it leave nothing behind; all
+ * staged, nothing is in place before the commit, and everything after it.
+ */
+static void test_outset(void **state)
+{
+	struct ph_outset set = { 0 };
+	const char *failed = "x";
+	char why[256];
+
+	(void)state;
+	assert_int_equal(outset_stage(&set, in_dir("a.asl"), "A\n", 2, why, sizeof(why)), 0);
+	assert_int_equal(outset_stage(&set, in_dir("b.asl"), "B\n", 2, why, sizeof(why)), 0);
+	assert_int_equal(entries(), 2);		/* the two temporaries */
+	assert_int_equal(outset_stage(&set, in_dir("none/c.xml"), "C", 1, why, sizeof(why)), -ENOENT);
+	outset_discard(&set);
+	assert_int_equal(entries(), 0);
+	put(in_dir("b.asl"), "old\n", 0640);
+	assert_int_equal(outset_stage(&set, in_dir("a.asl"), "A\n", 2, why, sizeof(why)), 0);
+	assert_int_equal(outset_stage(&set, in_dir("b.asl"), "B\n", 2, why, sizeof(why)), 0);
+	assert_int_equal(access(in_dir("a.asl"), F_OK), -1);	/* not before the commit */
+	assert_string_equal(contents(in_dir("b.asl")), "old\n");
+	assert_int_equal(outset_commit(&set, &failed, why, sizeof(why)), 0);
+	assert_null(failed);
+	outset_discard(&set);
+	assert_int_equal(entries(), 2);
+	assert_string_equal(contents(in_dir("a.asl")), "A\n");
+	assert_string_equal(contents(in_dir("b.asl")), "B\n");
+}
+
 static void test_tmp_template(void **state)
 {
 	static const struct {
@@ -354,6 +386,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_target_directory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stdout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_outset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tmp_template, setup, teardown),
 	};
 

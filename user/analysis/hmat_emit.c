@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,29 +42,150 @@ static void report_entries(struct ph_doc *doc, const struct ph_acpi_hmat *t,
 				table_str(tb, r, "data_type", acpi_hmat_data_name(l->data_type));
 				table_int(tb, r, "initiator", l->init[i]);
 				table_int(tb, r, "target", l->targ[c]);
-				table_num(tb, r, "measured", m->val[i * l->nt + c] * (is_lat ? 1 : 1000), "%.1f");
+				table_num(tb, r, "measured",
+					  hmat_measured(m, l->init[i], l->targ[c]) / (is_lat ? 1000 : 1), "%.1f");
 				table_int(tb, r, "entry", e);
 				table_int(tb, r, "base_unit", (long long)l->base_unit);
-				if (e == PH_HMAT_ENTRY_NONE)
-					table_str(tb, r, "value", "none");
-				else
-					table_int(tb, r, "value", acpi_hmat_value(e, l->base_unit, l->data_type, 2));
+				table_int(tb, r, "value", acpi_hmat_value(e, l->base_unit, l->data_type, 2));
 				table_str(tb, r, "unit", is_lat ? "ns" : "MB/s");
 			}
 	}
 }
 
+/* The smallest and largest figure of a structure, in ps or MB/s. */
+static void span_of(const struct ph_hmat_lb *l, const struct ph_nmatrix *m,
+		    double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = 0;
+	for (uint32_t i = 0; i < l->ni; i++)
+		for (uint32_t c = 0; c < l->nt; c++) {
+			double v = hmat_measured(m, l->init[i], l->targ[c]);
+
+			if (isfinite(v) && v > 0) {
+				*lo = fmin(*lo, v);
+				*hi = fmax(*hi, v);
+			}
+		}
+}
+
+/*
+ * Refuse what the proposal cannot say as measured: a cell not measured in
+ * a row and column that are (an entry cannot say "not measured"), a figure
+ * beyond what an entry x base unit can be for the kernel, or one that no
+ * base unit holds with the others within the bound.  0, or -EINVAL after
+ * one line naming the first such cell and how many there are.
+ */
+static int check_entries(const struct ph_acpi_hmat *t, const struct ph_nmatrix *lat,
+			 const struct ph_nmatrix *bw)
+{
+	for (int k = 0; k < t->nlb; k++) {
+		const struct ph_hmat_lb *l = &t->lb[k];
+		const bool is_lat = acpi_hmat_is_latency(l->data_type);
+		const struct ph_nmatrix *m = is_lat ? lat : bw;
+		const char *unit = is_lat ? "ns" : "GB/s";
+		int nmiss = 0, nbad = 0;
+		uint32_t mi = 0, mt = 0, bi = 0, bt = 0;
+		double bv = 0, lo, hi;
+		uint16_t be = 0;
+
+		for (uint32_t i = 0; i < l->ni; i++)
+			for (uint32_t c = 0; c < l->nt; c++) {
+				double v = hmat_measured(m, l->init[i], l->targ[c]);
+				uint16_t e = l->entry[i * l->nt + c];
+
+				if (!(isfinite(v) && v > 0)) {
+					if (!nmiss++) {
+						mi = l->init[i];
+						mt = l->targ[c];
+					}
+				} else if (!hmat_entry_ok(v, e, l->base_unit) && !nbad++) {
+					bi = l->init[i];
+					bt = l->targ[c];
+					bv = v;
+					be = e;
+				}
+			}
+		if (nmiss) {
+			ph_err("--emit-hmat: %s from node %u to node %u was not measured (%d cell%s in all); an HMAT entry cannot say so (0 is no information to Linux, 0xFFFF unreachable) and the rows and columns around it were measured: measure every pair of those nodes, or give a matrix without them; nothing written",
+			       acpi_hmat_data_name(l->data_type), mi, mt, nmiss, nmiss == 1 ? "" : "s");
+			return -EINVAL;
+		}
+		if (!nbad)
+			continue;
+		span_of(l, m, &lo, &hi);
+		if (hi > (double)UINT32_MAX)
+			ph_err("--emit-hmat: %s from node %u to node %u, %g %s (%d entr%s in all): beyond what an HMAT entry x base unit can be (at most 2^32 - 1 = %u %s; the kernel drops more); nothing written",
+			       acpi_hmat_data_name(l->data_type), bi, bt, bv / 1000, unit, nbad,
+			       nbad == 1 ? "y" : "ies", UINT32_MAX, is_lat ? "ps" : "MB/s");
+		else
+			ph_err("--emit-hmat: %s from node %u to node %u, %g %s, would be written as %g %s (entry %u x base unit %llu %s): the matrix spans %g to %g %s, %.0f:1, and no base unit holds all of it in 16-bit entries within %g%% or half a unit (%d entr%s off); nothing written",
+			       acpi_hmat_data_name(l->data_type), bi, bt, bv / 1000, unit,
+			       (double)be * (double)l->base_unit / 1000, unit, be,
+			       (unsigned long long)l->base_unit, is_lat ? "ps" : "MB/s", lo / 1000, hi / 1000,
+			       unit, hi / lo, PH_HMAT_ROUND_REL * 100, nbad, nbad == 1 ? "y" : "ies");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "0 3" : the ids of m's rows (cols true: columns) that l leaves out, "" for none. */
+static char *left_out(const struct ph_nmatrix *m, const struct ph_hmat_lb *l, bool cols)
+{
+	char *s = xstrdup(""), *t;
+	int n = cols ? m->ncols : m->nrows;
+
+	for (int k = 0; k < n; k++) {
+		uint32_t id = (uint32_t)(cols ? m->col_ids[k] : m->row_ids[k]);
+		bool in = false;
+
+		for (uint32_t j = 0; j < (cols ? l->nt : l->ni); j++)
+			in |= (cols ? l->targ[j] : l->init[j]) == id;
+		if (in)
+			continue;
+		t = xasprintf("%s%s%u", s, *s ? " " : "", id);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* One line of the comment per structure: its figure, unit, base unit and what it leaves out. */
+static char *structures_text(const struct ph_acpi_hmat *t, const struct ph_nmatrix *lat,
+			     const struct ph_nmatrix *bw)
+{
+	char *s = xstrdup(""), *n;
+
+	for (int k = 0; k < t->nlb; k++) {
+		const struct ph_hmat_lb *l = &t->lb[k];
+		const bool is_lat = acpi_hmat_is_latency(l->data_type);
+		char *rows = left_out(is_lat ? lat : bw, l, false), *cols = left_out(is_lat ? lat : bw, l, true);
+
+		n = xasprintf("%s  %s = the measured %s, %s, entry base unit %llu%s%s%s%s%s\n", s,
+			      acpi_hmat_data_name(l->data_type), is_lat ? "load latency" : "read bandwidth",
+			      is_lat ? "ps" : "MB/s", (unsigned long long)l->base_unit,
+			      *rows || *cols ? "\n    left out, nothing measured:" : "",
+			      *rows ? " initiator node(s) " : "", rows,
+			      *cols ? " target node(s) " : "", cols);
+		free(s);
+		free(rows);
+		free(cols);
+		s = n;
+	}
+	return s;
+}
+
 int hmat_emit_acpi(const struct ph_acpi_out *o, const char *input,
 		   const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,
-		   const struct ph_acpi_hmat *fw, struct ph_doc *doc)
+		   const struct ph_acpi_hmat *fw, struct ph_doc *doc, struct ph_outset *set)
 {
 	struct ph_acpi_hmat prop;
 	struct ph_acpi_ids ids;
-	char from[PATH_MAX + 32], why[256], *comment, *text;
+	char from[PATH_MAX + 32], why[256], *comment, *text, *structs, *caches;
 	uint32_t table_rev = 0;
 	bool have_table;
 	struct ph_section *s;
-	int unknown, err;
+	int err;
 
 	if (!lat && !bw) {
 		ph_err("--emit-hmat: the input has neither a latency nor a read bandwidth matrix; nothing to propose");
@@ -71,25 +193,36 @@ int hmat_emit_acpi(const struct ph_acpi_out *o, const char *input,
 	}
 	if (acpi_emit_ids(o, "HMAT", "--hmat-table", &ids, from, sizeof(from), &table_rev, &have_table))
 		return -EINVAL;
-	unknown = hmat_propose(lat, bw, fw, &prop);
+	hmat_propose(lat, bw, fw, &prop);
+	if (check_entries(&prop, lat, bw)) {
+		acpi_hmat_free(&prop);
+		return -EINVAL;
+	}
+	structs = structures_text(&prop, lat, bw);
+	caches = prop.ncache
+		 ? xasprintf("the firmware's %d, without their SMBIOS handles", prop.ncache)
+		 : xstrdup("none (pagehop measures none; a firmware HMAT's would be kept)");
 	comment = xasprintf("HMAT proposed by pagehop slit from %s.\n"
 			    "OEM ID and OEM table ID from %s%s.\n"
-			    "Proximity domain i is node i.  Entries of the memory hierarchy:\n"
-			    "%s%s"
-			    "Memory proximity domains and memory-side caches: %s.\n\n"
+			    "Proximity domain i is node i.  Entries of the memory hierarchy, each\n"
+			    "entry x base unit within %g%% of the measured figure or within half a unit:\n"
+			    "%s"
+			    "Every entry is a measured figure: none is 0 (no information).\n"
+			    "Memory proximity domain attributes: %s.\n"
+			    "Memory-side caches: %s.\n\n"
 			    "Compile with iasl (acpica-tools): iasl %s writes the .aml beside it.\n"
 			    "Try it without reflashing (CONFIG_ACPI_TABLE_UPGRADE): put the .aml as\n"
 			    "kernel/firmware/acpi/hmat.aml in an uncompressed cpio in front of the\n"
 			    "initrd; see docs/slit.md.",
 			    input, from, have_table && !o->have_rev ? ", OEM revision raised by one" : "",
-			    lat ? "  access latency = the measured load latency (ps x base unit)\n" : "",
-			    bw ? "  access bandwidth = the measured read bandwidth (MB/s x base unit)\n" : "",
-			    fw && (fw->nmpda || fw->ncache)
-			    ? "the firmware's, caches without their SMBIOS handles"
-			    : "one per memory node, its own initiator when it has CPUs",
-			    o->path);
+			    PH_HMAT_ROUND_REL * 100, structs,
+			    fw && fw->nmpda ? "the firmware's"
+			    : "one per memory node measured, its own initiator when it has CPUs",
+			    caches, o->path);
 	text = acpi_hmat_source(&ids, &prop, comment);
-	err = write_file_atomic(o->path, text, strlen(text), why, sizeof(why));
+	err = outset_stage(set, o->path, text, strlen(text), why, sizeof(why));
+	free(structs);
+	free(caches);
 	free(comment);
 	free(text);
 	if (err) {
@@ -102,11 +235,20 @@ int hmat_emit_acpi(const struct ph_acpi_out *o, const char *input,
 	section_int(s, "domains", prop.nmpda);
 	section_int(s, "structures", prop.nlb);
 	section_int(s, "caches", prop.ncache);
-	section_int(s, "entries_without_information", unknown);
+	section_str(s, "rounding", "each entry x base unit within 1% of the measured figure, or within half a unit (0.5 ps, 0.5 MB/s)");
 	report_entries(doc, &prop, lat, bw);
-	if (unknown)
-		doc_note(doc, "--emit-hmat: %d entr%s not measured: written as 0, no information",
-			 unknown, unknown == 1 ? "y" : "ies");
+	for (int k = 0; k < prop.nlb; k++) {
+		const struct ph_hmat_lb *l = &prop.lb[k];
+		const struct ph_nmatrix *m = acpi_hmat_is_latency(l->data_type) ? lat : bw;
+		char *rows = left_out(m, l, false), *cols = left_out(m, l, true);
+
+		if (*rows || *cols)
+			doc_note(doc, "--emit-hmat: %s left out, nothing measured:%s%s%s%s",
+				 acpi_hmat_data_name(l->data_type), *rows ? " initiator node(s) " : "", rows,
+				 *cols ? " target node(s) " : "", cols);
+		free(rows);
+		free(cols);
+	}
 	if (prop.ncache)
 		doc_note(doc, "--emit-hmat: the firmware's %d memory-side cache%s kept without SMBIOS handles",
 			 prop.ncache, prop.ncache == 1 ? "" : "s");

@@ -15,13 +15,17 @@
 
 /*
  * Propose from lat (ns) and bw (GB/s), either may be NULL, keeping fw's
- * domains and caches (fw NULL: none read), write the source to o->path
- * (o->table: the HMAT the IDs come from) and report it in doc: section
- * "acpi_hmat", table "proposed_hmat" (every entry, with the figure the
- * kernel will read from it).  0, or -EINVAL after one line on stderr.
+ * domains and caches (fw NULL: none read), stage the source for o->path
+ * in set (o->table: the HMAT the IDs come from; the caller commits it)
+ * and report it in doc: section "acpi_hmat", table "proposed_hmat" (every
+ * entry, with the figure the kernel will read from it).  0, or -EINVAL
+ * after one line on stderr, nothing staged: among the reasons a figure
+ * no entry holds within the bound of hmat_propose.h, or a cell not
+ * measured in a row and column that are (an entry cannot say "not
+ * measured"; rows and columns measured nowhere are left out).
  */
 int hmat_emit_acpi(const struct ph_acpi_out *o, const char *input,
 		   const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,
-		   const struct ph_acpi_hmat *fw, struct ph_doc *doc);
+		   const struct ph_acpi_hmat *fw, struct ph_doc *doc, struct ph_outset *set);
 
 #endif

@@ -125,7 +125,7 @@ struct ph_section *acpi_ids_section(struct ph_doc *doc, const char *name, const 
 }
 
 int slit_emit_acpi(const struct ph_acpi_out *o, const char *figure, const char *input,
-		   const struct ph_proposal *p, struct ph_doc *doc)
+		   const struct ph_proposal *p, struct ph_doc *doc, struct ph_outset *set)
 {
 	struct ph_acpi_ids ids;
 	char from[PATH_MAX + 32], why[256], *comment, *text, *layout = NULL;
@@ -174,7 +174,7 @@ int slit_emit_acpi(const struct ph_acpi_out *o, const char *figure, const char *
 			    have_table && !o->have_rev ? ", OEM revision raised by one" : "", layout,
 			    o->path);
 	text = acpi_slit_source(&ids, p->n, p->dist, comment);
-	err = write_file_atomic(o->path, text, strlen(text), why, sizeof(why));
+	err = outset_stage(set, o->path, text, strlen(text), why, sizeof(why));
 	free(comment);
 	free(text);
 	free(layout);

@@ -14,6 +14,7 @@
 #include "distance.h"
 #include "acpi_slit.h"
 #include "output.h"
+#include "util.h"
 
 /* What --emit-acpi and its companions say. */
 struct ph_acpi_out {
@@ -41,12 +42,13 @@ struct ph_section *acpi_ids_section(struct ph_doc *doc, const char *name, const 
 				    bool have_table, uint32_t table_rev);
 
 /*
- * Write p, the proposal of the analysis of figure from input (as the
- * comment of the source names them), to o->path, and say so in doc
- * (section "acpi", notes).  0, or -EINVAL after one line on stderr: the
- * proposal is incomplete, the IDs cannot be had, the file cannot be written.
+ * Stage p, the proposal of the analysis of figure from input (as the
+ * comment of the source names them), for o->path in set (the caller
+ * commits it with the run's other outputs), and say so in doc (section
+ * "acpi", notes).  0, or -EINVAL after one line on stderr: the proposal
+ * is incomplete, the IDs cannot be had, the file cannot be written.
  */
 int slit_emit_acpi(const struct ph_acpi_out *o, const char *figure, const char *input,
-		   const struct ph_proposal *p, struct ph_doc *doc);
+		   const struct ph_proposal *p, struct ph_doc *doc, struct ph_outset *set);
 
 #endif

@@ -178,7 +178,8 @@ const struct ph_cmdspec cmd_slit_spec = {
 	"The exit status is the verdict, 0 consistent (or nothing to compare),\n"
 	"1 inconsistent, 3 in order but outside the tolerance, 5 cannot tell (a\n"
 	"cell with fewer than 6 samples or its CI target missed), unless\n"
-	"something failed: 'pagehop help' lists every code.\n",
+	"something failed: 'pagehop help' lists every code.  On one node an\n"
+	"output file asked for (--save, --emit-*, --hwloc) is not written: exit 4.\n",
 	.refused = slit_refused,
 };
 
@@ -320,6 +321,28 @@ static char *measuring_list(void)
 	return list;
 }
 
+/* Two outputs named by the same file name: one would overwrite the other.  -EINVAL after one line. */
+static int same_output(const struct ph_slit_plan *p)
+{
+	const struct {
+		const char *opt, *path;
+	} o[] = {
+		{ "--save", p->save },
+		{ "--emit-acpi", p->acpi.path },
+		{ "--emit-hmat", p->hmat_acpi.path },
+		{ "--hwloc", p->hwloc },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(o); i++)
+		for (size_t j = i + 1; j < ARRAY_SIZE(o); j++)
+			if (o[i].path && o[j].path && !strcmp(o[i].path, o[j].path) && strcmp(o[i].path, "-")) {
+				ph_err("%s and %s: both name %s; give each output its own file", o[i].opt,
+				       o[j].opt, o[i].path);
+				return -EINVAL;
+			}
+	return 0;
+}
+
 /* Options that go together, and outputs, checked before anything is read or measured. */
 static int check_options(const struct ph_slit_plan *p, bool measuring)
 {
@@ -354,6 +377,8 @@ static int check_options(const struct ph_slit_plan *p, bool measuring)
 		ph_err("--metric distance: only for a CSV --input, a matrix already normalised; measuring gives latency, read and triad");
 		return -EINVAL;
 	}
+	if (same_output(p))
+		return -EINVAL;
 	if (p->save && cli_check_output("--save", p->save))
 		return -EINVAL;
 	if (ao->path && cli_check_output("--emit-acpi", ao->path))

@@ -101,7 +101,7 @@ static void add_memattrs(hwloc_topology_t topo, hwloc_memattr_id_t attr, const s
 }
 
 int hwloc_export(const char *path, const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,
-		 bool this_machine, char *why, size_t whylen)
+		 bool this_machine, struct ph_outset *set, char *why, size_t whylen)
 {
 	hwloc_topology_t topo;
 	hwloc_obj_t *objs;
@@ -153,7 +153,7 @@ int hwloc_export(const char *path, const struct ph_nmatrix *lat, const struct ph
 		err = -EIO;
 		goto out;
 	}
-	err = write_file_atomic(path, xml, (size_t)(xmllen > 0 ? xmllen - 1 : 0), why, whylen);
+	err = outset_stage(set, path, xml, (size_t)(xmllen > 0 ? xmllen - 1 : 0), why, whylen);
 	hwloc_free_xmlbuffer(topo, xml);
 out:
 	hwloc_topology_destroy(topo);

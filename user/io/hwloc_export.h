@@ -17,6 +17,7 @@
 #define PAGEHOP_HWLOC_EXPORT_H
 
 #include "nmatrix.h"
+#include "util.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,11 +26,12 @@
 #define PH_HWLOC_BANDWIDTH_NAME "pagehopBandwidth"
 
 /*
- * Write path atomically.  lat (ns) or bw (GB/s) may be NULL, not both.
+ * Stage path in set (util.h: the caller commits it with the run's other
+ * outputs).  lat (ns) or bw (GB/s) may be NULL, not both.
  * this_machine: this machine's topology, whose NUMA nodes must include
  * every id; else a synthetic one.  0, or -errno with one phrase in why.
  */
 int hwloc_export(const char *path, const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,
-		 bool this_machine, char *why, size_t whylen);
+		 bool this_machine, struct ph_outset *set, char *why, size_t whylen);
 
 #endif

@@ -488,20 +488,22 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int write_file_atomic(const char *path, const void *buf, size_t len, char *why, size_t size)
+int outset_stage(struct ph_outset *set, const char *path, const void *buf, size_t len,
+		 char *why, size_t size)
 {
+	struct ph_staged *f;
 	struct stat st;
 	bool exists;
 	char *dir, *tmp = NULL;
 	int fd, err;
 
 	if (!strcmp(path, "-")) {
-		if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
-			err = errno ? -errno : -EIO;
-			ph_stdout_failed(-err);
-			snprintf(why, size, "cannot write to standard output: %s", strerror(-err));
-			return err;
-		}
+		/* Standard output cannot be taken back: it is written at the commit. */
+		f = xappend(&set->f, &set->n, sizeof(*set->f));
+		f->path = xstrdup(path);
+		f->buf = xmalloc(len ? len : 1);
+		memcpy(f->buf, buf, len);
+		f->len = len;
 		return 0;
 	}
 	err = target_check(path, &st, &exists, why, size);
@@ -532,23 +534,81 @@ int write_file_atomic(const char *path, const void *buf, size_t len, char *why, 
 		err = -errno;
 	if (close(fd) && !err)
 		err = -errno;
-	/* rename() replaces path itself, never what a link there points to. */
-	if (!err && rename(tmp, path))
-		err = -errno;
 	if (err) {
 		snprintf(why, size, "%s", strerror(-err));
 		unlink(tmp);
-	} else {
-		/* The rename itself durable: best effort, the file is whole already. */
-		int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		free(tmp);
+		free(dir);
+		return err;
+	}
+	f = xappend(&set->f, &set->n, sizeof(*set->f));
+	f->path = xstrdup(path);
+	f->tmp = tmp;
+	f->dir = dir;
+	return 0;
+}
 
-		if (dfd >= 0) {
-			fsync(dfd);
-			close(dfd);
+int outset_commit(struct ph_outset *set, const char **failed, char *why, size_t size)
+{
+	int err = 0;
+
+	for (int k = 0; k < set->n && !err; k++) {
+		struct ph_staged *f = &set->f[k];
+
+		*failed = f->path;
+		if (!f->tmp) {
+			if (fwrite(f->buf, 1, f->len, stdout) != f->len || fflush(stdout)) {
+				err = errno ? -errno : -EIO;
+				ph_stdout_failed(-err);
+				snprintf(why, size, "cannot write to standard output: %s", strerror(-err));
+			}
+			continue;
+		}
+		/* rename() replaces path itself, never what a link there points to. */
+		if (rename(f->tmp, f->path)) {
+			err = -errno;
+			snprintf(why, size, "%s", strerror(-err));
+		} else {
+			/* The rename itself durable: best effort, the file is whole already. */
+			int dfd = open(f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+			free(f->tmp);
+			f->tmp = NULL;
+			f->len = 0;
+			if (dfd >= 0) {
+				fsync(dfd);
+				close(dfd);
+			}
 		}
 	}
-	free(tmp);
-	free(dir);
+	if (!err)
+		*failed = NULL;
+	return err;
+}
+
+void outset_discard(struct ph_outset *set)
+{
+	for (int k = 0; k < set->n; k++) {
+		if (set->f[k].tmp)
+			unlink(set->f[k].tmp);
+		free(set->f[k].tmp);
+		free(set->f[k].dir);
+		free(set->f[k].path);
+		free(set->f[k].buf);
+	}
+	free(set->f);
+	memset(set, 0, sizeof(*set));
+}
+
+int write_file_atomic(const char *path, const void *buf, size_t len, char *why, size_t size)
+{
+	struct ph_outset set = { 0 };
+	const char *failed;
+	int err = outset_stage(&set, path, buf, len, why, size);
+
+	if (!err)
+		err = outset_commit(&set, &failed, why, size);
+	outset_discard(&set);
 	return err;
 }
 

@@ -142,6 +142,30 @@ bool ph_perm_error(int err);
  */
 int write_file_atomic(const char *path, const void *buf, size_t len, char *why, size_t size);
 /*
+ * Files written together or not at all (the outputs of one run): each is
+ * staged, its bytes written beside its target under a temporary name as
+ * write_file_atomic() does (the same refusals); only when every one is
+ * staged does outset_commit() rename them into place, in order, and write
+ * the staged standard output ("-").  outset_discard() removes the
+ * temporaries not renamed.  A rename can still fail after another
+ * succeeded (the directory changed in between): *failed names it.
+ */
+struct ph_staged {
+	char *path, *tmp, *dir;	/* tmp NULL: standard output, buf[len] */
+	char *buf;
+	size_t len;
+};
+struct ph_outset {
+	struct ph_staged *f;
+	int n;
+};
+/* 0, or -errno with why (to follow "path: "); nothing staged then. */
+int outset_stage(struct ph_outset *set, const char *path, const void *buf, size_t len,
+		 char *why, size_t size);
+/* Rename every staged file into place; 0, or -errno with *failed (valid until the discard) and why. */
+int outset_commit(struct ph_outset *set, const char **failed, char *why, size_t size);
+void outset_discard(struct ph_outset *set);
+/*
  * Whether write_file_atomic(path) can succeed, checked before measuring:
  * the same refusals, and a file really created (and removed) in path's
  * directory.  Leaves path as it was.  0, or -errno with why.

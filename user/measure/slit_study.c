@@ -9,6 +9,7 @@
 #include "acpi_hmat.h"
 #include "acpi_slit.h"
 #include "hmat_emit.h"
+#include "hmat_propose.h"
 #include "hmat_report.h"
 #include "hmat_table.h"
 #include "hwloc_export.h"
@@ -105,6 +106,30 @@ static void hmat_add(struct ph_doc *doc, const struct hmat_in *h, const struct p
 }
 
 /*
+ * The proposed HMAT the tiers and weights are figured from is clamped where
+ * no base unit holds the measurement (hmat_propose.h): said, as --emit-hmat
+ * would refuse it.
+ */
+static void proposal_off_note(struct ph_doc *doc, const struct hmat_in *h,
+			      const struct ph_slit_job *job)
+{
+	const bool lat = job->figure && strstr(job->figure, "latency");
+	const struct ph_nmatrix *l = job->latency ? job->latency : lat ? job->m : NULL;
+	const struct ph_nmatrix *b = job->read_bw ? job->read_bw : !lat ? job->m : NULL;
+	struct ph_acpi_hmat prop;
+	int off;
+
+	if (!l && !b)
+		return;
+	hmat_propose(l, b, h->path && !h->err ? &h->t : NULL, &prop);
+	off = hmat_propose_off(&prop, l, b);
+	if (off)
+		doc_note(doc, "the proposed HMAT (memory_tiers, interleave_weights) has %d entr%s beyond 1%% of the measurement: no 16-bit entry base unit holds the whole matrix, so its proposed tiers and weights rest on clamped figures (--emit-hmat refuses such a table)",
+			 off, off == 1 ? "y" : "ies");
+	acpi_hmat_free(&prop);
+}
+
+/*
  * The memory tiers and weighted-interleave weights of the firmware's HMAT
  * (when one was read) and of the proposed one, by the rule of the running
  * kernel, or PAGEHOP_KERNEL's (a release string, for a report of another
@@ -139,23 +164,24 @@ static void tiers_add(struct ph_doc *doc, const struct hmat_in *h, const struct 
 			  job->latency ? job->latency : lat ? job->m : NULL,
 			  job->read_bw ? job->read_bw : !lat ? job->m : NULL, release, &sys);
 	wi_sysfs_free(&sys);
+	proposal_off_note(doc, h, job);
 }
 
 /* --emit-hmat: the proposal from the latency and read bandwidth the HMAT was compared with. */
 static int hmat_emit(const struct ph_slit_plan *p, const struct hmat_in *h,
-		     const struct ph_slit_job *job, struct ph_doc *doc)
+		     const struct ph_slit_job *job, struct ph_doc *doc, struct ph_outset *set)
 {
 	const bool lat = job->figure && strstr(job->figure, "latency");
 
 	return hmat_emit_acpi(&p->hmat_acpi, job->input,
 			      job->latency ? job->latency : lat ? job->m : NULL,
 			      job->read_bw ? job->read_bw : !lat ? job->m : NULL,
-			      h->path && !h->err ? &h->t : NULL, doc);
+			      h->path && !h->err ? &h->t : NULL, doc, set);
 }
 
 /* --hwloc: the latency and read bandwidth compared, as hwloc XML. */
 static int hwloc_add(const char *path, const struct ph_slit_job *job, bool this_machine,
-		     struct ph_doc *doc)
+		     struct ph_doc *doc, struct ph_outset *set)
 {
 	const bool lat = job->figure && strstr(job->figure, "latency");
 	const struct ph_nmatrix *l = job->latency ? job->latency : lat ? job->m : NULL;
@@ -167,7 +193,7 @@ static int hwloc_add(const char *path, const struct ph_slit_job *job, bool this_
 		ph_err("--hwloc %s: the input has neither a latency nor a read bandwidth matrix", path);
 		return -EINVAL;
 	}
-	if (hwloc_export(path, l, b, this_machine, why, sizeof(why))) {
+	if (hwloc_export(path, l, b, this_machine, set, why, sizeof(why))) {
 		ph_err("--hwloc %s: %s", path, why);
 		return -EINVAL;
 	}
@@ -295,8 +321,10 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 	struct ph_slit_job job;
 	struct ph_analysis a;
 	struct ph_acpi_slit fw;
+	struct ph_outset set = { 0 };
 	struct ph_doc *doc;
-	char err[512], fw_why[256], *slit_from = NULL;
+	char err[512], fw_why[256], why[256], *slit_from = NULL;
+	const char *failed = NULL;
 	int ret = PH_EXIT_USAGE;
 
 	memset(&job, 0, sizeof(job));
@@ -343,12 +371,18 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 		doc_note(doc, "%s%s%s: the table written rests on %d cell%s without the evidence for a verdict (lacking_evidence); measure longer (--time) before flashing it",
 			 p->acpi.path ? "--emit-acpi" : "", p->acpi.path && p->hmat_acpi.path ? " and " : "",
 			 p->hmat_acpi.path ? "--emit-hmat" : "", a.nlacking, a.nlacking == 1 ? "" : "s");
-	if ((p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc)) ||
-	    (p->hmat_acpi.path && hmat_emit(p, hmat, &job, doc)) ||
-	    (p->hwloc && hwloc_add(p->hwloc, &job, this_machine, doc)))
+	/* Every output rendered and staged beside its target first: a run that fails writes none. */
+	if ((p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc, &set)) ||
+	    (p->hmat_acpi.path && hmat_emit(p, hmat, &job, doc, &set)) ||
+	    (p->hwloc && hwloc_add(p->hwloc, &job, this_machine, doc, &set)))
 		ret = PH_EXIT_USAGE;
-	else
+	else if (outset_commit(&set, &failed, why, sizeof(why))) {
+		ph_err("%s: %s; %s", failed, why,
+		       set.n > 1 ? "the outputs before it in the order written are in place, the others are not" : "nothing written");
+		ret = PH_EXIT_FAIL;
+	} else
 		ret = report(doc, p->fmt, in->note, a.verdict);
+	outset_discard(&set);
 	doc_free(doc);
 	analysis_free(&a);
 out:
@@ -383,13 +417,38 @@ int slit_study_file(const struct ph_slit_plan *p)
 	return rc;
 }
 
-/* One node, or no NUMA: the answer without measuring. */
+/*
+ * One node, or no NUMA: the answer without measuring.  An output asked for
+ * (--save, --emit-acpi, --emit-hmat, --hwloc) cannot be had: nothing is
+ * measured to save or propose, so each is named on stderr, nothing is
+ * written, and the exit is PH_EXIT_UNSUPPORTED, not the answer's 0.
+ */
 static int single_node(const struct ph_slit_plan *p, const struct ph_topology *t, bool numa)
 {
-	struct ph_doc *doc = doc_new("slit");
-	struct ph_section *s = doc_add_section(doc, "verdict", "verdict");
+	const char *why = numa ? "this machine has a single NUMA node, so slit measures nothing"
+			       : "this kernel has no NUMA support, so slit measures nothing";
+	const struct {
+		const char *opt, *path, *hint;
+	} outs[] = {
+		{ "--save", p->save, "; pagehop matrix --save FILE measures its one cell" },
+		{ "--emit-acpi", p->acpi.path, "; a SLIT of one node has nothing to propose" },
+		{ "--emit-hmat", p->hmat_acpi.path, "" },
+		{ "--hwloc", p->hwloc, "; lstopo --of xml gives the topology" },
+	};
+	struct ph_doc *doc;
+	struct ph_section *s;
+	bool refused = false;
 	int err;
 
+	for (size_t k = 0; k < ARRAY_SIZE(outs); k++)
+		if (outs[k].path) {
+			ph_err("%s %s: not written: %s%s", outs[k].opt, outs[k].path, why, outs[k].hint);
+			refused = true;
+		}
+	if (refused)
+		return PH_EXIT_UNSUPPORTED;
+	doc = doc_new("slit");
+	s = doc_add_section(doc, "verdict", "verdict");
 	section_str(s, "status", "nothing to compare");
 	section_int(s, "exit_code", PH_EXIT_OK);
 	section_str(s, "summary", numa
@@ -398,14 +457,6 @@ static int single_node(const struct ph_slit_plan *p, const struct ph_topology *t
 	section_int(s, "nodes", numa ? t->nnodes : 1);
 	if (numa && t->nnodes == 1)
 		section_int(s, "slit_0_0", t->distance[0]);
-	if (p->acpi.path)
-		doc_note(doc, "--emit-acpi: nothing written; a SLIT of one node has nothing to propose");
-	if (p->hmat_acpi.path)
-		doc_note(doc, "--emit-hmat: nothing written; on a single node nothing is measured");
-	if (p->hwloc)
-		doc_note(doc, "--hwloc %s: nothing written; on a single node nothing is measured (lstopo --of xml gives the topology)", p->hwloc);
-	if (p->save)
-		doc_note(doc, "--save %s: nothing written; on a single node nothing is measured", p->save);
 	err = doc_render(doc, p->fmt, stdout);
 	doc_free(doc);
 	/* A write error is said once, by main. */
