@@ -63,6 +63,22 @@ for f in scale loaded locks c2c prefetch; do
 	*) fail "$f: no page size in 'measured': '$dd'" ;; esac
 done
 
+# Whose machine each document measured, apart from where it was made: a
+# slit of another host's table names that host; a baseline that measured 4K
+# and THP says both, and its CPUs are a CPU list, not the model's name.
+jq '.provenance.host = "not-this-host.example"' "$data/slit/matrix-4node-cxl.json" >"$TMP/other.json"
+"$PAGEHOP" slit --input "$TMP/other.json" --format json >"$TMP/other-slit.json" 2>/dev/null
+"$PAGEHOP" report -o "$TMP/origin.html" "$TMP/other-slit.json" "$data/report/baseline-4k-thp.json" \
+	"$data/report/slit-amd-6220.json" 2>"$TMP/origin.err"
+expect "origin report: exit 0" "$?" 0
+dd() { grep -A40 "$1</h2>" "$TMP/origin.html" | grep -m1 "<dt>$2</dt>" | sed 's/.*<dd>//; s/<\/dd>.*//'; }
+expect "another host's slit: measured on that host" "$(dd other-slit.json 'measured on' | cut -c1-21)" "not-this-host.example"
+expect "another host's slit: analysed here" "$(dd other-slit.json 'analysed on')" "$(uname -n)"
+expect "a slit without an origin: measured on unknown" "$(dd slit-amd-6220.json 'measured on' | cut -c1-7)" "unknown"
+expect "baseline: measured where it was made" "$(dd baseline-4k-thp.json 'measured on')" "vm (measured and analysed in one run)"
+expect "baseline of 4K and THP: both page sizes, CPUs a list" "$(dd baseline-4k-thp.json measured)" \
+	"memory node: 0; page size: 4K, THP; CPUs: 0"
+
 $py -c 'import html5lib' 2>/dev/null || skip_test "python3-html5lib missing (scripts/install-deps.sh check)"
 command -v xmllint >/dev/null || skip_test "xmllint missing (libxml2-utils, scripts/install-deps.sh check)"
 err=$($check html5 "$page" 2>&1) && pass "valid HTML5 (html5lib, strict)" || fail "not valid HTML5: $(echo "$err" | tail -n 1)"

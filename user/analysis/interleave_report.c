@@ -28,28 +28,30 @@ static char *weights_text(const struct ph_proposal *p, const bool *mem, const in
 	return s;
 }
 
-static const char *sysfs_state(const struct ph_wi_sysfs *sys)
+static char *sysfs_state(const struct ph_wi_facts *sys)
 {
-	if (!sys || !sys->read)
-		return sys && sys->unread ? sys->unread : "not read";
+	if (!sys->read)
+		return xstrdup(sys->unread ? sys->unread : "not read");
 	if (!sys->present)
-		return "absent: no " PH_WI_SYSFS " (a kernel before 6.9)";
-	return "read";
+		return xasprintf("absent: no %s (a kernel before 6.9)", sys->dir);
+	return xstrdup("read");
 }
 
 void interleave_report(struct ph_doc *doc, const struct ph_proposal *p, const struct ph_nmatrix *m,
 		       const struct ph_acpi_hmat *fw, const struct ph_nmatrix *lat,
-		       const struct ph_nmatrix *bw, const char *release, const struct ph_wi_sysfs *sys)
+		       const struct ph_nmatrix *bw, const struct ph_host_facts *f)
 {
-	const enum ph_wi_support support = wi_support_of(release);
-	const bool have_sys = sys && sys->read && sys->present && sys->n == p->n;
+	const struct ph_wi_facts *sys = &f->wi;
+	const bool known = f->kernel != NULL;
+	const enum ph_wi_support support = known ? wi_support_of(f->kernel) : PH_WI_ABSENT;
+	const bool have_sys = sys->read && sys->present && sys->n == p->n;
 	uint32_t *bw_a, *bw_b;
 	uint8_t *wa, *wb;
 	int *ia, *ib, ndiff = 0;
 	struct ph_acpi_hmat prop;
 	struct ph_section *s;
 	struct ph_table *tb;
-	char *ta, *tb_text;
+	char *ta, *tb_text, *state;
 	bool *mem;
 
 	if (!p->n || p->nunknown || (!lat && !bw))
@@ -75,15 +77,17 @@ void interleave_report(struct ph_doc *doc, const struct ph_proposal *p, const st
 	}
 	s = doc_add_section(doc, "interleave_weights",
 			    "weighted-interleave weights from HMAT bandwidth (mm/mempolicy.c, reduce_interleave_weights), firmware's HMAT and proposed");
-	section_str(s, "support", wi_support_name(support));
-	section_str(s, "kernel", release);
+	section_str(s, "support", known ? wi_support_name(support) : PH_FACTS_NEED_KERNEL);
+	section_str(s, "kernel", known ? f->kernel : "unknown");
 	section_str(s, "firmware_hmat", fw ? "read" : "none: no bandwidth, every weight 1");
 	ta = weights_text(p, mem, ia);
 	tb_text = weights_text(p, mem, ib);
 	section_str(s, "weights_firmware", ta);
 	section_str(s, "weights_proposed", tb_text);
 	section_bool(s, "weights_differ", strcmp(ta, tb_text) != 0);
-	section_str(s, "sysfs", sysfs_state(sys));
+	state = sysfs_state(sys);
+	section_str(s, "sysfs", state);
+	free(state);
 	if (have_sys) {
 		char *t = weights_text(p, mem, sys->weight);
 
@@ -138,7 +142,7 @@ void interleave_report(struct ph_doc *doc, const struct ph_proposal *p, const st
 	}
 	if (ndiff)
 		doc_note(doc, "weighted interleave: with the firmware's HMAT the weights are %s; with the proposed one, %s%s",
-			 ta, tb_text, support == PH_WI_AUTO ? "" : " (what Linux 6.16 and later would set)");
+			 ta, tb_text, known && support == PH_WI_AUTO ? "" : " (what Linux 6.16 and later would set)");
 	section_int(s, "nodes_differ", ndiff);
 	free(ta);
 	free(tb_text);

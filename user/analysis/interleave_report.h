@@ -9,8 +9,8 @@
 
 #include "acpi_hmat.h"
 #include "distance.h"
+#include "host_facts.h"
 #include "output.h"
-#include "wi_sysfs.h"
 
 /*
  * A section "interleave_weights" (which kernels set them, the weights on
@@ -19,12 +19,13 @@
  * mempolicy_set_node_perf() would cache and the weight, on each side,
  * "*" where they differ, and the sysfs weight).  fw: the firmware's HMAT,
  * NULL when none was read; the proposed HMAT is made from lat (ns) and
- * bw (GB/s).  release names the kernel; sys what this machine's sysfs
- * holds (sys->read false: not read).  Nothing when the proposal has
- * unknown entries.
+ * bw (GB/s).  f: the measured machine's facts as the study gathered
+ * them: f->kernel names the kernel (NULL: not known, and said so), f->wi
+ * what its sysfs holds (f->wi.read false: not read, f->wi.unread why).
+ * Nothing when the proposal has unknown entries.
  */
 void interleave_report(struct ph_doc *doc, const struct ph_proposal *p, const struct ph_nmatrix *m,
 		       const struct ph_acpi_hmat *fw, const struct ph_nmatrix *lat,
-		       const struct ph_nmatrix *bw, const char *release, const struct ph_wi_sysfs *sys);
+		       const struct ph_nmatrix *bw, const struct ph_host_facts *f);
 
 #endif

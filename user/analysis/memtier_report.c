@@ -30,7 +30,7 @@ void memtier_report(struct ph_doc *doc, const struct ph_slit *slit, const struct
 		    const struct ph_nmatrix *m, const struct ph_acpi_hmat *fw,
 		    const struct ph_nmatrix *lat, const struct ph_nmatrix *bw, const char *release)
 {
-	const enum ph_memtier_rule rule = memtier_rule_of(release);
+	enum ph_memtier_rule rule;
 	struct ph_memtier a, b;
 	struct ph_acpi_hmat prop;
 	struct ph_section *s;
@@ -40,6 +40,15 @@ void memtier_report(struct ph_doc *doc, const struct ph_slit *slit, const struct
 
 	if (!slit || !p->n || p->nunknown || (!lat && !bw))
 		return;
+	if (!release) {
+		/* The rule is the measured kernel's: without its release, no tiers at all. */
+		s = doc_add_section(doc, "memory_tiers",
+				    "memory tiers and demotion targets (mm/memory-tiers.c), firmware's tables and proposed");
+		section_str(s, "rule", PH_FACTS_NEED_KERNEL);
+		section_str(s, "kernel", "unknown");
+		return;
+	}
+	rule = memtier_rule_of(release);
 	cpus = xcalloc((size_t)p->n, sizeof(bool));
 	mem = xcalloc((size_t)p->n, sizeof(bool));
 	d = xmalloc((size_t)p->n * p->n * sizeof(int));

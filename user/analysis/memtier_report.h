@@ -9,6 +9,7 @@
 
 #include "acpi_hmat.h"
 #include "distance.h"
+#include "host_facts.h"
 #include "memtier.h"
 #include "output.h"
 
@@ -19,8 +20,9 @@
  * demotion targets on each side, "*" where they differ), over the
  * proposal's nodes (CPU nodes: m's rows, memory nodes: its columns).
  * fw: the firmware's HMAT, NULL when none was read; the proposed HMAT is
- * made from lat (ns) and bw (GB/s).  release names the kernel whose rule
- * is applied.  Nothing without a SLIT or when the proposal has unknown
+ * made from lat (ns) and bw (GB/s).  release names the measured machine's
+ * kernel, whose rule is applied; NULL: not known, and the section says
+ * what it would need instead of any tier.  Nothing without a SLIT or when the proposal has unknown
  * entries.
  */
 void memtier_report(struct ph_doc *doc, const struct ph_slit *slit, const struct ph_proposal *p,

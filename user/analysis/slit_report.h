@@ -8,7 +8,6 @@
 
 #include "distance.h"
 #include "output.h"
-#include "topology.h"
 
 struct ph_acpi_slit;
 

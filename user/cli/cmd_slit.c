@@ -43,6 +43,8 @@ enum {
 	OPT_EMIT_HMAT,
 	OPT_HWLOC,
 	OPT_PROPOSAL,
+	OPT_KERNEL_VERSION,
+	OPT_THIS_KERNEL,
 };
 
 static const struct ph_opt input_opts[] = {
@@ -91,6 +93,15 @@ static const struct ph_opt analysis_opts[] = {
 	  "symmetric unless a pair is asymmetric beyond the\n"
 	  "CIs), or every cell's own distance rounded (the JSON\n"
 	  "holds both)", "levels", NULL },
+	{ "kernel-version", 0, "RELEASE", OPT_KERNEL_VERSION,
+	  "the measured machine's kernel (uname -r there, e.g.\n"
+	  "6.12.117+deb12-amd64): its rules for the memory\n"
+	  "tiers and weighted interleave; no sysfs is read",
+	  NULL, "this machine's when the input was measured here, else unknown" },
+	{ "this-kernel", 0, NULL, OPT_THIS_KERNEL,
+	  "judge an input measured elsewhere, or of unknown\n"
+	  "origin, by this machine's running kernel and its\n"
+	  "weighted-interleave sysfs", NULL, NULL },
 	{ 0 },
 };
 
@@ -179,7 +190,11 @@ const struct ph_cmdspec cmd_slit_spec = {
 	"1 inconsistent, 3 in order but outside the tolerance, 5 cannot tell (a\n"
 	"cell with fewer than 6 samples or its CI target missed), unless\n"
 	"something failed: 'pagehop help' lists every code.  On one node an\n"
-	"output file asked for (--save, --emit-*, --hwloc) is not written: exit 4.\n",
+	"output file asked for (--save, --emit-*, --hwloc) is not written: exit 4.\n"
+	"An --input is this machine's only when its provenance names this host;\n"
+	"one naming another host, or none (a CSV, a published table), gets nothing\n"
+	"of this machine's kernel or sysfs unless --this-kernel asks for it\n"
+	"(section origin says which rule decided).\n",
 	.refused = slit_refused,
 };
 
@@ -273,6 +288,16 @@ static int slit_option(void *ctx, const struct ph_opt *o, const char *arg)
 			return -EINVAL;
 		}
 		return 0;
+	case OPT_KERNEL_VERSION:
+		if (!*arg || strlen(arg) > 200 || strspn(arg, "0123456789") == 0) {
+			ph_err("--kernel-version: '%s'; expected a kernel release as uname -r prints it (e.g. 6.12.117+deb12-amd64)", arg);
+			return -EINVAL;
+		}
+		p->kernel_version = arg;
+		return 0;
+	case OPT_THIS_KERNEL:
+		p->this_kernel = true;
+		return 0;
 	case OPT_EMIT_ACPI:
 		p->acpi.path = arg;
 		return 0;
@@ -350,6 +375,10 @@ static int check_options(const struct ph_slit_plan *p, bool measuring)
 
 	if (!ao->path && !p->hmat_acpi.path && (ao->oem_id || ao->oem_table_id || ao->have_rev)) {
 		ph_err("--oem-id, --oem-table-id and --oem-revision only go with --emit-acpi FILE or --emit-hmat FILE");
+		return -EINVAL;
+	}
+	if (p->kernel_version && p->this_kernel) {
+		ph_err("--kernel-version and --this-kernel: each names the kernel whose rules apply; give one");
 		return -EINVAL;
 	}
 	if (!ao->path && ao->table_given) {

@@ -362,6 +362,7 @@ void input_free(struct ph_input *in)
 	free(in->path);
 	free(in->figure);
 	free(in->source);
+	free(in->host);
 	nmatrix_free(in->m);
 	nmatrix_free(in->latency);
 	nmatrix_free(in->read_bw);

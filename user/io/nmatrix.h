@@ -150,6 +150,7 @@ struct ph_input {
 	bool json;
 	char *figure;		/* what was analysed: a JSON key, a CSV block's name or metric */
 	char *source;		/* who measured it, in one line; NULL if unknown */
+	char *host;		/* the host its provenance names; NULL if none */
 	struct ph_nmatrix *m;	/* the selected figure */
 	struct ph_nmatrix *latency;	/* for the HMAT comparison; NULL if absent */
 	struct ph_nmatrix *read_bw;	/* likewise */

@@ -471,6 +471,19 @@ static char *json_provenance(json_object *root)
 	return input_source_line(f[0], f[1], f[2], f[3]);
 }
 
+/* The host its provenance names, NULL if none: whose machine the figures are. */
+static char *json_provenance_host(json_object *root)
+{
+	json_object *p, *v;
+
+	if (!json_object_object_get_ex(root, "provenance", &p) ||
+	    !json_object_is_type(p, json_type_object) ||
+	    !json_object_object_get_ex(p, "host", &v) || !json_object_is_type(v, json_type_string) ||
+	    !*json_object_get_string(v))
+		return NULL;
+	return xstrdup(json_object_get_string(v));
+}
+
 int input_parse_json(const char *path, const char *text, enum ph_figure fig,
 		     struct ph_input *in, char *err, size_t errlen)
 {
@@ -543,6 +556,7 @@ int input_parse_json(const char *path, const char *text, enum ph_figure fig,
 	in->path = xstrdup(path);
 	in->json = true;
 	in->source = json_provenance(root);
+	in->host = json_provenance_host(root);
 	input_take_recorded(in, figs, pick);
 out:
 	for (int i = 0; i < PH_NREC; i++)

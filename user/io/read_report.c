@@ -472,6 +472,9 @@ void report_doc_free(struct rep_doc *d)
 	for (int i = 0; i < REP_NPROV; i++)
 		free(d->prov[i]);
 	free(d->where);
+	free(d->measured_on);
+	free(d->analysed_on);
+	free(d->measured_host);
 	free(d->phases);
 	free(d->status);
 	free(d->summary);

@@ -49,6 +49,10 @@ struct rep_doc {
 	char *not_shown;	/* why the document is not drawn, or NULL */
 	char *prov[REP_NPROV];	/* NULL where the document has none */
 	char *where;		/* what was measured where: node, page size, CPUs */
+	char *measured_on;	/* the host measured, and by which rule; "unknown..." */
+	char *analysed_on;	/* the host the document was made on */
+	char *measured_host;	/* the host measured alone, or "unknown" */
+	bool measured_here;	/* measured where the document was made */
 	char *phases;		/* the time block: each phase's seconds, or NULL */
 	char *status, *summary, *margin;	/* the verdict, or NULL */
 	long long exit_code;

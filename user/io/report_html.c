@@ -89,7 +89,11 @@ static void provenance(FILE *f, const struct rep_doc *d)
 		text(f, d->prov[i] ? d->prov[i] : "not recorded");
 		fputs("</dd>\n", f);
 	}
-	fputs("<dt>measured</dt><dd>", f);
+	fputs("<dt>measured on</dt><dd>", f);
+	text(f, d->measured_on ? d->measured_on : "not recorded");
+	fputs("</dd>\n<dt>analysed on</dt><dd>", f);
+	text(f, d->analysed_on ? d->analysed_on : "not recorded");
+	fputs("</dd>\n<dt>measured</dt><dd>", f);
 	text(f, d->where ? d->where : "not recorded");
 	fputs("</dd>\n<dt>time</dt><dd>", f);
 	text(f, d->phases ? d->phases : "not recorded (no time block)");

@@ -3,7 +3,7 @@
  * report_kinds.c - the JSON helpers of the report's reader, and what it
  * reads beyond matrices and curve tables:
  * c2c's pairs as a CPU x CPU heatmap, where a document says it measured
- * (node, page size, CPUs), and its time block.
+ * (node, page sizes, CPUs) and whose machine it was, and its time block.
  */
 #include "report_json.h"
 #include "util.h"
@@ -124,8 +124,17 @@ static char *first_key(json_object *o, const char *const *keys)
 	return NULL;
 }
 
-/* The first of keys in the document: a section, or the last row of a table, in document order. */
-static char *doc_key(json_object *root, const char *const *keys)
+/* A CPU list ("0-3,8"): a "cpu" field holding the model's name is no set of CPUs. */
+static bool cpu_list(const char *s)
+{
+	return s && *s && strspn(s, "0123456789,- ") == strlen(s);
+}
+
+/*
+ * The first of keys in the document: a section, or the last row of a
+ * table, in document order; with accept, the first value it accepts.
+ */
+static char *doc_key_if(json_object *root, const char *const *keys, bool (*accept)(const char *))
 {
 	json_object_object_foreach(root, name, val) {
 		json_object *o = val;
@@ -138,10 +147,87 @@ static char *doc_key(json_object *root, const char *const *keys)
 
 			o = n ? json_object_array_get_idx(val, n - 1) : NULL;
 		}
-		if (o && json_object_is_type(o, json_type_object) && (s = first_key(o, keys)))
-			return s;
+		if (o && json_object_is_type(o, json_type_object) && (s = first_key(o, keys))) {
+			if (!accept || accept(s))
+				return s;
+			free(s);
+		}
 	}
 	return NULL;
+}
+
+static char *doc_key(json_object *root, const char *const *keys)
+{
+	return doc_key_if(root, keys, NULL);
+}
+
+/* Add v to the list *s ("4K, THP") unless it is there already. */
+static void list_add(char **s, const char *v)
+{
+	char *t;
+	size_t n = strlen(v);
+
+	for (const char *p = *s; p && (p = strstr(p, v)); p += n)
+		if ((p == *s || p[-1] == ' ') && (!p[n] || p[n] == ','))
+			return;
+	t = *s ? xasprintf("%s, %s", *s, v) : xstrdup(v);
+	free(*s);
+	*s = t;
+}
+
+/*
+ * Every page size the document names, in document order: a sweep of 4K
+ * and THP measured both, and says both ("4K, THP"); NULL if none.
+ */
+static char *doc_page_sizes(json_object *root, const char *const *keys)
+{
+	char *list = NULL, *v;
+
+	json_object_object_foreach(root, name, val) {
+		size_t n = 1;
+
+		if (!strcmp(name, "provenance") || !val)
+			continue;
+		if (json_object_is_type(val, json_type_array))
+			n = json_object_array_length(val);
+		for (size_t i = 0; i < n; i++) {
+			json_object *o = json_object_is_type(val, json_type_array)
+					 ? json_object_array_get_idx(val, i) : val;
+
+			if (o && json_object_is_type(o, json_type_object) && (v = first_key(o, keys))) {
+				list_add(&list, v);
+				free(v);
+			}
+		}
+	}
+	return list;
+}
+
+/*
+ * Whose machine was measured and where the document was made: a slit
+ * document says it in its section origin (an --input may be another
+ * machine's); one without it analysed a file of unknown origin; every
+ * other kind measured where it ran, except compare's, whose rows are a
+ * fleet's documents, one host each.
+ */
+static void read_origin(json_object *root, struct rep_doc *d)
+{
+	json_object *o = get(root, "origin");
+	const char *host = get_str(get(root, "provenance"), "host");
+	const char *on = get_str(o, "measured_on"), *rule = get_str(o, "rule");
+
+	d->analysed_on = xstrdup(host ? host : "not recorded");
+	d->measured_here = o ? rule && !strncmp(rule, "measured here", 13)
+			     : strcmp(d->kind, "slit") && strcmp(d->kind, "compare");
+	d->measured_host = xstrdup(o ? on ? on : "unknown" : d->measured_here && host ? host : "unknown");
+	if (o)
+		d->measured_on = xasprintf("%s (%s)", on ? on : "unknown", rule ? rule : "no rule recorded");
+	else if (!strcmp(d->kind, "slit"))
+		d->measured_on = xstrdup("unknown: the document does not say whose machine its input was");
+	else if (!strcmp(d->kind, "compare"))
+		d->measured_on = xstrdup("the fleet's hosts, one per document compared");
+	else
+		d->measured_on = xasprintf("%s (measured and analysed in one run)", host ? host : "not recorded");
 }
 
 void read_where(json_object *root, struct rep_doc *d)
@@ -159,8 +245,8 @@ void read_where(json_object *root, struct rep_doc *d)
 	for (int i = 0; i < d->nc; i++)
 		per_size |= strstr(d->c[i].title, "per page size") != NULL;
 	node = node_matrix ? NULL : doc_key(root, node_keys);
-	page = per_size ? xstrdup("one curve each") : doc_key(root, page_keys);
-	cpus = doc_key(root, cpu_keys);
+	page = per_size ? xstrdup("one curve each") : doc_page_sizes(root, page_keys);
+	cpus = doc_key_if(root, cpu_keys, cpu_list);
 	chaser = doc_key(root, chaser_keys);
 	loaders = doc_key(root, loader_keys);
 	if (chaser)
@@ -180,6 +266,7 @@ void read_where(json_object *root, struct rep_doc *d)
 	free(chaser);
 	free(loaders);
 	free(cpu_text);
+	read_origin(root, d);
 }
 
 char *read_phases(json_object *time)

@@ -57,8 +57,14 @@ int report_plot(const struct rep_doc *d, const char *gnuplot, const char *path, 
 							.hi = c->s[k].hi };
 		np++;
 	}
-	title = xasprintf("pagehop %s on %s (%s), %s", d->kind, d->prov[0] ? d->prov[0] : "?",
-			  d->prov[2] ? d->prov[2] : "CPU not recorded", d->prov[5] ? d->prov[5] : "");
+	/* The host and CPU of the provenance are where the document was made, not always the measured ones. */
+	if (d->measured_here)
+		title = xasprintf("pagehop %s on %s (%s), %s", d->kind, d->prov[0] ? d->prov[0] : "?",
+				  d->prov[2] ? d->prov[2] : "CPU not recorded", d->prov[5] ? d->prov[5] : "");
+	else
+		title = xasprintf("pagehop %s of figures measured on %s, analysed on %s, %s", d->kind,
+				  d->measured_host ? d->measured_host : "unknown",
+				  d->prov[0] ? d->prov[0] : "?", d->prov[5] ? d->prov[5] : "");
 	err = plot_figure(gnuplot, path, title, d->where, panel, np, why, size);
 	free(title);
 out:

@@ -12,6 +12,7 @@
 #include "hmat_propose.h"
 #include "hmat_report.h"
 #include "hmat_table.h"
+#include "host_read.h"
 #include "hwloc_export.h"
 #include "interleave_report.h"
 #include "memtier_report.h"
@@ -29,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 /* The SLIT of --slit, and how the report names where it came from. */
 struct given_slit {
@@ -130,40 +130,37 @@ static void proposal_off_note(struct ph_doc *doc, const struct hmat_in *h,
 }
 
 /*
- * The memory tiers and weighted-interleave weights of the firmware's HMAT
- * (when one was read) and of the proposed one, by the rule of the running
- * kernel, or PAGEHOP_KERNEL's (a release string, for a report of another
- * machine's kernel).  The running kernel's weights are read from sysfs,
- * or from PAGEHOP_WI_SYSFS, a directory standing in for it (tests).
+ * Whose machine was measured, and the memory tiers and weighted-interleave
+ * weights of the firmware's HMAT (when one was read) and of the proposed
+ * one, by the rule of the measured machine's kernel: this machine's facts
+ * only where they belong to the input (host_read.h), or as the options
+ * name them (--kernel-version, PAGEHOP_KERNEL, --this-kernel).
  */
 static void tiers_add(struct ph_doc *doc, const struct hmat_in *h, const struct ph_slit_job *job,
-		      const struct ph_slit *slit, const struct ph_proposal *prop)
+		      const struct ph_slit *slit, const struct ph_proposal *prop,
+		      const struct ph_slit_plan *p, bool this_machine, const char *input_host)
 {
 	const bool lat = job->figure && strstr(job->figure, "latency");
-	const char *release = getenv("PAGEHOP_KERNEL");
-	struct utsname u;
+	const char *env = getenv("PAGEHOP_KERNEL");
+	struct ph_host_ask ask = {
+		.measured_here = this_machine,
+		.input_host = input_host,
+		.this_kernel = p->this_kernel,
+		.kernel_version = p->kernel_version ? p->kernel_version : env && *env ? env : NULL,
+		.kernel_option = p->kernel_version ? "--kernel-version" : "PAGEHOP_KERNEL",
+		.hmat_file = h->path && strncmp(h->path, "/sys/firmware/", 14),
+	};
+	struct ph_host_read r;
 
-	const char *wi_dir = getenv("PAGEHOP_WI_SYSFS");
-	struct ph_wi_sysfs sys = { 0 };
-
-	/* This machine's sysfs says what the running kernel holds, not what another would. */
-	if (wi_dir && *wi_dir)
-		wi_sysfs_read(wi_dir, prop->n, prop->ids, &sys);
-	else if (release && *release)
-		sys.unread = "not read: the kernel named by PAGEHOP_KERNEL is not the running one";
-	else if (h->path && strncmp(h->path, "/sys/firmware/", 14))
-		sys.unread = "not read: the HMAT is a file, not the running machine's";
-	else
-		wi_sysfs_read(PH_WI_SYSFS, prop->n, prop->ids, &sys);
-	if (!release || !*release)
-		release = uname(&u) ? "unknown" : u.release;
+	host_read(&ask, prop->n, prop->ids, &r);
+	host_facts_report(doc, &r.f);
 	memtier_report(doc, slit, prop, job->m, h->path && !h->err ? &h->t : NULL,
 		       job->latency ? job->latency : lat ? job->m : NULL,
-		       job->read_bw ? job->read_bw : !lat ? job->m : NULL, release);
+		       job->read_bw ? job->read_bw : !lat ? job->m : NULL, r.f.kernel);
 	interleave_report(doc, prop, job->m, h->path && !h->err ? &h->t : NULL,
 			  job->latency ? job->latency : lat ? job->m : NULL,
-			  job->read_bw ? job->read_bw : !lat ? job->m : NULL, release, &sys);
-	wi_sysfs_free(&sys);
+			  job->read_bw ? job->read_bw : !lat ? job->m : NULL, &r.f);
+	host_read_free(&r);
 	proposal_off_note(doc, h, job);
 }
 
@@ -365,7 +362,8 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 	slit_report(&job, &a, doc);
 	kernel_report(doc, a.slit_default ? a.slit_default : job.slit, &a.prop, job.m);
 	hmat_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit);
-	tiers_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit, &a.prop);
+	tiers_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit, &a.prop, p,
+		  this_machine, in->host);
 	/* A table written from cells without the evidence says so where it is reported. */
 	if (a.verdict == PH_VERDICT_CANNOT_TELL && (p->acpi.path || p->hmat_acpi.path))
 		doc_note(doc, "%s%s%s: the table written rests on %d cell%s without the evidence for a verdict (lacking_evidence); measure longer (--time) before flashing it",

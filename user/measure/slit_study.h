@@ -32,6 +32,8 @@ struct ph_slit_plan {
 				 * machine's when measuring it, none for --input */
 	const char *hwloc;	/* --hwloc FILE: the matrices as hwloc XML; NULL: none */
 	enum ph_format fmt;
+	const char *kernel_version;	/* --kernel-version: the measured machine's kernel; NULL none */
+	bool this_kernel;	/* --this-kernel: this machine's kernel and sysfs for any input */
 	/* measuring only */
 	const char *save;	/* keep the measurement (pagehop's JSON); NULL: not kept */
 	bool psize_given;	/* else the largest page every memory node can give */

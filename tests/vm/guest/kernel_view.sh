@@ -62,9 +62,10 @@ fi
 diag "memory tiers: $(ls /sys/devices/virtual/memory_tiering 2>/dev/null | tr '\n' ' ')"
 skip "fallback order" "no file exposes a node's zonelist, and filling a 2 GiB node to watch where pages go would take minutes of TCG time"
 
-# Memory tiers: pagehop's prediction for the firmware's tables, by this kernel's rule.
+# Memory tiers: pagehop's prediction for the firmware's tables, by this
+# kernel's rule (a CSV names no host: --this-kernel says it is this machine's).
 pagehop slit --input /tmp/kflat.csv --slit /tmp/kslit.txt --hmat-table /sys/firmware/acpi/tables/HMAT \
-	--format json >/tmp/t.json 2>/tmp/err
+	--this-kernel --format json >/tmp/t.json 2>/tmp/err
 want=$(jq -r .memory_tiers.tiers_firmware /tmp/t.json)
 mt=/sys/devices/virtual/memory_tiering
 if [ -d $mt ] && ls $mt/memory_tier* >/dev/null 2>&1; then

@@ -129,7 +129,9 @@ rc3=$?
 # The time block, like the provenance, is the run's own: one measured, one
 # read a file.  The machine's own tables (firmware_slit, hmat_table*) are
 # read only when measuring here: a saved file may come from another machine.
-own='del(.provenance, .firmware_slit, .time) | with_entries(select(.key | startswith("hmat_table") | not))'
+# Section origin says how each was found to be this machine's (by this run,
+# by the saved file's host), the same machine either way.
+own='del(.provenance, .firmware_slit, .time, .origin) | with_entries(select(.key | startswith("hmat_table") | not))'
 jq -S "$own" /tmp/o.out.json >/tmp/o.out.s 2>&1
 jq -S "$own" /tmp/o.in.json >/tmp/o.in.s 2>&1
 if [ $rc3 = $rc2 ] && [ -s /tmp/o.in.s ] && cmp -s /tmp/o.out.s /tmp/o.in.s; then

@@ -24,7 +24,7 @@ plan 3
 	for n in 0 1 2 3 4; do echo "  $n:   $(cat /sys/devices/system/node/node$n/distance)"; done
 } >/tmp/cslit.txt
 pagehop slit --input /tmp/c.csv --slit /tmp/cslit.txt --hmat-table /sys/firmware/acpi/tables/HMAT \
-	--format json >/tmp/c.json 2>/tmp/err
+	--this-kernel --format json >/tmp/c.json 2>/tmp/err
 want=$(jq -r .memory_tiers.tiers_firmware /tmp/c.json)
 rule=$(jq -r .memory_tiers.rule /tmp/c.json)
 case $rule in
