@@ -151,6 +151,8 @@ struct ph_input {
 	char *figure;		/* what was analysed: a JSON key, a CSV block's name or metric */
 	char *source;		/* who measured it, in one line; NULL if unknown */
 	char *host;		/* the host its provenance names; NULL if none */
+	int packages;		/* the measured machine's CPU packages as its provenance
+				 * says ("# packages: N", provenance.packages); 0 if it does not */
 	struct ph_nmatrix *m;	/* the selected figure */
 	struct ph_nmatrix *latency;	/* for the HMAT comparison; NULL if absent */
 	struct ph_nmatrix *read_bw;	/* likewise */

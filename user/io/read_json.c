@@ -877,6 +877,24 @@ static char *json_provenance_host(json_object *root)
 	return xstrdup(json_object_get_string(v));
 }
 
+/* provenance.packages, the measured machine's CPU packages: 0 when absent or null. */
+static int json_provenance_packages(const char *path, json_object *root, int *packages,
+				    char *err, size_t errlen)
+{
+	json_object *p, *v;
+	int64_t n;
+
+	*packages = 0;
+	if (!json_object_object_get_ex(root, "provenance", &p) || !json_object_is_type(p, json_type_object) ||
+	    !json_object_object_get_ex(p, "packages", &v) || !v)
+		return 0;
+	if (!json_int(v, 1, PH_MAX_NODES - 1, &n))
+		return read_err(err, errlen, "%s: provenance.packages: expected the measured machine's CPU packages, 1 to %d",
+				path, PH_MAX_NODES - 1);
+	*packages = (int)n;
+	return 0;
+}
+
 int input_parse_json(const char *path, const char *text, enum ph_figure fig,
 		     struct ph_input *in, char *err, size_t errlen)
 {
@@ -949,6 +967,9 @@ int input_parse_json(const char *path, const char *text, enum ph_figure fig,
 	in->path = xstrdup(path);
 	in->json = true;
 	in->source = json_provenance(root);
+	ret = json_provenance_packages(path, root, &in->packages, err, errlen);
+	if (ret)
+		goto out;
 	in->host = json_provenance_host(root);
 	input_take_recorded(in, figs, pick);
 out:

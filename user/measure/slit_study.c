@@ -178,25 +178,26 @@ static int hmat_emit(const struct ph_slit_plan *p, const struct hmat_in *h,
 
 /* --hwloc: the latency and read bandwidth compared, as hwloc XML. */
 static int hwloc_add(const char *path, const struct ph_slit_job *job, bool this_machine,
-		     struct ph_doc *doc, struct ph_outset *set)
+		     int packages, struct ph_doc *doc, struct ph_outset *set)
 {
 	const bool lat = job->figure && strstr(job->figure, "latency");
 	const struct ph_nmatrix *l = job->latency ? job->latency : lat ? job->m : NULL;
 	const struct ph_nmatrix *b = job->read_bw ? job->read_bw : !lat ? job->m : NULL;
 	struct ph_section *s;
-	char why[512];
+	char why[512], shown[256];
 
 	if (!l && !b) {
 		ph_err("--hwloc %s: the input has neither a latency nor a read bandwidth matrix", path);
 		return -EINVAL;
 	}
-	if (hwloc_export(path, l, b, this_machine, set, why, sizeof(why))) {
+	if (hwloc_export(path, l, b, this_machine, packages, set,
+			 shown, sizeof(shown), why, sizeof(why))) {
 		ph_err("--hwloc %s: %s", path, why);
 		return -EINVAL;
 	}
 	s = doc_add_section(doc, "hwloc", "hwloc XML written");
 	section_str(s, "file", path);
-	section_str(s, "topology", this_machine ? "this machine's" : "synthetic: one package and one PU per node");
+	section_str(s, "topology", shown);
 	if (l)
 		section_str(s, "latency_distances", PH_HWLOC_LATENCY_NAME " (ps)");
 	if (b)
@@ -372,7 +373,7 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 	/* Every output rendered and staged beside its target first: a run that fails writes none. */
 	if ((p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc, &set)) ||
 	    (p->hmat_acpi.path && hmat_emit(p, hmat, &job, doc, &set)) ||
-	    (p->hwloc && hwloc_add(p->hwloc, &job, this_machine, doc, &set)))
+	    (p->hwloc && hwloc_add(p->hwloc, &job, this_machine, in->packages, doc, &set)))
 		ret = PH_EXIT_USAGE;
 	else if (outset_commit(&set, &failed, why, sizeof(why))) {
 		ph_err("%s: %s; %s", failed, why,
