@@ -4,6 +4,7 @@
  * number where a number must be, every cell's CI holding its median.
  */
 #include "read_json.h"
+#include "acpi_slit.h"
 #include "read_text.h"
 #include "util.h"
 
@@ -895,6 +896,45 @@ static int json_provenance_packages(const char *path, json_object *root, int *pa
 	return 0;
 }
 
+/*
+ * provenance.acpi: {"SLIT": {"oem_id": "BOCHS ", "oem_table_id": "BXPCSLIT",
+ * "oem_revision": 1}, "HMAT": {...}}, the measured machine's tables' OEM
+ * fields; each table may be absent or null.
+ */
+static int json_provenance_acpi(const char *path, json_object *root, struct ph_input *in,
+				char *err, size_t errlen)
+{
+	static const char *const sigs[PH_INPUT_NACPI] = { "SLIT", "HMAT" };
+	json_object *p, *a;
+
+	if (!json_object_object_get_ex(root, "provenance", &p) || !json_object_is_type(p, json_type_object) ||
+	    !json_object_object_get_ex(p, "acpi", &a) || !a)
+		return 0;
+	if (!json_object_is_type(a, json_type_object))
+		return read_err(err, errlen, "%s: provenance.acpi: expected an object of tables, \"SLIT\" and \"HMAT\"", path);
+	for (int i = 0; i < PH_INPUT_NACPI; i++) {
+		struct ph_input_acpi *t = &in->acpi[i];
+		json_object *o, *id, *tid, *rev;
+		int64_t r;
+
+		if (!json_object_object_get_ex(a, sigs[i], &o) || !o)
+			continue;
+		if (!json_object_is_type(o, json_type_object) ||
+		    !json_object_object_get_ex(o, "oem_id", &id) || !json_object_is_type(id, json_type_string) ||
+		    !acpi_id_valid(json_object_get_string(id), 6) ||
+		    !json_object_object_get_ex(o, "oem_table_id", &tid) || !json_object_is_type(tid, json_type_string) ||
+		    !acpi_id_valid(json_object_get_string(tid), 8) ||
+		    !json_object_object_get_ex(o, "oem_revision", &rev) || !json_int(rev, 0, UINT32_MAX, &r))
+			return read_err(err, errlen, "%s: provenance.acpi.%s: expected oem_id (1 to 6 characters), oem_table_id (1 to 8) and oem_revision (0 to %u), as the table's header holds them",
+					path, sigs[i], UINT32_MAX);
+		t->have = true;
+		snprintf(t->oem_id, sizeof(t->oem_id), "%s", json_object_get_string(id));
+		snprintf(t->oem_table_id, sizeof(t->oem_table_id), "%s", json_object_get_string(tid));
+		t->oem_revision = (uint32_t)r;
+	}
+	return 0;
+}
+
 int input_parse_json(const char *path, const char *text, enum ph_figure fig,
 		     struct ph_input *in, char *err, size_t errlen)
 {
@@ -968,6 +1008,8 @@ int input_parse_json(const char *path, const char *text, enum ph_figure fig,
 	in->json = true;
 	in->source = json_provenance(root);
 	ret = json_provenance_packages(path, root, &in->packages, err, errlen);
+	if (!ret)
+		ret = json_provenance_acpi(path, root, in, err, errlen);
 	if (ret)
 		goto out;
 	in->host = json_provenance_host(root);
