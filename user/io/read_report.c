@@ -449,16 +449,24 @@ static int shape_err(char *err, size_t errlen, const char *path, json_object *go
  */
 static int check_shapes(const char *path, json_object *root, char *err, size_t errlen)
 {
+	static const char *const named[] = { "tool", "subcommand", "version" };
 	json_object *prov = get(root, "provenance");
 
 	if (prov && !json_object_is_type(prov, json_type_object))
 		return shape_err(err, errlen, path, prov, "provenance: expected an object");
-	json_object_object_foreach(prov, pk, pv) {
+	/* What the page shows of it: scalars; what names the document: strings. */
+	for (int i = 0; i < REP_NPROV; i++) {
+		json_object *pv = get(prov, rep_prov_keys[i]);
+
 		if (pv && (json_object_is_type(pv, json_type_object) || json_object_is_type(pv, json_type_array)))
-			return shape_err(err, errlen, path, pv, "provenance.%s: expected a string, a number or null", pk);
-		if ((!strcmp(pk, "tool") || !strcmp(pk, "subcommand") || !strcmp(pk, "version")) &&
-		    pv && !json_object_is_type(pv, json_type_string))
-			return shape_err(err, errlen, path, pv, "provenance.%s: expected a string", pk);
+			return shape_err(err, errlen, path, pv, "provenance.%s: expected a string, a number or null",
+					 rep_prov_keys[i]);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++) {
+		json_object *pv = get(prov, named[i]);
+
+		if (pv && !json_object_is_type(pv, json_type_string))
+			return shape_err(err, errlen, path, pv, "provenance.%s: expected a string", named[i]);
 	}
 	json_object_object_foreach(root, key, val) {
 		json_object *metric = get(val, "metric"), *ax[2], *vals;
