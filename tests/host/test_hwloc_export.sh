@@ -4,7 +4,10 @@
 # that it runs on a one-node host: the XML loads in hwloc's own tools
 # (hwloc-info --input, lstopo --input --distances, --memattrs) and the
 # values they read back equal the measurement in the saved file (ps, MB/s;
-# MiB/s for the memory attribute).
+# MiB/s for the memory attribute).  The synthetic topology of another
+# machine's table has as many packages as its provenance says ("# packages:"
+# in a CSV, provenance.packages in JSON), counted back by lstopo; where it
+# does not say, none, and the file and the document say so.
 . "$(dirname "$0")/lib.sh"
 
 ROOT=${PAGEHOP_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -41,4 +44,43 @@ expect "memattr Latency of node 0 from its CPUs (ns)" \
 expect "memattr Bandwidth of node 0 from its CPUs (MiB/s)" \
 	"$(awk '/name .Bandwidth/ { on = 1; next } /^Memory attribute/ { on = 0 } on && /NUMANode L#0 / && /cpuset 0x00000001/ { print $4 }' "$TMP/m")" \
 	"$(jq -r '.bandwidth_read_GBps.values[0][0] * 1e9 / 1048576 | round' "$IN")"
+# Packages: the seed tables (2 x Opteron 6220, 4 nodes; 2 x Xeon E5-2643, 2
+# nodes) say their sockets only in prose: no package is made up.
+for seed in amd-6220-4node intel-e5-2643-2node; do
+	csv=$ROOT/tests/data/shared/$seed.matrix.csv
+	"$PAGEHOP" slit --input "$csv" --hwloc "$TMP/$seed.xml" --format json >"$TMP/$seed.json" 2>/dev/null
+	expect "$seed, no '# packages:': lstopo counts no package" \
+		"$(lstopo-no-graphics --if xml -i "$TMP/$seed.xml" --only package | wc -l)" 0
+	case $(jq -r .hwloc.topology "$TMP/$seed.json") in
+	*"does not say how many"*) pass "$seed: the document says the package count is not known" ;;
+	*) fail "$seed: topology '$(jq -r .hwloc.topology "$TMP/$seed.json")'" ;;
+	esac
+	grep -q 'name="PagehopTopology" value="synthetic: no package' "$TMP/$seed.xml" &&
+		pass "$seed: the XML says it too" || fail "$seed: no PagehopTopology info in the XML"
+	# With the socket count as provenance: 2 packages, each with its share of the nodes.
+	nodes=$(grep -m1 '^node,' "$csv" | tr ',' '\n' | tail -n +2 | wc -l)
+	sed '/^# source:/a # packages: 2' "$csv" >"$TMP/$seed-2p.csv"
+	"$PAGEHOP" slit --input "$TMP/$seed-2p.csv" --hwloc "$TMP/$seed-2p.xml" --format json >"$TMP/$seed-2p.json" 2>/dev/null
+	expect "$seed, '# packages: 2': lstopo counts 2 packages" \
+		"$(lstopo-no-graphics --if xml -i "$TMP/$seed-2p.xml" --only package | wc -l)" 2
+	expect "$seed, '# packages: 2': $((nodes / 2)) NUMA node(s) in package 1" \
+		"$(hwloc-calc --if xml -i "$TMP/$seed-2p.xml" --number-of numanode package:1)" $((nodes / 2))
+done
+sed '/^# source:/a # packages: 3' "$ROOT/tests/data/shared/amd-6220-4node.matrix.csv" >"$TMP/3p.csv"
+"$PAGEHOP" slit --input "$TMP/3p.csv" --hwloc "$TMP/3p.xml" --format json >"$TMP/3p.json" 2>/dev/null
+expect "4 nodes, '# packages: 3': no package (they do not divide)" \
+	"$(lstopo-no-graphics --if xml -i "$TMP/3p.xml" --only package | wc -l)" 0
+jq '.provenance.packages = 2' "$IN" >"$TMP/2p.json"
+"$PAGEHOP" slit --input "$TMP/2p.json" --hwloc "$TMP/2p.xml" --format json >"$TMP/2p-out.json" 2>/dev/null
+# 5 nodes (4 CPU nodes and CXL node 4) among 2 packages do not divide either.
+expect "JSON provenance.packages 2, 5 nodes: no package" \
+	"$(lstopo-no-graphics --if xml -i "$TMP/2p.xml" --only package | wc -l)" 0
+jq '.provenance.packages = 5' "$IN" >"$TMP/5p.json"
+"$PAGEHOP" slit --input "$TMP/5p.json" --hwloc "$TMP/5p.xml" >/dev/null 2>&1
+expect "JSON provenance.packages 5: lstopo counts 5 packages" \
+	"$(lstopo-no-graphics --if xml -i "$TMP/5p.xml" --only package | wc -l)" 5
+jq '.provenance.packages = "two"' "$IN" >"$TMP/bad-p.json"
+usage_error "provenance.packages not a count" slit --input "$TMP/bad-p.json" --hwloc "$TMP/bad-p.xml"
+sed '/^# source:/a # packages: 0' "$ROOT/tests/data/shared/amd-6220-4node.matrix.csv" >"$TMP/0p.csv"
+usage_error "'# packages: 0'" slit --input "$TMP/0p.csv" --hwloc "$TMP/0p.xml"
 finish

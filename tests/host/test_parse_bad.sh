@@ -5,7 +5,8 @@
 # wrong, nothing on stdout, nothing blocked.  Again under ASan+UBSan
 # (build/asan/pagehop, made by 'make unit-asan') when it is built: no
 # sanitizer report.  The README's table says what each file's message holds;
-# saved baselines (*.baseline.json) go through "pagehop compare", which reads them.
+# saved baselines (*.baseline.json) go through "pagehop compare", which reads them,
+# saved documents of any command (*.report.json) through "pagehop report".
 . "$(dirname "$0")/lib.sh"
 
 ROOT=${PAGEHOP_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -62,6 +63,11 @@ while IFS=$'\t' read -r f want; do
 	*.numactl.txt) refused "$f" "$want" slit --input "$GOOD_CSV" --slit "$BAD/$f" ;;
 	*.hmat) refused "$f" "--hmat-table $want" slit --input "$GOOD_CSV" --hmat-table "$BAD/$f" ;;
 	*.baseline.json) refused "$f" "$want" compare "$BAD/$f" ;;
+	*.report.json)
+		rm -f "$TMP/r.html"
+		refused "$f" "$want" report -o "$TMP/r.html" "$BAD/$f"
+		[ ! -e "$TMP/r.html" ] || fail "$f: a page written after the refusal"
+		;;
 	*) refused "$f" "$want" slit --input "$BAD/$f" ;;
 	esac
 done <"$TMP/table"

@@ -38,6 +38,14 @@ fi
 usage_error "output onto a directory" report -o "$TMP/ro" "${docs[0]}"
 ls -A "$TMP/ro" "$TMP" | grep -q '\.html\|pagehop' && fail "a partial file left: $(ls -A "$TMP" "$TMP/ro")" ||
 	pass "no partial file left"
+# What the page does not show may hold anything valid: provenance.acpi, an object.
+jq '.provenance.acpi = {SLIT: {oem_id: "ALASKA", oem_table_id: "A M I", oem_revision: 7}}' "${docs[0]}" >"$TMP/acpi.json"
+"$PAGEHOP" report -o "$TMP/acpi.html" "$TMP/acpi.json" 2>"$TMP/acpi.err"
+expect "a document with provenance.acpi: drawn" "$?" 0
+# What it shows must be what it says: a host that is an object is refused.
+jq '.provenance.host = {name: "h"}' "${docs[0]}" >"$TMP/host-object.json"
+usage_error "provenance.host an object" report -o "$TMP/bad.html" "$TMP/host-object.json"
+[ -e "$TMP/bad.html" ] && fail "provenance.host an object left $TMP/bad.html" || pass "provenance.host an object: no file"
 echo "old" >"$TMP/keep.html"
 "$PAGEHOP" report -o "$TMP/keep.html" "${docs[0]}" "$TMP/corrupt.json" 2>/dev/null
 expect "a bad input leaves an existing page as it was" "$(cat "$TMP/keep.html")" old

@@ -302,6 +302,69 @@ expect "emit: OEM revision raised by one" "$(j acpi .acpi.oem_revision)" 2
 [ -s "$TMP/amd.asl" ] && pass "emit: source written" || fail "emit: no $TMP/amd.asl"
 ls "$TMP" | grep -q '\.tmp\.' && fail "emit: temporary file left" || pass "emit: no temporary file left"
 
+# ---- another machine's input: not this machine's OEM IDs ----
+# aml_ids FILE: OEM ID, OEM table ID (NULs as spaces) and OEM revision of a compiled table.
+aml_ids() {
+	local b
+	b=($(od -An -tu1 -v -j24 -N4 "$1"))
+	printf '%s|%s' "$(dd if="$1" bs=1 skip=10 count=14 2>/dev/null | tr '\0' ' ')" "$((b[0] + 256 * b[1]))"
+}
+# compiled NAME ASL WANT: iasl compiles ASL, whose header holds WANT ("OEMID TABLEID|REV").
+compiled() {
+	local aml=${2%.asl}.aml
+	(cd "$(dirname "$2")" && iasl "$(basename "$2")") >"$TMP/iasl-$1.log" 2>&1 && [ -s "$aml" ] ||
+		{ fail "$1: iasl: $(tail -n 5 "$TMP/iasl-$1.log")"; return; }
+	expect "$1: iasl compiles it, header IDs and revision" "$(aml_ids "$aml")" "$3"
+}
+# A seed table: no host, no IDs recorded; this machine's SLIT is not read.
+run seed-ids --input "$SH/amd-6220-4node.matrix.csv" --slit "$SH/amd-6220-4node.numactl.txt" \
+	--emit-acpi "$TMP/seed.asl" --emit-hmat "$TMP/seed-h.asl"
+expect "seed table, no --slit-table: written" "$rc" 1
+expect "seed table: neutral OEM IDs, revision 1" \
+	"$(j seed-ids '[.acpi.oem_id, .acpi.oem_table_id, .acpi.oem_revision] | join(" ")')" "PAGEHP PAGEHOP 1"
+expect "seed table: the HMAT's too" \
+	"$(j seed-ids '[.acpi_hmat.oem_id, .acpi_hmat.oem_table_id, .acpi_hmat.oem_revision] | join(" ")')" "PAGEHP PAGEHOP 1"
+grep -q "^ \* OEM ID and OEM table ID from pagehop's neutral IDs (PAGEHP, PAGEHOP), not this machine's SLIT's (the input's provenance names no host" "$TMP/seed.asl" &&
+	pass "seed table: the ASL's comment says the IDs are neutral, and why" ||
+	fail "seed table: comment: $(grep 'OEM ID and' "$TMP/seed.asl")"
+grep -q "neutral IDs (PAGEHP, PAGEHOP), not this machine's HMAT's" "$TMP/seed-h.asl" &&
+	pass "seed table: the HMAT's comment too" || fail "seed table: HMAT comment: $(grep 'OEM ID and' "$TMP/seed-h.asl")"
+# Another host's JSON that records its tables' IDs: those, revision raised by one.
+jq '.provenance.host = "not-this-host.example"
+    | .provenance.acpi = {SLIT: {oem_id: "ALASKA", oem_table_id: "A M I", oem_revision: 7},
+                          HMAT: {oem_id: "DELL", oem_table_id: "PE_SC3", oem_revision: 2}}' \
+	"$ROOT/tests/data/slit/matrix-2node.json" >"$TMP/other.json"
+run other-ids --input "$TMP/other.json" --emit-acpi "$TMP/other.asl" --emit-hmat "$TMP/other-h.asl"
+expect "another host's JSON: its SLIT's IDs, revision + 1" \
+	"$(j other-ids '[.acpi.oem_id, .acpi.oem_table_id, .acpi.oem_revision] | join(" ")')" "ALASKA A M I 8"
+expect "another host's JSON: its HMAT's IDs, revision + 1" \
+	"$(j other-ids '[.acpi_hmat.oem_id, .acpi_hmat.oem_table_id, .acpi_hmat.oem_revision] | join(" ")')" "DELL PE_SC3 3"
+grep -q "from the input's provenance.acpi.SLIT: the measured machine's, OEM revision raised by one, not this machine's (the input's provenance names host not-this-host.example" "$TMP/other.asl" &&
+	pass "another host's JSON: the comment says the IDs are its provenance's" ||
+	fail "another host's JSON: comment: $(grep 'OEM ID and' "$TMP/other.asl")"
+# The same host without IDs: neutral; options still win.
+jq '.provenance.host = "not-this-host.example"' "$ROOT/tests/data/slit/matrix-2node.json" >"$TMP/in-noids.json"
+run other-noids --input "$TMP/in-noids.json" --emit-acpi "$TMP/other-noids.asl" --oem-revision 5
+expect "another host's JSON, no IDs: neutral, --oem-revision given" \
+	"$(j other-noids '[.acpi.oem_id, .acpi.oem_table_id, .acpi.oem_revision] | join(" ")')" "PAGEHP PAGEHOP 5"
+jq '.provenance.acpi = {SLIT: {oem_id: "TOOLONGID", oem_table_id: "X", oem_revision: 1}}' "$TMP/other.json" >"$TMP/bad-ids.json"
+usage_error "provenance.acpi.SLIT.oem_id of 9 characters" slit --input "$TMP/bad-ids.json" --emit-acpi "$TMP/bad.asl"
+# An input naming this host: this machine's table, as when measuring (a file's here: --slit-table).
+jq --arg h "$(uname -n)" '.provenance.host = $h' "$ROOT/tests/data/slit/matrix-2node.json" >"$TMP/here.json"
+run here-ids --input "$TMP/here.json" --emit-acpi "$TMP/here.asl" --slit-table "$TMP/SLIT"
+expect "this host's JSON: the table's IDs" "$(j here-ids '[.acpi.oem_id, .acpi.oem_table_id, .acpi.oem_revision] | join(" ")')" "BOCHS  BXPCSLIT 2"
+"$PAGEHOP" slit --input "$TMP/here.json" --emit-acpi "$TMP/here2.asl" --format json >"$TMP/here2.json" 2>"$TMP/here2.err"
+case "$(jq -r .acpi.ids_from "$TMP/here2.json" 2>/dev/null)$(cat "$TMP/here2.err")" in
+*/sys/firmware/acpi/tables/SLIT*) pass "this host's JSON, no --slit-table: this machine's SLIT read" ;;
+*) fail "this host's JSON, no --slit-table: $(cat "$TMP/here2.err") $(jq -c .acpi "$TMP/here2.json" 2>/dev/null)" ;;
+esac
+if command -v iasl >/dev/null; then
+	compiled "seed SLIT" "$TMP/seed.asl" "PAGEHPPAGEHOP |1"
+	compiled "seed HMAT" "$TMP/seed-h.asl" "PAGEHPPAGEHOP |1"
+	compiled "another host's SLIT" "$TMP/other.asl" "ALASKAA M I   |8"
+	compiled "another host's HMAT" "$TMP/other-h.asl" "DELL  PE_SC3  |3"
+fi
+
 if ! command -v iasl >/dev/null; then
 	[ $_failed -eq 0 ] || finish
 	skip_test "iasl missing (acpica-tools, installed by scripts/install-deps.sh check): the --emit-acpi source was not compiled"

@@ -3,7 +3,8 @@
  * test_parse_corpus.c - every sample under tests/data (slit/, shared/,
  * golden/, hmat/ and the hand-made bad/) through the parsers of "pagehop
  * slit" (text inputs, SLIT, and the binary HMAT of --hmat-table) and the
- * baseline reader of "pagehop check" and "pagehop compare",
+ * baseline reader of "pagehop check" and "pagehop compare", and the
+ * reader of "pagehop report" (any document),
  * cut at every byte and with bytes changed, in process: thousands of
  * inputs a second, where the real command would take a run each.  Built
  * with ASan+UBSan by 'make unit-asan', where any memory error, undefined
@@ -25,7 +26,9 @@
 #include "read_json.h"
 #include "read_numactl.h"
 #include "readfile.h"
+#include "report.h"
 #include "util.h"
+#include "version.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -221,8 +224,10 @@ static void check_baseline(const struct ph_hset *b)
 
 /*
  * buf[0..len) through input_parse (figure cycling with seq) and
- * slit_parse and acpi_hmat_parse and baseline_parse.  Returns a bit per
- * parser that accepted it: 1 input, 2 slit, 4 hmat, 8 baseline.
+ * slit_parse and acpi_hmat_parse and baseline_parse and report_read.
+ * Returns a bit per parser that accepted it: 1 input, 2 slit, 4 hmat, 8
+ * baseline, 16 report (which takes a document of any kind, even one it
+ * does not draw, so that only its bad files must be refused by it).
  */
 static int parse_both(const char *buf, size_t len, unsigned seq)
 {
@@ -234,6 +239,7 @@ static int parse_both(const char *buf, size_t len, unsigned seq)
 	struct ph_slit *s = (struct ph_slit *)&in;	/* must be reset */
 	struct ph_acpi_hmat h;
 	struct ph_hset b;
+	struct rep_doc d;
 	char err[512], *text;
 	int ret, accepted = 0;
 
@@ -288,7 +294,6 @@ static int parse_both(const char *buf, size_t len, unsigned seq)
 	memcpy(text, buf, len);
 	text[len] = '\0';
 	ret = baseline_parse("c.base", text, &b, err, sizeof(err));
-	free(text);
 	tally.parses++;
 	if (ret) {
 		tally.refused++;
@@ -300,6 +305,23 @@ static int parse_both(const char *buf, size_t len, unsigned seq)
 		check_baseline(&b);
 		hset_free(&b);
 		accepted |= 8;
+	}
+	err[0] = '\0';
+	memset(&d, 0xa5, sizeof(d));	/* must be reset */
+	ret = report_read("c.rep", text, PAGEHOP_VERSION, &d, err, sizeof(err));
+	free(text);
+	tally.parses++;
+	if (ret) {
+		tally.refused++;
+		check_error(ret, "c.rep", err);
+		if (d.path || d.kind || d.m || d.c)
+			corpus_fail("refused a report document, but left a model behind");
+	} else {
+		tally.ok++;
+		if (!d.path || !d.kind)
+			corpus_fail("a report document taken without its path or kind");
+		report_doc_free(&d);
+		accepted |= 16;
 	}
 	return accepted;
 }
@@ -326,14 +348,16 @@ static void corpus_file(const char *path, bool bad)
 	whole = parse_both(buf, len, 0);
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++)
 		if (!strcmp(good[i].path, path) &&
-		    whole != ((good[i].input ? 1 : 0) | (good[i].slit ? 2 : 0) | (good[i].hmat ? 4 : 0) |
+		    (whole & 15) != ((good[i].input ? 1 : 0) | (good[i].slit ? 2 : 0) | (good[i].hmat ? 4 : 0) |
 			      (good[i].baseline ? 8 : 0)))
 			corpus_fail("whole sample: accepted by parsers %d (1 input_parse, 2 slit_parse, 4 acpi_hmat_parse, 8 baseline_parse); expected %s%s%s%s",
 				    whole, good[i].input ? "input_parse" : "", good[i].slit ? "slit_parse" : "",
 				    good[i].hmat ? "acpi_hmat_parse" : "", good[i].baseline ? "baseline_parse" : "");
-	if (bad && whole)
+	if (bad && (whole & 15))
 		corpus_fail("a bad file accepted by %s", whole & 1 ? "input_parse" : whole & 2 ? "slit_parse"
 			    : whole & 4 ? "acpi_hmat_parse" : "baseline_parse");
+	if (bad && (whole & 16) && strstr(path, ".report.json"))
+		corpus_fail("a bad document accepted by report_read");
 
 	/* Cut at every byte.  A copy of exactly len bytes, so that ASan sees any read past it. */
 	for (size_t n = 0; n < len; n++) {
@@ -348,6 +372,8 @@ static void corpus_file(const char *path, bool bad)
 			corpus_fail("cut short and still accepted by slit_parse");
 		if ((whole & 8) && cut_must_fail(cut, n, json_end, true))
 			corpus_fail("cut short and still accepted by baseline_parse");
+		if ((whole & 16) && cut_must_fail(cut, n, json_end, true))
+			corpus_fail("cut short and still accepted by report_read");
 		/* Any cut of an HMAT is shorter than its header's length. */
 		if ((whole & 4) && n < len)
 			corpus_fail("cut short and still accepted by acpi_hmat_parse");
@@ -411,9 +437,12 @@ static void test_corpus(void **state)
 
 int main(void)
 {
+	static const char *const kinds[] = { "matrix", "slit", "scale", "check", "baseline", "c2c" };
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_corpus),
 	};
+
+	report_set_kinds(kinds, ARRAY_SIZE(kinds));
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

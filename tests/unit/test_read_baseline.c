@@ -109,6 +109,10 @@ static void test_parse_refused(void **state)
 		      "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
 		      "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
 		      ", \"unit\": \"ns\", \"ci_lo\": 89, \"ci_hi\": 91}"),
+		  "b.json: not JSON: line 1: column 338: the number 100000000000000000000000... is beyond what a double holds; expected one JSON object as pagehop baseline or check --format json writes it" },
+		/* A double, but an integer json-c saturates. */
+		{ DOC("{\"figure\": \"latency_4k\", \"node\": 0, \"value\": 100000000000000000000000000000"
+		      ", \"unit\": \"ns\", \"ci_lo\": 89, \"ci_hi\": 91}"),
 		  "b.json: figures[0].value: expected a number" },
 		{ DOC("{\"figure\": \"hugepages_2m\", \"node\": 0, \"value\": 0.5, \"unit\": \"bool\", \"ci_lo\": 0.5, \"ci_hi\": 0.5}"),
 		  "b.json: figures[0].value: 0.5; expected 0 or 1 for hugepages_2m (cannot or can be had)" },

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,12 +113,16 @@ static void test_json_errors(void **state)
 	expect_json_error("{\"a\": [1,]}", PH_FIGURE_DEFAULT, "x.json:1: unexpected character");
 	expect_json_error("{\"a\": True}", PH_FIGURE_DEFAULT, "x.json:1: boolean expected");
 	expect_json_error("{} x", PH_FIGURE_DEFAULT, "x.json:1: text after the JSON object");
-	/* 400 digits: json-c saturates it to 2^64 - 1; not a number pagehop takes. */
+	/* 400 digits: beyond a double (json-c would saturate it to 2^64 - 1). */
 	expect_json_error("{\"latency_ns\": {\"metric\": \"latency_ns\", \"rows\": [0], \"columns\": [0], \"values\": [[1"
 			  "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
 			  "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
 			  "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
 			  "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000]]}}",
+			  PH_FIGURE_DEFAULT, "x.json:1: column 82: the number 100000000000000000000000... is beyond what a double holds");
+	/* 30 digits: a double, but an integer json-c saturates; not a number pagehop takes. */
+	expect_json_error("{\"latency_ns\": {\"metric\": \"latency_ns\", \"rows\": [0], \"columns\": [0], \"values\": [["
+			  "100000000000000000000000000000]]}}",
 			  PH_FIGURE_DEFAULT, "x.json: latency_ns.values[0][0]: expected a positive number or null");
 	expect_json_error("{}", PH_FIGURE_DEFAULT,
 			  "x.json: no latency_ns, bandwidth_read_GBps or bandwidth_triad_GBps matrix; the file has none");
@@ -302,6 +307,99 @@ static void test_json_strings_one_line(void **state)
 	input_free(&in);
 }
 
+/* json_doc_parse refuses text, at line, with why holding want. */
+static void expect_doc_error(const char *text, int line, const char *want)
+{
+	json_object *root = (json_object *)1;
+	char why[JSON_WHY_MAX] = "";
+	int at = -1;
+
+	if (json_doc_parse(text, &root, &at, why, sizeof(why)) != -EINVAL)
+		fail_msg("accepted '%s'", text);
+	assert_null(root);
+	assert_contains(why, want);
+	assert_null(strchr(why, '\n'));
+	if (at != line)
+		fail_msg("'%s': line %d, expected %d (%s)", text, at, line, why);
+}
+
+/* json_doc_parse takes text, and root.key is the integer want. */
+static void expect_doc_int(const char *text, const char *key, int64_t want)
+{
+	json_object *root = NULL, *v;
+	char why[JSON_WHY_MAX] = "";
+	int at = 0;
+
+	if (json_doc_parse(text, &root, &at, why, sizeof(why)))
+		fail_msg("refused '%s': line %d: %s", text, at, why);
+	assert_true(json_object_object_get_ex(root, key, &v));
+	assert_int_equal(json_object_get_int64(v), want);
+	json_object_put(root);
+}
+
+/*
+ * The strict reading every JSON reader shares, against hand-written text:
+ * what RFC 8259 refuses and json-c's strict mode takes, each named with
+ * its line and column (counted here by hand); a key twice in one object,
+ * however it is escaped, named with both places.
+ */
+static void test_json_doc_strict(void **state)
+{
+	char deep[200];
+	int n = 0;
+
+	(void)state;
+	/* Duplicate keys: the second named, the first's place in the message. */
+	expect_doc_error("{\"a\": 1, \"b\": 2, \"a\": 3}", 1,
+			 "column 18: key \"a\" twice in one object, first at line 1 column 2");
+	expect_doc_error("{\n  \"a\": 1,\n  \"\\u0061\": 1\n}", 3,
+			 "column 3: key \"a\" twice in one object, first at line 2 column 3");
+	expect_doc_error("{\"x\": {\"k\": 1, \"j\": 2, \"k\": 1}}", 1,
+			 "column 24: key \"k\" twice in one object, first at line 1 column 8");
+	/* Of three, the second is the fault. */
+	expect_doc_error("{\"k\": 1,\n\"k\": 2,\n\"k\": 3}", 2, "key \"k\" twice in one object, first at line 1 column 2");
+	/* The same key in two objects, or in an array's objects, is no duplicate. */
+	expect_doc_int("{\"x\": {\"k\": 1}, \"y\": {\"k\": 2}, \"k\": 3}", "k", 3);
+	expect_doc_int("{\"r\": [{\"k\": 1}, {\"k\": 2}], \"k\": 4}", "k", 4);
+	/* Keys alike up to a length are different keys. */
+	expect_doc_int("{\"ab\": 1, \"a\": 2, \"abc\": 3}", "a", 2);
+	/* Numbers. */
+	expect_doc_error("{\"v\": NaN}", 1, "column 7: NaN, which JSON has no number for");
+	expect_doc_error("{\"v\": Infinity}", 1, "column 7: Infinity, which JSON has no number for");
+	expect_doc_error("{\"v\": -Infinity}", 1, "column 7: -Infinity, which JSON has no number for");
+	expect_doc_error("{\"v\":\n 1e999}", 2, "column 2: the number 1e999 is beyond what a double holds");
+	expect_doc_error("{\"v\": -1e400}", 1, "the number -1e400 is beyond what a double holds");
+	expect_doc_error("{\"v\": 1.}", 1, "column 7: a number with no digit after its decimal point");
+	expect_doc_error("{\"v\": 1.e5}", 1, "column 7: a number with no digit after its decimal point");
+	expect_doc_int("{\"v\": -0, \"w\": 1.5e-3, \"x\": 2E+2, \"n\": 7}", "n", 7);
+	/* Strings. */
+	expect_doc_error("{\"s\": \"\\ud800\"}", 1, "column 8: \\ud800, the first half of a UTF-16 surrogate pair, alone");
+	expect_doc_error("{\"s\": \"\\ud800\\u0041\"}", 1, "the first half of a UTF-16 surrogate pair, alone");
+	expect_doc_error("{\"s\": \"a\\udc00\"}", 1, "column 9: \\udc00, the second half of a UTF-16 surrogate pair, alone");
+	expect_doc_int("{\"s\": \"\\ud83d\\ude00\", \"n\": 1}", "n", 1);
+	expect_doc_error("{\"s\": \"a\tb\"}", 1, "column 9: control character 0x09 inside a string");
+	expect_doc_error("{\"s\": \"\\q\"}", 1, "invalid string sequence");
+	/* Text after it, cut short, not an object: json-c's words. */
+	expect_doc_error("{\"a\": 1}\nx", 2, "text after the JSON object");
+	expect_doc_error("{\"a\": [1,\n2", 2, "the JSON ends early");
+	expect_doc_error("[1]", 1, "not a JSON object");
+	/* Nesting: 32 deep is taken, 33 is not. */
+	n += snprintf(deep + n, sizeof(deep) - (size_t)n, "{\"d\": ");
+	for (int i = 0; i < 31; i++)
+		deep[n++] = '[';
+	for (int i = 0; i < 31; i++)
+		deep[n++] = ']';
+	snprintf(deep + n, sizeof(deep) - (size_t)n, ", \"n\": 5}");
+	expect_doc_int(deep, "n", 5);
+	n = snprintf(deep, sizeof(deep), "{\"d\": ");
+	for (int i = 0; i < 32; i++)
+		deep[n++] = '[';
+	for (int i = 0; i < 32; i++)
+		deep[n++] = ']';
+	snprintf(deep + n, sizeof(deep) - (size_t)n, "}");
+	expect_doc_error(deep, 1, "nesting too deep");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_json_cell_ci),
 		cmocka_unit_test(test_json_hmat_bounds),
 		cmocka_unit_test(test_json_strings_one_line),
+		cmocka_unit_test(test_json_doc_strict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,6 +42,45 @@ static int slit_table_header(const char *path, struct ph_acpi_header *h, const c
 	return err ? err : acpi_header_parse(buf, got, h);
 }
 
+/*
+ * The IDs of a table for the machine an input was measured on, not this
+ * one: this machine's table says nothing of it.  The options first, then
+ * the input's provenance, then pagehop's neutral IDs.
+ */
+static int elsewhere_ids(const struct ph_acpi_out *o, const char *sig, const char *opt,
+			 struct ph_acpi_ids *ids, char *from, size_t fromlen)
+{
+	const struct ph_input_acpi *pv = o->prov && o->prov->have ? o->prov : NULL;
+
+	snprintf(ids->oem_id, sizeof(ids->oem_id), "%s",
+		 o->oem_id ? o->oem_id : pv ? pv->oem_id : PH_ACPI_NEUTRAL_OEM_ID);
+	snprintf(ids->oem_table_id, sizeof(ids->oem_table_id), "%s",
+		 o->oem_table_id ? o->oem_table_id : pv ? pv->oem_table_id : PH_ACPI_NEUTRAL_OEM_TABLE_ID);
+	if (o->have_rev) {
+		ids->oem_revision = o->rev;
+	} else if (pv) {
+		if (pv->oem_revision == UINT32_MAX) {
+			ph_err("%s: the OEM revision in the input's provenance.acpi.%s is 0xFFFFFFFF and cannot be raised; give --oem-revision",
+			       opt, sig);
+			return -EINVAL;
+		}
+		ids->oem_revision = pv->oem_revision + 1;
+	} else {
+		ids->oem_revision = 1;
+	}
+	if (o->oem_id && o->oem_table_id)
+		snprintf(from, fromlen, "options, not this machine's %s (%s)", sig, o->elsewhere);
+	else if (pv)
+		snprintf(from, fromlen, "the input's provenance.acpi.%s%s: the measured machine's%s, not this machine's (%s)",
+			 sig, o->oem_id || o->oem_table_id ? " and options" : "",
+			 o->have_rev ? "" : ", OEM revision raised by one", o->elsewhere);
+	else
+		snprintf(from, fromlen, "%spagehop's neutral IDs (%s, %s), not this machine's %s's (%s); the input records none of the measured machine's",
+			 o->oem_id || o->oem_table_id ? "options and " : "", PH_ACPI_NEUTRAL_OEM_ID,
+			 PH_ACPI_NEUTRAL_OEM_TABLE_ID, sig, o->elsewhere);
+	return 0;
+}
+
 int acpi_emit_ids(const struct ph_acpi_out *o, const char *sig, const char *table_opt,
 		  struct ph_acpi_ids *ids, char *from, size_t fromlen, uint32_t *table_rev,
 		  bool *have_table)
@@ -54,6 +93,8 @@ int acpi_emit_ids(const struct ph_acpi_out *o, const char *sig, const char *tabl
 	*have_table = false;
 	memset(ids, 0, sizeof(*ids));
 	memset(&h, 0, sizeof(h));
+	if (o->elsewhere && !o->table_given)
+		return elsewhere_ids(o, sig, opt, ids, from, fromlen);
 	/* Read even when every field is given: its revision is worth comparing. */
 	err = slit_table_header(o->table, &h, &kind);
 	if (kind) {
@@ -188,7 +229,7 @@ int slit_emit_acpi(const struct ph_acpi_out *o, const char *figure, const char *
 	if (have_table && ids.oem_revision <= table_rev)
 		doc_note(doc, "--oem-revision %u is not above the firmware's %u: the kernel's table upgrade will ignore the table",
 			 ids.oem_revision, table_rev);
-	if (!have_table)
+	if (!have_table && (!o->elsewhere || o->table_given))
 		doc_note(doc, "this machine has no SLIT: the kernel installs the initrd's as a new table, whatever its OEM IDs");
 	return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "distance.h"
 #include "acpi_slit.h"
+#include "nmatrix.h"
 #include "output.h"
 #include "util.h"
 
@@ -24,13 +25,28 @@ struct ph_acpi_out {
 	bool table_given;		/* --slit-table, rather than this machine's */
 	bool have_rev;			/* --oem-revision given */
 	uint32_t rev;
+	/*
+	 * Not this machine's measurement: why, in words ("the input's
+	 * provenance names host X, not this one"); NULL when it is.  Then
+	 * this machine's table is not read (unless table_given): the IDs are
+	 * prov's, the input's provenance's, or else PH_ACPI_NEUTRAL_*.
+	 */
+	const char *elsewhere;
+	const struct ph_input_acpi *prov;
 };
+
+/* The IDs of a table for a machine whose own are not known: pagehop's, claiming no vendor's. */
+#define PH_ACPI_NEUTRAL_OEM_ID "PAGEHP"
+#define PH_ACPI_NEUTRAL_OEM_TABLE_ID "PAGEHOP"
 
 /*
  * Resolve the header fields of an emitted table of signature sig ("SLIT",
  * "HMAT") from the options and the header of o->table (named by option
  * table_opt in messages): 0, or -EINVAL after printing one line.  from
  * says where the IDs came from; *have_table and *table_rev the table's.
+ * For another machine's input (o->elsewhere) without a table given, its
+ * provenance's IDs, OEM revision raised by one, or the neutral ones, and
+ * from says which and why.
  */
 int acpi_emit_ids(const struct ph_acpi_out *o, const char *sig, const char *table_opt,
 		  struct ph_acpi_ids *ids, char *from, size_t fromlen, uint32_t *table_rev,

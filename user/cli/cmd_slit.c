@@ -113,10 +113,12 @@ static const struct ph_opt acpi_opts[] = {
 	  "latency and bandwidth of every measured pair, the\n"
 	  "firmware's domains and caches kept (--hmat-table\n"
 	  "or this machine's HMAT gives them and the IDs)", NULL, NULL },
-	{ "oem-id", 0, "ID", OPT_OEM_ID, "their OEM ID", NULL, "the firmware table's" },
-	{ "oem-table-id", 0, "ID", OPT_OEM_TABLE_ID, "their OEM table ID", NULL, "the firmware table's" },
+	{ "oem-id", 0, "ID", OPT_OEM_ID, "their OEM ID", NULL,
+	  "the firmware table's; for another machine's --input, its provenance.acpi's, else " PH_ACPI_NEUTRAL_OEM_ID },
+	{ "oem-table-id", 0, "ID", OPT_OEM_TABLE_ID, "their OEM table ID", NULL,
+	  "the firmware table's; for another machine's --input, its provenance.acpi's, else " PH_ACPI_NEUTRAL_OEM_TABLE_ID },
 	{ "oem-revision", 0, "N", OPT_OEM_REVISION, "their OEM revision", NULL,
-	  "the firmware table's plus one" },
+	  "the firmware table's plus one; for another machine's --input, its provenance.acpi's plus one, else 1" },
 	{ "slit-table", 0, "FILE", OPT_SLIT_TABLE, "the binary SLIT to take the SLIT's from",
 	  NULL, PH_ACPI_SLIT_PATH },
 	{ 0 },

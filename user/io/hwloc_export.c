@@ -38,10 +38,32 @@ static int node_ids(const struct ph_nmatrix *lat, const struct ph_nmatrix *bw, i
 	return n;
 }
 
-/* "pack:1 [numa(indexes=0,1,4)] pu:1"-like: one PU per node, the nodes' own ids. */
-static char *synthetic(const int *ids, int n)
+/*
+ * The synthetic topology of a matrix read from a file, and in shown what it
+ * is in words.  One PU per node, the nodes' own ids.  With the packages
+ * the input's provenance gives, when the nodes divide among them evenly:
+ * "pack:2 group:2 [numa(indexes=0,1,2,3)] pu:1", the nodes in id order
+ * (what Linux numbers them by on every machine pagehop knows, but an
+ * assumption all the same, and said).  Otherwise no package at all, one
+ * Group per node: a package count the input does not give is not made up.
+ */
+static char *synthetic(const int *ids, int n, int packages, char *shown, size_t shownlen)
 {
-	char *s = xasprintf("pack:%d [numa(indexes=", n), *t;
+	char *s, *t;
+
+	if (packages > 0 && n % packages == 0) {
+		s = n / packages > 1 ? xasprintf("pack:%d group:%d [numa(indexes=", packages, n / packages)
+				     : xasprintf("pack:%d [numa(indexes=", packages);
+		snprintf(shown, shownlen, "synthetic: %d package%s as the input's provenance says, %d node%s each in id order (assumed), one PU per node",
+			 packages, packages > 1 ? "s" : "", n / packages, n / packages > 1 ? "s" : "");
+	} else {
+		s = xasprintf("group:%d [numa(indexes=", n);
+		if (packages > 0)
+			snprintf(shown, shownlen, "synthetic: no package; the input's provenance says %d packages, which its %d nodes do not divide among evenly; one Group and one PU per node",
+				 packages, n);
+		else
+			snprintf(shown, shownlen, "synthetic: no package; the input does not say how many its machine had; one Group and one PU per node");
+	}
 
 	for (int k = 0; k < n; k++) {
 		t = xasprintf("%s%s%d", s, k ? "," : "", ids[k]);
@@ -101,7 +123,8 @@ static void add_memattrs(hwloc_topology_t topo, hwloc_memattr_id_t attr, const s
 }
 
 int hwloc_export(const char *path, const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,
-		 bool this_machine, struct ph_outset *set, char *why, size_t whylen)
+		 bool this_machine, int packages, struct ph_outset *set, char *shown, size_t shownlen,
+		 char *why, size_t whylen)
 {
 	hwloc_topology_t topo;
 	hwloc_obj_t *objs;
@@ -113,8 +136,9 @@ int hwloc_export(const char *path, const struct ph_nmatrix *lat, const struct ph
 		free(ids);
 		return -ENOMEM;
 	}
+	snprintf(shown, shownlen, "this machine's");
 	if (!this_machine) {
-		syn = synthetic(ids, n);
+		syn = synthetic(ids, n, packages, shown, shownlen);
 		if (hwloc_topology_set_synthetic(topo, syn))
 			err = -EINVAL;
 	}
@@ -144,6 +168,8 @@ int hwloc_export(const char *path, const struct ph_nmatrix *lat, const struct ph
 			snprintf(why, whylen, "hwloc refuses the distances: %s", strerror(errno));
 		goto out;
 	}
+	/* What the topology is, in the file itself: hwloc-info shows it on the machine object. */
+	hwloc_obj_add_info(hwloc_get_root_obj(topo), "PagehopTopology", shown);
 	if (lat)
 		add_memattrs(topo, HWLOC_MEMATTR_ID_LATENCY, lat, 1);
 	if (bw)

@@ -265,12 +265,12 @@ static int check_provenance(const char *path, struct json_object *prov, char *er
 int baseline_parse(const char *path, const char *text, struct ph_hset *out, char *err, size_t errlen)
 {
 	struct json_object *root, *id, *key, *figs, *set, *nodes, *prov;
-	const char *why;
+	char why[JSON_WHY_MAX];
 	int rc = 0, line;
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->source, sizeof(out->source), "%s", path);
-	if (json_doc_parse(text, &root, &line, &why)) {
+	if (json_doc_parse(text, &root, &line, why, sizeof(why))) {
 		/* The literal null: say what it is. */
 		if (!strncmp(why, "the JSON literal null", 21))
 			snprintf(err, errlen, "%s: a JSON null, not a pagehop baseline or check document", path);

@@ -132,6 +132,7 @@ struct csv_block {
 	int line;		/* of "# pagehop matrix" or the metric line */
 	int header_line;	/* 0 until the header is read */
 	char *name, *source;
+	int packages;		/* "# packages: N"; 0: not said */
 	enum ph_metric metric;
 	/* The rows as read, grown by doubling; m is made of them at the end. */
 	int ncols, nrows, cap;
@@ -519,6 +520,16 @@ int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 			} else if ((v = comment_value(line, "source"))) {
 				free(cur->source);
 				cur->source = xstrdup(v);
+			} else if ((v = comment_value(line, "packages"))) {
+				const char *p = v;
+				int np;
+
+				/* The machine's CPU packages (sockets): what a topology of it shows. */
+				if (!node_id_prefix(&p, &np) || *p || np < 1)
+					ret = read_err(err, errlen, "%s:%d: '# packages: %s'; expected the measured machine's CPU packages, 1 to %d",
+						       path, ln, v, PH_MAX_NODES - 1);
+				else
+					cur->packages = np;
 			} else {
 				enum ph_orient o = 0;
 
@@ -598,6 +609,7 @@ int input_parse_csv(const char *path, const char *text, enum ph_figure fig,
 	in->json = false;
 	in->figure = xstrdup(b[pick].name ? b[pick].name : metric_name(b[pick].metric));
 	in->source = b[pick].source ? xstrdup(b[pick].source) : NULL;
+	in->packages = b[pick].packages;
 	in->m = b[pick].m;
 	in->rows = b[pick].orient;
 	in->rows_line = b[pick].orient_line;

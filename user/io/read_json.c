@@ -4,6 +4,7 @@
  * number where a number must be, every cell's CI holding its median.
  */
 #include "read_json.h"
+#include "acpi_slit.h"
 #include "read_text.h"
 #include "util.h"
 
@@ -12,6 +13,7 @@
 #include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,13 +66,392 @@ static size_t single_quote_at(const char *text, size_t len)
 	return len;
 }
 
-int json_doc_parse(const char *text, json_object **root, int *line, const char **why)
+/*
+ * What json-c's strict mode still takes and RFC 8259 does not, found by a
+ * second reading of a document json-c took: NaN, Infinity, "1." and "1.e5";
+ * a number a double cannot hold (1e999, json-c's inf); a control character
+ * inside a string; a lone UTF-16 surrogate in an escape; nesting deeper
+ * than JSON_MAX_DEPTH; and an object with one key twice, of which json-c
+ * keeps the last, so that a reader takes one of two values that disagree
+ * without a word.
+ */
+#define JSON_MAX_DEPTH 32	/* json-c's own default; pagehop writes fewer than 8 */
+
+struct jscan {
+	const char *text, *p, *at;	/* at: where the fault is */
+	char *why;
+	size_t whylen;
+};
+
+/* One key of an object as decoded (escapes resolved), and where it is. */
+struct jkey {
+	char *s;
+	size_t len;
+	const char *at;
+};
+
+static bool jfail(struct jscan *js, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static bool jfail(struct jscan *js, const char *at, const char *fmt, ...)
+{
+	va_list ap;
+
+	js->at = at;
+	va_start(ap, fmt);
+	vsnprintf(js->why, js->whylen, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+/* 1-based line and column of at. */
+static void jplace(const char *text, const char *at, int *line, int *col)
+{
+	*line = 1;
+	*col = 1;
+	for (const char *q = text; q < at && *q; q++) {
+		if (*q == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+static void jspace(struct jscan *js)
+{
+	while (*js->p == ' ' || *js->p == '\t' || *js->p == '\n' || *js->p == '\r')
+		js->p++;
+}
+
+static int hex4(const char *s)
+{
+	int v = 0;
+
+	for (int i = 0; i < 4; i++) {
+		int c = (unsigned char)s[i];
+
+		if (!isxdigit(c))
+			return -1;
+		v = v * 16 + (isdigit(c) ? c - '0' : tolower(c) - 'a' + 10);
+	}
+	return v;
+}
+
+static void put_utf8(char **buf, size_t *len, size_t *cap, unsigned cp)
+{
+	char b[4];
+	int n;
+
+	if (cp < 0x80) {
+		b[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		b[0] = (char)(0xc0 | cp >> 6);
+		b[1] = (char)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xe0 | cp >> 12);
+		b[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		b[2] = (char)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		b[0] = (char)(0xf0 | cp >> 18);
+		b[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+		b[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+		b[3] = (char)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	if (*len + (size_t)n + 1 > *cap) {
+		*cap = (*len + (size_t)n + 1) * 2;
+		*buf = xrealloc(*buf, *cap);
+	}
+	memcpy(*buf + *len, b, (size_t)n);
+	*len += (size_t)n;
+	(*buf)[*len] = '\0';
+}
+
+/* A string at js->p (on its '"'); with out, its decoded bytes (malloc'd). */
+static bool jstring(struct jscan *js, char **out, size_t *outlen)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	const char *q = js->p + 1;
+
+	for (;;) {
+		unsigned char c = (unsigned char)*q;
+		const char *at = q;
+		unsigned cp;
+
+		if (c == '"')
+			break;
+		if (!c) {
+			free(buf);
+			return jfail(js, js->p, "a string that does not end");
+		}
+		if (c < 0x20) {
+			free(buf);
+			return jfail(js, at, "control character 0x%02x inside a string; JSON writes it as an escape", c);
+		}
+		if (c != '\\') {
+			cp = c;
+			q++;
+			if (out && c >= 0x80) {
+				/* Bytes as they are: the text's encoding was read_text's to check. */
+				if (len + 2 > cap) {
+					cap = (len + 2) * 2;
+					buf = xrealloc(buf, cap);
+				}
+				buf[len++] = (char)c;
+				buf[len] = '\0';
+				continue;
+			}
+		} else {
+			int h, l;
+
+			switch (q[1]) {
+			case '"': case '\\': case '/':
+				cp = (unsigned char)q[1];
+				break;
+			case 'b': cp = '\b'; break;
+			case 'f': cp = '\f'; break;
+			case 'n': cp = '\n'; break;
+			case 'r': cp = '\r'; break;
+			case 't': cp = '\t'; break;
+			case 'u':
+				h = hex4(q + 2);
+				if (h < 0) {
+					free(buf);
+					return jfail(js, at, "a \\u escape without four hex digits");
+				}
+				cp = (unsigned)h;
+				if (h >= 0xdc00 && h <= 0xdfff) {
+					free(buf);
+					return jfail(js, at, "\\u%04x, the second half of a UTF-16 surrogate pair, alone", (unsigned)h);
+				}
+				if (h >= 0xd800 && h <= 0xdbff) {
+					l = q[6] == '\\' && q[7] == 'u' ? hex4(q + 8) : -1;
+					if (l < 0xdc00 || l > 0xdfff) {
+						free(buf);
+						return jfail(js, at, "\\u%04x, the first half of a UTF-16 surrogate pair, alone", (unsigned)h);
+					}
+					cp = 0x10000 + (((unsigned)h - 0xd800) << 10) + ((unsigned)l - 0xdc00);
+					q += 6;
+				}
+				q += 4;
+				break;
+			default:
+				free(buf);
+				return jfail(js, at, "an unknown escape in a string; expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX");
+			}
+			q += 2;
+		}
+		if (out)
+			put_utf8(&buf, &len, &cap, cp);
+	}
+	js->p = q + 1;
+	if (out) {
+		*out = buf ? buf : xstrdup("");
+		*outlen = len;
+	}
+	return true;
+}
+
+/* A number at js->p, RFC 8259's grammar, that a double holds. */
+static bool jnumber(struct jscan *js)
+{
+	const char *s = js->p, *q = s;
+	double v;
+
+	if (*q == '-')
+		q++;
+	if (*q == '0')
+		q++;
+	else if (*q >= '1' && *q <= '9')
+		while (isdigit((unsigned char)*q))
+			q++;
+	else if (!strncmp(q, "Infinity", 8))
+		return jfail(js, s, "-Infinity, which JSON has no number for");
+	else
+		return jfail(js, s, "a number without digits");
+	if (*q == '.') {
+		if (!isdigit((unsigned char)q[1]))
+			return jfail(js, s, "a number with no digit after its decimal point");
+		for (q++; isdigit((unsigned char)*q); q++)
+			;
+	}
+	if (*q == 'e' || *q == 'E') {
+		q++;
+		if (*q == '+' || *q == '-')
+			q++;
+		if (!isdigit((unsigned char)*q))
+			return jfail(js, s, "a number with no digit in its exponent");
+		while (isdigit((unsigned char)*q))
+			q++;
+	}
+	/* The grammar is checked: strtod reads just this number. */
+	v = strtod(s, NULL);
+	if (!isfinite(v)) {
+		char copy[32];
+		size_t n = (size_t)(q - s);
+
+		snprintf(copy, sizeof(copy), "%.*s%s", (int)(n > 24 ? 24 : n), s, n > 24 ? "..." : "");
+		return jfail(js, s, "the number %s is beyond what a double holds", copy);
+	}
+	js->p = q;
+	return true;
+}
+
+static int jkey_cmp(const void *a, const void *b)
+{
+	const struct jkey *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->s, y->s, n);
+
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+static bool jvalue(struct jscan *js, int depth);
+
+/* An object at js->p (on its '{'): its members, and no key twice. */
+static bool jobject(struct jscan *js, int depth)
+{
+	struct jkey *keys = NULL;
+	int nkeys = 0;
+	bool ok = true;
+
+	js->p++;
+	jspace(js);
+	if (*js->p == '}') {
+		js->p++;
+		return true;
+	}
+	for (;;) {
+		struct jkey *k;
+
+		jspace(js);
+		if (*js->p != '"') {
+			ok = jfail(js, js->p, "expected a quoted key");
+			break;
+		}
+		k = xappend(&keys, &nkeys, sizeof(*keys));
+		k->at = js->p;
+		k->s = NULL;
+		if (!jstring(js, &k->s, &k->len)) {
+			ok = false;
+			break;
+		}
+		jspace(js);
+		if (*js->p != ':') {
+			ok = jfail(js, js->p, "expected ':' after a key");
+			break;
+		}
+		js->p++;
+		if (!jvalue(js, depth)) {
+			ok = false;
+			break;
+		}
+		jspace(js);
+		if (*js->p == ',') {
+			js->p++;
+			continue;
+		}
+		if (*js->p == '}') {
+			js->p++;
+			break;
+		}
+		ok = jfail(js, js->p, "expected ',' or '}' in an object");
+		break;
+	}
+	if (ok && nkeys > 1) {
+		const struct jkey *twice = NULL;
+
+		/* By key, then place: of each key's places, the second is the fault. */
+		qsort(keys, (size_t)nkeys, sizeof(*keys), jkey_cmp);
+		for (int i = 1; i < nkeys; i++)
+			if (keys[i].len == keys[i - 1].len && !memcmp(keys[i].s, keys[i - 1].s, keys[i].len) &&
+			    (!twice || keys[i].at < twice->at))
+				twice = &keys[i];
+		if (twice) {
+			const struct jkey *first = twice - 1;
+			char show[80];
+			int line, col;
+
+			while (first > keys && first[-1].len == twice->len &&
+			       !memcmp(first[-1].s, twice->s, twice->len))
+				first--;
+			jplace(js->text, first->at, &line, &col);
+			ok = jfail(js, twice->at, "key \"%s\" twice in one object, first at line %d column %d",
+				   ph_shown(twice->s, 60, show, sizeof(show)), line, col);
+		}
+	}
+	for (int i = 0; i < nkeys; i++)
+		free(keys[i].s);
+	free(keys);
+	return ok;
+}
+
+static bool jvalue(struct jscan *js, int depth)
+{
+	static const char *const words[] = { "true", "false", "null" };
+	const char *q;
+
+	jspace(js);
+	q = js->p;
+	if (*q == '{' || *q == '[') {
+		if (depth >= JSON_MAX_DEPTH)
+			return jfail(js, q, "arrays and objects nested deeper than %d", JSON_MAX_DEPTH);
+		if (*q == '{')
+			return jobject(js, depth + 1);
+		js->p++;
+		jspace(js);
+		if (*js->p == ']') {
+			js->p++;
+			return true;
+		}
+		for (;;) {
+			if (!jvalue(js, depth + 1))
+				return false;
+			jspace(js);
+			if (*js->p == ',') {
+				js->p++;
+				continue;
+			}
+			if (*js->p == ']') {
+				js->p++;
+				return true;
+			}
+			return jfail(js, js->p, "expected ',' or ']' in an array");
+		}
+	}
+	if (*q == '"')
+		return jstring(js, NULL, NULL);
+	if (*q == '-' || isdigit((unsigned char)*q))
+		return jnumber(js);
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strncmp(q, words[i], strlen(words[i]))) {
+			js->p += strlen(words[i]);
+			return true;
+		}
+	if (!strncmp(q, "NaN", 3) || !strncmp(q, "Infinity", 8))
+		return jfail(js, q, "%s, which JSON has no number for", *q == 'N' ? "NaN" : "Infinity");
+	return jfail(js, q, "expected a value");
+}
+
+int json_doc_parse(const char *text, json_object **root, int *line, char *why, size_t whylen)
 {
 	struct json_tokener *tok = json_tokener_new();
 	size_t len = strlen(text), end, quote;
 	enum json_tokener_error jerr;
+	const char *fault = NULL;
+	struct jscan js = { .text = text, .p = text, .why = why, .whylen = whylen };
 
-	*why = NULL;
+	*why = '\0';
 	/* Trailing text is told apart below, by name. */
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
 	*root = json_tokener_parse_ex(tok, text, (int)len);
@@ -90,24 +471,37 @@ int json_doc_parse(const char *text, json_object **root, int *line, const char *
 			end++;
 	quote = single_quote_at(text, end < len ? end : len);
 	if (jerr == json_tokener_continue)
-		*why = "the JSON ends early";
+		snprintf(why, whylen, "the JSON ends early");
 	else if (jerr != json_tokener_success)
-		*why = json_tokener_error_desc(jerr);
+		snprintf(why, whylen, "%s", json_tokener_error_desc(jerr));
 	else if (end < len)
-		*why = "text after the JSON object";
+		snprintf(why, whylen, "text after the JSON object");
 	else if (quote < end)
-		*why = "a single quote outside a string; JSON quotes with '\"' only";
+		snprintf(why, whylen, "a single quote outside a string; JSON quotes with '\"' only");
 	else if (!*root)
-		*why = "the JSON literal null, not an object";
+		snprintf(why, whylen, "the JSON literal null, not an object");
 	else if (!json_object_is_type(*root, json_type_object))
-		*why = "not a JSON object";
+		snprintf(why, whylen, "not a JSON object");
+	else if (!jvalue(&js, 0))
+		fault = js.at;
 	if (!*why)
 		return 0;
 	if (quote < end)
 		end = quote;
 	*line = 1;
-	for (size_t i = 0; i < end && i < len; i++)
-		*line += text[i] == '\n';
+	if (fault) {
+		int col;
+
+		char what[JSON_WHY_MAX];
+
+		jplace(text, fault, line, &col);
+		/* The column too: a JSON document may be one long line. */
+		snprintf(what, sizeof(what), "%s", why);
+		snprintf(why, whylen, "column %d: %s", col, what);
+	} else {
+		for (size_t i = 0; i < end && i < len; i++)
+			*line += text[i] == '\n';
+	}
 	json_object_put(*root);
 	*root = NULL;
 	return -EINVAL;
@@ -484,6 +878,63 @@ static char *json_provenance_host(json_object *root)
 	return xstrdup(json_object_get_string(v));
 }
 
+/* provenance.packages, the measured machine's CPU packages: 0 when absent or null. */
+static int json_provenance_packages(const char *path, json_object *root, int *packages,
+				    char *err, size_t errlen)
+{
+	json_object *p, *v;
+	int64_t n;
+
+	*packages = 0;
+	if (!json_object_object_get_ex(root, "provenance", &p) || !json_object_is_type(p, json_type_object) ||
+	    !json_object_object_get_ex(p, "packages", &v) || !v)
+		return 0;
+	if (!json_int(v, 1, PH_MAX_NODES - 1, &n))
+		return read_err(err, errlen, "%s: provenance.packages: expected the measured machine's CPU packages, 1 to %d",
+				path, PH_MAX_NODES - 1);
+	*packages = (int)n;
+	return 0;
+}
+
+/*
+ * provenance.acpi: {"SLIT": {"oem_id": "BOCHS ", "oem_table_id": "BXPCSLIT",
+ * "oem_revision": 1}, "HMAT": {...}}, the measured machine's tables' OEM
+ * fields; each table may be absent or null.
+ */
+static int json_provenance_acpi(const char *path, json_object *root, struct ph_input *in,
+				char *err, size_t errlen)
+{
+	static const char *const sigs[PH_INPUT_NACPI] = { "SLIT", "HMAT" };
+	json_object *p, *a;
+
+	if (!json_object_object_get_ex(root, "provenance", &p) || !json_object_is_type(p, json_type_object) ||
+	    !json_object_object_get_ex(p, "acpi", &a) || !a)
+		return 0;
+	if (!json_object_is_type(a, json_type_object))
+		return read_err(err, errlen, "%s: provenance.acpi: expected an object of tables, \"SLIT\" and \"HMAT\"", path);
+	for (int i = 0; i < PH_INPUT_NACPI; i++) {
+		struct ph_input_acpi *t = &in->acpi[i];
+		json_object *o, *id, *tid, *rev;
+		int64_t r;
+
+		if (!json_object_object_get_ex(a, sigs[i], &o) || !o)
+			continue;
+		if (!json_object_is_type(o, json_type_object) ||
+		    !json_object_object_get_ex(o, "oem_id", &id) || !json_object_is_type(id, json_type_string) ||
+		    !acpi_id_valid(json_object_get_string(id), 6) ||
+		    !json_object_object_get_ex(o, "oem_table_id", &tid) || !json_object_is_type(tid, json_type_string) ||
+		    !acpi_id_valid(json_object_get_string(tid), 8) ||
+		    !json_object_object_get_ex(o, "oem_revision", &rev) || !json_int(rev, 0, UINT32_MAX, &r))
+			return read_err(err, errlen, "%s: provenance.acpi.%s: expected oem_id (1 to 6 characters), oem_table_id (1 to 8) and oem_revision (0 to %u), as the table's header holds them",
+					path, sigs[i], UINT32_MAX);
+		t->have = true;
+		snprintf(t->oem_id, sizeof(t->oem_id), "%s", json_object_get_string(id));
+		snprintf(t->oem_table_id, sizeof(t->oem_table_id), "%s", json_object_get_string(tid));
+		t->oem_revision = (uint32_t)r;
+	}
+	return 0;
+}
+
 int input_parse_json(const char *path, const char *text, enum ph_figure fig,
 		     struct ph_input *in, char *err, size_t errlen)
 {
@@ -492,11 +943,11 @@ int input_parse_json(const char *path, const char *text, enum ph_figure fig,
 	bool present[PH_NREC];
 	json_object *root = NULL;
 	struct ph_nmatrix *dm = NULL;
-	const char *why;
+	char why[JSON_WHY_MAX];
 	int ret = 0, pick = -1, line;
 
 	memset(in, 0, sizeof(*in));
-	if (json_doc_parse(text, &root, &line, &why)) {
+	if (json_doc_parse(text, &root, &line, why, sizeof(why))) {
 		ret = read_err(err, errlen, "%s:%d: %s; expected one JSON object as pagehop matrix --format json writes it",
 			       path, line, why);
 		goto out;
@@ -556,6 +1007,11 @@ int input_parse_json(const char *path, const char *text, enum ph_figure fig,
 	in->path = xstrdup(path);
 	in->json = true;
 	in->source = json_provenance(root);
+	ret = json_provenance_packages(path, root, &in->packages, err, errlen);
+	if (!ret)
+		ret = json_provenance_acpi(path, root, in, err, errlen);
+	if (ret)
+		goto out;
 	in->host = json_provenance_host(root);
 	input_take_recorded(in, figs, pick);
 out:

@@ -18,11 +18,15 @@
 
 /*
  * The one strict reading of a pagehop JSON document, for every reader of
- * one: a single JSON object (RFC 8259: no comments, no single quotes, no
- * trailing commas, no text after it).  0 with *root (put it), or -EINVAL
- * with *line (1-based, where json-c stopped) and *why (a static phrase).
+ * one: a single JSON object as RFC 8259 has it (no comments, no single
+ * quotes, no trailing commas, no text after it, no NaN or Infinity, no
+ * number a double cannot hold, no lone surrogate, no key twice in one
+ * object) nested at most 32 deep.  0 with *root (put it), or -EINVAL with
+ * *line (1-based, where it stopped) and why (what is wrong, naming the
+ * key or number and, past json-c's own checks, the column).
  */
-int json_doc_parse(const char *text, json_object **root, int *line, const char **why);
+#define JSON_WHY_MAX 160
+int json_doc_parse(const char *text, json_object **root, int *line, char *why, size_t whylen);
 /* A finite number; an integer beyond 2^53 (json-c saturates them) is not one. */
 bool json_number(json_object *o, double *v);
 /* An integer, not a number with a fraction or an exponent, in [lo, hi]. */

@@ -7,13 +7,14 @@
  */
 #include "report.h"
 #include "report_json.h"
+#include "read_json.h"
 #include "read_text.h"
 #include "util.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,34 +408,251 @@ static void read_known(json_object *root, struct rep_doc *d)
 	d->phases = read_phases(get(root, "time"));
 }
 
+/*
+ * What the reader takes from a document, checked before it takes it: a
+ * value of the wrong type would otherwise be drawn as missing, or as 0,
+ * without a word.  The first fault, as "FILE: where: expected what, got
+ * what"; -EINVAL.
+ */
+static const char *type_word(json_object *v)
+{
+	switch (json_object_get_type(v)) {
+	case json_type_null: return "null";
+	case json_type_boolean: return "a boolean";
+	case json_type_int:
+	case json_type_double: return "a number";
+	case json_type_string: return "a string";
+	case json_type_array: return "an array";
+	case json_type_object: return "an object";
+	}
+	return "something else";
+}
+
+static int shape_err(char *err, size_t errlen, const char *path, json_object *got, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int shape_err(char *err, size_t errlen, const char *path, json_object *got, const char *fmt, ...)
+{
+	char where[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(where, sizeof(where), fmt, ap);
+	va_end(ap);
+	return read_err(err, errlen, "%s: %s, got %s", path, where, type_word(got));
+}
+
+/*
+ * Every member of the document that is a matrix (an object with a
+ * "metric"): node ids for rows and columns, as many rows of as many numbers
+ * or nulls as they say; and the provenance's fields scalars.
+ */
+static int check_shapes(const char *path, json_object *root, char *err, size_t errlen)
+{
+	static const char *const named[] = { "tool", "subcommand", "version" };
+	json_object *prov = get(root, "provenance");
+
+	if (prov && !json_object_is_type(prov, json_type_object))
+		return shape_err(err, errlen, path, prov, "provenance: expected an object");
+	/* What the page shows of it: scalars; what names the document: strings. */
+	for (int i = 0; i < REP_NPROV; i++) {
+		json_object *pv = get(prov, rep_prov_keys[i]);
+
+		if (pv && (json_object_is_type(pv, json_type_object) || json_object_is_type(pv, json_type_array)))
+			return shape_err(err, errlen, path, pv, "provenance.%s: expected a string, a number or null",
+					 rep_prov_keys[i]);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++) {
+		json_object *pv = get(prov, named[i]);
+
+		if (pv && !json_object_is_type(pv, json_type_string))
+			return shape_err(err, errlen, path, pv, "provenance.%s: expected a string", named[i]);
+	}
+	json_object_object_foreach(root, key, val) {
+		json_object *metric = get(val, "metric"), *ax[2], *vals;
+		static const char *const axis[2] = { "rows", "columns" };
+		size_t n[2];
+		double x;
+
+		if (!metric)
+			continue;
+		if (!json_object_is_type(metric, json_type_string))
+			return shape_err(err, errlen, path, metric, "%s.metric: expected a string", key);
+		for (int a = 0; a < 2; a++) {
+			ax[a] = get(val, axis[a]);
+			if (!ax[a] || !json_object_is_type(ax[a], json_type_array) ||
+			    !(n[a] = json_object_array_length(ax[a])) || n[a] > PH_MAX_NODES)
+				return shape_err(err, errlen, path, ax[a], "%s.%s: expected an array of 1 to %d node ids",
+						 key, axis[a], PH_MAX_NODES);
+			for (size_t i = 0; i < n[a]; i++) {
+				int64_t id;
+
+				if (!json_int(json_object_array_get_idx(ax[a], i), 0, PH_MAX_NODES - 1, &id))
+					return shape_err(err, errlen, path, json_object_array_get_idx(ax[a], i),
+							 "%s.%s[%zu]: expected a node id, 0 to %d", key, axis[a], i,
+							 PH_MAX_NODES - 1);
+			}
+		}
+		vals = get(val, "values");
+		if (!vals || !json_object_is_type(vals, json_type_array) || json_object_array_length(vals) != n[0])
+			return shape_err(err, errlen, path, vals, "%s.values: expected an array of %zu rows", key, n[0]);
+		for (size_t r = 0; r < n[0]; r++) {
+			json_object *row = json_object_array_get_idx(vals, r);
+
+			if (!row || !json_object_is_type(row, json_type_array) || json_object_array_length(row) != n[1])
+				return shape_err(err, errlen, path, row, "%s.values[%zu]: expected an array of %zu numbers or nulls",
+						 key, r, n[1]);
+			for (size_t c = 0; c < n[1]; c++) {
+				json_object *v = json_object_array_get_idx(row, c);
+
+				if (v && !json_number(v, &x))
+					return shape_err(err, errlen, path, v, "%s.values[%zu][%zu]: expected a number or null",
+							 key, r, c);
+			}
+		}
+	}
+	return 0;
+}
+
+/* A field the reader takes from each row of a table (or from one object). */
+enum field_type { F_NUM, F_STR, F_NAME, F_BOOL, F_INT };
+
+struct field_rule {
+	const char *kind;	/* NULL: every kind */
+	const char *table, *field;
+	enum field_type type;
+	bool one;		/* table is one object, not an array of them */
+};
+
+static const struct field_rule field_rules[] = {
+	{ NULL, "verdict", "status", F_STR, true },
+	{ NULL, "verdict", "summary", F_STR, true },
+	{ NULL, "verdict", "line", F_STR, true },
+	{ NULL, "verdict", "exit_code", F_INT, true },
+	{ NULL, "checks", "check", F_STR, false },
+	{ NULL, "checks", "result", F_STR, false },
+	{ NULL, "checks", "detail", F_STR, false },
+	{ "slit", "verdict", "tolerance_pct", F_NUM, true },
+	{ "slit", "magnitude", "cpu_node", F_NUM, false },
+	{ "slit", "magnitude", "mem_node", F_NUM, false },
+	{ "slit", "magnitude", "slit", F_NUM, false },
+	{ "slit", "magnitude", "rel_err_pct", F_NUM, false },
+	{ "slit", "magnitude", "measured_dist", F_NUM, false },
+	{ "slit", "magnitude", "within", F_BOOL, false },
+	{ "slit", "local", "cpu_node", F_NUM, false },
+	{ "slit", "local", "local_mem_node", F_NUM, false },
+	{ "slit", "local", "local_dist", F_NUM, false },
+	{ "check", "findings", "figure", F_STR, false },
+	{ "check", "findings", "status", F_STR, false },
+	{ "check", "findings", "node", F_NUM, false },
+	{ "check", "findings", "dev_pct", F_NUM, false },
+	{ "check", "findings", "ref", F_NUM, false },
+	{ "check", "findings", "limit_lo", F_NUM, false },
+	{ "check", "findings", "limit_hi", F_NUM, false },
+	{ "c2c", "c2c", "cpu_a", F_NUM, false },
+	{ "c2c", "c2c", "cpu_b", F_NUM, false },
+	{ "c2c", "c2c", "lat_ns", F_NUM, false },
+};
+
+static const char *const field_want[] = {
+	[F_NUM] = "a number or null", [F_STR] = "a string or null",
+	[F_NAME] = "a string, a number or null", [F_BOOL] = "a boolean or null",
+	[F_INT] = "an integer or null",
+};
+
+static bool field_ok(json_object *v, enum field_type t)
+{
+	double x;
+
+	if (!v)
+		return true;
+	switch (t) {
+	case F_NUM: return json_number(v, &x);
+	case F_STR: return json_object_is_type(v, json_type_string);
+	case F_NAME: return json_object_is_type(v, json_type_string) || json_number(v, &x);
+	case F_BOOL: return json_object_is_type(v, json_type_boolean);
+	case F_INT: return json_object_is_type(v, json_type_int) && json_number(v, &x);
+	}
+	return false;
+}
+
+/* table (an array of objects, or with one an object) has field of type t in each. */
+static int check_field(const char *path, json_object *root, const char *table, const char *field,
+		       enum field_type t, bool one, char *err, size_t errlen)
+{
+	json_object *tab = get(root, table);
+	size_t n;
+
+	if (!tab)
+		return 0;
+	if (one) {
+		if (!json_object_is_type(tab, json_type_object))
+			return shape_err(err, errlen, path, tab, "%s: expected an object", table);
+		return field_ok(get(tab, field), t) ? 0
+		       : shape_err(err, errlen, path, get(tab, field), "%s.%s: expected %s", table, field, field_want[t]);
+	}
+	if (!json_object_is_type(tab, json_type_array))
+		return shape_err(err, errlen, path, tab, "%s: expected an array of objects", table);
+	n = json_object_array_length(tab);
+	for (size_t i = 0; i < n; i++) {
+		json_object *row = json_object_array_get_idx(tab, i);
+
+		if (!row || !json_object_is_type(row, json_type_object))
+			return shape_err(err, errlen, path, row, "%s[%zu]: expected an object", table, i);
+		if (!field_ok(get(row, field), t))
+			return shape_err(err, errlen, path, get(row, field), "%s[%zu].%s: expected %s",
+					 table, i, field, field_want[t]);
+	}
+	return 0;
+}
+
+/* The fields the reader takes for a document of kind: field_rules[] and its curves'. */
+static int check_fields(const char *path, json_object *root, const char *kind, char *err, size_t errlen)
+{
+	json_object *time = get(root, "time");
+
+	if (time && !json_object_is_type(time, json_type_object))
+		return shape_err(err, errlen, path, time, "time: expected an object");
+	for (size_t i = 0; i < ARRAY_SIZE(field_rules); i++) {
+		const struct field_rule *r = &field_rules[i];
+
+		if ((!r->kind || !strcmp(r->kind, kind)) &&
+		    check_field(path, root, r->table, r->field, r->type, r->one, err, errlen))
+			return -EINVAL;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(curve_specs); i++) {
+		const struct curve_spec *cs = &curve_specs[i];
+		const char *num[] = { cs->y, cs->lo, cs->hi };
+
+		if (strcmp(cs->kind, kind))
+			continue;
+		if (check_field(path, root, cs->table, cs->group, F_NAME, false, err, errlen) ||
+		    check_field(path, root, cs->table, cs->x, cs->x_cat ? F_NAME : F_NUM, false, err, errlen) ||
+		    (cs->only && check_field(path, root, cs->table, cs->only, F_STR, false, err, errlen)))
+			return -EINVAL;
+		for (int k = 0; k < 3; k++)
+			if (num[k] && check_field(path, root, cs->table, num[k], F_NUM, false, err, errlen))
+				return -EINVAL;
+	}
+	return 0;
+}
+
 int report_read(const char *path, const char *text, const char *version,
 		struct rep_doc *d, char *err, size_t errlen)
 {
-	struct json_tokener *tok = json_tokener_new();
-	size_t len = strlen(text), end;
-	enum json_tokener_error jerr;
 	json_object *root, *prov;
+	char why[JSON_WHY_MAX];
 	const char *ver;
+	int line;
 
 	memset(d, 0, sizeof(*d));
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	jerr = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	while (jerr == json_tokener_success && end < len && isspace((unsigned char)text[end]))
-		end++;
-	if (jerr != json_tokener_success || end < len || !json_object_is_type(root, json_type_object)) {
-		int line = 1;
-
-		for (size_t i = 0; i < end && i < len; i++)
-			line += text[i] == '\n';
-		json_object_put(root);
-		json_tokener_free(tok);
+	if (json_doc_parse(text, &root, &line, why, sizeof(why)))
 		return read_err(err, errlen, "%s:%d: %s; expected one JSON object as a pagehop command writes it with --format json",
-				path, line, jerr == json_tokener_continue ? "the JSON ends early"
-				: jerr != json_tokener_success ? json_tokener_error_desc(jerr)
-				: end < len ? "text after the JSON object" : "not an object");
+				path, line, why);
+	if (check_shapes(path, root, err, errlen)) {
+		json_object_put(root);
+		return -EINVAL;
 	}
-	json_tokener_free(tok);
 	d->path = xstrdup(path);
 	prov = get(root, "provenance");
 	for (int i = 0; i < REP_NPROV; i++)
@@ -455,10 +673,15 @@ int report_read(const char *path, const char *text, const char *version,
 
 		for (i = 0; i < nknown_kinds && strcmp(known_kinds[i], d->kind); i++)
 			;
-		if (i == nknown_kinds)
+		if (i == nknown_kinds) {
 			d->not_shown = xasprintf("kind '%s' is not a pagehop command's document", d->kind);
-		else
+		} else if (check_fields(path, root, d->kind, err, errlen)) {
+			json_object_put(root);
+			report_doc_free(d);
+			return -EINVAL;
+		} else {
 			read_known(root, d);
+		}
 	}
 	json_object_put(root);
 	return 0;

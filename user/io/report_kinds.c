@@ -5,6 +5,7 @@
  * c2c's pairs as a CPU x CPU heatmap, where a document says it measured
  * (node, page sizes, CPUs) and whose machine it was, and its time block.
  */
+#include "read_json.h"
 #include "report_json.h"
 #include "util.h"
 
@@ -30,10 +31,10 @@ const char *get_str(json_object *o, const char *key)
 double get_num(json_object *o, const char *key)
 {
 	json_object *v = get(o, key);
+	double x;
 
-	if (v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
-		return json_object_get_double(v);
-	return NAN;
+	/* An integer json-c saturated is no number: NAN, as for none. */
+	return v && json_number(v, &x) ? x : NAN;
 }
 
 struct rep_matrix *add_matrix(struct rep_doc *d, int at)

@@ -30,6 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/utsname.h>
 
 /* The SLIT of --slit, and how the report names where it came from. */
 struct given_slit {
@@ -165,12 +167,12 @@ static void tiers_add(struct ph_doc *doc, const struct hmat_in *h, const struct 
 }
 
 /* --emit-hmat: the proposal from the latency and read bandwidth the HMAT was compared with. */
-static int hmat_emit(const struct ph_slit_plan *p, const struct hmat_in *h,
+static int hmat_emit(const struct ph_acpi_out *o, const struct hmat_in *h,
 		     const struct ph_slit_job *job, struct ph_doc *doc, struct ph_outset *set)
 {
 	const bool lat = job->figure && strstr(job->figure, "latency");
 
-	return hmat_emit_acpi(&p->hmat_acpi, job->input,
+	return hmat_emit_acpi(o, job->input,
 			      job->latency ? job->latency : lat ? job->m : NULL,
 			      job->read_bw ? job->read_bw : !lat ? job->m : NULL,
 			      h->path && !h->err ? &h->t : NULL, doc, set);
@@ -178,25 +180,26 @@ static int hmat_emit(const struct ph_slit_plan *p, const struct hmat_in *h,
 
 /* --hwloc: the latency and read bandwidth compared, as hwloc XML. */
 static int hwloc_add(const char *path, const struct ph_slit_job *job, bool this_machine,
-		     struct ph_doc *doc, struct ph_outset *set)
+		     int packages, struct ph_doc *doc, struct ph_outset *set)
 {
 	const bool lat = job->figure && strstr(job->figure, "latency");
 	const struct ph_nmatrix *l = job->latency ? job->latency : lat ? job->m : NULL;
 	const struct ph_nmatrix *b = job->read_bw ? job->read_bw : !lat ? job->m : NULL;
 	struct ph_section *s;
-	char why[512];
+	char why[512], shown[256];
 
 	if (!l && !b) {
 		ph_err("--hwloc %s: the input has neither a latency nor a read bandwidth matrix", path);
 		return -EINVAL;
 	}
-	if (hwloc_export(path, l, b, this_machine, set, why, sizeof(why))) {
+	if (hwloc_export(path, l, b, this_machine, packages, set,
+			 shown, sizeof(shown), why, sizeof(why))) {
 		ph_err("--hwloc %s: %s", path, why);
 		return -EINVAL;
 	}
 	s = doc_add_section(doc, "hwloc", "hwloc XML written");
 	section_str(s, "file", path);
-	section_str(s, "topology", this_machine ? "this machine's" : "synthetic: one package and one PU per node");
+	section_str(s, "topology", shown);
 	if (l)
 		section_str(s, "latency_distances", PH_HWLOC_LATENCY_NAME " (ps)");
 	if (b)
@@ -306,6 +309,22 @@ static int report(struct ph_doc *doc, enum ph_format fmt, const char *note, enum
 }
 
 /*
+ * Why an input is not this machine's measurement, in words, or NULL when
+ * its provenance names this host (host_read.c's rule): host is the one it
+ * names, NULL if none.
+ */
+static char *not_here(const char *host)
+{
+	struct utsname u;
+
+	if (!host)
+		return xstrdup("the input's provenance names no host, so its machine is not known to be this one");
+	if (uname(&u) || strcasecmp(host, u.nodename))
+		return xasprintf("the input's provenance names host %s, not this one", host);
+	return NULL;
+}
+
+/*
  * Analyse in (label is how the report names it) against the SLIT given, or
  * the one recorded with it; report, write the ACPI source, render.
  * this_machine: in was measured here, so the machine's own ACPI SLIT is
@@ -315,9 +334,11 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 		   const char *label, const struct given_slit *given, bool this_machine,
 		   const struct hmat_in *hmat)
 {
+	struct ph_acpi_out acpi = p->acpi, hmat_acpi = p->hmat_acpi;
 	struct ph_slit_job job;
 	struct ph_analysis a;
 	struct ph_acpi_slit fw;
+	char *elsewhere;
 	struct ph_outset set = { 0 };
 	struct ph_doc *doc;
 	char err[512], fw_why[256], why[256], *slit_from = NULL;
@@ -341,6 +362,11 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 	job.nhmat = in->nhmat;
 	job.ci_not_met = in->ci_not_met;
 	job.opts = p->opts;
+	/* Tables for another machine's input do not take this machine's IDs. */
+	elsewhere = this_machine ? NULL : not_here(in->host);
+	acpi.elsewhere = hmat_acpi.elsewhere = elsewhere;
+	acpi.prov = &in->acpi[PH_INPUT_SLIT];
+	hmat_acpi.prov = &in->acpi[PH_INPUT_HMAT];
 	memset(&fw, 0, sizeof(fw));
 	if (this_machine) {
 		/* Whether the distances recorded are the firmware's or Linux's defaults. */
@@ -370,9 +396,9 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 			 p->acpi.path ? "--emit-acpi" : "", p->acpi.path && p->hmat_acpi.path ? " and " : "",
 			 p->hmat_acpi.path ? "--emit-hmat" : "", a.nlacking, a.nlacking == 1 ? "" : "s");
 	/* Every output rendered and staged beside its target first: a run that fails writes none. */
-	if ((p->acpi.path && slit_emit_acpi(&p->acpi, job.figure, job.input, &a.prop, doc, &set)) ||
-	    (p->hmat_acpi.path && hmat_emit(p, hmat, &job, doc, &set)) ||
-	    (p->hwloc && hwloc_add(p->hwloc, &job, this_machine, doc, &set)))
+	if ((acpi.path && slit_emit_acpi(&acpi, job.figure, job.input, &a.prop, doc, &set)) ||
+	    (hmat_acpi.path && hmat_emit(&hmat_acpi, hmat, &job, doc, &set)) ||
+	    (p->hwloc && hwloc_add(p->hwloc, &job, this_machine, in->packages, doc, &set)))
 		ret = PH_EXIT_USAGE;
 	else if (outset_commit(&set, &failed, why, sizeof(why))) {
 		ph_err("%s: %s; %s", failed, why,
@@ -386,6 +412,7 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 out:
 	acpi_slit_free(&fw);
 	free(slit_from);
+	free(elsewhere);
 	return ret;
 }
 
