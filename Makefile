@@ -71,9 +71,14 @@ HOOK_SRCS   := $(shell grep -l PAGEHOP_TEST_HOOKS $(USER_SRCS))
 HOOK_OBJS   := $(patsubst %.c,$(BUILD)/obj-hooks/%.o,$(HOOK_SRCS))
 TEST_BIN    := $(BUILD)/test/pagehop
 
-# Helper programs the QEMU guests run (tests/vm/guest/*.c -> build/vm/*).
+# Helper programs the QEMU guests run (tests/vm/guest/*.c -> build/vm/*,
+# and kmodtest from tests/vm/guest/kmodtest/*.c), each linked with the
+# harness and helpers they share (tests/vm/guest/lib).
 VM_HELPER_SRCS := $(wildcard tests/vm/guest/*.c)
-VM_HELPERS     := $(patsubst tests/vm/guest/%.c,$(BUILD)/vm/%,$(VM_HELPER_SRCS))
+VM_LIB_SRCS    := $(wildcard tests/vm/guest/lib/*.c)
+VM_LIB_DEPS    := $(VM_LIB_SRCS) $(wildcard tests/vm/guest/lib/*.h)
+VM_KMODTEST    := $(wildcard tests/vm/guest/kmodtest/*.[ch])
+VM_HELPERS     := $(patsubst tests/vm/guest/%.c,$(BUILD)/vm/%,$(VM_HELPER_SRCS)) $(BUILD)/vm/kmodtest
 
 # The ABI version: dkms packages the module under it (dkms.conf).
 PAGEHOP_API := $(shell sed -n 's/^\#define PAGEHOP_API_VERSION[[:space:]]*\([0-9]*\).*/\1/p' include/uapi/pagehop.h)
@@ -122,9 +127,13 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS) -lcmocka
 
-$(BUILD)/vm/%: tests/vm/guest/%.c $(LIB)
+$(BUILD)/vm/kmodtest: $(VM_KMODTEST) $(VM_LIB_DEPS) $(LIB)
 	@mkdir -p $(dir $@)
-	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -Itests/vm/guest/lib -o $@ $(filter %.c,$^) $(LIB) $(LDLIBS)
+
+$(BUILD)/vm/%: tests/vm/guest/%.c $(VM_LIB_DEPS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -Itests/vm/guest/lib -o $@ $(filter %.c,$^) $(LIB) $(LDLIBS)
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(HOOK_OBJS:.o=.d) $(UNIT_BINS:=.d)
 

@@ -4,16 +4,16 @@
  * and PREFETCH permissions (tests/vm/guest/kmod_walk.sh, kmod_chase.sh,
  * kmod_lockdown.sh).
  *
- *   kwalk SUBCOMMAND [ARGS]
+ *   kwalk TEST [ARGS]    one test, TAP on stdout, exit 0 / 1 / 2
+ *   kwalk -l             every test, with its arguments
  *
- * Each subcommand checks one thing and exits 0 if it holds, 1 if not (the
- * reason on stderr), 2 on bad usage.  Times are taken in the guest with
+ * The harness is lib/harness.h, the helpers it shares with kmodtest
+ * lib/guest.h.  Times are taken in the guest with
  * CLOCK_MONOTONIC; what QUERY says is checked against /proc/self/pagemap
  * and move_pages(2), and what CHASE says against a walk of the same chain
  * in user space.
  */
-#include "kmod.h"
-#include "uapi/pagehop.h"
+#include "guest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,60 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef MAP_HUGE_2MB
-#define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
-#endif
-#ifndef MAP_HUGE_1GB
-#define MAP_HUGE_1GB (30 << MAP_HUGE_SHIFT)
-#endif
-
-#define KiB ((uint64_t)1024)
-#define MiB (1024 * KiB)
-#define GiB (1024 * MiB)
-
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("kwalk: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 1;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
-}
-
-static void open_kmod(struct ph_kmod *k)
-{
-	if (kmod_open(k)) {
-		fail("kmod_open: %s", k->why);
-		exit(1);
-	}
-}
-
-/* PFN of the 4 KiB page at addr from /proc/self/pagemap, 0 if not present. */
-static uint64_t pagemap_pfn(const void *addr)
-{
-	int pm = open("/proc/self/pagemap", O_RDONLY);
-	uint64_t e = 0;
-
-	if (pm < 0)
-		return 0;
-	if (pread(pm, &e, sizeof(e), (off_t)((uintptr_t)addr / 4096) * 8) != sizeof(e))
-		e = 0;
-	close(pm);
-	return (e & (1ULL << 63)) ? e & ((1ULL << 55) - 1) : 0;
-}
-
+/* The node move_pages(2) says the page at addr is on, -1 if it cannot tell. */
 static int page_node(void *addr)
 {
 	int st = -1;
@@ -97,42 +44,6 @@ static int page_node(void *addr)
 	if (move_pages(0, 1, &addr, NULL, &st, 0))
 		return -1;
 	return st;
-}
-
-/* The kB figure of one line of /proc/self/status, -1 if absent. */
-static long status_kb(const char *key)
-{
-	FILE *f = fopen("/proc/self/status", "re");
-	char line[256];
-	size_t n = strlen(key);
-	long v = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, n) && line[n] == ':')
-			v = strtol(line + n + 1, NULL, 10);
-	fclose(f);
-	return v;
-}
-
-struct qlist {
-	struct pagehop_query_entry *e;
-	size_t n, cap;
-};
-
-static int qlist_add(const struct pagehop_query_entry *e, void *arg)
-{
-	struct qlist *q = arg;
-
-	if (q->n == q->cap) {
-		q->cap = q->cap ? 2 * q->cap : 256;
-		q->e = realloc(q->e, q->cap * sizeof(*q->e));
-		if (!q->e)
-			return -ENOMEM;
-	}
-	q->e[q->n++] = *e;
-	return 0;
 }
 
 /* One raw QUERY call: 0 or the errno; *ns gets how long it took. */
@@ -309,10 +220,10 @@ static void sparse_child(int out, bool loop)
 
 		if (ql.e[i].level == PAGEHOP_LEVEL_NONE)
 			continue;
-		if (ql.e[i].pfn != pagemap_pfn(la) || ql.e[i].node != page_node(la))
+		if (ql.e[i].pfn != pagemap_pfn_once(la) || ql.e[i].node != page_node(la))
 			rc = fail("leaf at %p: pfn 0x%" PRIx64 " node %d, pagemap 0x%" PRIx64
 				  " move_pages %d", la, (uint64_t)ql.e[i].pfn, ql.e[i].node,
-				  pagemap_pfn(la), page_node(la));
+				  pagemap_pfn_once(la), page_node(la));
 	}
 	say(out, "2 %s %u %" PRIu64 " %zu\n", rc ? "fail" : "ok", calls, worst, ql.n);
 	free(ql.e);
@@ -402,7 +313,7 @@ static uint64_t kill_and_time(pid_t pid, int ms)
  * such a process pays (about 0.4 s under TCG): it is timed on the same
  * process idle and taken out.
  */
-static int cmd_query_sparse(int argc, char **argv)
+TEST(query_sparse, "query-sparse", "")
 {
 	char line[512], what[16];
 	uint64_t ns, v1, v2, idle = 0;
@@ -493,20 +404,6 @@ kill:
 
 /* ---- PROT_NONE leaves ------------------------------------------------------ */
 
-static void fill(char *p, uint64_t len, uint64_t seed)
-{
-	for (uint64_t off = 0; off < len; off += 4096)
-		*(volatile uint64_t *)(p + off) = seed ^ off;
-}
-
-static int verify(const char *p, uint64_t len, uint64_t seed)
-{
-	for (uint64_t off = 0; off < len; off += 4096)
-		if (*(const volatile uint64_t *)(p + off) != (seed ^ off))
-			return fail("offset 0x%" PRIx64 " lost its data", off);
-	return 0;
-}
-
 /*
  * query-protnone KIND SIZE [NODE]: a mapping of SIZE pages (4k, 2m, 1g)
  * from KIND (kmod: pagehop.ko's buffer; hugetlb: MAP_HUGETLB; anon: plain
@@ -514,7 +411,7 @@ static int verify(const char *p, uint64_t len, uint64_t seed)
  * PROT_NONE, QUERY must give one hole (nothing there can be reached); made
  * readable again, the data and the same leaves are back.
  */
-static int cmd_query_protnone(int argc, char **argv)
+TEST(query_protnone, "query-protnone", "KIND SIZE [NODE]")
 {
 	uint64_t len, leaf, pfn0, mask;
 	uint32_t ps, level;
@@ -564,7 +461,7 @@ static int cmd_query_protnone(int argc, char **argv)
 	} else {
 		return 2;
 	}
-	fill(p, len, 0x7e57);
+	fill_pages(p, len, 0x7e57);
 	if (kmod_query(&k, p, len, qlist_add, &q))
 		return fail("QUERY failed");
 	if (q.n != len / leaf || q.e[0].level != level || q.e[0].length != leaf)
@@ -638,7 +535,7 @@ static char *map_share(int fd, char *at)
  * memory silently, so this checks the answers and, through the harness,
  * a clean kernel log; it cannot show the race itself.
  */
-static int cmd_query_hugetlb_share(int argc, char **argv)
+TEST(query_hugetlb_share, "query-hugetlb-share", "SECONDS")
 {
 	const char *path = "/dev/hugepages/kwalk-share";
 	uint64_t deadline, queries = 0, leaves = 0;
@@ -717,26 +614,7 @@ static int cmd_query_hugetlb_share(int argc, char **argv)
 	return rc;
 }
 
-static int expect(const char *what, int got, int want)
-{
-	if (got != want)
-		return fail("%s: got %s, expected %s", what, got ? strerror(got) : "success",
-			    want ? strerror(want) : "success");
-	printf("%s: %s\n", what, want ? strerror(want) : "success");
-	return 0;
-}
-
 /* ---- CHASE windows ------------------------------------------------------------ */
-
-static uint64_t rng_state = 88172645463325252ULL;
-
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
 
 /* A random cycle through every 64-byte slot of b; *first gets its start. */
 static void random_cycle(const struct ph_kbuf *b, uint64_t *first)
@@ -791,7 +669,7 @@ static int cmp_u64(const void *a, const void *b)
  * 11-70 ms), and every window that ended early to have ended at a look at
  * the TSC, a multiple of 64 hops.
  */
-static int cmd_chase_window(int argc, char **argv)
+TEST(chase_window, "chase-window", "")
 {
 	enum { WINDOWS = 16 };
 	uint64_t cycles[WINDOWS], sorted[WINDOWS], end, start, total = 0;
@@ -875,19 +753,6 @@ static int cmd_chase_window(int argc, char **argv)
 
 /* ---- PREFETCH permissions ------------------------------------------------------- */
 
-/* Drop one capability from the effective and permitted sets. */
-static int drop_cap(int cap)
-{
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2];
-
-	if (syscall(SYS_capget, &h, d))
-		return -1;
-	d[cap / 32].effective &= ~(1U << (cap % 32));
-	d[cap / 32].permitted &= ~(1U << (cap % 32));
-	return (int)syscall(SYS_capset, &h, d);
-}
-
 static int prefetch_errno(int fd, uint32_t op)
 {
 	struct pagehop_prefetch pf = { .size = sizeof(pf), .op = op, .cpu = 0 };
@@ -901,7 +766,7 @@ static int prefetch_errno(int fd, uint32_t op)
  * looked at (so this holds in a guest with no prefetch MSR), while GET
  * still says what it says with it.
  */
-static int cmd_prefetch_perm(int argc, char **argv)
+TEST(prefetch_perm, "prefetch-perm", "")
 {
 	int fd = open("/dev/" PAGEHOP_DEVICE_NAME, O_RDWR), get, rc = 0;
 
@@ -910,7 +775,7 @@ static int cmd_prefetch_perm(int argc, char **argv)
 	if (fd < 0)
 		return fail("open: %s", strerror(errno));
 	get = prefetch_errno(fd, PAGEHOP_PREFETCH_GET);
-	if (drop_cap(CAP_SYS_RAWIO))
+	if (cap_set(CAP_SYS_RAWIO, 0, 1))
 		return fail("capset: %s", strerror(errno));
 	rc |= expect("PREFETCH SET without CAP_SYS_RAWIO", prefetch_errno(fd, PAGEHOP_PREFETCH_SET),
 		     EPERM);
@@ -921,7 +786,7 @@ static int cmd_prefetch_perm(int argc, char **argv)
 }
 
 /* prefetch-lockdown: with the kernel locked down, PREFETCH SET is EPERM. */
-static int cmd_prefetch_lockdown(int argc, char **argv)
+TEST(prefetch_lockdown, "prefetch-lockdown", "")
 {
 	int fd = open("/dev/" PAGEHOP_DEVICE_NAME, O_RDWR), rc;
 
@@ -933,25 +798,4 @@ static int cmd_prefetch_lockdown(int argc, char **argv)
 		    EPERM);
 	close(fd);
 	return rc;
-}
-
-int main(int argc, char **argv)
-{
-	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
-		{ "query-sparse", cmd_query_sparse },
-		{ "query-protnone", cmd_query_protnone },
-		{ "query-hugetlb-share", cmd_query_hugetlb_share },
-		{ "chase-window", cmd_chase_window },
-		{ "prefetch-perm", cmd_prefetch_perm },
-		{ "prefetch-lockdown", cmd_prefetch_lockdown },
-	};
-
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc < 2)
-		return 2;
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
-	fail("unknown subcommand '%s'", argv[1]);
-	return 2;
 }
