@@ -78,35 +78,33 @@ static int check_cover(const struct qlist *q, uint64_t addr, uint64_t len, uint3
 	for (size_t i = 0; i < q->n; i++) {
 		const struct pagehop_query_entry *e = &q->e[i];
 
-		if (e->addr != a)
-			return fail("entry %zu at 0x%" PRIx64 ", expected 0x%" PRIx64, i,
-				    (uint64_t)e->addr, a);
+		ASSERT_FALSE(e->addr != a, "entry %zu at 0x%" PRIx64 ", expected 0x%" PRIx64, i,
+			     (uint64_t)e->addr, a);
 		if (e->level == PAGEHOP_LEVEL_NONE) {
 			for (size_t j = 0; j < nleaves; j++)
-				if (leaves[j] >= e->addr && leaves[j] < e->addr + e->length)
-					return fail("page at 0x%" PRIx64 " is inside hole entry %zu [0x%" PRIx64
-						    ", +0x%" PRIx64 ")", leaves[j], i, (uint64_t)e->addr,
-						    (uint64_t)e->length);
+				ASSERT_FALSE(leaves[j] >= e->addr && leaves[j] < e->addr + e->length,
+					     "page at 0x%" PRIx64 " is inside hole entry %zu [0x%" PRIx64
+					     ", +0x%" PRIx64 ")", leaves[j], i, (uint64_t)e->addr,
+					     (uint64_t)e->length);
 		} else {
 			size_t j;
 
-			if (e->level != level || e->length != leaf)
-				return fail("entry %zu at 0x%" PRIx64 ": level %u length %" PRIu64
-					    ", expected level %u length %" PRIu64, i, a, e->level,
-					    (uint64_t)e->length, level, leaf);
+			ASSERT_FALSE(e->level != level || e->length != leaf,
+				     "entry %zu at 0x%" PRIx64 ": level %u length %" PRIu64
+				     ", expected level %u length %" PRIu64, i, a, e->level,
+				     (uint64_t)e->length, level, leaf);
 			for (j = 0; j < nleaves && leaves[j] != e->addr; j++)
 				;
-			if (j == nleaves)
-				return fail("leaf entry %zu at 0x%" PRIx64 " where no page was touched",
-					    i, a);
+			ASSERT_FALSE(j == nleaves,
+				     "leaf entry %zu at 0x%" PRIx64 " where no page was touched",
+				     i, a);
 			seen++;
 		}
 		a += e->length;
 	}
-	if (a != addr + len)
-		return fail("entries cover up to 0x%" PRIx64 ", expected 0x%" PRIx64, a, addr + len);
-	if (seen != nleaves)
-		return fail("%zu leaves reported, %zu pages touched", seen, nleaves);
+	ASSERT_FALSE(a != addr + len,
+		     "entries cover up to 0x%" PRIx64 ", expected 0x%" PRIx64, a, addr + len);
+	ASSERT_FALSE(seen != nleaves, "%zu leaves reported, %zu pages touched", seen, nleaves);
 	return 0;
 }
 
@@ -324,8 +322,7 @@ TEST(query_sparse, "query-sparse", "")
 	(void)argc;
 	(void)argv;
 	pid = sparse_start(false, &fd);
-	if (pid < 0)
-		return fail("fork: %s", strerror(errno));
+	ASSERT_FALSE(pid < 0, "fork: %s", strerror(errno));
 	if (read_line(fd, line, sizeof(line), 120000) || line[0] != 'R') {
 		kill_and_time(pid, 1000);
 		return fail("setting up the 64 GiB range: %s", line);
@@ -382,8 +379,7 @@ kill:
 
 	/* A SIGKILL while a QUERY runs, in a fresh process. */
 	pid = sparse_start(true, &fd);
-	if (pid < 0)
-		return fail("fork: %s", strerror(errno));
+	ASSERT_FALSE(pid < 0, "fork: %s", strerror(errno));
 	if (read_line(fd, line, sizeof(line), 120000) || read_line(fd, line, sizeof(line), 1000) ||
 	    line[0] != 'L') {
 		kill_and_time(pid, SPARSE_WAIT_MS);
@@ -396,9 +392,9 @@ kill:
 		return rc | fail("SIGKILL during QUERY did not act within %d ms", SPARSE_WAIT_MS);
 	printf("SIGKILL during QUERY: dead after %.3f s, %.3f s more than idle\n", ns * 1e-9,
 	       ns > idle ? (ns - idle) * 1e-9 : 0.0);
-	if (ns > idle + SPARSE_BOUND_NS)
-		rc |= fail("SIGKILL during QUERY took %.3f s more than when idle, more than 1 s",
-			   (ns - idle) * 1e-9);
+	EXPECT_FALSE(ns > idle + SPARSE_BOUND_NS,
+		     "SIGKILL during QUERY took %.3f s more than when idle, more than 1 s",
+		     (ns - idle) * 1e-9);
 	return rc;
 }
 
@@ -442,39 +438,33 @@ TEST(query_protnone, "query-protnone", "KIND SIZE [NODE]")
 			printf("ENOMEM: no free aligned GiB on node %d now (1 GiB is best effort)\n", node);
 			return 0;
 		}
-		if (err)
-			return fail("ALLOC+mmap %s on node %d: %s", argv[2], node, strerror(-err));
+		ASSERT_FALSE(err, "ALLOC+mmap %s on node %d: %s", argv[2], node, strerror(-err));
 		p = b.addr;
 	} else if (!strcmp(kind, "hugetlb")) {
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
 			 (ps == PAGEHOP_PAGE_1G ? MAP_HUGE_1GB : MAP_HUGE_2MB), -1, 0);
-		if (p == MAP_FAILED)
-			return fail("mmap MAP_HUGETLB %s: %s", argv[2], strerror(errno));
+		ASSERT_FALSE(p == MAP_FAILED, "mmap MAP_HUGETLB %s: %s", argv[2], strerror(errno));
 		mask = 1ULL << node;
-		if (mbind(p, len, MPOL_BIND, &mask, 64, MPOL_MF_STRICT))
-			return fail("mbind: %s", strerror(errno));
+		ASSERT_FALSE(mbind(p, len, MPOL_BIND, &mask, 64, MPOL_MF_STRICT),
+			     "mbind: %s", strerror(errno));
 	} else if (!strcmp(kind, "anon") && ps == PAGEHOP_PAGE_4K) {
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
-			return fail("mmap: %s", strerror(errno));
+		ASSERT_FALSE(p == MAP_FAILED, "mmap: %s", strerror(errno));
 	} else {
 		return 2;
 	}
 	fill_pages(p, len, 0x7e57);
-	if (kmod_query(&k, p, len, qlist_add, &q))
-		return fail("QUERY failed");
-	if (q.n != len / leaf || q.e[0].level != level || q.e[0].length != leaf)
-		return fail("before mprotect: %zu entries, the first level %u length %" PRIu64
-			    ", expected %" PRIu64 " leaves of level %u", q.n, q.e[0].level,
-			    (uint64_t)q.e[0].length, len / leaf, level);
+	ASSERT_FALSE(kmod_query(&k, p, len, qlist_add, &q), "QUERY failed");
+	ASSERT_FALSE(q.n != len / leaf || q.e[0].level != level || q.e[0].length != leaf,
+		     "before mprotect: %zu entries, the first level %u length %" PRIu64
+		     ", expected %" PRIu64 " leaves of level %u", q.n, q.e[0].level,
+		     (uint64_t)q.e[0].length, len / leaf, level);
 	pfn0 = q.e[0].pfn;
 	q.n = 0;
 
-	if (mprotect(p, len, PROT_NONE))
-		return fail("mprotect PROT_NONE: %s", strerror(errno));
-	if (kmod_query(&k, p, len, qlist_add, &q))
-		return fail("QUERY failed");
+	ASSERT_FALSE(mprotect(p, len, PROT_NONE), "mprotect PROT_NONE: %s", strerror(errno));
+	ASSERT_FALSE(kmod_query(&k, p, len, qlist_add, &q), "QUERY failed");
 	if (q.n != 1 || q.e[0].level != PAGEHOP_LEVEL_NONE || q.e[0].addr != (uintptr_t)p ||
 	    q.e[0].length != len)
 		rc |= fail("PROT_NONE %s %s: %zu entries, the first at %p level %u length %" PRIu64
@@ -485,8 +475,8 @@ TEST(query_protnone, "query-protnone", "KIND SIZE [NODE]")
 		printf("%s %s made PROT_NONE: one hole of %" PRIu64 " KiB\n", kind, argv[2], len / KiB);
 	q.n = 0;
 
-	if (mprotect(p, len, PROT_READ | PROT_WRITE))
-		return fail("mprotect back: %s", strerror(errno));
+	ASSERT_FALSE(mprotect(p, len, PROT_READ | PROT_WRITE),
+		     "mprotect back: %s", strerror(errno));
 	rc |= verify(p, len, 0x7e57);
 	if (kmod_query(&k, p, len, qlist_add, &q) || q.n != len / leaf || q.e[0].level != level ||
 	    q.e[0].pfn != pfn0)
@@ -549,12 +539,11 @@ TEST(query_hugetlb_share, "query-hugetlb-share", "SECONDS")
 		return 2;
 	secs = atoi(argv[1]);
 	fd = open(path, O_CREAT | O_RDWR, 0600);
-	if (fd < 0 || ftruncate(fd, (off_t)GiB))
-		return fail("%s: %s", path, strerror(errno));
+	ASSERT_FALSE(fd < 0 || ftruncate(fd, (off_t)GiB), "%s: %s", path, strerror(errno));
 	unlink(path);
 	p = gib_aligned_hole();
-	if (!p || map_share(fd, p) == MAP_FAILED)
-		return fail("mmap of the hugetlbfs file: %s", strerror(errno));
+	ASSERT_FALSE(!p || map_share(fd, p) == MAP_FAILED,
+		     "mmap of the hugetlbfs file: %s", strerror(errno));
 	for (int i = 0; i < SHARE_PAGES; i++)
 		p[(uint64_t)i * 64 * MiB] = 1;
 	open_kmod(&k);
@@ -686,19 +675,17 @@ TEST(chase_window, "chase-window", "")
 	(void)argv;
 	CPU_ZERO(&cpu0);
 	CPU_SET(0, &cpu0);
-	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
-		return fail("sched_setaffinity CPU 0: %s", strerror(errno));
+	ASSERT_FALSE(sched_setaffinity(0, sizeof(cpu0), &cpu0),
+		     "sched_setaffinity CPU 0: %s", strerror(errno));
 	open_kmod(&k);
-	if (!kmod_has(&k, PAGEHOP_FEAT_CHASE_HOPS))
-		return fail("the module does not offer PAGEHOP_FEAT_CHASE_HOPS");
+	ASSERT_FALSE(!kmod_has(&k, PAGEHOP_FEAT_CHASE_HOPS),
+		     "the module does not offer PAGEHOP_FEAT_CHASE_HOPS");
 	err = kmod_alloc_map(&k, 0, PAGEHOP_PAGE_4K, 64 * MiB, &b);
-	if (err)
-		return fail("ALLOC+mmap: %s", strerror(-err));
+	ASSERT_FALSE(err, "ALLOC+mmap: %s", strerror(-err));
 	random_cycle(&b, &start);
 	err = kmod_chase_windows(&k, b.id, 0, start, PAGEHOP_CHASE_MAX_LOADS, WINDOWS, cycles, hops,
 				 &end);
-	if (err)
-		return fail("CHASE: %s", strerror(-err));
+	ASSERT_FALSE(err, "CHASE: %s", strerror(-err));
 	for (int w = 0; w < WINDOWS; w++) {
 		total += hops[w];
 		ms = (double)cycles[w] / k.info.tsc_khz;
@@ -772,11 +759,9 @@ TEST(prefetch_perm, "prefetch-perm", "")
 
 	(void)argc;
 	(void)argv;
-	if (fd < 0)
-		return fail("open: %s", strerror(errno));
+	ASSERT_FALSE(fd < 0, "open: %s", strerror(errno));
 	get = prefetch_errno(fd, PAGEHOP_PREFETCH_GET);
-	if (cap_set(CAP_SYS_RAWIO, 0, 1))
-		return fail("capset: %s", strerror(errno));
+	ASSERT_FALSE(cap_set(CAP_SYS_RAWIO, 0, 1), "capset: %s", strerror(errno));
 	rc |= expect("PREFETCH SET without CAP_SYS_RAWIO", prefetch_errno(fd, PAGEHOP_PREFETCH_SET),
 		     EPERM);
 	rc |= expect("PREFETCH GET without CAP_SYS_RAWIO", prefetch_errno(fd, PAGEHOP_PREFETCH_GET),
@@ -792,8 +777,7 @@ TEST(prefetch_lockdown, "prefetch-lockdown", "")
 
 	(void)argc;
 	(void)argv;
-	if (fd < 0)
-		return fail("open: %s", strerror(errno));
+	ASSERT_FALSE(fd < 0, "open: %s", strerror(errno));
 	rc = expect("PREFETCH SET under lockdown, as root", prefetch_errno(fd, PAGEHOP_PREFETCH_SET),
 		    EPERM);
 	close(fd);

@@ -18,8 +18,7 @@ TEST(chase, "chase", "SIZE NODE")
 	ps = parse_ps(argv[1]);
 	open_kmod(&k);
 	err = kmod_alloc_map(&k, atoi(argv[2]), ps, 4 * MiB, &b);
-	if (err)
-		return fail("ALLOC+mmap: %s", errname(-err));
+	ASSERT_FALSE(err, "ALLOC+mmap: %s", errname(-err));
 	rc = chase_checks(&k, &b);
 	kmod_unmap_free(&k, &b);
 	kmod_close(&k);
@@ -59,10 +58,8 @@ TEST(gig, "gig", "NODE")
 		printf("ENOMEM: no free aligned GiB on node %d now\n", node);
 		return pinned_now() == base ? 0 : fail("a failed ALLOC changed the pinned count");
 	}
-	if (err)
-		return fail("ALLOC+mmap of 1 GiB on node %d: %s", node, errname(-err));
-	if ((uintptr_t)b.addr % GiB)
-		return fail("mapped at %p, not 1 GiB aligned", b.addr);
+	ASSERT_FALSE(err, "ALLOC+mmap of 1 GiB on node %d: %s", node, errname(-err));
+	ASSERT_FALSE((uintptr_t)b.addr % GiB, "mapped at %p, not 1 GiB aligned", b.addr);
 	rc |= check_zero(&b);
 	if (pinned_now() != base + len)
 		rc |= fail("INFO pinned %" PRIu64 ", expected %" PRIu64, pinned_now(), base + len);
@@ -129,8 +126,7 @@ TEST(gig, "gig", "NODE")
 	else
 		printf("FREE and close: still mapped, data intact, still pinned\n");
 	munmap(b.addr, len);
-	if (pinned_now() != base)
-		return fail("munmap did not release the buffer");
+	ASSERT_FALSE(pinned_now() != base, "munmap did not release the buffer");
 	rc |= expect_vmpin("after munmap", pin0);
 	rc |= expect_unmapped("the old address after the free", old, len, GiB);
 	rc |= expect_unmapped("the new address after the free", b.addr, len, GiB);
@@ -178,8 +174,8 @@ TEST(prefetch, "prefetch", "")
 	open_kmod(&k);
 	pf.op = PAGEHOP_PREFETCH_GET;
 	kmod_prefetch(&k, &pf);
-	if (pf.disable != orig)
-		rc |= fail("close did not restore: 0x%" PRIx64 " vs 0x%" PRIx64, (uint64_t)pf.disable, orig);
+	EXPECT_FALSE(pf.disable != orig,
+		     "close did not restore: 0x%" PRIx64 " vs 0x%" PRIx64, (uint64_t)pf.disable, orig);
 	kmod_close(&k);
 	return rc;
 }
@@ -206,18 +202,17 @@ TOOL(chain_order, "chain-order", "SIZE SEED")
 	bytes = parse_bytes(argv[1]);
 	spec.seed = strtoull(argv[2], NULL, 0);
 	buf = aligned_alloc(4096, bytes);
-	if (!buf)
-		return fail("aligned_alloc %" PRIu64 ": %s", bytes, strerror(errno));
+	ASSERT_FALSE(!buf, "aligned_alloc %" PRIu64 ": %s", bytes, strerror(errno));
 	n = chase_build(buf, bytes, &spec, &start, NULL);
-	if (n != (int64_t)(bytes / 64))
-		return fail("chase_build over %" PRIu64 " bytes: %" PRId64, bytes, n);
+	ASSERT_FALSE(n != (int64_t)(bytes / 64),
+		     "chase_build over %" PRIu64 " bytes: %" PRId64, bytes, n);
 	printf("%" PRId64 " hops from +0x0:", n);
 	p = buf;
 	do {
 		uint64_t off = (uint64_t)(p - buf);
 
-		if (off >= bytes || hops >= (uint64_t)n)
-			return fail("the chain leaves the buffer or is not one cycle at hop %" PRIu64, hops);
+		ASSERT_FALSE(off >= bytes || hops >= (uint64_t)n,
+			     "the chain leaves the buffer or is not one cycle at hop %" PRIu64, hops);
 		if (hops >= 1 && hops < 6)
 			printf(" +0x%" PRIx64, off);
 		for (int k = 0; k < 8; k++)

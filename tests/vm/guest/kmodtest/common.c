@@ -19,24 +19,23 @@ int check_leaves(const struct qlist *q, const void *addr, uint64_t len,
 	for (size_t i = 0; i < q->n; i++) {
 		const struct pagehop_query_entry *e = &q->e[i];
 
-		if (e->addr != a)
-			return fail("QUERY entry %zu at 0x%" PRIx64 ", expected 0x%" PRIx64,
-				    i, (uint64_t)e->addr, a);
-		if (e->level != level || e->length != leaf)
-			return fail("QUERY entry %zu at 0x%" PRIx64 ": level %u length %" PRIu64
-				    ", expected level %u length %" PRIu64,
-				    i, a, e->level, (uint64_t)e->length, level, leaf);
-		if (e->node != node)
-			return fail("QUERY entry %zu at 0x%" PRIx64 ": node %d, expected %d",
-				    i, a, e->node, node);
-		if (e->pfn % (leaf / 4096))
-			return fail("QUERY entry %zu: pfn 0x%" PRIx64 " not aligned to the leaf",
-				    i, (uint64_t)e->pfn);
+		ASSERT_FALSE(e->addr != a, "QUERY entry %zu at 0x%" PRIx64 ", expected 0x%" PRIx64,
+			     i, (uint64_t)e->addr, a);
+		ASSERT_FALSE(e->level != level || e->length != leaf,
+			     "QUERY entry %zu at 0x%" PRIx64 ": level %u length %" PRIu64
+			     ", expected level %u length %" PRIu64,
+			     i, a, e->level, (uint64_t)e->length, level, leaf);
+		ASSERT_FALSE(e->node != node,
+			     "QUERY entry %zu at 0x%" PRIx64 ": node %d, expected %d",
+			     i, a, e->node, node);
+		ASSERT_FALSE(e->pfn % (leaf / 4096),
+			     "QUERY entry %zu: pfn 0x%" PRIx64 " not aligned to the leaf",
+			     i, (uint64_t)e->pfn);
 		a += leaf;
 	}
-	if (a != (uint64_t)(uintptr_t)addr + len)
-		return fail("QUERY covered up to 0x%" PRIx64 ", expected 0x%" PRIx64, a,
-			    (uint64_t)(uintptr_t)addr + len);
+	ASSERT_FALSE(a != (uint64_t)(uintptr_t)addr + len,
+		     "QUERY covered up to 0x%" PRIx64 ", expected 0x%" PRIx64, a,
+		     (uint64_t)(uintptr_t)addr + len);
 	return 0;
 }
 
@@ -47,8 +46,8 @@ int check_4k_second_path(const struct qlist *q, int node)
 	int *status = calloc(q->n, sizeof(*status));
 	int pm = open("/proc/self/pagemap", O_RDONLY), rc = 0;
 
-	if (!pages || !status || pm < 0)
-		return fail("setup for move_pages/pagemap: %s", strerror(errno));
+	ASSERT_FALSE(!pages || !status || pm < 0,
+		     "setup for move_pages/pagemap: %s", strerror(errno));
 	for (size_t i = 0; i < q->n; i++)
 		pages[i] = (void *)(uintptr_t)q->e[i].addr;
 	if (move_pages(0, q->n, pages, NULL, status, 0)) {
@@ -84,13 +83,11 @@ int check_zero(const struct ph_kbuf *b)
 
 	if (b->length <= 64 * MiB) {
 		for (uint64_t i = 0; i < n; i++)
-			if (w[i])
-				return fail("word %" PRIu64 " is 0x%" PRIx64 ", not zero", i, w[i]);
+			ASSERT_FALSE(w[i], "word %" PRIu64 " is 0x%" PRIx64 ", not zero", i, w[i]);
 		return 0;
 	}
 	for (uint64_t i = 0; i < n; i += 512)
-		if (w[i] || w[i + 511])
-			return fail("page at word %" PRIu64 " not zeroed", i);
+		ASSERT_FALSE(w[i] || w[i + 511], "page at word %" PRIu64 " not zeroed", i);
 	return 0;
 }
 
@@ -129,9 +126,9 @@ int expect_vmpin(const char *when, int64_t want)
 {
 	int64_t got = vmpin_bytes();
 
-	if (got != want)
-		return fail("%s: VmPin %" PRId64 " kB, expected %" PRId64 " kB", when, got / 1024,
-			    want / 1024);
+	ASSERT_FALSE(got != want,
+		     "%s: VmPin %" PRId64 " kB, expected %" PRId64 " kB", when, got / 1024,
+		     want / 1024);
 	printf("%s: VmPin %" PRId64 " kB\n", when, got / 1024);
 	return 0;
 }
@@ -173,9 +170,9 @@ int expect_unmapped(const char *what, const void *addr, uint64_t len, uint64_t p
 		uint64_t v = 0;
 		int sig = probe_read((const char *)addr + off, &v);
 
-		if (sig != SIGSEGV)
-			return fail("%s: %p+0x%" PRIx64 " %s%s 0x%" PRIx64, what, addr, off,
-				    sig ? strsignal(sig) : "still reads", sig ? "," : "", v);
+		ASSERT_FALSE(sig != SIGSEGV,
+			     "%s: %p+0x%" PRIx64 " %s%s 0x%" PRIx64, what, addr, off,
+			     sig ? strsignal(sig) : "still reads", sig ? "," : "", v);
 	}
 	printf("%s: SIGSEGV on every page\n", what);
 	return 0;
@@ -211,8 +208,7 @@ int same_leaves(struct ph_kmod *k, const void *addr, uint64_t len, uint32_t ps,
 	struct qlist q;
 	int rc;
 
-	if (query_all(k, addr, len, &q))
-		return fail("%s: QUERY failed", when);
+	ASSERT_FALSE(query_all(k, addr, len, &q), "%s: QUERY failed", when);
 	rc = check_leaves(&q, addr, len, ps_level(ps), ps_bytes(ps), node);
 	for (size_t i = 0; !rc && i < q.n; i++) {
 		if (!want)

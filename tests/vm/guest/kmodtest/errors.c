@@ -212,8 +212,8 @@ static int err_memlock(int fd)
 	uint32_t id;
 	int rc = 0;
 
-	if (setrlimit(RLIMIT_MEMLOCK, &rl) || cap_set(CAP_IPC_LOCK, 0, 0))
-		return fail("setrlimit or capset: %s", strerror(errno));
+	ASSERT_FALSE(setrlimit(RLIMIT_MEMLOCK, &rl) || cap_set(CAP_IPC_LOCK, 0, 0),
+		     "setrlimit or capset: %s", strerror(errno));
 	rc |= expect("ALLOC 1 MiB over a 64 KiB RLIMIT_MEMLOCK",
 		     alloc_raw(fd, 0, PAGEHOP_PAGE_4K, MiB, &a), EPERM);
 	rc |= expect_vmpin("after the refused ALLOC", 0);
@@ -229,8 +229,7 @@ static int err_memlock(int fd)
 	free_raw(fd, id);
 	free_raw(fd, a.id);
 	rc |= expect_vmpin("after FREE", 0);
-	if (cap_set(CAP_IPC_LOCK, 1, 0))
-		return fail("capset: %s", strerror(errno));
+	ASSERT_FALSE(cap_set(CAP_IPC_LOCK, 1, 0), "capset: %s", strerror(errno));
 	rc |= expect("ALLOC 1 MiB with CAP_IPC_LOCK", alloc_raw(fd, 0, PAGEHOP_PAGE_4K, MiB, &a),
 		     0);
 	free_raw(fd, a.id);

@@ -20,8 +20,8 @@ static int check_view(struct ph_kmod *k, const struct ph_kbuf *b, const struct q
 	struct qlist q;
 	int rc;
 
-	if (query_all(k, view, b->length, &q))
-		return fail("QUERY of the %s view failed", xlate == PAGEHOP_PAGE_4K ? "PTE" : "PMD");
+	ASSERT_FALSE(query_all(k, view, b->length, &q),
+		     "QUERY of the %s view failed", xlate == PAGEHOP_PAGE_4K ? "PTE" : "PMD");
 	rc = check_leaves(&q, view, b->length, ps_level(xlate), leaf, b->node);
 	for (size_t i = 0; !rc && i < q.n; i++) {
 		uint64_t off = i * leaf;
@@ -53,9 +53,9 @@ static int verify_at(const char *what, const void *addr, uint64_t len, uint64_t 
 		uint64_t v = *(const volatile uint64_t *)((const char *)addr + off +
 							  (off / 4096 % 512) * 8);
 
-		if (v != (seed ^ off))
-			return fail("%s: offset 0x%" PRIx64 " reads 0x%" PRIx64 ", expected 0x%" PRIx64,
-				    what, off, v, seed ^ off);
+		ASSERT_FALSE(v != (seed ^ off),
+			     "%s: offset 0x%" PRIx64 " reads 0x%" PRIx64 ", expected 0x%" PRIx64,
+			     what, off, v, seed ^ off);
 	}
 	return 0;
 }
@@ -86,19 +86,17 @@ TEST(frames, "frames", "NODE SIZE")
 	node = atoi(argv[1]);
 	ps = parse_ps(argv[2]);
 	open_kmod(&k);
-	if (!kmod_has(&k, PAGEHOP_FEAT_MAP_XLATE))
-		return fail("INFO: no PAGEHOP_FEAT_MAP_XLATE");
+	ASSERT_FALSE(!kmod_has(&k, PAGEHOP_FEAT_MAP_XLATE), "INFO: no PAGEHOP_FEAT_MAP_XLATE");
 	err = kmod_alloc_map(&k, node, ps, ps == PAGEHOP_PAGE_1G ? GiB : 4 * MiB, &b);
 	if (err == -ENOMEM && ps == PAGEHOP_PAGE_1G) {
 		printf("ENOMEM: no free aligned GiB on node %d now\n", node);
 		return 0;
 	}
-	if (err)
-		return fail("ALLOC %s on node %d: %s", argv[2], node, errname(-err));
+	ASSERT_FALSE(err, "ALLOC %s on node %d: %s", argv[2], node, errname(-err));
 	view[ps] = b.addr;
 	for (uint32_t x = PAGEHOP_PAGE_4K; x < ps; x++)
-		if (!(view[x] = kmod_map_view(&k, &b, x)))
-			return fail("mmap of the %s view: %s", names[x], errname(errno));
+		ASSERT_FALSE(!(view[x] = kmod_map_view(&k, &b, x)),
+			     "mmap of the %s view: %s", names[x], errname(errno));
 	/* A translation larger than the pages, or no page size: EINVAL. */
 	n = mmap(NULL, b.length, PROT_READ, MAP_SHARED, k.fd,
 		 (off_t)(b.mmap_offset | PAGEHOP_MMAP_XLATE(ps + 1)));
@@ -117,8 +115,7 @@ TEST(frames, "frames", "NODE SIZE")
 		printf("a pattern written through each of PTE..%s reads back through the others\n",
 		       names[ps]);
 
-	if (query_all(&k, view[ps], b.length, &nat))
-		return fail("QUERY of the native mapping failed");
+	ASSERT_FALSE(query_all(&k, view[ps], b.length, &nat), "QUERY of the native mapping failed");
 	rc |= check_leaves(&nat, view[ps], b.length, ps_level(ps), ps_bytes(ps), node);
 	for (uint32_t x = PAGEHOP_PAGE_4K; !rc && x <= ps; x++)
 		rc |= check_view(&k, &b, &nat, view[x], x);
@@ -127,9 +124,9 @@ TEST(frames, "frames", "NODE SIZE")
 		munmap(view[x], b.length);
 	kmod_unmap_free(&k, &b);
 	kmod_close(&k);
-	if (pinned_now() != base)
-		rc |= fail("%" PRIu64 " bytes still pinned after munmap and close",
-			   pinned_now() - base);
+	EXPECT_FALSE(pinned_now() != base,
+		     "%" PRIu64 " bytes still pinned after munmap and close",
+		     pinned_now() - base);
 	return rc;
 }
 
@@ -170,14 +167,12 @@ TEST(frames_life, "frames-life", "NODE")
 		printf("ENOMEM: no free aligned GiB on node %d now\n", node);
 		return 0;
 	}
-	if (err)
-		return fail("ALLOC 1g on node %d: %s", node, errname(-err));
+	ASSERT_FALSE(err, "ALLOC 1g on node %d: %s", node, errname(-err));
 	pte = kmod_map_view(&k, &b, PAGEHOP_PAGE_4K);
-	if (!pte)
-		return fail("mmap of the PTE view: %s", errname(errno));
+	ASSERT_FALSE(!pte, "mmap of the PTE view: %s", errname(errno));
 	fill_at(pte, GiB, 0xfee1);
-	if (query_all(&k, pte, GiB, &q) || check_leaves(&q, pte, GiB, PAGEHOP_LEVEL_PTE, 4096, node))
-		return fail("the PTE view is not PTEs on node %d", node);
+	ASSERT_FALSE(query_all(&k, pte, GiB, &q) || check_leaves(&q, pte, GiB, PAGEHOP_LEVEL_PTE, 4096, node),
+		     "the PTE view is not PTEs on node %d", node);
 	pfn0 = q.e[0].pfn;
 	free(q.e);
 	/* Only the PTE view is left: unmap the native one, FREE, close. */
@@ -192,8 +187,7 @@ TEST(frames_life, "frames-life", "NODE")
 	n = mremap(pte, GiB, 2 * GiB, MREMAP_MAYMOVE);
 	rc |= expect("mremap grow", n == MAP_FAILED ? errno : 0, EFAULT);
 	n = mmap(NULL, 4 * GiB, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (n == MAP_FAILED)
-		return fail("mmap: %s", strerror(errno));
+	ASSERT_FALSE(n == MAP_FAILED, "mmap: %s", strerror(errno));
 	dst = (char *)(((uintptr_t)n + GiB - 1) & ~(uintptr_t)(GiB - 1));
 	n = mremap(pte, GiB, GiB, MREMAP_MAYMOVE | MREMAP_FIXED, dst + GiB + 2 * MiB);
 	rc |= expect("mremap move to a 2 MiB- but not 1 GiB-aligned address",
@@ -207,8 +201,8 @@ TEST(frames_life, "frames-life", "NODE")
 	pte = n;
 	rc |= verify_at("the PTE view after the move", pte, GiB, 0xfee1);
 	open_kmod(&k2);
-	if (query_all(&k2, pte, GiB, &q) || check_leaves(&q, pte, GiB, PAGEHOP_LEVEL_PTE, 4096, node))
-		return fail("the moved PTE view is not PTEs on node %d", node);
+	ASSERT_FALSE(query_all(&k2, pte, GiB, &q) || check_leaves(&q, pte, GiB, PAGEHOP_LEVEL_PTE, 4096, node),
+		     "the moved PTE view is not PTEs on node %d", node);
 	for (size_t i = 0; !rc && i < q.n; i++)
 		if (q.e[i].pfn != pfn0 + i)
 			rc |= fail("after the move, page %zu is pfn 0x%" PRIx64 ", was 0x%" PRIx64,
@@ -251,11 +245,9 @@ TEST(frames_refused, "frames-refused", "")
 	(void)argc;
 	(void)argv;
 	open_kmod(&k);
-	if (!kmod_has(&k, PAGEHOP_FEAT_MAP_XLATE))
-		return fail("INFO: no PAGEHOP_FEAT_MAP_XLATE");
+	ASSERT_FALSE(!kmod_has(&k, PAGEHOP_FEAT_MAP_XLATE), "INFO: no PAGEHOP_FEAT_MAP_XLATE");
 	err = kmod_alloc_map(&k, 0, PAGEHOP_PAGE_4K, 4 * MiB, &b);
-	if (err)
-		return fail("ALLOC 4k: %s", errname(-err));
+	ASSERT_FALSE(err, "ALLOC 4k: %s", errname(-err));
 	fill_at(b.addr, b.length, 7);
 	n = kmod_map_view(&k, &b, PAGEHOP_PAGE_4K);
 	rc |= expect("a 4 KiB buffer by PTEs", n ? 0 : errno, 0);

@@ -32,8 +32,7 @@ static int life_mremap(struct ph_kmod *k, struct ph_kbuf *b, int node, uint64_t 
 	 * before it looks at anything else).
 	 */
 	n = mmap(NULL, 3 * len + 2 * pb, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (n == MAP_FAILED)
-		return fail("mmap: %s", strerror(errno));
+	ASSERT_FALSE(n == MAP_FAILED, "mmap: %s", strerror(errno));
 	dst = (char *)(((uintptr_t)n + pb - 1) & ~(uintptr_t)(pb - 1));
 	mis = dst + len + pb + 16 * 4096;
 
@@ -62,9 +61,8 @@ static int life_mremap(struct ph_kmod *k, struct ph_kbuf *b, int node, uint64_t 
 	dst = b->addr;
 	kmod_unmap_free(k, b);
 	kmod_close(k);
-	if (pinned_now() != base)
-		return fail("%" PRIu64 " bytes still pinned after munmap and close",
-			    pinned_now() - base);
+	ASSERT_FALSE(pinned_now() != base, "%" PRIu64 " bytes still pinned after munmap and close",
+		     pinned_now() - base);
 	rc |= expect_unmapped("the old address after munmap and close", old, len, pb);
 	rc |= expect_unmapped("the new address after munmap and close", dst, len / 2, pb);
 	return rc;
@@ -89,8 +87,7 @@ TEST(life, "life", "CASE SIZE [NODE]")
 	node = argc > 3 ? atoi(argv[3]) : 1;
 	open_kmod(&k);
 	err = kmod_alloc_map(&k, node, ps, len, &b);
-	if (err)
-		return fail("ALLOC+mmap on node %d: %s", node, errname(-err));
+	ASSERT_FALSE(err, "ALLOC+mmap on node %d: %s", node, errname(-err));
 	fill_pages(b.addr, b.length, 0xabcdef);
 
 	if (!strcmp(w, "close-then-touch")) {
@@ -141,8 +138,7 @@ TEST(life, "life", "CASE SIZE [NODE]")
 			(void)*(volatile char *)b.addr;
 			_exit(4);
 		}
-		if (waitpid(pid, &st, 0) != pid)
-			return fail("waitpid: %s", strerror(errno));
+		ASSERT_FALSE(waitpid(pid, &st, 0) != pid, "waitpid: %s", strerror(errno));
 		if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGSEGV)
 			rc |= fail("child: %s %d, expected SIGSEGV on touching the buffer",
 				   WIFSIGNALED(st) ? "signal" : "exit",
@@ -157,8 +153,7 @@ TEST(life, "life", "CASE SIZE [NODE]")
 		 * MADV_DONTNEED zaps 4 KiB PTEs; the next touch must bring back
 		 * the same pages, data intact.  PFNMAP (huge) mappings refuse it.
 		 */
-		if (query_all(&k, b.addr, len, &q))
-			return fail("QUERY failed");
+		ASSERT_FALSE(query_all(&k, b.addr, len, &q), "QUERY failed");
 		uint64_t pfn0 = q.e[0].pfn;
 		int e = madvise(b.addr, len, MADV_DONTNEED) ? errno : 0;
 
@@ -193,8 +188,8 @@ TEST(life, "life", "CASE SIZE [NODE]")
 	} else {
 		return 2;
 	}
-	if (pinned_now() != base)
-		rc |= fail("%" PRIu64 " bytes still pinned at the end", pinned_now() - base);
+	EXPECT_FALSE(pinned_now() != base,
+		     "%" PRIu64 " bytes still pinned at the end", pinned_now() - base);
 	return rc;
 }
 
@@ -212,13 +207,11 @@ TOOL(hold, "hold", "fd|map FIFO")
 		return 2;
 	open_kmod(&k);
 	err = kmod_alloc_map(&k, 0, PAGEHOP_PAGE_4K, MiB, &b);
-	if (err)
-		return fail("ALLOC: %s", errname(-err));
+	ASSERT_FALSE(err, "ALLOC: %s", errname(-err));
 	if (!strcmp(argv[1], "map"))
 		kmod_close(&k);
 	f = open(argv[2], O_WRONLY);
-	if (f < 0 || write(f, "ready\n", 6) != 6)
-		return fail("fifo: %s", strerror(errno));
+	ASSERT_FALSE(f < 0 || write(f, "ready\n", 6) != 6, "fifo: %s", strerror(errno));
 	close(f);
 	for (;;)
 		pause();
@@ -236,8 +229,7 @@ TEST(rmmod_busy, "rmmod-busy", "")
 	(void)argc;
 	(void)argv;
 	e = syscall(SYS_delete_module, "pagehop", O_NONBLOCK) ? errno : 0;
-	if (access("/sys/module/pagehop", F_OK))
-		return fail("the module went away");
+	ASSERT_FALSE(access("/sys/module/pagehop", F_OK), "the module went away");
 	return expect("delete_module with a buffer alive", e, EWOULDBLOCK);
 }
 
@@ -260,8 +252,7 @@ static int dofork_owner(uint32_t ps, int node)
 	pid_t pid;
 
 	open_kmod(&k);
-	if (kmod_alloc_map(&k, node, ps, len, &b))
-		return fail("ALLOC+mmap on node %d", node);
+	ASSERT_FALSE(kmod_alloc_map(&k, node, ps, len, &b), "ALLOC+mmap on node %d", node);
 	fill_pages(b.addr, b.length, 0xd0f0);
 	if (same_leaves(&k, b.addr, len, ps, node, pfns, 0, "owner"))
 		return 1;
@@ -279,8 +270,7 @@ static int dofork_owner(uint32_t ps, int node)
 		return rc;
 	}
 	rc |= expect("MADV_DOFORK on a 4 KiB mapping", e, 0);
-	if (pipe(to_owner) || pipe(to_child))
-		return fail("pipe: %s", strerror(errno));
+	ASSERT_FALSE(pipe(to_owner) || pipe(to_child), "pipe: %s", strerror(errno));
 	pid = fork();
 	if (pid == 0) {
 		/* The child: the same pages, shared; charged to the owner only. */
@@ -309,8 +299,7 @@ static int dofork_owner(uint32_t ps, int node)
 	}
 	close(to_owner[1]);
 	close(to_child[0]);
-	if (read(to_owner[0], &c, 1) != 1)
-		return fail("the child died before writing");
+	ASSERT_FALSE(read(to_owner[0], &c, 1) != 1, "the child died before writing");
 	rc |= verify(b.addr, len, 0xc41d);
 	if (!rc)
 		printf("owner: sees the child's writes\n");
@@ -337,8 +326,8 @@ TEST(dofork, "dofork", "SIZE [NODE]")
 		return 2;
 	ps = parse_ps(argv[1]);
 	node = argc > 2 ? atoi(argv[2]) : 1;
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
-		return fail("PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
+	ASSERT_FALSE(prctl(PR_SET_CHILD_SUBREAPER, 1),
+		     "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
 	pid = fork();
 	if (pid == 0)
 		_exit(dofork_owner(ps, node));
@@ -371,11 +360,9 @@ TEST(vmpin, "vmpin", "SIZE")
 		return 2;
 	ps = parse_ps(argv[1]);
 	len = 4 * ps_bytes(ps);
-	if (pin0 < 0)
-		return fail("no VmPin in /proc/self/status");
+	ASSERT_FALSE(pin0 < 0, "no VmPin in /proc/self/status");
 	open_kmod(&k);
-	if (kmod_alloc_map(&k, 1, ps, len, &b))
-		return fail("ALLOC+mmap");
+	ASSERT_FALSE(kmod_alloc_map(&k, 1, ps, len, &b), "ALLOC+mmap");
 	rc |= expect_vmpin("after ALLOC", pin0 + (int64_t)len);
 	rc |= expect("FREE while mapped", free_raw(k.fd, b.id), 0);
 	rc |= expect_vmpin("after FREE, still mapped", pin0 + (int64_t)len);

@@ -35,9 +35,9 @@ TEST(place, "place", "NODE SIZE LENGTH [--expect ERRNO | --or-enomem]")
 	err = kmod_alloc_map(&k, node, ps, len, &b);
 	if (want) {
 		kmod_unmap_free(&k, &b);
-		if (-err != want)
-			return fail("ALLOC node %d %s %" PRIu64 ": got %s, expected %s", node,
-				    argv[2], len, errname(-err), errname(want));
+		ASSERT_FALSE(-err != want,
+			     "ALLOC node %d %s %" PRIu64 ": got %s, expected %s", node,
+			     argv[2], len, errname(-err), errname(want));
 		printf("ALLOC node %d %s: %s as documented\n", node, argv[2], errname(want));
 		return pinned_now() == before ? 0 : fail("pinned count changed by a failed ALLOC");
 	}
@@ -45,11 +45,10 @@ TEST(place, "place", "NODE SIZE LENGTH [--expect ERRNO | --or-enomem]")
 		printf("ENOMEM: no contiguous %s free on node %d now\n", argv[2], node);
 		return pinned_now() == before ? 0 : fail("pinned count changed by a failed ALLOC");
 	}
-	if (err)
-		return fail("ALLOC+mmap node %d %s %" PRIu64 ": %s", node, argv[2], len,
-			    errname(-err));
-	if ((uintptr_t)b.addr % ps_bytes(ps))
-		return fail("mapped at %p, not aligned to the page size", b.addr);
+	ASSERT_FALSE(err, "ALLOC+mmap node %d %s %" PRIu64 ": %s", node, argv[2], len,
+		     errname(-err));
+	ASSERT_FALSE((uintptr_t)b.addr % ps_bytes(ps),
+		     "mapped at %p, not aligned to the page size", b.addr);
 	rc = check_zero(&b);
 	fill_pages(b.addr, b.length, 0x5a5a0000u + (uint64_t)node);
 	if (!rc)
@@ -57,8 +56,7 @@ TEST(place, "place", "NODE SIZE LENGTH [--expect ERRNO | --or-enomem]")
 	if (!rc && pinned_now() != before + len)
 		rc = fail("INFO pinned %" PRIu64 ", expected %" PRIu64, pinned_now(), before + len);
 	err = query_all(&k, b.addr, b.length, &q);
-	if (err)
-		return fail("QUERY: %s", errname(-err));
+	ASSERT_FALSE(err, "QUERY: %s", errname(-err));
 	if (!rc)
 		rc = check_leaves(&q, b.addr, b.length, ps_level(ps), ps_bytes(ps), node);
 	if (!rc && ps == PAGEHOP_PAGE_4K)
@@ -97,15 +95,13 @@ TEST(hugetlb, "hugetlb", "SIZE NODE")
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
 		 (ps == PAGEHOP_PAGE_1G ? MAP_HUGE_1GB : MAP_HUGE_2MB), -1, 0);
-	if (p == MAP_FAILED)
-		return fail("mmap MAP_HUGETLB %s: %s", argv[1], strerror(errno));
+	ASSERT_FALSE(p == MAP_FAILED, "mmap MAP_HUGETLB %s: %s", argv[1], strerror(errno));
 	mask = 1ULL << node;
-	if (mbind(p, len, MPOL_BIND, &mask, 64, MPOL_MF_STRICT))
-		return fail("mbind to node %d: %s", node, strerror(errno));
+	ASSERT_FALSE(mbind(p, len, MPOL_BIND, &mask, 64, MPOL_MF_STRICT),
+		     "mbind to node %d: %s", node, strerror(errno));
 	memset(p, 0x11, len);
 	open_kmod(&k);
-	if (query_all(&k, p, len, &q))
-		return fail("QUERY failed");
+	ASSERT_FALSE(query_all(&k, p, len, &q), "QUERY failed");
 	rc = check_leaves(&q, p, len, ps_level(ps), leaf, node);
 	pm = open("/proc/self/pagemap", O_RDONLY);
 	for (size_t i = 0; !rc && i < q.n; i++) {
@@ -146,15 +142,13 @@ TEST(anon, "anon", "NODE")
 	node = atoi(argv[1]);
 	mask = 1ULL << node;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED || mbind(p, len, MPOL_BIND, &mask, 64, MPOL_MF_STRICT))
-		return fail("anonymous mapping on node %d: %s", node, strerror(errno));
+	ASSERT_FALSE(p == MAP_FAILED || mbind(p, len, MPOL_BIND, &mask, 64, MPOL_MF_STRICT),
+		     "anonymous mapping on node %d: %s", node, strerror(errno));
 	madvise(p, len, MADV_NOHUGEPAGE);
 	memset(p, 1, len / 2);
 	open_kmod(&k);
-	if (query_all(&k, p, len, &q))
-		return fail("QUERY failed");
-	if (q.n != 33)
-		return fail("QUERY: %zu entries, expected 32 PTEs and one hole", q.n);
+	ASSERT_FALSE(query_all(&k, p, len, &q), "QUERY failed");
+	ASSERT_FALSE(q.n != 33, "QUERY: %zu entries, expected 32 PTEs and one hole", q.n);
 	q.n = 32;
 	rc = check_leaves(&q, p, len / 2, PAGEHOP_LEVEL_PTE, 4096, node);
 	if (!rc)
@@ -169,15 +163,13 @@ TEST(anon, "anon", "NODE")
 
 	/* THP: 4 MiB with a 2 MiB-aligned 2 MiB inside. */
 	p = mmap(NULL, 4 * MiB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return fail("mmap: %s", strerror(errno));
+	ASSERT_FALSE(p == MAP_FAILED, "mmap: %s", strerror(errno));
 	t = (char *)(((uintptr_t)p + 2 * MiB - 1) & ~(uintptr_t)(2 * MiB - 1));
-	if (mbind(t, 2 * MiB, MPOL_BIND, &mask, 64, MPOL_MF_STRICT))
-		return fail("mbind: %s", strerror(errno));
+	ASSERT_FALSE(mbind(t, 2 * MiB, MPOL_BIND, &mask, 64, MPOL_MF_STRICT),
+		     "mbind: %s", strerror(errno));
 	madvise(t, 2 * MiB, MADV_HUGEPAGE);
 	memset(t, 2, 2 * MiB);
-	if (query_all(&k, t, 2 * MiB, &q))
-		return fail("QUERY failed");
+	ASSERT_FALSE(query_all(&k, t, 2 * MiB, &q), "QUERY failed");
 	pm = open("/proc/self/pagemap", O_RDONLY);
 	if (q.n == 1)
 		rc = check_leaves(&q, t, 2 * MiB, PAGEHOP_LEVEL_PMD, 2 * MiB, node);
@@ -208,8 +200,7 @@ TEST(query_paging, "query-paging", "")
 	(void)argc;
 	(void)argv;
 	p = mmap(NULL, 16 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return fail("mmap: %s", strerror(errno));
+	ASSERT_FALSE(p == MAP_FAILED, "mmap: %s", strerror(errno));
 	madvise(p, 16 * 4096, MADV_NOHUGEPAGE);
 	/* pages 0-3 touched, 4-9 not, 10 touched, 11-15 not */
 	memset(p, 1, 4 * 4096);
@@ -225,20 +216,18 @@ TEST(query_paging, "query-paging", "")
 		qr.entries_ptr = (uintptr_t)e;
 		qr.max_entries = 1;
 		err = xioctl(fd, PAGEHOP_IOC_QUERY, &qr);
-		if (err)
-			return fail("QUERY: %s", errname(err));
-		if (qr.nr_entries != 1 || e[1].addr != ~0ULL)
-			return fail("QUERY wrote %u entries with max_entries 1", qr.nr_entries);
-		if (e[0].addr != a || qr.next_addr != a + e[0].length)
-			return fail("entry at 0x%" PRIx64 " len %" PRIu64 ", next 0x%" PRIx64
-				    " (asked 0x%" PRIx64 ")", (uint64_t)e[0].addr,
-				    (uint64_t)e[0].length, (uint64_t)qr.next_addr, a);
+		ASSERT_FALSE(err, "QUERY: %s", errname(err));
+		ASSERT_FALSE(qr.nr_entries != 1 || e[1].addr != ~0ULL,
+			     "QUERY wrote %u entries with max_entries 1", qr.nr_entries);
+		ASSERT_FALSE(e[0].addr != a || qr.next_addr != a + e[0].length,
+			     "entry at 0x%" PRIx64 " len %" PRIu64 ", next 0x%" PRIx64
+			     " (asked 0x%" PRIx64 ")", (uint64_t)e[0].addr,
+			     (uint64_t)e[0].length, (uint64_t)qr.next_addr, a);
 		n++;
 		a = qr.next_addr;
 	}
 	/* 4 PTEs, hole of 6, 1 PTE, hole of 5 */
-	if (n != 7)
-		return fail("%d entries walking one at a time, expected 7", n);
+	ASSERT_FALSE(n != 7, "%d entries walking one at a time, expected 7", n);
 	printf("QUERY with max_entries 1: 7 entries, next_addr chained\n");
 	return 0;
 }
@@ -296,16 +285,14 @@ TEST(movable, "movable", "NODE SIZE LENGTH")
 	ps = parse_ps(argv[2]);
 	len = parse_bytes(argv[3]);
 	nz = movable_spans(z, 16);
-	if (nz <= 0)
-		return fail("no populated Movable zone in /proc/zoneinfo");
+	ASSERT_FALSE(nz <= 0, "no populated Movable zone in /proc/zoneinfo");
 	open_kmod(&k);
 	err = kmod_alloc_map(&k, node, ps, len, &b);
 	if (err == -ENOMEM && ps == PAGEHOP_PAGE_1G) {
 		printf("ENOMEM: no free aligned GiB outside ZONE_MOVABLE on node %d\n", node);
 		return 0;
 	}
-	if (err)
-		return fail("ALLOC+mmap node %d %s: %s", node, argv[2], errname(-err));
+	ASSERT_FALSE(err, "ALLOC+mmap node %d %s: %s", node, argv[2], errname(-err));
 	fill_pages(b.addr, b.length, 1);
 	if (query_all(&k, b.addr, b.length, &q) ||
 	    check_leaves(&q, b.addr, b.length, ps_level(ps), ps_bytes(ps), node))
@@ -337,8 +324,7 @@ TOOL(info, "info", "")
 	(void)argc;
 	(void)argv;
 	err = get_info(fd, &info, nf, 64);
-	if (err)
-		return fail("INFO: %s", errname(err));
+	ASSERT_FALSE(err, "INFO: %s", errname(err));
 	printf("api=%u\nfeatures=%" PRIu64 "\ntsc_khz=%u\ntsc_flags=%u\ncap=%" PRIu64
 	       "\npinned=%" PRIu64 "\nnodes=%u\n", info.api_version, (uint64_t)info.features,
 	       info.tsc_khz, info.tsc_flags, (uint64_t)info.pin_cap_bytes,

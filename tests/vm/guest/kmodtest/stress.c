@@ -303,12 +303,10 @@ TEST(alloc_race, "alloc-race", "SECONDS")
 		return 2;
 	secs = atoi(argv[1]);
 	a = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (a == MAP_FAILED)
-		return fail("mmap: %s", strerror(errno));
+	ASSERT_FALSE(a == MAP_FAILED, "mmap: %s", strerror(errno));
 	*a = (struct pagehop_alloc){ .size = sizeof(*a), .node = 0,
 				     .page_size = PAGEHOP_PAGE_4K, .length = 4096 };
-	if (mprotect(a, 4096, PROT_READ))
-		return fail("mprotect: %s", strerror(errno));
+	ASSERT_FALSE(mprotect(a, 4096, PROT_READ), "mprotect: %s", strerror(errno));
 	for (int i = 0; i < 2; i++)
 		pthread_create(&th[i], NULL, race_free, &r);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -338,7 +336,7 @@ TEST(alloc_race, "alloc-race", "SECONDS")
 	if (pinned_now() != base)
 		rc |= fail("%" PRIu64 " bytes pinned with the fd still open", pinned_now() - base);
 	close(r.fd);
-	if (pinned_now() != base)
-		rc |= fail("%" PRIu64 " bytes pinned after close", pinned_now() - base);
+	EXPECT_FALSE(pinned_now() != base,
+		     "%" PRIu64 " bytes pinned after close", pinned_now() - base);
 	return rc;
 }
