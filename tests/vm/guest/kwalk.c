@@ -605,25 +605,6 @@ TEST(query_hugetlb_share, "query-hugetlb-share", "SECONDS")
 
 /* ---- CHASE windows ------------------------------------------------------------ */
 
-/* A random cycle through every 64-byte slot of b; *first gets its start. */
-static void random_cycle(const struct ph_kbuf *b, uint64_t *first)
-{
-	uint64_t n = b->length / 64, *perm = malloc(n * sizeof(*perm));
-
-	for (uint64_t i = 0; i < n; i++)
-		perm[i] = i;
-	for (uint64_t i = n - 1; i > 0; i--) {
-		uint64_t j = rnd() % (i + 1), t = perm[i];
-
-		perm[i] = perm[j];
-		perm[j] = t;
-	}
-	for (uint64_t i = 0; i < n; i++)
-		*(uint64_t *)((char *)b->addr + perm[i] * 64) = perm[(i + 1) % n] * 64;
-	*first = perm[0] * 64;
-	free(perm);
-}
-
 static uint64_t walk(const struct ph_kbuf *b, uint64_t off, uint64_t hops)
 {
 	while (hops--)
@@ -661,7 +642,7 @@ static int cmp_u64(const void *a, const void *b)
 TEST(chase_window, "chase-window", "")
 {
 	enum { WINDOWS = 16 };
-	uint64_t cycles[WINDOWS], sorted[WINDOWS], end, start, total = 0;
+	uint64_t cycles[WINDOWS], sorted[WINDOWS], end, start, total = 0, *perm;
 	uint32_t hops[WINDOWS];
 	struct pagehop_chase c;
 	struct ph_kmod k;
@@ -682,7 +663,11 @@ TEST(chase_window, "chase-window", "")
 		     "the module does not offer PAGEHOP_FEAT_CHASE_HOPS");
 	err = kmod_alloc_map(&k, 0, PAGEHOP_PAGE_4K, 64 * MiB, &b);
 	ASSERT_FALSE(err, "ALLOC+mmap: %s", strerror(-err));
-	random_cycle(&b, &start);
+	/* A random cycle through every 64-byte slot, from perm[0]. */
+	perm = random_cycle(b.addr, b.length / 64, 64);
+	ASSERT_FALSE(!perm, "random_cycle: %s", strerror(errno));
+	start = perm[0] * 64;
+	free(perm);
 	err = kmod_chase_windows(&k, b.id, 0, start, PAGEHOP_CHASE_MAX_LOADS, WINDOWS, cycles, hops,
 				 &end);
 	ASSERT_FALSE(err, "CHASE: %s", strerror(-err));

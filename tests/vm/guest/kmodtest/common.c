@@ -244,17 +244,8 @@ int chase_checks(struct ph_kmod *kp, struct ph_kbuf *bp)
 	 */
 	stride = (len / 1024 > 4096 ? len / 1024 : 4096) + 64;
 	nslots = len / stride;
-	perm = calloc(nslots, sizeof(*perm));
-	for (uint64_t i = 0; i < nslots; i++)
-		perm[i] = i;
-	for (uint64_t i = nslots - 1; i > 0; i--) {
-		uint64_t j = rnd() % (i + 1), t = perm[i];
-
-		perm[i] = perm[j];
-		perm[j] = t;
-	}
-	for (uint64_t i = 0; i < nslots; i++)
-		*(uint64_t *)((char *)b.addr + perm[i] * stride) = perm[(i + 1) % nslots] * stride;
+	perm = random_cycle(b.addr, nslots, stride);
+	ASSERT_FALSE(!perm, "random_cycle: %s", strerror(errno));
 
 	/* Whole cycles end where they start, on every CPU. */
 	for (int cpu = 0; cpu < ncpu; cpu++) {

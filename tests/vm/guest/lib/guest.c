@@ -160,6 +160,25 @@ void rnd_seed(uint64_t seed)
 	rng_state = seed;
 }
 
+uint64_t *random_cycle(void *base, uint64_t n, uint64_t stride)
+{
+	uint64_t *perm = calloc(n, sizeof(*perm));
+
+	if (!perm)
+		return NULL;
+	for (uint64_t i = 0; i < n; i++)
+		perm[i] = i;
+	for (uint64_t i = n - 1; i > 0; i--) {
+		uint64_t j = rnd() % (i + 1), t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		*(uint64_t *)((char *)base + perm[i] * stride) = perm[(i + 1) % n] * stride;
+	return perm;
+}
+
 uint64_t pagemap_pfn(int pm, const void *addr)
 {
 	uint64_t e;

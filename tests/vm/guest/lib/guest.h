@@ -54,6 +54,13 @@ uint64_t now_ns(void);
 uint64_t rnd(void);
 void rnd_seed(uint64_t seed);
 
+/*
+ * A random cycle (rnd) through n slots stride bytes apart from base: the
+ * first word of each holds the offset of the next.  The order, to free:
+ * perm[i] is the slot visited i-th, from perm[0]; NULL if out of memory.
+ */
+uint64_t *random_cycle(void *base, uint64_t n, uint64_t stride);
+
 /* PFN of the 4 KiB page at addr from /proc/self/pagemap (open as pm), 0 if not present. */
 uint64_t pagemap_pfn(int pm, const void *addr);
 /* The same, opening /proc/self/pagemap for the one look-up. */
