@@ -72,9 +72,13 @@ HOOK_SRCS   := $(shell grep -l PAGEHOP_TEST_HOOKS $(USER_SRCS))
 HOOK_OBJS   := $(patsubst %.c,$(BUILD)/obj-hooks/%.o,$(HOOK_SRCS))
 TEST_BIN    := $(BUILD)/test/pagehop
 
-# Helper programs the QEMU guests run (tests/vm/guest/*.c -> build/vm/*).
-VM_HELPER_SRCS := $(wildcard tests/vm/guest/*.c)
-VM_HELPERS     := $(patsubst tests/vm/guest/%.c,$(BUILD)/vm/%,$(VM_HELPER_SRCS))
+# Helper programs the QEMU guests run: build/vm/NAME from the files of
+# tests/vm/guest/NAME/, each linked with the test harness and the helpers
+# they share (tests/vm/guest/lib).
+VM_SUITES      := kmodtest kwalk
+VM_LIB_SRCS    := $(wildcard tests/vm/guest/lib/*.c)
+VM_LIB_DEPS    := $(VM_LIB_SRCS) $(wildcard tests/vm/guest/lib/*.h)
+VM_HELPERS     := $(VM_SUITES:%=$(BUILD)/vm/%)
 
 # The ABI version: dkms packages the module under it (dkms.conf).
 PAGEHOP_API := $(shell sed -n 's/^\#define PAGEHOP_API_VERSION[[:space:]]*\([0-9]*\).*/\1/p' include/uapi/pagehop.h)
@@ -123,9 +127,10 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS) -lcmocka
 
-$(BUILD)/vm/%: tests/vm/guest/%.c $(LIB)
+$(foreach s,$(VM_SUITES),$(eval $(BUILD)/vm/$(s): $(wildcard tests/vm/guest/$(s)/*.[ch])))
+$(VM_HELPERS): $(VM_LIB_DEPS) $(LIB)
 	@mkdir -p $(dir $@)
-	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -Itests/vm/guest/lib -o $@ $(filter %.c,$^) $(LIB) $(LDLIBS)
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(HOOK_OBJS:.o=.d) $(UNIT_BINS:=.d)
 

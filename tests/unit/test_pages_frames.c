@@ -2,7 +2,7 @@
 /*
  * test_pages_frames.c - how pages --same-frames reads back the chain each
  * view chased (pages_frames_order): the line it writes for the random
- * chain of seed 1 over 1 MiB is the one tests/vm/guest/kmodtest.c's
+ * chain of seed 1 over 1 MiB is the one tests/vm/guest/kmodtest/chase.c's
  * chain-order, a separate walk and hash, printed (the golden line below);
  * a chain that leaves the working set, or a cycle short of every slot, is
  * refused.

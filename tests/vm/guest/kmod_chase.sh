@@ -3,12 +3,6 @@
 # and ends where userspace says; PREFETCH fails cleanly without the MSRs.
 # (1 GiB pages: in kmod_place.sh, while a free GiB is there.)
 . /tests/tap.sh
-# check_v DESC CMD...: as check, and on success the command's output as diagnostics.
-check_v() {
-	_d=$1
-	shift
-	if _o=$("$@" 2>&1); then ok "$_d"; [ -n "$_o" ] && printf '%s\n' "$_o" | sed 's/^/# /'; else not_ok "$_d" "$_o"; fi
-}
 plan 5
 
 check_v "CHASE over 4 KiB pages (vmap)" kmodtest chase 4k 0

@@ -6,12 +6,6 @@
 # close, mremap and fork, and frees it at munmap, with nothing in the log
 # (run.sh checks for bad pud/pmd/page and refcount warnings).
 . /tests/tap.sh
-# check_v DESC CMD...: as check, and on success the command's output as diagnostics.
-check_v() {
-	_d=$1
-	shift
-	if _o=$("$@" 2>&1); then ok "$_d"; [ -n "$_o" ] && printf '%s\n' "$_o" | sed 's/^/# /'; else not_ok "$_d" "$_o"; fi
-}
 # on_some_node DESC SUBCOMMAND: the first node with a free aligned GiB
 # (gib_nodes); every node's ENOMEM, in both rounds, is a failure.
 on_some_node() {
@@ -20,6 +14,7 @@ on_some_node() {
 	for n in $(gib_nodes); do
 		o=$(kmodtest "$@" $n 2>&1)
 		rc=$?
+		o=$(sub_out "$o")
 		case "$o" in ENOMEM*) [ $rc = 0 ] && continue ;; esac
 		break
 	done

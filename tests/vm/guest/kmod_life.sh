@@ -29,7 +29,7 @@ for mode in fd map; do
 	pid=$!
 	read -r r </tmp/fifo
 	if o=$(kmodtest rmmod-busy 2>&1) && ! rmmod pagehop 2>/dev/null && [ -e /dev/pagehop ]; then
-		ok "rmmod with a buffer held by an $mode: refused, $o"
+		ok "rmmod with a buffer held by an $mode: refused, $(sub_out "$o")"
 	else
 		not_ok "rmmod with a buffer held by an $mode" "$o"
 	fi

@@ -7,12 +7,6 @@
 # aligned GiB below ZONE_MOVABLE fails with ENOMEM instead of taking one in
 # it.
 . /tests/tap.sh
-# check_v DESC CMD...: as check, and on success the command's output as diagnostics.
-check_v() {
-	_d=$1
-	shift
-	if _o=$("$@" 2>&1); then ok "$_d"; [ -n "$_o" ] && printf '%s\n' "$_o" | sed 's/^/# /'; else not_ok "$_d" "$_o"; fi
-}
 case "$VM_KVER" in 6.1.*) sizes="4k" ;; *) sizes="4k 2m 1g" ;; esac
 nsz=$(echo $sizes | wc -w)
 plan $((VM_NODES * nsz + 2))

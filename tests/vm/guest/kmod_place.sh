@@ -5,12 +5,6 @@
 # is checked against hugetlbfs pages placed with mbind, and plain and THP
 # anonymous memory.
 . /tests/tap.sh
-# check_v DESC CMD...: as check, and on success the command's output as diagnostics.
-check_v() {
-	_d=$1
-	shift
-	if _o=$("$@" 2>&1); then ok "$_d"; [ -n "$_o" ] && printf '%s\n' "$_o" | sed 's/^/# /'; else not_ok "$_d" "$_o"; fi
-}
 plan $((VM_NODES * 3 + 6))
 
 case "$VM_KVER" in 6.1.*) huge=no ;; *) huge=yes ;; esac
@@ -22,6 +16,7 @@ for n in $(seq 0 $((VM_NODES - 1))); do
 		# 1 GiB is best effort: a free aligned GiB on the node, or ENOMEM.
 		# One allocation per node carries placement, CHASE and lifetimes.
 		if o=$(kmodtest gig $n 2>&1); then
+			o=$(sub_out "$o")
 			case "$o" in
 			ENOMEM*) ok "node $n 1 GiB: $o" ;;
 			*) ok "node $n 1 GiB: placement, CHASE, lifetimes"; g1ok=$((g1ok + 1)) ;;
@@ -42,6 +37,7 @@ if [ $huge = yes ]; then
 	if [ $g1ok = 0 ]; then
 		for n in $(gib_nodes); do
 			o=$(kmodtest gig $n 2>&1) || break
+			o=$(sub_out "$o")
 			case "$o" in ENOMEM*) continue ;; esac
 			g1ok=1
 			diag "second round: node $n 1 GiB: placement, CHASE, lifetimes"

@@ -4,12 +4,6 @@
 # for 30 s, then ALLOCs whose copy-out faults racing FREEs for 20 s.
 # Nothing may stay pinned; the kernel log must stay clean (run.sh).
 . /tests/tap.sh
-# check_v DESC CMD...: as check, and on success the command's output as diagnostics.
-check_v() {
-	_d=$1
-	shift
-	if _o=$("$@" 2>&1); then ok "$_d"; [ -n "$_o" ] && printf '%s\n' "$_o" | sed 's/^/# /'; else not_ok "$_d" "$_o"; fi
-}
 plan 3
 
 seed=$(date +%s)

@@ -4,12 +4,6 @@
 # with no soft lockup; PROT_NONE leaves are holes; shared hugetlb PMD
 # tables are walked while another process unshares and migrates them.
 . /tests/tap.sh
-# check_v DESC CMD...: as check, and on success the command's output as diagnostics.
-check_v() {
-	_d=$1
-	shift
-	if _o=$("$@" 2>&1); then ok "$_d"; [ -n "$_o" ] && printf '%s\n' "$_o" | sed 's/^/# /'; else not_ok "$_d" "$_o"; fi
-}
 plan 8
 
 check_v "QUERY over 64 GiB of empty PTE tables: each call and a SIGKILL within 1 s" kwalk query-sparse
@@ -48,6 +42,7 @@ case "$VM_KVER" in
 	for n in $(gib_nodes); do
 		o=$(kwalk query-protnone kmod 1g $n 2>&1)
 		rc=$?
+		o=$(sub_out "$o")
 		case "$o" in ENOMEM*) [ $rc = 0 ] && continue ;; esac
 		break
 	done

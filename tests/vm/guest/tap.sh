@@ -5,6 +5,9 @@
 #   ok DESC                 a pass
 #   not_ok DESC [DETAIL]    a failure; DETAIL is printed as a diagnostic
 #   check DESC CMD...       ok if CMD succeeds, else not ok with its output
+#   check_v DESC CMD...     as check, and on success CMD's output (sub_out) as diagnostics
+#   sub_out OUTPUT          what a kmodtest or kwalk test printed, without the
+#                           TAP lines of its own (version, plan, result)
 #   skip DESC REASON        a pass marked "# SKIP REASON"
 #   diag TEXT               a "# TEXT" line
 #   gib_nodes               the nodes, in order, to ask for a free aligned GiB
@@ -23,6 +26,17 @@ check() {
 	shift
 	if _o=$("$@" 2>&1); then ok "$_d"; else not_ok "$_d" "$_o"; fi
 }
+check_v() {
+	_d=$1
+	shift
+	if _o=$("$@" 2>&1); then ok "$_d"; sub_out "$_o" | sed 's/^/# /'; else not_ok "$_d" "$_o"; fi
+}
+# kmodtest and kwalk run one test each and report it in TAP of their own
+# (tests/vm/guest/lib/harness.h): "TAP version 13", "1..1", what the test
+# printed, "ok 1 NAME ARGS" or "not ok 1 NAME ARGS".  A script that makes
+# that one of its own results, or reads what the test printed, takes the
+# text between.
+sub_out() { printf '%s\n' "$1" | grep -vE '^(TAP version [0-9]+|1\.\.[0-9]+|(not )?ok [0-9]+( .*)?)$'; }
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1 # SKIP $2"; }
 diag() { echo "# $*"; }
 # pagehop.ko's 1 GiB buffers are best effort (docs/abi.md): a test takes the
