@@ -2,13 +2,15 @@
 # test_c2c.sh - "pagehop c2c" on this host: CPUs 0 and 1 give one figure
 # with its CI, the matrix and summaries agree with it, the pair's relation
 # agrees with sysfs (a second path beside hwloc), the line's page is read
-# back on the node asked, every format renders, and bad input is refused.
+# back on the node asked, the between-run columns agree with the repeats
+# recomputed from the table of repeats, every format renders, and bad
+# input is refused.
 # How fast a hand-off is, is the host's business: bench/contention.sh.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(nproc)" -ge 2 ] || skip_test "c2c needs two CPUs; this host has $(nproc)"
 
-"$PAGEHOP" c2c --cpus 0,1 --time 2 --format json >"$TMP/c.json" 2>"$TMP/err" ||
+"$PAGEHOP" c2c --cpus 0,1 --time 2 --repeats 3 --format json >"$TMP/c.json" 2>"$TMP/err" ||
 	fail "c2c 0,1: $(cat "$TMP/err")"
 expect "one pair" "$(jq -r '.c2c | length' "$TMP/c.json")" 1
 expect "the pair is 0,1" "$(jq -r '.c2c[0] | "\(.cpu_a),\(.cpu_b)"' "$TMP/c.json")" 0,1
@@ -28,6 +30,44 @@ expect "matrix diagonal empty" "$(jq -r '.c2c_matrix[0].cpu0_ns' "$TMP/c.json")"
 expect "summary by relation: one pair, its median" \
 	"$(jq -r '.by_relation[0] | "\(.pairs) \(.lat_ns)"' "$TMP/c.json")" "1 $lat"
 expect "summary by node pair: one pair" "$(jq -r '.by_node_pair | map(.pairs) | add' "$TMP/c.json")" 1
+
+# The repeats, recomputed from the table of repeats: as many as asked, the
+# lowest and highest median, the picked one the pair's figure, and whether
+# two of them are apart beyond their CIs.
+expect "3 repeats" "$(jq -r '.c2c[0].repeats' "$TMP/c.json")" 3
+expect "3 rows of repeats" "$(jq -r '[.c2c_repeats[] | select(.cpu_a == 0 and .cpu_b == 1)] | length' "$TMP/c.json")" 3
+expect "repeats numbered 1-3" "$(jq -r '[.c2c_repeats[].repeat] | join(",")' "$TMP/c.json")" 1,2,3
+expect "rep_lo, rep_hi: the lowest and highest repeat" \
+	"$(jq -r '[.c2c[0].rep_lo_ns, .c2c[0].rep_hi_ns] | join(" ")' "$TMP/c.json")" \
+	"$(jq -r '[.c2c_repeats | map(.lat_ns) | min, max] | join(" ")' "$TMP/c.json")"
+expect "every repeat within rep_lo..rep_hi" \
+	"$(jq -r '.c2c[0] as $p | [.c2c_repeats[] | select(.lat_ns < $p.rep_lo_ns or .lat_ns > $p.rep_hi_ns)] | length' "$TMP/c.json")" 0
+expect "one repeat picked, the pair's median and CI" \
+	"$(jq -r '[.c2c_repeats[] | select(.picked)] | map("\(.lat_ns) \(.ci_lo_ns) \(.ci_hi_ns)") | join(";")' "$TMP/c.json")" \
+	"$(jq -r '.c2c[0] | "\(.lat_ns) \(.ci_lo_ns) \(.ci_hi_ns)"' "$TMP/c.json")"
+# The picked repeat's median is the median of the three.
+expect "picked is the middle repeat" "$(jq -r '.c2c_repeats | map(.lat_ns) | sort | .[1]' "$TMP/c.json")" "$lat"
+between=$(jq -r '.c2c[0].between_runs' "$TMP/c.json")
+want=$(jq -r '[.c2c_repeats[] | select(.ci_lo_ns != null and .ci_hi_ns != null)] as $r
+	| ([range(0; $r | length) as $i | range($i + 1; $r | length) as $j
+	    | select($r[$i].ci_hi_ns < $r[$j].ci_lo_ns or $r[$j].ci_hi_ns < $r[$i].ci_lo_ns)] | length) as $apart
+	| if $apart > 0 then "differ" elif ($r | length) == (.c2c_repeats | length) then "agree" else "unknown" end' "$TMP/c.json")
+expect "between_runs from the repeats' CIs ($(jq -r '.c2c_repeats | map("\(.lat_ns) [\(.ci_lo_ns), \(.ci_hi_ns)]") | join(", ")' "$TMP/c.json"))" "$between" "$want"
+bimodal=$(jq -r '.c2c[0].bimodal' "$TMP/c.json")
+[ "$bimodal" = false ] || [ "$between" = differ ] && pass "bimodal ($bimodal) only where the repeats differ" ||
+	fail "bimodal with between_runs $between"
+if [ "$between" = differ ]; then
+	grep -q '"CPUs 0-1: the 3 repeats differ beyond their CIs' "$TMP/c.json" && pass "a note names the pair whose repeats differ" ||
+		fail "repeats differ, no note"
+fi
+expect "by_relation counts the pairs that differ" "$(jq -r '.by_relation[0].pairs_differ' "$TMP/c.json")" \
+	"$([ "$between" = differ ] && echo 1 || echo 0)"
+"$PAGEHOP" c2c --cpus 0,1 --time 0.2 --repeats 1 --format json >"$TMP/r1.json" 2>"$TMP/err" ||
+	fail "--repeats 1: $(cat "$TMP/err")"
+expect "--repeats 1: one run, no between-run claim" \
+	"$(jq -r '.c2c[0] | "\(.repeats) \(.between_runs) \(.bimodal) \(.rep_lo_ns == .lat_ns) \(.rep_hi_ns == .lat_ns)"' "$TMP/r1.json")" \
+	"1 one false true true"
+expect "--repeats 1: one row of repeats" "$(jq -r '.c2c_repeats | length' "$TMP/r1.json")" 1
 
 # The relation through sysfs, not hwloc: siblings, a shared L3, a node.
 sib=$(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list)
@@ -73,10 +113,16 @@ expect "--membind: line on that node" "$(jq -r '.line | "\(.node_asked) \(.node_
 grep -q "CPU x CPU" "$TMP/t" && pass "table has the matrix" || fail "table: no matrix: $(cat "$TMP/t")"
 "$PAGEHOP" c2c --cpus 0-1 --time 0.2 --format csv >"$TMP/c.csv" 2>"$TMP/err" || fail "csv: $(cat "$TMP/err")"
 grep -q "^cpu_a,cpu_b,relation" "$TMP/c.csv" && pass "csv pairs header" || fail "csv: $(head -3 "$TMP/c.csv")"
+grep -q "^cpu_a,cpu_b,relation.*,repeats,rep_lo_ns,rep_hi_ns,between_runs,bimodal," "$TMP/c.csv" &&
+	pass "csv has the between-run columns" || fail "csv: $(grep ^cpu_a "$TMP/c.csv")"
+grep -q "^cpu_a,cpu_b,repeat,lat_ns,ci_lo_ns,ci_hi_ns" "$TMP/c.csv" && pass "csv has the repeats" ||
+	fail "csv: no table of repeats"
 
 usage_error "one CPU" c2c --cpus 0
 usage_error "two nodes for one line" c2c --cpus 0,1 --membind 0-1
 usage_error "--threads refused" c2c --threads 2
 usage_error "--size refused" c2c --size 1M
 usage_error "bad CPU list" c2c --cpus 0,x
+usage_error "--repeats 0" c2c --repeats 0
+usage_error "--repeats 21" c2c --repeats 21
 finish

@@ -12,11 +12,16 @@
 #include <errno.h>
 #include <numa.h>
 
-enum { OPT_CPUS = 1 };
+enum { OPT_CPUS = 1, OPT_REPEATS };
 
 static const struct ph_opt c2c_opts[] = {
 	{ "cpus", 0, "CPUS", OPT_CPUS, "measure every pair of these CPUs", NULL,
 	  "every CPU this process may run on" },
+	{ "repeats", 0, "N", OPT_REPEATS,
+	  "measure each pair N times (1-20), each on a line and\n"
+	  "threads of its own, sharing the pair's --time: costs\n"
+	  "a calibration and a page per repeat, not more time;\n"
+	  "1 is a single run", "3", NULL },
 	{ 0 },
 };
 
@@ -57,8 +62,12 @@ const struct ph_cmdspec cmd_c2c_spec = {
 	"cache line back and forth (a load that waits for the other's store, then\n"
 	"a store); the time of a round trip, halved.  The line is on a page of its\n"
 	"own, verified on the node --membind names, so that the line's home can be\n"
-	"told from the CPUs' distance.  --time is per pair.  Prints every pair's\n"
-	"median, CI and samples, the CPU x CPU matrix, and the pairs summarised by\n"
+	"told from the CPUs' distance.  --time is per pair, shared by its\n"
+	"--repeats: a run's CI cannot see what changes between runs (under a\n"
+	"hypervisor, which cores the vCPUs are on), the repeats' spread can.\n"
+	"Prints every pair's median, CI and samples, the spread between its\n"
+	"repeats and whether they differ beyond their CIs (between_runs,\n"
+	"bimodal), each repeat, the CPU x CPU matrix, and the pairs summarised by\n"
 	"relation (smt, l3, node, socket, remote, from hwloc) and by node pair.\n",
 	.groups = c2c_groups,
 	.epilog = PH_USAGE_LISTS,
@@ -68,6 +77,7 @@ const struct ph_cmdspec cmd_c2c_spec = {
 struct c2c_args {
 	struct ph_session s;
 	struct bitmask *cpus;
+	unsigned repeats;
 };
 
 static int c2c_option(void *ctx, const struct ph_opt *o, const char *arg)
@@ -83,12 +93,14 @@ static int c2c_option(void *ctx, const struct ph_opt *o, const char *arg)
 		a->cpus = NULL;
 		return cli_parse_cpus("--cpus", arg, &a->cpus);
 	}
+	if (o->id == OPT_REPEATS)
+		return cli_parse_uint("--repeats", arg, 1, C2C_MAX_REPEATS, &a->repeats);
 	return -EINVAL;
 }
 
 int cmd_c2c(int argc, char *argv[])
 {
-	struct c2c_args a = { 0 };
+	struct c2c_args a = { .repeats = 3 };
 	struct ph_session *s = &a.s;
 	struct ph_c2c c = { 0 };
 	struct ph_doc *doc = NULL;
@@ -104,6 +116,8 @@ int cmd_c2c(int argc, char *argv[])
 	rc = session_machine(s);
 	if (!rc)
 		rc = c2c_plan(&c, s, a.cpus);
+	if (!rc)
+		c2c_set_repeats(&c, (int)a.repeats);
 	if (!rc)
 		rc = c2c_start(&c, s);
 	if (rc)

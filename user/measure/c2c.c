@@ -7,6 +7,7 @@
 #include "homed.h"
 #include "phases.h"
 #include "latency.h"
+#include "repeats_doc.h"
 #include "util.h"
 
 #include <errno.h>
@@ -31,6 +32,7 @@ int c2c_plan(struct ph_c2c *c, struct ph_session *s, const struct bitmask *cpus)
 	int err;
 
 	memset(c, 0, sizeof(*c));
+	c->repeats = 1;
 	if (contend_cpus(cpus, "--cpus", &c->cpus, &c->ncpus))
 		return PH_EXIT_USAGE;
 	if (c->ncpus < 2) {
@@ -46,6 +48,11 @@ int c2c_plan(struct ph_c2c *c, struct ph_session *s, const struct bitmask *cpus)
 		return PH_EXIT_FAIL;
 	}
 	return 0;
+}
+
+void c2c_set_repeats(struct ph_c2c *c, int n)
+{
+	c->repeats = n < 1 ? 1 : n > C2C_MAX_REPEATS ? C2C_MAX_REPEATS : n;
 }
 
 int c2c_start(struct ph_c2c *c, struct ph_session *s)
@@ -106,11 +113,13 @@ static void calibrate(struct pp_run *r)
 	phase_add(PH_PHASE_WARMUP, now_mono_raw() - t0);
 }
 
-static int measure_pair(struct ph_c2c *c, struct ph_session *s, struct ph_c2c_pair *p)
+/* One repeat of one pair: new threads on the pair's CPUs, calibrated anew. */
+static int measure_pair(struct ph_c2c *c, struct ph_session *s, struct ph_c2c_pair *p, int rep)
 {
 	int cpus[2] = { p->a, p->b };
 	struct pp_run r = { .s = s, .line = c->seg.addr };
 	struct ph_mcfg cfg = s->mcfg;
+	struct ph_result *res = &p->runs[rep];
 	char why[256], label[64];
 
 	r.team = team_start(cpus, 2, why, sizeof(why));
@@ -119,11 +128,20 @@ static int measure_pair(struct ph_c2c *c, struct ph_session *s, struct ph_c2c_pa
 		return PH_EXIT_FAIL;
 	}
 	calibrate(&r);
-	snprintf(label, sizeof(label), "c2c %d-%d", p->a, p->b);
+	if (c->repeats > 1)
+		snprintf(label, sizeof(label), "c2c %d-%d (%d/%d)", p->a, p->b, rep + 1, c->repeats);
+	else
+		snprintf(label, sizeof(label), "c2c %d-%d", p->a, p->b);
 	cfg.label = label;
-	measure_figure(&cfg, sample_pingpong, &r, &p->res);
+	/* The repeats share the pair's budget: --repeats costs no more time. */
+	cfg.time_s /= c->repeats;
+	measure_figure(&cfg, sample_pingpong, &r, res);
 	team_stop(r.team);
-	p->rounds = r.rounds;
+	p->run_rounds[rep] = r.rounds;
+	if (res->n)
+		p->nruns = rep + 1;
+	else
+		result_free(res);
 	if (r.lost) {
 		ph_err("CPUs %d and %d: the hand-off lost a round (the word is not 2 x rounds)",
 		       p->a, p->b);
@@ -132,24 +150,97 @@ static int measure_pair(struct ph_c2c *c, struct ph_session *s, struct ph_c2c_pa
 	return 0;
 }
 
+/*
+ * The line onto a new page for the next repeat: the old page is read back
+ * (was it still where it was verified?) and freed only once the new one
+ * is verified, so that the new line is on another page.
+ */
+static int fresh_line(struct ph_c2c *c, struct ph_session *s)
+{
+	struct ph_segment old;
+	bool have = false;
+	int rc;
+
+	/* Read back first: that fills the segment's own record of its pages. */
+	if (!homed_still_verified(s, &c->seg, "the line's page"))
+		return PH_EXIT_FAIL;
+	old = c->seg;
+	rc = homed_alloc(s, c->node, psize_bytes(s->bufreq.psize), &c->seg, &have,
+			 "the line's page");
+	if (!have)
+		c->seg = old;
+	else
+		segment_free(&s->km, &old);
+	return rc;
+}
+
+/* What the pair's repeats say; res becomes the median repeat's result. */
+static void judge_pair(struct ph_c2c_pair *p)
+{
+	struct ph_rep *v = xcalloc((size_t)p->nruns, sizeof(*v));
+
+	for (int r = 0; r < p->nruns; r++) {
+		v[r].median = p->runs[r].n ? p->runs[r].st.median : NAN;
+		v[r].ci_lo = p->runs[r].n ? p->runs[r].st.ci_lo : NAN;
+		v[r].ci_hi = p->runs[r].n ? p->runs[r].st.ci_hi : NAN;
+	}
+	repeats_judge(v, p->nruns, &p->between);
+	free(v);
+	if (p->between.pick >= 0) {
+		p->res = p->runs[p->between.pick];
+		p->rounds = p->run_rounds[p->between.pick];
+	}
+}
+
+static void pair_free(struct ph_c2c_pair *p)
+{
+	for (int r = 0; r < p->nruns; r++)
+		result_free(&p->runs[r]);
+	free(p->runs);
+	free(p->run_rounds);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * Repeat after repeat, every pair in each: a pair's repeats are apart in
+ * time by a pass over all the pairs, and each is on a line of its own.
+ */
 int c2c_measure(struct ph_c2c *c, struct ph_session *s)
 {
-	int rc = 0;
+	int np = c->ncpus * (c->ncpus - 1) / 2, rc = 0, k = 0;
 
-	c->pairs = xcalloc((size_t)c->ncpus * (size_t)(c->ncpus - 1) / 2, sizeof(*c->pairs));
-	for (int i = 0; i < c->ncpus && !rc && !ph_interrupted; i++)
-		for (int j = i + 1; j < c->ncpus && !rc && !ph_interrupted; j++) {
-			struct ph_c2c_pair *p = &c->pairs[c->npairs];
+	c->pairs = xcalloc((size_t)np, sizeof(*c->pairs));
+	for (int i = 0; i < c->ncpus; i++)
+		for (int j = i + 1; j < c->ncpus; j++, k++) {
+			struct ph_c2c_pair *p = &c->pairs[k];
 
 			p->a = c->cpus[i];
 			p->b = c->cpus[j];
 			p->rel = cpurel_classify(&c->places[i], &c->places[j]);
-			rc = measure_pair(c, s, p);
-			if (p->res.n)
-				c->npairs++;
-			else
-				result_free(&p->res);
+			p->runs = xcalloc((size_t)c->repeats, sizeof(*p->runs));
+			p->run_rounds = xcalloc((size_t)c->repeats, sizeof(*p->run_rounds));
 		}
+	for (int r = 0; r < c->repeats && !rc && !ph_interrupted; r++) {
+		if (r)
+			rc = fresh_line(c, s);
+		for (k = 0; k < np && !rc && !ph_interrupted; k++)
+			rc = measure_pair(c, s, &c->pairs[k], r);
+	}
+	/* The pairs that have a repeat with samples, in order. */
+	for (k = 0; k < np; k++) {
+		struct ph_c2c_pair *p = &c->pairs[k];
+
+		if (!p->nruns) {
+			pair_free(p);
+			continue;
+		}
+		judge_pair(p);
+		if (c->npairs != k) {
+			c->pairs[c->npairs] = *p;
+			memset(p, 0, sizeof(*p));
+		}
+		c->npairs++;
+	}
 	if (!homed_still_verified(s, &c->seg, "the line's page"))
 		rc = rc ? rc : PH_EXIT_FAIL;
 	return rc;
@@ -188,6 +279,7 @@ static void pairs_table(const struct ph_c2c *c, struct ph_session *s, struct ph_
 		table_add_col(t, cols[i]);
 	latency_add_cols(t, "");
 	table_add_col(t, "round_trips");
+	repeats_add_cols(t, "ns");
 	table_add_col(t, "verified");
 	for (int p = 0; p < c->npairs; p++) {
 		const struct ph_c2c_pair *pr = &c->pairs[p];
@@ -205,8 +297,68 @@ static void pairs_table(const struct ph_c2c *c, struct ph_session *s, struct ph_
 		table_int(t, r, "line_node", c->node);
 		latency_fill(t, r, "", &pr->res, s->clk.tsc_hz);
 		table_int(t, r, "round_trips", (long long)pr->rounds);
+		repeats_fill(t, r, &pr->between, "ns", "%.2f");
 		table_bool(t, r, "verified", s->all_verified);
 	}
+}
+
+/* Every repeat of every pair: the figures the between-run columns judge. */
+static void repeats_table(const struct ph_c2c *c, struct ph_doc *doc)
+{
+	struct ph_table *t = doc_add_table(doc, "c2c_repeats",
+					   "each repeat of each pair, on a line and threads of its own");
+	static const char *const cols[] = { "cpu_a", "cpu_b", "repeat", "lat_ns", "ci_lo_ns",
+					    "ci_hi_ns", "samples", "round_trips", "picked" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(t, cols[i]);
+	for (int p = 0; p < c->npairs; p++) {
+		const struct ph_c2c_pair *pr = &c->pairs[p];
+
+		for (int k = 0; k < pr->nruns; k++) {
+			const struct ph_result *res = &pr->runs[k];
+			int r = table_add_row(t);
+
+			table_int(t, r, "cpu_a", pr->a);
+			table_int(t, r, "cpu_b", pr->b);
+			table_int(t, r, "repeat", k + 1);
+			table_num(t, r, "lat_ns", res->st.median, "%.2f");
+			if (isfinite(res->st.ci_lo))
+				table_num(t, r, "ci_lo_ns", res->st.ci_lo, "%.2f");
+			if (isfinite(res->st.ci_hi))
+				table_num(t, r, "ci_hi_ns", res->st.ci_hi, "%.2f");
+			table_int(t, r, "samples", (long long)res->n);
+			table_int(t, r, "round_trips", (long long)pr->run_rounds[k]);
+			table_bool(t, r, "picked", k == pr->between.pick);
+		}
+	}
+}
+
+/*
+ * A note per pair whose repeats differ (at most a few, then how many
+ * more): its lat_ns is one repeat's, and the figure is not one tight value.
+ */
+static void differ_notes(const struct ph_c2c *c, struct ph_doc *doc)
+{
+	int shown = 0, more = 0;
+	char what[160];
+
+	for (int p = 0; p < c->npairs; p++) {
+		const struct ph_c2c_pair *pr = &c->pairs[p];
+
+		if (pr->between.between != PH_BETWEEN_DIFFER)
+			continue;
+		if (shown == 4) {
+			more++;
+			continue;
+		}
+		shown++;
+		repeats_describe(&pr->between, "ns", "%.1f", what, sizeof(what));
+		doc_note(doc, "CPUs %d-%d: %s; lat_ns is the median repeat's, and no one figure describes this pair here: something that changes between runs (where the line and the threads land, where the hypervisor runs the vCPUs) decides it",
+			 pr->a, pr->b, what);
+	}
+	if (more)
+		doc_note(doc, "%d more pairs whose repeats differ: see between_runs and the table c2c_repeats", more);
 }
 
 /* The median of the pair (a, b), NAN if it was not measured. */
@@ -244,9 +396,10 @@ static void matrix_table(const struct ph_c2c *c, struct ph_doc *doc)
 	}
 }
 
-static void group_row(struct ph_table *t, int r, const struct ph_c2c_group *g)
+static void group_row(struct ph_table *t, int r, const struct ph_c2c_group *g, int differ)
 {
 	table_int(t, r, "pairs", g->pairs);
+	table_int(t, r, "pairs_differ", differ);
 	table_num(t, r, "lat_ns", g->median, "%.2f");
 	table_num(t, r, "lat_min_ns", g->min, "%.2f");
 	table_num(t, r, "lat_max_ns", g->max, "%.2f");
@@ -255,6 +408,7 @@ static void group_row(struct ph_table *t, int r, const struct ph_c2c_group *g)
 static void group_cols(struct ph_table *t)
 {
 	table_add_col(t, "pairs");
+	table_add_col(t, "pairs_differ");
 	table_add_col(t, "lat_ns");
 	table_add_col(t, "lat_min_ns");
 	table_add_col(t, "lat_max_ns");
@@ -283,15 +437,19 @@ static void summary_tables(const struct ph_c2c *c, struct ph_doc *doc)
 		struct ph_c2c_group g;
 		int n = 0;
 
+		int differ = 0;
+
 		for (int p = 0; p < c->npairs; p++)
-			if (c->pairs[p].rel == (enum ph_cpurel)r)
+			if (c->pairs[p].rel == (enum ph_cpurel)r) {
 				v[n++] = c->pairs[p].res.st.median;
+				differ += c->pairs[p].between.between == PH_BETWEEN_DIFFER;
+			}
 		if (!n)
 			continue;
 		c2c_group(v, n, &g);
 		n = table_add_row(rel);
 		table_str(rel, n, "relation", cpurel_name((enum ph_cpurel)r));
-		group_row(rel, n, &g);
+		group_row(rel, n, &g, differ);
 	}
 	table_add_col(np, "node_a");
 	table_add_col(np, "node_b");
@@ -301,13 +459,15 @@ static void summary_tables(const struct ph_c2c *c, struct ph_doc *doc)
 	for (int na = 0; na <= maxnode; na++)
 		for (int nb = na; nb <= maxnode; nb++) {
 			struct ph_c2c_group g;
-			int n = 0;
+			int n = 0, differ = 0;
 
 			for (int p = 0; p < c->npairs; p++) {
 				int x = node_of_cpu(c, c->pairs[p].a), y = node_of_cpu(c, c->pairs[p].b);
 
-				if ((x == na && y == nb) || (x == nb && y == na))
+				if ((x == na && y == nb) || (x == nb && y == na)) {
 					v[n++] = c->pairs[p].res.st.median;
+					differ += c->pairs[p].between.between == PH_BETWEEN_DIFFER;
+				}
 			}
 			if (!n)
 				continue;
@@ -315,7 +475,7 @@ static void summary_tables(const struct ph_c2c *c, struct ph_doc *doc)
 			n = table_add_row(np);
 			table_int(np, n, "node_a", na);
 			table_int(np, n, "node_b", nb);
-			group_row(np, n, &g);
+			group_row(np, n, &g, differ);
 		}
 	free(v);
 }
@@ -325,21 +485,26 @@ struct ph_doc *c2c_doc(const struct ph_c2c *c, struct ph_session *s)
 	struct ph_doc *doc = doc_new("c2c");
 	struct ph_section *sec;
 	pairs_table(c, s, doc);
+	repeats_table(c, doc);
 	matrix_table(c, doc);
 	summary_tables(c, doc);
+	differ_notes(c, doc);
 	session_describe(s, doc);
 	sec = doc_add_section(doc, "c2c_method", "c2c");
 	section_str(sec, "sample", c2c_method);
 	section_str(sec, "relation",
 		    "the first level both CPUs share, from hwloc: smt (one core), l3 (one L3 or CCX), node, socket, remote (two packages)");
-	homed_section(doc, "line", "the cache line, as read back", &c->seg, c->have_seg, c->node);
+	section_int(sec, "repeats", c->repeats);
+	section_str(sec, "between_runs", repeats_method);
+	homed_section(doc, "line", c->repeats > 1 ? "the last repeat's cache line, as read back" :
+		      "the cache line, as read back", &c->seg, c->have_seg, c->node);
 	return doc;
 }
 
 void c2c_free(struct ph_c2c *c, struct ph_session *s)
 {
 	for (int p = 0; p < c->npairs; p++)
-		result_free(&c->pairs[p].res);
+		pair_free(&c->pairs[p]);
 	if (c->have_seg)
 		segment_free(&s->km, &c->seg);
 	free(c->pairs);

@@ -9,6 +9,7 @@
 #define PAGEHOP_C2C_H
 
 #include "cpurel.h"
+#include "repeats.h"
 #include "session.h"
 
 struct bitmask;
@@ -16,8 +17,17 @@ struct bitmask;
 struct ph_c2c_pair {
 	int a, b;			/* OS CPU ids, a before b in the list */
 	enum ph_cpurel rel;
-	uint64_t rounds;		/* round trips per sample */
-	struct ph_result res;		/* one-way ns: a sample's time / (2 rounds) */
+	uint64_t rounds;		/* round trips per sample (res's repeat) */
+	/*
+	 * One-way ns: a sample's time / (2 rounds).  The median repeat's
+	 * result (between.pick); it shares its samples with runs[pick].
+	 */
+	struct ph_result res;
+	/* the repeats, each on a line and threads of its own, in the order run */
+	struct ph_result *runs;
+	uint64_t *run_rounds;
+	int nruns;
+	struct ph_repeats between;	/* what the repeats say between them */
 };
 
 /* The pairs of one relation, or of one node pair: their medians summarised. */
@@ -28,6 +38,7 @@ struct ph_c2c_group {
 
 struct ph_c2c {
 	/* the plan */
+	int repeats;			/* of every pair, 1..C2C_MAX_REPEATS */
 	int *cpus;
 	int ncpus;
 	int node;			/* the line's home node */
@@ -47,11 +58,20 @@ struct ph_c2c {
  * the one-line error.
  */
 int c2c_plan(struct ph_c2c *c, struct ph_session *s, const struct bitmask *cpus);
+/*
+ * After c2c_plan: measure every pair n times (1 is one run, as without
+ * repeats), the --time budget shared among them.  Between two repeats the
+ * line moves to a new page (the old one is freed only after the new one is
+ * verified, so that it is another page) and every pair gets new threads.
+ */
+#define C2C_MAX_REPEATS 20
+void c2c_set_repeats(struct ph_c2c *c, int n);
 /* Allocate the line's page and read it back (verify.h).  0 or an exit code. */
 int c2c_start(struct ph_c2c *c, struct ph_session *s);
 /* Every pair in turn, then the page read back again.  0 or an exit code. */
 int c2c_measure(struct ph_c2c *c, struct ph_session *s);
-/* Tables c2c (a row per pair), c2c_matrix, by_relation, by_node_pair. */
+/* Tables c2c (a row per pair), c2c_repeats (a row per pair and repeat),
+ * c2c_matrix, by_relation, by_node_pair. */
 struct ph_doc *c2c_doc(const struct ph_c2c *c, struct ph_session *s);
 void c2c_free(struct ph_c2c *c, struct ph_session *s);
 
