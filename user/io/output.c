@@ -77,6 +77,7 @@ void doc_free(struct ph_doc *d)
 			for (int k = 0; k < it->table.ncols; k++)
 				free(it->table.cols[k]);
 			free(it->table.cols);
+			free(it->table.detail);
 			free(it->table.first);
 			free(it->table.cells);
 			break;
@@ -284,11 +285,35 @@ void table_add_col(struct ph_table *t, const char *name)
 	}
 	t->cols = xrealloc(t->cols, (t->ncols + 1) * sizeof(*t->cols));
 	t->first = xrealloc(t->first, (t->ncols + 1) * sizeof(*t->first));
+	t->detail = xrealloc(t->detail, (t->ncols + 1) * sizeof(*t->detail));
+	t->detail[t->ncols] = false;
 	t->first[t->ncols] = t->ncols;
 	for (int c = t->ncols - 1; c >= 0; c--)
 		if (!strcmp(t->cols[c], name))
 			t->first[t->ncols] = c;
 	t->cols[t->ncols++] = xstrdup(name);
+}
+
+void table_col_detail(struct ph_table *t, const char *name)
+{
+	bool found = false;
+
+	for (int c = 0; c < t->ncols; c++)
+		if (!strcmp(t->cols[c], name))
+			found = t->detail[c] = true;
+	if (!found) {
+		fprintf(stderr, "pagehop: internal error: no column %s to mark as detail\n", name);
+		abort();
+	}
+}
+
+void table_detail(struct ph_table *t, const char *names)
+{
+	char *copy = xstrdup(names), *save = NULL;
+
+	for (char *n = strtok_r(copy, " ", &save); n; n = strtok_r(NULL, " ", &save))
+		table_col_detail(t, n);
+	free(copy);
 }
 
 int table_add_row(struct ph_table *t)

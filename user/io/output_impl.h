@@ -56,6 +56,7 @@ struct ph_section {
 
 struct ph_table {
 	char **cols;
+	bool *detail;		/* per column: left out of the default table */
 	int ncols;
 	struct cell *cells;	/* nrows * ncols; one scratch row with fill */
 	int nrows, rows_cap;
@@ -127,7 +128,7 @@ void doc_time_line(const struct ph_doc *d, char *buf, size_t size);
 void doc_put_spaces(FILE *f, int n);
 
 /* The renderings, written with the *_unlocked calls (the caller locks f). */
-void doc_render_table(struct ph_doc *d, FILE *f);
+void doc_render_table(struct ph_doc *d, FILE *f, bool verbose);
 void doc_render_csv(struct ph_doc *d, FILE *f);
 void doc_render_json(struct ph_doc *d, FILE *f);
 
