@@ -17,6 +17,7 @@
 #include "output_impl.h"
 #include "util.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,30 +156,56 @@ static void render_section_table(FILE *f, const struct item *it, bool verbose)
 	}
 }
 
-/* s, then spaces up to width w; right-aligned for a negative w. */
-static void put_padded(FILE *f, const char *s, size_t l, int w)
+/*
+ * A column name over several header lines of at most w columns: its parts
+ * between underscores, as many on a line as fit (the underscore at a break
+ * is left out).  The number of lines, or INT_MAX if a part is wider than w;
+ * with idx >= 0, *start and *len say where line idx is in name.
+ */
+static int name_lines(const char *name, int w, int idx, size_t *start, size_t *len)
 {
-	if (w < 0)
-		doc_put_spaces(f, -w - (int)l);
-	fwrite_unlocked(s, 1, l, f);
-	if (w > 0)
-		doc_put_spaces(f, w - (int)l);
+	size_t n = strlen(name), from = 0;
+	int lines = 0;
+
+	while (from < n) {
+		size_t p = from, fit = 0;
+		bool any = false;
+
+		/* As many whole parts from from as fit in w. */
+		for (;;) {
+			size_t q = p;
+
+			while (q < n && name[q] != '_')
+				q++;
+			if ((int)(q - from) > w)
+				break;
+			fit = q;
+			any = true;
+			if (q == n)
+				break;
+			p = q + 1;
+		}
+		if (!any)
+			return INT_MAX;
+		if (lines == idx) {
+			*start = from;
+			*len = fit - from;
+		}
+		lines++;
+		from = fit < n ? fit + 1 : n;
+	}
+	return lines;
 }
 
-/* Where a column name is split over two header lines: its '_' nearest the middle; 0: none. */
-static size_t name_split(const char *name)
+/* The narrowest width at which name takes at most maxlines header lines. */
+static int name_width(const char *name, int maxlines)
 {
-	size_t len = strlen(name), best = 0, best_w = len;
+	int n = (int)strlen(name);
 
-	for (size_t i = 1; i + 1 < len; i++) {
-		size_t w = i > len - i - 1 ? i : len - i - 1;
-
-		if (name[i] == '_' && w < best_w) {
-			best = i;
-			best_w = w;
-		}
-	}
-	return best;
+	for (int w = 1; w < n; w++)
+		if (name_lines(name, w, -1, NULL, NULL) <= maxlines)
+			return w;
+	return n;
 }
 
 /* How one table is laid out. */
@@ -188,8 +215,7 @@ struct layout {
 	int *w;			/* their widths */
 	int *cellw;		/* their widest cell */
 	bool *right;		/* right-aligned: every value numeric */
-	size_t *split;		/* two header lines: where each name is split (0: bottom line only) */
-	bool two_lines;
+	int hlines;		/* header lines: 1, or names over 2 or 3 lines */
 	int wrap;		/* the last column wrapped at this width; 0: not */
 	bool records;		/* each row a block of "column  value" lines */
 };
@@ -210,7 +236,6 @@ static void layout_free(struct layout *l)
 	free(l->w);
 	free(l->cellw);
 	free(l->right);
-	free(l->split);
 }
 
 static void plan_layout(struct ph_table *t, struct layout *l, bool verbose)
@@ -218,11 +243,11 @@ static void plan_layout(struct ph_table *t, struct layout *l, bool verbose)
 	int n = t->ncols ? t->ncols : 1, last;
 
 	memset(l, 0, sizeof(*l));
+	l->hlines = 1;
 	l->col = xcalloc(n, sizeof(int));
 	l->w = xcalloc(n, sizeof(int));
 	l->cellw = xcalloc(n, sizeof(int));
 	l->right = xcalloc(n, sizeof(bool));
-	l->split = xcalloc(n, sizeof(size_t));
 	for (int c = 0; c < t->ncols; c++)
 		if (verbose || !t->detail[c])
 			l->col[l->n++] = c;
@@ -251,24 +276,20 @@ static void plan_layout(struct ph_table *t, struct layout *l, bool verbose)
 	}
 	if (verbose || layout_width(l) <= PH_TABLE_WIDTH)
 		return;
-	/* Too wide: each name wider than its values over two lines. */
-	l->two_lines = true;
-	for (int k = 0; k < l->n; k++) {
-		const char *name = t->cols[l->col[k]];
-		size_t len = strlen(name), s = name_split(name);
-		int hw;
+	/* Too wide: names wider than their values over two lines, then three. */
+	for (int most = 2; most <= 3; most++) {
+		l->hlines = 1;
+		for (int k = 0; k < l->n; k++) {
+			const char *name = t->cols[l->col[k]];
+			int hw = name_width(name, most), nl;
 
-		if ((int)len <= l->cellw[k] || !s)
-			continue;
-		l->split[k] = s;
-		hw = (int)(s > len - s - 1 ? s : len - s - 1);
-		l->w[k] = hw > l->cellw[k] ? hw : l->cellw[k];
+			l->w[k] = hw > l->cellw[k] ? hw : l->cellw[k];
+			nl = name_lines(name, l->w[k], -1, NULL, NULL);
+			l->hlines = nl > l->hlines ? nl : l->hlines;
+		}
+		if (layout_width(l) <= PH_TABLE_WIDTH)
+			return;
 	}
-	l->two_lines = false;
-	for (int k = 0; k < l->n; k++)
-		l->two_lines |= l->split[k] != 0;
-	if (layout_width(l) <= PH_TABLE_WIDTH)
-		return;
 	/* Still too wide: wrap the last column where it is prose with room, else a block per row. */
 	last = l->n - 1;
 	if (!l->right[last] && PH_TABLE_WIDTH - (layout_width(l) - l->w[last]) >= MIN_WRAP_WIDTH) {
@@ -279,40 +300,33 @@ static void plan_layout(struct ph_table *t, struct layout *l, bool verbose)
 	l->records = true;
 }
 
+/* The header: each name over l->hlines lines at its column's width, its last part on the last line. */
 static void put_header(FILE *f, const struct ph_table *t, const struct layout *l)
 {
-	if (l->two_lines) {
-		/* The top line: each split name's part before its '_', no trailing spaces. */
-		int pending = 0;
+	for (int line = 0; line < l->hlines; line++) {
+		int pending = 0;	/* spaces not yet written: none at a line's end */
 
 		for (int k = 0; k < l->n; k++) {
-			int s = (int)l->split[k];
+			const char *name = t->cols[l->col[k]];
+			int nl = l->hlines == 1 ? 1 : name_lines(name, l->w[k], -1, NULL, NULL);
+			int idx = line - (l->hlines - nl);
+			size_t from = 0, len = strlen(name);
 
 			pending += 2;
-			if (!s) {
+			if (idx < 0) {
 				pending += l->w[k];
 				continue;
 			}
+			if (l->hlines > 1)
+				name_lines(name, l->w[k], idx, &from, &len);
 			if (l->right[k])
-				pending += l->w[k] - s;
+				pending += l->w[k] - (int)len;
 			doc_put_spaces(f, pending);
-			fwrite_unlocked(t->cols[l->col[k]], 1, (size_t)s, f);
-			pending = l->right[k] ? 0 : l->w[k] - s;
+			fwrite_unlocked(name + from, 1, len, f);
+			pending = l->right[k] ? 0 : l->w[k] - (int)len;
 		}
 		putc_unlocked('\n', f);
 	}
-	for (int k = 0; k < l->n; k++) {
-		const char *name = t->cols[l->col[k]];
-		size_t s = l->split[k];
-		int w = l->right[k] ? -l->w[k] : l->w[k];
-
-		doc_put_spaces(f, 2);
-		if (s)
-			name += s + 1;
-		/* Nothing follows the last column: a left-aligned one is not padded. */
-		put_padded(f, name, strlen(name), k + 1 == l->n && w > 0 ? 0 : w);
-	}
-	putc_unlocked('\n', f);
 }
 
 static void put_row(FILE *f, const struct cell *row, const struct layout *l)
