@@ -159,31 +159,12 @@ static void cell_str_brief(struct cell *c, const char *val, const char *brief)
 	c->brief = (int)len + 1;
 }
 
-/* "%lld" without printf: generated rows format millions of these. */
-int doc_format_int(char *buf, long long v)
-{
-	char tmp[24];
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	int n = 0, len = 0;
-
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		buf[len++] = '-';
-	while (n)
-		buf[len++] = tmp[--n];
-	buf[len] = '\0';
-	return len;
-}
-
 static void cell_int(struct cell *c, long long val)
 {
 	cell_free(c);
 	c->kind = CELL_INT;
 	c->i = val;
-	c->len = doc_format_int(c->buf, val);
+	c->len = format_int(c->buf, val);
 }
 
 static void cell_num(struct cell *c, double val, const char *fmt)
