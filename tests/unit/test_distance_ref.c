@@ -4,7 +4,7 @@
  * algorithms it replaced.  Those looked every node up by a linear search
  * and compared every pair of columns of every row, N^4 in all, or kept
  * N^2 arrays they did not need (the per-hop fit); the ones in
- * distance.c and slit_report.c sort and index instead.  Here the simple
+ * distance.c and slit_words.c sort and index instead.  Here the simple
  * ones, kept verbatim (renamed ref_*), and the new ones run on the same
  * random matrices -- node ids out of order, CPU-only rows, memory-only
  * columns, missing cells, CIs, SLITs that cover more or fewer nodes,

@@ -63,8 +63,9 @@ const char *cli_last_numa_message(void)
 
 int cli_parse_format(const char *opt, const char *arg, enum ph_format *out)
 {
+	/* --verbose given before --format table keeps the verbose table. */
 	if (!strcmp(arg, "table"))
-		*out = PH_FMT_TABLE;
+		*out = *out == PH_FMT_TABLE_VERBOSE ? PH_FMT_TABLE_VERBOSE : PH_FMT_TABLE;
 	else if (!strcmp(arg, "csv"))
 		*out = PH_FMT_CSV;
 	else if (!strcmp(arg, "json"))

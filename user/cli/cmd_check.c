@@ -56,6 +56,7 @@ static const struct ph_opt out_opts[] = {
 	{ "format", 'f', "table|json|prom", OPT_CHECK_FORMAT,
 	  "the verdict line and tables, the JSON document, or\n"
 	  "node_exporter textfile metrics", "table", NULL },
+	PH_OPT_VERBOSE,
 	{ "prom-file", 0, "PATH", OPT_PROM_FILE,
 	  "also write the metrics to PATH atomically (a\n"
 	  "temporary file beside it, then rename), for\n"
@@ -111,6 +112,7 @@ struct check_args {
 	struct ph_htol over[PH_HK_NKINDS];
 	bool set[PH_HK_NKINDS];
 	bool busy_judge;	/* --busy judge */
+	bool verbose;		/* --verbose: the table with every column */
 };
 
 static int check_option(void *ctx, const struct ph_opt *o, const char *arg)
@@ -139,6 +141,9 @@ static int check_option(void *ctx, const struct ph_opt *o, const char *arg)
 		return -EINVAL;
 	case OPT_PROM_FILE:
 		a->prom_file = arg;
+		return 0;
+	case OPT_VERBOSE:
+		a->verbose = true;
 		return 0;
 	case OPT_BUSY:
 		if (strcmp(arg, "unknown") && strcmp(arg, "judge")) {
@@ -169,7 +174,7 @@ static int emit(const struct check_args *a, struct ph_doc *doc, const struct ph_
 			printf("%s | %s\n", line, perf);
 		else
 			printf("%s\n", line);
-		if (doc && doc_render(doc, PH_FMT_TABLE, stdout))
+		if (doc && doc_render(doc, a->verbose ? PH_FMT_TABLE_VERBOSE : PH_FMT_TABLE, stdout))
 			rc = PH_H_UNKNOWN;
 	} else if (a->fmt == CF_JSON) {
 		if (doc_render(doc, PH_FMT_JSON, stdout))

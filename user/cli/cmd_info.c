@@ -80,7 +80,7 @@ static int info_option(void *ctx, const struct ph_opt *o, const char *arg)
 		a->table_given = true;
 		return 0;
 	}
-	return cli_parse_format("--format", arg, &a->fmt) ? -EINVAL : 0;
+	return common_format_option(o, arg, &a->fmt) ? -EINVAL : 0;
 }
 
 static void add_nodes(struct ph_doc *doc, const struct ph_topology *t)

@@ -105,11 +105,10 @@ static struct ph_doc *list_doc(void)
 	return doc;
 }
 
-/* --format is the one option. */
+/* --format and --verbose are the options. */
 static int list_option(void *ctx, const struct ph_opt *o, const char *arg)
 {
-	(void)o;
-	return cli_parse_format("--format", arg, ctx) ? -EINVAL : 0;
+	return common_format_option(o, arg, ctx) ? -EINVAL : 0;
 }
 
 int cmd_list(int argc, char *argv[])

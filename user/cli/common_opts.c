@@ -94,6 +94,10 @@ static int parse_common(struct ph_session *s, int c, const char *arg)
 		return 1;
 	case OPT_FORMAT:
 		return cli_parse_format("--format", arg, &s->fmt) ? -1 : 1;
+	case OPT_VERBOSE:
+		if (s->fmt == PH_FMT_TABLE)
+			s->fmt = PH_FMT_TABLE_VERBOSE;
+		return 1;
 	case OPT_PLOT:
 		return parse_plot(s, arg);
 	default:
@@ -109,6 +113,19 @@ int common_option(struct ph_session *s, const struct ph_opt *o, const char *arg)
 		return 1;
 	h = parse_common(s, o->id, arg);
 	return h < 0 ? -EINVAL : h ? 0 : 1;
+}
+
+int common_format_option(const struct ph_opt *o, const char *arg, enum ph_format *fmt)
+{
+	switch (o->id) {
+	case OPT_FORMAT:
+		return cli_parse_format("--format", arg, fmt);
+	case OPT_VERBOSE:
+		if (*fmt == PH_FMT_TABLE)
+			*fmt = PH_FMT_TABLE_VERBOSE;
+		return 0;
+	}
+	return 1;
 }
 
 int common_study_option(struct common_study *c, const struct ph_opt *o, const char *arg)

@@ -30,6 +30,7 @@ enum {
 	OPT_ALLOW_UNVERIFIED,
 	OPT_RESERVE,
 	OPT_FORMAT,
+	OPT_VERBOSE,
 	OPT_PLOT,
 	OPT_HELP,
 	OPT_STUDY_KERNEL,
@@ -74,8 +75,18 @@ enum {
 #define PH_OPT_TIME(def)	{ "time", 0, "SECONDS", OPT_TIME, "budget per figure", def, NULL }
 #define PH_OPT_CI(def)	{ "ci", 0, "PERCENT", OPT_CI, \
 	"stop once the median's 95% CI is within this", def, NULL }
+/*
+ * --format and --verbose, which every command with --format takes:
+ * common_option() handles them (a command that parses them itself calls
+ * common_format_option()).
+ */
 #define PH_OPT_FORMAT	{ "format", 'f', "table|csv|json", OPT_FORMAT, "how to print the results", \
-	"table", NULL }
+	"table", NULL }, PH_OPT_VERBOSE
+#define PH_OPT_VERBOSE	{ "verbose", 0, NULL, OPT_VERBOSE, \
+	"the table with every column (minimum, samples, cycles,\n" \
+	"CI target met and the like), each row on one line;\n" \
+	"without it the table keeps to 100 columns (CSV and\n" \
+	"JSON always have every column)", NULL, NULL }
 
 /* The figure's curves and heatmaps drawn by gnuplot (report_plot). */
 #define PH_OPT_PLOT	{ "plot", 0, "FILE.svg|.png", OPT_PLOT, \
@@ -125,6 +136,14 @@ struct common_study {
  * error, or 1 when o is not a common option (the command's own).
  */
 int common_option(struct ph_session *s, const struct ph_opt *o, const char *arg);
+
+/*
+ * --format or --verbose into *fmt: 0, -EINVAL after the one-line error, or
+ * 1 when o is neither.  --verbose makes a table the verbose table
+ * (PH_FMT_TABLE_VERBOSE), whichever comes first; CSV and JSON always have
+ * every column.
+ */
+int common_format_option(const struct ph_opt *o, const char *arg, enum ph_format *fmt);
 
 /*
  * Handle a study option (PH_OPT_STUDY_*) as common_option() does the

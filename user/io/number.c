@@ -90,6 +90,18 @@ static int put_digits(char *p, unsigned long long u, int width)
 	return len;
 }
 
+int format_int(char *buf, long long v)
+{
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	int len = 0;
+
+	if (v < 0)
+		buf[len++] = '-';
+	len += put_digits(buf + len, u, 1);
+	buf[len] = '\0';
+	return len;
+}
+
 /* "%.Nf" or "%+.Nf" of a finite v; -1 where it cannot be done exactly here. */
 static int fixed(char *p, double v, int prec, bool plus)
 {

@@ -77,6 +77,7 @@ void doc_free(struct ph_doc *d)
 			for (int k = 0; k < it->table.ncols; k++)
 				free(it->table.cols[k]);
 			free(it->table.cols);
+			free(it->table.detail);
 			free(it->table.first);
 			free(it->table.cells);
 			break;
@@ -158,31 +159,12 @@ static void cell_str_brief(struct cell *c, const char *val, const char *brief)
 	c->brief = (int)len + 1;
 }
 
-/* "%lld" without printf: generated rows format millions of these. */
-int doc_format_int(char *buf, long long v)
-{
-	char tmp[24];
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	int n = 0, len = 0;
-
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		buf[len++] = '-';
-	while (n)
-		buf[len++] = tmp[--n];
-	buf[len] = '\0';
-	return len;
-}
-
 static void cell_int(struct cell *c, long long val)
 {
 	cell_free(c);
 	c->kind = CELL_INT;
 	c->i = val;
-	c->len = doc_format_int(c->buf, val);
+	c->len = format_int(c->buf, val);
 }
 
 static void cell_num(struct cell *c, double val, const char *fmt)
@@ -284,11 +266,35 @@ void table_add_col(struct ph_table *t, const char *name)
 	}
 	t->cols = xrealloc(t->cols, (t->ncols + 1) * sizeof(*t->cols));
 	t->first = xrealloc(t->first, (t->ncols + 1) * sizeof(*t->first));
+	t->detail = xrealloc(t->detail, (t->ncols + 1) * sizeof(*t->detail));
+	t->detail[t->ncols] = false;
 	t->first[t->ncols] = t->ncols;
 	for (int c = t->ncols - 1; c >= 0; c--)
 		if (!strcmp(t->cols[c], name))
 			t->first[t->ncols] = c;
 	t->cols[t->ncols++] = xstrdup(name);
+}
+
+void table_col_detail(struct ph_table *t, const char *name)
+{
+	bool found = false;
+
+	for (int c = 0; c < t->ncols; c++)
+		if (!strcmp(t->cols[c], name))
+			found = t->detail[c] = true;
+	if (!found) {
+		fprintf(stderr, "pagehop: internal error: no column %s to mark as detail\n", name);
+		abort();
+	}
+}
+
+void table_detail(struct ph_table *t, const char *names)
+{
+	char *copy = xstrdup(names), *save = NULL;
+
+	for (char *n = strtok_r(copy, " ", &save); n; n = strtok_r(NULL, " ", &save))
+		table_col_detail(t, n);
+	free(copy);
 }
 
 int table_add_row(struct ph_table *t)

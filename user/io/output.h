@@ -20,6 +20,12 @@ enum ph_format {
 	PH_FMT_TABLE = 1,
 	PH_FMT_CSV,
 	PH_FMT_JSON,
+	/*
+	 * The table with every column, each row on one line (--verbose):
+	 * the default table leaves out the detail columns and keeps to 100
+	 * columns (render_table.c).
+	 */
+	PH_FMT_TABLE_VERBOSE,
 };
 
 struct ph_doc;
@@ -66,6 +72,16 @@ struct ph_table *doc_add_table_rows(struct ph_doc *d, const char *name,
 				    const char *title, int nrows,
 				    ph_table_fill_fn fill, const void *ctx);
 void table_add_col(struct ph_table *t, const char *name);
+/*
+ * Mark the declared column name (every column of that name) as detail: the
+ * statistics behind a figure (its minimum, samples, cycles, whether the CI
+ * target was met, a CI's half-width), which the default table leaves out
+ * and the verbose table, CSV and JSON print.  The figure, its CI and what
+ * it means stay in the default table.
+ */
+void table_col_detail(struct ph_table *t, const char *name);
+/* table_col_detail() for each name of a list separated by spaces. */
+void table_detail(struct ph_table *t, const char *names);
 int table_add_row(struct ph_table *t);
 int table_nrows(const struct ph_table *t);
 void table_str(struct ph_table *t, int row, const char *col, const char *val);

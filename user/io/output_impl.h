@@ -56,6 +56,7 @@ struct ph_section {
 
 struct ph_table {
 	char **cols;
+	bool *detail;		/* per column: left out of the default table */
 	int ncols;
 	struct cell *cells;	/* nrows * ncols; one scratch row with fill */
 	int nrows, rows_cap;
@@ -116,8 +117,6 @@ static inline bool cell_numeric(const struct cell *c)
 /* The cells of row r: stored, or made now by the fill function in the scratch row. */
 const struct cell *doc_table_row(struct ph_table *t, int r);
 const struct cell *doc_matrix_row(struct ph_matrix *m, int r);
-/* An integer's text, as "%lld" writes it; its length. */
-int doc_format_int(char *buf, long long v);
 /*
  * The time line: "time: setup 1.20 s (alloc 0.01, touch 0.50, verify 0.10,
  * chain 0.59, arrays 0.00), warm-up 0.10 s, measure 2.00 s, total 3.41 s".
@@ -127,7 +126,7 @@ void doc_time_line(const struct ph_doc *d, char *buf, size_t size);
 void doc_put_spaces(FILE *f, int n);
 
 /* The renderings, written with the *_unlocked calls (the caller locks f). */
-void doc_render_table(struct ph_doc *d, FILE *f);
+void doc_render_table(struct ph_doc *d, FILE *f, bool verbose);
 void doc_render_csv(struct ph_doc *d, FILE *f);
 void doc_render_json(struct ph_doc *d, FILE *f);
 

@@ -36,9 +36,12 @@ static void render(struct ph_doc *d, enum ph_format fmt, FILE *f)
 	case PH_FMT_JSON:
 		doc_render_json(d, f);
 		break;
+	case PH_FMT_TABLE_VERBOSE:
+		doc_render_table(d, f, true);
+		break;
 	case PH_FMT_TABLE:
 	default:
-		doc_render_table(d, f);
+		doc_render_table(d, f, false);
 		break;
 	}
 	funlockfile(f);

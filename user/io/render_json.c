@@ -177,12 +177,12 @@ static void json_table(FILE *f, struct ph_table *t, int level)
 
 static void json_ids(FILE *f, const int *ids, int n, int level)
 {
-	char num[16];
+	char num[24];
 
 	json_open(f, '[');
 	for (int i = 0; i < n; i++) {
 		json_member(f, level, i, NULL);
-		doc_format_int(num, ids[i]);
+		format_int(num, ids[i]);
 		fputs_unlocked(num, f);
 	}
 	json_close(f, level, n, ']');

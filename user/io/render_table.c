@@ -1,15 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * render_table.c - a document as aligned text: sections as key/value lines, tables
- * with a header, matrices with row and column ids.
+ * render_table.c - a document as aligned text for a person: sections as
+ * key/value lines, tables with a header, matrices with row and column ids.
+ *
+ * The table is read on a terminal, so by default every line fits
+ * PH_TABLE_WIDTH columns: a table leaves out its detail columns (the
+ * statistics behind a figure: its minimum, samples, cycles, the CI's
+ * half-width; table_col_detail() in output.h), then, if it is still too
+ * wide, writes each column name over two lines (split at an underscore),
+ * then wraps its last column when that is prose, and else prints each row
+ * as a block of "column  value" lines.  Sections, notes and the time line
+ * are wrapped at spaces.  The verbose table (PH_FMT_TABLE_VERBOSE, from
+ * --verbose) has every column and each row on one line, for grep and awk;
+ * CSV and JSON always hold every column.
  */
 #include "output_impl.h"
 #include "util.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- table rendering ---- */
+/* The width a line of the default table keeps to: a terminal's. */
+#define PH_TABLE_WIDTH 100
+/* A wrapped last column narrower than this reads worse than a block per row. */
+#define MIN_WRAP_WIDTH 30
 
 void doc_put_spaces(FILE *f, int n)
 {
@@ -20,32 +35,53 @@ void doc_put_spaces(FILE *f, int n)
 }
 
 /*
- * s on lines of at most width columns, broken only after ", " (a part
- * longer than a line stays whole), each line after the first indented by
- * indent.
+ * The length of s's first line of at most width columns, broken at a
+ * space after sep (" " or ","): the whole of s if it fits, else up to the
+ * last break before width; a word longer than a line stays whole.
  */
-static void print_wrapped(FILE *f, const char *s, int width, int indent)
+static size_t line_break(const char *s, size_t len, int width, char sep)
 {
-	int col = 0;
+	size_t cut = 0;
 
-	while (*s) {
-		const char *comma = strstr(s, ", ");
-		size_t w = comma ? (size_t)(comma - s) + 1 : strlen(s);
-
-		if (col && col + 1 + (int)w > width) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-		} else if (col) {
-			fputc(' ', f);
-			col++;
-		}
-		fwrite(s, 1, w, f);
-		col += (int)w;
-		s += w;
-		while (*s == ' ')
-			s++;
+	if (len <= (size_t)width)
+		return len;
+	for (size_t i = 1; i < len; i++) {
+		if (s[i] != ' ' || (sep != ' ' && s[i - 1] != sep))
+			continue;
+		if (i > (size_t)width && cut)
+			break;
+		cut = i;
+		if (i > (size_t)width)
+			break;
 	}
-	fputc('\n', f);
+	return cut ? cut : len;
+}
+
+/*
+ * s (len bytes) on lines of at most width columns from column first, the
+ * lines after the first indented by indent, broken at spaces after sep;
+ * no newline after the last line.
+ */
+static void put_wrapped(FILE *f, const char *s, size_t len, int first, int indent, char sep)
+{
+	int width = PH_TABLE_WIDTH - first;
+
+	while (len) {
+		size_t l = line_break(s, len, width > 1 ? width : 1, sep);
+
+		fwrite_unlocked(s, 1, l, f);
+		s += l;
+		len -= l;
+		while (len && *s == ' ') {
+			s++;
+			len--;
+		}
+		if (len) {
+			putc_unlocked('\n', f);
+			doc_put_spaces(f, indent);
+			width = PH_TABLE_WIDTH - indent;
+		}
+	}
 }
 
 /* What the table prints: "-" for no value, a string's short form if it has one. */
@@ -75,87 +111,288 @@ static void put_cell_padded(FILE *f, const struct cell *c, int w)
 		doc_put_spaces(f, w - l);
 }
 
-static void render_section_table(FILE *f, const struct item *it)
+/* An item's title, then ':', wrapped (but in the verbose table), the lines after the first indented. */
+static void put_title(FILE *f, const char *title, bool verbose)
+{
+	char *t = xasprintf("%s:", title);
+	size_t len = strlen(t);
+
+	if (verbose)
+		fwrite_unlocked(t, 1, len, f);
+	else
+		put_wrapped(f, t, len, 0, 2, ' ');
+	putc_unlocked('\n', f);
+	free(t);
+}
+
+/* A section none of whose keys has a value says nothing: it is left out. */
+static bool section_empty(const struct ph_section *s)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->kv[i].val.kind != CELL_NONE)
+			return false;
+	return true;
+}
+
+static void render_section_table(FILE *f, const struct item *it, bool verbose)
 {
 	int w = 0;
 
-	fprintf(f, "%s:\n", it->title);
+	put_title(f, it->title, verbose);
 	for (int i = 0; i < it->sect.n; i++) {
 		int l = (int)strlen(it->sect.kv[i].key);
 
 		w = l > w ? l : w;
 	}
-	for (int i = 0; i < it->sect.n; i++)
-		fprintf(f, "  %-*s  %s\n", w, it->sect.kv[i].key,
-			cell_text(&it->sect.kv[i].val));
-}
+	for (int i = 0; i < it->sect.n; i++) {
+		const struct cell *v = &it->sect.kv[i].val;
 
-
-/* s, then spaces up to width w; right-aligned for a negative w. */
-static void put_padded(FILE *f, const char *s, int w)
-{
-	size_t l = strlen(s);
-
-	if (w < 0)
-		doc_put_spaces(f, -w - (int)l);
-	fwrite_unlocked(s, 1, l, f);
-	if (w > 0)
-		doc_put_spaces(f, w - (int)l);
-}
-
-static void render_table_table(FILE *f, struct item *it)
-{
-	struct ph_table *t = &it->table;
-	int *w = xcalloc(t->ncols ? t->ncols : 1, sizeof(int));
-	bool *right = xcalloc(t->ncols ? t->ncols : 1, sizeof(bool));
-
-	/* Widths first: a generated table makes its rows twice. */
-	for (int c = 0; c < t->ncols; c++) {
-		w[c] = (int)strlen(t->cols[c]);
-		right[c] = true;
+		fprintf(f, "  %-*s  ", w, it->sect.kv[i].key);
+		if (verbose)
+			fputs(cell_text(v), f);
+		else
+			put_wrapped(f, cell_text(v), (size_t)cell_width(v), w + 4, w + 4, ' ');
+		putc_unlocked('\n', f);
 	}
+}
+
+/*
+ * A column name over several header lines of at most w columns: its parts
+ * between underscores, as many on a line as fit (the underscore at a break
+ * is left out).  The number of lines, or INT_MAX if a part is wider than w;
+ * with idx >= 0, *start and *len say where line idx is in name.
+ */
+static int name_lines(const char *name, int w, int idx, size_t *start, size_t *len)
+{
+	size_t n = strlen(name), from = 0;
+	int lines = 0;
+
+	while (from < n) {
+		size_t p = from, fit = 0;
+		bool any = false;
+
+		/* As many whole parts from from as fit in w. */
+		for (;;) {
+			size_t q = p;
+
+			while (q < n && name[q] != '_')
+				q++;
+			if ((int)(q - from) > w)
+				break;
+			fit = q;
+			any = true;
+			if (q == n)
+				break;
+			p = q + 1;
+		}
+		if (!any)
+			return INT_MAX;
+		if (lines == idx) {
+			*start = from;
+			*len = fit - from;
+		}
+		lines++;
+		from = fit < n ? fit + 1 : n;
+	}
+	return lines;
+}
+
+/* The narrowest width at which name takes at most maxlines header lines. */
+static int name_width(const char *name, int maxlines)
+{
+	int n = (int)strlen(name);
+
+	for (int w = 1; w < n; w++)
+		if (name_lines(name, w, -1, NULL, NULL) <= maxlines)
+			return w;
+	return n;
+}
+
+/* How one table is laid out. */
+struct layout {
+	int n;			/* columns shown */
+	int *col;		/* their indexes */
+	int *w;			/* their widths */
+	int *cellw;		/* their widest cell */
+	bool *right;		/* right-aligned: every value numeric */
+	int hlines;		/* header lines: 1, or names over 2 or 3 lines */
+	int wrap;		/* the last column wrapped at this width; 0: not */
+	bool records;		/* each row a block of "column  value" lines */
+};
+
+/* A line's width: two spaces before each column. */
+static int layout_width(const struct layout *l)
+{
+	int sum = 0;
+
+	for (int k = 0; k < l->n; k++)
+		sum += 2 + l->w[k];
+	return sum;
+}
+
+static void layout_free(struct layout *l)
+{
+	free(l->col);
+	free(l->w);
+	free(l->cellw);
+	free(l->right);
+}
+
+static void plan_layout(struct ph_table *t, struct layout *l, bool verbose)
+{
+	int n = t->ncols ? t->ncols : 1, last;
+
+	memset(l, 0, sizeof(*l));
+	l->hlines = 1;
+	l->col = xcalloc(n, sizeof(int));
+	l->w = xcalloc(n, sizeof(int));
+	l->cellw = xcalloc(n, sizeof(int));
+	l->right = xcalloc(n, sizeof(bool));
+	for (int c = 0; c < t->ncols; c++)
+		if (verbose || !t->detail[c])
+			l->col[l->n++] = c;
+	if (!l->n)			/* nothing but detail: show it all */
+		for (int c = 0; c < t->ncols; c++)
+			l->col[l->n++] = c;
+	for (int k = 0; k < l->n; k++)
+		l->right[k] = true;
+	/* Widths first: a generated table makes its rows twice. */
 	for (int r = 0; r < t->nrows; r++) {
 		const struct cell *row = doc_table_row(t, r);
 
-		for (int c = 0; c < t->ncols; c++) {
-			int l = cell_width(&row[c]);
+		for (int k = 0; k < l->n; k++) {
+			const struct cell *c = &row[l->col[k]];
+			int cw = cell_width(c);
 
-			w[c] = l > w[c] ? l : w[c];
-			if (row[c].kind != CELL_NONE && !cell_numeric(&row[c]))
-				right[c] = false;
+			l->cellw[k] = cw > l->cellw[k] ? cw : l->cellw[k];
+			if (c->kind != CELL_NONE && !cell_numeric(c))
+				l->right[k] = false;
 		}
 	}
-	fprintf(f, "%s:\n", it->title);
-	if (!t->nrows) {
-		fprintf(f, "  (none)\n");
-		goto out;
-	}
-	/* Nothing follows the last column: a left-aligned one is not padded. */
-	if (t->ncols && !right[t->ncols - 1])
-		w[t->ncols - 1] = 0;
-	putc_unlocked(' ', f);
-	for (int c = 0; c < t->ncols; c++) {
-		putc_unlocked(' ', f);
-		put_padded(f, t->cols[c], right[c] ? -w[c] : w[c]);
-		if (c + 1 < t->ncols)
-			putc_unlocked(' ', f);
-	}
-	putc_unlocked('\n', f);
-	for (int r = 0; r < t->nrows; r++) {
-		const struct cell *row = doc_table_row(t, r);
+	for (int k = 0; k < l->n; k++) {
+		int hw = (int)strlen(t->cols[l->col[k]]);
 
-		putc_unlocked(' ', f);
-		for (int c = 0; c < t->ncols; c++) {
-			putc_unlocked(' ', f);
-			put_cell_padded(f, &row[c], right[c] ? -w[c] : w[c]);
-			if (c + 1 < t->ncols)
-				putc_unlocked(' ', f);
+		l->w[k] = hw > l->cellw[k] ? hw : l->cellw[k];
+	}
+	if (verbose || layout_width(l) <= PH_TABLE_WIDTH)
+		return;
+	/* Too wide: names wider than their values over two lines, then three. */
+	for (int most = 2; most <= 3; most++) {
+		l->hlines = 1;
+		for (int k = 0; k < l->n; k++) {
+			const char *name = t->cols[l->col[k]];
+			int hw = name_width(name, most), nl;
+
+			l->w[k] = hw > l->cellw[k] ? hw : l->cellw[k];
+			nl = name_lines(name, l->w[k], -1, NULL, NULL);
+			l->hlines = nl > l->hlines ? nl : l->hlines;
+		}
+		if (layout_width(l) <= PH_TABLE_WIDTH)
+			return;
+	}
+	/* Still too wide: wrap the last column where it is prose with room, else a block per row. */
+	last = l->n - 1;
+	if (!l->right[last] && PH_TABLE_WIDTH - (layout_width(l) - l->w[last]) >= MIN_WRAP_WIDTH) {
+		l->wrap = PH_TABLE_WIDTH - (layout_width(l) - l->w[last]);
+		l->w[last] = l->wrap;
+		return;
+	}
+	l->records = true;
+}
+
+/* The header: each name over l->hlines lines at its column's width, its last part on the last line. */
+static void put_header(FILE *f, const struct ph_table *t, const struct layout *l)
+{
+	for (int line = 0; line < l->hlines; line++) {
+		int pending = 0;	/* spaces not yet written: none at a line's end */
+
+		for (int k = 0; k < l->n; k++) {
+			const char *name = t->cols[l->col[k]];
+			int nl = l->hlines == 1 ? 1 : name_lines(name, l->w[k], -1, NULL, NULL);
+			int idx = line - (l->hlines - nl);
+			size_t from = 0, len = strlen(name);
+
+			pending += 2;
+			if (idx < 0) {
+				pending += l->w[k];
+				continue;
+			}
+			if (l->hlines > 1)
+				name_lines(name, l->w[k], idx, &from, &len);
+			if (l->right[k])
+				pending += l->w[k] - (int)len;
+			doc_put_spaces(f, pending);
+			fwrite_unlocked(name + from, 1, len, f);
+			pending = l->right[k] ? 0 : l->w[k] - (int)len;
 		}
 		putc_unlocked('\n', f);
 	}
-out:
-	free(w);
-	free(right);
+}
+
+static void put_row(FILE *f, const struct cell *row, const struct layout *l)
+{
+	int at = 0;
+
+	for (int k = 0; k < l->n; k++) {
+		const struct cell *c = &row[l->col[k]];
+		int w = l->right[k] ? -l->w[k] : l->w[k];
+
+		doc_put_spaces(f, 2);
+		at += 2;
+		if (k + 1 == l->n && l->wrap) {
+			put_wrapped(f, cell_text(c), (size_t)cell_width(c), at, at, ' ');
+			break;
+		}
+		put_cell_padded(f, c, k + 1 == l->n && w > 0 ? 0 : w);
+		at += l->w[k];
+	}
+	putc_unlocked('\n', f);
+}
+
+/* Each row a block of "  column  value" lines, the value wrapped, a blank line between rows. */
+static void put_records(FILE *f, struct ph_table *t, const struct layout *l)
+{
+	int kw = 0;
+
+	for (int k = 0; k < l->n; k++) {
+		int hw = (int)strlen(t->cols[l->col[k]]);
+
+		kw = hw > kw ? hw : kw;
+	}
+	for (int r = 0; r < t->nrows; r++) {
+		const struct cell *row = doc_table_row(t, r);
+
+		if (r)
+			putc_unlocked('\n', f);
+		for (int k = 0; k < l->n; k++) {
+			const struct cell *c = &row[l->col[k]];
+
+			fprintf(f, "  %-*s  ", kw, t->cols[l->col[k]]);
+			put_wrapped(f, cell_text(c), (size_t)cell_width(c), kw + 4, kw + 4, ' ');
+			putc_unlocked('\n', f);
+		}
+	}
+}
+
+static void render_table_table(FILE *f, struct item *it, bool verbose)
+{
+	struct ph_table *t = &it->table;
+	struct layout l;
+
+	put_title(f, it->title, verbose);
+	if (!t->nrows) {
+		fprintf(f, "  (none)\n");
+		return;
+	}
+	plan_layout(t, &l, verbose);
+	if (l.records) {
+		put_records(f, t, &l);
+	} else {
+		put_header(f, t, &l);
+		for (int r = 0; r < t->nrows; r++)
+			put_row(f, doc_table_row(t, r), &l);
+	}
+	layout_free(&l);
 }
 
 /*
@@ -163,7 +400,7 @@ out:
  * value right-aligned in 3 columns after one space.  Wider values widen
  * every column alike.
  */
-static void render_matrix_table(FILE *f, struct item *it)
+static void render_matrix_table(FILE *f, struct item *it, bool verbose)
 {
 	struct ph_matrix *m = &it->matrix;
 	int w = 3;
@@ -183,7 +420,8 @@ static void render_matrix_table(FILE *f, struct item *it)
 
 		w = l > w ? l : w;
 	}
-	fprintf(f, "%s:\nnode", it->title);
+	put_title(f, it->title, verbose);
+	fputs("node", f);
 	for (int c = 0; c < m->ncols; c++)
 		fprintf(f, " %*d", w, m->col_ids[c]);
 	putc_unlocked('\n', f);
@@ -199,33 +437,55 @@ static void render_matrix_table(FILE *f, struct item *it)
 	}
 }
 
-void doc_render_table(struct ph_doc *d, FILE *f)
+/* The time line says something only where the run spent time measuring or setting up. */
+static bool time_says_something(const struct ph_doc *d)
 {
+	double sum = d->setup_s;
+
+	for (int i = 0; i < PH_PHASE_COUNT; i++)
+		sum += d->phase_s[i];
+	return sum >= 0.005;
+}
+
+void doc_render_table(struct ph_doc *d, FILE *f, bool verbose)
+{
+	bool any = false, time_line = d->have_time && time_says_something(d);
+
 	for (int i = 0; i < d->nitems; i++) {
 		struct item *it = d->items[i];
 
-		if (i)
+		if (it->kind == ITEM_SECTION && section_empty(&it->sect))
+			continue;
+		if (any)
 			fprintf(f, "\n");
+		any = true;
 		switch (it->kind) {
 		case ITEM_SECTION:
-			render_section_table(f, it);
+			render_section_table(f, it, verbose);
 			break;
 		case ITEM_TABLE:
-			render_table_table(f, it);
+			render_table_table(f, it, verbose);
 			break;
 		case ITEM_MATRIX:
-			render_matrix_table(f, it);
+			render_matrix_table(f, it, verbose);
 			break;
 		}
 	}
-	if ((d->nnotes || d->have_time) && d->nitems)
+	if ((d->nnotes || time_line) && any)
 		fprintf(f, "\n");
-	for (int i = 0; i < d->nnotes; i++)
-		fprintf(f, "note: %s\n", d->notes[i]);
-	if (d->have_time) {
+	for (int i = 0; i < d->nnotes; i++) {
+		fputs("note: ", f);
+		if (verbose)
+			fputs(d->notes[i], f);
+		else
+			put_wrapped(f, d->notes[i], strlen(d->notes[i]), 6, 6, ' ');
+		putc_unlocked('\n', f);
+	}
+	if (time_line) {
 		char line[256];
 
 		doc_time_line(d, line, sizeof(line));
-		print_wrapped(f, line, 80, 6);
+		put_wrapped(f, line, strlen(line), 0, 6, ',');
+		putc_unlocked('\n', f);
 	}
 }

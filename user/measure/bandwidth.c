@@ -415,6 +415,13 @@ static const char *const bw_cols[] = {
 	"bw_GBps", "bw_best_GBps", "ci_lo_GBps", "ci_hi_GBps", "ci_pct", "ci_met", "samples",
 	"bw_wa_GBps", "valid",
 };
+/*
+ * The statistics behind the figure, and the figure with write-allocate
+ * reads counted: in the verbose table, CSV and JSON (output.h).
+ */
+static const bool bw_detail[ARRAY_SIZE(bw_cols)] = {
+	false, true, false, false, true, true, true, true, false,
+};
 
 void bandwidth_add_cols(struct ph_table *t, const char *prefix)
 {
@@ -423,6 +430,8 @@ void bandwidth_add_cols(struct ph_table *t, const char *prefix)
 	for (size_t i = 0; i < ARRAY_SIZE(bw_cols); i++) {
 		snprintf(col, sizeof(col), "%s%s", prefix, bw_cols[i]);
 		table_add_col(t, col);
+		if (bw_detail[i])
+			table_col_detail(t, col);
 	}
 }
 

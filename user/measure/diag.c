@@ -501,6 +501,13 @@ static void figures_table(const struct ph_diag *d, struct ph_doc *doc)
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
+	/*
+	 * The default table: each figure, its CI, its page size, whether it
+	 * was verified and taken on a busy host; the tolerance (findings
+	 * apply it), the statistics and how the host was loaded are detail.
+	 */
+	table_detail(t, "kind lower upper samples threads cpus size_KiB method ci_met repeats rep_lo "
+		     "rep_hi other_cpus steal_pct psi_cpu_pct psi_mem_pct");
 	for (int i = 0; i < d->set.nfigs; i++) {
 		const struct ph_hfig *f = &d->set.figs[i];
 		const struct ph_diag_item *it = item_of(d, f);
@@ -556,6 +563,8 @@ static void findings_table(const struct ph_hfindings *f, struct ph_doc *doc)
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
+	/* why says the reference and the limit in words. */
+	table_detail(t, "mem_node ref lower upper limit_lo limit_hi");
 	for (int i = 0; i < f->n; i++) {
 		const struct ph_hfinding *x = &f->v[i];
 		int r = table_add_row(t);

@@ -151,15 +151,20 @@ static void turns_table(const struct ph_goaround *g, struct ph_session *s, struc
 {
 	struct ph_table *t = doc_add_table(doc, "goaround",
 					   "every thread at once on the block of thread (t + turn) mod T");
+	static const char *const head[] = { "turn", "kernel", "isa" };
 	static const char *const cols[] = {
-		"turn", "kernel", "isa", "bw_GBps", "ci_lo_GBps", "ci_hi_GBps", "ci_met",
-		"samples", "bw_per_thread_GBps", "remote_threads", "remote_share", "mean_hops",
-		"mean_distance", "size_per_thread_KiB", "valid",
+		"bw_per_thread_GBps", "remote_threads", "remote_share", "mean_hops",
+		"mean_distance", "size_per_thread_KiB",
 	};
 
+	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
+		table_add_col(t, head[i]);
+	bandwidth_add_cols(t, "");
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
 	session_add_common_cols(t);
+	/* The same in every row and said in the run's sections, or remote_threads over threads. */
+	table_detail(t, "kernel isa size_per_thread_KiB size_KiB threads remote_share");
 	for (int i = 0; i < g->nrows; i++) {
 		const struct ph_goaround_row *r = &g->rows[i];
 		const struct ph_stats *st = &r->bw.res.st;
@@ -168,18 +173,13 @@ static void turns_table(const struct ph_goaround *g, struct ph_session *s, struc
 		table_int(t, row, "turn", r->shape.turn);
 		table_str(t, row, "kernel", g->k->name);
 		table_str(t, row, "isa", isa);
-		table_num(t, row, "bw_GBps", st->median, "%.2f");
-		table_num(t, row, "ci_lo_GBps", st->ci_lo, "%.2f");
-		table_num(t, row, "ci_hi_GBps", st->ci_hi, "%.2f");
-		table_bool(t, row, "ci_met", r->bw.res.ci_met);
-		table_int(t, row, "samples", (long long)r->bw.res.n);
+		bandwidth_fill(t, row, "", &r->bw);
 		table_num(t, row, "bw_per_thread_GBps", st->median / g->nthreads, "%.2f");
 		table_int(t, row, "remote_threads", r->shape.remote);
 		table_num(t, row, "remote_share", r->shape.remote_share, "%.3f");
 		table_num(t, row, "mean_hops", r->shape.mean_hops, "%.3f");
 		table_num(t, row, "mean_distance", r->shape.mean_distance, "%.2f");
 		table_int(t, row, "size_per_thread_KiB", (long long)(g->size_per_thread / KiB));
-		table_bool(t, row, "valid", r->bw.bad == 0);
 		session_fill_common(s, t, row);
 	}
 }
@@ -195,6 +195,7 @@ static void threads_table(const struct ph_goaround *g, struct ph_session *s, str
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
+	table_col_detail(t, "samples");
 	for (int i = 0; i < g->nrows; i++)
 		for (int j = 0; j < g->rows[i].bw.nthr; j++) {
 			const struct ph_goaround_row *r = &g->rows[i];

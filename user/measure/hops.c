@@ -145,6 +145,7 @@ struct ph_doc *hops_doc(const struct ph_hops *h, struct ph_session *s)
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
+	table_detail(t, "ci_met samples");
 	for (int i = 0; i < h->nrows; i++) {
 		const struct ph_hops_row *r = &h->rows[i];
 		int row = table_add_row(t);

@@ -334,6 +334,10 @@ void latency_free(struct ph_latency *l)
 static const char *const lat_cols[] = {
 	"lat_ns", "lat_min_ns", "ci_lo_ns", "ci_hi_ns", "ci_pct", "ci_met", "samples", "tsc_cycles",
 };
+/* The statistics behind the figure: in the verbose table, CSV and JSON (output.h). */
+static const bool lat_detail[ARRAY_SIZE(lat_cols)] = {
+	false, true, false, false, true, true, true, true,
+};
 
 void latency_add_cols(struct ph_table *t, const char *prefix)
 {
@@ -342,6 +346,8 @@ void latency_add_cols(struct ph_table *t, const char *prefix)
 	for (size_t i = 0; i < ARRAY_SIZE(lat_cols); i++) {
 		snprintf(col, sizeof(col), "%s%s", prefix, lat_cols[i]);
 		table_add_col(t, col);
+		if (lat_detail[i])
+			table_col_detail(t, col);
 	}
 }
 

@@ -285,6 +285,8 @@ struct ph_doc *loaded_doc(const struct ph_loaded *ld, struct ph_session *s)
 	table_add_col(t, "loader_cpus");
 	table_add_col(t, "loader_node");
 	table_add_col(t, "verified");
+	/* Derived from bw_GBps and the loaders, or how long the loaders ran. */
+	table_detail(t, "bw_per_loader_GBps loaders_s");
 	for (int p = 0; p < ld->npts; p++) {
 		const struct ph_loadpoint *pt = &ld->pts[p];
 		int r = table_add_row(t);

@@ -396,6 +396,8 @@ struct ph_doc *locks_doc(const struct ph_locks *l, struct ph_session *s)
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
+	/* The statistics and the two figures the overhead is the difference of. */
+	table_detail(t, "ci_pct ci_met samples with_lock_ns without_lock_ns delay acquisitions");
 	for (int i = 0; i < l->nfigs; i++) {
 		const struct ph_lockfig *f = &l->figs[i];
 		char cpus[256] = "";
@@ -422,7 +424,8 @@ struct ph_doc *locks_doc(const struct ph_locks *l, struct ph_session *s)
 		table_bool(t, r, "verified", s->all_verified);
 		table_bool(t, r, "resolved", locks_resolved(&f->over.st));
 		if (!locks_resolved(&f->over.st)) {
-			table_str(t, r, "note", LOCKS_BELOW_REF);
+			/* resolved says "no" beside it. */
+			table_str_brief(t, r, "note", LOCKS_BELOW_REF, "below the reference");
 			unresolved++;
 		}
 	}

@@ -213,8 +213,9 @@ static void effect_rows(struct ph_table *t, const struct effect *e, const char *
 		table_num(t, r, "cost_ns", e->y[i], "%.2f");
 		table_num(t, r, "cost_hw_ns", e->noise[i], "%.2f");
 		table_bool(t, r, "ci_met", a->ci_met && b->ci_met);
+		/* The table says "same" or "differ"; CSV and JSON say why. */
 		if (frames)
-			table_str(t, r, "frames", frames);
+			table_str_brief(t, r, "frames", frames, strncmp(frames, "same", 4) ? "differ" : "same");
 	}
 }
 
@@ -257,6 +258,7 @@ static void effect_tables(struct ph_doc *doc, const struct effect *e, int n, con
 		table_add_col(t, "cost_ns");
 		table_add_col(t, "cost_hw_ns");
 		table_add_col(t, "ci_met");
+		table_col_detail(t, "ci_met");
 	}
 	table_add_col(tr, "frames");
 	if (pg->frames.checked)
@@ -430,8 +432,10 @@ static void points_table(const struct ph_pages *pg, struct ph_session *s, struct
 
 			snprintf(col, sizeof(col), "rnd_%s", pmu_role_col(c));
 			table_add_col(t, col);
+			table_col_detail(t, col);
 			snprintf(col, sizeof(col), "tlb_%s", pmu_role_col(c));
 			table_add_col(t, col);
+			table_col_detail(t, col);
 		}
 	bandwidth_add_cols(t, "read_");
 	table_add_col(t, "backend");
@@ -440,6 +444,13 @@ static void points_table(const struct ph_pages *pg, struct ph_session *s, struct
 	table_add_col(t, "clock");
 	table_add_col(t, "verified");
 	table_add_col(t, "frames");
+	/*
+	 * The default table: each figure with its CI.  The difference of two
+	 * of them (the locality table has it with its CI), what is the same
+	 * in every row (said in the sweep's section), and the counters are
+	 * detail.
+	 */
+	table_detail(t, "rnd_minus_tlb_ns read_valid backend node cpu clock frames");
 	for (int k = 0; k < pg->reached; k++) {
 		const struct pages_sweep *sw = &pg->sw[k];
 		struct sweep_point pts[PAGES_MAX_POINTS];
@@ -542,10 +553,14 @@ static void ratios_table(const struct ph_pages *pg, struct ph_doc *doc)
 				ratio_cells(t, r, "read_bw", &l->bw.res, &p->bw.res);
 				ratio_ci_medians(p->rnd.samples, p->rnd.n, l->rnd.samples, l->rnd.n, RATIO_CI_SEED,
 						 RATIO_CI_RESAMPLES, &c);
-				table_str(t, r, "lat_random_shown",
+				/* The table's short form: "faster", "slower", "no effect", "no CI". */
+				table_str_brief(t, r, "lat_random_shown",
 					  ratio_ci_shown(&c) == RATIO_ABOVE ? "large pages faster" :
 					  ratio_ci_shown(&c) == RATIO_BELOW ? "large pages slower" :
-					  ratio_shown_name(ratio_ci_shown(&c)));
+					  ratio_shown_name(ratio_ci_shown(&c)),
+					  ratio_ci_shown(&c) == RATIO_ABOVE ? "faster" :
+					  ratio_ci_shown(&c) == RATIO_BELOW ? "slower" :
+					  ratio_ci_shown(&c) == RATIO_NO_EFFECT ? "no effect" : "no CI");
 			}
 	}
 }

@@ -186,6 +186,12 @@ int pfstudy_measure(struct ph_pfstudy *st, struct ph_session *s)
 	return restore(st, s, rc);
 }
 
+/* A prefetcher state; the table says "as found" without why (the notes say it). */
+static void put_state(struct ph_table *t, int row, const char *off)
+{
+	table_str_brief(t, row, "prefetchers_off", off, strncmp(off, "as found", 8) ? off : "as found");
+}
+
 static void latency_table(const struct ph_pfstudy *st, struct ph_session *s, struct ph_doc *doc)
 {
 	struct ph_table *t = doc_add_table(doc, "latency", "latency per access pattern");
@@ -199,7 +205,7 @@ static void latency_table(const struct ph_pfstudy *st, struct ph_session *s, str
 		int row = table_add_row(t);
 		char name[64];
 
-		table_str(t, row, "prefetchers_off", st->states[l->state].off);
+		put_state(t, row, st->states[l->state].off);
 		table_str(t, row, "pattern", chase_spec_name(&st->plan.specs[l->spec], name, sizeof(name)));
 		latency_fill(t, row, "", &l->lat.user, s->clk.tsc_hz);
 		session_fill_common(s, t, row);
@@ -219,7 +225,7 @@ static void bandwidth_table(const struct ph_pfstudy *st, struct ph_session *s, s
 		const struct pfstudy_bw *b = &st->bw[i];
 		int row = table_add_row(t);
 
-		table_str(t, row, "prefetchers_off", st->states[b->state].off);
+		put_state(t, row, st->states[b->state].off);
 		table_str(t, row, "kernel", b->k->name);
 		table_str(t, row, "isa", isa_name(b->k->isa));
 		bandwidth_fill(t, row, "", &b->bw);
@@ -262,7 +268,7 @@ static void ratio_row(struct ph_table *t, const char *state, const char *name, c
 	if (!isfinite(r->value))
 		return;
 	row = table_add_row(t);
-	table_str(t, row, "prefetchers_off", state);
+	put_state(t, row, state);
 	table_str(t, row, "ratio", name);
 	table_str(t, row, "a", a);
 	table_str(t, row, "b", b);
@@ -271,8 +277,8 @@ static void ratio_row(struct ph_table *t, const char *state, const char *name, c
 		table_num(t, row, "ci_lo", r->lo, "%.3f");
 		table_num(t, row, "ci_hi", r->hi, "%.3f");
 	}
-	table_str(t, row, "shown", sh == RATIO_ABOVE ? above : sh == RATIO_BELOW ? below :
-		  ratio_shown_name(sh));
+	table_str_brief(t, row, "shown", sh == RATIO_ABOVE ? above : sh == RATIO_BELOW ? below :
+			ratio_shown_name(sh), sh == RATIO_NO_CI ? "no CI" : NULL);
 }
 
 /*
@@ -291,6 +297,8 @@ static void ratios_table(const struct ph_pfstudy *st, struct ph_doc *doc)
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
+	/* What each ratio divides: the study's section says it in words. */
+	table_detail(t, "a b");
 	snprintf(plain, sizeof(plain), "%s/%s", st->plain->name, isa_name(st->plain->isa));
 	snprintf(swpf, sizeof(swpf), "%s/%s", st->swpf->name, isa_name(st->swpf->isa));
 	for (int k = 0; k < st->nstates; k++) {

@@ -150,15 +150,20 @@ int scale_measure(struct ph_scale *sc, struct ph_session *s)
 static void scale_table(const struct ph_scale *sc, struct ph_doc *doc, const char *isa)
 {
 	struct ph_table *t = doc_add_table(doc, "scale", "bandwidth against threads");
+	static const char *const head[] = { "threads", "placement", "kernel", "isa" };
 	static const char *const cols[] = {
-		"threads", "placement", "kernel", "isa", "bw_GBps", "ci_lo_GBps", "ci_hi_GBps",
-		"ci_met", "samples", "bw_per_thread_GBps", "efficiency_pct", "knee", "cpus",
-		"cores", "shared_cores", "packages", "cpu_nodes", "node", "page_size", "backend",
-		"size_per_thread_KiB", "valid", "verified",
+		"bw_per_thread_GBps", "efficiency_pct", "knee", "cpus", "cores", "shared_cores",
+		"packages", "cpu_nodes", "node", "page_size", "backend", "size_per_thread_KiB",
+		"verified",
 	};
 
+	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
+		table_add_col(t, head[i]);
+	bandwidth_add_cols(t, "");
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
+	/* The same in every row and said in the scaling section, or what the cpus column says. */
+	table_detail(t, "placement kernel isa backend size_per_thread_KiB cores shared_cores packages cpu_nodes");
 	for (int i = 0; i < sc->nrows; i++) {
 		const struct ph_scale_row *r = &sc->rows[i];
 		const struct ph_stats *st = &r->bw.res.st;
@@ -173,11 +178,7 @@ static void scale_table(const struct ph_scale *sc, struct ph_doc *doc, const cha
 		table_str(t, row, "placement", place_name(sc->place));
 		table_str(t, row, "kernel", sc->k->name);
 		table_str(t, row, "isa", isa);
-		table_num(t, row, "bw_GBps", st->median, "%.2f");
-		table_num(t, row, "ci_lo_GBps", st->ci_lo, "%.2f");
-		table_num(t, row, "ci_hi_GBps", st->ci_hi, "%.2f");
-		table_bool(t, row, "ci_met", r->bw.res.ci_met);
-		table_int(t, row, "samples", (long long)r->bw.res.n);
+		bandwidth_fill(t, row, "", &r->bw);
 		table_num(t, row, "bw_per_thread_GBps", st->median / r->threads, "%.2f");
 		table_num(t, row, "efficiency_pct", eff * 100, "%.1f");
 		table_bool(t, row, "knee", i == sc->knee);
@@ -190,7 +191,6 @@ static void scale_table(const struct ph_scale *sc, struct ph_doc *doc, const cha
 		table_str(t, row, "page_size", r->psize[0] ? r->psize : NULL);
 		table_str(t, row, "backend", r->backend);
 		table_int(t, row, "size_per_thread_KiB", (long long)(sc->size_per_thread / KiB));
-		table_bool(t, row, "valid", r->bw.bad == 0);
 		table_bool(t, row, "verified", r->verified);
 	}
 }
@@ -203,6 +203,7 @@ static void threads_table(const struct ph_scale *sc, struct ph_doc *doc)
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
+	table_col_detail(t, "samples");
 	for (int i = 0; i < sc->nrows; i++)
 		for (int j = 0; j < sc->rows[i].bw.nthr; j++) {
 			const struct ph_scale_row *r = &sc->rows[i];

@@ -293,6 +293,8 @@ void session_add_common_cols(struct ph_table *t)
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
+	/* The same in every row and said in the run's section: the verbose table has them. */
+	table_detail(t, "backend clock");
 }
 
 /* "a,b,c" of the ids i < n with set[i]. */

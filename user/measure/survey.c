@@ -59,8 +59,14 @@ void survey_plan(struct ph_survey *v, struct ph_session *s)
 	table_add_col(v->t, "ci_lo");
 	table_add_col(v->t, "ci_hi");
 	table_add_col(v->t, "samples");
-	table_add_col(v->t, "how");
 	session_add_common_cols(v->t);
+	/*
+	 * The default table: each figure with its CI, its node, whether the
+	 * memory was verified and how it was measured, last, where a long
+	 * line wraps; the rest the figure's name and "how" say.
+	 */
+	table_add_col(v->t, "how");
+	table_detail(v->t, "samples page_size cpus threads size_KiB");
 }
 
 /* A row: the figure, its median and interval, how it was had, and the memory. */
