@@ -5,6 +5,7 @@
  * that "pagehop check --baseline" judges against.  The study is diag.c's.
  */
 #include "commands.h"
+#include "study.h"
 #include "diag.h"
 #include "common_opts.h"
 #include "session.h"
@@ -123,7 +124,7 @@ int cmd_baseline(int argc, char *argv[])
 		ph_err("--save: %s: %s", a.save, why);
 		rc = PH_EXIT_FAIL;
 	}
-	rc = session_render(s, doc, rc ? rc : d.nskipped ? PH_EXIT_FAIL : 0);
+	rc = study_render(s, doc, rc ? rc : d.nskipped ? PH_EXIT_FAIL : 0);
 out:
 	doc_free(doc);
 	diag_free(&d);

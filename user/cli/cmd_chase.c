@@ -6,6 +6,7 @@
  */
 #include "chase.h"
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "latency.h"
 #include "session.h"
@@ -157,7 +158,7 @@ int cmd_chase(int argc, char *argv[])
 		goto out;
 	rc = latency_study_measure(st, s);
 	doc = latency_study_doc(st, s);
-	rc = session_render(s, doc, rc);
+	rc = study_render(s, doc, rc);
 out:
 	doc_free(doc);
 	latency_study_free(st);

@@ -6,6 +6,7 @@
  */
 #include "bandwidth.h"
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "goaround.h"
 #include "session.h"
@@ -150,7 +151,7 @@ int cmd_goaround(int argc, char *argv[])
 		goto out;
 	}
 	doc = goaround_doc(&a.g, s, plan.isa_auto ? plan.why[0] : "forced (--isa)");
-	rc = session_render(s, doc, rc);
+	rc = study_render(s, doc, rc);
 out:
 	doc_free(doc);
 	goaround_free(&a.g);

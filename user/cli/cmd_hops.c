@@ -5,6 +5,7 @@
  * The study is hops.c's.
  */
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "hops.h"
 #include "session.h"
@@ -160,7 +161,7 @@ int cmd_hops(int argc, char *argv[])
 		goto out;
 	}
 	doc = hops_doc(&a.h, s);
-	rc = session_render(s, doc, rc);
+	rc = study_render(s, doc, rc);
 out:
 	doc_free(doc);
 	hops_free(&a.h);

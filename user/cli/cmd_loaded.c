@@ -5,6 +5,7 @@
  * to saturation.  The study is loaded.c's.
  */
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "homed.h"
 #include "loaded.h"
@@ -184,7 +185,7 @@ int cmd_loaded(int argc, char *argv[])
 		goto out;
 	}
 	doc = loaded_doc(ld, s);
-	rc = session_render(s, doc, rc);
+	rc = study_render(s, doc, rc);
 out:
 	doc_free(doc);
 	loaded_free(ld, s);

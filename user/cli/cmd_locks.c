@@ -5,6 +5,7 @@
  * lock on a verified page of the node asked.  The study is locks.c's.
  */
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "locks.h"
 #include "util.h"
@@ -143,7 +144,7 @@ int cmd_locks(int argc, char *argv[])
 		goto out;
 	}
 	doc = locks_doc(l, s);
-	rc = session_render(s, doc, rc);
+	rc = study_render(s, doc, rc);
 out:
 	doc_free(doc);
 	locks_free(l, s);

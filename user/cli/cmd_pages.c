@@ -6,6 +6,7 @@
  */
 #include "chase.h"
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "pages.h"
 #include "session.h"
@@ -245,7 +246,7 @@ static int pages_files(struct pages_args *a, struct ph_doc *doc, int rc)
 	char why[512];
 
 	/* First, so that the saved document says where the plot went. */
-	session_plot(&a->s, doc, &rc);
+	study_plot(&a->s, doc, &rc);
 	if (a->save && doc_save_json(doc, a->save, why, sizeof(why))) {
 		ph_err("--save %s: %s", a->save, why);
 		rc = rc ? rc : PH_EXIT_FAIL;
@@ -280,7 +281,7 @@ int cmd_pages(int argc, char *argv[])
 		goto out;
 	doc = pages_doc(pg, s);
 	rc = pages_files(&a, doc, rc);
-	rc = session_render(s, doc, rc);
+	rc = study_render(s, doc, rc);
 out:
 	doc_free(doc);
 	pages_free(pg);

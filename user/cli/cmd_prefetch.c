@@ -5,6 +5,7 @@
  * (pfstudy.c).
  */
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "latency.h"
 #include "pfstudy.h"
@@ -170,7 +171,7 @@ int cmd_prefetch(int argc, char *argv[])
 	if (!session_still_verified(s) && !rc)
 		rc = PH_EXIT_FAIL;
 	session_buffers_table(s, doc);
-	rc = session_render(s, doc, rc);
+	rc = study_render(s, doc, rc);
 out:
 	doc_free(doc);
 	pfstudy_free(st);

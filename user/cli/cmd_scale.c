@@ -6,6 +6,7 @@
  */
 #include "bandwidth.h"
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "scale.h"
 #include "session.h"
@@ -162,7 +163,7 @@ int cmd_scale(int argc, char *argv[])
 		goto out;
 	}
 	doc = scale_doc(&a.sc, s, plan.isa_auto ? plan.why[0] : "forced (--isa)");
-	rc = session_render(s, doc, rc);
+	rc = study_render(s, doc, rc);
 out:
 	doc_free(doc);
 	scale_free(&a.sc);

@@ -6,6 +6,7 @@
  */
 #include "bandwidth.h"
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "session.h"
 #include "stream.h"
@@ -176,7 +177,7 @@ int cmd_stream(int argc, char *argv[])
 		goto out;
 	rc = bandwidth_study_measure(&st, s);
 	doc = bandwidth_study_doc(&st, s);
-	rc = session_render(s, doc, rc);
+	rc = study_render(s, doc, rc);
 out:
 	doc_free(doc);
 	bandwidth_study_free(&st);

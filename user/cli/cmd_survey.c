@@ -6,6 +6,7 @@
  * run next.  The study is survey.c's.
  */
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "session.h"
 #include "survey.h"
@@ -70,7 +71,7 @@ int cmd_survey(int argc, char *argv[])
 	survey_plan(&v, &s);
 	survey_measure(&v, &s);
 	doc = survey_doc(&v, &s);
-	rc = session_render(&s, doc, v.rc);
+	rc = study_render(&s, doc, v.rc);
 	doc_free(doc);
 	session_free(&s);
 	return rc;

@@ -7,6 +7,7 @@
 #define PAGEHOP_COMMANDS_H
 
 struct ph_cmdspec;
+struct ph_study;
 
 int cmd_info(int argc, char *argv[]);
 int cmd_survey(int argc, char *argv[]);
@@ -20,7 +21,6 @@ int cmd_slit(int argc, char *argv[]);
 int cmd_baseline(int argc, char *argv[]);
 int cmd_check(int argc, char *argv[]);
 int cmd_compare(int argc, char *argv[]);
-int cmd_c2c(int argc, char *argv[]);
 int cmd_locks(int argc, char *argv[]);
 int cmd_loaded(int argc, char *argv[]);
 int cmd_scale(int argc, char *argv[]);
@@ -48,5 +48,8 @@ extern const struct ph_cmdspec cmd_scale_spec;
 extern const struct ph_cmdspec cmd_goaround_spec;
 extern const struct ph_cmdspec cmd_hops_spec;
 extern const struct ph_cmdspec cmd_report_spec;
+
+/* The measuring commands, run by study_main() (study.h). */
+extern const struct ph_study cmd_c2c_study;
 
 #endif
