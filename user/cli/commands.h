@@ -11,8 +11,6 @@ struct ph_study;
 
 int cmd_info(int argc, char *argv[]);
 int cmd_survey(int argc, char *argv[]);
-int cmd_chase(int argc, char *argv[]);
-int cmd_stream(int argc, char *argv[]);
 int cmd_list(int argc, char *argv[]);
 int cmd_matrix(int argc, char *argv[]);
 int cmd_pages(int argc, char *argv[]);
@@ -21,11 +19,8 @@ int cmd_slit(int argc, char *argv[]);
 int cmd_baseline(int argc, char *argv[]);
 int cmd_check(int argc, char *argv[]);
 int cmd_compare(int argc, char *argv[]);
-int cmd_locks(int argc, char *argv[]);
-int cmd_loaded(int argc, char *argv[]);
 int cmd_scale(int argc, char *argv[]);
 int cmd_goaround(int argc, char *argv[]);
-int cmd_hops(int argc, char *argv[]);
 int cmd_report(int argc, char *argv[]);
 
 /* The declarations of the commands' options (optspec.h). */
@@ -51,5 +46,10 @@ extern const struct ph_cmdspec cmd_report_spec;
 
 /* The measuring commands, run by study_main() (study.h). */
 extern const struct ph_study cmd_c2c_study;
+extern const struct ph_study cmd_chase_study;
+extern const struct ph_study cmd_stream_study;
+extern const struct ph_study cmd_hops_study;
+extern const struct ph_study cmd_locks_study;
+extern const struct ph_study cmd_loaded_study;
 
 #endif

@@ -151,9 +151,6 @@ bool memory_release(struct ph_session *s, struct ph_memory *m)
 	return ok;
 }
 
-static int start_on(struct ph_session *s, const struct ph_bindopts *bind,
-		    unsigned default_threads);
-
 int session_start(struct ph_session *s, unsigned default_threads)
 {
 	/* A study that places its threads chose CPUs of its own (session_start_on). */
@@ -165,7 +162,7 @@ int session_start(struct ph_session *s, unsigned default_threads)
 		.threads = s->binds_itself ? 0 : s->bind.threads,
 	};
 
-	return start_on(s, &o, default_threads);
+	return session_start_bind(s, &o, default_threads);
 }
 
 int session_start_on(struct ph_session *s, struct bitmask *cpus, unsigned threads)
@@ -177,10 +174,11 @@ int session_start_on(struct ph_session *s, struct bitmask *cpus, unsigned thread
 		.threads = threads,
 	};
 
-	return start_on(s, &o, threads);
+	return session_start_bind(s, &o, threads);
 }
 
-static int start_on(struct ph_session *s, const struct ph_bindopts *bind, unsigned default_threads)
+int session_start_bind(struct ph_session *s, const struct ph_bindopts *bind,
+		       unsigned default_threads)
 {
 	char why[512];
 	int err;

@@ -108,6 +108,12 @@ int session_start(struct ph_session *s, unsigned default_threads);
  * bind it, the CPUs as the study chose them.  The options stay as parsed.
  */
 int session_start_on(struct ph_session *s, struct bitmask *cpus, unsigned threads);
+/*
+ * session_start with a binding of the study's own (one CPU and one node a
+ * step: hops), the parsed options left as they are.
+ */
+int session_start_bind(struct ph_session *s, const struct ph_bindopts *bind,
+		       unsigned default_threads);
 
 /*
  * Verify the segments again after measuring: were the pages still there?
