@@ -19,8 +19,6 @@ int cmd_slit(int argc, char *argv[]);
 int cmd_baseline(int argc, char *argv[]);
 int cmd_check(int argc, char *argv[]);
 int cmd_compare(int argc, char *argv[]);
-int cmd_scale(int argc, char *argv[]);
-int cmd_goaround(int argc, char *argv[]);
 int cmd_report(int argc, char *argv[]);
 
 /* The declarations of the commands' options (optspec.h). */
@@ -51,5 +49,7 @@ extern const struct ph_study cmd_stream_study;
 extern const struct ph_study cmd_hops_study;
 extern const struct ph_study cmd_locks_study;
 extern const struct ph_study cmd_loaded_study;
+extern const struct ph_study cmd_scale_study;
+extern const struct ph_study cmd_goaround_study;
 
 #endif
