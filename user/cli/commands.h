@@ -10,13 +10,9 @@ struct ph_cmdspec;
 struct ph_study;
 
 int cmd_info(int argc, char *argv[]);
-int cmd_survey(int argc, char *argv[]);
 int cmd_list(int argc, char *argv[]);
 int cmd_matrix(int argc, char *argv[]);
-int cmd_pages(int argc, char *argv[]);
-int cmd_prefetch(int argc, char *argv[]);
 int cmd_slit(int argc, char *argv[]);
-int cmd_baseline(int argc, char *argv[]);
 int cmd_check(int argc, char *argv[]);
 int cmd_compare(int argc, char *argv[]);
 int cmd_report(int argc, char *argv[]);
@@ -51,5 +47,9 @@ extern const struct ph_study cmd_locks_study;
 extern const struct ph_study cmd_loaded_study;
 extern const struct ph_study cmd_scale_study;
 extern const struct ph_study cmd_goaround_study;
+extern const struct ph_study cmd_pages_study;
+extern const struct ph_study cmd_prefetch_study;
+extern const struct ph_study cmd_survey_study;
+extern const struct ph_study cmd_baseline_study;
 
 #endif
