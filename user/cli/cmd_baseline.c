@@ -5,6 +5,7 @@
  * that "pagehop check --baseline" judges against.  The study is diag.c's.
  */
 #include "commands.h"
+#include "study.h"
 #include "diag.h"
 #include "common_opts.h"
 #include "session.h"
@@ -13,10 +14,10 @@
 #include <errno.h>
 #include <stdio.h>
 
-enum { OPT_SAVE = 1, OPT_REPEATS };
+enum { OPT_REPEATS = 1 };
 
 static const struct ph_opt baseline_opts[] = {
-	{ "save", 0, "FILE", OPT_SAVE,
+	{ "save", 0, "FILE", OPT_SAVE_DOC,
 	  "write the JSON document to FILE (atomically); 'pagehop\n"
 	  "check --baseline FILE' reads it", NULL, NULL },
 	{ "repeats", 0, "N", OPT_REPEATS,
@@ -63,70 +64,82 @@ const struct ph_cmdspec cmd_baseline_spec = {
 };
 
 struct baseline_args {
-	struct ph_session s;
-	const char *save;
 	unsigned repeats;
+	struct ph_diag d;
 };
 
-static int baseline_option(void *ctx, const struct ph_opt *o, const char *arg)
+static void baseline_init(void *args, struct ph_session *s)
 {
-	struct baseline_args *a = ctx;
-	int h = common_option(&a->s, o, arg);
+	(void)s;
+	((struct baseline_args *)args)->repeats = 3;
+}
 
-	if (h <= 0)
-		return h;
-	if (o->id == OPT_SAVE) {
-		a->save = arg;
-		return 0;
-	}
+static int baseline_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+{
+	struct baseline_args *a = args;
+
+	(void)s;
 	if (o->id == OPT_REPEATS)
 		return cli_parse_uint("--repeats", arg, 1, 20, &a->repeats);
 	return -EINVAL;
 }
 
-int cmd_baseline(int argc, char *argv[])
+static int baseline_plan(void *args, struct ph_session *s)
 {
-	struct baseline_args a = { .save = NULL, .repeats = 3 };
-	struct ph_session *s = &a.s;
-	struct ph_diag d = { 0 };
-	struct ph_doc *doc = NULL;
-	char why[512];
-	int rc;
+	struct baseline_args *a = args;
 
-	session_init(s, 0);
-	rc = opts_parse(&cmd_baseline_spec, argc, argv, baseline_option, &a);
-	if (rc) {
-		session_free(s);
-		return rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
-	}
-	if (a.save && cli_check_output("--save", a.save)) {
-		session_free(s);
-		return PH_EXIT_USAGE;
-	}
-	rc = session_machine(s);
-	if (rc)
-		goto out;
-	diag_plan(&d, s, false, 0, now_mono_raw());
-	diag_set_repeats(&d, (int)a.repeats);
-	rc = diag_measure(&d, s);
-	if (!d.nmeasured && !rc) {
+	diag_plan(&a->d, s, false, 0, now_mono_raw());
+	diag_set_repeats(&a->d, (int)a->repeats);
+	return 0;
+}
+
+static int baseline_measure(void *args, struct ph_session *s)
+{
+	struct ph_diag *d = &((struct baseline_args *)args)->d;
+	int rc = diag_measure(d, s);
+
+	if (!d->nmeasured && !rc) {
 		ph_err("no figure could be measured; the reasons are above");
 		rc = PH_EXIT_FAIL;
 	}
-	if (!d.nmeasured && rc == PH_EXIT_INTERRUPTED)
+	if (!d->nmeasured && rc == PH_EXIT_INTERRUPTED)
 		ph_err("interrupted before anything was measured");
-	if (!d.nmeasured)
-		goto out;
-	doc = diag_doc(&d, s, "baseline", NULL, PH_H_OK, NULL, NULL);
-	diag_load_doc(&d, doc);
-	if (a.save && !rc && doc_save_json(doc, a.save, why, sizeof(why))) {
-		ph_err("--save: %s: %s", a.save, why);
-		rc = PH_EXIT_FAIL;
-	}
-	rc = session_render(s, doc, rc ? rc : d.nskipped ? PH_EXIT_FAIL : 0);
-out:
-	doc_free(doc);
-	diag_free(&d);
-	session_free(s);
 	return rc;
 }
+
+static bool baseline_measured(const void *args)
+{
+	return ((const struct baseline_args *)args)->d.nmeasured > 0;
+}
+
+/* A figure skipped fails the run, after --save: the reference holds the others. */
+static struct ph_doc *baseline_document(void *args, struct ph_session *s, int *rc)
+{
+	struct ph_diag *d = &((struct baseline_args *)args)->d;
+	struct ph_doc *doc = diag_doc(d, s, "baseline", NULL, PH_H_OK, NULL, NULL);
+
+	diag_load_doc(d, doc);
+	if (!*rc && d->nskipped)
+		*rc = PH_EXIT_FAIL;
+	return doc;
+}
+
+static void baseline_free(void *args, struct ph_session *s)
+{
+	(void)s;
+	diag_free(&((struct baseline_args *)args)->d);
+}
+
+/* --save is the reference check reads: written only when nothing failed. */
+const struct ph_study cmd_baseline_study = {
+	.spec = &cmd_baseline_spec,
+	.flags = PH_STUDY_SAVE_CLEAN,
+	.args_size = sizeof(struct baseline_args),
+	.init = baseline_init,
+	.option = baseline_option,
+	.plan = baseline_plan,
+	.measure = baseline_measure,
+	.measured = baseline_measured,
+	.document = baseline_document,
+	.free = baseline_free,
+};

@@ -7,6 +7,7 @@
 #include "c2c.h"
 #include "commands.h"
 #include "common_opts.h"
+#include "study.h"
 #include "util.h"
 
 #include <errno.h>
@@ -75,18 +76,22 @@ const struct ph_cmdspec cmd_c2c_spec = {
 };
 
 struct c2c_args {
-	struct ph_session s;
 	struct bitmask *cpus;
 	unsigned repeats;
+	struct ph_c2c c;
 };
 
-static int c2c_option(void *ctx, const struct ph_opt *o, const char *arg)
+static void c2c_init(void *args, struct ph_session *s)
 {
-	struct c2c_args *a = ctx;
-	int h = common_option(&a->s, o, arg);
+	((struct c2c_args *)args)->repeats = 3;
+	s->mcfg.time_s = 0.5;
+}
 
-	if (h <= 0)
-		return h;
+static int c2c_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+{
+	struct c2c_args *a = args;
+
+	(void)s;
 	if (o->id == OPT_CPUS) {
 		if (a->cpus)
 			numa_bitmask_free(a->cpus);
@@ -98,42 +103,50 @@ static int c2c_option(void *ctx, const struct ph_opt *o, const char *arg)
 	return -EINVAL;
 }
 
-int cmd_c2c(int argc, char *argv[])
+static int c2c_study_plan(void *args, struct ph_session *s)
 {
-	struct c2c_args a = { .repeats = 3 };
-	struct ph_session *s = &a.s;
-	struct ph_c2c c = { 0 };
-	struct ph_doc *doc = NULL;
-	int rc;
+	struct c2c_args *a = args;
+	int rc = c2c_plan(&a->c, s, a->cpus);
 
-	session_init(s, 0);
-	s->mcfg.time_s = 0.5;
-	rc = opts_parse(&cmd_c2c_spec, argc, argv, c2c_option, &a);
-	if (rc) {
-		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
-		goto out;
-	}
-	rc = session_machine(s);
-	if (!rc)
-		rc = c2c_plan(&c, s, a.cpus);
-	if (!rc)
-		c2c_set_repeats(&c, (int)a.repeats);
-	if (!rc)
-		rc = c2c_start(&c, s);
 	if (rc)
-		goto out;
-	rc = c2c_measure(&c, s);
-	if (!c.npairs) {
-		rc = rc ? rc : PH_EXIT_FAIL;
-		goto out;
-	}
-	doc = c2c_doc(&c, s);
-	rc = session_render(s, doc, rc);
-out:
-	doc_free(doc);
-	c2c_free(&c, s);
-	if (a.cpus)
-		numa_bitmask_free(a.cpus);
-	session_free(s);
-	return rc;
+		return rc;
+	c2c_set_repeats(&a->c, (int)a->repeats);
+	return c2c_start(&a->c, s);
 }
+
+static int c2c_study_measure(void *args, struct ph_session *s)
+{
+	return c2c_measure(&((struct c2c_args *)args)->c, s);
+}
+
+static bool c2c_measured(const void *args)
+{
+	return ((const struct c2c_args *)args)->c.npairs > 0;
+}
+
+static struct ph_doc *c2c_document(void *args, struct ph_session *s, int *rc)
+{
+	(void)rc;
+	return c2c_doc(&((struct c2c_args *)args)->c, s);
+}
+
+static void c2c_study_free(void *args, struct ph_session *s)
+{
+	struct c2c_args *a = args;
+
+	c2c_free(&a->c, s);
+	if (a->cpus)
+		numa_bitmask_free(a->cpus);
+}
+
+const struct ph_study cmd_c2c_study = {
+	.spec = &cmd_c2c_spec,
+	.args_size = sizeof(struct c2c_args),
+	.init = c2c_init,
+	.option = c2c_option,
+	.plan = c2c_study_plan,
+	.measure = c2c_study_measure,
+	.measured = c2c_measured,
+	.document = c2c_document,
+	.free = c2c_study_free,
+};

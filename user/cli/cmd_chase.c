@@ -6,6 +6,7 @@
  */
 #include "chase.h"
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "latency.h"
 #include "session.h"
@@ -100,18 +101,15 @@ const struct ph_cmdspec cmd_chase_spec = {
 };
 
 struct chase_args {
-	struct ph_session s;
 	struct ph_latstudy st;
 	const char *patterns;
 };
 
-static int chase_option(void *ctx, const struct ph_opt *o, const char *arg)
+static int chase_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct chase_args *a = ctx;
-	int h = common_option(&a->s, o, arg);
+	struct chase_args *a = args;
 
-	if (h <= 0)
-		return h;
+	(void)s;
 	switch (o->id) {
 	case OPT_PATTERN:
 		a->patterns = arg;
@@ -127,40 +125,54 @@ static int chase_option(void *ctx, const struct ph_opt *o, const char *arg)
 	return -EINVAL;
 }
 
-int cmd_chase(int argc, char *argv[])
+static int chase_check(void *args, struct ph_session *s)
 {
-	struct chase_args a = { 0 };
-	struct ph_session *s = &a.s;
-	struct ph_latstudy *st = &a.st;
-	struct ph_doc *doc = NULL;
-	int rc;
+	struct chase_args *a = args;
+	struct ph_latstudy *st = &a->st;
 
-	session_init(s, GiB);
-	rc = opts_parse(&cmd_chase_spec, argc, argv, chase_option, &a);
 	/* Every pattern gets the seed, wherever --seed was on the line. */
-	if (!rc && latency_parse_patterns("--pattern", a.patterns, st->seed, &st->specs, &st->nspecs))
-		rc = -EINVAL;
-	if (!rc && st->in_kernel && (st->chains != 1 || s->bind.threads > 1)) {
+	if (latency_parse_patterns("--pattern", a->patterns, st->seed, &st->specs, &st->nspecs))
+		return PH_EXIT_USAGE;
+	if (st->in_kernel && (st->chains != 1 || s->bind.threads > 1)) {
 		ph_err("--in-kernel: walks one chain on one thread; drop --chains/--threads");
-		rc = -EINVAL;
+		return PH_EXIT_USAGE;
 	}
-	if (rc) {
-		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
-		goto out;
-	}
-	rc = session_machine(s);
-	if (!rc)
-		rc = latency_study_check(st, s);
-	if (!rc)
-		rc = latency_study_start(st, s);
-	if (rc)
-		goto out;
-	rc = latency_study_measure(st, s);
-	doc = latency_study_doc(st, s);
-	rc = session_render(s, doc, rc);
-out:
-	doc_free(doc);
-	latency_study_free(st);
-	session_free(s);
-	return rc;
+	return 0;
 }
+
+static int chase_plan(void *args, struct ph_session *s)
+{
+	struct ph_latstudy *st = &((struct chase_args *)args)->st;
+	int rc = latency_study_check(st, s);
+
+	return rc ? rc : latency_study_start(st, s);
+}
+
+static int chase_measure(void *args, struct ph_session *s)
+{
+	return latency_study_measure(&((struct chase_args *)args)->st, s);
+}
+
+static struct ph_doc *chase_document(void *args, struct ph_session *s, int *rc)
+{
+	(void)rc;
+	return latency_study_doc(&((struct chase_args *)args)->st, s);
+}
+
+static void chase_free(void *args, struct ph_session *s)
+{
+	(void)s;
+	latency_study_free(&((struct chase_args *)args)->st);
+}
+
+const struct ph_study cmd_chase_study = {
+	.spec = &cmd_chase_spec,
+	.default_size = GiB,
+	.args_size = sizeof(struct chase_args),
+	.option = chase_option,
+	.check = chase_check,
+	.plan = chase_plan,
+	.measure = chase_measure,
+	.document = chase_document,
+	.free = chase_free,
+};

@@ -6,6 +6,7 @@
  */
 #include "bandwidth.h"
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "goaround.h"
 #include "session.h"
@@ -84,20 +85,19 @@ const struct ph_cmdspec cmd_goaround_spec = {
 };
 
 struct goaround_args {
-	struct ph_session s;
 	struct common_study c;
 	int *turns;
 	int nturns;
+	struct ph_bwstudy plan;
 	struct ph_goaround g;
 };
 
-static int goaround_option(void *ctx, const struct ph_opt *o, const char *arg)
+static int goaround_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct goaround_args *a = ctx;
-	int h = common_option(&a->s, o, arg);
+	struct goaround_args *a = args;
+	int h = common_study_option(&a->c, o, arg);
 
-	if (h > 0)
-		h = common_study_option(&a->c, o, arg);
+	(void)s;
 	if (h <= 0)
 		return h;
 	switch (o->id) {
@@ -108,54 +108,67 @@ static int goaround_option(void *ctx, const struct ph_opt *o, const char *arg)
 	return -EINVAL;
 }
 
-int cmd_goaround(int argc, char *argv[])
+/* The kernel's variant, as pagehop stream chooses it. */
+static int goaround_check(void *args, struct ph_session *s)
 {
-	struct goaround_args a = { 0 };
-	struct ph_session *s = &a.s;
-	struct ph_bwstudy plan = { 0 };
-	struct bitmask *cpunodes;
-	struct ph_doc *doc = NULL;
-	int threads, rc;
+	struct goaround_args *a = args;
+	int rc = common_one_kernel(&a->plan, &a->c);
 
-	session_init(s, GiB);
-	rc = opts_parse(&cmd_goaround_spec, argc, argv, goaround_option, &a);
-	if (rc) {
-		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
-		goto out;
-	}
-	/* The kernel's variant, as pagehop stream chooses it. */
-	rc = common_one_kernel(&plan, &a.c);
-	if (rc)
-		goto out;
-	a.g.place = a.c.place;
-	a.g.size_per_thread = a.c.size_per_thread;
-	a.g.k = plan.ks[0];
-	/* --cpunodebind and --threads choose the placement's CPUs; it binds them. */
-	cpunodes = s->bind.cpunodebind;
-	threads = (int)s->bind.threads;
-	s->bind.cpunodebind = NULL;
-	s->bind.threads = 0;
-	rc = session_machine(s);
+	(void)s;
+	a->g.place = a->c.place;
+	a->g.size_per_thread = a->c.size_per_thread;
 	if (!rc)
-		rc = goaround_plan(&a.g, s, cpunodes, threads, a.turns, a.nturns);
-	if (cpunodes)
-		numa_bitmask_free(cpunodes);
-	if (rc)
-		goto out;
-	rc = goaround_measure(&a.g, s);
-	if (!a.g.nrows) {
-		rc = rc ? rc : PH_EXIT_FAIL;
-		if (rc != PH_EXIT_USAGE && rc != PH_EXIT_UNSUPPORTED && ph_interrupted)
-			rc = PH_EXIT_INTERRUPTED;
-		goto out;
-	}
-	doc = goaround_doc(&a.g, s, plan.isa_auto ? plan.why[0] : "forced (--isa)");
-	rc = session_render(s, doc, rc);
-out:
-	doc_free(doc);
-	goaround_free(&a.g);
-	bandwidth_study_free(&plan);
-	free(a.turns);
-	session_free(s);
+		a->g.k = a->plan.ks[0];
 	return rc;
 }
+
+/* --cpunodebind and --threads choose the placement's CPUs; it binds them. */
+static int goaround_study_plan(void *args, struct ph_session *s)
+{
+	struct goaround_args *a = args;
+
+	return goaround_plan(&a->g, s, s->bind.cpunodebind, (int)s->bind.threads, a->turns,
+			     a->nturns);
+}
+
+static int goaround_study_measure(void *args, struct ph_session *s)
+{
+	return goaround_measure(&((struct goaround_args *)args)->g, s);
+}
+
+static bool goaround_measured(const void *args)
+{
+	return ((const struct goaround_args *)args)->g.nrows > 0;
+}
+
+static struct ph_doc *goaround_document(void *args, struct ph_session *s, int *rc)
+{
+	struct goaround_args *a = args;
+
+	(void)rc;
+	return goaround_doc(&a->g, s, a->plan.isa_auto ? a->plan.why[0] : "forced (--isa)");
+}
+
+static void goaround_study_free(void *args, struct ph_session *s)
+{
+	struct goaround_args *a = args;
+
+	(void)s;
+	goaround_free(&a->g);
+	bandwidth_study_free(&a->plan);
+	free(a->turns);
+}
+
+const struct ph_study cmd_goaround_study = {
+	.spec = &cmd_goaround_spec,
+	.default_size = GiB,
+	.flags = PH_STUDY_BINDS_ITSELF,
+	.args_size = sizeof(struct goaround_args),
+	.option = goaround_option,
+	.check = goaround_check,
+	.plan = goaround_study_plan,
+	.measure = goaround_study_measure,
+	.measured = goaround_measured,
+	.document = goaround_document,
+	.free = goaround_study_free,
+};

@@ -5,6 +5,7 @@
  * The study is hops.c's.
  */
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "hops.h"
 #include "session.h"
@@ -82,19 +83,18 @@ const struct ph_cmdspec cmd_hops_spec = {
 };
 
 struct hops_args {
-	struct ph_session s;
 	const char **names;
 	int nnames;
+	int cpu;		/* --physcpubind's one CPU, or -1 */
+	struct ph_bwstudy plan;
 	struct ph_hops h;
 };
 
-static int hops_option(void *ctx, const struct ph_opt *o, const char *arg)
+static int hops_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct hops_args *a = ctx;
-	int h = common_option(&a->s, o, arg);
+	struct hops_args *a = args;
 
-	if (h <= 0)
-		return h;
+	(void)s;
 	switch (o->id) {
 	case OPT_KERNEL:
 		return common_parse_kernels(arg, &a->names, &a->nnames);
@@ -113,59 +113,78 @@ static int hops_option(void *ctx, const struct ph_opt *o, const char *arg)
 	return -EINVAL;
 }
 
-int cmd_hops(int argc, char *argv[])
+static int hops_check(void *args, struct ph_session *s)
 {
-	struct hops_args a = { 0 };
-	struct ph_session *s = &a.s;
-	struct ph_bwstudy plan = { 0 };
-	struct ph_doc *doc = NULL;
+	struct hops_args *a = args;
+	const struct bitmask *cpus = s->bind.physcpubind;
 	const char *missing = NULL;
-	int cpu = -1, rc;
 
-	session_init(s, GiB);
-	rc = opts_parse(&cmd_hops_spec, argc, argv, hops_option, &a);
-	if (rc) {
-		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
-		goto out;
-	}
-	if (s->bind.physcpubind) {
-		if (numa_bitmask_weight(s->bind.physcpubind) != 1) {
+	a->cpu = -1;
+	if (cpus) {
+		if (numa_bitmask_weight(cpus) != 1) {
 			ph_err("--physcpubind: the sweep runs on one CPU; give one");
-			rc = PH_EXIT_USAGE;
-			goto out;
+			return PH_EXIT_USAGE;
 		}
-		for (unsigned c = 0; c < s->bind.physcpubind->size && cpu < 0; c++)
-			if (numa_bitmask_isbitset(s->bind.physcpubind, c))
-				cpu = (int)c;
-		numa_bitmask_free(s->bind.physcpubind);
-		s->bind.physcpubind = NULL;
+		for (unsigned c = 0; c < cpus->size && a->cpu < 0; c++)
+			if (numa_bitmask_isbitset(cpus, c))
+				a->cpu = (int)c;
 	}
 	/* The kernels' variants, as pagehop stream chooses them. */
-	if (bandwidth_study_plan(&plan, a.names, a.nnames, PH_ISA_AUTO, false, &missing)) {
+	if (bandwidth_study_plan(&a->plan, a->names, a->nnames, PH_ISA_AUTO, false, &missing)) {
 		ph_err("--kernel %s: no such kernel; expected %s", missing, stream_op_list());
-		rc = PH_EXIT_USAGE;
-		goto out;
+		return PH_EXIT_USAGE;
 	}
-	a.h.ks = plan.ks;
-	a.h.nks = plan.nks;
-	plan.ks = NULL;
-	a.h.latency = true;
-	rc = session_machine(s);
-	if (!rc)
-		rc = hops_plan(&a.h, s, cpu);
-	if (!rc)
-		rc = hops_measure(&a.h, s);
-	if (!a.h.nrows) {
-		rc = rc ? rc : PH_EXIT_FAIL;
-		goto out;
-	}
-	doc = hops_doc(&a.h, s);
-	rc = session_render(s, doc, rc);
-out:
-	doc_free(doc);
-	hops_free(&a.h);
-	bandwidth_study_free(&plan);
-	free(a.names);
-	session_free(s);
-	return rc;
+	a->h.ks = a->plan.ks;
+	a->h.nks = a->plan.nks;
+	a->plan.ks = NULL;
+	a->h.latency = true;
+	return 0;
 }
+
+static int hops_study_plan(void *args, struct ph_session *s)
+{
+	struct hops_args *a = args;
+
+	return hops_plan(&a->h, s, a->cpu);
+}
+
+static int hops_study_measure(void *args, struct ph_session *s)
+{
+	return hops_measure(&((struct hops_args *)args)->h, s);
+}
+
+static bool hops_measured(const void *args)
+{
+	return ((const struct hops_args *)args)->h.nrows > 0;
+}
+
+static struct ph_doc *hops_document(void *args, struct ph_session *s, int *rc)
+{
+	(void)rc;
+	return hops_doc(&((struct hops_args *)args)->h, s);
+}
+
+static void hops_study_free(void *args, struct ph_session *s)
+{
+	struct hops_args *a = args;
+
+	(void)s;
+	hops_free(&a->h);
+	bandwidth_study_free(&a->plan);
+	free(a->names);
+}
+
+/* Each level binds its own CPU and node (hops.c): the session binds nothing. */
+const struct ph_study cmd_hops_study = {
+	.spec = &cmd_hops_spec,
+	.default_size = GiB,
+	.flags = PH_STUDY_BINDS_ITSELF,
+	.args_size = sizeof(struct hops_args),
+	.option = hops_option,
+	.check = hops_check,
+	.plan = hops_study_plan,
+	.measure = hops_study_measure,
+	.measured = hops_measured,
+	.document = hops_document,
+	.free = hops_study_free,
+};

@@ -5,6 +5,7 @@
  * to saturation.  The study is loaded.c's.
  */
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "homed.h"
 #include "loaded.h"
@@ -92,23 +93,25 @@ const struct ph_cmdspec cmd_loaded_spec = {
 };
 
 struct loaded_args {
-	struct ph_session s;
 	struct ph_loaded ld;
 	struct bitmask *loaders, *loader_nodes;
 	const char *mixes, *delays;
 };
 
-static int loaded_option(void *ctx, const struct ph_opt *o, const char *arg)
+static void loaded_init(void *args, struct ph_session *s)
 {
-	struct loaded_args *a = ctx;
-	struct bitmask **bm = NULL;
-	int h = common_option(&a->s, o, arg);
+	(void)args;
+	s->mcfg.time_s = 1;
+}
 
-	if (h <= 0)
-		return h;
+static int loaded_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+{
+	struct loaded_args *a = args;
+	struct bitmask **bm = NULL;
+
 	switch (o->id) {
 	case OPT_CHASER:
-		bm = &a->s.bind.physcpubind;
+		bm = &s->bind.physcpubind;
 		break;
 	case OPT_LOADERS:
 		bm = &a->loaders;
@@ -136,62 +139,70 @@ static int loaded_option(void *ctx, const struct ph_opt *o, const char *arg)
 }
 
 /* The chaser: --chaser, or the first CPU this process may run on. */
-static int default_chaser(struct ph_session *s)
+static int loaded_check(void *args, struct ph_session *s)
 {
-	int *cpus = NULL, n = 0;
+	int *cpus = NULL, n = 0, node;
 
-	if (s->bind.physcpubind)
-		return 0;
-	if (contend_cpus(NULL, "--chaser", &cpus, &n) || !n) {
+	(void)args;
+	if (!s->bind.physcpubind) {
+		if (contend_cpus(NULL, "--chaser", &cpus, &n) || !n) {
+			free(cpus);
+			return PH_EXIT_USAGE;
+		}
+		s->bind.physcpubind = numa_allocate_cpumask();
+		numa_bitmask_setbit(s->bind.physcpubind, (unsigned)cpus[0]);
 		free(cpus);
-		return PH_EXIT_USAGE;
 	}
-	s->bind.physcpubind = numa_allocate_cpumask();
-	numa_bitmask_setbit(s->bind.physcpubind, (unsigned)cpus[0]);
-	free(cpus);
+	if (s->bind.membind)
+		return homed_node(s->bind.membind, "--membind", 0, &node);
 	return 0;
 }
 
-int cmd_loaded(int argc, char *argv[])
+static int loaded_study_plan(void *args, struct ph_session *s)
 {
-	struct loaded_args a = { 0 };
-	struct ph_session *s = &a.s;
-	struct ph_loaded *ld = &a.ld;
-	struct ph_doc *doc = NULL;
-	int rc, node;
+	struct loaded_args *a = args;
+	int rc = loaded_plan(&a->ld, s, a->loaders, a->loader_nodes, a->mixes, a->delays);
 
-	session_init(s, 256 * MiB);
-	s->mcfg.time_s = 1;
-	rc = opts_parse(&cmd_loaded_spec, argc, argv, loaded_option, &a);
-	if (rc) {
-		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
-		goto out;
-	}
-	rc = default_chaser(s);
-	if (!rc && s->bind.membind)
-		rc = homed_node(s->bind.membind, "--membind", 0, &node);
-	if (!rc)
-		rc = session_machine(s);
-	if (!rc)
-		rc = loaded_plan(ld, s, a.loaders, a.loader_nodes, a.mixes, a.delays);
-	if (!rc)
-		rc = loaded_start(ld, s);
-	if (rc)
-		goto out;
-	rc = loaded_measure(ld, s);
-	if (!ld->npts) {
-		rc = rc ? rc : PH_EXIT_FAIL;
-		goto out;
-	}
-	doc = loaded_doc(ld, s);
-	rc = session_render(s, doc, rc);
-out:
-	doc_free(doc);
-	loaded_free(ld, s);
-	if (a.loaders)
-		numa_bitmask_free(a.loaders);
-	if (a.loader_nodes)
-		numa_bitmask_free(a.loader_nodes);
-	session_free(s);
-	return rc;
+	return rc ? rc : loaded_start(&a->ld, s);
 }
+
+static int loaded_study_measure(void *args, struct ph_session *s)
+{
+	return loaded_measure(&((struct loaded_args *)args)->ld, s);
+}
+
+static bool loaded_measured(const void *args)
+{
+	return ((const struct loaded_args *)args)->ld.npts > 0;
+}
+
+static struct ph_doc *loaded_document(void *args, struct ph_session *s, int *rc)
+{
+	(void)rc;
+	return loaded_doc(&((struct loaded_args *)args)->ld, s);
+}
+
+static void loaded_study_free(void *args, struct ph_session *s)
+{
+	struct loaded_args *a = args;
+
+	loaded_free(&a->ld, s);
+	if (a->loaders)
+		numa_bitmask_free(a->loaders);
+	if (a->loader_nodes)
+		numa_bitmask_free(a->loader_nodes);
+}
+
+const struct ph_study cmd_loaded_study = {
+	.spec = &cmd_loaded_spec,
+	.default_size = 256 * MiB,
+	.args_size = sizeof(struct loaded_args),
+	.init = loaded_init,
+	.option = loaded_option,
+	.check = loaded_check,
+	.plan = loaded_study_plan,
+	.measure = loaded_study_measure,
+	.measured = loaded_measured,
+	.document = loaded_document,
+	.free = loaded_study_free,
+};

@@ -5,6 +5,7 @@
  * lock on a verified page of the node asked.  The study is locks.c's.
  */
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "locks.h"
 #include "util.h"
@@ -85,19 +86,16 @@ const struct ph_cmdspec cmd_locks_spec = {
 };
 
 struct locks_args {
-	struct ph_session s;
 	struct ph_locks l;
 	const char *kinds, *threads;
 	struct bitmask *cpus;
 };
 
-static int locks_option(void *ctx, const struct ph_opt *o, const char *arg)
+static int locks_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct locks_args *a = ctx;
-	int h = common_option(&a->s, o, arg);
+	struct locks_args *a = args;
 
-	if (h <= 0)
-		return h;
+	(void)s;
 	switch (o->id) {
 	case OPT_KINDS:
 		a->kinds = arg;
@@ -116,39 +114,46 @@ static int locks_option(void *ctx, const struct ph_opt *o, const char *arg)
 	return -EINVAL;
 }
 
-int cmd_locks(int argc, char *argv[])
+static int locks_study_plan(void *args, struct ph_session *s)
 {
-	struct locks_args a = { 0 };
-	struct ph_session *s = &a.s;
-	struct ph_locks *l = &a.l;
-	struct ph_doc *doc = NULL;
-	int rc;
+	struct locks_args *a = args;
+	int rc = locks_plan(&a->l, s, a->kinds, a->threads, a->cpus);
 
-	session_init(s, 0);
-	rc = opts_parse(&cmd_locks_spec, argc, argv, locks_option, &a);
-	if (rc) {
-		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
-		goto out;
-	}
-	rc = session_machine(s);
-	if (!rc)
-		rc = locks_plan(l, s, a.kinds, a.threads, a.cpus);
-	if (!rc)
-		rc = locks_start(l, s);
-	if (rc)
-		goto out;
-	rc = locks_measure(l, s);
-	if (!l->nfigs) {
-		rc = rc ? rc : PH_EXIT_FAIL;
-		goto out;
-	}
-	doc = locks_doc(l, s);
-	rc = session_render(s, doc, rc);
-out:
-	doc_free(doc);
-	locks_free(l, s);
-	if (a.cpus)
-		numa_bitmask_free(a.cpus);
-	session_free(s);
-	return rc;
+	return rc ? rc : locks_start(&a->l, s);
 }
+
+static int locks_study_measure(void *args, struct ph_session *s)
+{
+	return locks_measure(&((struct locks_args *)args)->l, s);
+}
+
+static bool locks_measured(const void *args)
+{
+	return ((const struct locks_args *)args)->l.nfigs > 0;
+}
+
+static struct ph_doc *locks_document(void *args, struct ph_session *s, int *rc)
+{
+	(void)rc;
+	return locks_doc(&((struct locks_args *)args)->l, s);
+}
+
+static void locks_study_free(void *args, struct ph_session *s)
+{
+	struct locks_args *a = args;
+
+	locks_free(&a->l, s);
+	if (a->cpus)
+		numa_bitmask_free(a->cpus);
+}
+
+const struct ph_study cmd_locks_study = {
+	.spec = &cmd_locks_spec,
+	.args_size = sizeof(struct locks_args),
+	.option = locks_option,
+	.plan = locks_study_plan,
+	.measure = locks_study_measure,
+	.measured = locks_measured,
+	.document = locks_document,
+	.free = locks_study_free,
+};

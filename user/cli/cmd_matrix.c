@@ -5,6 +5,7 @@
  * normalised distance matrices to set beside the SLIT.
  */
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "matrix.h"
 #include "matrix_doc.h"
@@ -336,7 +337,7 @@ int cmd_matrix(int argc, char *argv[])
 		goto out;
 	}
 	doc = matrix_doc(mx, s);
-	session_plot(s, doc, &rc);
+	study_plot(s, doc, &rc);
 	if (doc_render(doc, s->fmt, stdout) && !rc)
 		rc = PH_EXIT_FAIL;
 out:

@@ -6,6 +6,7 @@
  */
 #include "chase.h"
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "pages.h"
 #include "session.h"
@@ -25,7 +26,6 @@ enum {
 	OPT_MAX,
 	OPT_TLB_WINDOW,
 	OPT_SEED,
-	OPT_SAVE,
 	OPT_SAME_FRAMES,
 };
 
@@ -47,7 +47,7 @@ static const struct ph_opt pages_opts[] = {
 	  "and thp is not swept, else one allocation per page\n"
 	  "size, the output saying why; on: exit 4 where it cannot", "auto", NULL },
 	{ "seed", 0, "N", OPT_SEED, "chain seed", "1", NULL },
-	{ "save", 0, "FILE", OPT_SAVE, "write the JSON to FILE as well", NULL, NULL },
+	{ "save", 0, "FILE", OPT_SAVE_DOC, "write the JSON to FILE as well", NULL, NULL },
 	{ 0 },
 };
 
@@ -112,10 +112,8 @@ const struct ph_cmdspec cmd_pages_spec = {
 
 /* What the options say, before the session is set up. */
 struct pages_args {
-	struct ph_session s;
 	struct ph_pages pg;
 	bool thp;
-	const char *save;
 };
 
 static int parse_psizes(const char *arg, bool want[PH_PS_COUNT])
@@ -145,14 +143,12 @@ static int parse_psizes(const char *arg, bool want[PH_PS_COUNT])
 	return 0;
 }
 
-static int pages_option(void *ctx, const struct ph_opt *o, const char *arg)
+static int pages_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct pages_args *a = ctx;
+	struct pages_args *a = args;
 	struct pages_plan *p = &a->pg.plan;
-	int h = common_option(&a->s, o, arg);
 
-	if (h <= 0)
-		return h;
+	(void)s;
 	switch (o->id) {
 	case OPT_PAGE_SIZES:
 		memset(p->want, 0, sizeof(p->want));
@@ -187,38 +183,34 @@ static int pages_option(void *ctx, const struct ph_opt *o, const char *arg)
 			return -EINVAL;
 		}
 		return 0;
-	case OPT_SAVE:
-		a->save = arg;
-		return 0;
 	}
 	return -EINVAL;
 }
 
 /* What the options say together, checked before anything is measured. */
-static int pages_check(struct pages_args *a)
+static int pages_check(void *args, struct ph_session *s)
 {
-	const struct ph_bindopts *b = &a->s.bind;
+	struct pages_args *a = args;
+	const struct ph_bindopts *b = &s->bind;
 	struct pages_plan *p = &a->pg.plan;
 
 	/* Working sets are powers of two, so every TLB window divides them. */
 	if (p->lo < 4 * KiB || (p->lo & (p->lo - 1))) {
 		ph_err("--min: the smallest working set must be a power of two of at least 4K");
-		return -EINVAL;
+		return PH_EXIT_USAGE;
 	}
 	if (p->hi < p->lo) {
 		ph_err("--max: smaller than --min");
-		return -EINVAL;
+		return PH_EXIT_USAGE;
 	}
 	if (b->membind && numa_bitmask_weight(b->membind) != 1) {
 		ph_err("--membind: the sweep measures one node; give one");
-		return -EINVAL;
+		return PH_EXIT_USAGE;
 	}
 	if (b->physcpubind && numa_bitmask_weight(b->physcpubind) != 1) {
 		ph_err("--physcpubind: the sweep runs on one CPU; give one");
-		return -EINVAL;
+		return PH_EXIT_USAGE;
 	}
-	if (a->save && cli_check_output("--save", a->save))
-		return -EINVAL;
 	/*
 	 * The default compares something wherever anything larger than 4K can
 	 * be had: THP needs no reserved pool, so a stock machine has it; the
@@ -233,57 +225,48 @@ static int pages_check(struct pages_args *a)
 	p->want[PH_PS_THP] |= a->thp;
 	if (p->same_frames == PAGES_FRAMES_ON && p->want[PH_PS_THP]) {
 		ph_err("--same-frames: thp is anonymous memory, not a view of the module's buffer; leave it out");
-		return -EINVAL;
+		return PH_EXIT_USAGE;
 	}
-	a->s.bind.threads = 1;
 	return 0;
 }
 
-/* The plot, the notes it leaves and --save; rc becomes 1 on a failure. */
-static int pages_files(struct pages_args *a, struct ph_doc *doc, int rc)
+static int pages_study_plan(void *args, struct ph_session *s)
 {
-	char why[512];
-
-	/* First, so that the saved document says where the plot went. */
-	session_plot(&a->s, doc, &rc);
-	if (a->save && doc_save_json(doc, a->save, why, sizeof(why))) {
-		ph_err("--save %s: %s", a->save, why);
-		rc = rc ? rc : PH_EXIT_FAIL;
-	}
-	return rc;
+	return pages_plan(&((struct pages_args *)args)->pg, s);
 }
 
-int cmd_pages(int argc, char *argv[])
+static int pages_study_measure(void *args, struct ph_session *s)
 {
-	struct pages_args a = { 0 };
-	struct ph_session *s = &a.s;
-	struct ph_pages *pg = &a.pg;
-	struct ph_doc *doc = NULL;
-	int rc;
-
-	session_init(s, GiB);
-	rc = opts_parse(&cmd_pages_spec, argc, argv, pages_option, &a);
-	if (!rc)
-		rc = pages_check(&a);
-	if (rc) {
-		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
-		goto out;
-	}
-	rc = session_machine(s);
-	if (!rc)
-		rc = pages_plan(pg, s);
-	if (rc)
-		goto out;
-	rc = pages_measure(pg, s);
-	/* Nothing measured: no document, the reasons are on stderr. */
-	if (rc == PH_EXIT_USAGE || !pg->points)
-		goto out;
-	doc = pages_doc(pg, s);
-	rc = pages_files(&a, doc, rc);
-	rc = session_render(s, doc, rc);
-out:
-	doc_free(doc);
-	pages_free(pg);
-	session_free(s);
-	return rc;
+	return pages_measure(&((struct pages_args *)args)->pg, s);
 }
+
+/* Nothing measured: no document, the reasons are on stderr. */
+static bool pages_measured(const void *args)
+{
+	return ((const struct pages_args *)args)->pg.points > 0;
+}
+
+static struct ph_doc *pages_document(void *args, struct ph_session *s, int *rc)
+{
+	(void)rc;
+	return pages_doc(&((struct pages_args *)args)->pg, s);
+}
+
+static void pages_study_free(void *args, struct ph_session *s)
+{
+	(void)s;
+	pages_free(&((struct pages_args *)args)->pg);
+}
+
+const struct ph_study cmd_pages_study = {
+	.spec = &cmd_pages_spec,
+	.default_size = GiB,
+	.args_size = sizeof(struct pages_args),
+	.option = pages_option,
+	.check = pages_check,
+	.plan = pages_study_plan,
+	.measure = pages_study_measure,
+	.measured = pages_measured,
+	.document = pages_document,
+	.free = pages_study_free,
+};

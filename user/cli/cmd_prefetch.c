@@ -5,6 +5,7 @@
  * (pfstudy.c).
  */
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "latency.h"
 #include "pfstudy.h"
@@ -98,19 +99,16 @@ const struct ph_cmdspec cmd_prefetch_spec = {
 
 /* What the options say, before the session is set up. */
 struct prefetch_args {
-	struct ph_session s;
 	struct ph_pfstudy st;
 	const char *patterns;
 	uint64_t seed;
 };
 
-static int prefetch_option(void *ctx, const struct ph_opt *o, const char *arg)
+static int prefetch_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct prefetch_args *a = ctx;
-	int h = common_option(&a->s, o, arg);
+	struct prefetch_args *a = args;
 
-	if (h <= 0)
-		return h;
+	(void)s;
 	switch (o->id) {
 	case OPT_PATTERNS:
 		/* Read once the seed is known, which may come after. */
@@ -126,54 +124,59 @@ static int prefetch_option(void *ctx, const struct ph_opt *o, const char *arg)
 }
 
 /* What the options say together, checked before anything is measured. */
-static int prefetch_check(struct prefetch_args *a)
+static int prefetch_check(void *args, struct ph_session *s)
 {
+	struct prefetch_args *a = args;
 	struct pfstudy_plan *p = &a->st.plan;
 
 	if (cli_check_list("--patterns", a->patterns, "patterns separated by commas, e.g. random,seq") ||
 	    latency_parse_patterns("--patterns", a->patterns, a->seed, &p->specs, &p->nspecs))
-		return -EINVAL;
-	if (a->s.bind.physcpubind && numa_bitmask_weight(a->s.bind.physcpubind) != 1) {
+		return PH_EXIT_USAGE;
+	if (s->bind.physcpubind && numa_bitmask_weight(s->bind.physcpubind) != 1) {
 		ph_err("--physcpubind: the study runs on one CPU; give one");
-		return -EINVAL;
+		return PH_EXIT_USAGE;
 	}
-	a->s.bind.threads = 1;
 	return 0;
 }
 
-int cmd_prefetch(int argc, char *argv[])
+/* One thread (--threads is refused), its memory laid out and verified. */
+static int prefetch_plan(void *args, struct ph_session *s)
 {
-	struct prefetch_args a = { 0 };
-	struct ph_session *s = &a.s;
-	struct ph_pfstudy *st = &a.st;
-	struct ph_doc *doc = NULL;
-	int rc;
+	int rc = session_start(s, 1);
 
-	session_init(s, GiB);
-	rc = opts_parse(&cmd_prefetch_spec, argc, argv, prefetch_option, &a);
-	if (!rc)
-		rc = prefetch_check(&a);
-	if (rc) {
-		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
-		goto out;
-	}
-	rc = session_machine(s);
-	if (!rc)
-		rc = session_start(s, 1);
-	if (!rc)
-		rc = pfstudy_plan(st, s);
-	if (rc)
-		goto out;
-	rc = pfstudy_measure(st, s);
-	/* Before the memory is read back again: the rows say where it was measured. */
-	doc = pfstudy_doc(st, s);
-	if (!session_still_verified(s) && !rc)
-		rc = PH_EXIT_FAIL;
-	session_buffers_table(s, doc);
-	rc = session_render(s, doc, rc);
-out:
-	doc_free(doc);
-	pfstudy_free(st);
-	session_free(s);
-	return rc;
+	return rc ? rc : pfstudy_plan(&((struct prefetch_args *)args)->st, s);
 }
+
+static int prefetch_measure(void *args, struct ph_session *s)
+{
+	return pfstudy_measure(&((struct prefetch_args *)args)->st, s);
+}
+
+static struct ph_doc *prefetch_document(void *args, struct ph_session *s, int *rc)
+{
+	/* Before the memory is read back again: the rows say where it was measured. */
+	struct ph_doc *doc = pfstudy_doc(&((struct prefetch_args *)args)->st, s);
+
+	if (!session_still_verified(s) && !*rc)
+		*rc = PH_EXIT_FAIL;
+	session_buffers_table(s, doc);
+	return doc;
+}
+
+static void prefetch_free(void *args, struct ph_session *s)
+{
+	(void)s;
+	pfstudy_free(&((struct prefetch_args *)args)->st);
+}
+
+const struct ph_study cmd_prefetch_study = {
+	.spec = &cmd_prefetch_spec,
+	.default_size = GiB,
+	.args_size = sizeof(struct prefetch_args),
+	.option = prefetch_option,
+	.check = prefetch_check,
+	.plan = prefetch_plan,
+	.measure = prefetch_measure,
+	.document = prefetch_document,
+	.free = prefetch_free,
+};

@@ -6,6 +6,7 @@
  */
 #include "bandwidth.h"
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "scale.h"
 #include "session.h"
@@ -92,20 +93,19 @@ const struct ph_cmdspec cmd_scale_spec = {
 };
 
 struct scale_args {
-	struct ph_session s;
 	struct common_study c;
 	int *counts;
 	int ncounts;
+	struct ph_bwstudy plan;
 	struct ph_scale sc;
 };
 
-static int scale_option(void *ctx, const struct ph_opt *o, const char *arg)
+static int scale_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct scale_args *a = ctx;
-	int h = common_option(&a->s, o, arg);
+	struct scale_args *a = args;
+	int h = common_study_option(&a->c, o, arg);
 
-	if (h > 0)
-		h = common_study_option(&a->c, o, arg);
+	(void)s;
 	if (h <= 0)
 		return h;
 	switch (o->id) {
@@ -122,52 +122,66 @@ static int scale_option(void *ctx, const struct ph_opt *o, const char *arg)
 	return -EINVAL;
 }
 
-int cmd_scale(int argc, char *argv[])
+/* The kernel's variant, as pagehop stream chooses it. */
+static int scale_check(void *args, struct ph_session *s)
 {
-	struct scale_args a = { 0 };
-	struct ph_session *s = &a.s;
-	struct ph_bwstudy plan = { 0 };
-	struct bitmask *cpunodes;
-	struct ph_doc *doc = NULL;
-	int rc;
+	struct scale_args *a = args;
+	int rc = common_one_kernel(&a->plan, &a->c);
 
-	session_init(s, GiB);
-	rc = opts_parse(&cmd_scale_spec, argc, argv, scale_option, &a);
-	if (rc) {
-		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
-		goto out;
-	}
-	/* The kernel's variant, as pagehop stream chooses it. */
-	rc = common_one_kernel(&plan, &a.c);
-	if (rc)
-		goto out;
-	a.sc.place = a.c.place;
-	a.sc.size_per_thread = a.c.size_per_thread;
-	a.sc.k = plan.ks[0];
-	/* --cpunodebind chooses the placement's CPUs; each count binds its own. */
-	cpunodes = s->bind.cpunodebind;
-	s->bind.cpunodebind = NULL;
-	rc = session_machine(s);
+	(void)s;
+	a->sc.place = a->c.place;
+	a->sc.size_per_thread = a->c.size_per_thread;
 	if (!rc)
-		rc = scale_plan(&a.sc, s, cpunodes, a.counts, a.ncounts);
-	if (cpunodes)
-		numa_bitmask_free(cpunodes);
-	if (rc)
-		goto out;
-	rc = scale_measure(&a.sc, s);
-	if (rc == PH_EXIT_USAGE || !a.sc.nrows) {
-		rc = rc ? rc : PH_EXIT_FAIL;
-		if (rc != PH_EXIT_USAGE && ph_interrupted)
-			rc = PH_EXIT_INTERRUPTED;
-		goto out;
-	}
-	doc = scale_doc(&a.sc, s, plan.isa_auto ? plan.why[0] : "forced (--isa)");
-	rc = session_render(s, doc, rc);
-out:
-	doc_free(doc);
-	scale_free(&a.sc);
-	bandwidth_study_free(&plan);
-	free(a.counts);
-	session_free(s);
+		a->sc.k = a->plan.ks[0];
 	return rc;
 }
+
+/* --cpunodebind chooses the placement's CPUs; each count binds its own. */
+static int scale_study_plan(void *args, struct ph_session *s)
+{
+	struct scale_args *a = args;
+
+	return scale_plan(&a->sc, s, s->bind.cpunodebind, a->counts, a->ncounts);
+}
+
+static int scale_study_measure(void *args, struct ph_session *s)
+{
+	return scale_measure(&((struct scale_args *)args)->sc, s);
+}
+
+static bool scale_measured(const void *args)
+{
+	return ((const struct scale_args *)args)->sc.nrows > 0;
+}
+
+static struct ph_doc *scale_document(void *args, struct ph_session *s, int *rc)
+{
+	struct scale_args *a = args;
+
+	(void)rc;
+	return scale_doc(&a->sc, s, a->plan.isa_auto ? a->plan.why[0] : "forced (--isa)");
+}
+
+static void scale_study_free(void *args, struct ph_session *s)
+{
+	struct scale_args *a = args;
+
+	(void)s;
+	scale_free(&a->sc);
+	bandwidth_study_free(&a->plan);
+	free(a->counts);
+}
+
+const struct ph_study cmd_scale_study = {
+	.spec = &cmd_scale_spec,
+	.default_size = GiB,
+	.flags = PH_STUDY_BINDS_ITSELF,
+	.args_size = sizeof(struct scale_args),
+	.option = scale_option,
+	.check = scale_check,
+	.plan = scale_study_plan,
+	.measure = scale_study_measure,
+	.measured = scale_measured,
+	.document = scale_document,
+	.free = scale_study_free,
+};

@@ -421,9 +421,18 @@ static int check_options(const struct ph_slit_plan *p, bool measuring)
 	return 0;
 }
 
+/* The report, rendered in --format on stdout: the command's, not the study's. */
+static int slit_emit(void *ctx, struct ph_doc *doc)
+{
+	const struct ph_session *s = ctx;
+
+	return doc_render(doc, s->fmt, stdout);
+}
+
 int cmd_slit(int argc, char *argv[])
 {
 	struct slit_args a = { 0 };
+	const struct ph_slit_out out = { slit_emit, &a.s };
 	int rc;
 
 	session_init(&a.s, GiB);
@@ -436,13 +445,12 @@ int cmd_slit(int argc, char *argv[])
 		session_free(&a.s);
 		return rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
 	}
-	a.plan.fmt = a.s.fmt;
 	/* The OEM options name the fields of both tables written. */
 	a.plan.hmat_acpi.oem_id = a.plan.acpi.oem_id;
 	a.plan.hmat_acpi.oem_table_id = a.plan.acpi.oem_table_id;
 	a.plan.hmat_acpi.have_rev = a.plan.acpi.have_rev;
 	a.plan.hmat_acpi.rev = a.plan.acpi.rev;
-	rc = a.plan.input ? slit_study_file(&a.plan) : slit_study_machine(&a.s, &a.plan);
+	rc = a.plan.input ? slit_study_file(&a.plan, &out) : slit_study_machine(&a.s, &a.plan, &out);
 	session_free(&a.s);
 	return rc;
 }

@@ -6,6 +6,7 @@
  */
 #include "bandwidth.h"
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "session.h"
 #include "stream.h"
@@ -111,21 +112,19 @@ const struct ph_cmdspec cmd_stream_spec = {
 };
 
 struct stream_args {
-	struct ph_session s;
 	const char **names;	/* --kernel, as stream_ops[] names; NULL: all */
 	int nnames;
 	enum ph_isa isa;
 	bool nt;
 	bool per_thread;
+	struct ph_bwstudy st;
 };
 
-static int stream_option(void *ctx, const struct ph_opt *o, const char *arg)
+static int stream_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct stream_args *a = ctx;
-	int h = common_option(&a->s, o, arg);
+	struct stream_args *a = args;
 
-	if (h <= 0)
-		return h;
+	(void)s;
 	switch (o->id) {
 	case OPT_KERNEL:
 		return common_parse_kernels(arg, &a->names, &a->nnames);
@@ -141,46 +140,61 @@ static int stream_option(void *ctx, const struct ph_opt *o, const char *arg)
 	return -EINVAL;
 }
 
-int cmd_stream(int argc, char *argv[])
+/* The kernels' variants, before the machine is read. */
+static int stream_kernels_check(void *args, struct ph_session *s)
 {
-	struct stream_args a = { 0 };
-	struct ph_session *s = &a.s;
-	struct ph_bwstudy st = { 0 };
-	struct ph_doc *doc = NULL;
+	struct stream_args *a = args;
 	const char *missing = NULL;
-	int rc;
+	int rc = bandwidth_study_plan(&a->st, a->names, a->nnames, a->isa, a->nt, &missing);
 
-	session_init(s, GiB);
-	rc = opts_parse(&cmd_stream_spec, argc, argv, stream_option, &a);
-	if (rc) {
-		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
-		goto out;
-	}
-	rc = bandwidth_study_plan(&st, a.names, a.nnames, a.isa, a.nt, &missing);
+	(void)s;
 	if (rc == -EOPNOTSUPP) {
 		ph_err("--isa %s: this CPU (or the OS) does not support it; the widest here is %s",
-		       isa_name(a.isa), isa_name(isa_best()));
-		rc = PH_EXIT_UNSUPPORTED;
-		goto out;
+		       isa_name(a->isa), isa_name(isa_best()));
+		return PH_EXIT_UNSUPPORTED;
 	}
 	if (rc) {
-		ph_err("--kernel %s: no %s variant%s", missing, isa_name(a.isa), a.nt ? " with --nt" : "");
-		rc = PH_EXIT_USAGE;
-		goto out;
+		ph_err("--kernel %s: no %s variant%s", missing, isa_name(a->isa), a->nt ? " with --nt" : "");
+		return PH_EXIT_USAGE;
 	}
-	st.per_thread = a.per_thread;
-	rc = session_machine(s);
-	if (!rc)
-		rc = session_start(s, 0);
-	if (rc)
-		goto out;
-	rc = bandwidth_study_measure(&st, s);
-	doc = bandwidth_study_doc(&st, s);
-	rc = session_render(s, doc, rc);
-out:
-	doc_free(doc);
-	bandwidth_study_free(&st);
-	free(a.names);
-	session_free(s);
-	return rc;
+	a->st.per_thread = a->per_thread;
+	return 0;
 }
+
+static int stream_plan(void *args, struct ph_session *s)
+{
+	(void)args;
+	return session_start(s, 0);
+}
+
+static int stream_measure(void *args, struct ph_session *s)
+{
+	return bandwidth_study_measure(&((struct stream_args *)args)->st, s);
+}
+
+static struct ph_doc *stream_document(void *args, struct ph_session *s, int *rc)
+{
+	(void)rc;
+	return bandwidth_study_doc(&((struct stream_args *)args)->st, s);
+}
+
+static void stream_free(void *args, struct ph_session *s)
+{
+	struct stream_args *a = args;
+
+	(void)s;
+	bandwidth_study_free(&a->st);
+	free(a->names);
+}
+
+const struct ph_study cmd_stream_study = {
+	.spec = &cmd_stream_spec,
+	.default_size = GiB,
+	.args_size = sizeof(struct stream_args),
+	.option = stream_option,
+	.check = stream_kernels_check,
+	.plan = stream_plan,
+	.measure = stream_measure,
+	.document = stream_document,
+	.free = stream_free,
+};

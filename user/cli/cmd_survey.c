@@ -6,6 +6,7 @@
  * run next.  The study is survey.c's.
  */
 #include "commands.h"
+#include "study.h"
 #include "common_opts.h"
 #include "session.h"
 #include "survey.h"
@@ -41,37 +42,35 @@ const struct ph_cmdspec cmd_survey_spec = {
 	.refused = survey_refused,
 };
 
-/* --format is the one option. */
-static int survey_option(void *ctx, const struct ph_opt *o, const char *arg)
-{
-	int h = common_option(ctx, o, arg);
-
-	return h <= 0 ? h : -EINVAL;
-}
-
-int cmd_survey(int argc, char *argv[])
-{
-	struct ph_session s;
+/* --format is the one option: the driver's. */
+struct survey_args {
 	struct ph_survey v;
-	struct ph_doc *doc;
-	int rc;
+};
 
-	session_init(&s, 0);
-	rc = opts_parse(&cmd_survey_spec, argc, argv, survey_option, &s);
-	if (rc) {
-		session_free(&s);
-		return rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
-	}
-	rc = session_machine(&s);
-	if (rc) {
-		session_free(&s);
-		return rc;
-	}
-	survey_plan(&v, &s);
-	survey_measure(&v, &s);
-	doc = survey_doc(&v, &s);
-	rc = session_render(&s, doc, v.rc);
-	doc_free(doc);
-	session_free(&s);
-	return rc;
+static int survey_study_plan(void *args, struct ph_session *s)
+{
+	survey_plan(&((struct survey_args *)args)->v, s);
+	return 0;
 }
+
+static int survey_study_measure(void *args, struct ph_session *s)
+{
+	struct ph_survey *v = &((struct survey_args *)args)->v;
+
+	survey_measure(v, s);
+	return v->rc;
+}
+
+static struct ph_doc *survey_document(void *args, struct ph_session *s, int *rc)
+{
+	(void)rc;
+	return survey_doc(&((struct survey_args *)args)->v, s);
+}
+
+const struct ph_study cmd_survey_study = {
+	.spec = &cmd_survey_spec,
+	.args_size = sizeof(struct survey_args),
+	.plan = survey_study_plan,
+	.measure = survey_study_measure,
+	.document = survey_document,
+};

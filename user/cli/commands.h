@@ -7,25 +7,14 @@
 #define PAGEHOP_COMMANDS_H
 
 struct ph_cmdspec;
+struct ph_study;
 
 int cmd_info(int argc, char *argv[]);
-int cmd_survey(int argc, char *argv[]);
-int cmd_chase(int argc, char *argv[]);
-int cmd_stream(int argc, char *argv[]);
 int cmd_list(int argc, char *argv[]);
 int cmd_matrix(int argc, char *argv[]);
-int cmd_pages(int argc, char *argv[]);
-int cmd_prefetch(int argc, char *argv[]);
 int cmd_slit(int argc, char *argv[]);
-int cmd_baseline(int argc, char *argv[]);
 int cmd_check(int argc, char *argv[]);
 int cmd_compare(int argc, char *argv[]);
-int cmd_c2c(int argc, char *argv[]);
-int cmd_locks(int argc, char *argv[]);
-int cmd_loaded(int argc, char *argv[]);
-int cmd_scale(int argc, char *argv[]);
-int cmd_goaround(int argc, char *argv[]);
-int cmd_hops(int argc, char *argv[]);
 int cmd_report(int argc, char *argv[]);
 
 /* The declarations of the commands' options (optspec.h). */
@@ -48,5 +37,19 @@ extern const struct ph_cmdspec cmd_scale_spec;
 extern const struct ph_cmdspec cmd_goaround_spec;
 extern const struct ph_cmdspec cmd_hops_spec;
 extern const struct ph_cmdspec cmd_report_spec;
+
+/* The measuring commands, run by study_main() (study.h). */
+extern const struct ph_study cmd_c2c_study;
+extern const struct ph_study cmd_chase_study;
+extern const struct ph_study cmd_stream_study;
+extern const struct ph_study cmd_hops_study;
+extern const struct ph_study cmd_locks_study;
+extern const struct ph_study cmd_loaded_study;
+extern const struct ph_study cmd_scale_study;
+extern const struct ph_study cmd_goaround_study;
+extern const struct ph_study cmd_pages_study;
+extern const struct ph_study cmd_prefetch_study;
+extern const struct ph_study cmd_survey_study;
+extern const struct ph_study cmd_baseline_study;
 
 #endif

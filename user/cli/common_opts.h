@@ -38,6 +38,7 @@ enum {
 	OPT_STUDY_NT,
 	OPT_STUDY_PLACEMENT,
 	OPT_STUDY_SIZE_PER_THREAD,
+	OPT_SAVE_DOC,		/* --save FILE: the driver's (study.h) */
 	OPT_COMMON_END,
 };
 

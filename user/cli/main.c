@@ -6,6 +6,7 @@
 #include "man.h"
 #include "phases.h"
 #include "registry.h"
+#include "study.h"
 #include "report.h"
 #include "util.h"
 #include "version.h"
@@ -46,7 +47,7 @@ static int run(const struct ph_command *cmd, int argc, char *argv[])
 	snprintf(progname, sizeof(progname), "pagehop %s", cmd->name);
 	ph_set_progname(progname);
 	optind = 0;	/* glibc: 0 reinitialises getopt for a fresh argv */
-	return cmd->run(argc, argv);
+	return cmd->study ? study_main(cmd->study, argc, argv) : cmd->run(argc, argv);
 }
 
 /*

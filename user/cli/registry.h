@@ -9,12 +9,15 @@
 #include <stddef.h>
 
 struct ph_cmdspec;
+struct ph_study;
 
+/* A measuring command is a study, run by study_main(); the others have run. */
 struct ph_command {
 	const char *name;
 	int (*run)(int argc, char *argv[]);
 	const char *summary;
 	const struct ph_cmdspec *spec;	/* its options (optspec.h) */
+	const struct ph_study *study;	/* or NULL: run it (study.h) */
 };
 
 /* Every subcommand, in the order "pagehop help" lists them. */

@@ -67,7 +67,7 @@ static int check_blocks(struct ph_goaround *g, struct ph_session *s)
 		if (g->mem_node[t] == g->cpu_node[t] && s->segs[t].verified)
 			continue;
 		if (g->mem_node[t] < 0 && s->allow_unverified) {
-			/* Not read back: take the node asked for, and say so (session_render). */
+			/* Not read back: take the node asked for, and say so (the driver notes it). */
 			g->mem_node[t] = s->binding.nodes[t];
 			continue;
 		}
@@ -94,11 +94,8 @@ int goaround_measure(struct ph_goaround *g, struct ph_session *s)
 
 	for (int i = 0; i < g->nthreads; i++)
 		numa_bitmask_setbit(cpus, (unsigned)g->order[i]);
-	s->bind.physcpubind = cpus;
-	s->bind.threads = (unsigned)g->nthreads;
 	s->size = g->size_per_thread * (uint64_t)g->nthreads;
-	rc = session_start(s, (unsigned)g->nthreads);
-	s->bind.physcpubind = NULL;
+	rc = session_start_on(s, cpus, (unsigned)g->nthreads);
 	numa_free_cpumask(cpus);
 	if (rc)
 		return rc;

@@ -84,15 +84,17 @@ static struct ph_hops_row *new_row(struct ph_hops *h, int k, uint64_t size,
 /* One level at one size: lay out, verify, each figure, read back, free. */
 static int measure_one(struct ph_hops *h, struct ph_session *s, int k, uint64_t size)
 {
+	struct ph_bindopts one = {
+		.physcpubind = numa_allocate_cpumask(),
+		.membind = numa_allocate_nodemask(),
+		.threads = 1,
+	};
 	int first = h->nrows, rc;
 
-	s->bind.physcpubind = numa_allocate_cpumask();
-	numa_bitmask_setbit(s->bind.physcpubind, (unsigned)h->cpu);
-	s->bind.membind = numa_allocate_nodemask();
-	numa_bitmask_setbit(s->bind.membind, (unsigned)h->node[k]);
-	s->bind.threads = 1;
+	numa_bitmask_setbit(one.physcpubind, (unsigned)h->cpu);
+	numa_bitmask_setbit(one.membind, (unsigned)h->node[k]);
 	s->size = size;
-	rc = session_start(s, 1);
+	rc = session_start_bind(s, &one, 1);
 	for (int i = 0; !rc && i < h->nks && !ph_interrupted; i++) {
 		struct ph_bandwidth bw;
 
@@ -115,7 +117,7 @@ static int measure_one(struct ph_hops *h, struct ph_session *s, int k, uint64_t 
 		rc = PH_EXIT_FAIL;
 	}
 	session_stop(s);
-	bindopts_free(&s->bind);
+	bindopts_free(&one);
 	return rc;
 }
 

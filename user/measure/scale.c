@@ -67,11 +67,8 @@ static int measure_count(struct ph_scale *sc, struct ph_session *s, int t, bool 
 
 	for (int i = 0; i < t; i++)
 		numa_bitmask_setbit(cpus, (unsigned)sc->order[i]);
-	s->bind.physcpubind = cpus;
-	s->bind.threads = (unsigned)t;
 	s->size = sc->size_per_thread * (uint64_t)t;
-	rc = session_start(s, (unsigned)t);
-	s->bind.physcpubind = NULL;
+	rc = session_start_on(s, cpus, (unsigned)t);
 	numa_free_cpumask(cpus);
 	if (rc)
 		goto out;

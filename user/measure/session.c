@@ -153,10 +153,37 @@ bool memory_release(struct ph_session *s, struct ph_memory *m)
 
 int session_start(struct ph_session *s, unsigned default_threads)
 {
+	/* A study that places its threads chose CPUs of its own (session_start_on). */
+	struct ph_bindopts o = {
+		.membind = s->bind.membind,
+		.interleave = s->bind.interleave,
+		.cpunodebind = s->binds_itself ? NULL : s->bind.cpunodebind,
+		.physcpubind = s->binds_itself ? NULL : s->bind.physcpubind,
+		.threads = s->binds_itself ? 0 : s->bind.threads,
+	};
+
+	return session_start_bind(s, &o, default_threads);
+}
+
+int session_start_on(struct ph_session *s, struct bitmask *cpus, unsigned threads)
+{
+	struct ph_bindopts o = {
+		.membind = s->bind.membind,
+		.interleave = s->bind.interleave,
+		.physcpubind = cpus,
+		.threads = threads,
+	};
+
+	return session_start_bind(s, &o, threads);
+}
+
+int session_start_bind(struct ph_session *s, const struct ph_bindopts *bind,
+		       unsigned default_threads)
+{
 	char why[512];
 	int err;
 
-	if (binding_resolve(&s->bind, &s->cpu, default_threads, &s->binding, why, sizeof(why))) {
+	if (binding_resolve(bind, &s->cpu, default_threads, &s->binding, why, sizeof(why))) {
 		ph_err("%s", why);
 		return PH_EXIT_USAGE;
 	}
@@ -345,46 +372,6 @@ void session_fill_common(struct ph_session *s, struct ph_table *t, int row)
 	table_int(t, row, "size_KiB", (long long)(s->size / KiB));
 	table_str(t, row, "clock", s->clk.name);
 	table_bool(t, row, "verified", s->all_verified);
-}
-
-void session_plot(struct ph_session *s, struct ph_doc *doc, int *rc)
-{
-	char why[512];
-
-	if (s->plot_skipped)
-		doc_note(doc, "--plot: %s; nothing plotted", s->plot_skipped);
-	free(s->plot_skipped);
-	s->plot_skipped = NULL;
-	if (!s->plot)
-		return;
-	if (doc_plot(doc, s->plot, why, sizeof(why))) {
-		ph_err("--plot %s: %s", s->plot, why);
-		*rc = *rc ? *rc : PH_EXIT_FAIL;
-	} else {
-		doc_note(doc, "plot written to %s", s->plot);
-	}
-	s->plot = NULL;		/* drawn once, by whoever calls first */
-}
-
-int session_render(struct ph_session *s, struct ph_doc *doc, int rc)
-{
-	/* A usage error found only once the memory was laid out (a size too
-	 * small for a kernel) was said on stderr: nothing goes to stdout. */
-	if (rc == PH_EXIT_USAGE)
-		return rc;
-	if (!s->all_verified)
-		doc_note(doc, "the memory was NOT verified to be where or what was asked; every row's verified column says no");
-	if (ph_interrupted) {
-		doc_note(doc, "interrupted: the figures above are what was measured before %s",
-			 runner_signal_name(ph_interrupted));
-		if (s->reverify_skipped)
-			doc_note(doc, "interrupted before the memory was read back after measuring: it was verified before");
-		rc = PH_EXIT_INTERRUPTED;
-	}
-	session_plot(s, doc, &rc);
-	if (doc_render(doc, s->fmt, stdout))
-		rc = rc ? rc : PH_EXIT_FAIL;	/* said by main */
-	return rc;
 }
 
 void session_stop(struct ph_session *s)

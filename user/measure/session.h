@@ -57,7 +57,7 @@ struct ph_counters;
 struct ph_session {
 	/* options */
 	enum ph_format fmt;
-	const char *plot;	/* --plot FILE, drawn by session_render, or NULL */
+	const char *plot;	/* --plot FILE, drawn by the driver (study.h), or NULL */
 	char *plot_skipped;	/* why --plot draws nothing (no gnuplot), or NULL */
 	struct ph_bindopts bind;
 	struct ph_bufreq bufreq;
@@ -66,6 +66,8 @@ struct ph_session {
 	uint64_t per_thread;	/* size / threads: what each thread works on */
 	struct ph_mcfg mcfg;
 	bool allow_unverified;
+	bool binds_itself;	/* the study places its threads: session_start
+				 * binds no --cpunodebind, --physcpubind, --threads */
 	/* the machine */
 	struct ph_topology topo;
 	struct ph_cpu cpu;
@@ -100,6 +102,18 @@ int session_machine(struct ph_session *s);
  * is laid out or read back: PH_EXIT_INTERRUPTED.  0 or an exit code.
  */
 int session_start(struct ph_session *s, unsigned default_threads);
+/*
+ * session_start on exactly these CPUs, threads of them, for a study that
+ * places its threads itself (binds_itself): the memory as the options
+ * bind it, the CPUs as the study chose them.  The options stay as parsed.
+ */
+int session_start_on(struct ph_session *s, struct bitmask *cpus, unsigned threads);
+/*
+ * session_start with a binding of the study's own (one CPU and one node a
+ * step: hops), the parsed options left as they are.
+ */
+int session_start_bind(struct ph_session *s, const struct ph_bindopts *bind,
+		       unsigned default_threads);
 
 /*
  * Verify the segments again after measuring: were the pages still there?
@@ -129,17 +143,6 @@ bool memory_release(struct ph_session *s, struct ph_memory *m);
 
 /* Undo session_start: stop the threads, free the memory; the machine stays. */
 void session_stop(struct ph_session *s);
-/*
- * The end of every measuring command: note unverified memory and an
- * interruption by a signal (exit 130), render doc in --format.  Returns the
- * exit code.
- */
-int session_render(struct ph_session *s, struct ph_doc *doc, int rc);
-/*
- * --plot: doc drawn into s->plot (doc_plot), a note in doc saying where or
- * why not; a plot that fails is said on stderr and *rc becomes 1.
- */
-void session_plot(struct ph_session *s, struct ph_doc *doc, int *rc);
 void session_free(struct ph_session *s);
 
 #endif

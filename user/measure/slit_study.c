@@ -298,12 +298,17 @@ static int check_coverage(const struct ph_input *in, const struct ph_slit *s,
 	return rc;
 }
 
-/* Render the document; what the input could not tell is said on stderr too, once the run reports. */
-static int report(struct ph_doc *doc, enum ph_format fmt, const char *note, enum ph_verdict v)
+/*
+ * Hand the document to the command's output while the analysis its rows
+ * are drawn from is alive; what the input could not tell is said on stderr
+ * too, once the run reports.
+ */
+static int report(struct ph_doc *doc, const struct ph_slit_out *out, const char *note,
+		  enum ph_verdict v)
 {
 	if (note)
 		ph_warn("%s", note);
-	if (doc_render(doc, fmt, stdout))
+	if (out->emit(out->ctx, doc))
 		return PH_EXIT_FAIL;	/* said by main */
 	return verdict_exit(v);
 }
@@ -326,13 +331,14 @@ static char *not_here(const char *host)
 
 /*
  * Analyse in (label is how the report names it) against the SLIT given, or
- * the one recorded with it; report, write the ACPI source, render.
+ * the one recorded with it; report, write the ACPI source, hand the
+ * document to out.
  * this_machine: in was measured here, so the machine's own ACPI SLIT is
  * judged beside it.
  */
 static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 		   const char *label, const struct given_slit *given, bool this_machine,
-		   const struct hmat_in *hmat)
+		   const struct hmat_in *hmat, const struct ph_slit_out *out)
 {
 	struct ph_acpi_out acpi = p->acpi, hmat_acpi = p->hmat_acpi;
 	struct ph_slit_job job;
@@ -405,7 +411,7 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 		       set.n > 1 ? "the outputs before it in the order written are in place, the others are not" : "nothing written");
 		ret = PH_EXIT_FAIL;
 	} else
-		ret = report(doc, p->fmt, in->note, a.verdict);
+		ret = report(doc, out, in->note, a.verdict);
 	outset_discard(&set);
 	doc_free(doc);
 	analysis_free(&a);
@@ -416,7 +422,7 @@ out:
 	return ret;
 }
 
-int slit_study_file(const struct ph_slit_plan *p)
+int slit_study_file(const struct ph_slit_plan *p, const struct ph_slit_out *out)
 {
 	struct given_slit given;
 	struct hmat_in hmat;
@@ -434,7 +440,7 @@ int slit_study_file(const struct ph_slit_plan *p)
 	if (!rc) {
 		rc = hmat_load(p->hmat_table, false, &hmat);
 		if (!rc)
-			rc = analyse(p, &in, input_name(p->input), &given, false, &hmat);
+			rc = analyse(p, &in, input_name(p->input), &given, false, &hmat, out);
 		acpi_hmat_free(&hmat.t);
 	}
 	given_free(&given);
@@ -448,7 +454,8 @@ int slit_study_file(const struct ph_slit_plan *p)
  * measured to save or propose, so each is named on stderr, nothing is
  * written, and the exit is PH_EXIT_UNSUPPORTED, not the answer's 0.
  */
-static int single_node(const struct ph_slit_plan *p, const struct ph_topology *t, bool numa)
+static int single_node(const struct ph_slit_plan *p, const struct ph_topology *t, bool numa,
+		       const struct ph_slit_out *out)
 {
 	const char *why = numa ? "this machine has a single NUMA node, so slit measures nothing"
 			       : "this kernel has no NUMA support, so slit measures nothing";
@@ -482,7 +489,7 @@ static int single_node(const struct ph_slit_plan *p, const struct ph_topology *t
 	section_int(s, "nodes", numa ? t->nnodes : 1);
 	if (numa && t->nnodes == 1)
 		section_int(s, "slit_0_0", t->distance[0]);
-	err = doc_render(doc, p->fmt, stdout);
+	err = out->emit(out->ctx, doc);
 	doc_free(doc);
 	/* A write error is said once, by main. */
 	return err ? PH_EXIT_FAIL : PH_EXIT_OK;
@@ -517,7 +524,7 @@ static int measure(struct ph_session *s, const struct ph_slit_plan *p, struct ph
 /* The measurement, straight from the engine: no file in between. */
 static int analyse_measured(struct ph_session *s, const struct ph_slit_plan *p,
 			    const struct ph_mx *mx, const struct given_slit *given,
-			    const struct hmat_in *hmat)
+			    const struct hmat_in *hmat, const struct ph_slit_out *out)
 {
 	const char *label = p->save && strcmp(p->save, "-") ? p->save
 			    : "measured by this run (pagehop matrix)";
@@ -529,12 +536,13 @@ static int analyse_measured(struct ph_session *s, const struct ph_slit_plan *p,
 		ph_err("internal error: the figure asked for was not measured");
 		return PH_EXIT_FAIL;
 	}
-	rc = analyse(p, &in, label, given, true, hmat);
+	rc = analyse(p, &in, label, given, true, hmat, out);
 	input_free(&in);
 	return rc;
 }
 
-int slit_study_machine(struct ph_session *s, const struct ph_slit_plan *p)
+int slit_study_machine(struct ph_session *s, const struct ph_slit_plan *p,
+		       const struct ph_slit_out *out)
 {
 	struct ph_mx mx = { 0 };
 	struct given_slit given;
@@ -552,11 +560,11 @@ int slit_study_machine(struct ph_session *s, const struct ph_slit_plan *p)
 	}
 	rc = session_machine(s);
 	if (rc == PH_EXIT_UNSUPPORTED)
-		rc = single_node(p, NULL, false);
+		rc = single_node(p, NULL, false, out);
 	else if (!rc && s->topo.nnodes <= 1)
-		rc = single_node(p, &s->topo, true);
+		rc = single_node(p, &s->topo, true, out);
 	else if (!rc && !(rc = measure(s, p, &mx)))
-		rc = analyse_measured(s, p, &mx, &given, &hmat);
+		rc = analyse_measured(s, p, &mx, &given, &hmat, out);
 	acpi_hmat_free(&hmat.t);
 	matrix_free(&mx);
 	given_free(&given);

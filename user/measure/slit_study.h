@@ -31,7 +31,6 @@ struct ph_slit_plan {
 	const char *hmat_table;	/* a binary HMAT to read entry by entry; NULL: this
 				 * machine's when measuring it, none for --input */
 	const char *hwloc;	/* --hwloc FILE: the matrices as hwloc XML; NULL: none */
-	enum ph_format fmt;
 	const char *kernel_version;	/* --kernel-version: the measured machine's kernel; NULL none */
 	bool this_kernel;	/* --this-kernel: this machine's kernel and sysfs for any input */
 	/* measuring only */
@@ -40,11 +39,22 @@ struct ph_slit_plan {
 };
 
 /*
- * Read p->input and p->slit, analyse, print the report on stdout.  The
- * verdict's exit status (verdict_exit()), PH_EXIT_USAGE after one line on
- * stderr for an input that cannot be used, PH_EXIT_FAIL when stdout fails.
+ * Where the report goes: the command's output (it renders in --format).
+ * The study calls emit once, with the document whose rows are drawn from
+ * the analysis, while that analysis is alive; emit returns 0, or non-zero
+ * when the output failed.
  */
-int slit_study_file(const struct ph_slit_plan *p);
+struct ph_slit_out {
+	int (*emit)(void *ctx, struct ph_doc *doc);
+	void *ctx;
+};
+
+/*
+ * Read p->input and p->slit, analyse, hand the report to out.  The
+ * verdict's exit status (verdict_exit()), PH_EXIT_USAGE after one line on
+ * stderr for an input that cannot be used, PH_EXIT_FAIL when out fails.
+ */
+int slit_study_file(const struct ph_slit_plan *p, const struct ph_slit_out *out);
 
 /*
  * Measure this machine with s (its options applied) as "pagehop matrix"
@@ -55,6 +65,7 @@ int slit_study_file(const struct ph_slit_plan *p);
  * anything is measured.  Returns as slit_study_file(), or the measuring
  * engine's exit code.
  */
-int slit_study_machine(struct ph_session *s, const struct ph_slit_plan *p);
+int slit_study_machine(struct ph_session *s, const struct ph_slit_plan *p,
+		       const struct ph_slit_out *out);
 
 #endif

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * study.c - the one driver of every measuring study: parse, check, read
+ * the machine, plan, measure, document, then the exit-code policy, --plot,
+ * --save and the single render on stdout.
+ */
+#include "study.h"
+#include "cli.h"
+#include "common_opts.h"
+#include "output.h"
+#include "plot.h"
+#include "report.h"
+#include "runner.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int study_exit(int parse_rc, int measure_rc, bool measured_any, bool interrupted)
+{
+	int rc;
+
+	if (parse_rc == PH_OPTS_HELP)
+		return PH_EXIT_OK;
+	if (parse_rc)
+		return PH_EXIT_USAGE;
+	/* Said on stderr, found as late as a kernel too big for the memory. */
+	if (measure_rc == PH_EXIT_USAGE)
+		return PH_EXIT_USAGE;
+	if (!measured_any) {
+		rc = measure_rc ? measure_rc : PH_EXIT_FAIL;
+		/* "Not here" is the firmer answer than the signal that came after it. */
+		return interrupted && rc != PH_EXIT_UNSUPPORTED ? PH_EXIT_INTERRUPTED : rc;
+	}
+	return interrupted ? PH_EXIT_INTERRUPTED : measure_rc;
+}
+
+bool study_renders(int parse_rc, int measure_rc, bool measured_any)
+{
+	return !parse_rc && measure_rc != PH_EXIT_USAGE && measured_any;
+}
+
+void study_plot(struct ph_session *s, struct ph_doc *doc, int *rc)
+{
+	char why[512];
+
+	if (s->plot_skipped)
+		doc_note(doc, "--plot: %s; nothing plotted", s->plot_skipped);
+	free(s->plot_skipped);
+	s->plot_skipped = NULL;
+	if (!s->plot)
+		return;
+	if (doc_plot(doc, s->plot, why, sizeof(why))) {
+		ph_err("--plot %s: %s", s->plot, why);
+		*rc = *rc ? *rc : PH_EXIT_FAIL;
+	} else {
+		doc_note(doc, "plot written to %s", s->plot);
+	}
+	s->plot = NULL;		/* drawn once, by whoever calls first */
+}
+
+/* What every document says of the run as a whole. */
+static void study_notes(struct ph_session *s, struct ph_doc *doc)
+{
+	if (!s->all_verified)
+		doc_note(doc, "the memory was NOT verified to be where or what was asked; every row's verified column says no");
+	if (ph_interrupted) {
+		doc_note(doc, "interrupted: the figures above are what was measured before %s",
+			 runner_signal_name(ph_interrupted));
+		if (s->reverify_skipped)
+			doc_note(doc, "interrupted before the memory was read back after measuring: it was verified before");
+	}
+}
+
+int study_render(struct ph_session *s, struct ph_doc *doc, int rc)
+{
+	/* A usage error found only once the memory was laid out (a size too
+	 * small for a kernel) was said on stderr: nothing goes to stdout. */
+	if (rc == PH_EXIT_USAGE)
+		return rc;
+	if (ph_interrupted)
+		rc = PH_EXIT_INTERRUPTED;
+	study_notes(s, doc);
+	study_plot(s, doc, &rc);
+	if (doc_render(doc, s->fmt, stdout))
+		rc = rc ? rc : PH_EXIT_FAIL;	/* said by main */
+	return rc;
+}
+
+/* One run of a study: what the option handler sees. */
+struct study_run {
+	const struct ph_study *st;
+	struct ph_session s;
+	void *args;
+	const char *save;	/* --save FILE, or NULL */
+};
+
+static int study_option(void *ctx, const struct ph_opt *o, const char *arg)
+{
+	struct study_run *r = ctx;
+	int h;
+
+	if (o->id == OPT_SAVE_DOC) {
+		r->save = arg;
+		return 0;
+	}
+	h = common_option(&r->s, o, arg);
+	if (h <= 0)
+		return h;
+	return r->st->option ? r->st->option(r->args, &r->s, o, arg) : -EINVAL;
+}
+
+/* --save: the document as JSON, after the plot so that it says where that went. */
+static void study_save(const struct study_run *r, struct ph_doc *doc, int measure_rc, int *rc)
+{
+	char why[512];
+
+	if (!r->save)
+		return;
+	if ((r->st->flags & PH_STUDY_SAVE_CLEAN) && measure_rc)
+		return;
+	if (doc_save_json(doc, r->save, why, sizeof(why))) {
+		ph_err("--save %s: %s", r->save, why);
+		*rc = *rc ? *rc : PH_EXIT_FAIL;
+	}
+}
+
+int study_main(const struct ph_study *st, int argc, char *argv[])
+{
+	struct study_run *r = xcalloc(1, sizeof(*r));
+	struct ph_session *s = &r->s;
+	struct ph_doc *doc = NULL;
+	bool measured = false;
+	int parse_rc, rc = 0, exit_rc;
+
+	r->st = st;
+	r->args = xcalloc(1, st->args_size ? st->args_size : 1);
+	session_init(s, st->default_size);
+	s->binds_itself = (st->flags & PH_STUDY_BINDS_ITSELF) != 0;
+	if (st->init)
+		st->init(r->args, s);
+	parse_rc = opts_parse(st->spec, argc, argv, study_option, r);
+	if (!parse_rc && r->save && cli_check_output("--save", r->save))
+		parse_rc = -EINVAL;
+	if (!parse_rc) {
+		if (st->check)
+			rc = st->check(r->args, s);
+		if (!rc && !(st->flags & PH_STUDY_NO_MACHINE))
+			rc = session_machine(s);
+		if (!rc && st->plan)
+			rc = st->plan(r->args, s);
+		if (!rc) {
+			rc = st->measure(r->args, s);
+			measured = st->measured ? st->measured(r->args) : true;
+		}
+	}
+	exit_rc = study_exit(parse_rc, rc, measured, ph_interrupted != 0);
+	if (study_renders(parse_rc, rc, measured)) {
+		int doc_rc = exit_rc;
+
+		doc = st->document(r->args, s, &doc_rc);
+		exit_rc = study_exit(0, doc_rc, true, ph_interrupted != 0);
+		study_notes(s, doc);
+		study_plot(s, doc, &exit_rc);
+		study_save(r, doc, rc, &exit_rc);
+		if (doc_render(doc, s->fmt, stdout))
+			exit_rc = exit_rc ? exit_rc : PH_EXIT_FAIL;	/* said by main */
+	}
+	doc_free(doc);
+	if (st->free)
+		st->free(r->args, s);
+	session_free(s);
+	free(r->args);
+	free(r);
+	return exit_rc;
+}

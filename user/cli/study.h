@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * study.h - a measuring command as a declared study, and the one driver
+ * that runs every study (in the spirit of lmbench's benchmp() and lstopo's
+ * output methods).  A study declares its options, its argument block and
+ * its steps; study_main() owns what every study shares: parsing, the
+ * machine, the exit-code policy, --plot, --save and the single render of
+ * the document in --format.  A command file is its spec, its handler and
+ * its study, never a copy of this skeleton.
+ */
+#ifndef PAGEHOP_STUDY_H
+#define PAGEHOP_STUDY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "optspec.h"
+#include "session.h"
+
+struct ph_doc;
+
+/* What a study does itself, so that the driver and the session do not. */
+enum {
+	/*
+	 * The study places its threads itself (--cpunodebind, --threads choose
+	 * its CPUs, not the session's binding): session setup binds neither.
+	 */
+	PH_STUDY_BINDS_ITSELF = 1u << 0,
+	/* The study measures nothing on this machine: no session_machine(). */
+	PH_STUDY_NO_MACHINE = 1u << 1,
+	/* --save writes the document only when nothing failed (a reference). */
+	PH_STUDY_SAVE_CLEAN = 1u << 2,
+};
+
+struct ph_study {
+	const struct ph_cmdspec *spec;	/* its options, help and refusals */
+	uint64_t default_size;		/* --size's default (session_init) */
+	unsigned flags;			/* PH_STUDY_* */
+	size_t args_size;		/* its argument block, zeroed by the driver */
+	/* Defaults beyond session_init's, before the options are parsed (optional). */
+	void (*init)(void *args, struct ph_session *s);
+	/*
+	 * One of its own options (the common ones are handled before): 0, or
+	 * -EINVAL after the one-line error.
+	 */
+	int (*option)(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg);
+	/*
+	 * What the options say together, before the machine is read
+	 * (optional): 0, or an exit code after one line on stderr.
+	 */
+	int (*check)(void *args, struct ph_session *s);
+	/* With the machine read: plan the figures and start the run (optional). */
+	int (*plan)(void *args, struct ph_session *s);
+	/* Measure: 0 or an exit code. */
+	int (*measure)(void *args, struct ph_session *s);
+	/* Whether anything was measured (optional: NULL renders whatever came). */
+	bool (*measured)(const void *args);
+	/*
+	 * The document of what was measured; *rc may become an exit code (a
+	 * figure that failed, memory that moved).
+	 */
+	struct ph_doc *(*document)(void *args, struct ph_session *s, int *rc);
+	/* Free what the steps allocated in args (optional); the driver frees args. */
+	void (*free)(void *args, struct ph_session *s);
+};
+
+/* Run st over argv (argv[0] is the command's name); the exit code. */
+int study_main(const struct ph_study *st, int argc, char *argv[]);
+
+/*
+ * The exit-code policy of every study, in one place:
+ *   --help (parse_rc PH_OPTS_HELP)                      0
+ *   bad usage (parse_rc < 0, or measure_rc usage)       2 (PH_EXIT_USAGE)
+ *   nothing measured: measure_rc, or 1 when it is 0;
+ *     a signal makes it 130 unless measure_rc says the
+ *     machine cannot do it (4)
+ *   something measured: 130 after a signal, else measure_rc
+ * measure_rc is the first non-zero code of check, plan and measure.
+ */
+int study_exit(int parse_rc, int measure_rc, bool measured_any, bool interrupted);
+/* Whether a document is rendered on stdout for these outcomes. */
+bool study_renders(int parse_rc, int measure_rc, bool measured_any);
+
+/*
+ * --plot: doc drawn into s->plot (doc_plot), a note in doc saying where or
+ * why not; a plot that fails is said on stderr and *rc becomes 1 unless it
+ * is already an error.  Drawn once: later calls do nothing.
+ */
+void study_plot(struct ph_session *s, struct ph_doc *doc, int *rc);
+
+/*
+ * The end of every study: note unverified memory and an interruption by a
+ * signal, draw --plot, render doc in --format on stdout.  rc is the exit
+ * code so far (study_exit's); returns the final one.  study_main() does
+ * this itself, with --save between the plot and the render; a command not
+ * yet a study calls it.
+ */
+int study_render(struct ph_session *s, struct ph_doc *doc, int rc);
+
+#endif
