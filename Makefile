@@ -41,19 +41,19 @@ ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Iinclude $(USER_DIRS:%=
              $(PKG_CFLAGS) -MMD -MP
 LDLIBS     = $(PKG_LIBS) -lpfm -lpthread -lm
 
-# The OpenMP runtime's lock for 'pagehop locks' (user/measure/locks_omp.c,
+# The OpenMP runtime's lock for 'pagehop locks' (user/study/locks_omp.c,
 # the one file built against it): when this compiler has <omp.h> and
 # libgomp links.  Without it the omp kind is refused (exit 4).
 HAVE_OMP := $(shell printf '\043include <omp.h>\nint main(void){omp_lock_t l;omp_init_lock(&l);return 0;}\n' | \
 	$(CC) -x c - -o /dev/null -lgomp >/dev/null 2>&1 && echo y)
 ifeq ($(HAVE_OMP),y)
 LDLIBS    += -lgomp
-$(BUILD)/obj/user/measure/locks_omp.o: ALL_CFLAGS += -DPAGEHOP_HAVE_OMP
+$(BUILD)/obj/user/study/locks_omp.o: ALL_CFLAGS += -DPAGEHOP_HAVE_OMP
 endif
 
-# user/ by layer (README.md, "Layout"): cli over measure over analysis over
-# io and machine; each folder is on the include path.
-USER_DIRS   := user/cli user/measure user/analysis user/io user/machine
+# user/ by layer (README.md, "Layout"): cli over study over service over
+# analysis over io and machine over base; each folder is on the include path.
+USER_DIRS   := user/cli user/study user/service user/analysis user/io user/machine user/base
 USER_SRCS   := $(filter-out user/cli/main.c,$(wildcard $(USER_DIRS:%=%/*.c)))
 KERNEL_SRCS := $(wildcard kernels/*.c)
 LIB_OBJS    := $(patsubst %.c,$(BUILD)/obj/%.o,$(USER_SRCS) $(KERNEL_SRCS))

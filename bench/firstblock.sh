@@ -19,7 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The include path and libraries of the unit tests (Makefile).
 inc=() libs=(-lnuma -lhwloc -lcpuid -ljson-c -lpfm -lpthread -lm)
-for d in include user/cli user/measure user/analysis user/io user/machine kernels; do inc+=(-I"$root/$d"); done
+for d in include user/cli user/study user/service user/analysis user/io user/machine user/base kernels; do inc+=(-I"$root/$d"); done
 # libgomp where the build linked it (locks' omp kind), else without.
 build() { gcc -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror "${inc[@]}" -I/usr/include/json-c \
 	-o "$tmp/firstblock" "$root/bench/firstblock.c" "$root/build/libpagehop.a" "${libs[@]}" "$@"; }

@@ -10,7 +10,8 @@ Prints, for user/ + kernels/ and for kmod/:
   - files over 600 lines;
   - the longest function of each command (cmd_*.c), from ctags;
   - imports that run up the layers (README.md, "Layout"): kernels/ <
-    user/io, user/machine < user/analysis < user/measure < user/cli;
+    user/base < user/io, user/machine < user/analysis < user/service <
+    user/study < user/cli;
   - files of user/ outside those folders.
 
 --check exits 1 when there is a cycle, an upward import or a file outside
@@ -39,11 +40,13 @@ MAX_LINES = 600
 # Keyed by the folder under user/ (or the top folder, for kernels/).
 LAYERS = {
     "kernels": 0,
-    "io": 1,
-    "machine": 1,
-    "analysis": 2,
-    "measure": 3,
-    "cli": 4,
+    "base": 1,
+    "io": 2,
+    "machine": 2,
+    "analysis": 3,
+    "service": 4,
+    "study": 5,
+    "cli": 6,
 }
 
 

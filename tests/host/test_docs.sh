@@ -27,7 +27,7 @@ done
 # every code the man page's EXIT STATUS gives, each once.
 "$PAGEHOP" help >"$TMP/help"
 listed=$(awk '/^exit status:/ {on=1; next} on && /^  [0-9]/ {print $1} on && !/^  / {on=0}' "$TMP/help" | sort -n | paste -sd' ')
-consts=$(sed -n 's/^[[:space:]]*PH_EXIT_[A-Z_]*[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' "$root/user/io/util.h" | sort -n | paste -sd' ')
+consts=$(sed -n 's/^[[:space:]]*PH_EXIT_[A-Z_]*[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' "$root/user/base/util.h" | sort -n | paste -sd' ')
 man=$(awk '/^\.SH EXIT STATUS/ {on=1; next} on && /^\.SH/ {on=0} on && prev == ".TP" && /^\.B [0-9]+$/ {print $2} {prev=$0}' \
 	"$root/docs/pagehop.1" | sort -n | paste -sd' ')
 expect "help lists every exit code of util.h" "$listed" "$consts"

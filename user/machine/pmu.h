@@ -3,7 +3,7 @@
  * pmu.h - which hardware events count the page-size study's effects on this
  * CPU: a table from vendor, family and model to libpfm4 event names (the
  * names libpfm4 resolves for that CPU's PMU), and whether the kernel exposes
- * a CPU PMU at all.  Counting itself is in user/measure/counters.c.
+ * a CPU PMU at all.  Counting itself is in user/service/counters.c.
  */
 #ifndef PAGEHOP_PMU_H
 #define PAGEHOP_PMU_H
