@@ -116,14 +116,13 @@ const struct ph_cmdspec cmd_matrix_spec = {
 
 /* What the options say, before the session is set up. */
 struct matrix_args {
-	struct ph_session s;
 	struct ph_mx mx;
+	struct ph_mx_save saver;	/* --save: every cell as it is measured */
 	const char *save;
 	struct ph_mx_group *groups;	/* --groups, each parsed as a node list */
 	int ngroups;
 	bool explicit_groups;		/* given as cpus=...;mem=... */
 	uint64_t lat_size, bw_size;
-	bool psize_given;
 };
 
 static int parse_figures(const char *arg, unsigned *out)
@@ -241,14 +240,11 @@ static int parse_groups(const char *arg, struct matrix_args *a)
 	return 0;
 }
 
-static int matrix_option(void *ctx, const struct ph_opt *o, const char *arg)
+static int matrix_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct matrix_args *a = ctx;
-	int h = common_option(&a->s, o, arg);
+	struct matrix_args *a = args;
 
-	a->psize_given |= o->id == OPT_PAGE_SIZE;
-	if (h <= 0)
-		return h;
+	(void)s;
 	switch (o->id) {
 	case OPT_FIGURES:
 		return parse_figures(arg, &a->mx.figures);
@@ -280,74 +276,91 @@ static int matrix_option(void *ctx, const struct ph_opt *o, const char *arg)
 	return -EINVAL;
 }
 
-int cmd_matrix(int argc, char *argv[])
+static int matrix_check(void *args, struct ph_session *s)
 {
-	struct matrix_args a = { 0 };
-	struct ph_session *s = &a.s;
-	struct ph_mx *mx = &a.mx;
-	struct bitmask *rows = NULL, *cols = NULL;
-	struct ph_mx_save saver = { 0 };
-	struct ph_doc *doc = NULL;
-	int rc;
+	struct matrix_args *a = args;
+	struct ph_mx *mx = &a->mx;
 
-	session_init(s, GiB);
-	rc = opts_parse(&cmd_matrix_spec, argc, argv, matrix_option, &a);
-	if (rc) {
-		free_groups(&a);
-		session_free(s);
-		return rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
-	}
-	if (a.save && cli_check_output("--save", a.save)) {
-		rc = PH_EXIT_USAGE;
-		goto out;
-	}
-	mx->lat_size = a.lat_size ? a.lat_size : s->size;
-	mx->bw_size = a.bw_size ? a.bw_size : s->size;
+	/*
+	 * Its own --save, not the driver's: the measurement so far, written
+	 * after every cell, so that an interrupted run keeps its cells.
+	 */
+	if (a->save && cli_check_output("--save", a->save))
+		return PH_EXIT_USAGE;
+	mx->lat_size = a->lat_size ? a->lat_size : s->size;
+	mx->bw_size = a->bw_size ? a->bw_size : s->size;
 	mx->bw_threads = s->bind.threads;
-	/* The row and column filters; each cell sets its own binding. */
-	rows = s->bind.cpunodebind;
-	cols = s->bind.membind;
-	s->bind.cpunodebind = s->bind.membind = NULL;
-	s->bind.threads = 0;
-
-	if (mx->place && a.explicit_groups) {
+	if (mx->place && a->explicit_groups) {
 		ph_err("--placement: the groups give their CPUs (cpus=...); give either --placement or --groups cpus=..., not both");
-		rc = PH_EXIT_USAGE;
-		goto out;
+		return PH_EXIT_USAGE;
 	}
+	return 0;
+}
 
-	rc = session_machine(s);
-	if (!rc)
-		rc = matrix_plan(mx, &s->topo, a.groups, a.ngroups, rows, cols);
+/* --cpunodebind and --membind filter the rows and columns; each cell binds its own. */
+static int matrix_study_plan(void *args, struct ph_session *s)
+{
+	struct matrix_args *a = args;
+	struct ph_mx *mx = &a->mx;
+	int rc = matrix_plan(mx, &s->topo, a->groups, a->ngroups, s->bind.cpunodebind,
+			     s->bind.membind);
+
 	if (!rc && mx->place)
 		rc = matrix_place(mx, &s->cpu);
-	if (rc)
-		goto out;
-	if (!a.psize_given)
+	if (!rc && !s->psize_given)
 		s->bufreq.psize = matrix_default_psize(mx, s);
-	saver.path = a.save;
-	saver.s = s;
-	rc = matrix_measure(mx, s, a.save ? matrix_save_cell : NULL, &saver);
-	if (mx->interrupted)
-		rc = PH_EXIT_INTERRUPTED;
-	/* A matrix with no measured cell is not printed: the reason is on stderr. */
-	if (rc == PH_EXIT_USAGE || !mx->ncellv) {
-		if (mx->interrupted)
-			ph_err("interrupted before any cell was measured");
-		goto out;
-	}
-	doc = matrix_doc(mx, s);
-	study_plot(s, doc, &rc);
-	if (doc_render(doc, s->fmt, stdout) && !rc)
-		rc = PH_EXIT_FAIL;
-out:
-	doc_free(doc);
-	if (rows)
-		numa_bitmask_free(rows);
-	if (cols)
-		numa_bitmask_free(cols);
-	free_groups(&a);
-	matrix_free(mx);
-	session_free(s);
 	return rc;
 }
+
+static int matrix_study_measure(void *args, struct ph_session *s)
+{
+	struct matrix_args *a = args;
+	struct ph_mx *mx = &a->mx;
+	int rc;
+
+	a->saver.path = a->save;
+	a->saver.s = s;
+	rc = matrix_measure(mx, s, a->save ? matrix_save_cell : NULL, &a->saver);
+	if (mx->interrupted && !mx->ncellv)
+		ph_err("interrupted before any cell was measured");
+	return mx->interrupted ? PH_EXIT_INTERRUPTED : rc;
+}
+
+/* A matrix with no measured cell is not printed: the reason is on stderr. */
+static bool matrix_measured(const void *args)
+{
+	return ((const struct matrix_args *)args)->mx.ncellv > 0;
+}
+
+/* JSON keeps CPU rows: pagehop slit --input reads every pagehop JSON so. */
+static struct ph_doc *matrix_document(void *args, struct ph_session *s, int *rc)
+{
+	const struct ph_mx *mx = &((struct matrix_args *)args)->mx;
+
+	(void)rc;
+	return matrix_doc(mx, s, mx->orient == PH_ORIENT_MEM_ROWS && s->fmt != PH_FMT_JSON);
+}
+
+static void matrix_study_free(void *args, struct ph_session *s)
+{
+	struct matrix_args *a = args;
+
+	(void)s;
+	free_groups(a);
+	matrix_free(&a->mx);
+}
+
+/* The document says itself which cells were verified and where a signal stopped it. */
+const struct ph_study cmd_matrix_study = {
+	.spec = &cmd_matrix_spec,
+	.default_size = GiB,
+	.flags = PH_STUDY_BINDS_ITSELF | PH_STUDY_OWN_NOTES,
+	.args_size = sizeof(struct matrix_args),
+	.option = matrix_option,
+	.check = matrix_check,
+	.plan = matrix_study_plan,
+	.measure = matrix_study_measure,
+	.measured = matrix_measured,
+	.document = matrix_document,
+	.free = matrix_study_free,
+};

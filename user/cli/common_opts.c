@@ -53,6 +53,7 @@ static int parse_common(struct ph_session *s, int c, const char *arg)
 			ph_err("--page-size: unknown page size '%s'; expected 4k, 2m, 1g or thp", arg);
 			return -1;
 		}
+		s->psize_given = true;
 		return 1;
 	case OPT_BACKEND:
 		if (backend_parse(arg, &s->bufreq.backend)) {

@@ -161,7 +161,8 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 
 		doc = st->document(r->args, s, &doc_rc);
 		exit_rc = study_exit(0, doc_rc, true, ph_interrupted != 0);
-		study_notes(s, doc);
+		if (!(st->flags & PH_STUDY_OWN_NOTES))
+			study_notes(s, doc);
 		study_plot(s, doc, &exit_rc);
 		study_save(r, doc, rc, &exit_rc);
 		if (doc_render(doc, s->fmt, stdout))

@@ -31,6 +31,11 @@ enum {
 	PH_STUDY_NO_MACHINE = 1u << 1,
 	/* --save writes the document only when nothing failed (a reference). */
 	PH_STUDY_SAVE_CLEAN = 1u << 2,
+	/*
+	 * The document says itself what was verified and where a signal cut
+	 * the run short (cell by cell): the driver adds no note of its own.
+	 */
+	PH_STUDY_OWN_NOTES = 1u << 3,
 };
 
 struct ph_study {

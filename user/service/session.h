@@ -63,6 +63,7 @@ struct ph_session {
 	struct ph_bufreq bufreq;
 	uint64_t size;		/* working set, all threads together */
 	bool size_given;
+	bool psize_given;	/* --page-size was given, not the default */
 	uint64_t per_thread;	/* size / threads: what each thread works on */
 	struct ph_mcfg mcfg;
 	bool allow_unverified;

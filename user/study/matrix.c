@@ -386,15 +386,18 @@ static void cell_not_verified(struct ph_mx *mx, int from)
 /* One cell's latency: one thread on the row's first CPU, memory on the column. */
 static int cell_latency(struct ph_mx *mx, struct ph_session *s, int r, int c)
 {
+	/* The cell's own binding: the options' rows and columns chose the cells. */
+	struct ph_bindopts bind = {
+		.physcpubind = first_cpu_of_group(&mx->groups[mx->rows[r]]),
+		.membind = copy_nodes(mx->groups[mx->cols[c]].nodes),
+		.threads = 1,
+	};
 	struct ph_latency lat;
 	int rc, from = mx->ncellv;
 
-	s->bind.physcpubind = first_cpu_of_group(&mx->groups[mx->rows[r]]);
-	s->bind.membind = copy_nodes(mx->groups[mx->cols[c]].nodes);
-	s->bind.threads = 1;
 	s->size = mx->lat_size;
 	s->mem = &mx->lat_mem;
-	rc = session_start(s, 1);
+	rc = session_start_bind(s, &bind, 1);
 	if (rc && s->segs && !s->all_verified)
 		cell_not_verified(mx, from);
 	if (!rc) {
@@ -409,7 +412,7 @@ static int cell_latency(struct ph_mx *mx, struct ph_session *s, int r, int c)
 	}
 	session_stop(s);
 	s->mem = NULL;
-	bindopts_free(&s->bind);
+	bindopts_free(&bind);
 	return rc;
 }
 
@@ -439,21 +442,23 @@ static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c, 
 	int rc, from = mx->ncellv;
 
 	const struct ph_mx_group *row = &mx->groups[mx->rows[r]];
+	struct ph_bindopts bind = {
+		.membind = copy_nodes(mx->groups[mx->cols[c]].nodes),
+		.threads = mx->bw_threads,
+	};
 
-	s->bind.membind = copy_nodes(mx->groups[mx->cols[c]].nodes);
-	s->bind.threads = mx->bw_threads;
 	if (row->cpus) {
 		/* An explicit CPU set runs on every CPU given (the socket table). */
-		s->bind.physcpubind = numa_allocate_cpumask();
-		copy_bitmask_to_bitmask(row->cpus, s->bind.physcpubind);
-		if (!s->bind.threads)
-			s->bind.threads = numa_bitmask_weight(row->cpus);
+		bind.physcpubind = numa_allocate_cpumask();
+		copy_bitmask_to_bitmask(row->cpus, bind.physcpubind);
+		if (!bind.threads)
+			bind.threads = numa_bitmask_weight(row->cpus);
 	} else {
-		s->bind.cpunodebind = copy_nodes(row->nodes);
+		bind.cpunodebind = copy_nodes(row->nodes);
 	}
 	s->size = mx->bw_size;
 	s->mem = &mx->bw_mem;
-	rc = session_start(s, 0);
+	rc = session_start_bind(s, &bind, 0);
 	if (rc && s->segs && !s->all_verified)
 		cell_not_verified(mx, from);
 	if (!rc && !ph_interrupted) {
@@ -468,7 +473,7 @@ static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c, 
 		mx->backend = backend_name(s->segs[0].backend);
 	session_stop(s);
 	s->mem = NULL;
-	bindopts_free(&s->bind);
+	bindopts_free(&bind);
 	return rc;
 }
 

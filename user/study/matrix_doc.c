@@ -131,10 +131,9 @@ static const char *bandwidth_isas(char *buf, size_t size)
 	return buf;
 }
 
-/* JSON keeps CPU rows: pagehop slit --input reads every pagehop JSON so. */
-struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s)
+struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s, bool mem_rows)
 {
-	return build_doc(mx, s, mx->orient == PH_ORIENT_MEM_ROWS && s->fmt != PH_FMT_JSON);
+	return build_doc(mx, s, mem_rows);
 }
 
 static struct ph_doc *build_doc(const struct ph_mx *mx, struct ph_session *s, bool mem)

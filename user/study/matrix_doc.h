@@ -16,8 +16,12 @@
 #include "session.h"
 #include "topology.h"
 
-/* Everything measured so far as a document: matrices, cells, SLIT, HMAT. */
-struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s);
+/*
+ * Everything measured so far as a document: matrices, cells, SLIT, HMAT.
+ * mem_rows: the matrices with a row per memory node (--orientation
+ * mem-rows, where the output is a table or CSV), else a row per CPU node.
+ */
+struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s, bool mem_rows);
 
 /*
  * The analysis's input straight from the measurement: the figure fig

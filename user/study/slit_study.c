@@ -506,7 +506,6 @@ static int measure(struct ph_session *s, const struct ph_slit_plan *p, struct ph
 	mx->pattern.seed = 1;
 	mx->lat_size = mx->bw_size = s->size;
 	mx->bw_threads = s->bind.threads;
-	s->bind.threads = 0;
 	rc = matrix_plan(mx, &s->topo, NULL, 0, NULL, NULL);
 	if (rc)
 		return rc;
