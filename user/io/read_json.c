@@ -904,7 +904,7 @@ static int json_provenance_packages(const char *path, json_object *root, int *pa
 static int json_provenance_acpi(const char *path, json_object *root, struct ph_input *in,
 				char *err, size_t errlen)
 {
-	static const char *const sigs[PH_INPUT_NACPI] = { "SLIT", "HMAT" };
+	const char *const *sigs = ph_prov_acpi_sig;
 	json_object *p, *a;
 
 	if (!json_object_object_get_ex(root, "provenance", &p) || !json_object_is_type(p, json_type_object) ||
@@ -912,8 +912,8 @@ static int json_provenance_acpi(const char *path, json_object *root, struct ph_i
 		return 0;
 	if (!json_object_is_type(a, json_type_object))
 		return read_err(err, errlen, "%s: provenance.acpi: expected an object of tables, \"SLIT\" and \"HMAT\"", path);
-	for (int i = 0; i < PH_INPUT_NACPI; i++) {
-		struct ph_input_acpi *t = &in->acpi[i];
+	for (int i = 0; i < PH_PROV_NACPI; i++) {
+		struct ph_acpi_oem *t = &in->acpi[i];
 		json_object *o, *id, *tid, *rev;
 		int64_t r;
 
