@@ -337,6 +337,18 @@ static void expect_doc_int(const char *text, const char *key, int64_t want)
 	json_object_put(root);
 }
 
+/* {"d": [[...]] tail: depth arrays in the root object. */
+static void nested(char *buf, size_t size, int depth, const char *tail)
+{
+	int n = snprintf(buf, size, "{\"d\": ");
+
+	for (int i = 0; i < depth; i++)
+		buf[n++] = '[';
+	for (int i = 0; i < depth; i++)
+		buf[n++] = ']';
+	snprintf(buf + n, size - (size_t)n, "%s", tail);
+}
+
 /*
  * The strict reading every JSON reader shares, against hand-written text:
  * what RFC 8259 refuses and json-c's strict mode takes, each named with
@@ -346,7 +358,6 @@ static void expect_doc_int(const char *text, const char *key, int64_t want)
 static void test_json_doc_strict(void **state)
 {
 	char deep[200];
-	int n = 0;
 
 	(void)state;
 	/* Duplicate keys: the second named, the first's place in the message. */
@@ -384,19 +395,9 @@ static void test_json_doc_strict(void **state)
 	expect_doc_error("{\"a\": [1,\n2", 2, "the JSON ends early");
 	expect_doc_error("[1]", 1, "not a JSON object");
 	/* Nesting: 32 deep is taken, 33 is not. */
-	n += snprintf(deep + n, sizeof(deep) - (size_t)n, "{\"d\": ");
-	for (int i = 0; i < 31; i++)
-		deep[n++] = '[';
-	for (int i = 0; i < 31; i++)
-		deep[n++] = ']';
-	snprintf(deep + n, sizeof(deep) - (size_t)n, ", \"n\": 5}");
+	nested(deep, sizeof(deep), 31, ", \"n\": 5}");
 	expect_doc_int(deep, "n", 5);
-	n = snprintf(deep, sizeof(deep), "{\"d\": ");
-	for (int i = 0; i < 32; i++)
-		deep[n++] = '[';
-	for (int i = 0; i < 32; i++)
-		deep[n++] = ']';
-	snprintf(deep + n, sizeof(deep) - (size_t)n, "}");
+	nested(deep, sizeof(deep), 32, "}");
 	expect_doc_error(deep, 1, "nesting too deep");
 }
 
