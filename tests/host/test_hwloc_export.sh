@@ -79,6 +79,9 @@ jq '.provenance.packages = 5' "$IN" >"$TMP/5p.json"
 "$PAGEHOP" slit --input "$TMP/5p.json" --hwloc "$TMP/5p.xml" >/dev/null 2>&1
 expect "JSON provenance.packages 5: lstopo counts 5 packages" \
 	"$(lstopo-no-graphics --if xml -i "$TMP/5p.xml" --only package | wc -l)" 5
+# This machine's provenance counts its packages as hwloc does (a second path).
+expect "this host: provenance.packages is hwloc's package count" \
+	"$("$PAGEHOP" info --format json 2>/dev/null | jq -r .provenance.packages)" "$(hwloc-calc --number-of package all)"
 jq '.provenance.packages = "two"' "$IN" >"$TMP/bad-p.json"
 usage_error "provenance.packages not a count" slit --input "$TMP/bad-p.json" --hwloc "$TMP/bad-p.xml"
 sed '/^# source:/a # packages: 0' "$ROOT/tests/data/shared/amd-6220-4node.matrix.csv" >"$TMP/0p.csv"

@@ -25,6 +25,10 @@ static const struct ph_provenance fixed = {
 	.bios = "",
 	.version = "0.0.0",
 	.time_utc = "2026-01-02T03:04:05Z",
+	.packages = 2,
+	/* A SLIT header read, no HMAT: one object, one null. */
+	.acpi = { [PH_PROV_SLIT] = { .have = true, .oem_id = "BOCHS ", .oem_table_id = "BXPCSLIT",
+				     .oem_revision = 1 } },
 };
 
 static struct ph_doc *sample(void)

@@ -337,6 +337,18 @@ static void expect_doc_int(const char *text, const char *key, int64_t want)
 	json_object_put(root);
 }
 
+/* {"d": [[...]] tail: depth arrays in the root object. */
+static void nested(char *buf, size_t size, int depth, const char *tail)
+{
+	int n = snprintf(buf, size, "{\"d\": ");
+
+	for (int i = 0; i < depth; i++)
+		buf[n++] = '[';
+	for (int i = 0; i < depth; i++)
+		buf[n++] = ']';
+	snprintf(buf + n, size - (size_t)n, "%s", tail);
+}
+
 /*
  * The strict reading every JSON reader shares, against hand-written text:
  * what RFC 8259 refuses and json-c's strict mode takes, each named with
@@ -346,7 +358,6 @@ static void expect_doc_int(const char *text, const char *key, int64_t want)
 static void test_json_doc_strict(void **state)
 {
 	char deep[200];
-	int n = 0;
 
 	(void)state;
 	/* Duplicate keys: the second named, the first's place in the message. */
@@ -384,20 +395,53 @@ static void test_json_doc_strict(void **state)
 	expect_doc_error("{\"a\": [1,\n2", 2, "the JSON ends early");
 	expect_doc_error("[1]", 1, "not a JSON object");
 	/* Nesting: 32 deep is taken, 33 is not. */
-	n += snprintf(deep + n, sizeof(deep) - (size_t)n, "{\"d\": ");
-	for (int i = 0; i < 31; i++)
-		deep[n++] = '[';
-	for (int i = 0; i < 31; i++)
-		deep[n++] = ']';
-	snprintf(deep + n, sizeof(deep) - (size_t)n, ", \"n\": 5}");
+	nested(deep, sizeof(deep), 31, ", \"n\": 5}");
 	expect_doc_int(deep, "n", 5);
-	n = snprintf(deep, sizeof(deep), "{\"d\": ");
-	for (int i = 0; i < 32; i++)
-		deep[n++] = '[';
-	for (int i = 0; i < 32; i++)
-		deep[n++] = ']';
-	snprintf(deep + n, sizeof(deep) - (size_t)n, "}");
+	nested(deep, sizeof(deep), 32, "}");
 	expect_doc_error(deep, 1, "nesting too deep");
+}
+
+/*
+ * The measured machine's packages and ACPI table IDs, in the provenance as
+ * the JSON renderer writes them (tests/data/golden/output.json's shape).
+ */
+static void test_json_provenance_machine(void **state)
+{
+	struct ph_input in;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(input_parse_json("x.json", LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, "
+					  "\"provenance\": {\"host\": \"h\", \"packages\": 2, \"acpi\": "
+					  "{\"SLIT\": {\"oem_id\": \"BOCHS \", \"oem_table_id\": \"BXPCSLIT\", \"oem_revision\": 1}, "
+					  "\"HMAT\": null}}}",
+					  PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	assert_int_equal(in.packages, 2);
+	assert_true(in.acpi[PH_PROV_SLIT].have);
+	assert_string_equal(in.acpi[PH_PROV_SLIT].oem_id, "BOCHS ");
+	assert_string_equal(in.acpi[PH_PROV_SLIT].oem_table_id, "BXPCSLIT");
+	assert_int_equal(in.acpi[PH_PROV_SLIT].oem_revision, 1);
+	assert_false(in.acpi[PH_PROV_HMAT].have);
+	input_free(&in);
+	/* Not said: 0 and none. */
+	assert_int_equal(input_parse_json("x.json", LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, "
+					  "\"provenance\": {\"packages\": null, \"acpi\": null}}",
+					  PH_FIGURE_DEFAULT, &in, err, sizeof(err)), 0);
+	assert_int_equal(in.packages, 0);
+	assert_false(in.acpi[PH_PROV_SLIT].have);
+	input_free(&in);
+	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, \"provenance\": {\"packages\": 1.5}}",
+			  PH_FIGURE_DEFAULT, "x.json: provenance.packages: expected the measured machine's CPU packages");
+	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, \"provenance\": {\"packages\": 0}}",
+			  PH_FIGURE_DEFAULT, "x.json: provenance.packages: expected");
+	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, \"provenance\": {\"acpi\": "
+			  "{\"HMAT\": {\"oem_id\": \"A\\\"B\", \"oem_table_id\": \"T\", \"oem_revision\": 1}}}}",
+			  PH_FIGURE_DEFAULT, "x.json: provenance.acpi.HMAT: expected oem_id (1 to 6 characters)");
+	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, \"provenance\": {\"acpi\": "
+			  "{\"SLIT\": {\"oem_id\": \"A\", \"oem_table_id\": \"T\", \"oem_revision\": 4294967296}}}}",
+			  PH_FIGURE_DEFAULT, "x.json: provenance.acpi.SLIT: expected");
+	expect_json_error(LAT_HEAD "\"values\": [[1, 2], [3, 4]]}, \"provenance\": {\"acpi\": []}}",
+			  PH_FIGURE_DEFAULT, "x.json: provenance.acpi: expected an object of tables");
 }
 
 int main(void)
@@ -410,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_json_hmat_bounds),
 		cmocka_unit_test(test_json_strings_one_line),
 		cmocka_unit_test(test_json_doc_strict),
+		cmocka_unit_test(test_json_provenance_machine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -50,7 +50,7 @@ static int slit_table_header(const char *path, struct ph_acpi_header *h, const c
 static int elsewhere_ids(const struct ph_acpi_out *o, const char *sig, const char *opt,
 			 struct ph_acpi_ids *ids, char *from, size_t fromlen)
 {
-	const struct ph_input_acpi *pv = o->prov && o->prov->have ? o->prov : NULL;
+	const struct ph_acpi_oem *pv = o->prov && o->prov->have ? o->prov : NULL;
 
 	snprintf(ids->oem_id, sizeof(ids->oem_id), "%s",
 		 o->oem_id ? o->oem_id : pv ? pv->oem_id : PH_ACPI_NEUTRAL_OEM_ID);

@@ -32,7 +32,7 @@ struct ph_acpi_out {
 	 * prov's, the input's provenance's, or else PH_ACPI_NEUTRAL_*.
 	 */
 	const char *elsewhere;
-	const struct ph_input_acpi *prov;
+	const struct ph_acpi_oem *prov;
 };
 
 /* The IDs of a table for a machine whose own are not known: pagehop's, claiming no vendor's. */

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "provenance.h"
+
 enum ph_metric {
 	PH_METRIC_LATENCY = 1,	/* ns; larger is farther */
 	PH_METRIC_BANDWIDTH,	/* GB/s (10^9 B/s); smaller is farther */
@@ -145,19 +147,6 @@ extern const char *const ph_recorded_key[PH_NREC];
 int figure_pick(enum ph_figure fig, const bool have[PH_NREC]);
 
 /* What "pagehop slit" analyses: one figure, and what to set beside it. */
-/*
- * The OEM fields of one ACPI table of the measured machine as an input's
- * provenance records them (provenance.acpi.SLIT, .HMAT): what a table
- * written for that machine must carry for its kernel to take it.
- */
-struct ph_input_acpi {
-	bool have;
-	char oem_id[7], oem_table_id[9];
-	uint32_t oem_revision;
-};
-
-enum { PH_INPUT_SLIT, PH_INPUT_HMAT, PH_INPUT_NACPI };
-
 struct ph_input {
 	char *path;		/* the file read; NULL for a measurement of this run */
 	bool json;
@@ -166,7 +155,8 @@ struct ph_input {
 	char *host;		/* the host its provenance names; NULL if none */
 	int packages;		/* the measured machine's CPU packages as its provenance
 				 * says ("# packages: N", provenance.packages); 0 if it does not */
-	struct ph_input_acpi acpi[PH_INPUT_NACPI];	/* SLIT's and HMAT's */
+	/* The measured machine's SLIT and HMAT headers, as provenance.acpi records them. */
+	struct ph_acpi_oem acpi[PH_PROV_NACPI];
 	struct ph_nmatrix *m;	/* the selected figure */
 	struct ph_nmatrix *latency;	/* for the HMAT comparison; NULL if absent */
 	struct ph_nmatrix *read_bw;	/* likewise */

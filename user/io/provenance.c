@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * provenance.c - where and when a document was made: host, kernel, CPU,
- * microcode, BIOS, pagehop version, UTC time.  Every figure pagehop prints
- * in JSON carries this block.
+ * microcode, BIOS, CPU packages, the ACPI SLIT's and HMAT's OEM IDs,
+ * pagehop version, UTC time.  Every figure pagehop prints in JSON carries
+ * this block; the packages and IDs are what a topology or a table written
+ * for the machine measured must say of it (slit --input, elsewhere).
  */
 #include "provenance.h"
+#include "acpi_slit.h"
 #include "util.h"
 #include "version.h"
 
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -51,6 +56,64 @@ static void dmi(const char *name, char *out, size_t size)
 		out[0] = '\0';
 }
 
+const char *const ph_prov_acpi_sig[PH_PROV_NACPI] = { "SLIT", "HMAT" };
+
+int provenance_packages(const char *cpu_dir)
+{
+	DIR *d = opendir(cpu_dir);
+	struct dirent *e;
+	long *ids = NULL;
+	int n = 0, bad = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char path[512], text[32], *end;
+		long id;
+		int k;
+
+		if (strncmp(e->d_name, "cpu", 3) || e->d_name[3] < '0' || e->d_name[3] > '9' ||
+		    strspn(e->d_name + 3, "0123456789") != strlen(e->d_name + 3))
+			continue;
+		/* An offline CPU has no topology directory: its package is not counted. */
+		snprintf(path, sizeof(path), "%s/%s/topology/physical_package_id", cpu_dir, e->d_name);
+		if (read_text(path, text, sizeof(text)) < 0)
+			continue;
+		id = strtol(text, &end, 10);
+		if (end == text || id < 0) {
+			bad = 1;
+			continue;
+		}
+		for (k = 0; k < n && ids[k] != id; k++)
+			;
+		if (k == n)
+			*(long *)xappend(&ids, &n, sizeof(long)) = id;
+	}
+	closedir(d);
+	free(ids);
+	return bad ? 0 : n;
+}
+
+void provenance_acpi(const char *tables_dir, struct ph_acpi_oem acpi[PH_PROV_NACPI])
+{
+	for (int i = 0; i < PH_PROV_NACPI; i++) {
+		struct ph_acpi_header h;
+		char path[512];
+		struct ph_acpi_oem *a = &acpi[i];
+
+		memset(a, 0, sizeof(*a));
+		snprintf(path, sizeof(path), "%s/%s", tables_dir, ph_prov_acpi_sig[i]);
+		if (acpi_header_read(path, &h) || memcmp(h.signature, ph_prov_acpi_sig[i], 4) ||
+		    !acpi_id_to_string(h.oem_id, 6, a->oem_id, sizeof(a->oem_id)) ||
+		    !acpi_id_to_string(h.oem_table_id, 8, a->oem_table_id, sizeof(a->oem_table_id))) {
+			memset(a, 0, sizeof(*a));
+			continue;
+		}
+		a->oem_revision = h.oem_revision;
+		a->have = true;
+	}
+}
+
 void provenance_collect(struct ph_provenance *p)
 {
 	struct utsname u;
@@ -75,6 +138,8 @@ void provenance_collect(struct ph_provenance *p)
 		snprintf(p->bios, sizeof(p->bios), "%s%s%s%s%s", vendor,
 			 vendor[0] && version[0] ? " " : "", version,
 			 date[0] ? ", " : "", date);
+	p->packages = provenance_packages("/sys/devices/system/cpu");
+	provenance_acpi("/sys/firmware/acpi/tables", p->acpi);
 	gmtime_r(&t, &tm);
 	strftime(p->time_utc, sizeof(p->time_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

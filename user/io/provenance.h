@@ -1,13 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * provenance.h - where and when a document was made: host, kernel, CPU,
- * microcode, BIOS, pagehop version, UTC time.  The output layer renders it
+ * microcode, BIOS, CPU packages, ACPI table IDs, pagehop version, UTC time.  The output layer renders it
  * (JSON whole, CSV in its first line); /proc/cpuinfo is read here only.
  */
 #ifndef PAGEHOP_PROVENANCE_H
 #define PAGEHOP_PROVENANCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The OEM fields of one ACPI table's header: what a table written to
+ * replace it must carry for the kernel's table upgrade to take it.
+ */
+struct ph_acpi_oem {
+	bool have;		/* false: no such table, or unreadable (root only) */
+	char oem_id[7], oem_table_id[9];	/* as iasl writes them back */
+	uint32_t oem_revision;
+};
+
+enum { PH_PROV_SLIT, PH_PROV_HMAT, PH_PROV_NACPI };
+/* "SLIT", "HMAT": the table names, as sysfs and provenance.acpi name them. */
+extern const char *const ph_prov_acpi_sig[PH_PROV_NACPI];
 
 struct ph_provenance {
 	char command[256];	/* the command line, shell-quoted */
@@ -19,10 +35,21 @@ struct ph_provenance {
 	char bios[256];		/* /sys/class/dmi/id, "" where unreadable */
 	char version[32];	/* pagehop's */
 	char time_utc[32];	/* ISO 8601 */
+	int packages;		/* CPU packages with an online CPU; 0: unknown */
+	struct ph_acpi_oem acpi[PH_PROV_NACPI];	/* this machine's SLIT and HMAT headers */
 };
 
 /* Fill p for this run; the command line is the one given to ph_set_cmdline(). */
 void provenance_collect(struct ph_provenance *p);
+
+/*
+ * The CPU packages of the online CPUs under cpu_dir
+ * (/sys/devices/system/cpu): distinct cpuN/topology/physical_package_id
+ * values; 0 when none can be read or one is negative (not known).
+ */
+int provenance_packages(const char *cpu_dir);
+/* The SLIT and HMAT headers under tables_dir (/sys/firmware/acpi/tables). */
+void provenance_acpi(const char *tables_dir, struct ph_acpi_oem acpi[PH_PROV_NACPI]);
 
 /* The microcode revision the kernel reports (/proc/cpuinfo), "" if none. */
 void provenance_microcode(char *out, size_t size);

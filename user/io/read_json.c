@@ -318,19 +318,39 @@ static int jkey_cmp(const void *a, const void *b)
 
 static bool jvalue(struct jscan *js, int depth);
 
+/*
+ * After a member of an object or array: 1 past a ',' (another follows),
+ * 0 past close (the end), or -1 with the fault recorded.
+ */
+static int jnext(struct jscan *js, char close, const char *what)
+{
+	jspace(js);
+	if (*js->p == ',' || *js->p == close)
+		return *js->p++ == ',';
+	jfail(js, js->p, "expected ',' or '%c' in %s", close, what);
+	return -1;
+}
+
+/* Past the opening bracket at js->p: true, and past the closing one too, when it is empty. */
+static bool jempty(struct jscan *js, char close)
+{
+	js->p++;
+	jspace(js);
+	if (*js->p != close)
+		return false;
+	js->p++;
+	return true;
+}
+
 /* An object at js->p (on its '{'): its members, and no key twice. */
 static bool jobject(struct jscan *js, int depth)
 {
 	struct jkey *keys = NULL;
-	int nkeys = 0;
+	int nkeys = 0, next;
 	bool ok = true;
 
-	js->p++;
-	jspace(js);
-	if (*js->p == '}') {
-		js->p++;
+	if (jempty(js, '}'))
 		return true;
-	}
 	for (;;) {
 		struct jkey *k;
 
@@ -356,17 +376,11 @@ static bool jobject(struct jscan *js, int depth)
 			ok = false;
 			break;
 		}
-		jspace(js);
-		if (*js->p == ',') {
-			js->p++;
-			continue;
-		}
-		if (*js->p == '}') {
-			js->p++;
+		next = jnext(js, '}', "an object");
+		if (next <= 0) {
+			ok = next == 0;
 			break;
 		}
-		ok = jfail(js, js->p, "expected ',' or '}' in an object");
-		break;
 	}
 	if (ok && nkeys > 1) {
 		const struct jkey *twice = NULL;
@@ -408,25 +422,16 @@ static bool jvalue(struct jscan *js, int depth)
 			return jfail(js, q, "arrays and objects nested deeper than %d", JSON_MAX_DEPTH);
 		if (*q == '{')
 			return jobject(js, depth + 1);
-		js->p++;
-		jspace(js);
-		if (*js->p == ']') {
-			js->p++;
+		if (jempty(js, ']'))
 			return true;
-		}
 		for (;;) {
+			int next;
+
 			if (!jvalue(js, depth + 1))
 				return false;
-			jspace(js);
-			if (*js->p == ',') {
-				js->p++;
-				continue;
-			}
-			if (*js->p == ']') {
-				js->p++;
-				return true;
-			}
-			return jfail(js, js->p, "expected ',' or ']' in an array");
+			next = jnext(js, ']', "an array");
+			if (next <= 0)
+				return next == 0;
 		}
 	}
 	if (*q == '"')
@@ -904,7 +909,7 @@ static int json_provenance_packages(const char *path, json_object *root, int *pa
 static int json_provenance_acpi(const char *path, json_object *root, struct ph_input *in,
 				char *err, size_t errlen)
 {
-	static const char *const sigs[PH_INPUT_NACPI] = { "SLIT", "HMAT" };
+	const char *const *sigs = ph_prov_acpi_sig;
 	json_object *p, *a;
 
 	if (!json_object_object_get_ex(root, "provenance", &p) || !json_object_is_type(p, json_type_object) ||
@@ -912,8 +917,8 @@ static int json_provenance_acpi(const char *path, json_object *root, struct ph_i
 		return 0;
 	if (!json_object_is_type(a, json_type_object))
 		return read_err(err, errlen, "%s: provenance.acpi: expected an object of tables, \"SLIT\" and \"HMAT\"", path);
-	for (int i = 0; i < PH_INPUT_NACPI; i++) {
-		struct ph_input_acpi *t = &in->acpi[i];
+	for (int i = 0; i < PH_PROV_NACPI; i++) {
+		struct ph_acpi_oem *t = &in->acpi[i];
 		json_object *o, *id, *tid, *rev;
 		int64_t r;
 

@@ -231,6 +231,8 @@ static void json_provenance(FILE *f, const struct ph_provenance *p,
 		{ "bios", p->bios[0] ? p->bios : NULL },
 	};
 
+	int n = (int)ARRAY_SIZE(kv);
+
 	json_open(f, '{');
 	for (size_t i = 0; i < ARRAY_SIZE(kv); i++) {
 		json_member(f, level, (int)i, kv[i][0]);
@@ -239,7 +241,33 @@ static void json_provenance(FILE *f, const struct ph_provenance *p,
 		else
 			fputs_unlocked("null", f);
 	}
-	json_close(f, level, (int)ARRAY_SIZE(kv), '}');
+	/* What a topology or a table written for this machine must say of it. */
+	json_member(f, level, n++, "packages");
+	if (p->packages > 0)
+		fprintf(f, "%d", p->packages);
+	else
+		fputs_unlocked("null", f);
+	json_member(f, level, n++, "acpi");
+	json_open(f, '{');
+	for (int i = 0; i < PH_PROV_NACPI; i++) {
+		const struct ph_acpi_oem *a = &p->acpi[i];
+
+		json_member(f, level + 1, i, ph_prov_acpi_sig[i]);
+		if (!a->have) {
+			fputs_unlocked("null", f);
+			continue;
+		}
+		json_open(f, '{');
+		json_member(f, level + 2, 0, "oem_id");
+		json_string(f, a->oem_id);
+		json_member(f, level + 2, 1, "oem_table_id");
+		json_string(f, a->oem_table_id);
+		json_member(f, level + 2, 2, "oem_revision");
+		fprintf(f, "%u", (unsigned)a->oem_revision);
+		json_close(f, level + 2, 3, '}');
+	}
+	json_close(f, level + 1, PH_PROV_NACPI, '}');
+	json_close(f, level, n, '}');
 }
 
 /* "time": every phase's seconds, the setup's sum and the total. */

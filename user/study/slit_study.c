@@ -371,8 +371,8 @@ static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
 	/* Tables for another machine's input do not take this machine's IDs. */
 	elsewhere = this_machine ? NULL : not_here(in->host);
 	acpi.elsewhere = hmat_acpi.elsewhere = elsewhere;
-	acpi.prov = &in->acpi[PH_INPUT_SLIT];
-	hmat_acpi.prov = &in->acpi[PH_INPUT_HMAT];
+	acpi.prov = &in->acpi[PH_PROV_SLIT];
+	hmat_acpi.prov = &in->acpi[PH_PROV_HMAT];
 	memset(&fw, 0, sizeof(fw));
 	if (this_machine) {
 		/* Whether the distances recorded are the firmware's or Linux's defaults. */
