@@ -22,6 +22,7 @@ enum {
 	OPT_ISA,
 	OPT_NT,
 	OPT_PER_THREAD,
+	OPT_REPEATS,
 };
 
 static const struct ph_opt stream_opts[] = {
@@ -33,6 +34,10 @@ static const struct ph_opt stream_opts[] = {
 	  "non-temporal stores (read stores nothing: it runs\nas it is)", NULL, NULL },
 	{ "per-thread", 0, NULL, OPT_PER_THREAD,
 	  "also each thread's own GB/s (its bytes over the\nrun's span), with its CPU and node: table threads", NULL, NULL },
+	{ "repeats", 0, "N", OPT_REPEATS,
+	  "measure every figure N times (1-20), each on memory\n"
+	  "and threads of its own, sharing its --time: costs a\n"
+	  "lay-out and read-back of the memory per repeat", "1", NULL },
 	{ 0 },
 };
 
@@ -103,8 +108,10 @@ const struct ph_cmdspec cmd_stream_spec = {
 	"element read or written once); bw_wa_GBps also counts the write-allocate\n"
 	"read of every stored line (not for --nt).  Reports the median, the best,\n"
 	"the 95% confidence interval of the median and the sample count; the\n"
-	"arrays are checked afterwards.  'pagehop list' prints every variant and\n"
-	"whether this CPU runs it.\n",
+	"arrays are checked afterwards.  With --repeats, the spread between the\n"
+	"repeats' medians and whether they differ beyond their CIs (between_runs,\n"
+	"bimodal).  'pagehop list' prints every variant and whether this CPU\n"
+	"runs it.\n",
 	.groups = stream_groups,
 	.values = stream_values,
 	.epilog = PH_USAGE_LISTS,
@@ -117,6 +124,7 @@ struct stream_args {
 	enum ph_isa isa;
 	bool nt;
 	bool per_thread;
+	unsigned repeats;
 };
 
 static int stream_option(void *ctx, const struct ph_opt *o, const char *arg)
@@ -137,13 +145,15 @@ static int stream_option(void *ctx, const struct ph_opt *o, const char *arg)
 	case OPT_PER_THREAD:
 		a->per_thread = true;
 		return 0;
+	case OPT_REPEATS:
+		return cli_parse_uint("--repeats", arg, 1, 20, &a->repeats);
 	}
 	return -EINVAL;
 }
 
 int cmd_stream(int argc, char *argv[])
 {
-	struct stream_args a = { 0 };
+	struct stream_args a = { .repeats = 1 };
 	struct ph_session *s = &a.s;
 	struct ph_bwstudy st = { 0 };
 	struct ph_doc *doc = NULL;
@@ -169,6 +179,7 @@ int cmd_stream(int argc, char *argv[])
 		goto out;
 	}
 	st.per_thread = a.per_thread;
+	st.repeats = (int)a.repeats;
 	rc = session_machine(s);
 	if (!rc)
 		rc = session_start(s, 0);
