@@ -21,6 +21,7 @@ enum {
 	OPT_CHAINS,
 	OPT_SEED,
 	OPT_IN_KERNEL,
+	OPT_REPEATS,
 };
 
 /* CHASE_MAX_CHAINS as text, for the option's help. */
@@ -38,6 +39,10 @@ static const struct ph_opt chase_opts[] = {
 	{ "in-kernel", 0, NULL, OPT_IN_KERNEL,
 	  "also walk the chain inside pagehop.ko with interrupts\n"
 	  "off (needs --backend kmod, one thread, one chain)", NULL, NULL },
+	{ "repeats", 0, "N", OPT_REPEATS,
+	  "measure every figure N times (1-20), each on memory,\n"
+	  "chains and threads of their own, sharing its --time:\n"
+	  "costs a lay-out, read-back and chain per repeat", "1", NULL },
 	{ 0 },
 };
 
@@ -93,7 +98,9 @@ const struct ph_cmdspec cmd_chase_spec = {
 	"Load-to-use latency by pointer chasing: every load's address comes from\n"
 	"the load before, through one random cycle over 64-byte slots of verified\n"
 	"memory.  Reports ns and TSC cycles per load: median, minimum, the 95%\n"
-	"confidence interval of the median, and the sample count.\n",
+	"confidence interval of the median, and the sample count; with --repeats,\n"
+	"the spread between the repeats' medians and whether they differ beyond\n"
+	"their CIs (between_runs, bimodal).\n",
 	.groups = chase_groups,
 	.values = chase_values,
 	.epilog = PH_USAGE_LISTS,
@@ -103,6 +110,7 @@ struct chase_args {
 	struct ph_session s;
 	struct ph_latstudy st;
 	const char *patterns;
+	unsigned repeats;
 };
 
 static int chase_option(void *ctx, const struct ph_opt *o, const char *arg)
@@ -123,13 +131,15 @@ static int chase_option(void *ctx, const struct ph_opt *o, const char *arg)
 	case OPT_IN_KERNEL:
 		a->st.in_kernel = true;
 		return 0;
+	case OPT_REPEATS:
+		return cli_parse_uint("--repeats", arg, 1, 20, &a->repeats);
 	}
 	return -EINVAL;
 }
 
 int cmd_chase(int argc, char *argv[])
 {
-	struct chase_args a = { 0 };
+	struct chase_args a = { .repeats = 1 };
 	struct ph_session *s = &a.s;
 	struct ph_latstudy *st = &a.st;
 	struct ph_doc *doc = NULL;
@@ -148,6 +158,7 @@ int cmd_chase(int argc, char *argv[])
 		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
 		goto out;
 	}
+	st->repeats = (int)a.repeats;
 	rc = session_machine(s);
 	if (!rc)
 		rc = latency_study_check(st, s);
