@@ -63,14 +63,14 @@ void repeats_describe(const struct ph_repeats *j, const char *unit, const char *
 	if (j->bimodal) {
 		group_text(&j->group[0], unit, fmt, a, sizeof(a));
 		group_text(&j->group[1], unit, fmt, b, sizeof(b));
-		snprintf(buf, len, "the %d repeats differ beyond their CIs, in two groups: %s, %s",
+		snprintf(buf, len, "the %d repeats differ beyond their CIs, in two groups (bimodal): %s, %s",
 			 j->n, a, b);
 		return;
 	}
 	snprintf(lo, sizeof(lo), fmt, j->lo);
 	snprintf(hi, sizeof(hi), fmt, j->hi);
-	snprintf(buf, len, "the %d repeats differ beyond their CIs, over %s-%s %s, not as two groups",
-		 j->n, lo, hi, unit);
+	snprintf(buf, len, "the %d repeats differ beyond their CIs, over %s-%s %s (%.1f%%), not as two groups",
+		 j->n, lo, hi, unit, j->spread_pct);
 }
 
 void repeats_of_results(const struct ph_result *const *runs, int n, struct ph_repeats *out)
@@ -135,7 +135,11 @@ bool repeats_note(struct ph_doc *doc, const char *who, const char *figure,
 	if (j->between != PH_BETWEEN_DIFFER)
 		return false;
 	repeats_describe(j, unit, fmt, what, sizeof(what));
-	doc_note(doc, "%s: %s; %s is the median repeat's, and no one figure describes it here: %s",
-		 who, what, figure, cause);
+	if (j->bimodal)
+		doc_note(doc, "%s: %s; %s is the median repeat's, and no one figure describes it here: %s",
+			 who, what, figure, cause);
+	else
+		doc_note(doc, "%s: %s; %s is the median repeat's, and its uncertainty is that spread, not its CI: %s",
+			 who, what, figure, cause);
 	return true;
 }

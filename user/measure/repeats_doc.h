@@ -40,17 +40,18 @@ void repeats_add_cols(struct ph_table *t, const char *unit);
 void repeats_fill(struct ph_table *t, int row, const struct ph_repeats *j, const char *unit,
 		  const char *fmt);
 /*
- * One clause for a note: "the 3 repeats differ beyond their CIs: 2 at
- * 31.6-32.7 ns, 1 at 155.1 ns" (two groups) or "... range over
- * 10.0-30.0 ns, not as two groups".
+ * One clause for a note: "the 3 repeats differ beyond their CIs, in two
+ * groups (bimodal): 2 at 31.6-32.7 ns, 1 at 155.1 ns" or "... over
+ * 10.0-30.0 ns (100.0%), not as two groups".
  */
 void repeats_describe(const struct ph_repeats *j, const char *unit, const char *fmt,
 		      char *buf, size_t len);
 
 /*
  * Where j's repeats differ, a note: "WHO: the 3 repeats differ beyond their
- * CIs, ...; FIGURE is the median repeat's, and no one figure describes it
- * here: CAUSE".  True when it noted.
+ * CIs, ...; FIGURE is the median repeat's, and" either (bimodal) "no one
+ * figure describes it here: CAUSE" or "its uncertainty is that spread,
+ * not its CI: CAUSE".  True when it noted.
  */
 bool repeats_note(struct ph_doc *doc, const char *who, const char *figure,
 		  const struct ph_repeats *j, const char *unit, const char *fmt, const char *cause);
