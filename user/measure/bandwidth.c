@@ -574,8 +574,6 @@ static void bandwidth_repeats_table(const struct ph_bwstudy *st, struct ph_doc *
 	table_add_col(t, "kernel");
 	repeats_table_cols(t, "bw_GBps", "GBps");
 	for (int i = 0; i < st->nbw; i++) {
-		char who[64];
-
 		for (int r = 0; r < st->nruns[i]; r++) {
 			int row = table_add_row(t);
 
@@ -583,8 +581,7 @@ static void bandwidth_repeats_table(const struct ph_bwstudy *st, struct ph_doc *
 			repeats_table_fill(t, row, "bw_GBps", "GBps", "%.2f", &st->runs[r * st->nks + i].res,
 					   r + 1, r == st->between[i].pick);
 		}
-		snprintf(who, sizeof(who), "%s", st->bw[i].k->name);
-		repeats_note(doc, who, "bw_GBps", &st->between[i], "GB/s", "%.2f",
+		repeats_note(doc, st->bw[i].k->name, "bw_GBps", &st->between[i], "GB/s", "%.2f",
 			     "something that changes between runs (where the pages land, which cores the threads run on) decides it");
 	}
 }
