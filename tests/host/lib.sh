@@ -24,3 +24,28 @@ usage_error() {
 	fi
 }
 finish() { exit $_failed; }
+# expect_repeats DESC JSON ROW REPS VALUE UNIT N: a figure's between-run
+# columns (jq path ROW, e.g. '.stream[0]') against its repeats (jq array
+# REPS, rows with VALUE, ci_lo_UNIT, ci_hi_UNIT, picked), recomputed here:
+# N of them, rep_lo/rep_hi their lowest and highest, the picked one the
+# figure and the middle one, between_runs by whether two CIs are apart.
+expect_repeats() {
+	local d=$1 j=$2 row="($3)" reps="($4)" v=$5 u=$6 n=$7 between want
+	expect "$d: $n repeats" "$(jq -r "[$row.repeats, ($reps | length)] | join(\" \")" "$j")" "$n $n"
+	expect "$d: rep_lo, rep_hi are the lowest and highest repeat" \
+		"$(jq -r "[$row.rep_lo_$u, $row.rep_hi_$u] | join(\" \")" "$j")" \
+		"$(jq -r "[$reps | map(.$v) | min, max] | join(\" \")" "$j")"
+	expect "$d: the picked repeat is the figure, and the middle one" \
+		"$(jq -r "[$reps[] | select(.picked) | .$v, .ci_lo_$u, .ci_hi_$u] + [$reps | map(.$v) | sort | .[(length - 1) / 2 | floor]] | map(tostring) | join(\" \")" "$j")" \
+		"$(jq -r "[$row | .$v, .ci_lo_$u, .ci_hi_$u, .$v] | map(tostring) | join(\" \")" "$j")"
+	between=$(jq -r "$row.between_runs" "$j")
+	want=$(jq -r "$reps as \$all | [\$all[] | select(.ci_lo_$u != null and .ci_hi_$u != null)] as \$r
+		| ([range(0; \$r | length) as \$i | range(\$i + 1; \$r | length) as \$k
+		    | select(\$r[\$i].ci_hi_$u < \$r[\$k].ci_lo_$u or \$r[\$k].ci_hi_$u < \$r[\$i].ci_lo_$u)] | length) as \$apart
+		| if (\$all | length) < 2 then \"one\" elif \$apart > 0 then \"differ\"
+		  elif (\$r | length) == (\$all | length) then \"agree\" else \"unknown\" end" "$j")
+	expect "$d: between_runs from the repeats' CIs ($(jq -r "$reps | map(\"\\(.$v) [\\(.ci_lo_$u), \\(.ci_hi_$u)]\") | join(\", \")" "$j"))" \
+		"$between" "$want"
+	[ "$(jq -r "$row.bimodal" "$j")" = false ] || [ "$between" = differ ] &&
+		pass "$d: bimodal only where the repeats differ" || fail "$d: bimodal with between_runs $between"
+}

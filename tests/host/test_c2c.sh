@@ -34,28 +34,9 @@ expect "summary by node pair: one pair" "$(jq -r '.by_node_pair | map(.pairs) | 
 # The repeats, recomputed from the table of repeats: as many as asked, the
 # lowest and highest median, the picked one the pair's figure, and whether
 # two of them are apart beyond their CIs.
-expect "3 repeats" "$(jq -r '.c2c[0].repeats' "$TMP/c.json")" 3
-expect "3 rows of repeats" "$(jq -r '[.c2c_repeats[] | select(.cpu_a == 0 and .cpu_b == 1)] | length' "$TMP/c.json")" 3
+expect_repeats "c2c 0-1" "$TMP/c.json" '.c2c[0]' '[.c2c_repeats[] | select(.cpu_a == 0 and .cpu_b == 1)]' lat_ns ns 3
 expect "repeats numbered 1-3" "$(jq -r '[.c2c_repeats[].repeat] | join(",")' "$TMP/c.json")" 1,2,3
-expect "rep_lo, rep_hi: the lowest and highest repeat" \
-	"$(jq -r '[.c2c[0].rep_lo_ns, .c2c[0].rep_hi_ns] | join(" ")' "$TMP/c.json")" \
-	"$(jq -r '[.c2c_repeats | map(.lat_ns) | min, max] | join(" ")' "$TMP/c.json")"
-expect "every repeat within rep_lo..rep_hi" \
-	"$(jq -r '.c2c[0] as $p | [.c2c_repeats[] | select(.lat_ns < $p.rep_lo_ns or .lat_ns > $p.rep_hi_ns)] | length' "$TMP/c.json")" 0
-expect "one repeat picked, the pair's median and CI" \
-	"$(jq -r '[.c2c_repeats[] | select(.picked)] | map("\(.lat_ns) \(.ci_lo_ns) \(.ci_hi_ns)") | join(";")' "$TMP/c.json")" \
-	"$(jq -r '.c2c[0] | "\(.lat_ns) \(.ci_lo_ns) \(.ci_hi_ns)"' "$TMP/c.json")"
-# The picked repeat's median is the median of the three.
-expect "picked is the middle repeat" "$(jq -r '.c2c_repeats | map(.lat_ns) | sort | .[1]' "$TMP/c.json")" "$lat"
 between=$(jq -r '.c2c[0].between_runs' "$TMP/c.json")
-want=$(jq -r '[.c2c_repeats[] | select(.ci_lo_ns != null and .ci_hi_ns != null)] as $r
-	| ([range(0; $r | length) as $i | range($i + 1; $r | length) as $j
-	    | select($r[$i].ci_hi_ns < $r[$j].ci_lo_ns or $r[$j].ci_hi_ns < $r[$i].ci_lo_ns)] | length) as $apart
-	| if $apart > 0 then "differ" elif ($r | length) == (.c2c_repeats | length) then "agree" else "unknown" end' "$TMP/c.json")
-expect "between_runs from the repeats' CIs ($(jq -r '.c2c_repeats | map("\(.lat_ns) [\(.ci_lo_ns), \(.ci_hi_ns)]") | join(", ")' "$TMP/c.json"))" "$between" "$want"
-bimodal=$(jq -r '.c2c[0].bimodal' "$TMP/c.json")
-[ "$bimodal" = false ] || [ "$between" = differ ] && pass "bimodal ($bimodal) only where the repeats differ" ||
-	fail "bimodal with between_runs $between"
 if [ "$between" = differ ]; then
 	grep -q '"CPUs 0-1: the 3 repeats differ beyond their CIs' "$TMP/c.json" && pass "a note names the pair whose repeats differ" ||
 		fail "repeats differ, no note"

@@ -70,6 +70,17 @@ PAGEHOP_FAULT_INJECT=psize "$hooked" chase --size 16M --time 0.2 --allow-unverif
 expect "--allow-unverified marks the row" "$(row "$TMP/u.json" verified)" false
 expect "--allow-unverified shows the page size found" "$(row "$TMP/u.json" page_size)" THP
 
+# --repeats: each figure's runs, the between-run columns recomputed from them.
+"$PAGEHOP" chase --size 16M --time 0.3 --pattern random,seq --repeats 3 --format json \
+	>"$TMP/rep.json" 2>"$TMP/err" || fail "--repeats 3: $(cat "$TMP/err")"
+for p in random seq; do
+	expect_repeats "chase $p" "$TMP/rep.json" ".chase[] | select(.pattern == \"$p\")" \
+		"[.chase_repeats[] | select(.pattern == \"$p\")]" lat_ns ns 3
+done
+expect "--repeats 1 (the default): one run, no between-run claim" \
+	"$(jq -r '.chase[0] | "\(.repeats) \(.between_runs) \(.bimodal) \(.rep_lo_ns == .lat_ns)"' "$TMP/4k.json")" \
+	"1 one false true"
+usage_error "--repeats 21" chase --repeats 21
 usage_error "unknown pattern" chase --pattern zigzag
 # Every command that takes a chase pattern names every pattern 'list' has
 # when it refuses one (list prints the kernels' table: the second path).

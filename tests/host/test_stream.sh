@@ -65,6 +65,17 @@ expect "--nt: read plain, write non-temporal" "$(jq -r '[.stream[] | "\(.kernel)
 usage_error "size too small" stream --kernel triad --size 64
 usage_error "size too small once shared by two threads" stream --kernel triad --size 256 --threads 2
 usage_error "bad time" stream --time -1
+# --repeats: each figure's runs, the between-run columns recomputed from them.
+"$PAGEHOP" stream --kernel copy,triad --size 16M --time 0.3 --threads 1 --repeats 3 --format json \
+	>"$TMP/rep.json" 2>"$TMP/err" || fail "--repeats 3: $(cat "$TMP/err")"
+for k in copy triad; do
+	expect_repeats "stream $k" "$TMP/rep.json" ".stream[] | select(.kernel == \"$k\")" \
+		"[.stream_repeats[] | select(.kernel == \"$k\")]" bw_GBps GBps 3
+done
+expect "--repeats 1 (the default): one run, no between-run claim" \
+	"$(jq -r '.stream[0] | "\(.repeats) \(.between_runs) \(.bimodal) \(.rep_lo_GBps == .bw_GBps)"' "$TMP/b.json")" \
+	"1 one false true"
+usage_error "--repeats 0" stream --repeats 0
 usage_error "bad ci" stream --ci 0
 usage_error "membind and interleave" stream --membind 0 --interleave 0
 "$PAGEHOP" list --format json | jq -e '(.stream_kernels | length) == 44 and (.chase_patterns | length) == 5' >/dev/null &&

@@ -22,6 +22,7 @@ enum {
 	OPT_CHAINS,
 	OPT_SEED,
 	OPT_IN_KERNEL,
+	OPT_REPEATS,
 };
 
 /* CHASE_MAX_CHAINS as text, for the option's help. */
@@ -39,6 +40,10 @@ static const struct ph_opt chase_opts[] = {
 	{ "in-kernel", 0, NULL, OPT_IN_KERNEL,
 	  "also walk the chain inside pagehop.ko with interrupts\n"
 	  "off (needs --backend kmod, one thread, one chain)", NULL, NULL },
+	{ "repeats", 0, "N", OPT_REPEATS,
+	  "measure every figure N times (1-20), each on memory,\n"
+	  "chains and threads of their own, sharing its --time:\n"
+	  "costs a lay-out, read-back and chain per repeat", "1", NULL },
 	{ 0 },
 };
 
@@ -94,7 +99,9 @@ const struct ph_cmdspec cmd_chase_spec = {
 	"Load-to-use latency by pointer chasing: every load's address comes from\n"
 	"the load before, through one random cycle over 64-byte slots of verified\n"
 	"memory.  Reports ns and TSC cycles per load: median, minimum, the 95%\n"
-	"confidence interval of the median, and the sample count.\n",
+	"confidence interval of the median, and the sample count; with --repeats,\n"
+	"the spread between the repeats' medians and whether they differ beyond\n"
+	"their CIs (between_runs, bimodal).\n",
 	.groups = chase_groups,
 	.values = chase_values,
 	.epilog = PH_USAGE_LISTS,
@@ -103,6 +110,7 @@ const struct ph_cmdspec cmd_chase_spec = {
 struct chase_args {
 	struct ph_latstudy st;
 	const char *patterns;
+	unsigned repeats;
 };
 
 static int chase_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
@@ -121,6 +129,8 @@ static int chase_option(void *args, struct ph_session *s, const struct ph_opt *o
 	case OPT_IN_KERNEL:
 		a->st.in_kernel = true;
 		return 0;
+	case OPT_REPEATS:
+		return cli_parse_uint("--repeats", arg, 1, 20, &a->repeats);
 	}
 	return -EINVAL;
 }
@@ -137,6 +147,8 @@ static int chase_check(void *args, struct ph_session *s)
 		ph_err("--in-kernel: walks one chain on one thread; drop --chains/--threads");
 		return PH_EXIT_USAGE;
 	}
+	/* --repeats: 1 unless given (the parser takes 1 or more). */
+	st->repeats = a->repeats ? (int)a->repeats : 1;
 	return 0;
 }
 

@@ -23,6 +23,7 @@ enum {
 	OPT_ISA,
 	OPT_NT,
 	OPT_PER_THREAD,
+	OPT_REPEATS,
 };
 
 static const struct ph_opt stream_opts[] = {
@@ -34,6 +35,10 @@ static const struct ph_opt stream_opts[] = {
 	  "non-temporal stores (read stores nothing: it runs\nas it is)", NULL, NULL },
 	{ "per-thread", 0, NULL, OPT_PER_THREAD,
 	  "also each thread's own GB/s (its bytes over the\nrun's span), with its CPU and node: table threads", NULL, NULL },
+	{ "repeats", 0, "N", OPT_REPEATS,
+	  "measure every figure N times (1-20), each on memory\n"
+	  "and threads of its own, sharing its --time: costs a\n"
+	  "lay-out and read-back of the memory per repeat", "1", NULL },
 	{ 0 },
 };
 
@@ -104,8 +109,10 @@ const struct ph_cmdspec cmd_stream_spec = {
 	"element read or written once); bw_wa_GBps also counts the write-allocate\n"
 	"read of every stored line (not for --nt).  Reports the median, the best,\n"
 	"the 95% confidence interval of the median and the sample count; the\n"
-	"arrays are checked afterwards.  'pagehop list' prints every variant and\n"
-	"whether this CPU runs it.\n",
+	"arrays are checked afterwards.  With --repeats, the spread between the\n"
+	"repeats' medians and whether they differ beyond their CIs (between_runs,\n"
+	"bimodal).  'pagehop list' prints every variant and whether this CPU\n"
+	"runs it.\n",
 	.groups = stream_groups,
 	.values = stream_values,
 	.epilog = PH_USAGE_LISTS,
@@ -118,6 +125,7 @@ struct stream_args {
 	bool nt;
 	bool per_thread;
 	struct ph_bwstudy st;
+	unsigned repeats;
 };
 
 static int stream_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
@@ -136,6 +144,8 @@ static int stream_option(void *args, struct ph_session *s, const struct ph_opt *
 	case OPT_PER_THREAD:
 		a->per_thread = true;
 		return 0;
+	case OPT_REPEATS:
+		return cli_parse_uint("--repeats", arg, 1, 20, &a->repeats);
 	}
 	return -EINVAL;
 }
@@ -158,6 +168,8 @@ static int stream_kernels_check(void *args, struct ph_session *s)
 		return PH_EXIT_USAGE;
 	}
 	a->st.per_thread = a->per_thread;
+	/* --repeats: 1 unless given (the parser takes 1 or more). */
+	a->st.repeats = a->repeats ? (int)a->repeats : 1;
 	return 0;
 }
 

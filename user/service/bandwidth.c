@@ -6,6 +6,7 @@
  * figure per kernel.
  */
 #include "bandwidth.h"
+#include "repeats_doc.h"
 #include "phases.h"
 #include "util.h"
 
@@ -484,30 +485,62 @@ int bandwidth_study_plan(struct ph_bwstudy *st, const char *const *names, int nn
 	return 0;
 }
 
-int bandwidth_study_measure(struct ph_bwstudy *st, struct ph_session *s)
+/* One pass over the kernels into run r's figures; 0 or an exit code. */
+static int study_pass(struct ph_bwstudy *st, struct ph_session *s, int r)
 {
+	struct ph_bwopt o = { .per_thread = st->per_thread, .only = -1 };
 	int rc = 0;
 
-	struct ph_bwopt o = { .per_thread = st->per_thread, .only = -1 };
-
-	st->bw = xcalloc((size_t)st->nks, sizeof(*st->bw));
-	st->cpus_now = xcalloc((size_t)s->binding.n, sizeof(int));
-	bandwidth_cpus_now(s, st->cpus_now);
 	for (int i = 0; i < st->nks && !ph_interrupted; i++) {
-		struct ph_bandwidth *bw = &st->bw[st->nbw];
+		struct ph_bandwidth *bw = &st->runs[r * st->nks + i];
 		int err = bandwidth_figure_opt(s, st->ks[i], &o, bw);
 
 		/* A figure without a sample is not reported, and the rest not measured. */
 		if (!bw->res.n) {
-			rc = err ? err : PH_EXIT_FAIL;
 			bandwidth_free(bw);
-			break;
+			return err ? err : PH_EXIT_FAIL;
 		}
-		st->nbw++;
+		st->nruns[i] = r + 1;
 		if (err)
-			rc = err;
+			return err;
 	}
-	if (!session_still_verified(s))
+	return rc;
+}
+
+int bandwidth_study_measure(struct ph_bwstudy *st, struct ph_session *s)
+{
+	int reps = st->repeats > 1 ? st->repeats : 1, rc = 0;
+	double time_s = s->mcfg.time_s;
+
+	st->runs = xcalloc((size_t)(reps * st->nks), sizeof(*st->runs));
+	st->nruns = xcalloc((size_t)st->nks, sizeof(*st->nruns));
+	st->between = xcalloc((size_t)st->nks, sizeof(*st->between));
+	st->bw = xcalloc((size_t)st->nks, sizeof(*st->bw));
+	st->cpus_now = xcalloc((size_t)s->binding.n, sizeof(int));
+	/* The repeats share each figure's budget: --repeats costs set-ups, not time. */
+	s->mcfg.time_s = time_s / reps;
+	for (int r = 0; r < reps && !rc && !ph_interrupted; r++) {
+		if (r)
+			rc = repeats_restart(s, 0);
+		if (rc)
+			break;
+		bandwidth_cpus_now(s, st->cpus_now);
+		rc = study_pass(st, s, r);
+	}
+	s->mcfg.time_s = time_s;
+	/* The figures in order, while each has a run. */
+	for (int i = 0; i < st->nks && st->nruns[i]; i++) {
+		const struct ph_result **v = xcalloc((size_t)st->nruns[i], sizeof(*v));
+
+		for (int r = 0; r < st->nruns[i]; r++)
+			v[r] = &st->runs[r * st->nks + i].res;
+		repeats_of_results(v, st->nruns[i], &st->between[i]);
+		free(v);
+		st->bw[st->nbw++] = st->runs[st->between[i].pick * st->nks + i];
+	}
+	if (!st->nbw && !rc)
+		rc = PH_EXIT_FAIL;
+	if (s->team && !session_still_verified(s))
 		rc = PH_EXIT_FAIL;
 	return rc;
 }
@@ -541,6 +574,27 @@ static void bandwidth_threads_table(const struct ph_bwstudy *st, struct ph_sessi
 		}
 }
 
+/* Table "stream_repeats": every run of every figure; a note where they differ. */
+static void bandwidth_repeats_table(const struct ph_bwstudy *st, struct ph_doc *doc)
+{
+	struct ph_table *t = doc_add_table(doc, "stream_repeats",
+					   "each repeat of each figure, on memory and threads of its own");
+
+	table_add_col(t, "kernel");
+	repeats_table_cols(t, "bw_GBps", "GBps");
+	for (int i = 0; i < st->nbw; i++) {
+		for (int r = 0; r < st->nruns[i]; r++) {
+			int row = table_add_row(t);
+
+			table_str(t, row, "kernel", st->bw[i].k->name);
+			repeats_table_fill(t, row, "bw_GBps", "GBps", "%.2f", &st->runs[r * st->nks + i].res,
+					   r + 1, r == st->between[i].pick);
+		}
+		repeats_note(doc, st->bw[i].k->name, "bw_GBps", &st->between[i], "GB/s", "%.2f",
+			     "something that changes between runs (where the pages land, which cores the threads run on) decides it");
+	}
+}
+
 struct ph_doc *bandwidth_study_doc(const struct ph_bwstudy *st, struct ph_session *s)
 {
 	struct ph_doc *doc = doc_new("stream");
@@ -551,6 +605,7 @@ struct ph_doc *bandwidth_study_doc(const struct ph_bwstudy *st, struct ph_sessio
 	table_add_col(t, "isa");
 	table_add_col(t, "nt");
 	bandwidth_add_cols(t, "");
+	repeats_add_cols(t, "GBps");
 	session_add_common_cols(t);
 	for (int i = 0; i < st->nbw; i++) {
 		const struct stream_kernel *k = st->bw[i].k;
@@ -560,14 +615,18 @@ struct ph_doc *bandwidth_study_doc(const struct ph_bwstudy *st, struct ph_sessio
 		table_str(t, row, "isa", isa_name(k->isa));
 		table_bool(t, row, "nt", k->nt);
 		bandwidth_fill(t, row, "", &st->bw[i]);
+		repeats_fill(t, row, &st->between[i], "GBps", "%.2f");
 		session_fill_common(s, t, row);
 	}
+	bandwidth_repeats_table(st, doc);
 	if (st->per_thread)
 		bandwidth_threads_table(st, s, doc);
 	session_describe(s, doc);
 	sec = doc_add_section(doc, "stream_method", "stream");
 	section_str(sec, "sample", bandwidth_method);
 	section_str(sec, "arrays", bandwidth_arrays);
+	section_int(sec, "repeats", st->repeats > 1 ? st->repeats : 1);
+	section_str(sec, "between_runs", repeats_method);
 	/* Why auto ran the ISA it did, per kernel: "triad: <reason>". */
 	section_str(sec, "isa_asked", st->isa_auto ? "auto" : "forced (--isa)");
 	for (int i = 0; st->isa_auto && i < st->nbw; i++) {
@@ -582,8 +641,13 @@ struct ph_doc *bandwidth_study_doc(const struct ph_bwstudy *st, struct ph_sessio
 
 void bandwidth_study_free(struct ph_bwstudy *st)
 {
-	for (int i = 0; i < st->nbw; i++)
-		bandwidth_free(&st->bw[i]);
+	/* bw[] shares its runs' samples: the runs are freed, not bw[]. */
+	for (int i = 0; st->nruns && i < st->nks; i++)
+		for (int r = 0; r < st->nruns[i]; r++)
+			bandwidth_free(&st->runs[r * st->nks + i]);
+	free(st->runs);
+	free(st->nruns);
+	free(st->between);
 	free(st->bw);
 	free(st->cpus_now);
 	free(st->ks);

@@ -8,6 +8,7 @@
 #ifndef PAGEHOP_BANDWIDTH_H
 #define PAGEHOP_BANDWIDTH_H
 
+#include "repeats.h"
 #include "session.h"
 #include "stream.h"
 
@@ -84,9 +85,17 @@ struct ph_bwstudy {
 	bool isa_auto;		/* the ISA was auto's choice (stream_auto), per kernel */
 	const char **why;	/* then, per kernel, why auto chose it */
 	bool per_thread;	/* --per-thread: each thread's own figure too */
-	/* the result: the figures measured, in order */
+	int repeats;		/* each figure's, on a session started anew (1: one run) */
+	/*
+	 * The result: the figures measured, in order; bw[i] is the median
+	 * repeat's run of kernel i (it shares that run's samples), runs[r *
+	 * nks + i] repeat r's, nruns[i] how many it has.
+	 */
 	struct ph_bandwidth *bw;
 	int nbw;
+	struct ph_bandwidth *runs;
+	int *nruns;
+	struct ph_repeats *between;
 	int *cpus_now;		/* per thread: sched_getcpu() in the thread */
 };
 
@@ -102,10 +111,13 @@ int bandwidth_study_plan(struct ph_bwstudy *st, const char *const *names, int nn
 /*
  * Measure each kernel in turn on s (started) until one measures nothing or
  * a signal comes, then read the memory back (session_still_verified).
- * 0 or an exit code.
+ * With st->repeats > 1, all of that again on the session stopped and
+ * started anew (fresh memory and threads), each run with its share of
+ * --time.  0 or an exit code.
  */
 int bandwidth_study_measure(struct ph_bwstudy *st, struct ph_session *s);
-/* Table "stream" (a row per figure), the run, the method, the buffers. */
+/* Table "stream" (a row per figure), stream_repeats (a row per figure and
+ * repeat), the run, the method, the buffers (the last repeat's). */
 struct ph_doc *bandwidth_study_doc(const struct ph_bwstudy *st, struct ph_session *s);
 void bandwidth_study_free(struct ph_bwstudy *st);
 

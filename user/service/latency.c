@@ -5,6 +5,7 @@
  * per pattern.
  */
 #include "latency.h"
+#include "repeats_doc.h"
 #include "chain.h"
 #include "counters.h"
 #include "phases.h"
@@ -443,29 +444,88 @@ int latency_study_start(struct ph_latstudy *st, struct ph_session *s)
 	return 0;
 }
 
-int latency_study_measure(struct ph_latstudy *st, struct ph_session *s)
+/* One pass over the patterns into run r's figures; 0 or an exit code. */
+static int study_pass(struct ph_latstudy *st, struct ph_session *s, int r)
 {
-	int rc = 0;
-
-	st->lat = xcalloc((size_t)st->nspecs, sizeof(*st->lat));
-	st->kern_whole = xcalloc((size_t)st->nspecs, sizeof(*st->kern_whole));
 	for (int p = 0; p < st->nspecs && !ph_interrupted; p++) {
-		struct ph_latency *lat = &st->lat[st->nlat];
+		struct ph_latency *lat = &st->runs[r * st->nspecs + p];
 		int err = latency_figure(s, &st->specs[p], st->chains, st->in_kernel, lat);
 
 		/* A figure without a sample is not reported, and the rest not measured. */
 		if (!lat->user.n) {
-			rc = err ? err : PH_EXIT_FAIL;
 			latency_free(lat);
-			break;
+			return err ? err : PH_EXIT_FAIL;
 		}
-		st->kern_whole[st->nlat++] = lat->have_kern && !err;
+		st->run_kern_whole[r * st->nspecs + p] = lat->have_kern && !err;
+		st->nruns[p] = r + 1;
 		if (err)
-			rc = err;
+			return err;
 	}
-	if (!session_still_verified(s))
+	return 0;
+}
+
+int latency_study_measure(struct ph_latstudy *st, struct ph_session *s)
+{
+	int reps = st->repeats > 1 ? st->repeats : 1, n = reps * st->nspecs, rc = 0;
+	double time_s = s->mcfg.time_s;
+
+	st->runs = xcalloc((size_t)n, sizeof(*st->runs));
+	st->run_kern_whole = xcalloc((size_t)n, sizeof(*st->run_kern_whole));
+	st->nruns = xcalloc((size_t)st->nspecs, sizeof(*st->nruns));
+	st->between = xcalloc((size_t)st->nspecs, sizeof(*st->between));
+	st->lat = xcalloc((size_t)st->nspecs, sizeof(*st->lat));
+	st->kern_whole = xcalloc((size_t)st->nspecs, sizeof(*st->kern_whole));
+	/* The repeats share each figure's budget: --repeats costs set-ups, not time. */
+	s->mcfg.time_s = time_s / reps;
+	for (int r = 0; r < reps && !rc && !ph_interrupted; r++) {
+		if (r)
+			rc = repeats_restart(s, 1);
+		if (!rc)
+			rc = study_pass(st, s, r);
+	}
+	s->mcfg.time_s = time_s;
+	/* The figures in order, while each has a run. */
+	for (int p = 0; p < st->nspecs && st->nruns[p]; p++) {
+		const struct ph_result **v = xcalloc((size_t)st->nruns[p], sizeof(*v));
+		int pick;
+
+		for (int r = 0; r < st->nruns[p]; r++)
+			v[r] = &st->runs[r * st->nspecs + p].user;
+		repeats_of_results(v, st->nruns[p], &st->between[p]);
+		free(v);
+		pick = st->between[p].pick * st->nspecs + p;
+		st->lat[st->nlat] = st->runs[pick];
+		st->kern_whole[st->nlat++] = st->run_kern_whole[pick];
+	}
+	if (!st->nlat && !rc)
+		rc = PH_EXIT_FAIL;
+	if (s->team && !session_still_verified(s))
 		rc = PH_EXIT_FAIL;
 	return rc;
+}
+
+/* Table "chase_repeats": every run of every figure; a note where they differ. */
+static void latency_repeats_table(const struct ph_latstudy *st, struct ph_doc *doc)
+{
+	struct ph_table *t = doc_add_table(doc, "chase_repeats",
+					   "each repeat of each figure, on memory and threads of its own");
+
+	table_add_col(t, "pattern");
+	repeats_table_cols(t, "lat_ns", "ns");
+	for (int p = 0; p < st->nlat; p++) {
+		char name[64];
+
+		chase_spec_name(&st->specs[p], name, sizeof(name));
+		for (int r = 0; r < st->nruns[p]; r++) {
+			int row = table_add_row(t);
+
+			table_str(t, row, "pattern", name);
+			repeats_table_fill(t, row, "lat_ns", "ns", "%.2f", &st->runs[r * st->nspecs + p].user,
+					   r + 1, r == st->between[p].pick);
+		}
+		repeats_note(doc, name, "lat_ns", &st->between[p], "ns", "%.1f",
+			     "something that changes between runs (where the pages land, which cores the threads run on) decides it");
+	}
 }
 
 struct ph_doc *latency_study_doc(const struct ph_latstudy *st, struct ph_session *s)
@@ -479,6 +539,7 @@ struct ph_doc *latency_study_doc(const struct ph_latstudy *st, struct ph_session
 	latency_add_cols(t, "");
 	if (st->in_kernel)
 		latency_add_cols(t, "kern_");
+	repeats_add_cols(t, "ns");
 	session_add_common_cols(t);
 	for (int p = 0; p < st->nlat; p++) {
 		char name[64];
@@ -489,13 +550,17 @@ struct ph_doc *latency_study_doc(const struct ph_latstudy *st, struct ph_session
 		latency_fill(t, row, "", &st->lat[p].user, s->clk.tsc_hz);
 		if (st->kern_whole[p])
 			latency_fill(t, row, "kern_", &st->lat[p].kern, s->clk.tsc_hz);
+		repeats_fill(t, row, &st->between[p], "ns", "%.2f");
 		session_fill_common(s, t, row);
 	}
+	latency_repeats_table(st, doc);
 	session_describe(s, doc);
 	sec = doc_add_section(doc, "chase_method", "chase");
 	section_int(sec, "seed", (long long)st->seed);
 	section_int(sec, "slot_B", CHASE_SLOT);
 	section_str(sec, "sample", latency_method);
+	section_int(sec, "repeats", st->repeats > 1 ? st->repeats : 1);
+	section_str(sec, "between_runs", repeats_method);
 	if (st->in_kernel)
 		section_str(sec, "kern_sample",
 			    "one CHASE window (interrupts off, at most 1 ms of TSC) per sample: its TSC cycles over the hops it took, converted at tsc_hz");
@@ -505,8 +570,14 @@ struct ph_doc *latency_study_doc(const struct ph_latstudy *st, struct ph_session
 
 void latency_study_free(struct ph_latstudy *st)
 {
-	for (int p = 0; p < st->nlat; p++)
-		latency_free(&st->lat[p]);
+	/* lat[] shares its runs' samples: the runs are freed, not lat[]. */
+	for (int p = 0; st->nruns && p < st->nspecs; p++)
+		for (int r = 0; r < st->nruns[p]; r++)
+			latency_free(&st->runs[r * st->nspecs + p]);
+	free(st->runs);
+	free(st->run_kern_whole);
+	free(st->nruns);
+	free(st->between);
 	free(st->lat);
 	free(st->kern_whole);
 	free(st->specs);

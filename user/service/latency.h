@@ -8,6 +8,7 @@
 #define PAGEHOP_LATENCY_H
 
 #include "chase.h"
+#include "repeats.h"
 #include "session.h"
 
 struct ph_latency {
@@ -53,10 +54,19 @@ struct ph_latstudy {
 	unsigned chains;		/* per thread, 1..CHASE_MAX_CHAINS */
 	uint64_t seed;
 	bool in_kernel;			/* also walk in pagehop.ko */
-	/* the result: the figures measured, in order */
+	int repeats;			/* each figure's, on a session started anew (1: one run) */
+	/*
+	 * The result: the figures measured, in order; lat[p] is the median
+	 * repeat's run of pattern p (by the user-space figure; it shares that
+	 * run's samples), runs[r * nspecs + p] repeat r's, nruns[p] how many.
+	 */
 	struct ph_latency *lat;
 	bool *kern_whole;		/* per figure: its in-kernel part completed */
 	int nlat;
+	struct ph_latency *runs;
+	bool *run_kern_whole;
+	int *nruns;
+	struct ph_repeats *between;
 };
 
 /*
@@ -73,11 +83,14 @@ int latency_study_check(struct ph_latstudy *st, struct ph_session *s);
 int latency_study_start(struct ph_latstudy *st, struct ph_session *s);
 /*
  * Measure each pattern in turn until one measures nothing or a signal
- * comes, then read the memory back (session_still_verified).  0 or an
- * exit code.
+ * comes, then read the memory back (session_still_verified).  With
+ * st->repeats > 1, all of that again on the session stopped and started
+ * anew (fresh memory, chains and threads), each run with its share of
+ * --time.  0 or an exit code.
  */
 int latency_study_measure(struct ph_latstudy *st, struct ph_session *s);
-/* Table "chase" (a row per figure), the run, the method, the buffers. */
+/* Table "chase" (a row per figure), chase_repeats (a row per figure and
+ * repeat), the run, the method, the buffers (the last repeat's). */
 struct ph_doc *latency_study_doc(const struct ph_latstudy *st, struct ph_session *s);
 void latency_study_free(struct ph_latstudy *st);
 

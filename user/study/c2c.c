@@ -177,14 +177,11 @@ static int fresh_line(struct ph_c2c *c, struct ph_session *s)
 /* What the pair's repeats say; res becomes the median repeat's result. */
 static void judge_pair(struct ph_c2c_pair *p)
 {
-	struct ph_rep *v = xcalloc((size_t)p->nruns, sizeof(*v));
+	const struct ph_result **v = xcalloc((size_t)p->nruns, sizeof(*v));
 
-	for (int r = 0; r < p->nruns; r++) {
-		v[r].median = p->runs[r].n ? p->runs[r].st.median : NAN;
-		v[r].ci_lo = p->runs[r].n ? p->runs[r].st.ci_lo : NAN;
-		v[r].ci_hi = p->runs[r].n ? p->runs[r].st.ci_hi : NAN;
-	}
-	repeats_judge(v, p->nruns, &p->between);
+	for (int r = 0; r < p->nruns; r++)
+		v[r] = &p->runs[r];
+	repeats_of_results(v, p->nruns, &p->between);
 	free(v);
 	if (p->between.pick >= 0) {
 		p->res = p->runs[p->between.pick];
@@ -307,29 +304,21 @@ static void repeats_table(const struct ph_c2c *c, struct ph_doc *doc)
 {
 	struct ph_table *t = doc_add_table(doc, "c2c_repeats",
 					   "each repeat of each pair, on a line and threads of its own");
-	static const char *const cols[] = { "cpu_a", "cpu_b", "repeat", "lat_ns", "ci_lo_ns",
-					    "ci_hi_ns", "samples", "round_trips", "picked" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
-		table_add_col(t, cols[i]);
+	table_add_col(t, "cpu_a");
+	table_add_col(t, "cpu_b");
+	repeats_table_cols(t, "lat_ns", "ns");
+	table_add_col(t, "round_trips");
 	for (int p = 0; p < c->npairs; p++) {
 		const struct ph_c2c_pair *pr = &c->pairs[p];
 
 		for (int k = 0; k < pr->nruns; k++) {
-			const struct ph_result *res = &pr->runs[k];
 			int r = table_add_row(t);
 
 			table_int(t, r, "cpu_a", pr->a);
 			table_int(t, r, "cpu_b", pr->b);
-			table_int(t, r, "repeat", k + 1);
-			table_num(t, r, "lat_ns", res->st.median, "%.2f");
-			if (isfinite(res->st.ci_lo))
-				table_num(t, r, "ci_lo_ns", res->st.ci_lo, "%.2f");
-			if (isfinite(res->st.ci_hi))
-				table_num(t, r, "ci_hi_ns", res->st.ci_hi, "%.2f");
-			table_int(t, r, "samples", (long long)res->n);
+			repeats_table_fill(t, r, "lat_ns", "ns", "%.2f", &pr->runs[k], k + 1,
+					   k == pr->between.pick);
 			table_int(t, r, "round_trips", (long long)pr->run_rounds[k]);
-			table_bool(t, r, "picked", k == pr->between.pick);
 		}
 	}
 }
@@ -341,7 +330,7 @@ static void repeats_table(const struct ph_c2c *c, struct ph_doc *doc)
 static void differ_notes(const struct ph_c2c *c, struct ph_doc *doc)
 {
 	int shown = 0, more = 0;
-	char what[160];
+	char who[64];
 
 	for (int p = 0; p < c->npairs; p++) {
 		const struct ph_c2c_pair *pr = &c->pairs[p];
@@ -352,10 +341,9 @@ static void differ_notes(const struct ph_c2c *c, struct ph_doc *doc)
 			more++;
 			continue;
 		}
-		shown++;
-		repeats_describe(&pr->between, "ns", "%.1f", what, sizeof(what));
-		doc_note(doc, "CPUs %d-%d: %s; lat_ns is the median repeat's, and no one figure describes this pair here: something that changes between runs (where the line and the threads land, where the hypervisor runs the vCPUs) decides it",
-			 pr->a, pr->b, what);
+		snprintf(who, sizeof(who), "CPUs %d-%d", pr->a, pr->b);
+		shown += repeats_note(doc, who, "lat_ns", &pr->between, "ns", "%.1f",
+				      "something that changes between runs (where the line and the threads land, where the hypervisor runs the vCPUs) decides it");
 	}
 	if (more)
 		doc_note(doc, "%d more pairs whose repeats differ: see between_runs and the table c2c_repeats", more);
