@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "provenance.h"
+#include "acpi_oem.h"
 
 enum ph_metric {
 	PH_METRIC_LATENCY = 1,	/* ns; larger is farther */

@@ -11,17 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/*
- * The OEM fields of one ACPI table's header: what a table written to
- * replace it must carry for the kernel's table upgrade to take it.
- */
-struct ph_acpi_oem {
-	bool have;		/* false: no such table, or unreadable (root only) */
-	char oem_id[7], oem_table_id[9];	/* as iasl writes them back */
-	uint32_t oem_revision;
-};
+#include "acpi_oem.h"
 
-enum { PH_PROV_SLIT, PH_PROV_HMAT, PH_PROV_NACPI };
 /* "SLIT", "HMAT": the table names, as sysfs and provenance.acpi name them. */
 extern const char *const ph_prov_acpi_sig[PH_PROV_NACPI];
 

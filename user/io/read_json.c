@@ -5,6 +5,7 @@
  */
 #include "read_json.h"
 #include "acpi_slit.h"
+#include "provenance.h"
 #include "read_text.h"
 #include "util.h"
 
