@@ -133,7 +133,7 @@ mkdir "$TMP/two"
 jq '.provenance.time_utc = "2031-01-01T00:00:00Z"' "$TMP/mem.json" >"$TMP/two/b-newer.json"
 jq '.provenance.time_utc = "2030-01-01T00:00:00Z"' "$B" >"$TMP/two/a-older.json"
 echo '{"not": "a baseline"}' >"$TMP/two/other.json"
-"$PAGEHOP" check --baseline "$TMP/two" --budget 2 >"$TMP/out" 2>"$TMP/err"
+"$PAGEHOP" check --baseline "$TMP/two" --budget 2 --verbose >"$TMP/out" 2>"$TMP/err"
 rc=$?
 expect "two baselines: the newer (halved memory) is used" "$rc" 2
 head -n 1 "$TMP/out" | grep -q "; against $TMP/two/b-newer.json" && pass "two baselines: the first line names the one used" ||
@@ -153,7 +153,7 @@ jq '.identity.model_key += "\nPAGEHOP OK - forged\u001b[2J"' "$B" >"$TMP/nl.json
 unknown "a model key with a newline and ESC" --baseline "$TMP/nl.json"
 
 # ---- perfdata: after '|' on the first line, one item per judged figure ----
-"$PAGEHOP" check --baseline "$B" --budget 2 >"$TMP/out" 2>"$TMP/err"
+"$PAGEHOP" check --baseline "$B" --budget 2 --verbose >"$TMP/out" 2>"$TMP/err"
 first=$(head -n 1 "$TMP/out")
 perf=${first#* | }
 [ "$perf" != "$first" ] && pass "perfdata after '|'" || fail "perfdata: '$first'"

@@ -20,7 +20,7 @@ expect "the one made to stray, ranked first, with its figure" \
 # stray_tols: |dev_pct| / |tol_pct| of its furthest figure, to the 0.1 printed
 expect "stray_tols is the deviation over the tolerance" \
 	"$(jq '[.outliers[0] | .dev_pct / .tol_pct * 10 | round / 10] == [.hosts[0].stray_tols]' "$TMP/c.json")" true
-"$PAGEHOP" compare "$D" >"$TMP/c.txt" 2>"$TMP/err"
+"$PAGEHOP" compare "$D" --verbose >"$TMP/c.txt" 2>"$TMP/err"
 expect "the table's stray column says its unit" \
 	"$(grep -c 'stray_tols' "$TMP/c.txt")" 3
 "$PAGEHOP" compare "$D"/host*.json -f json >"$TMP/c.json" 2>"$TMP/err"
@@ -44,7 +44,7 @@ expect "one truncated among 20: in a note" \
 expect "one truncated among 20: the 19 others compared" \
 	"$(jq -r '"\(.summary.documents) \(.summary.skipped) \(.models[0].hosts)"' "$TMP/c.json")" "19 1 19"
 cp "$D/stray.json" "$TMP/t/"
-"$PAGEHOP" compare "$TMP/t" >"$TMP/c.txt" 2>"$TMP/err"
+"$PAGEHOP" compare "$TMP/t" --verbose >"$TMP/c.txt" 2>"$TMP/err"
 expect "a stray and a truncated document: exit 1, the stray first" "$?" 1
 expect "a stray and a truncated document: the skipped one in the table's notes" \
 	"$(grep -c '^note: 1 document(s) skipped, the rest compared: .*host20.json: not JSON' "$TMP/c.txt")" 1
@@ -91,7 +91,7 @@ expect "a lone model: UNKNOWN with the hosts it needs" \
 	"$(jq -r '.models[] | "\(.status) \(.hosts) \(.needs_hosts)"' "$TMP/c.json")" "OK 20 3
 UNKNOWN 1 3"
 expect "a lone model: counted in the summary" "$(jq '.summary.models_unknown' "$TMP/c.json")" 1
-"$PAGEHOP" compare "$D"/host*.json "$D/other1.json" >"$TMP/c.txt" 2>"$TMP/err"
+"$PAGEHOP" compare "$D"/host*.json "$D/other1.json" --verbose >"$TMP/c.txt" 2>"$TMP/err"
 expect "a lone model: UNKNOWN in the table" \
 	"$(grep -cE '^  cpu=Other CPU 1234;sockets=1;nodes=1;node0=16x1 +UNKNOWN +1 +3 ' "$TMP/c.txt")" 1
 

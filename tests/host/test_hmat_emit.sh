@@ -46,7 +46,7 @@ lat 1 100000 100000 1 wide
 usage_error "1 ns beside 100000 ns: no base unit holds both within 1%" slit --input "$TMP/wide.csv" --emit-hmat "$TMP/wide.asl" "${IDS[@]}"
 grep -q "from node 0 to node 0, 1 ns, would be written as 10 ns (entry 1 x base unit 10000 ps)" "$TMP/err" &&
 	pass "the refusal names the cell and what it would read" || fail "refusal: $(cat "$TMP/err")"
-"$PAGEHOP" slit --input "$TMP/wide.csv" >"$TMP/wide.out" 2>&1
+"$PAGEHOP" slit --input "$TMP/wide.csv" --verbose >"$TMP/wide.out" 2>&1
 grep -q "the proposed HMAT (memory_tiers, interleave_weights) has 2 entries beyond 1% of the measurement" "$TMP/wide.out" &&
 	pass "without --emit-hmat, the views of the clamped proposal say so" || fail "no note: $(grep -i hmat "$TMP/wide.out" | head -3)"
 lat 1e300 1e301 1e301 1e300 huge

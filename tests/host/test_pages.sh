@@ -50,7 +50,7 @@ if grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2
 fi
 # Nothing larger than 4K: the first lines of the table say so, and what to
 # do; the locality figures say they hold translation.
-"$PAGEHOP" pages --page-sizes 4k --max 32K --time 0.05 --ci 50 >"$TMP/4k.txt" 2>"$TMP/err" || fail "4k only: $(cat "$TMP/err")"
+"$PAGEHOP" pages --page-sizes 4k --max 32K --time 0.05 --ci 50 --verbose >"$TMP/4k.txt" 2>"$TMP/err" || fail "4k only: $(cat "$TMP/err")"
 head -5 "$TMP/4k.txt" | grep -q "^  compared  *nothing: no page size larger than 4K was measured" &&
 	head -5 "$TMP/4k.txt" | grep -q "^  to_compare  *add thp to --page-sizes\|^  to_compare  *enable THP" &&
 	pass "4K only: the first lines say nothing is compared, and what to do" ||
@@ -195,7 +195,7 @@ if [ ! -e /dev/pagehop ]; then
 		"$(jq -r '[.pages[] | select(.frames == "differ")] | length' "$TMP/auto.json")" \
 		"$(jq -r '.pages | length' "$TMP/auto.json")"
 	expect "nothing said on stderr for auto's fallback" "$(cat "$TMP/err")" ""
-	"$PAGEHOP" pages $short >"$TMP/auto.txt" 2>"$TMP/err" || fail "auto, table: $(cat "$TMP/err")"
+	"$PAGEHOP" pages $short --verbose >"$TMP/auto.txt" 2>"$TMP/err" || fail "auto, table: $(cat "$TMP/err")"
 	grep -q "^note: frames: the physical pages differ between page sizes.*$why" "$TMP/auto.txt" &&
 		pass "the table says it: $(grep '^note: frames' "$TMP/auto.txt")" ||
 		fail "no frames note in the table: $(grep -i frames "$TMP/auto.txt")"

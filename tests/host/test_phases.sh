@@ -74,10 +74,10 @@ fi
 # The table: one line, after everything else; the CSV: the second line.
 "$PAGEHOP" chase --size 16M --time 0.1 >"$TMP/c.txt" 2>"$TMP/err" || fail "table: $(cat "$TMP/err")"
 expect "table: one time line" "$(grep -c '^time: setup ' "$TMP/c.txt")" 1
-# It ends the table, wrapped to 80 columns: its continuation lines are
+# It ends the table, wrapped to 100 columns: its continuation lines are
 # indented under its first word's end, and nothing else follows.
-expect "table: at the end, wrapped to 80 columns" \
-	"$(awk '/^time: setup /{f=1} f && !/^time: setup / && !/^      [a-z]/{bad++} f && length > 80 {bad++} END {print f + 0, bad + 0}' "$TMP/c.txt")" "1 0"
+expect "table: at the end, wrapped to 100 columns" \
+	"$(awk '/^time: setup /{f=1} f && !/^time: setup / && !/^      [a-z]/{bad++} f && length > 100 {bad++} END {print f + 0, bad + 0}' "$TMP/c.txt")" "1 0"
 "$PAGEHOP" chase --size 16M --time 0.1 --format csv >"$TMP/c.csv" 2>"$TMP/err" || fail "csv: $(cat "$TMP/err")"
 expect "csv: the second line" "$(sed -n 2p "$TMP/c.csv" | cut -c1-13)" "# time: setup"
 finish

@@ -58,7 +58,7 @@ expect "each value inside its CI" "$(jq -r '[.ratios[] | select(.ci_lo != null a
 expect "no effect shown exactly where the CI holds 1" \
 	"$(jq -r '[.ratios[] | select(.ci_lo != null and ((.ci_lo <= 1 and .ci_hi >= 1) != (.shown == "no effect shown")))] | length' "$TMP/p.json")" 0
 if [ ! -e /dev/pagehop ]; then
-	"$PAGEHOP" prefetch --size 64M --time 0.05 --ci 50 --patterns seq,random >"$TMP/p.txt" 2>"$TMP/err.txt" ||
+	"$PAGEHOP" prefetch --size 64M --time 0.05 --ci 50 --patterns seq,random --verbose >"$TMP/p.txt" 2>"$TMP/err.txt" ||
 		fail "prefetch, table: $(cat "$TMP/err.txt")"
 	for f in "$TMP/p.json" "$TMP/p.txt"; do
 		expect "without control, nothing is called worth ($(basename "$f"))" "$(grep -ci 'worth' "$f")" 0

@@ -89,7 +89,7 @@ expect "amd: JSON without '+' numbers" "$(grep -c '": +' "$TMP/amd.json")" 0
 expect "amd: rel_err_pct positive" "$(j amd '[.magnitude[].rel_err_pct | select(. > 0)] | length > 0')" true
 expect "amd: per hop" "$(j amd .per_hop_fit.summary)" \
 	"1 level above local +5.70 distance, bandwidth x0.64 of local (n=4), 2 levels above local +18.38 distance, bandwidth x0.35 of local (n=4), 3 levels above local +23.25 distance, bandwidth x0.30 of local (n=4)"
-"$PAGEHOP" slit "${AMD[@]}" >"$TMP/amd.txt" 2>&1
+"$PAGEHOP" slit "${AMD[@]}" --verbose >"$TMP/amd.txt" 2>&1
 expect "amd: table format, same exit" "$?" 1
 grep -A 2 '^proposed SLIT (one value per measured level' "$TMP/amd.txt" | grep -q '^  0:  10  16  28  33$' &&
 	pass "amd: proposed SLIT in numactl's layout" ||
@@ -234,7 +234,7 @@ expect "recorded distances 10: rejected" "$(j rec10 .verdict.slit_linux)" reject
 expect "recorded distances 10: given" "$(j rec10 .verdict.slit_given)" "$TMP/distances-10.json (distances recorded with the measurement)"
 expect "recorded distances 10: compared with 20" "$(j rec10 '[.magnitude[].slit] | unique | map(tostring) | join(" ")')" 20
 # Table and CSV carry the same fields.
-"$PAGEHOP" slit "${INTEL_IN[@]}" --slit "$SY/linux-remote-10.numactl.txt" >"$TMP/l10.txt" 2>&1
+"$PAGEHOP" slit "${INTEL_IN[@]}" --slit "$SY/linux-remote-10.numactl.txt" --verbose >"$TMP/l10.txt" 2>&1
 grep -q '^  slit_linux  *rejected$' "$TMP/l10.txt" && grep -q '^  slit_linux_rule  *remote_not_above_10$' "$TMP/l10.txt" &&
 	grep -q '^  slit_for_linux  *ignored by Linux  *Linux ignores this SLIT' "$TMP/l10.txt" &&
 	pass "table format: slit_linux fields and the check" || fail "table format: $(grep slit_ "$TMP/l10.txt")"

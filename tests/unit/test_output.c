@@ -454,6 +454,156 @@ static void test_brief(void **state)
 	doc_free(d);
 }
 
+/*
+ * Detail columns: the default table leaves them out, the verbose table,
+ * CSV and JSON have them.  The expected text is written by hand.
+ */
+static void test_detail_columns(void **state)
+{
+	struct ph_doc *d = doc_new("test");
+	struct ph_table *t = doc_add_table(d, "chase", "chase");
+	struct ph_section *empty = doc_add_section(d, "empty", "nothing here");
+	static const char want[] =
+		"chase:\n"
+		"  n  lat_ns\n"
+		"  1    2.50\n";
+	static const char want_verbose[] =
+		"chase:\n"
+		"  n  lat_ns  lat_min_ns  samples\n"
+		"  1    2.50        2.25       12\n";
+	char *text;
+	int r;
+
+	(void)state;
+	table_add_col(t, "n");
+	table_add_col(t, "lat_ns");
+	table_add_col(t, "lat_min_ns");
+	table_add_col(t, "samples");
+	table_detail(t, "lat_min_ns samples");
+	r = table_add_row(t);
+	table_int(t, r, "n", 1);
+	table_num(t, r, "lat_ns", 2.5, "%.2f");
+	table_num(t, r, "lat_min_ns", 2.25, "%.2f");
+	table_int(t, r, "samples", 12);
+	section_str(empty, "key", NULL);	/* no value: the section is left out */
+	text = render(d, PH_FMT_TABLE);
+	assert_string_equal(text, want);
+	free(text);
+	text = render(d, PH_FMT_TABLE_VERBOSE);
+	assert_string_equal(text, want_verbose);
+	free(text);
+	text = render(d, PH_FMT_CSV);
+	assert_non_null(strstr(text, "n,lat_ns,lat_min_ns,samples\n1,2.50,2.25,12\n"));
+	free(text);
+	text = render(d, PH_FMT_JSON);
+	assert_non_null(strstr(text, "\"lat_min_ns\": 2.25"));
+	assert_non_null(strstr(text, "\"samples\": 12"));
+	free(text);
+	doc_free(d);
+}
+
+/* Ten columns of 17-character names over values of one: 190 columns on one
+ * header line, 100 with each name over two. */
+static void test_two_line_header(void **state)
+{
+	struct ph_doc *d = doc_new("test");
+	struct ph_table *t = doc_add_table(d, "wide", "wide");
+	char want[1024] = "wide:\n", col[32], *text;
+	int r;
+
+	(void)state;
+	for (int c = 0; c < 10; c++) {
+		snprintf(col, sizeof(col), "abcdefg%d_hijklmno", c);
+		table_add_col(t, col);
+	}
+	r = table_add_row(t);
+	for (int c = 0; c < 10; c++) {
+		snprintf(col, sizeof(col), "abcdefg%d_hijklmno", c);
+		table_int(t, r, col, c);
+	}
+	for (int c = 0; c < 10; c++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "  abcdefg%d", c);
+	strcat(want, "\n");
+	for (int c = 0; c < 10; c++)
+		strcat(want, "  hijklmno");
+	strcat(want, "\n");
+	for (int c = 0; c < 10; c++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "         %d", c);
+	strcat(want, "\n");
+	text = render(d, PH_FMT_TABLE);
+	assert_string_equal(text, want);
+	free(text);
+	doc_free(d);
+}
+
+/* A prose last column too long for the line wraps at a space, under itself. */
+static void test_wrap_last_column(void **state)
+{
+	struct ph_doc *d = doc_new("test");
+	struct ph_table *t = doc_add_table(d, "why", "why");
+	char prose[256] = "", want[512], *text;
+	int r;
+
+	(void)state;
+	for (int i = 0; i < 30; i++)
+		strcat(prose, i ? " abcd" : "abcd");	/* 149 characters */
+	table_add_col(t, "n");
+	table_add_col(t, "text");
+	r = table_add_row(t);
+	table_int(t, r, "n", 1);
+	table_str(t, r, "text", prose);
+	/* From column 5, 95 left: 19 words (94 characters), then 11 under them. */
+	strcpy(want, "why:\n  n  text\n  1  ");
+	for (int i = 0; i < 19; i++)
+		strcat(want, i ? " abcd" : "abcd");
+	strcat(want, "\n     ");
+	for (int i = 0; i < 11; i++)
+		strcat(want, i ? " abcd" : "abcd");
+	strcat(want, "\n");
+	text = render(d, PH_FMT_TABLE);
+	assert_string_equal(text, want);
+	free(text);
+	/* The verbose table keeps the row on one line. */
+	text = render(d, PH_FMT_TABLE_VERBOSE);
+	snprintf(want, sizeof(want), "why:\n  n  text\n  1  %s\n", prose);
+	assert_string_equal(text, want);
+	free(text);
+	doc_free(d);
+}
+
+/* Too wide with a number last: a block of "column  value" lines per row. */
+static void test_records(void **state)
+{
+	struct ph_doc *d = doc_new("test");
+	struct ph_table *t = doc_add_table(d, "rec", "rec");
+	char prose[128] = "", want[512], *text;
+	int r;
+
+	(void)state;
+	for (int i = 0; i < 20; i++)
+		strcat(prose, i ? " abcd" : "abcd");	/* 99 characters */
+	table_add_col(t, "what");
+	table_add_col(t, "n");
+	for (int i = 1; i <= 2; i++) {
+		r = table_add_row(t);
+		table_str(t, r, "what", i == 1 ? prose : "short");
+		table_int(t, r, "n", i);
+	}
+	/* Values from column 8, 92 left: 18 words (89 characters), the 19th would end at 94. */
+	snprintf(want, sizeof(want),
+		 "rec:\n"
+		 "  what  %.*s\n"
+		 "        abcd abcd\n"
+		 "  n     1\n"
+		 "\n"
+		 "  what  short\n"
+		 "  n     2\n", 89, prose);
+	text = render(d, PH_FMT_TABLE);
+	assert_string_equal(text, want);
+	free(text);
+	doc_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -465,6 +615,10 @@ int main(void)
 		cmocka_unit_test(test_generated_rows),
 		cmocka_unit_test(test_last_column_unpadded),
 		cmocka_unit_test(test_brief),
+		cmocka_unit_test(test_detail_columns),
+		cmocka_unit_test(test_two_line_header),
+		cmocka_unit_test(test_wrap_last_column),
+		cmocka_unit_test(test_records),
 	};
 
 	return cmocka_run_group_tests_name("output", tests, NULL, NULL);

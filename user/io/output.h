@@ -75,7 +75,7 @@ void table_add_col(struct ph_table *t, const char *name);
 /*
  * Mark the declared column name (every column of that name) as detail: the
  * statistics behind a figure (its minimum, samples, cycles, whether the CI
- * target was met, a CI's half-width), which the default table leaves out
+ * target was met, a CI percent beside its bounds), which the default table leaves out
  * and the verbose table, CSV and JSON print.  The figure, its CI and what
  * it means stay in the default table.
  */

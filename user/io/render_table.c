@@ -5,11 +5,12 @@
  *
  * The table is read on a terminal, so by default every line fits
  * PH_TABLE_WIDTH columns: a table leaves out its detail columns (the
- * statistics behind a figure: its minimum, samples, cycles, the CI's
- * half-width; table_col_detail() in output.h), then, if it is still too
- * wide, writes each column name over two lines (split at an underscore),
- * then wraps its last column when that is prose, and else prints each row
- * as a block of "column  value" lines.  Sections, notes and the time line
+ * statistics behind a figure: its minimum, samples, cycles, whether the CI
+ * target was met; table_col_detail() in output.h), then, if it is still
+ * too wide, writes its column names over two, then three, lines (split at
+ * underscores), then wraps its last column when that is prose with at
+ * least MIN_WRAP_WIDTH columns left, and else prints each row as a block
+ * of "column  value" lines.  Sections, notes and the time line
  * are wrapped at spaces.  The verbose table (PH_FMT_TABLE_VERBOSE, from
  * --verbose) has every column and each row on one line, for grep and awk;
  * CSV and JSON always hold every column.

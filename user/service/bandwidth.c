@@ -456,6 +456,23 @@ void bandwidth_fill(struct ph_table *t, int row, const char *prefix,
 	table_bool(t, row, col[8], b->bad == 0);
 }
 
+void bandwidth_thread_add_cols(struct ph_table *t)
+{
+	table_add_col(t, "bw_GBps");
+	table_add_col(t, "ci_lo_GBps");
+	table_add_col(t, "ci_hi_GBps");
+	table_add_col(t, "samples");
+	table_col_detail(t, "samples");
+}
+
+void bandwidth_thread_fill(struct ph_table *t, int row, const struct ph_stats *st)
+{
+	table_num(t, row, "bw_GBps", st->median, "%.2f");
+	table_num(t, row, "ci_lo_GBps", st->ci_lo, "%.2f");
+	table_num(t, row, "ci_hi_GBps", st->ci_hi, "%.2f");
+	table_int(t, row, "samples", (long long)st->n);
+}
+
 /* ---- pagehop stream: a figure per kernel ---- */
 
 int bandwidth_study_plan(struct ph_bwstudy *st, const char *const *names, int nnames,

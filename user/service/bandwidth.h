@@ -70,6 +70,14 @@ void bandwidth_add_cols(struct ph_table *t, const char *prefix);
 void bandwidth_fill(struct ph_table *t, int row, const char *prefix,
 		    const struct ph_bandwidth *b);
 
+/*
+ * One thread's own figure (ph_bandwidth.thr[]): columns bw_GBps,
+ * ci_lo_GBps, ci_hi_GBps, samples (samples a detail column), and their
+ * cells in row.
+ */
+void bandwidth_thread_add_cols(struct ph_table *t);
+void bandwidth_thread_fill(struct ph_table *t, int row, const struct ph_stats *st);
+
 extern const char bandwidth_method[];
 /* How the arrays are laid out, for the same description. */
 extern const char bandwidth_arrays[];

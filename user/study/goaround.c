@@ -187,12 +187,11 @@ static void threads_table(const struct ph_goaround *g, struct ph_session *s, str
 					   "each thread's own bandwidth per turn: its bytes over the turn's span");
 	static const char *const cols[] = {
 		"turn", "thread", "cpu", "cpu_node", "block_of", "mem_node", "hops", "distance",
-		"bw_GBps", "ci_lo_GBps", "ci_hi_GBps", "samples",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
-	table_col_detail(t, "samples");
+	bandwidth_thread_add_cols(t);
 	for (int i = 0; i < g->nrows; i++)
 		for (int j = 0; j < g->rows[i].bw.nthr; j++) {
 			const struct ph_goaround_row *r = &g->rows[i];
@@ -209,10 +208,7 @@ static void threads_table(const struct ph_goaround *g, struct ph_session *s, str
 			table_int(t, row, "mem_node", g->mem_node[owner]);
 			table_int(t, row, "hops", g->hops[a * g->nnodes + b]);
 			table_int(t, row, "distance", g->dist[a * g->nnodes + b]);
-			table_num(t, row, "bw_GBps", r->bw.thr[j].median, "%.2f");
-			table_num(t, row, "ci_lo_GBps", r->bw.thr[j].ci_lo, "%.2f");
-			table_num(t, row, "ci_hi_GBps", r->bw.thr[j].ci_hi, "%.2f");
-			table_int(t, row, "samples", (long long)r->bw.thr[j].n);
+			bandwidth_thread_fill(t, row, &r->bw.thr[j]);
 		}
 }
 

@@ -203,6 +203,9 @@ static struct ph_doc *build_doc(const struct ph_mx *mx, struct ph_session *s, bo
 	t = doc_add_table(doc, "cells", "every figure of every cell");
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
+	/* The statistics, and where the threads and pages were found (verified says whether as asked). */
+	table_detail(t, "min samples ci_met backend nodes_found cpus_found cores_found "
+		     "shared_cores_found threads");
 	for (int i = 0; i < mx->ncellv; i++) {
 		const struct ph_mx_cell *cl = &mx->cellv[i];
 		bool lat = cl->fig == PH_REC_LATENCY;

@@ -196,11 +196,11 @@ static void threads_table(const struct ph_scale *sc, struct ph_doc *doc)
 {
 	struct ph_table *t = doc_add_table(doc, "threads",
 					   "each thread's own bandwidth per count: its bytes over the run's span");
-	static const char *const cols[] = { "threads", "thread", "cpu", "node", "bw_GBps", "samples" };
+	static const char *const cols[] = { "threads", "thread", "cpu", "node" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
-	table_col_detail(t, "samples");
+	bandwidth_thread_add_cols(t);
 	for (int i = 0; i < sc->nrows; i++)
 		for (int j = 0; j < sc->rows[i].bw.nthr; j++) {
 			const struct ph_scale_row *r = &sc->rows[i];
@@ -211,8 +211,7 @@ static void threads_table(const struct ph_scale *sc, struct ph_doc *doc)
 			table_int(t, row, "cpu", r->cpus_now[j]);
 			if (r->nodes_found[j] >= 0)
 				table_int(t, row, "node", r->nodes_found[j]);
-			table_num(t, row, "bw_GBps", r->bw.thr[j].median, "%.2f");
-			table_int(t, row, "samples", (long long)r->bw.thr[j].n);
+			bandwidth_thread_fill(t, row, &r->bw.thr[j]);
 		}
 }
 
