@@ -147,8 +147,7 @@ static int chase_check(void *args, struct ph_session *s)
 		ph_err("--in-kernel: walks one chain on one thread; drop --chains/--threads");
 		return PH_EXIT_USAGE;
 	}
-	/* --repeats: 1 unless given (the parser takes 1 or more). */
-	st->repeats = a->repeats ? (int)a->repeats : 1;
+	st->repeats = (int)a->repeats;	/* 0, not given: one run */
 	return 0;
 }
 

@@ -168,8 +168,7 @@ static int stream_kernels_check(void *args, struct ph_session *s)
 		return PH_EXIT_USAGE;
 	}
 	a->st.per_thread = a->per_thread;
-	/* --repeats: 1 unless given (the parser takes 1 or more). */
-	a->st.repeats = a->repeats ? (int)a->repeats : 1;
+	a->st.repeats = (int)a->repeats;	/* 0, not given: one run */
 	return 0;
 }
 

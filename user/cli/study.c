@@ -73,21 +73,6 @@ static void study_notes(struct ph_session *s, struct ph_doc *doc)
 	}
 }
 
-int study_render(struct ph_session *s, struct ph_doc *doc, int rc)
-{
-	/* A usage error found only once the memory was laid out (a size too
-	 * small for a kernel) was said on stderr: nothing goes to stdout. */
-	if (rc == PH_EXIT_USAGE)
-		return rc;
-	if (ph_interrupted)
-		rc = PH_EXIT_INTERRUPTED;
-	study_notes(s, doc);
-	study_plot(s, doc, &rc);
-	if (doc_render(doc, s->fmt, stdout))
-		rc = rc ? rc : PH_EXIT_FAIL;	/* said by main */
-	return rc;
-}
-
 /* One run of a study: what the option handler sees. */
 struct study_run {
 	const struct ph_study *st;
@@ -126,6 +111,35 @@ static void study_save(const struct study_run *r, struct ph_doc *doc, int measur
 	}
 }
 
+/*
+ * The end of every document: the run's notes (unless the study says them
+ * itself), --plot, --save (r, when a study runs) and the one render on
+ * stdout.  rc is the exit code so far; returns the final one.
+ */
+static int study_finish(struct ph_session *s, struct ph_doc *doc, bool notes,
+			const struct study_run *r, int measure_rc, int rc)
+{
+	if (notes)
+		study_notes(s, doc);
+	study_plot(s, doc, &rc);
+	if (r)
+		study_save(r, doc, measure_rc, &rc);
+	if (doc_render(doc, s->fmt, stdout))
+		rc = rc ? rc : PH_EXIT_FAIL;	/* said by main */
+	return rc;
+}
+
+int study_render(struct ph_session *s, struct ph_doc *doc, int rc)
+{
+	/* A usage error found only once the memory was laid out (a size too
+	 * small for a kernel) was said on stderr: nothing goes to stdout. */
+	if (rc == PH_EXIT_USAGE)
+		return rc;
+	if (ph_interrupted)
+		rc = PH_EXIT_INTERRUPTED;
+	return study_finish(s, doc, true, NULL, 0, rc);
+}
+
 int study_main(const struct ph_study *st, int argc, char *argv[])
 {
 	struct study_run *r = xcalloc(1, sizeof(*r));
@@ -161,12 +175,7 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 
 		doc = st->document(r->args, s, &doc_rc);
 		exit_rc = study_exit(0, doc_rc, true, ph_interrupted != 0);
-		if (!(st->flags & PH_STUDY_OWN_NOTES))
-			study_notes(s, doc);
-		study_plot(s, doc, &exit_rc);
-		study_save(r, doc, rc, &exit_rc);
-		if (doc_render(doc, s->fmt, stdout))
-			exit_rc = exit_rc ? exit_rc : PH_EXIT_FAIL;	/* said by main */
+		exit_rc = study_finish(s, doc, !(st->flags & PH_STUDY_OWN_NOTES), r, rc, exit_rc);
 	}
 	doc_free(doc);
 	if (st->free)
