@@ -10,6 +10,11 @@
  * Five runs 50, 51, 52 (CIs +-1.5) and 250, 252 (CIs +-3): the low three
  * share [50.5, 51.5], the high two [249, 253], 53.5 < 247: bimodal,
  * groups 3 at 50-52 and 2 at 250-252, median 52.
+ * Three runs 47.04 [46.8, 47.3], 48.9 [48.6, 49.5], 49.66 [49.3, 50.0]:
+ * 47.3 < 48.6, so they differ, and {47.04} | {48.9, 49.66} is a split
+ * (the high two share [49.3, 49.5]), but 48.9 - 47.04 = 1.86 is below
+ * 0.25 x 47.04 = 11.76: not bimodal.  Groups at 40 and 50 are exactly
+ * 0.25 x 40 = 10 apart: bimodal; at 40 and 49.9, not.
  */
 #include "unit.h"
 
@@ -104,6 +109,28 @@ static void test_spread_not_bimodal(void **state)
 	assert_false(j.bimodal);
 }
 
+/* Groups apart beyond their CIs, but by a few percent: they differ, one figure with a spread. */
+static void test_close_groups_not_bimodal(void **state)
+{
+	const struct ph_rep r[] = { { 47.04, 46.8, 47.3 }, { 48.9, 48.6, 49.5 }, { 49.66, 49.3, 50.0 } };
+	const struct ph_rep at[] = { { 40, 39.5, 40.5 }, { 50, 49.5, 50.5 } };
+	const struct ph_rep below[] = { { 40, 39.5, 40.5 }, { 49.9, 49.4, 50.4 } };
+	struct ph_repeats j;
+
+	(void)state;
+	repeats_judge(r, 3, &j);
+	assert_int_equal(j.between, PH_BETWEEN_DIFFER);
+	assert_false(j.bimodal);
+	assert_float_equal(j.spread, 49.66 - 47.04, 1e-12);
+	repeats_judge(at, 2, &j);
+	assert_true(j.bimodal);
+	assert_float_equal(j.group[0].hi, 40, 1e-12);
+	assert_float_equal(j.group[1].lo, 50, 1e-12);
+	repeats_judge(below, 2, &j);
+	assert_int_equal(j.between, PH_BETWEEN_DIFFER);
+	assert_false(j.bimodal);
+}
+
 static void test_edges(void **state)
 {
 	const struct ph_rep one[] = { { 42, 41, 43 } };
@@ -156,6 +183,7 @@ int main(void)
 		cmocka_unit_test(test_agree),
 		cmocka_unit_test(test_bimodal),
 		cmocka_unit_test(test_spread_not_bimodal),
+		cmocka_unit_test(test_close_groups_not_bimodal),
 		cmocka_unit_test(test_edges),
 	};
 

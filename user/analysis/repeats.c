@@ -64,6 +64,8 @@ static void group_of(const struct ph_rep *r, const int *idx, int from, int to,
  * consistent, every interval of the low one below every interval of the
  * high one.  (Two splits cannot both hold: the repeats between them would
  * have to agree with each other under one and be apart under the other.)
+ * It makes the set bimodal only when the groups are PH_REP_BIMODAL_GAP
+ * apart.
  */
 static bool split(const struct ph_rep *r, const int *idx, int m, struct ph_repeats *out)
 {
@@ -75,6 +77,10 @@ static bool split(const struct ph_rep *r, const int *idx, int m, struct ph_repea
 		for (int i = k; i < m; i++)
 			high_lo = fmin(high_lo, r[idx[i]].ci_lo);
 		if (low_hi < high_lo && consistent(r, idx, 0, k) && consistent(r, idx, k, m)) {
+			double top = r[idx[k - 1]].median, bottom = r[idx[k]].median;
+
+			if (bottom - top < PH_REP_BIMODAL_GAP * fabs(top))
+				return false;
 			group_of(r, idx, 0, k, &out->group[0]);
 			group_of(r, idx, k, m, &out->group[1]);
 			return true;

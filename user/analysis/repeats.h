@@ -11,13 +11,24 @@
  * median is then outside the other's interval, beyond what either run's
  * noise explains.  A set that differs is bimodal when it splits into two
  * groups, each agreeing within itself, the low one's intervals all below
- * the high one's: the figure has (at least) two values here, and no single
- * tight figure describes it.
+ * the high one's, and the groups lie at least PH_REP_BIMODAL_GAP apart:
+ * the figure has (at least) two values here, and no single tight figure
+ * describes it.  Repeats a few percent apart beyond their CIs are what a
+ * run's blocks cannot see from run to run on one placement: they differ,
+ * and their spread is the figure's uncertainty, but they are not two
+ * values (c2c here: 47.0 against 48.9-49.7 ns differ; 43 against 160 ns
+ * are two placements of the vCPUs).
  */
 #ifndef PAGEHOP_REPEATS_H
 #define PAGEHOP_REPEATS_H
 
 #include <stdbool.h>
+
+/*
+ * Bimodal groups are apart by at least this share of the low group's
+ * highest median: the high group's lowest median is >= (1 + 0.25) x it.
+ */
+#define PH_REP_BIMODAL_GAP 0.25
 
 /* One repeat's figure: its median and 95% CI (NAN: the run had no interval). */
 struct ph_rep {
@@ -44,7 +55,8 @@ struct ph_repeats {
 	double median;		/* the median of the medians (the lower middle one when n is even) */
 	int pick;		/* the index, in the input, of a repeat whose median that is; -1 */
 	enum ph_between between;
-	bool bimodal;		/* between is DIFFER and the set splits into two groups */
+	bool bimodal;		/* between is DIFFER and the set splits into two groups
+				 * PH_REP_BIMODAL_GAP apart */
 	struct ph_rep_group group[2];	/* low and high group when bimodal */
 };
 
