@@ -17,7 +17,10 @@ widest() { tail -n +$((${2:-0} + 1)) "$1" | awk '{ if (length > m) m = length } 
 # header_of FILE TITLE: the column names of the table under "TITLE:" (one header line: --verbose).
 header_of() { awk -v t="$2:" '$0 == t { getline; print; exit }' "$1"; }
 
-# fits NAME [SKIP] -- ARGS: ARGS' default table fits 100 columns.
+# fits NAME [SKIP] -- ARGS: ARGS' default table fits 100 columns.  A
+# measuring command exits 0 or 1 (a figure outside its expectation); with
+# MAXRC=3 in its environment, any of the monitoring plugin's states (a
+# width test judges the layout, not the verdict of a busy host).
 fits() {
 	local name=$1 skip=0 rc w
 	shift
@@ -29,7 +32,8 @@ fits() {
 		pass "$name: not here (exit 4): $(tail -n 1 "$TMP/$name.err")"
 		return 1
 	fi
-	[ $rc -le 1 ] && [ -s "$TMP/$name.txt" ] || { fail "$name: exit $rc: $(tail -n 3 "$TMP/$name.err")"; return 1; }
+	[ $rc -le "${MAXRC:-1}" ] && [ -s "$TMP/$name.txt" ] ||
+		{ fail "$name: exit $rc: $(head -c 300 "$TMP/$name.txt") $(tail -n 3 "$TMP/$name.err")"; return 1; }
 	w=$(widest "$TMP/$name.txt" "$skip")
 	[ "$w" -le 100 ] && pass "$name: longest line $w columns" ||
 		fail "$name: a line of $w columns: $(awk 'length > 100' "$TMP/$name.txt" | head -n 2)"
@@ -95,7 +99,7 @@ fits survey -- survey
 # check's first line is the monitoring plugin's status line with its
 # performance data, which the plugin guidelines keep on one line.
 fits baseline -- baseline --time 0.01 --save "$TMP/b.json" &&
-	fits check 1 -- check --baseline "$TMP/b.json" --budget 3
+	MAXRC=3 fits check 1 -- check --baseline "$TMP/b.json" --budget 3
 fits info -- info
 fits list -- list
 
@@ -105,8 +109,11 @@ if fits pages -- pages --page-sizes 4k --max 32K --time 0.05 --ci 50; then
 		>"$TMP/p.v" 2>"$TMP/err" || fail "pages --verbose --save: $(tail -n 2 "$TMP/err")"
 	# The verbose sweep, row by row, as "ws_KiB rnd_samples rnd_lat_min_ns", by awk from the header.
 	got=$(awk '$0 == "working-set sweep per page size:" { getline; for (i = 1; i <= NF; i++) col[$i] = i; on = 1; next }
-		on && /^$/ { exit } on { print $col["ws_KiB"], $col["rnd_samples"], $col["rnd_lat_min_ns"] }' "$TMP/p.v")
-	want=$(jq -r '.pages[] | "\(.ws_KiB) \(.rnd_samples) \(.rnd_lat_min_ns)"' "$TMP/p.json")
+		on && /^$/ { exit } on { print $col["ws_KiB"] + 0, $col["rnd_samples"] + 0, $col["rnd_lat_min_ns"] + 0 }' "$TMP/p.v")
+	# The same numbers from the JSON, through the same awk conversion: the
+	# table writes 1.10 where JSON writes 1.1.
+	want=$(jq -r '.pages[] | "\(.ws_KiB) \(.rnd_samples) \(.rnd_lat_min_ns)"' "$TMP/p.json" |
+		awk '{ print $1 + 0, $2 + 0, $3 + 0 }')
 	[ -n "$got" ] && [ "$got" = "$want" ] && pass "pages: verbose table's samples and minimum are the saved JSON's ($(echo "$got" | wc -l) rows)" ||
 		fail "pages: verbose table '$got', JSON '$want'"
 	awk '{ if (length > m) m = length } END { exit !(m > 100) }' "$TMP/p.v" &&
