@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_sweep.c - the page-size study's planner, knee detection and ratios
+ * test_sweep.c - the page-size study's planner and knee detection
  * on fixed inputs with answers worked out by hand.
  */
 #include "unit.h"
@@ -117,18 +117,6 @@ static void test_knee(void **state)
 	assert_int_equal(k.index, -1);
 }
 
-static void test_ratio(void **state)
-{
-	(void)state;
-	/* 300 ns on 4K, 230 ns on 2M: 300/230 = 1.3043 faster. */
-	assert_true(fabs(sweep_ratio(300, 230, true) - 300.0 / 230) < 1e-12);
-	/* 10 GB/s on 4K, 12 GB/s on 2M: 1.2 faster. */
-	assert_true(fabs(sweep_ratio(10, 12, false) - 1.2) < 1e-12);
-	assert_true(isnan(sweep_ratio(0, 12, false)));
-	assert_true(isnan(sweep_ratio(NAN, 12, true)));
-	assert_true(isnan(sweep_ratio(10, -1, true)));
-}
-
 /* A sweep of n points from 16K, doubling, with the penalty pen[i] over a 100 ns TLB-local chase. */
 static void points_of(const double *pen, int n, double hw, struct sweep_point *p)
 {
@@ -161,43 +149,13 @@ static void test_point_knee(void **state)
 	assert_true(fabs(sweep_half_width(1, 4) - 1.5) < 1e-12);
 }
 
-static void test_ratio_rows(void **state)
-{
-	struct sweep_point small[3], large[3];
-	struct sweep_ratios r[8];
-	int n;
-
-	(void)state;
-	/* 4K at 16K, 32K, 64K; 2M at 32K, 64K, 128K: two working sets in common. */
-	for (int i = 0; i < 3; i++) {
-		small[i] = (struct sweep_point){ .ws = (16 * KiB) << i, .rnd_ns = 300, .tlb_ns = 120,
-						 .read_GBps = 10 };
-		large[i] = (struct sweep_point){ .ws = (32 * KiB) << i, .rnd_ns = 200, .tlb_ns = 100,
-						 .read_GBps = 12 + i };
-	}
-	n = sweep_ratio_rows(small, 3, large, 3, r, 8);
-	assert_int_equal(n, 2);
-	assert_int_equal(r[0].ws, 32 * KiB);
-	assert_int_equal(r[1].ws, 64 * KiB);
-	/* Latency 4K/2M: 300/200 = 1.5, 120/100 = 1.2; bandwidth 2M/4K: 12/10, 13/10. */
-	assert_true(fabs(r[0].lat_random - 1.5) < 1e-12);
-	assert_true(fabs(r[0].lat_tlb_local - 1.2) < 1e-12);
-	assert_true(fabs(r[0].read_bw - 1.2) < 1e-12);
-	assert_true(fabs(r[1].read_bw - 1.3) < 1e-12);
-	/* At most max rows; none where no working set is shared. */
-	assert_int_equal(sweep_ratio_rows(small, 3, large, 3, r, 1), 1);
-	assert_int_equal(sweep_ratio_rows(small, 1, large, 3, r, 8), 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_availability),
 		cmocka_unit_test(test_knee),
-		cmocka_unit_test(test_ratio),
 		cmocka_unit_test(test_point_knee),
-		cmocka_unit_test(test_ratio_rows),
 	};
 
 	return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);

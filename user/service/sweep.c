@@ -107,13 +107,6 @@ void sweep_knee(const double *penalty, const double *noise, int n,
 	out->at_max -= out->baseline;
 }
 
-double sweep_ratio(double small, double large, bool is_latency)
-{
-	if (!(small > 0) || !(large > 0))
-		return NAN;
-	return is_latency ? small / large : large / small;
-}
-
 double sweep_half_width(double lo, double hi)
 {
 	return isfinite(hi) && isfinite(lo) ? (hi - lo) / 2 : 0;
@@ -139,24 +132,3 @@ void sweep_point_knee(const struct sweep_point *p, int n, double floor_ns,
 	free(noise);
 }
 
-int sweep_ratio_rows(const struct sweep_point *small, int nsmall,
-		     const struct sweep_point *large, int nlarge,
-		     struct sweep_ratios *out, int max)
-{
-	int n = 0;
-
-	for (int i = 0; i < nlarge; i++)
-		for (int j = 0; j < nsmall && n < max; j++) {
-			const struct sweep_point *a = &small[j], *b = &large[i];
-
-			if (a->ws != b->ws)
-				continue;
-			out[n++] = (struct sweep_ratios){
-				.ws = a->ws,
-				.lat_random = sweep_ratio(a->rnd_ns, b->rnd_ns, true),
-				.lat_tlb_local = sweep_ratio(a->tlb_ns, b->tlb_ns, true),
-				.read_bw = sweep_ratio(a->read_GBps, b->read_GBps, false),
-			};
-		}
-	return n;
-}

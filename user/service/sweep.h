@@ -2,8 +2,8 @@
 /*
  * sweep.h - the page-size study's arithmetic, kept free of I/O so that it
  * can be tested on fixed inputs: which page sizes can be had and up to how
- * much, the working sets to visit, where a TLB penalty starts (the knee),
- * and the large/small page ratios.
+ * much, the working sets to visit and where a TLB penalty starts (the
+ * knee).
  */
 #ifndef PAGEHOP_SWEEP_H
 #define PAGEHOP_SWEEP_H
@@ -59,13 +59,6 @@ void sweep_knee(const double *penalty, const double *noise, int n,
 		double floor_ns, struct sweep_knee *out);
 
 /*
- * Large/small page ratio as a speed-up: > 1 means the large pages are
- * faster.  For latencies small/large, for bandwidths large/small.  NAN if
- * either is missing or not positive.
- */
-double sweep_ratio(double small, double large, bool is_latency);
-
-/*
  * One working set of a sweep, as the analysis sees it: the medians of the
  * random and the TLB-local chase with the half-widths of their 95% CIs (0
  * where a CI is not known), and the read bandwidth's median.
@@ -89,20 +82,5 @@ double sweep_penalty(const struct sweep_point *p);
  */
 void sweep_point_knee(const struct sweep_point *p, int n, double floor_ns,
 		      struct sweep_knee *out);
-
-/* One row of the large/small page ratio table: speed-ups, as sweep_ratio. */
-struct sweep_ratios {
-	uint64_t ws;
-	double lat_random, lat_tlb_local, read_bw;
-};
-
-/*
- * The ratios at every working set that both the small-page sweep and the
- * large-page sweep have, in the large sweep's order; at most max rows.
- * Returns how many.
- */
-int sweep_ratio_rows(const struct sweep_point *small, int nsmall,
-		     const struct sweep_point *large, int nlarge,
-		     struct sweep_ratios *out, int max);
 
 #endif
