@@ -68,12 +68,23 @@ static void test_by_hand(void **state)
 		hset_free(&s[i]);
 }
 
-/* Host name and time stamp of a hand-made document. */
+/*
+ * Host name and time stamp of a hand-made document, the stamp parsed as
+ * the reader does: every stamp here is 2026-01-01T00:00:SSZ, 1767225600 s
+ * after the epoch plus SS; anything else has none.
+ */
 static void named(struct ph_hset *s, const char *model, double triad, const char *name, const char *t)
 {
+	static const char day[] = "2026-01-01T00:00:";
+	size_t n = sizeof(day) - 1;
+
 	host(s, model, triad);
 	snprintf(s->host, sizeof(s->host), "%s", name);
 	snprintf(s->time_utc, sizeof(s->time_utc), "%s", t);
+	if (!strncmp(t, day, n) && strlen(t) == n + 3 && t[n + 2] == 'Z') {
+		s->stamp = 1767225600.0 + (t[n] - '0') * 10 + (t[n + 1] - '0');
+		s->stamp_from_doc = true;
+	}
 }
 
 static void free_all(struct ph_hset *s, int n)

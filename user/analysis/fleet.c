@@ -12,7 +12,6 @@
 #include "output.h"
 #include "util.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,23 +63,13 @@ static bool same_host(const struct ph_hset *a, const struct ph_hset *b)
 	return *host_of(a) && !strcmp(host_of(a), host_of(b));
 }
 
-/* "YYYY-MM-DDThh:mm:ssZ", as pagehop writes time_utc: then byte order is time order. */
-static bool stamp_valid(const char *t)
-{
-	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
-
-	for (size_t i = 0; i < sizeof(form) - 1; i++)
-		if (form[i] == 'd' ? !isdigit((unsigned char)t[i]) : t[i] != form[i])
-			return false;
-	return !t[sizeof(form) - 1];
-}
-
 /* By host; of one host, the oldest first and, of equal stamps, as given. */
 static int by_host_then_age(const void *a, const void *b)
 {
 	int i = *(const int *)a, j = *(const int *)b, c;
 	const struct ph_hset *x = &sort_sets[i], *y = &sort_sets[j];
-	bool vx = stamp_valid(x->time_utc), vy = stamp_valid(y->time_utc);
+	/* The provenance's time, parsed where the document was read. */
+	bool vx = x->stamp_from_doc, vy = y->stamp_from_doc;
 
 	c = strcmp(host_of(x), host_of(y));
 	if (!c && !*host_of(x))
@@ -88,7 +77,7 @@ static int by_host_then_age(const void *a, const void *b)
 	if (!c)
 		c = cmp_int(vx, vy);
 	if (!c && vx)
-		c = strcmp(x->time_utc, y->time_utc);
+		c = (x->stamp > y->stamp) - (x->stamp < y->stamp);
 	return c ? c : cmp_int(i, j);
 }
 
