@@ -98,4 +98,10 @@ for o in $heads; do
 done
 head -n 5 "$root/README.md" | grep -q '^make run' && head -n 5 "$root/README.md" | grep -q '^make check' &&
 	pass "README starts with make run and make check" || fail "README start"
+
+# The results page states the latest figures, not a journal of every run:
+# it stays under 25,000 bytes.
+n=$(wc -c <"$root/docs/performance.md")
+[ "$n" -lt 25000 ] && pass "docs/performance.md is $n bytes" ||
+	fail "docs/performance.md is $n bytes: keep the latest figures, history is in git"
 finish
