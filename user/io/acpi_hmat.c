@@ -6,6 +6,7 @@
  * another machine, can say anything.
  */
 #include "acpi_hmat.h"
+#include "le.h"
 #include "readfile.h"
 #include "util.h"
 
@@ -18,22 +19,6 @@
 #define MPDA_LEN 40		/* a type 0 structure, exactly (revision 2) */
 #define LB_HEAD 32		/* a type 1 structure before its lists */
 #define CACHE_HEAD 32		/* a type 2 structure before its handles */
-
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
 
 const char *acpi_hmat_data_name(int data_type)
 {

@@ -9,6 +9,7 @@
  * OEM table ID match, and the new OEM revision is strictly greater.
  */
 #include "acpi_slit.h"
+#include "le.h"
 #include "util.h"
 
 #include <errno.h>
@@ -18,12 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
 
 int acpi_header_parse(const uint8_t *buf, size_t len, struct ph_acpi_header *h)
 {
@@ -65,11 +60,6 @@ int acpi_header_read(const char *path, struct ph_acpi_header *h)
 	}
 	close(fd);
 	return acpi_header_parse(buf, got, h);
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
 int acpi_slit_parse(const uint8_t *buf, size_t len, struct ph_acpi_slit *t,
