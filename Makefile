@@ -123,7 +123,7 @@ $(TEST_BIN): $(MAIN_OBJ) $(HOOK_OBJS) $(LIB)
 	@mkdir -p $(dir $@)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB)
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS) -lcmocka
 

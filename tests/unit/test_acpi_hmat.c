@@ -6,6 +6,7 @@
  * against values worked out by hand in the comments.
  */
 #include "unit.h"
+#include "table_bytes.h"
 
 #include "acpi_hmat.h"
 #include "hmat_table.h"
@@ -17,18 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A little-endian byte writer for the tables below. */
-struct bytes {
-	uint8_t b[1024];
-	size_t n;
-};
-
-static void put(struct bytes *w, uint64_t v, int size)
-{
-	for (int i = 0; i < size; i++)
-		w->b[w->n++] = (uint8_t)(v >> (8 * i));
-}
 
 static void put_header(struct bytes *w, int revision)
 {

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -151,5 +152,19 @@ int read_whole_file(const char *path, size_t max, char **buf, size_t *len,
 out:
 	if (!is_stdin)
 		close(fd);
+	return err;
+}
+
+int read_table_file(const char *path, size_t max, char **buf, size_t *len, char *why,
+		    size_t whylen)
+{
+	const char *kind = NULL;
+	int err = read_whole_file(path, max, buf, len, &kind);
+
+	why[0] = '\0';
+	if (err && kind)
+		snprintf(why, whylen, "%s; expected a regular file", kind);
+	else if (err == -EFBIG)
+		snprintf(why, whylen, "more than %zu bytes", max);
 	return err;
 }

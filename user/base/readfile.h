@@ -29,4 +29,12 @@ int open_regular(const char *path, const char **kind);
 int read_whole_file(const char *path, size_t max, char **buf, size_t *len,
 		    const char **kind);
 
+/*
+ * read_whole_file for a binary table (ACPI, CDAT): on an error, why says
+ * what was found instead where read_whole_file knows ("a FIFO; expected a
+ * regular file", "more than MAX bytes"), else it is "".
+ */
+int read_table_file(const char *path, size_t max, char **buf, size_t *len, char *why,
+		    size_t whylen);
+
 #endif

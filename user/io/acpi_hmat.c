@@ -223,21 +223,14 @@ int acpi_hmat_parse(const uint8_t *buf, size_t len, struct ph_acpi_hmat *t,
 int acpi_hmat_read(const char *path, struct ph_acpi_hmat *t, char *why,
 		   size_t whylen)
 {
-	const char *kind = NULL;
 	char *buf;
 	size_t len;
 	int err;
 
 	memset(t, 0, sizeof(*t));
-	why[0] = '\0';
-	err = read_whole_file(path, PH_ACPI_HMAT_MAX_BYTES, &buf, &len, &kind);
-	if (err) {
-		if (kind)
-			snprintf(why, whylen, "%s; expected a regular file", kind);
-		else if (err == -EFBIG)
-			snprintf(why, whylen, "more than %u bytes", PH_ACPI_HMAT_MAX_BYTES);
+	err = read_table_file(path, PH_ACPI_HMAT_MAX_BYTES, &buf, &len, why, whylen);
+	if (err)
 		return err;
-	}
 	err = acpi_hmat_parse((const uint8_t *)buf, len, t, why, whylen);
 	free(buf);
 	return err;

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cdat.c - a CXL device's CDAT, structure by structure (layout in
+ * cdat.h).  The header's length and sum are checked before any structure
+ * is read, and every structure's length against its type: a device, or a
+ * file from another machine, can say anything.
+ */
+#include "cdat.h"
+#include "acpi_hmat.h"
+#include "le.h"
+#include "readfile.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SUB_HEAD 4		/* a structure's type, reserved, length */
+#define SSLBIS_HEAD 16		/* an SSLBIS before its entries */
+#define SSLBE_LEN 8
+
+const char *cdat_type_name(int type)
+{
+	static const char *const names[] = { "DSMAS", "DSLBIS", "DSMSCIS", "DSIS", "DSEMTS", "SSLBIS" };
+
+	return type >= 0 && type < (int)ARRAY_SIZE(names) ? names[type] : "?";
+}
+
+/* The one length a structure of that type has; 0 for SSLBIS and unknown types. */
+static unsigned fixed_length(int type)
+{
+	static const unsigned len[] = { 24, 24, 20, 8, 24 };
+
+	return type >= 0 && type < (int)ARRAY_SIZE(len) ? len[type] : 0;
+}
+
+/* Room for one more element of an array counted by *n; returns it, zeroed. */
+static void *grow(void **arr, int *n, size_t size)
+{
+	char *p;
+
+	*arr = xrealloc(*arr, (size_t)(*n + 1) * size);
+	p = (char *)*arr + (size_t)*n * size;
+	(*n)++;
+	memset(p, 0, size);
+	return p;
+}
+
+static int bad_data_type(size_t off, int type, uint8_t dt, char *why, size_t whylen)
+{
+	if (dt <= PH_HMAT_WRITE_BANDWIDTH)
+		return 0;
+	snprintf(why, whylen, "%s at offset %zu: data type %u; expected 0-5 (latency or bandwidth, as HMAT's)",
+		 cdat_type_name(type), off, dt);
+	return -EINVAL;
+}
+
+/* One structure of slen bytes at p (its length already checked). */
+static int parse_one(const uint8_t *p, unsigned slen, size_t off, struct ph_cdat *t, char *why,
+		     size_t whylen)
+{
+	switch (p[0]) {
+	case PH_CDAT_DSMAS: {
+		struct ph_cdat_dsmas *d = grow((void **)&t->dsmas, &t->ndsmas, sizeof(*d));
+
+		d->off = off;
+		d->handle = p[4];
+		d->flags = p[5];
+		d->nonvolatile = p[5] & 0x4;
+		d->shareable = p[5] & 0x8;
+		d->dpa_base = le64(p + 8);
+		d->dpa_length = le64(p + 16);
+		return 0;
+	}
+	case PH_CDAT_DSLBIS: {
+		struct ph_cdat_dslbis *d;
+
+		if (bad_data_type(off, p[0], p[6], why, whylen))
+			return -EINVAL;
+		d = grow((void **)&t->dslbis, &t->ndslbis, sizeof(*d));
+		d->off = off;
+		d->handle = p[4];
+		d->flags = p[5];
+		d->data_type = p[6];
+		d->base_unit = le64(p + 8);
+		for (int i = 0; i < 3; i++)
+			d->entry[i] = le16(p + 16 + 2 * i);
+		return 0;
+	}
+	case PH_CDAT_DSMSCIS: {
+		struct ph_cdat_dsmscis *d = grow((void **)&t->dsmscis, &t->ndsmscis, sizeof(*d));
+
+		d->off = off;
+		d->handle = p[4];
+		d->cache_size = le64(p + 8);
+		d->attributes = le32(p + 16);
+		return 0;
+	}
+	case PH_CDAT_DSIS: {
+		struct ph_cdat_dsis *d = grow((void **)&t->dsis, &t->ndsis, sizeof(*d));
+
+		d->off = off;
+		d->flags = p[4];
+		d->handle = p[5];
+		return 0;
+	}
+	case PH_CDAT_DSEMTS: {
+		struct ph_cdat_dsemts *d = grow((void **)&t->dsemts, &t->ndsemts, sizeof(*d));
+
+		d->off = off;
+		d->handle = p[4];
+		d->efi_type = p[5];
+		d->dpa_offset = le64(p + 8);
+		d->dpa_length = le64(p + 16);
+		return 0;
+	}
+	case PH_CDAT_SSLBIS: {
+		struct ph_cdat_sslbis *d;
+
+		if (bad_data_type(off, p[0], p[4], why, whylen))
+			return -EINVAL;
+		d = grow((void **)&t->sslbis, &t->nsslbis, sizeof(*d));
+		d->off = off;
+		d->data_type = p[4];
+		d->base_unit = le64(p + 8);
+		d->n = (int)((slen - SSLBIS_HEAD) / SSLBE_LEN);
+		d->e = xcalloc((size_t)(d->n ? d->n : 1), sizeof(*d->e));
+		for (int i = 0; i < d->n; i++) {
+			const uint8_t *e = p + SSLBIS_HEAD + (size_t)i * SSLBE_LEN;
+
+			d->e[i] = (struct ph_cdat_sslbe){ le16(e), le16(e + 2), le16(e + 4) };
+		}
+		return 0;
+	}
+	default:
+		t->nunknown++;
+		return 0;
+	}
+}
+
+/* Whether slen is a length a structure of that type can have; why says what it should be. */
+static int check_length(int type, unsigned slen, size_t off, char *why, size_t whylen)
+{
+	unsigned want = fixed_length(type);
+
+	if (want && slen != want) {
+		snprintf(why, whylen, "%s at offset %zu: length %u; a %s is %u bytes",
+			 cdat_type_name(type), off, slen, cdat_type_name(type), want);
+		return -EINVAL;
+	}
+	if (type == PH_CDAT_SSLBIS && (slen < SSLBIS_HEAD || (slen - SSLBIS_HEAD) % SSLBE_LEN)) {
+		snprintf(why, whylen, "SSLBIS at offset %zu: length %u; expected %u and 8 bytes an entry",
+			 off, slen, SSLBIS_HEAD);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cdat_parse(const uint8_t *buf, size_t len, struct ph_cdat *t, char *why, size_t whylen)
+{
+	size_t off = PH_CDAT_HEADER_SIZE;
+	uint8_t sum = 0;
+	int err = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (len < PH_CDAT_HEADER_SIZE) {
+		snprintf(why, whylen, "%zu bytes, shorter than a CDAT's header (%d)", len, PH_CDAT_HEADER_SIZE);
+		return -EINVAL;
+	}
+	t->length = le32(buf);
+	t->revision = buf[4];
+	t->checksum = buf[5];
+	t->sequence = le32(buf + 12);
+	if (t->length < PH_CDAT_HEADER_SIZE || t->length != len) {
+		snprintf(why, whylen, "%zu bytes where its header says %u%s", len, t->length,
+			 t->length > len ? ": truncated" : t->length < PH_CDAT_HEADER_SIZE ? "" : ": not one table");
+		memset(t, 0, sizeof(*t));
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < len; i++)
+		sum = (uint8_t)(sum + buf[i]);
+	if (sum) {
+		snprintf(why, whylen, "its bytes sum to %u, not 0 mod 256: checksum 0x%02x would make them",
+			 sum, (uint8_t)(t->checksum - sum));
+		memset(t, 0, sizeof(*t));
+		return -EINVAL;
+	}
+	while (!err && off < len) {
+		const uint8_t *p = buf + off;
+		unsigned slen;
+
+		if (len - off < SUB_HEAD) {
+			snprintf(why, whylen, "%zu bytes left at offset %zu, shorter than a structure's header (%d)",
+				 len - off, off, SUB_HEAD);
+			err = -EINVAL;
+			break;
+		}
+		slen = le16(p + 2);
+		if (slen < SUB_HEAD || slen > len - off) {
+			snprintf(why, whylen, "structure of type %u (%s) at offset %zu: length %u; %zu bytes are left",
+				 p[0], cdat_type_name(p[0]), off, slen, len - off);
+			err = -EINVAL;
+			break;
+		}
+		err = check_length(p[0], slen, off, why, whylen);
+		if (!err)
+			err = parse_one(p, slen, off, t, why, whylen);
+		off += slen;
+	}
+	if (err)
+		cdat_free(t);
+	return err;
+}
+
+int cdat_read(const char *path, struct ph_cdat *t, char *why, size_t whylen)
+{
+	char *buf;
+	size_t len;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	err = read_table_file(path, PH_CDAT_MAX_BYTES, &buf, &len, why, whylen);
+	if (err)
+		return err;
+	err = cdat_parse((const uint8_t *)buf, len, t, why, whylen);
+	free(buf);
+	return err;
+}
+
+void cdat_free(struct ph_cdat *t)
+{
+	for (int i = 0; i < t->nsslbis; i++)
+		free(t->sslbis[i].e);
+	free(t->dsmas);
+	free(t->dslbis);
+	free(t->dsmscis);
+	free(t->dsis);
+	free(t->dsemts);
+	free(t->sslbis);
+	memset(t, 0, sizeof(*t));
+}
+
+const struct ph_cdat_dsmas *cdat_dsmas_of(const struct ph_cdat *t, uint8_t handle)
+{
+	for (int i = 0; i < t->ndsmas; i++)
+		if (t->dsmas[i].handle == handle)
+			return &t->dsmas[i];
+	return NULL;
+}
