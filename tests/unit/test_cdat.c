@@ -262,6 +262,35 @@ static void test_read(void **state)
 	assert_non_null(strstr(why, "expected a regular file"));
 }
 
+/* Built from what was parsed, the table is the one written here, byte for byte. */
+static void test_build(void **state)
+{
+	struct bytes w;
+	struct ph_cdat t, u;
+	char why[256];
+	uint8_t *b;
+	size_t n;
+
+	(void)state;
+	build(&w);
+	assert_int_equal(cdat_parse(w.b, w.n, &t, why, sizeof(why)), 0);
+	b = cdat_build(&t, &n);
+	assert_int_equal(n, w.n);
+	assert_memory_equal(b, w.b, n);
+	free(b);
+	/* A changed figure: the new table parses, with that entry and a new sum. */
+	t.dslbis[0].entry[0] = 750;
+	b = cdat_build(&t, &n);
+	assert_int_equal(cdat_parse(b, n, &u, why, sizeof(why)), 0);
+	assert_int_equal(u.dslbis[0].entry[0], 750);
+	assert_int_equal(u.ndslbis, 4);
+	/* 750 - 150 = 600 = 0x258: the low byte grows by 0x58 and the next by 2, the sum by 0x5a. */
+	assert_int_equal((uint8_t)(w.b[5] - u.checksum), 0x5a);
+	free(b);
+	cdat_free(&u);
+	cdat_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_structures),
 		cmocka_unit_test(test_mended_flips),
 		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_build),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

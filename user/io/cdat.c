@@ -248,3 +248,83 @@ const struct ph_cdat_dsmas *cdat_dsmas_of(const struct ph_cdat *t, uint8_t handl
 			return &t->dsmas[i];
 	return NULL;
 }
+
+/* A little-endian writer into a buffer sized beforehand. */
+struct out {
+	uint8_t *b;
+	size_t n;
+};
+
+static void put(struct out *o, uint64_t v, int size)
+{
+	for (int i = 0; i < size; i++)
+		o->b[o->n++] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_sub(struct out *o, int type, unsigned len)
+{
+	put(o, (uint64_t)type, 1), put(o, 0, 1), put(o, len, 2);
+}
+
+uint8_t *cdat_build(const struct ph_cdat *t, size_t *len)
+{
+	size_t n = PH_CDAT_HEADER_SIZE;
+	struct out o;
+	uint8_t sum = 0;
+
+	n += (size_t)t->ndsmas * fixed_length(PH_CDAT_DSMAS) + (size_t)t->ndslbis * fixed_length(PH_CDAT_DSLBIS) +
+	     (size_t)t->ndsmscis * fixed_length(PH_CDAT_DSMSCIS) + (size_t)t->ndsis * fixed_length(PH_CDAT_DSIS) +
+	     (size_t)t->ndsemts * fixed_length(PH_CDAT_DSEMTS);
+	for (int i = 0; i < t->nsslbis; i++)
+		n += SSLBIS_HEAD + (size_t)t->sslbis[i].n * SSLBE_LEN;
+	o.b = xcalloc(n, 1);
+	o.n = 0;
+	put(&o, n, 4), put(&o, t->revision, 1), put(&o, 0, 1), put(&o, 0, 6), put(&o, t->sequence, 4);
+	for (int i = 0; i < t->ndsmas; i++) {
+		const struct ph_cdat_dsmas *d = &t->dsmas[i];
+
+		put_sub(&o, PH_CDAT_DSMAS, fixed_length(PH_CDAT_DSMAS));
+		put(&o, d->handle, 1), put(&o, d->flags, 1), put(&o, 0, 2);
+		put(&o, d->dpa_base, 8), put(&o, d->dpa_length, 8);
+	}
+	for (int i = 0; i < t->ndslbis; i++) {
+		const struct ph_cdat_dslbis *d = &t->dslbis[i];
+
+		put_sub(&o, PH_CDAT_DSLBIS, fixed_length(PH_CDAT_DSLBIS));
+		put(&o, d->handle, 1), put(&o, d->flags, 1), put(&o, d->data_type, 1), put(&o, 0, 1);
+		put(&o, d->base_unit, 8);
+		for (int k = 0; k < 3; k++)
+			put(&o, d->entry[k], 2);
+		put(&o, 0, 2);
+	}
+	for (int i = 0; i < t->ndsmscis; i++) {
+		const struct ph_cdat_dsmscis *d = &t->dsmscis[i];
+
+		put_sub(&o, PH_CDAT_DSMSCIS, fixed_length(PH_CDAT_DSMSCIS));
+		put(&o, d->handle, 1), put(&o, 0, 3), put(&o, d->cache_size, 8), put(&o, d->attributes, 4);
+	}
+	for (int i = 0; i < t->ndsis; i++) {
+		put_sub(&o, PH_CDAT_DSIS, fixed_length(PH_CDAT_DSIS));
+		put(&o, t->dsis[i].flags, 1), put(&o, t->dsis[i].handle, 1), put(&o, 0, 2);
+	}
+	for (int i = 0; i < t->ndsemts; i++) {
+		const struct ph_cdat_dsemts *d = &t->dsemts[i];
+
+		put_sub(&o, PH_CDAT_DSEMTS, fixed_length(PH_CDAT_DSEMTS));
+		put(&o, d->handle, 1), put(&o, d->efi_type, 1), put(&o, 0, 2);
+		put(&o, d->dpa_offset, 8), put(&o, d->dpa_length, 8);
+	}
+	for (int i = 0; i < t->nsslbis; i++) {
+		const struct ph_cdat_sslbis *d = &t->sslbis[i];
+
+		put_sub(&o, PH_CDAT_SSLBIS, SSLBIS_HEAD + (unsigned)d->n * SSLBE_LEN);
+		put(&o, d->data_type, 1), put(&o, 0, 3), put(&o, d->base_unit, 8);
+		for (int k = 0; k < d->n; k++)
+			put(&o, d->e[k].port_x, 2), put(&o, d->e[k].port_y, 2), put(&o, d->e[k].value, 2), put(&o, 0, 2);
+	}
+	for (size_t i = 0; i < o.n; i++)
+		sum = (uint8_t)(sum + o.b[i]);
+	o.b[5] = (uint8_t)-sum;
+	*len = o.n;
+	return o.b;
+}

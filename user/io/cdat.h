@@ -130,6 +130,15 @@ int cdat_parse(const uint8_t *buf, size_t len, struct ph_cdat *t, char *why, siz
 int cdat_read(const char *path, struct ph_cdat *t, char *why, size_t whylen);
 void cdat_free(struct ph_cdat *t);
 
+/*
+ * t as a CDAT file (QEMU's cdat=, a device's table): header with length
+ * and checksum (revision and sequence t's), then t's DSMAS, DSLBIS,
+ * DSMSCIS, DSIS, DSEMTS and SSLBIS structures in that order, reserved
+ * bytes 0; structures of unknown types are not written.  A malloc'd
+ * buffer of *len bytes; cdat_parse reads back every field.
+ */
+uint8_t *cdat_build(const struct ph_cdat *t, size_t *len);
+
 /* "DSMAS", ..., "SSLBIS"; "?" for another type. */
 const char *cdat_type_name(int type);
 /* The DSMAS of that handle, or NULL. */
