@@ -14,7 +14,7 @@ struct bytes {
 	size_t n;
 };
 
-/* Append the size low bytes of v, least significant first. */
+/* Append the size (at most 8) low bytes of v, least significant first. */
 static inline void put(struct bytes *w, uint64_t v, int size)
 {
 	for (int i = 0; i < size; i++)

@@ -29,8 +29,7 @@ static void add(struct ph_cdat_findings *out, enum ph_cdat_severity sev, int typ
 	struct ph_cdat_finding *f;
 	va_list ap;
 
-	out->f = xrealloc(out->f, (size_t)(out->n + 1) * sizeof(*out->f));
-	f = &out->f[out->n++];
+	f = xappend(&out->f, &out->n, sizeof(*f));
 	f->sev = sev;
 	f->type = type;
 	f->off = off;

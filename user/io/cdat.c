@@ -35,18 +35,6 @@ static unsigned fixed_length(int type)
 	return type >= 0 && type < (int)ARRAY_SIZE(len) ? len[type] : 0;
 }
 
-/* Room for one more element of an array counted by *n; returns it, zeroed. */
-static void *grow(void **arr, int *n, size_t size)
-{
-	char *p;
-
-	*arr = xrealloc(*arr, (size_t)(*n + 1) * size);
-	p = (char *)*arr + (size_t)*n * size;
-	(*n)++;
-	memset(p, 0, size);
-	return p;
-}
-
 static int bad_data_type(size_t off, int type, uint8_t dt, char *why, size_t whylen)
 {
 	if (dt <= PH_HMAT_WRITE_BANDWIDTH)
@@ -62,7 +50,7 @@ static int parse_one(const uint8_t *p, unsigned slen, size_t off, struct ph_cdat
 {
 	switch (p[0]) {
 	case PH_CDAT_DSMAS: {
-		struct ph_cdat_dsmas *d = grow((void **)&t->dsmas, &t->ndsmas, sizeof(*d));
+		struct ph_cdat_dsmas *d = xappend(&t->dsmas, &t->ndsmas, sizeof(*d));
 
 		d->off = off;
 		d->handle = p[4];
@@ -78,7 +66,7 @@ static int parse_one(const uint8_t *p, unsigned slen, size_t off, struct ph_cdat
 
 		if (bad_data_type(off, p[0], p[6], why, whylen))
 			return -EINVAL;
-		d = grow((void **)&t->dslbis, &t->ndslbis, sizeof(*d));
+		d = xappend(&t->dslbis, &t->ndslbis, sizeof(*d));
 		d->off = off;
 		d->handle = p[4];
 		d->flags = p[5];
@@ -89,7 +77,7 @@ static int parse_one(const uint8_t *p, unsigned slen, size_t off, struct ph_cdat
 		return 0;
 	}
 	case PH_CDAT_DSMSCIS: {
-		struct ph_cdat_dsmscis *d = grow((void **)&t->dsmscis, &t->ndsmscis, sizeof(*d));
+		struct ph_cdat_dsmscis *d = xappend(&t->dsmscis, &t->ndsmscis, sizeof(*d));
 
 		d->off = off;
 		d->handle = p[4];
@@ -98,7 +86,7 @@ static int parse_one(const uint8_t *p, unsigned slen, size_t off, struct ph_cdat
 		return 0;
 	}
 	case PH_CDAT_DSIS: {
-		struct ph_cdat_dsis *d = grow((void **)&t->dsis, &t->ndsis, sizeof(*d));
+		struct ph_cdat_dsis *d = xappend(&t->dsis, &t->ndsis, sizeof(*d));
 
 		d->off = off;
 		d->flags = p[4];
@@ -106,7 +94,7 @@ static int parse_one(const uint8_t *p, unsigned slen, size_t off, struct ph_cdat
 		return 0;
 	}
 	case PH_CDAT_DSEMTS: {
-		struct ph_cdat_dsemts *d = grow((void **)&t->dsemts, &t->ndsemts, sizeof(*d));
+		struct ph_cdat_dsemts *d = xappend(&t->dsemts, &t->ndsemts, sizeof(*d));
 
 		d->off = off;
 		d->handle = p[4];
@@ -120,7 +108,7 @@ static int parse_one(const uint8_t *p, unsigned slen, size_t off, struct ph_cdat
 
 		if (bad_data_type(off, p[0], p[4], why, whylen))
 			return -EINVAL;
-		d = grow((void **)&t->sslbis, &t->nsslbis, sizeof(*d));
+		d = xappend(&t->sslbis, &t->nsslbis, sizeof(*d));
 		d->off = off;
 		d->data_type = p[4];
 		d->base_unit = le64(p + 8);
