@@ -47,12 +47,16 @@ jq -e '. as $d | [.goaround[] | .turn as $k |
 # more while 3j <= n+2 (every n up to 41; --time 0.2 takes about 20): the
 # aggregate's upper bound cannot be below their sum, and the same the
 # other way.  Over their own times instead of the span, the threads would
-# add up to far more than ran at once.
+# add up to far more than ran at once.  A busy host may leave a figure
+# fewer samples than a CI takes (6): it then has none, and there is no
+# sum to judge for that turn.
 jq -e '. as $d | [.goaround[] | .turn as $k |
 	[$d.threads[] | select(.turn == $k)] as $t |
+	([., $t[]] | map(select(.ci_lo_GBps == null or .ci_hi_GBps == null))) as $noci |
 	.samples <= 41 and
+	if ($noci | length) > 0 then ($noci | map(.samples < 6) | all) else
 	($t | map(.ci_lo_GBps) | add) <= .ci_hi_GBps + 0.02 and
-	($t | map(.ci_hi_GBps) | add) >= .ci_lo_GBps - 0.02] | all' \
+	($t | map(.ci_hi_GBps) | add) >= .ci_lo_GBps - 0.02 end] | all' \
 	"$TMP/g.json" >/dev/null && pass "per-thread figures add up to the aggregate" ||
 	fail "sums: $(jq -c '.goaround, .threads' "$TMP/g.json")"
 expect "verified and valid" "$(jq -c '[.goaround[] | .verified and .valid] | all' "$TMP/g.json")" true
