@@ -307,8 +307,8 @@ static int matrix_study_plan(void *args, struct ph_session *s)
 
 	if (!rc && mx->place)
 		rc = matrix_place(mx, &s->cpu);
-	if (!rc && !s->psize_given)
-		s->bufreq.psize = matrix_default_psize(mx, s);
+	if (!rc)
+		mx->psize = s->psize_given ? s->bufreq.psize : matrix_default_psize(mx, s);
 	return rc;
 }
 

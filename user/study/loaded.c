@@ -148,7 +148,7 @@ int loaded_start(struct ph_loaded *ld, struct ph_session *s)
 	if (rc)
 		return rc;
 	if (s->per_thread < 2 * CHASE_SLOT) {
-		ph_err("--size: %llu bytes is too small for a chain", (unsigned long long)s->size);
+		ph_err("--size: %llu bytes is too small for a chain", (unsigned long long)s->laid.size);
 		return PH_EXIT_USAGE;
 	}
 	ld->segs = xcalloc((size_t)ld->nloaders, sizeof(*ld->segs));

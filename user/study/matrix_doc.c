@@ -157,7 +157,7 @@ static struct ph_doc *build_doc(const struct ph_mx *mx, struct ph_session *s, bo
 		section_str(sec, "rows", mem ? memory : cpu);
 		section_str(sec, "columns", mem ? cpu : memory);
 	}
-	section_str(sec, "page_size_asked", psize_name(s->bufreq.psize));
+	section_str(sec, "page_size_asked", psize_name(mx->psize));
 	section_str(sec, "backend", mx->backend);
 	if (mx->figures & MX_LATENCY) {
 		section_str(sec, "latency", "idle: one thread on the row's first CPU, a pointer chase over memory on the column");

@@ -509,8 +509,7 @@ static int measure(struct ph_session *s, const struct ph_slit_plan *p, struct ph
 	rc = matrix_plan(mx, &s->topo, NULL, 0, NULL, NULL);
 	if (rc)
 		return rc;
-	if (!p->psize_given)
-		s->bufreq.psize = matrix_default_psize(mx, s);
+	mx->psize = p->psize_given ? s->bufreq.psize : matrix_default_psize(mx, s);
 	rc = matrix_measure(mx, s, p->save ? matrix_save_cell : NULL, &saver);
 	if (mx->interrupted) {
 		ph_err("interrupted after %d of %d cells: nothing to compare%s%s", mx->done, mx->total,
