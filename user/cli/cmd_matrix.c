@@ -9,6 +9,7 @@
 #include "common_opts.h"
 #include "matrix.h"
 #include "matrix_doc.h"
+#include "matrix_save.h"
 #include "session.h"
 #include "util.h"
 
