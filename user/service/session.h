@@ -95,6 +95,7 @@ struct ph_session {
 	uint64_t per_thread;	/* laid.size / threads: what each thread works on */
 	bool all_verified;
 	bool reverify_skipped;	/* a signal came before the memory was re-read */
+	bool plotted;		/* --plot drawn (study_plot): once a run */
 	char backend_note[384];	/* why --backend auto took another backend */
 	struct ph_counters *counters;	/* enabled around each timed chase block
 					 * (latency.c), or NULL: set by pages */
