@@ -17,6 +17,7 @@
 
 #include "matrix.h"
 #include "matrix_doc.h"
+#include "matrix_save.h"
 #include "output.h"
 #include "read_json.h"
 #include "util.h"

@@ -94,7 +94,7 @@ const struct ph_cmdspec cmd_loaded_spec = {
 
 struct loaded_args {
 	struct ph_loaded ld;
-	struct bitmask *loaders, *loader_nodes;
+	struct bitmask *chaser, *loaders, *loader_nodes;
 	const char *mixes, *delays;
 };
 
@@ -109,9 +109,10 @@ static int loaded_option(void *args, struct ph_session *s, const struct ph_opt *
 	struct loaded_args *a = args;
 	struct bitmask **bm = NULL;
 
+	(void)s;
 	switch (o->id) {
 	case OPT_CHASER:
-		bm = &s->bind.physcpubind;
+		bm = &a->chaser;
 		break;
 	case OPT_LOADERS:
 		bm = &a->loaders;
@@ -141,16 +142,16 @@ static int loaded_option(void *args, struct ph_session *s, const struct ph_opt *
 /* The chaser: --chaser, or the first CPU this process may run on. */
 static int loaded_check(void *args, struct ph_session *s)
 {
+	struct loaded_args *a = args;
 	int *cpus = NULL, n = 0, node;
 
-	(void)args;
-	if (!s->bind.physcpubind) {
+	if (!a->chaser) {
 		if (contend_cpus(NULL, "--chaser", &cpus, &n) || !n) {
 			free(cpus);
 			return PH_EXIT_USAGE;
 		}
-		s->bind.physcpubind = numa_allocate_cpumask();
-		numa_bitmask_setbit(s->bind.physcpubind, (unsigned)cpus[0]);
+		a->chaser = numa_allocate_cpumask();
+		numa_bitmask_setbit(a->chaser, (unsigned)cpus[0]);
 		free(cpus);
 	}
 	if (s->bind.membind)
@@ -161,7 +162,8 @@ static int loaded_check(void *args, struct ph_session *s)
 static int loaded_study_plan(void *args, struct ph_session *s)
 {
 	struct loaded_args *a = args;
-	int rc = loaded_plan(&a->ld, s, a->loaders, a->loader_nodes, a->mixes, a->delays);
+	int rc = loaded_plan(&a->ld, s, a->chaser, a->loaders, a->loader_nodes, a->mixes,
+			     a->delays);
 
 	return rc ? rc : loaded_start(&a->ld, s);
 }
@@ -187,6 +189,8 @@ static void loaded_study_free(void *args, struct ph_session *s)
 	struct loaded_args *a = args;
 
 	loaded_free(&a->ld, s);
+	if (a->chaser)
+		numa_bitmask_free(a->chaser);
 	if (a->loaders)
 		numa_bitmask_free(a->loaders);
 	if (a->loader_nodes)

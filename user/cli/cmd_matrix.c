@@ -9,6 +9,7 @@
 #include "common_opts.h"
 #include "matrix.h"
 #include "matrix_doc.h"
+#include "matrix_save.h"
 #include "session.h"
 #include "util.h"
 
@@ -307,8 +308,8 @@ static int matrix_study_plan(void *args, struct ph_session *s)
 
 	if (!rc && mx->place)
 		rc = matrix_place(mx, &s->cpu);
-	if (!rc && !s->psize_given)
-		s->bufreq.psize = matrix_default_psize(mx, s);
+	if (!rc)
+		mx->psize = s->psize_given ? s->bufreq.psize : matrix_default_psize(mx, s);
 	return rc;
 }
 

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "common_opts.h"
 #include "distance.h"
+#include "matrix_save.h"
 #include "read_text.h"
 #include "session.h"
 #include "slit_study.h"
@@ -432,7 +433,8 @@ static int slit_emit(void *ctx, struct ph_doc *doc)
 int cmd_slit(int argc, char *argv[])
 {
 	struct slit_args a = { 0 };
-	const struct ph_slit_out out = { slit_emit, &a.s };
+	struct ph_mx_save saver = { .s = &a.s };
+	struct ph_slit_out out = { slit_emit, &a.s, NULL, &saver };
 	int rc;
 
 	session_init(&a.s, GiB);
@@ -450,6 +452,9 @@ int cmd_slit(int argc, char *argv[])
 	a.plan.hmat_acpi.oem_table_id = a.plan.acpi.oem_table_id;
 	a.plan.hmat_acpi.have_rev = a.plan.acpi.have_rev;
 	a.plan.hmat_acpi.rev = a.plan.acpi.rev;
+	saver.path = a.plan.save;
+	if (a.plan.save)
+		out.on_cell = matrix_save_cell;
 	rc = a.plan.input ? slit_study_file(&a.plan, &out) : slit_study_machine(&a.s, &a.plan, &out);
 	session_free(&a.s);
 	return rc;

@@ -45,10 +45,12 @@ void study_plot(struct ph_session *s, struct ph_doc *doc, int *rc)
 {
 	char why[512];
 
+	/* Drawn once, by whoever calls first. */
+	if (s->plotted)
+		return;
+	s->plotted = true;
 	if (s->plot_skipped)
 		doc_note(doc, "--plot: %s; nothing plotted", s->plot_skipped);
-	free(s->plot_skipped);
-	s->plot_skipped = NULL;
 	if (!s->plot)
 		return;
 	if (doc_plot(doc, s->plot, why, sizeof(why))) {
@@ -57,7 +59,6 @@ void study_plot(struct ph_session *s, struct ph_doc *doc, int *rc)
 	} else {
 		doc_note(doc, "plot written to %s", s->plot);
 	}
-	s->plot = NULL;		/* drawn once, by whoever calls first */
 }
 
 /* What every document says of the run as a whole. */

@@ -259,7 +259,7 @@ int bandwidth_figure_opt(struct ph_session *s, const struct stream_kernel *k,
 {
 	struct bw_run r = { .s = s, .k = k, .only = o->only, .per_thread = o->per_thread };
 	int n = s->binding.n;
-	struct ph_mcfg cfg = s->mcfg;
+	struct ph_mcfg cfg = s->meas;
 	char label[64];
 	size_t stagger, stride;
 	bool cut = false;
@@ -527,7 +527,7 @@ static int study_pass(struct ph_bwstudy *st, struct ph_session *s, int r)
 int bandwidth_study_measure(struct ph_bwstudy *st, struct ph_session *s)
 {
 	int reps = st->repeats > 1 ? st->repeats : 1, rc = 0;
-	double time_s = s->mcfg.time_s;
+	double time_s = s->meas.time_s;
 
 	st->runs = xcalloc((size_t)(reps * st->nks), sizeof(*st->runs));
 	st->nruns = xcalloc((size_t)st->nks, sizeof(*st->nruns));
@@ -535,7 +535,7 @@ int bandwidth_study_measure(struct ph_bwstudy *st, struct ph_session *s)
 	st->bw = xcalloc((size_t)st->nks, sizeof(*st->bw));
 	st->cpus_now = xcalloc((size_t)s->binding.n, sizeof(int));
 	/* The repeats share each figure's budget: --repeats costs set-ups, not time. */
-	s->mcfg.time_s = time_s / reps;
+	s->meas.time_s = time_s / reps;
 	for (int r = 0; r < reps && !rc && !ph_interrupted; r++) {
 		if (r)
 			rc = repeats_restart(s, 0);
@@ -544,7 +544,7 @@ int bandwidth_study_measure(struct ph_bwstudy *st, struct ph_session *s)
 		bandwidth_cpus_now(s, st->cpus_now);
 		rc = study_pass(st, s, r);
 	}
-	s->mcfg.time_s = time_s;
+	s->meas.time_s = time_s;
 	/* The figures in order, while each has a run. */
 	for (int i = 0; i < st->nks && st->nruns[i]; i++) {
 		const struct ph_result **v = xcalloc((size_t)st->nruns[i], sizeof(*v));

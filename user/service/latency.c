@@ -233,7 +233,7 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 		   unsigned chains, bool in_kernel, struct ph_latency *out)
 {
 	struct chase_run r = { .s = s, .spec = *spec, .chains = chains };
-	struct ph_mcfg cfg = s->mcfg;
+	struct ph_mcfg cfg = s->meas;
 	char name[64], label[96];
 	int n = s->binding.n, rc = 0;
 	bool reuse;
@@ -416,19 +416,23 @@ int latency_study_check(struct ph_latstudy *st, struct ph_session *s)
 		       psize_name(s->bufreq.psize));
 		return PH_EXIT_UNSUPPORTED;
 	}
-	s->bufreq.backend = PH_BACKEND_KMOD;
 	return 0;
 }
 
 int latency_study_start(struct ph_latstudy *st, struct ph_session *s)
 {
-	int rc = session_start(s, 1);
+	struct ph_layout lay = session_layout(s);
+	int rc;
 
+	/* --in-kernel walks the chain in pagehop.ko: the chain in its memory. */
+	if (st->in_kernel)
+		lay.bufreq.backend = PH_BACKEND_KMOD;
+	rc = session_start_bind(s, NULL, &lay, 1);
 	if (rc)
 		return rc;
 	if (s->per_thread < 2 * CHASE_SLOT * st->chains) {
 		ph_err("--size: %llu bytes is too small for %d threads x %u chains",
-		       (unsigned long long)s->size, s->binding.n, st->chains);
+		       (unsigned long long)s->laid.size, s->binding.n, st->chains);
 		return PH_EXIT_USAGE;
 	}
 	for (int p = 0; p < st->nspecs; p++) {
@@ -467,7 +471,7 @@ static int study_pass(struct ph_latstudy *st, struct ph_session *s, int r)
 int latency_study_measure(struct ph_latstudy *st, struct ph_session *s)
 {
 	int reps = st->repeats > 1 ? st->repeats : 1, n = reps * st->nspecs, rc = 0;
-	double time_s = s->mcfg.time_s;
+	double time_s = s->meas.time_s;
 
 	st->runs = xcalloc((size_t)n, sizeof(*st->runs));
 	st->run_kern_whole = xcalloc((size_t)n, sizeof(*st->run_kern_whole));
@@ -476,14 +480,14 @@ int latency_study_measure(struct ph_latstudy *st, struct ph_session *s)
 	st->lat = xcalloc((size_t)st->nspecs, sizeof(*st->lat));
 	st->kern_whole = xcalloc((size_t)st->nspecs, sizeof(*st->kern_whole));
 	/* The repeats share each figure's budget: --repeats costs set-ups, not time. */
-	s->mcfg.time_s = time_s / reps;
+	s->meas.time_s = time_s / reps;
 	for (int r = 0; r < reps && !rc && !ph_interrupted; r++) {
 		if (r)
 			rc = repeats_restart(s, 1);
 		if (!rc)
 			rc = study_pass(st, s, r);
 	}
-	s->mcfg.time_s = time_s;
+	s->meas.time_s = time_s;
 	/* The figures in order, while each has a run. */
 	for (int p = 0; p < st->nspecs && st->nruns[p]; p++) {
 		const struct ph_result **v = xcalloc((size_t)st->nruns[p], sizeof(*v));

@@ -71,12 +71,13 @@ struct ph_latstudy {
 
 /*
  * After session_machine: whether the plan can be had here.  --in-kernel
- * needs pagehop.ko's CHASE, on the module's memory, which it then asks for.
- * 0, or an exit code after the one-line error.
+ * needs pagehop.ko's CHASE, on the module's memory (latency_study_start
+ * asks for it).  0, or an exit code after the one-line error.
  */
 int latency_study_check(struct ph_latstudy *st, struct ph_session *s);
 /*
- * Lay out and verify the memory (session_start, one thread by default),
+ * Lay out and verify the memory (session_start, one thread by default;
+ * pagehop.ko's with --in-kernel),
  * then check that every pattern fits each thread's share of it: nothing is
  * measured before all of them are known to.  0 or an exit code.
  */

@@ -121,10 +121,12 @@ void repeats_table_fill(struct ph_table *t, int row, const char *value, const ch
 
 int repeats_restart(struct ph_session *s, unsigned default_threads)
 {
+	struct ph_layout lay = s->laid;
+
 	if (!session_still_verified(s))
 		return PH_EXIT_FAIL;
 	session_stop(s);
-	return session_start(s, default_threads);
+	return session_start_bind(s, NULL, &lay, default_threads);
 }
 
 bool repeats_note(struct ph_doc *doc, const char *who, const char *figure,

@@ -27,8 +27,8 @@ void repeats_table_fill(struct ph_table *t, int row, const char *value, const ch
 
 /*
  * The next repeat's memory and threads: read the memory back, stop the
- * session and start it again (session_start with default_threads).  0 or
- * an exit code.
+ * session and start it again as it was laid out (session_start_bind with
+ * the options' binding and default_threads).  0 or an exit code.
  */
 int repeats_restart(struct ph_session *s, unsigned default_threads);
 

@@ -48,6 +48,7 @@ int session_machine(struct ph_session *s)
 		ph_err("--physcpubind and --cpunodebind: give one or the other");
 		return PH_EXIT_USAGE;
 	}
+	s->meas = s->mcfg;
 	cpu_load(&s->cpu);
 	kmod_open(&s->km);
 	clock_setup(&s->clk, &s->cpu, &s->km);
@@ -114,7 +115,7 @@ static bool segs_still_verified(struct ph_session *s, struct ph_segment *segs, i
 		bool before = segs[i].verified;
 		double t0 = now_mono_raw();
 		int err = ph_interrupted ? -EINTR :
-			segment_verify(&s->km, &segs[i], s->bufreq.interleave);
+			segment_verify(&s->km, &segs[i], s->laid.bufreq.interleave);
 
 		phase_add(PH_PHASE_VERIFY, now_mono_raw() - t0);
 		if (err == -EINTR) {
@@ -151,21 +152,18 @@ bool memory_release(struct ph_session *s, struct ph_memory *m)
 	return ok;
 }
 
-int session_start(struct ph_session *s, unsigned default_threads)
+struct ph_layout session_layout(const struct ph_session *s)
 {
-	/* A study that places its threads chose CPUs of its own (session_start_on). */
-	struct ph_bindopts o = {
-		.membind = s->bind.membind,
-		.interleave = s->bind.interleave,
-		.cpunodebind = s->binds_itself ? NULL : s->bind.cpunodebind,
-		.physcpubind = s->binds_itself ? NULL : s->bind.physcpubind,
-		.threads = s->binds_itself ? 0 : s->bind.threads,
-	};
-
-	return session_start_bind(s, &o, default_threads);
+	return (struct ph_layout){ .size = s->size, .bufreq = s->bufreq };
 }
 
-int session_start_on(struct ph_session *s, struct bitmask *cpus, unsigned threads)
+int session_start(struct ph_session *s, unsigned default_threads)
+{
+	return session_start_bind(s, NULL, NULL, default_threads);
+}
+
+int session_start_on(struct ph_session *s, struct bitmask *cpus, unsigned threads,
+		     const struct ph_layout *lay)
 {
 	struct ph_bindopts o = {
 		.membind = s->bind.membind,
@@ -174,24 +172,33 @@ int session_start_on(struct ph_session *s, struct bitmask *cpus, unsigned thread
 		.threads = threads,
 	};
 
-	return session_start_bind(s, &o, threads);
+	return session_start_bind(s, &o, lay, threads);
 }
 
 int session_start_bind(struct ph_session *s, const struct ph_bindopts *bind,
-		       unsigned default_threads)
+		       const struct ph_layout *lay, unsigned default_threads)
 {
+	/* A study that places its threads chose CPUs of its own (session_start_on). */
+	struct ph_bindopts asked = {
+		.membind = s->bind.membind,
+		.interleave = s->bind.interleave,
+		.cpunodebind = s->binds_itself ? NULL : s->bind.cpunodebind,
+		.physcpubind = s->binds_itself ? NULL : s->bind.physcpubind,
+		.threads = s->binds_itself ? 0 : s->bind.threads,
+	};
 	char why[512];
 	int err;
 
-	if (binding_resolve(bind, &s->cpu, default_threads, &s->binding, why, sizeof(why))) {
+	s->laid = lay ? *lay : session_layout(s);
+	if (binding_resolve(bind ? bind : &asked, &s->cpu, default_threads, &s->binding, why, sizeof(why))) {
 		ph_err("%s", why);
 		return PH_EXIT_USAGE;
 	}
 	/* Whole cache lines per thread; the pages around them are whole pages. */
-	s->per_thread = s->size / (uint64_t)s->binding.n / 64 * 64;
+	s->per_thread = s->laid.size / (uint64_t)s->binding.n / 64 * 64;
 	if (!s->per_thread) {
 		ph_err("--size: %llu bytes is less than a cache line per thread",
-		       (unsigned long long)s->size);
+		       (unsigned long long)s->laid.size);
 		return PH_EXIT_USAGE;
 	}
 	/* Say what is missing before laying out gigabytes that cannot be checked. */
@@ -214,14 +221,14 @@ int session_start_bind(struct ph_session *s, const struct ph_bindopts *bind,
 
 		double t0 = now_mono_raw(), touched = phase_seconds(PH_PHASE_TOUCH);
 
-		err = segment_alloc(&s->km, &s->bufreq, s->binding.nodes[i], s->per_thread,
+		err = segment_alloc(&s->km, &s->laid.bufreq, s->binding.nodes[i], s->per_thread,
 				    seg, why, sizeof(why));
 		/* The allocation less the touch inside it, timed on its own. */
 		phase_add(PH_PHASE_ALLOC, now_mono_raw() - t0 -
 			  (phase_seconds(PH_PHASE_TOUCH) - touched));
 		if (!err) {
 			t0 = now_mono_raw();
-			err = segment_verify(&s->km, seg, s->bufreq.interleave) == -EINTR ? -EINTR : 0;
+			err = segment_verify(&s->km, seg, s->laid.bufreq.interleave) == -EINTR ? -EINTR : 0;
 			phase_add(PH_PHASE_VERIFY, now_mono_raw() - t0);
 		}
 		if (err == -EINTR) {
@@ -275,8 +282,8 @@ void session_describe(struct ph_session *s, struct ph_doc *doc)
 	section_str(sec, "tsc_hz_source", s->clk.tsc_source);
 	section_str(sec, "clock_fallback_reason", s->clk.why[0] ? s->clk.why : NULL);
 	section_num(sec, "clock_resolution_ns", s->clk.resolution_ns, "%.1f");
-	section_num(sec, "time_budget_s", s->mcfg.time_s, "%g");
-	section_num(sec, "ci_target_pct", s->mcfg.ci_target * 100, "%g");
+	section_num(sec, "time_budget_s", s->meas.time_s, "%g");
+	section_num(sec, "ci_target_pct", s->meas.ci_target * 100, "%g");
 	section_str(sec, "statistics",
 		    "median of timed blocks after one untimed warm-up pass; 95% CI of the median from binomial order statistics");
 	section_str(sec, "module", s->km.fd >= 0 ? "loaded" : s->km.why);
@@ -369,7 +376,7 @@ void session_fill_common(struct ph_session *s, struct ph_table *t, int row)
 	table_str(t, row, "page_size", psizes[0] ? psizes : NULL);
 	table_str(t, row, "cpus", s->binding.cpus_text);
 	table_int(t, row, "threads", s->binding.n);
-	table_int(t, row, "size_KiB", (long long)(s->size / KiB));
+	table_int(t, row, "size_KiB", (long long)(s->laid.size / KiB));
 	table_str(t, row, "clock", s->clk.name);
 	table_bool(t, row, "verified", s->all_verified);
 }

@@ -54,6 +54,16 @@ struct ph_memory {
 
 struct ph_counters;
 
+/*
+ * What one session_start lays out: the options' --size and memory request
+ * (session_layout), or a study's own for one step (a cell, a page size, a
+ * thread count), the options left as parsed.
+ */
+struct ph_layout {
+	uint64_t size;		/* working set, all threads together */
+	struct ph_bufreq bufreq;
+};
+
 struct ph_session {
 	/* options */
 	enum ph_format fmt;
@@ -64,7 +74,6 @@ struct ph_session {
 	uint64_t size;		/* working set, all threads together */
 	bool size_given;
 	bool psize_given;	/* --page-size was given, not the default */
-	uint64_t per_thread;	/* size / threads: what each thread works on */
 	struct ph_mcfg mcfg;
 	bool allow_unverified;
 	bool binds_itself;	/* the study places its threads: session_start
@@ -75,13 +84,18 @@ struct ph_session {
 	struct ph_kmod km;
 	struct ph_clock clk;
 	/* the run */
+	struct ph_mcfg meas;	/* how figures are measured: mcfg as parsed
+				 * (session_machine), or a study's own */
+	struct ph_layout laid;	/* what session_start laid out */
 	struct ph_binding binding;
 	struct ph_segment *segs;	/* one per thread */
 	struct ph_memory *mem;	/* NULL, or memory lent by the caller */
 	bool segs_lent;		/* segs are mem's: session_stop leaves them */
 	struct ph_team *team;
+	uint64_t per_thread;	/* laid.size / threads: what each thread works on */
 	bool all_verified;
 	bool reverify_skipped;	/* a signal came before the memory was re-read */
+	bool plotted;		/* --plot drawn (study_plot): once a run */
 	char backend_note[384];	/* why --backend auto took another backend */
 	struct ph_counters *counters;	/* enabled around each timed chase block
 					 * (latency.c), or NULL: set by pages */
@@ -90,7 +104,7 @@ struct ph_session {
 /* Defaults: table, 4K pages, auto backend, --time 2, --ci 1. */
 void session_init(struct ph_session *s, uint64_t default_size);
 
-/* Load topology, CPU, module and clock.  0 or an exit code. */
+/* Load topology, CPU, module and clock; meas from the options.  0 or an exit code. */
 int session_machine(struct ph_session *s);
 
 /*
@@ -103,18 +117,23 @@ int session_machine(struct ph_session *s);
  * is laid out or read back: PH_EXIT_INTERRUPTED.  0 or an exit code.
  */
 int session_start(struct ph_session *s, unsigned default_threads);
+/* The options' layout: --size, --page-size, --backend, --interleave, --reserve. */
+struct ph_layout session_layout(const struct ph_session *s);
 /*
  * session_start on exactly these CPUs, threads of them, for a study that
  * places its threads itself (binds_itself): the memory as the options
- * bind it, the CPUs as the study chose them.  The options stay as parsed.
+ * bind it, the CPUs as the study chose them, laid out as lay says (NULL:
+ * session_layout).  The options stay as parsed.
  */
-int session_start_on(struct ph_session *s, struct bitmask *cpus, unsigned threads);
+int session_start_on(struct ph_session *s, struct bitmask *cpus, unsigned threads,
+		     const struct ph_layout *lay);
 /*
  * session_start with a binding of the study's own (one CPU and one node a
- * step: hops), the parsed options left as they are.
+ * step: hops; NULL: the options') and a layout of its own (NULL:
+ * session_layout), the parsed options left as they are.
  */
 int session_start_bind(struct ph_session *s, const struct ph_bindopts *bind,
-		       unsigned default_threads);
+		       const struct ph_layout *lay, unsigned default_threads);
 
 /*
  * Verify the segments again after measuring: were the pages still there?

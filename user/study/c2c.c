@@ -118,7 +118,7 @@ static int measure_pair(struct ph_c2c *c, struct ph_session *s, struct ph_c2c_pa
 {
 	int cpus[2] = { p->a, p->b };
 	struct pp_run r = { .s = s, .line = c->seg.addr };
-	struct ph_mcfg cfg = s->mcfg;
+	struct ph_mcfg cfg = s->meas;
 	struct ph_result *res = &p->runs[rep];
 	char why[256], label[64];
 

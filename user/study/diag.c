@@ -158,7 +158,7 @@ void diag_plan(struct ph_diag *d, struct ph_session *s, bool check, double budge
 	d->repeats = 1;
 	fingerprint(&d->set, s);
 	plan_items(d, s);
-	s->mcfg.min_samples = DIAG_MIN_SAMPLES;
+	s->meas.min_samples = DIAG_MIN_SAMPLES;
 	if (check) {
 		/* Share what is left of the budget between the figures, each
 		 * paying its set-up; the pacing in diag_measure() drops the
@@ -174,13 +174,13 @@ void diag_plan(struct ph_diag *d, struct ph_session *s, bool check, double budge
 		per = d->nitems ? (left - d->nitems * CHECK_SETUP_GUESS_S) / shares : CHECK_TIME_MAX;
 
 		d->time_s = per < CHECK_TIME_MIN ? CHECK_TIME_MIN : per > CHECK_TIME_MAX ? CHECK_TIME_MAX : per;
-		s->mcfg.ci_target = 0.02;
+		s->meas.ci_target = 0.02;
 	} else {
 		/* A baseline is the reference check judges against, and
 		 * check refuses a figure without a CI: whatever --time says,
 		 * each figure takes the samples its CI needs. */
 		d->time_s = s->mcfg.time_s;
-		s->mcfg.min_over_time = true;
+		s->meas.min_over_time = true;
 	}
 }
 
@@ -189,16 +189,14 @@ void diag_set_repeats(struct ph_diag *d, int n)
 	d->repeats = n < 1 ? 1 : n > 20 ? 20 : n;
 }
 
-static void bind_to(struct ph_session *s, int cpu_node, int mem_node)
+/* One thread (latency) or one per core (bandwidth) on cpu_node, memory on mem_node. */
+static void bind_to(struct ph_bindopts *b, int cpu_node, int mem_node, bool latency)
 {
-	if (s->bind.cpunodebind)
-		numa_bitmask_free(s->bind.cpunodebind);
-	if (s->bind.membind)
-		numa_bitmask_free(s->bind.membind);
-	s->bind.cpunodebind = numa_allocate_nodemask();
-	s->bind.membind = numa_allocate_nodemask();
-	numa_bitmask_setbit(s->bind.cpunodebind, (unsigned)cpu_node);
-	numa_bitmask_setbit(s->bind.membind, (unsigned)mem_node);
+	b->cpunodebind = numa_allocate_nodemask();
+	b->membind = numa_allocate_nodemask();
+	numa_bitmask_setbit(b->cpunodebind, (unsigned)cpu_node);
+	numa_bitmask_setbit(b->membind, (unsigned)mem_node);
+	b->threads = latency ? 1 : 0;
 }
 
 /* One figure on memory of its own: 0, or the exit code of what failed. */
@@ -209,16 +207,18 @@ static int measure_item(struct ph_diag *d, struct ph_session *s, struct ph_diag_
 	struct ph_bandwidth bw = { 0 };
 	struct chase_spec spec = { .pattern = CHASE_RANDOM, .seed = 1 };
 	struct ph_loadsnap before, after;
+	struct ph_bindopts bind = { 0 };
+	struct ph_layout lay = session_layout(s);
 	char nodes[64];
 	int rc;
 
-	bind_to(s, it->node, it->mem_node);
-	s->bufreq.psize = it->psize;
-	s->size = it->size;
-	s->mcfg.time_s = it->latency ? d->time_s : 2 * d->time_s;
-	s->bind.threads = it->latency ? 1 : 0;
+	bind_to(&bind, it->node, it->mem_node, it->latency);
+	lay.bufreq.psize = it->psize;
+	lay.size = it->size;
+	s->meas.time_s = it->latency ? d->time_s : 2 * d->time_s;
 	ph_clear_last_err();
-	rc = session_start(s, it->latency ? 1 : 0);
+	rc = session_start_bind(s, &bind, &lay, it->latency ? 1 : 0);
+	bindopts_free(&bind);
 	/* What else ran while the figure was timed (and warmed up): set-up
 	 * and verification are not in it, they are not what is judged. */
 	hostload_snap(&before);

@@ -90,12 +90,13 @@ static int topo_at(const struct ph_topology *topo, int node)
 int goaround_measure(struct ph_goaround *g, struct ph_session *s)
 {
 	struct bitmask *cpus = numa_allocate_cpumask();
+	struct ph_layout lay = session_layout(s);
 	int *cn, *mn, rc, n = s->topo.nnodes;
 
 	for (int i = 0; i < g->nthreads; i++)
 		numa_bitmask_setbit(cpus, (unsigned)g->order[i]);
-	s->size = g->size_per_thread * (uint64_t)g->nthreads;
-	rc = session_start_on(s, cpus, (unsigned)g->nthreads);
+	lay.size = g->size_per_thread * (uint64_t)g->nthreads;
+	rc = session_start_on(s, cpus, (unsigned)g->nthreads, &lay);
 	numa_free_cpumask(cpus);
 	if (rc)
 		return rc;

@@ -89,12 +89,13 @@ static int measure_one(struct ph_hops *h, struct ph_session *s, int k, uint64_t 
 		.membind = numa_allocate_nodemask(),
 		.threads = 1,
 	};
+	struct ph_layout lay = session_layout(s);
 	int first = h->nrows, rc;
 
 	numa_bitmask_setbit(one.physcpubind, (unsigned)h->cpu);
 	numa_bitmask_setbit(one.membind, (unsigned)h->node[k]);
-	s->size = size;
-	rc = session_start_bind(s, &one, 1);
+	lay.size = size;
+	rc = session_start_bind(s, &one, &lay, 1);
 	for (int i = 0; !rc && i < h->nks && !ph_interrupted; i++) {
 		struct ph_bandwidth bw;
 

@@ -101,17 +101,19 @@ static int plan_mixes(struct ph_loaded *ld, const char *arg)
 	return 0;
 }
 
-int loaded_plan(struct ph_loaded *ld, struct ph_session *s, const struct bitmask *loaders,
-		const struct bitmask *loader_nodes, const char *mixes, const char *delays)
+int loaded_plan(struct ph_loaded *ld, struct ph_session *s, const struct bitmask *chaser,
+		const struct bitmask *loaders, const struct bitmask *loader_nodes,
+		const char *mixes, const char *delays)
 {
 	int rc;
 
-	if (!s->bind.physcpubind || numa_bitmask_weight(s->bind.physcpubind) != 1) {
+	(void)s;
+	if (!chaser || numa_bitmask_weight(chaser) != 1) {
 		ph_err("--chaser: name exactly one CPU");
 		return PH_EXIT_USAGE;
 	}
-	for (unsigned i = 0; i < s->bind.physcpubind->size; i++)
-		if (numa_bitmask_isbitset(s->bind.physcpubind, i))
+	for (unsigned i = 0; i < chaser->size; i++)
+		if (numa_bitmask_isbitset(chaser, i))
 			ld->chaser = (int)i;
 	if (contend_cpus(loaders, "--loaders", &ld->loaders, &ld->nloaders))
 		return PH_EXIT_USAGE;
@@ -143,12 +145,20 @@ int loaded_plan(struct ph_loaded *ld, struct ph_session *s, const struct bitmask
 
 int loaded_start(struct ph_loaded *ld, struct ph_session *s)
 {
-	int rc = session_start(s, 1);
+	struct ph_bindopts bind = {
+		.physcpubind = numa_allocate_cpumask(),
+		.membind = s->bind.membind,
+		.threads = 1,
+	};
+	int rc;
 
+	numa_bitmask_setbit(bind.physcpubind, (unsigned)ld->chaser);
+	rc = session_start_bind(s, &bind, NULL, 1);
+	numa_free_cpumask(bind.physcpubind);
 	if (rc)
 		return rc;
 	if (s->per_thread < 2 * CHASE_SLOT) {
-		ph_err("--size: %llu bytes is too small for a chain", (unsigned long long)s->size);
+		ph_err("--size: %llu bytes is too small for a chain", (unsigned long long)s->laid.size);
 		return PH_EXIT_USAGE;
 	}
 	ld->segs = xcalloc((size_t)ld->nloaders, sizeof(*ld->segs));

@@ -57,15 +57,16 @@ struct ph_loaded {
 };
 
 /*
- * After session_machine: the loaders (CPUs, required non-empty, without
- * the chaser: PH_EXIT_USAGE), their node (one node; NULL: the first
- * loader's), the mixes ("read,1:1"; NULL: read) and delays (NULL: the
- * default ladder).  The chaser's CPU and node are the session's
- * (physcpubind, membind).  0 or an exit code after the one-line error.
+ * After session_machine: the chaser (exactly one CPU), the loaders (CPUs,
+ * required non-empty, without the chaser: PH_EXIT_USAGE), their node (one
+ * node; NULL: the first loader's), the mixes ("read,1:1"; NULL: read) and
+ * delays (NULL: the default ladder).  The chaser's node is the options'
+ * (membind).  0 or an exit code after the one-line error.
  */
-int loaded_plan(struct ph_loaded *ld, struct ph_session *s, const struct bitmask *loaders,
-		const struct bitmask *loader_nodes, const char *mixes, const char *delays);
-/* The chaser's memory (session_start) and each loader's buffer, verified. */
+int loaded_plan(struct ph_loaded *ld, struct ph_session *s, const struct bitmask *chaser,
+		const struct bitmask *loaders, const struct bitmask *loader_nodes,
+		const char *mixes, const char *delays);
+/* The chaser's memory (session_start_bind on its CPU) and each loader's buffer, verified. */
 int loaded_start(struct ph_loaded *ld, struct ph_session *s);
 int loaded_measure(struct ph_loaded *ld, struct ph_session *s);
 struct ph_doc *loaded_doc(const struct ph_loaded *ld, struct ph_session *s);

@@ -319,7 +319,7 @@ static void calibrate(struct lock_run *r)
 static int measure_one(struct ph_locks *l, struct ph_session *s, struct ph_lockfig *f)
 {
 	struct lock_run r = { .s = s, .k = f->k, .threads = f->threads, .delay = l->delay };
-	struct ph_mcfg cfg = s->mcfg;
+	struct ph_mcfg cfg = s->meas;
 	char why[256], label[64];
 
 	r.lock = l->seg.addr;

@@ -383,6 +383,17 @@ static void cell_not_verified(struct ph_mx *mx, int from)
 	mx->all_verified = false;
 }
 
+/* What a cell lays out: size bytes of the matrix's page size, else as the options ask. */
+static struct ph_layout cell_layout(const struct ph_mx *mx, const struct ph_session *s,
+				    uint64_t size)
+{
+	struct ph_layout lay = session_layout(s);
+
+	lay.size = size;
+	lay.bufreq.psize = mx->psize;
+	return lay;
+}
+
 /* One cell's latency: one thread on the row's first CPU, memory on the column. */
 static int cell_latency(struct ph_mx *mx, struct ph_session *s, int r, int c)
 {
@@ -392,12 +403,12 @@ static int cell_latency(struct ph_mx *mx, struct ph_session *s, int r, int c)
 		.membind = copy_nodes(mx->groups[mx->cols[c]].nodes),
 		.threads = 1,
 	};
+	struct ph_layout lay = cell_layout(mx, s, mx->lat_size);
 	struct ph_latency lat;
 	int rc, from = mx->ncellv;
 
-	s->size = mx->lat_size;
 	s->mem = &mx->lat_mem;
-	rc = session_start_bind(s, &bind, 1);
+	rc = session_start_bind(s, &bind, &lay, 1);
 	if (rc && s->segs && !s->all_verified)
 		cell_not_verified(mx, from);
 	if (!rc) {
@@ -456,9 +467,10 @@ static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c, 
 	} else {
 		bind.cpunodebind = copy_nodes(row->nodes);
 	}
-	s->size = mx->bw_size;
+	struct ph_layout lay = cell_layout(mx, s, mx->bw_size);
+
 	s->mem = &mx->bw_mem;
-	rc = session_start_bind(s, &bind, 0);
+	rc = session_start_bind(s, &bind, &lay, 0);
 	if (rc && s->segs && !s->all_verified)
 		cell_not_verified(mx, from);
 	if (!rc && !ph_interrupted) {

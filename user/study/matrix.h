@@ -52,6 +52,7 @@ struct ph_mx {
 	unsigned figures;
 	struct chase_spec pattern;
 	uint64_t lat_size, bw_size;
+	enum ph_psize psize;	/* every cell's pages: --page-size, or matrix_default_psize */
 	unsigned bw_threads;	/* 0: one per core of the row */
 	enum ph_orient orient;	/* how table and CSV print the matrices (0: CPU rows) */
 	enum ph_place place;	/* 0, or which CPUs of each row run (matrix_place) */

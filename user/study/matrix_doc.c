@@ -39,33 +39,7 @@ static void figures_of(const struct ph_mx *mx, const struct ph_nmatrix *figs[PH_
 	figs[PH_REC_TRIAD] = mx->triad;
 }
 
-/*
- * Write the document to save_path, if it holds a measured cell: an existing
- * file is never replaced by a matrix with nothing in it.  0 or an exit code.
- */
 static struct ph_doc *build_doc(const struct ph_mx *mx, struct ph_session *s, bool mem);
-
-static int save(const struct ph_mx *mx, struct ph_session *s, const char *save_path)
-{
-	struct ph_doc *d;
-	char why[256];
-	int e;
-
-	if (!mx->ncellv) {
-		ph_err("--save %s: nothing was measured; %s", save_path,
-		       strcmp(save_path, "-") && path_exists(save_path) ? "the file is left as it was"
-									: "nothing written");
-		return 0;
-	}
-	d = build_doc(mx, s, false);	/* JSON: CPU rows */
-	e = doc_save_json(d, save_path, why, sizeof(why));
-	doc_free(d);
-	if (e) {
-		ph_err("--save %s: %s", save_path, why);
-		return PH_EXIT_FAIL;
-	}
-	return 0;
-}
 
 /*
  * A figure or distance matrix into doc, with rows = CPU node, or with rows
@@ -157,7 +131,7 @@ static struct ph_doc *build_doc(const struct ph_mx *mx, struct ph_session *s, bo
 		section_str(sec, "rows", mem ? memory : cpu);
 		section_str(sec, "columns", mem ? cpu : memory);
 	}
-	section_str(sec, "page_size_asked", psize_name(s->bufreq.psize));
+	section_str(sec, "page_size_asked", psize_name(mx->psize));
 	section_str(sec, "backend", mx->backend);
 	if (mx->figures & MX_LATENCY) {
 		section_str(sec, "latency", "idle: one thread on the row's first CPU, a pointer chase over memory on the column");
@@ -323,20 +297,4 @@ int matrix_input(const struct ph_mx *mx, const struct ph_topology *topo,
 		memcpy(in->hmat, topo->hmat, topo->nhmat * sizeof(*in->hmat));
 	}
 	return 0;
-}
-
-int matrix_save_cell(void *ctx, const struct ph_mx *mx, bool last, int rc)
-{
-	struct ph_mx_save *sv = ctx;
-	/* Standard output takes one document, at the end, not one per cell. */
-	bool to_stdout = !strcmp(sv->path, "-");
-
-	if (sv->failed)
-		return 0;
-	/* At the end, a file is written again only if the run was cut short. */
-	if (last ? !(rc || mx->interrupted || to_stdout) : to_stdout)
-		return 0;
-	rc = save(mx, sv->s, sv->path);
-	sv->failed = rc != 0;
-	return rc;
 }

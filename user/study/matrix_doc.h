@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * matrix_doc.h - what is made of a measured matrix (matrix.h): the
- * document "pagehop matrix" prints and saves, the same saved after every
- * cell for --save, and the input "pagehop slit" analyses on this machine,
+ * document "pagehop matrix" prints and saves (after every cell too, for
+ * --save: matrix_save.h), and the input "pagehop slit" analyses on this machine,
  * taken straight from the measurement with the digits the document records.
  */
 #ifndef PAGEHOP_MATRIX_DOC_H
@@ -34,21 +34,5 @@ struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s, bool mem
  */
 int matrix_input(const struct ph_mx *mx, const struct ph_topology *topo,
 		 enum ph_figure fig, struct ph_input *in);
-
-/* --save FILE as a per-cell callback of matrix_measure(). */
-struct ph_mx_save {
-	const char *path;	/* "-": standard output */
-	struct ph_session *s;	/* for the document */
-	bool failed;		/* a write failed: said once, not tried again */
-};
-
-/*
- * A ph_mx_cell_fn, ctx a struct ph_mx_save: a file is rewritten atomically
- * after every cell, and once more when the run stops early; standard
- * output gets one document, at the end.  A matrix with no cell measured
- * replaces no file (said on stderr).  0, or PH_EXIT_FAIL after one line on
- * stderr when the file cannot be written.
- */
-int matrix_save_cell(void *ctx, const struct ph_mx *mx, bool last, int rc);
 
 #endif

@@ -162,13 +162,14 @@ static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_swe
 	const uint64_t *sizes = sw->sizes;
 	int n = sw->nsizes, rc;
 	char why[256];
+	struct ph_layout lay = session_layout(s);
 
-	s->bufreq.psize = sw->ps;
-	s->bufreq.backend = PH_BACKEND_AUTO;
-	s->size = sizes[n - 1];
+	lay.bufreq.psize = sw->ps;
+	lay.bufreq.backend = PH_BACKEND_AUTO;
+	lay.size = sizes[n - 1];
 	if (sw->shared)
 		pages_frames_lend(&pg->frames, s, sw->ps, pg->node, sizes[n - 1]);
-	rc = session_start(s, 1);
+	rc = session_start_bind(s, NULL, &lay, 1);
 	if (rc) {
 		snprintf(sw->why, sizeof(sw->why), "could not allocate %s pages (the reason is above)",
 			 psize_name(sw->ps));

@@ -331,7 +331,7 @@ static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct 
 		snprintf(label, sizeof(label), "%s%s", e[i].name,
 			 e[i].with_translation ? " (translation included: 4K is the largest page)" : "");
 		resolved = pagefx_summary(label, e[i].pages, k.index, above, e[i].ws[e[i].n - 1], k.at_max,
-					  &at, caps, unmet, total, s->mcfg.time_s, sum, sizeof(sum));
+					  &at, caps, unmet, total, s->meas.time_s, sum, sizeof(sum));
 		if (resolved && at.cap >= 0)
 			snprintf(fits, sizeof(fits), "%s (%s)%s%s", caps[at.cap].what,
 				 format_size(caps[at.cap].bytes, a, sizeof(a)), at.also >= 0 ? "; also fits " : "",

@@ -63,12 +63,13 @@ static int measure_count(struct ph_scale *sc, struct ph_session *s, int t, bool 
 	struct ph_scale_row *row = &sc->rows[sc->nrows];
 	struct ph_bwopt o = { .per_thread = true, .only = -1 };
 	struct bitmask *cpus = numa_allocate_cpumask();
+	struct ph_layout lay = session_layout(s);
 	int rc;
 
 	for (int i = 0; i < t; i++)
 		numa_bitmask_setbit(cpus, (unsigned)sc->order[i]);
-	s->size = sc->size_per_thread * (uint64_t)t;
-	rc = session_start_on(s, cpus, (unsigned)t);
+	lay.size = sc->size_per_thread * (uint64_t)t;
+	rc = session_start_on(s, cpus, (unsigned)t, &lay);
 	numa_free_cpumask(cpus);
 	if (rc)
 		goto out;

@@ -496,9 +496,9 @@ static int single_node(const struct ph_slit_plan *p, const struct ph_topology *t
 }
 
 /* Latency and read bandwidth of every node pair, as "pagehop matrix" measures them. */
-static int measure(struct ph_session *s, const struct ph_slit_plan *p, struct ph_mx *mx)
+static int measure(struct ph_session *s, const struct ph_slit_plan *p, struct ph_mx *mx,
+		   const struct ph_slit_out *out)
 {
-	struct ph_mx_save saver = { .path = p->save, .s = s };
 	int rc;
 
 	mx->figures = MX_LATENCY | MX_READ | (p->fig == PH_FIGURE_TRIAD ? MX_TRIAD : 0);
@@ -509,9 +509,8 @@ static int measure(struct ph_session *s, const struct ph_slit_plan *p, struct ph
 	rc = matrix_plan(mx, &s->topo, NULL, 0, NULL, NULL);
 	if (rc)
 		return rc;
-	if (!p->psize_given)
-		s->bufreq.psize = matrix_default_psize(mx, s);
-	rc = matrix_measure(mx, s, p->save ? matrix_save_cell : NULL, &saver);
+	mx->psize = p->psize_given ? s->bufreq.psize : matrix_default_psize(mx, s);
+	rc = matrix_measure(mx, s, out->on_cell, out->cell_ctx);
 	if (mx->interrupted) {
 		ph_err("interrupted after %d of %d cells: nothing to compare%s%s", mx->done, mx->total,
 		       p->save ? "; what was measured is in " : "", p->save ? p->save : "");
@@ -562,7 +561,7 @@ int slit_study_machine(struct ph_session *s, const struct ph_slit_plan *p,
 		rc = single_node(p, NULL, false, out);
 	else if (!rc && s->topo.nnodes <= 1)
 		rc = single_node(p, &s->topo, true, out);
-	else if (!rc && !(rc = measure(s, p, &mx)))
+	else if (!rc && !(rc = measure(s, p, &mx, out)))
 		rc = analyse_measured(s, p, &mx, &given, &hmat, out);
 	acpi_hmat_free(&hmat.t);
 	matrix_free(&mx);

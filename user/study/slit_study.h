@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "distance.h"
+#include "matrix.h"
 #include "nmatrix.h"
 #include "output.h"
 #include "session.h"
@@ -47,6 +48,9 @@ struct ph_slit_plan {
 struct ph_slit_out {
 	int (*emit)(void *ctx, struct ph_doc *doc);
 	void *ctx;
+	/* Each cell as it is measured (--save: the command's), or NULL. */
+	ph_mx_cell_fn on_cell;
+	void *cell_ctx;
 };
 
 /*

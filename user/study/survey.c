@@ -25,8 +25,8 @@ void survey_plan(struct ph_survey *v, struct ph_session *s)
 	char buf[256];
 
 	memset(v, 0, sizeof(*v));
-	s->mcfg.time_s = SURVEY_TIME;
-	s->mcfg.ci_target = SURVEY_CI;
+	s->meas.time_s = SURVEY_TIME;
+	s->meas.ci_target = SURVEY_CI;
 	/* The first node that has CPUs and memory: its CPUs, its memory. */
 	v->node = -1;
 	for (int i = 0; i < s->topo.nnodes && v->node < 0; i++)
@@ -34,10 +34,6 @@ void survey_plan(struct ph_survey *v, struct ph_session *s)
 			v->node = s->topo.nodes[i].id;
 	if (v->node < 0)
 		v->node = s->topo.nodes[0].id;
-	s->bind.cpunodebind = numa_allocate_nodemask();
-	s->bind.membind = numa_allocate_nodemask();
-	numa_bitmask_setbit(s->bind.cpunodebind, (unsigned)v->node);
-	numa_bitmask_setbit(s->bind.membind, (unsigned)v->node);
 
 	v->doc = doc_new("survey");
 	m = doc_add_section(v->doc, "machine", "machine");
@@ -85,6 +81,27 @@ static void add_row(struct ph_survey *v, struct ph_session *s, const char *figur
 	table_int(v->t, r, "samples", (long long)res->n);
 }
 
+/* Threads on v->node's CPUs, memory on v->node, size bytes of ps pages laid out. */
+static int start(struct ph_survey *v, struct ph_session *s, unsigned threads, uint64_t size,
+		 enum ph_psize ps)
+{
+	struct ph_bindopts bind = {
+		.cpunodebind = numa_allocate_nodemask(),
+		.membind = numa_allocate_nodemask(),
+		.threads = threads,
+	};
+	struct ph_layout lay = session_layout(s);
+	int rc;
+
+	numa_bitmask_setbit(bind.cpunodebind, (unsigned)v->node);
+	numa_bitmask_setbit(bind.membind, (unsigned)v->node);
+	lay.size = size;
+	lay.bufreq.psize = ps;
+	rc = session_start_bind(s, &bind, &lay, threads);
+	bindopts_free(&bind);
+	return rc;
+}
+
 static void latency_row(struct ph_survey *v, struct ph_session *s, enum ph_psize ps)
 {
 	struct chase_spec spec = { .pattern = CHASE_RANDOM, .seed = 1 };
@@ -92,10 +109,7 @@ static void latency_row(struct ph_survey *v, struct ph_session *s, enum ph_psize
 	char how[160], size[32];
 	int rc;
 
-	s->bufreq.psize = ps;
-	s->size = SURVEY_LAT_SIZE;
-	s->bind.threads = 1;
-	rc = session_start(s, 1);
+	rc = start(v, s, 1, SURVEY_LAT_SIZE, ps);
 	if (rc) {
 		session_stop(s);
 		return;		/* the reason is on stderr; the survey goes on */
@@ -118,10 +132,7 @@ static void bandwidth_rows(struct ph_survey *v, struct ph_session *s)
 	char size[32];
 	int rc;
 
-	s->bufreq.psize = PH_PS_4K;
-	s->size = SURVEY_BW_SIZE;
-	s->bind.threads = 0;
-	rc = session_start(s, 0);
+	rc = start(v, s, 0, SURVEY_BW_SIZE, PH_PS_4K);
 	for (size_t i = 0; !rc && i < ARRAY_SIZE(kernels) && !ph_interrupted; i++) {
 		struct ph_bandwidth bw;
 		char how[160], fig[32];
