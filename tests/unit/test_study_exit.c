@@ -107,16 +107,16 @@ static void test_plugin_help(void **state)
 	assert_false(study_renders(PLUGIN, PH_OPTS_HELP, 0, false));
 }
 
-/* Bad usage: UNKNOWN (3), not 2 (CRITICAL), and its line is rendered. */
+/* Bad usage: UNKNOWN (3), not 2 (CRITICAL); no document (its line instead). */
 static void test_plugin_usage(void **state)
 {
 	(void)state;
 	assert_int_equal(study_exit(PLUGIN, -EINVAL, 0, false, false), 3);
 	assert_int_equal(study_exit(PLUGIN, -EINVAL, 0, false, true), 3);
-	assert_true(study_renders(PLUGIN, -EINVAL, 0, false));
+	assert_false(study_renders(PLUGIN, -EINVAL, 0, false));
 	/* Found late (an output path's directory missing): UNKNOWN too. */
 	assert_int_equal(study_exit(PLUGIN, 0, PH_EXIT_USAGE, false, false), 3);
-	assert_true(study_renders(PLUGIN, 0, PH_EXIT_USAGE, false));
+	assert_false(study_renders(PLUGIN, 0, PH_EXIT_USAGE, false));
 }
 
 /* Nothing measured (an unreadable baseline): UNKNOWN, never OK. */
@@ -128,6 +128,7 @@ static void test_plugin_nothing_measured(void **state)
 	assert_int_equal(study_exit(PLUGIN, 0, PH_EXIT_FAIL, false, false), 3);
 	assert_int_equal(study_exit(PLUGIN, 0, PH_EXIT_UNSUPPORTED, false, false), 3);
 	assert_true(study_renders(PLUGIN, 0, 3, false));
+	assert_true(study_renders(PLUGIN, 0, PH_EXIT_FAIL, false));
 }
 
 /* A signal: UNKNOWN, before or after something was measured, never 130. */

@@ -1,25 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_check.c - "pagehop check": a verdict on this machine within a time
- * budget, against a baseline and against its own alike nodes, with the
- * monitoring-plugin exit codes (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN;
- * bad usage is UNKNOWN too, for this command only) and a first line that
- * folds under clush -b.  The study is check.c's; this file renders its
- * verdict as a plugin does.
+ * budget, against a baseline and its own alike nodes, as a monitoring
+ * plugin gives it (PH_STUDY_PLUGIN: 0 OK .. 3 UNKNOWN, bad usage UNKNOWN
+ * too), its first line folding under clush -b.  The study is check.c's,
+ * the plugin's output check_out.c's.
  */
 #include "commands.h"
 #include "study.h"
 #include "check.h"
-#include "prom.h"
+#include "check_out.h"
 #include "common_opts.h"
-#include "session.h"
 #include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum {
 	OPT_BUDGET = 1,
@@ -103,23 +99,10 @@ const struct ph_cmdspec cmd_check_spec = {
 	.refused = check_refused,
 };
 
-enum check_format { CF_TABLE, CF_JSON, CF_PROM };
-
 struct check_args {
 	struct ph_check c;
-	const char *prom_file;
-	enum check_format fmt;
-	bool parsed;		/* the options were good: a verdict follows */
+	struct check_out out;
 };
-
-static void check_init(void *args, struct ph_session *s)
-{
-	struct check_args *a = args;
-
-	(void)s;
-	a->c.t0 = now_mono_raw();
-	ph_clear_last_err();
-}
 
 static int check_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
@@ -140,14 +123,9 @@ static int check_option(void *args, struct ph_session *s, const struct ph_opt *o
 		}
 		return 0;
 	case OPT_CHECK_FORMAT:
-		if (!strcmp(arg, "table") || !strcmp(arg, "json") || !strcmp(arg, "prom")) {
-			a->fmt = arg[0] == 't' ? CF_TABLE : arg[0] == 'j' ? CF_JSON : CF_PROM;
-			return 0;
-		}
-		ph_err("--format: unknown format '%s'; expected table, json or prom", arg);
-		return -EINVAL;
+		return check_out_format(arg, &a->out.fmt);
 	case OPT_PROM_FILE:
-		a->prom_file = arg;
+		a->out.prom_file = arg;
 		return 0;
 	case OPT_BUSY:
 		if (strcmp(arg, "unknown") && strcmp(arg, "judge")) {
@@ -160,19 +138,15 @@ static int check_option(void *args, struct ph_session *s, const struct ph_opt *o
 	return -EINVAL;
 }
 
-/* The options together: --prom-file's directory, then the baseline, read. */
+/* The options together; then the run, and its budget, begin by reading the baseline. */
 static int check_check(void *args, struct ph_session *s)
 {
 	struct check_args *a = args;
-	char why[512];
+	int rc = check_out_check(&a->out);
 
 	(void)s;
-	if (a->prom_file && output_path_check(a->prom_file, why, sizeof(why))) {
-		ph_err("--prom-file: %s: %s", a->prom_file, why);
-		return PH_EXIT_USAGE;
-	}
-	a->parsed = true;
-	return check_read_baseline(&a->c);
+	a->c.t0 = now_mono_raw();
+	return rc ? rc : check_read_baseline(&a->c);
 }
 
 static int check_plan_step(void *args, struct ph_session *s)
@@ -190,55 +164,17 @@ static bool check_measured(const void *args)
 	return ((const struct check_args *)args)->c.judged;
 }
 
-/* Bad usage has no document: its line says the error, as stderr did. */
 static struct ph_doc *check_doc(void *args, struct ph_session *s, int *rc)
 {
-	struct check_args *a = args;
-
 	(void)rc;
-	if (a->parsed)
-		return check_document(&a->c, s);
-	health_unknown(a->c.line, sizeof(a->c.line), ph_last_err()[0] ? ph_last_err() : "bad usage");
-	return NULL;
+	return check_document(&((struct check_args *)args)->c, s);
 }
 
-/*
- * The plugin's output: the status line with the performance data after
- * '|' (which stays one line) and the tables, the JSON document or the
- * metrics; and --prom-file.  A monitoring system shows stdout, so bad
- * usage says its one line there too.
- */
 static void check_render(void *args, struct ph_session *s, struct ph_doc *doc, FILE *out, int *rc)
 {
 	struct check_args *a = args;
-	const struct ph_check *c = &a->c;
-	char *prom = NULL, perf[3072] = "", why[512];
 
-	if (!a->parsed) {
-		fprintf(out, "%s\n", c->line);
-		return;
-	}
-	if (a->fmt == CF_PROM || a->prom_file)
-		prom = prom_render(c->judged ? &c->d.set : NULL, c->judged ? &c->f : NULL, c->status,
-				   now_mono_raw() - c->t0, (double)time(NULL));
-	if (a->fmt == CF_TABLE) {
-		if (c->judged && health_perfdata(&c->f, perf, sizeof(perf)))
-			fprintf(out, "%s | %s\n", c->line, perf);
-		else
-			fprintf(out, "%s\n", c->line);
-		if (c->judged && doc_render(doc, s->fmt, out))
-			*rc = PH_H_UNKNOWN;
-	} else if (a->fmt == CF_JSON) {
-		if (doc_render(doc, PH_FMT_JSON, out))
-			*rc = PH_H_UNKNOWN;
-	} else {
-		fputs(prom, out);
-	}
-	if (a->prom_file && write_file_atomic(a->prom_file, prom, strlen(prom), why, sizeof(why))) {
-		ph_err("--prom-file: %s: %s", a->prom_file, why);
-		*rc = PH_H_UNKNOWN;
-	}
-	free(prom);
+	check_out_render(&a->out, &a->c, doc, s->fmt, out, rc);
 }
 
 static void check_free_args(void *args, struct ph_session *s)
@@ -252,7 +188,6 @@ const struct ph_study cmd_check_study = {
 	.spec = &cmd_check_spec,
 	.flags = PH_STUDY_PLUGIN | PH_STUDY_OWN_NOTES,
 	.args_size = sizeof(struct check_args),
-	.init = check_init,
 	.option = check_option,
 	.check = check_check,
 	.plan = check_plan_step,

@@ -7,7 +7,7 @@
 #include "study.h"
 #include "cli.h"
 #include "common_opts.h"
-#include "hmodel.h"
+#include "health.h"
 #include "output.h"
 #include "plot.h"
 #include "report.h"
@@ -43,7 +43,7 @@ int study_exit(unsigned flags, int parse_rc, int measure_rc, bool measured_any, 
 bool study_renders(unsigned flags, int parse_rc, int measure_rc, bool measured_any)
 {
 	if (flags & PH_STUDY_PLUGIN)
-		return parse_rc != PH_OPTS_HELP;
+		return !parse_rc && (measured_any || measure_rc != PH_EXIT_USAGE);
 	return !parse_rc && measure_rc != PH_EXIT_USAGE && measured_any;
 }
 
@@ -137,6 +137,18 @@ static int study_finish(struct ph_session *s, struct ph_doc *doc, bool notes,
 	return rc;
 }
 
+/*
+ * A plugin's bad usage: a monitoring system shows stdout, so its UNKNOWN
+ * line says there what stderr did.
+ */
+static void study_plugin_usage(void)
+{
+	char line[1024];
+
+	health_unknown(line, sizeof(line), ph_last_err()[0] ? ph_last_err() : "bad usage");
+	printf("%s\n", line);
+}
+
 int study_render(struct ph_session *s, struct ph_doc *doc, int rc)
 {
 	/* A usage error found only once the memory was laid out (a size too
@@ -160,6 +172,8 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 	r->args = xcalloc(1, st->args_size ? st->args_size : 1);
 	session_init(s, st->default_size);
 	s->binds_itself = (st->flags & PH_STUDY_BINDS_ITSELF) != 0;
+	if (st->flags & PH_STUDY_PLUGIN)
+		ph_clear_last_err();
 	if (st->init)
 		st->init(r->args, s);
 	parse_rc = opts_parse(st->spec, argc, argv, study_option, r);
@@ -184,6 +198,8 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 		doc = st->document(r->args, s, &doc_rc);
 		exit_rc = study_exit(st->flags, 0, doc_rc, true, ph_interrupted != 0);
 		exit_rc = study_finish(s, doc, !(st->flags & PH_STUDY_OWN_NOTES), r, rc, exit_rc);
+	} else if ((st->flags & PH_STUDY_PLUGIN) && parse_rc != PH_OPTS_HELP) {
+		study_plugin_usage();
 	}
 	doc_free(doc);
 	if (st->free)

@@ -41,8 +41,9 @@ enum {
 	 * A monitoring plugin (Nagios, NHC, Slurm, Prometheus): its exit code
 	 * is its verdict, 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN, and whatever
 	 * kept it from one (bad usage, nothing measured, a signal) is UNKNOWN;
-	 * its document is rendered whatever the outcome, the reason being
-	 * what a monitoring system shows (study_exit, study_renders).
+	 * its document is rendered whatever it measured, and bad usage is its
+	 * UNKNOWN line on stdout as well: a monitoring system shows stdout
+	 * (study_exit, study_renders).
 	 */
 	PH_STUDY_PLUGIN = 1u << 4,
 };
@@ -110,7 +111,8 @@ int study_main(const struct ph_study *st, int argc, char *argv[]);
 int study_exit(unsigned flags, int parse_rc, int measure_rc, bool measured_any, bool interrupted);
 /*
  * Whether a document is rendered on stdout for these outcomes: a plugin's
- * is, for every outcome but --help.
+ * is for every outcome but --help and bad usage (then the driver prints
+ * its UNKNOWN line, saying the error).
  */
 bool study_renders(unsigned flags, int parse_rc, int measure_rc, bool measured_any);
 

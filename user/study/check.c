@@ -158,6 +158,9 @@ int check_measure(struct ph_check *c, struct ph_session *s)
 		c->status = health_unknown(c->line, sizeof(c->line), "interrupted by a signal");
 	else
 		c->status = health_fold(f, c->line, sizeof(c->line));
+	/* The plugin guidelines' performance data, for after '|'. */
+	if (!health_perfdata(f, c->perf, sizeof(c->perf)))
+		c->perf[0] = '\0';
 	c->judged = true;
 	return (int)c->status;
 }

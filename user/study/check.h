@@ -32,6 +32,7 @@ struct ph_check {
 	struct ph_hfindings f;
 	enum ph_hstatus status;
 	char line[4096];		/* "PAGEHOP <status> - <reason>", one line */
+	char perf[3072];		/* its performance data (judged), or "" */
 	char why[1024];			/* what kept it from measuring, or "" */
 	char note[1024];		/* which of several baselines, or "" */
 	double read_s;			/* spent reading the baseline */
@@ -47,7 +48,7 @@ int check_read_baseline(struct ph_check *c);
  * baseline of this machine's model.  0, or PH_H_UNKNOWN with c->why.
  */
 int check_plan(struct ph_check *c, struct ph_session *s);
-/* Measure and judge: the verdict, c->status, and c->line. */
+/* Measure and judge: the verdict, c->status, c->line and c->perf. */
 int check_measure(struct ph_check *c, struct ph_session *s);
 /*
  * The document: diag.c's with the findings and the verdict once judged;
