@@ -42,6 +42,7 @@ int study_exit(unsigned flags, int parse_rc, int measure_rc, bool measured_any, 
 
 bool study_renders(unsigned flags, int parse_rc, int measure_rc, bool measured_any)
 {
+	/* A plugin's verdict may be CRITICAL (2): usage only before measuring. */
 	if (flags & PH_STUDY_PLUGIN)
 		return !parse_rc && (measured_any || measure_rc != PH_EXIT_USAGE);
 	return !parse_rc && measure_rc != PH_EXIT_USAGE && measured_any;
@@ -143,7 +144,7 @@ static int study_finish(struct ph_session *s, struct ph_doc *doc, bool notes,
  */
 static void study_plugin_usage(void)
 {
-	char line[1024];
+	char line[4096];
 
 	health_unknown(line, sizeof(line), ph_last_err()[0] ? ph_last_err() : "bad usage");
 	printf("%s\n", line);
