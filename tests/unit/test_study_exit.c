@@ -3,7 +3,9 @@
  * test_study_exit.c - the exit-code policy every study shares (study.h),
  * one case per outcome, each against the code pagehop(1) documents for it
  * (util.h's values written out here, not taken from the code under test's
- * arithmetic), and whether a document is rendered for it.
+ * arithmetic), and whether a document is rendered for it; then the same
+ * outcomes for a monitoring plugin (PH_STUDY_PLUGIN: 0 OK, 1 WARNING,
+ * 2 CRITICAL, 3 UNKNOWN, as the Nagios plugin guidelines number them).
  */
 #include "unit.h"
 #include "optspec.h"
@@ -16,82 +18,143 @@
 static void test_help(void **state)
 {
 	(void)state;
-	assert_int_equal(study_exit(PH_OPTS_HELP, 0, false, false), 0);
+	assert_int_equal(study_exit(0, PH_OPTS_HELP, 0, false, false), 0);
 	/* A signal after the usage was printed changes nothing. */
-	assert_int_equal(study_exit(PH_OPTS_HELP, 0, false, true), 0);
-	assert_false(study_renders(PH_OPTS_HELP, 0, false));
+	assert_int_equal(study_exit(0, PH_OPTS_HELP, 0, false, true), 0);
+	assert_false(study_renders(0, PH_OPTS_HELP, 0, false));
 }
 
 /* A bad option: 2, nothing rendered, whatever else. */
 static void test_usage(void **state)
 {
 	(void)state;
-	assert_int_equal(study_exit(-EINVAL, 0, false, false), 2);
-	assert_int_equal(study_exit(-EINVAL, 0, false, true), 2);
-	assert_false(study_renders(-EINVAL, 0, true));
+	assert_int_equal(study_exit(0, -EINVAL, 0, false, false), 2);
+	assert_int_equal(study_exit(0, -EINVAL, 0, false, true), 2);
+	assert_false(study_renders(0, -EINVAL, 0, true));
 }
 
 /* A usage error found late (a check, or a kernel the size cannot hold). */
 static void test_late_usage(void **state)
 {
 	(void)state;
-	assert_int_equal(study_exit(0, PH_EXIT_USAGE, false, false), 2);
-	assert_int_equal(study_exit(0, PH_EXIT_USAGE, true, false), 2);
+	assert_int_equal(study_exit(0, 0, PH_EXIT_USAGE, false, false), 2);
+	assert_int_equal(study_exit(0, 0, PH_EXIT_USAGE, true, false), 2);
 	/* Bad usage stays bad usage after a signal. */
-	assert_int_equal(study_exit(0, PH_EXIT_USAGE, false, true), 2);
-	assert_false(study_renders(0, PH_EXIT_USAGE, true));
+	assert_int_equal(study_exit(0, 0, PH_EXIT_USAGE, false, true), 2);
+	assert_false(study_renders(0, 0, PH_EXIT_USAGE, true));
 }
 
 /* Nothing measured and no reason given: a failure, never a success. */
 static void test_nothing_measured(void **state)
 {
 	(void)state;
-	assert_int_equal(study_exit(0, 0, false, false), 1);
-	assert_int_equal(study_exit(0, PH_EXIT_FAIL, false, false), 1);
-	assert_false(study_renders(0, 0, false));
+	assert_int_equal(study_exit(0, 0, 0, false, false), 1);
+	assert_int_equal(study_exit(0, 0, PH_EXIT_FAIL, false, false), 1);
+	assert_false(study_renders(0, 0, 0, false));
 }
 
 /* Interrupted before anything was measured: 130. */
 static void test_interrupted_before(void **state)
 {
 	(void)state;
-	assert_int_equal(study_exit(0, 0, false, true), 130);
-	assert_int_equal(study_exit(0, PH_EXIT_FAIL, false, true), 130);
-	assert_int_equal(study_exit(0, PH_EXIT_INTERRUPTED, false, true), 130);
-	assert_false(study_renders(0, PH_EXIT_INTERRUPTED, false));
+	assert_int_equal(study_exit(0, 0, 0, false, true), 130);
+	assert_int_equal(study_exit(0, 0, PH_EXIT_FAIL, false, true), 130);
+	assert_int_equal(study_exit(0, 0, PH_EXIT_INTERRUPTED, false, true), 130);
+	assert_false(study_renders(0, 0, PH_EXIT_INTERRUPTED, false));
 }
 
 /* Interrupted after some figures: they are rendered, and the code is 130. */
 static void test_interrupted_after(void **state)
 {
 	(void)state;
-	assert_int_equal(study_exit(0, 0, true, true), 130);
-	assert_int_equal(study_exit(0, PH_EXIT_FAIL, true, true), 130);
-	assert_int_equal(study_exit(0, PH_EXIT_UNSUPPORTED, true, true), 130);
-	assert_true(study_renders(0, 0, true));
+	assert_int_equal(study_exit(0, 0, 0, true, true), 130);
+	assert_int_equal(study_exit(0, 0, PH_EXIT_FAIL, true, true), 130);
+	assert_int_equal(study_exit(0, 0, PH_EXIT_UNSUPPORTED, true, true), 130);
+	assert_true(study_renders(0, 0, 0, true));
 }
 
 /* The machine cannot do it: 4, also when a signal came after. */
 static void test_unsupported(void **state)
 {
 	(void)state;
-	assert_int_equal(study_exit(0, PH_EXIT_UNSUPPORTED, false, false), 4);
-	assert_int_equal(study_exit(0, PH_EXIT_UNSUPPORTED, false, true), 4);
-	assert_int_equal(study_exit(0, PH_EXIT_UNSUPPORTED, true, false), 4);
-	assert_true(study_renders(0, PH_EXIT_UNSUPPORTED, true));
+	assert_int_equal(study_exit(0, 0, PH_EXIT_UNSUPPORTED, false, false), 4);
+	assert_int_equal(study_exit(0, 0, PH_EXIT_UNSUPPORTED, false, true), 4);
+	assert_int_equal(study_exit(0, 0, PH_EXIT_UNSUPPORTED, true, false), 4);
+	assert_true(study_renders(0, 0, PH_EXIT_UNSUPPORTED, true));
 }
 
 /* Measured: the study's own code passes through (0, a failed figure, 3, 5). */
 static void test_study_codes(void **state)
 {
 	(void)state;
-	assert_int_equal(study_exit(0, 0, true, false), 0);
-	assert_int_equal(study_exit(0, PH_EXIT_FAIL, true, false), 1);
-	assert_int_equal(study_exit(0, PH_EXIT_MAGNITUDE, true, false), 3);
-	assert_int_equal(study_exit(0, PH_EXIT_CANNOT_TELL, true, false), 5);
-	assert_true(study_renders(0, PH_EXIT_CANNOT_TELL, true));
+	assert_int_equal(study_exit(0, 0, 0, true, false), 0);
+	assert_int_equal(study_exit(0, 0, PH_EXIT_FAIL, true, false), 1);
+	assert_int_equal(study_exit(0, 0, PH_EXIT_MAGNITUDE, true, false), 3);
+	assert_int_equal(study_exit(0, 0, PH_EXIT_CANNOT_TELL, true, false), 5);
+	assert_true(study_renders(0, 0, PH_EXIT_CANNOT_TELL, true));
 	/* Nothing measured, the study's reason: that reason. */
-	assert_int_equal(study_exit(0, PH_EXIT_CANNOT_TELL, false, false), 5);
+	assert_int_equal(study_exit(0, 0, PH_EXIT_CANNOT_TELL, false, false), 5);
+}
+
+#define PLUGIN PH_STUDY_PLUGIN
+
+/* A plugin's --help is its usage, and a success, as for every study. */
+static void test_plugin_help(void **state)
+{
+	(void)state;
+	assert_int_equal(study_exit(PLUGIN, PH_OPTS_HELP, 0, false, false), 0);
+	assert_int_equal(study_exit(PLUGIN, PH_OPTS_HELP, 0, false, true), 0);
+	assert_false(study_renders(PLUGIN, PH_OPTS_HELP, 0, false));
+}
+
+/* Bad usage: UNKNOWN (3), not 2 (CRITICAL); no document (its line instead). */
+static void test_plugin_usage(void **state)
+{
+	(void)state;
+	assert_int_equal(study_exit(PLUGIN, -EINVAL, 0, false, false), 3);
+	assert_int_equal(study_exit(PLUGIN, -EINVAL, 0, false, true), 3);
+	assert_false(study_renders(PLUGIN, -EINVAL, 0, false));
+	/* Found late (an output path's directory missing): UNKNOWN too. */
+	assert_int_equal(study_exit(PLUGIN, 0, PH_EXIT_USAGE, false, false), 3);
+	assert_false(study_renders(PLUGIN, 0, PH_EXIT_USAGE, false));
+}
+
+/* Nothing measured (an unreadable baseline): UNKNOWN, never OK. */
+static void test_plugin_nothing_measured(void **state)
+{
+	(void)state;
+	assert_int_equal(study_exit(PLUGIN, 0, 0, false, false), 3);
+	assert_int_equal(study_exit(PLUGIN, 0, 3, false, false), 3);
+	assert_int_equal(study_exit(PLUGIN, 0, PH_EXIT_FAIL, false, false), 3);
+	assert_int_equal(study_exit(PLUGIN, 0, PH_EXIT_UNSUPPORTED, false, false), 3);
+	assert_true(study_renders(PLUGIN, 0, 3, false));
+	assert_true(study_renders(PLUGIN, 0, PH_EXIT_FAIL, false));
+}
+
+/* A signal: UNKNOWN, before or after something was measured, never 130. */
+static void test_plugin_interrupted(void **state)
+{
+	(void)state;
+	assert_int_equal(study_exit(PLUGIN, 0, 0, false, true), 3);
+	assert_int_equal(study_exit(PLUGIN, 0, 0, true, true), 3);
+	assert_int_equal(study_exit(PLUGIN, 0, 2, true, true), 3);
+	assert_int_equal(study_exit(PLUGIN, 0, PH_EXIT_INTERRUPTED, true, true), 3);
+	assert_true(study_renders(PLUGIN, 0, PH_EXIT_INTERRUPTED, true));
+}
+
+/* Measured: the verdict is the code, CRITICAL (2) included. */
+static void test_plugin_verdict(void **state)
+{
+	(void)state;
+	assert_int_equal(study_exit(PLUGIN, 0, 0, true, false), 0);
+	assert_int_equal(study_exit(PLUGIN, 0, 1, true, false), 1);
+	assert_int_equal(study_exit(PLUGIN, 0, 2, true, false), 2);
+	assert_int_equal(study_exit(PLUGIN, 0, 3, true, false), 3);
+	assert_true(study_renders(PLUGIN, 0, 2, true));
+	/* Other flags leave the plugin's policy as it is. */
+	assert_int_equal(study_exit(PLUGIN | PH_STUDY_OWN_NOTES, 0, 2, true, false), 2);
+	assert_int_equal(study_exit(PH_STUDY_OWN_NOTES, 0, 2, true, false), 2);
+	assert_int_equal(study_exit(PH_STUDY_OWN_NOTES, -EINVAL, 0, false, false), 2);
 }
 
 int main(void)
@@ -105,6 +168,11 @@ int main(void)
 		cmocka_unit_test(test_interrupted_after),
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_study_codes),
+		cmocka_unit_test(test_plugin_help),
+		cmocka_unit_test(test_plugin_usage),
+		cmocka_unit_test(test_plugin_nothing_measured),
+		cmocka_unit_test(test_plugin_interrupted),
+		cmocka_unit_test(test_plugin_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,25 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_check.c - "pagehop check": a verdict on this machine within a time
- * budget, against a baseline and against its own alike nodes, with the
- * monitoring-plugin exit codes (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN;
- * bad usage is UNKNOWN too, for this command only) and a first line that
- * folds under clush -b.  Measuring is diag.c's, judging health.c's.
+ * budget, against a baseline and its own alike nodes, as a monitoring
+ * plugin gives it (PH_STUDY_PLUGIN: 0 OK .. 3 UNKNOWN, bad usage UNKNOWN
+ * too), its first line folding under clush -b.  The study is check.c's,
+ * the plugin's output check_out.c's.
  */
 #include "commands.h"
-#include "diag.h"
-#include "health.h"
-#include "prom.h"
-#include "read_baseline.h"
+#include "study.h"
+#include "check.h"
+#include "check_out.h"
 #include "common_opts.h"
-#include "session.h"
 #include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum {
 	OPT_BUDGET = 1,
@@ -103,296 +99,101 @@ const struct ph_cmdspec cmd_check_spec = {
 	.refused = check_refused,
 };
 
-enum check_format { CF_TABLE, CF_JSON, CF_PROM };
-
 struct check_args {
-	double budget;
-	const char *baseline, *prom_file;
-	enum check_format fmt;
-	struct ph_htol over[PH_HK_NKINDS];
-	bool set[PH_HK_NKINDS];
-	bool busy_judge;	/* --busy judge */
-	bool verbose;		/* --verbose: the table with every column */
+	struct ph_check c;
+	struct check_out out;
 };
 
-static int check_option(void *ctx, const struct ph_opt *o, const char *arg)
+static int check_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct check_args *a = ctx;
+	struct check_args *a = args;
 	char why[256];
 
+	(void)s;
 	switch (o->id) {
 	case OPT_BUDGET:
-		return cli_parse_double("--budget", arg, 1, 3600, &a->budget);
+		return cli_parse_double("--budget", arg, 1, 3600, &a->c.budget_s);
 	case OPT_BASELINE:
-		a->baseline = arg;
+		a->c.baseline = arg;
 		return 0;
 	case OPT_TOLERANCE:
-		if (health_parse_tolerance(arg, a->over, a->set, why, sizeof(why))) {
+		if (health_parse_tolerance(arg, a->c.over, a->c.set, why, sizeof(why))) {
 			ph_err("--tolerance: %s", why);
 			return -EINVAL;
 		}
 		return 0;
 	case OPT_CHECK_FORMAT:
-		if (!strcmp(arg, "table") || !strcmp(arg, "json") || !strcmp(arg, "prom")) {
-			a->fmt = arg[0] == 't' ? CF_TABLE : arg[0] == 'j' ? CF_JSON : CF_PROM;
-			return 0;
-		}
-		ph_err("--format: unknown format '%s'; expected table, json or prom", arg);
-		return -EINVAL;
+		return check_out_format(arg, &a->out.fmt);
 	case OPT_PROM_FILE:
-		a->prom_file = arg;
-		return 0;
-	case OPT_VERBOSE:
-		a->verbose = true;
+		a->out.prom_file = arg;
 		return 0;
 	case OPT_BUSY:
 		if (strcmp(arg, "unknown") && strcmp(arg, "judge")) {
 			ph_err("--busy: unknown value '%s'; expected unknown or judge", arg);
 			return -EINVAL;
 		}
-		a->busy_judge = !strcmp(arg, "judge");
+		a->c.busy_judge = !strcmp(arg, "judge");
 		return 0;
 	}
 	return -EINVAL;
 }
 
-/* Print the result in the format asked, and write --prom-file.  Returns the exit code. */
-static int emit(const struct check_args *a, struct ph_doc *doc, const struct ph_hset *now,
-		const struct ph_hfindings *f, enum ph_hstatus st, const char *line, double t0)
+/* The options together; then the run, and its budget, begin by reading the baseline. */
+static int check_check(void *args, struct ph_session *s)
 {
-	char *prom = NULL, why[512];
-	int rc = (int)st;
+	struct check_args *a = args;
+	int rc = check_out_check(&a->out);
 
-	if (a->fmt == CF_PROM || a->prom_file)
-		prom = prom_render(now, f, st, now_mono_raw() - t0, (double)time(NULL));
-	if (a->fmt == CF_TABLE) {
-		char perf[3072] = "";
-
-		/* The plugin guidelines' performance data, after '|' on the
-		 * first line, which stays one line. */
-		if (f && health_perfdata(f, perf, sizeof(perf)))
-			printf("%s | %s\n", line, perf);
-		else
-			printf("%s\n", line);
-		if (doc && doc_render(doc, a->verbose ? PH_FMT_TABLE_VERBOSE : PH_FMT_TABLE, stdout))
-			rc = PH_H_UNKNOWN;
-	} else if (a->fmt == CF_JSON) {
-		if (doc_render(doc, PH_FMT_JSON, stdout))
-			rc = PH_H_UNKNOWN;
-	} else {
-		fputs(prom, stdout);
-	}
-	if (a->prom_file && write_file_atomic(a->prom_file, prom, strlen(prom), why, sizeof(why))) {
-		ph_err("--prom-file: %s: %s", a->prom_file, why);
-		rc = PH_H_UNKNOWN;
-	}
-	free(prom);
-	return rc;
+	(void)s;
+	a->c.t0 = now_mono_raw();
+	return rc ? rc : check_read_baseline(&a->c);
 }
 
-/* A verdict of UNKNOWN before anything was measured: one line (or its document). */
-static int unknown(const struct check_args *a, const char *why, double t0)
+static int check_plan_step(void *args, struct ph_session *s)
 {
-	struct ph_doc *doc = NULL;
-	char line[2048];
-
-	health_unknown(line, sizeof(line), why);
-	if (a->fmt == CF_JSON) {
-		struct ph_section *sec;
-
-		doc = doc_new("check");
-		sec = doc_add_section(doc, "verdict", "verdict");
-		section_str(sec, "status", "UNKNOWN");
-		section_int(sec, "exit_code", PH_H_UNKNOWN);
-		section_str(sec, "line", line);
-	}
-	emit(a, a->fmt == CF_TABLE ? NULL : doc, NULL, NULL, PH_H_UNKNOWN, line, t0);
-	doc_free(doc);
-	return PH_H_UNKNOWN;
+	return check_plan(&((struct check_args *)args)->c, s);
 }
 
-/*
- * The baseline of this machine's model, or NULL with why.  Of several for
- * this model (a directory), the newest by its own time stamp (the
- * provenance's time_utc, else the file's mtime), named in a note; the
- * others of this model too.  A tie goes to the first by file name.
- */
-static const struct ph_hset *pick(const struct ph_hset *sets, int n, const char *model, char *note,
-				  size_t notelen, char *why, size_t len)
+static int check_measure_step(void *args, struct ph_session *s)
 {
-	const struct ph_hset *best = NULL;
-	char diff[512];
-	int matches = 0;
-
-	for (int i = 0; i < n; i++)
-		if (health_model_match(model, sets[i].model, diff, sizeof(diff))) {
-			matches++;
-			if (!best || sets[i].stamp > best->stamp)
-				best = &sets[i];
-		}
-	if (best) {
-		if (matches > 1) {
-			char when[32] = "unknown";
-			time_t t = (time_t)best->stamp;
-			struct tm tm;
-
-			if (best->stamp > 0 && gmtime_r(&t, &tm))
-				strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-			snprintf(note, notelen, "baseline: %s, the newest of the %d for this machine model (%s %s); not used:",
-				 best->source, matches, best->stamp_from_doc ? "made" : "file modified", when);
-			for (int i = 0; i < n; i++) {
-				size_t l = strlen(note);
-
-				if (&sets[i] != best && health_model_match(model, sets[i].model, diff, sizeof(diff)))
-					snprintf(note + l, notelen - l, " %s", sets[i].source);
-			}
-		}
-		return best;
-	}
-	health_model_match(model, sets[0].model, diff, sizeof(diff));
-	if (n == 1)
-		snprintf(why, len, "baseline %s is for another machine model: %s", sets[0].source, diff);
-	else
-		snprintf(why, len, "none of the %d baselines is for this machine model (%s: %s)", n, sets[0].source,
-			 diff);
-	return NULL;
+	return check_measure(&((struct check_args *)args)->c, s);
 }
 
-/* A reason from an item's skipped text, without its own lead-in. */
-static const char *reason_of(const char *skipped)
+static bool check_measured(const void *args)
 {
-	static const char lead[] = "could not be measured: ";
-
-	return strncmp(skipped, lead, sizeof(lead) - 1) ? skipped : skipped + sizeof(lead) - 1;
+	return ((const struct check_args *)args)->c.judged;
 }
 
-/*
- * What the plan and the measuring did with each timed figure, into f: an
- * UNKNOWN finding for each that could not be measured (but one the
- * baseline base lacks, which would not have been judged: its note says
- * why), a name in the left-out list for each that did not fit or got no
- * CI, and when none was measured, why.
- */
-static void account(const struct ph_diag *d, const struct ph_hset *base, double budget, double read_s,
-		    struct ph_hfindings *f)
+static struct ph_doc *check_doc(void *args, struct ph_session *s, int *rc)
 {
-	const char *first = NULL;
-	int left = 0;
-
-	f->timed_planned = d->nitems;
-	f->timed_measured = d->nmeasured;
-	for (int i = 0; i < d->nitems; i++) {
-		const struct ph_diag_item *it = &d->items[i];
-
-		if (it->measured)
-			continue;
-		if (it->left_out) {
-			health_left_out(f, it->name, it->node, it->mem_node);
-			left++;
-			continue;
-		}
-		if (!first)
-			first = reason_of(it->skipped);
-		if (base && !hset_find(base, it->name, it->node, it->mem_node))
-			continue;
-		health_unmeasured(f, it->name, it->node, it->mem_node, it->latency ? "ns" : "GB/s",
-				  reason_of(it->skipped));
-	}
-	if (d->nmeasured || !d->nitems)
-		return;
-	if (d->unmeasurable[0])
-		snprintf(f->timed_why, sizeof(f->timed_why), "placement cannot be verified (%.180s); run pagehop check as root",
-			 d->unmeasurable);
-	else if (first)
-		snprintf(f->timed_why, sizeof(f->timed_why), "%s", first);
-	else if (read_s >= 0.05)
-		snprintf(f->timed_why, sizeof(f->timed_why),
-			 "none of the %d fit the budget of %g s, %.1f s of it reading the baseline; give a longer --budget",
-			 left, budget, read_s);
-	else
-		snprintf(f->timed_why, sizeof(f->timed_why), "none of the %d fit the budget of %g s; give a longer --budget",
-			 left, budget);
+	(void)rc;
+	return check_document(&((struct check_args *)args)->c, s);
 }
 
-int cmd_check(int argc, char *argv[])
+static void check_render(void *args, struct ph_session *s, struct ph_doc *doc, FILE *out, int *rc)
 {
-	double t0 = now_mono_raw();
-	struct check_args a = { .fmt = CF_TABLE };
-	struct ph_session s;
-	struct ph_diag d = { 0 };
-	struct ph_hset *sets = NULL;
-	const struct ph_hset *base = NULL;
-	struct ph_hfindings f = { 0 };
-	struct ph_doc *doc = NULL;
-	char why[1024], line[4096], note[1024] = "", **bnotes = NULL;
-	enum ph_hstatus st;
-	int nsets = 0, nbnotes = 0, rc;
-	double read_s = 0;
+	struct check_args *a = args;
 
-	session_init(&s, 0);
-	ph_clear_last_err();
-	rc = opts_parse(&cmd_check_spec, argc, argv, check_option, &a);
-	if (rc) {
-		session_free(&s);
-		if (rc == PH_OPTS_HELP)
-			return PH_EXIT_OK;
-		/* A monitoring system shows stdout: the reason goes there too. */
-		health_unknown(line, sizeof(line), ph_last_err()[0] ? ph_last_err() : "bad usage");
-		printf("%s\n", line);
-		return PH_H_UNKNOWN;
-	}
-	if (a.prom_file && output_path_check(a.prom_file, why, sizeof(why))) {
-		ph_err("--prom-file: %s: %s", a.prom_file, why);
-		health_unknown(line, sizeof(line), ph_last_err());
-		printf("%s\n", line);
-		session_free(&s);
-		return PH_H_UNKNOWN;
-	}
-	/* Reading the baseline counts against --budget: diag_plan() shares
-	 * out what is left of it since t0. */
-	if (a.baseline && baseline_load_noted(a.baseline, &sets, &nsets, &bnotes, &nbnotes, why, sizeof(why))) {
-		rc = unknown(&a, why, t0);
-		goto out;
-	}
-	read_s = now_mono_raw() - t0;
-	if (session_machine(&s)) {
-		rc = unknown(&a, "the machine could not be read (the reason is on stderr)", t0);
-		goto out;
-	}
-	diag_plan(&d, &s, true, a.budget, t0);
-	if (nsets && !(base = pick(sets, nsets, d.set.model, note, sizeof(note), why, sizeof(why)))) {
-		rc = unknown(&a, why, t0);
-		goto out;
-	}
-	rc = diag_measure(&d, &s);
-	if (base)
-		health_against(base, &d.set, a.over, a.set, &f);
-	health_siblings(&d.set, a.over, a.set, &f);
-	diag_load_sum(&d, &f);
-	if (!a.busy_judge)
-		f.nbusy = diag_busy(&d, &f);
-	health_rules(&d.set, base != NULL, &f);
-	f.nnodes = s.topo.nnodes;
-	account(&d, base, a.budget, read_s, &f);
-	if (base)
-		snprintf(f.against, sizeof(f.against), "%s", base->source);
-	st = rc == PH_EXIT_INTERRUPTED ? health_unknown(line, sizeof(line), "interrupted by a signal")
-				       : health_fold(&f, line, sizeof(line));
-	doc = diag_doc(&d, &s, "check", &f, st, line, base ? base->source : "alike nodes");
-	for (int i = 0; i < nbnotes; i++)
-		doc_note(doc, "%s", bnotes[i]);
-	if (note[0])
-		doc_note(doc, "%s", note);
-	diag_load_doc(&d, doc);
-	rc = emit(&a, doc, &d.set, &f, st, line, t0);
-out:
-	doc_free(doc);
-	for (int i = 0; i < nbnotes; i++)
-		free(bnotes[i]);
-	free(bnotes);
-	hfindings_free(&f);
-	baseline_free(sets, nsets);
-	diag_free(&d);
-	session_free(&s);
-	return rc;
+	check_out_render(&a->out, &a->c, doc, s->fmt, out, rc);
 }
+
+static void check_free_args(void *args, struct ph_session *s)
+{
+	(void)s;
+	check_free(&((struct check_args *)args)->c);
+}
+
+/* Its own notes: the verdict says what was verified and what a signal cut. */
+const struct ph_study cmd_check_study = {
+	.spec = &cmd_check_spec,
+	.flags = PH_STUDY_PLUGIN | PH_STUDY_OWN_NOTES,
+	.args_size = sizeof(struct check_args),
+	.option = check_option,
+	.check = check_check,
+	.plan = check_plan_step,
+	.measure = check_measure_step,
+	.measured = check_measured,
+	.document = check_doc,
+	.render = check_render,
+	.free = check_free_args,
+};

@@ -7,6 +7,7 @@
 #include "study.h"
 #include "cli.h"
 #include "common_opts.h"
+#include "health.h"
 #include "output.h"
 #include "plot.h"
 #include "report.h"
@@ -17,12 +18,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int study_exit(int parse_rc, int measure_rc, bool measured_any, bool interrupted)
+int study_exit(unsigned flags, int parse_rc, int measure_rc, bool measured_any, bool interrupted)
 {
 	int rc;
 
 	if (parse_rc == PH_OPTS_HELP)
 		return PH_EXIT_OK;
+	/* No verdict to give is a verdict of UNKNOWN, never OK. */
+	if (flags & PH_STUDY_PLUGIN)
+		return parse_rc || !measured_any || interrupted ? PH_H_UNKNOWN : measure_rc;
 	if (parse_rc)
 		return PH_EXIT_USAGE;
 	/* Said on stderr, found as late as a kernel too big for the memory. */
@@ -36,8 +40,11 @@ int study_exit(int parse_rc, int measure_rc, bool measured_any, bool interrupted
 	return interrupted ? PH_EXIT_INTERRUPTED : measure_rc;
 }
 
-bool study_renders(int parse_rc, int measure_rc, bool measured_any)
+bool study_renders(unsigned flags, int parse_rc, int measure_rc, bool measured_any)
 {
+	/* A plugin's verdict may be CRITICAL (2): usage only before measuring. */
+	if (flags & PH_STUDY_PLUGIN)
+		return !parse_rc && (measured_any || measure_rc != PH_EXIT_USAGE);
 	return !parse_rc && measure_rc != PH_EXIT_USAGE && measured_any;
 }
 
@@ -125,9 +132,23 @@ static int study_finish(struct ph_session *s, struct ph_doc *doc, bool notes,
 	study_plot(s, doc, &rc);
 	if (r)
 		study_save(r, doc, measure_rc, &rc);
-	if (doc_render(doc, s->fmt, stdout))
+	if (r && r->st->render)
+		r->st->render(r->args, s, doc, stdout, &rc);
+	else if (doc_render(doc, s->fmt, stdout))
 		rc = rc ? rc : PH_EXIT_FAIL;	/* said by main */
 	return rc;
+}
+
+/*
+ * A plugin's bad usage: a monitoring system shows stdout, so its UNKNOWN
+ * line says there what stderr did.
+ */
+static void study_plugin_usage(void)
+{
+	char line[4096];
+
+	health_unknown(line, sizeof(line), ph_last_err()[0] ? ph_last_err() : "bad usage");
+	printf("%s\n", line);
 }
 
 int study_render(struct ph_session *s, struct ph_doc *doc, int rc)
@@ -153,6 +174,8 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 	r->args = xcalloc(1, st->args_size ? st->args_size : 1);
 	session_init(s, st->default_size);
 	s->binds_itself = (st->flags & PH_STUDY_BINDS_ITSELF) != 0;
+	if (st->flags & PH_STUDY_PLUGIN)
+		ph_clear_last_err();
 	if (st->init)
 		st->init(r->args, s);
 	parse_rc = opts_parse(st->spec, argc, argv, study_option, r);
@@ -170,13 +193,15 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 			measured = st->measured ? st->measured(r->args) : true;
 		}
 	}
-	exit_rc = study_exit(parse_rc, rc, measured, ph_interrupted != 0);
-	if (study_renders(parse_rc, rc, measured)) {
+	exit_rc = study_exit(st->flags, parse_rc, rc, measured, ph_interrupted != 0);
+	if (study_renders(st->flags, parse_rc, rc, measured)) {
 		int doc_rc = exit_rc;
 
 		doc = st->document(r->args, s, &doc_rc);
-		exit_rc = study_exit(0, doc_rc, true, ph_interrupted != 0);
+		exit_rc = study_exit(st->flags, 0, doc_rc, true, ph_interrupted != 0);
 		exit_rc = study_finish(s, doc, !(st->flags & PH_STUDY_OWN_NOTES), r, rc, exit_rc);
+	} else if ((st->flags & PH_STUDY_PLUGIN) && parse_rc != PH_OPTS_HELP) {
+		study_plugin_usage();
 	}
 	doc_free(doc);
 	if (st->free)

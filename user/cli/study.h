@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "optspec.h"
 #include "session.h"
@@ -36,6 +37,15 @@ enum {
 	 * the run short (cell by cell): the driver adds no note of its own.
 	 */
 	PH_STUDY_OWN_NOTES = 1u << 3,
+	/*
+	 * A monitoring plugin (Nagios, NHC, Slurm, Prometheus): its exit code
+	 * is its verdict, 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN, and whatever
+	 * kept it from one (bad usage, nothing measured, a signal) is UNKNOWN;
+	 * its document is rendered whatever it measured, and bad usage is its
+	 * UNKNOWN line on stdout as well: a monitoring system shows stdout
+	 * (study_exit, study_renders).
+	 */
+	PH_STUDY_PLUGIN = 1u << 4,
 };
 
 struct ph_study {
@@ -66,6 +76,13 @@ struct ph_study {
 	 * figure that failed, memory that moved).
 	 */
 	struct ph_doc *(*document)(void *args, struct ph_session *s, int *rc);
+	/*
+	 * Its own rendering of doc on out, in place of doc_render() in
+	 * --format (optional: a format the document model has not, such as a
+	 * plugin's status line or metrics); *rc may become an exit code.
+	 * Called once, by the driver, as the single render.
+	 */
+	void (*render)(void *args, struct ph_session *s, struct ph_doc *doc, FILE *out, int *rc);
 	/* Free what the steps allocated in args (optional); the driver frees args. */
 	void (*free)(void *args, struct ph_session *s);
 };
@@ -74,7 +91,8 @@ struct ph_study {
 int study_main(const struct ph_study *st, int argc, char *argv[]);
 
 /*
- * The exit-code policy of every study, in one place:
+ * The exit-code policy of every study, in one place (flags: the study's
+ * PH_STUDY_*):
  *   --help (parse_rc PH_OPTS_HELP)                      0
  *   bad usage (parse_rc < 0, or measure_rc usage)       2 (PH_EXIT_USAGE)
  *   nothing measured: measure_rc, or 1 when it is 0;
@@ -82,10 +100,21 @@ int study_main(const struct ph_study *st, int argc, char *argv[]);
  *     machine cannot do it (4)
  *   something measured: 130 after a signal, else measure_rc
  * measure_rc is the first non-zero code of check, plan and measure.
+ * A PH_STUDY_PLUGIN study's measure_rc is its verdict (0-3, where 2 is
+ * CRITICAL, not bad usage):
+ *   --help                                              0
+ *   bad usage, at parsing or later (nothing measured)   3 (UNKNOWN)
+ *   nothing measured, whatever measure_rc               3
+ *   a signal, whatever was measured                     3
+ *   measured: measure_rc, the verdict
  */
-int study_exit(int parse_rc, int measure_rc, bool measured_any, bool interrupted);
-/* Whether a document is rendered on stdout for these outcomes. */
-bool study_renders(int parse_rc, int measure_rc, bool measured_any);
+int study_exit(unsigned flags, int parse_rc, int measure_rc, bool measured_any, bool interrupted);
+/*
+ * Whether a document is rendered on stdout for these outcomes: a plugin's
+ * is for every outcome but --help and bad usage (then the driver prints
+ * its UNKNOWN line, saying the error).
+ */
+bool study_renders(unsigned flags, int parse_rc, int measure_rc, bool measured_any);
 
 /*
  * --plot: doc drawn into s->plot (doc_plot), a note in doc saying where or
