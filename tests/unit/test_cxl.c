@@ -9,8 +9,9 @@
  *
  *   mem0: endpoint2 under root0/port1 (host bridge pci0000:0c), pmem 512
  *         MiB, qos_class 0, a valid 64-byte CDAT; decoded by region0
- *         (0x390000000, 256 MiB), whose memory block 0x390000000 /
- *         0x8000000 = 114 is on node 2.
+ *         (0x390000000, 256 MiB): blocks 0x390000000 / 0x8000000 = 114
+ *         and 115, of which only 115 is system RAM (a devdax namespace
+ *         keeps its info block in 114), on node 2.
  *   mem1: endpoint3 behind a switch port (root0/port1/port4), ram 256 MiB
  *         without qos_class, a CDAT whose sum is broken, in no region.
  */
@@ -139,7 +140,7 @@ static int make_tree(void **state)
 			put_text(rel, node[a][k]);
 		}
 	put_text("sys/devices/system/memory/block_size_bytes", "8000000\n");
-	put_link("sys/devices/system/memory/memory114/node2", "../../node/node2");
+	put_link("sys/devices/system/memory/memory115/node2", "../../node/node2");
 	put_link(BUS "/mem0", "../../../devices/pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0");
 	put_link(BUS "/mem1", "../../../devices/pci0000:0e/0000:0e:00.0/mem1");
 	put_link(BUS "/endpoint2", "../../../devices/platform/ACPI0017:00/root0/port1/endpoint2");

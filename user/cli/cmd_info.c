@@ -59,15 +59,14 @@ const struct ph_cmdspec cmd_info_spec = {
 	"numactl prints them; HMAT latency and bandwidth where the kernel\n"
 	"exposes them; THP mode; CPU, caches and SMT siblings, and the\n"
 	"instruction sets pagehop's loops run here; the TSC frequency, where it\n"
-	"came from and whether it is invariant; and whether /dev/pagehop is\n"
-	"loaded and can control the prefetchers; the CXL memory devices\n"
+	"came from and whether it is invariant; whether /dev/pagehop is loaded\n"
+	"and can control the prefetchers; and the CXL memory devices\n"
 	"(/sys/bus/cxl): each memdev with its endpoint, host bridge, regions,\n"
-	"the NUMA node their memory is on, its QoS class, its CDAT (parsed),\n"
-	"and the access coordinates the kernel computed for each region and\n"
-	"node.  The firmware's SLIT is judged\n"
-	"as Linux judges it: a table with a diagonal entry other than 10, or\n"
-	"another entry of 10 or less, is ignored by the kernel, which then uses\n"
-	"10 local, 20 remote.\n",
+	"the NUMA node their memory is on, QoS class and CDAT (parsed), and\n"
+	"the access coordinates the kernel computed for each region and node.\n"
+	"The firmware's SLIT is judged as Linux judges it: a table with a\n"
+	"diagonal entry other than 10, or another entry of 10 or less, is\n"
+	"ignored by the kernel, which then uses 10 local, 20 remote.\n",
 	.groups = info_groups,
 	.refused = info_refused,
 };

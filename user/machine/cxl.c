@@ -3,6 +3,7 @@
  * cxl.c - CXL memdevs, their regions and nodes from sysfs (cxl.h).
  */
 #include "cxl.h"
+#include "readfile.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -12,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define NODE_DIR "/sys/devices/system/node"
@@ -154,19 +154,28 @@ static void host_bridge(const char *ep, char *out, size_t size)
 	}
 }
 
+/*
+ * The CDAT attribute is a sysfs binary file of size 0 whatever the table's
+ * length, so the bytes are counted as read (cdat_read() less the reading).
+ */
 static void load_cdat(const char *ep, struct ph_cxl_memdev *m)
 {
-	char path[PATH_MAX];
-	struct stat st;
+	char path[PATH_MAX], *buf;
+	size_t len;
 
 	pathf(path, "%s/CDAT", ep);
 	m->cdat_bytes = -1;
 	m->cdat_err = -ENOENT;
-	if (stat(path, &st))
+	if (!path_exists(path))
 		return;
-	/* A sysfs binary attribute's size is the table's, set when it was read from the device. */
-	m->cdat_bytes = (int64_t)st.st_size;
-	m->cdat_err = cdat_read(path, &m->cdat, m->cdat_why, sizeof(m->cdat_why));
+	m->cdat_err = read_table_file(path, PH_CDAT_MAX_BYTES, &buf, &len, m->cdat_why,
+				      sizeof(m->cdat_why));
+	if (!m->cdat_err) {
+		m->cdat_bytes = (int64_t)len;
+		m->cdat_err = cdat_parse((const uint8_t *)buf, len, &m->cdat, m->cdat_why,
+					 sizeof(m->cdat_why));
+		free(buf);
+	}
 	if (m->cdat_err && !m->cdat_why[0])
 		snprintf(m->cdat_why, sizeof(m->cdat_why), "%s", strerror(-m->cdat_err));
 }
@@ -212,25 +221,31 @@ static void load_memdevs(const char *bus, struct ph_cxl *c)
 	}
 }
 
-/* The node of the memory block holding phys, from its nodeK link; -1 none. */
-static int block_node(const char *root, uint64_t phys)
+/*
+ * The node of the first online memory block in [start, start + size), from
+ * its nodeK link; -1 none.  Blocks at the region's start may hold no
+ * system RAM (a devdax namespace keeps its info block there), and blocks
+ * not added have no memoryB directory.
+ */
+static int region_node(const char *root, uint64_t start, uint64_t size)
 {
-	char dir[PATH_MAX];
-	int64_t bs;
+	char dir[PATH_MAX], buf[32], *end;
+	uint64_t bs;
 	int nodes[4];
-
-	char buf[32], *end;
 
 	/* The kernel prints the block size in hex without 0x ("8000000"). */
 	pathf(dir, "%s" MEMORY_DIR "/block_size_bytes", root);
 	if (read_text(dir, buf, sizeof(buf)) <= 0)
 		return -1;
-	bs = (int64_t)strtoll(buf, &end, 16);
-	if (*end || bs <= 0)
+	bs = strtoull(buf, &end, 16);
+	if (*end || !bs)
 		return -1;
-	pathf(dir, "%s" MEMORY_DIR "/memory%llu", root,
-		 (unsigned long long)(phys / (uint64_t)bs));
-	return numbered(dir, "node", nodes, 4) == 1 ? nodes[0] : -1;
+	for (uint64_t b = start / bs; b <= (start + size - 1) / bs; b++) {
+		pathf(dir, "%s" MEMORY_DIR "/memory%llu", root, (unsigned long long)b);
+		if (numbered(dir, "node", nodes, 4) == 1)
+			return nodes[0];
+	}
+	return -1;
 }
 
 /* Whether regionN/targetK names a decoder of endpoint ep ("decoderE.D"). */
@@ -284,7 +299,7 @@ static void load_regions(const char *root, const char *bus, struct ph_cxl *c)
 		r->start = v < 0 ? UINT64_MAX : (uint64_t)v;
 		v = read_num(dir, "size");
 		r->size = v < 0 ? 0 : (uint64_t)v;
-		r->node = r->size && r->start != UINT64_MAX ? block_node(root, r->start) : -1;
+		r->node = r->size && r->start != UINT64_MAX ? region_node(root, r->start, r->size) : -1;
 		for (int a = 0; a < 2; a++) {
 			pathf(sub, "%s/access%d", dir, a);
 			read_coord(sub, &r->access[a]);

@@ -92,10 +92,14 @@ for d in /sys/devices/system/node/node*; do
 	k=$(awk '/MemTotal/ {print $4}' "$d/meminfo")
 	[ -z "$(cat "$d/cpulist")" ] && [ "$k" -gt 0 ] && node=$n kb=$k
 done
-if [ -n "$node" ] && [ "$kb" -gt $((200 * 1024)) ] && [ "$kb" -le $((256 * 1024)) ]; then
-	ok "the expander's 256 MiB region is online as CPU-less node $node ($kb kB)"
+# Its memory against its memory blocks: the 256 MiB region less the
+# namespace's info block, onlined in whole blocks.
+bs=$((0x$(cat /sys/devices/system/memory/block_size_bytes)))
+nb=$(ls -d /sys/devices/system/memory/memory*/node"$node" 2>/dev/null | wc -l)
+if [ -n "$node" ] && [ "$kb" -gt 0 ] && [ "$kb" -le $((256 * 1024)) ] && [ "$kb" -eq $((nb * bs / 1024)) ]; then
+	ok "the expander's region is online as CPU-less node $node: $kb kB, $nb memory block(s) of $((bs >> 20)) MiB"
 else
-	not_ok "CPU-less node" "node '$node' $kb kB; $(for d in /sys/devices/system/node/node*; do
+	not_ok "CPU-less node" "node '$node' $kb kB, $nb blocks of $bs; $(for d in /sys/devices/system/node/node*; do
 		echo "$d cpus=[$(cat $d/cpulist)] $(grep MemTotal $d/meminfo)"; done; tail -n 30 $log)"
 fi
 diag "$(cxl list -M -R -u 2>&1 | tr -s ' \n' ' ')"
@@ -154,11 +158,15 @@ rgot=$(coords_info "$region")
 	not_ok "region coordinates" "pagehop: $rgot; sysfs: $rwant"
 
 # By hand: the kernel adds the generic port's HMAT latency (from initiator
-# 0) and the link's to the CDAT's, so access0 is at least CDAT + port.
+# 0) and the link's to the CDAT's, so access0 is at least CDAT + port; and
+# it gives the node that holds the region the region's coordinates
+# (drivers/cxl/core/region.c, node_set_perf_attrs()).
+# shellcheck disable=SC2046 # five words
 set -- $(echo "$rgot" | head -n 1)
-if [ "${1:-}" = 0 ] && [ "$2" -ge $((rd_lat + gp_lat)) ] && [ "$3" -ge $((wr_lat + gp_lat)) ]; then
-	ok "access0 latencies $2/$3 ns: CDAT $rd_lat/$wr_lat + generic port $gp_lat + the link"
+if [ "${1:-}" = 0 ] && [ "$2" -ge $((rd_lat + gp_lat)) ] && [ "$3" -ge $((wr_lat + gp_lat)) ] &&
+	[ "$want" = "$rwant" ]; then
+	ok "access0 latencies $2/$3 ns: CDAT $rd_lat/$wr_lat + generic port $gp_lat + the link; node $node's are $region's"
 else
-	not_ok "coordinates by hand" "access0: $rgot; want at least $((rd_lat + gp_lat))/$((wr_lat + gp_lat))"
+	not_ok "coordinates by hand" "access0: $rgot; want at least $((rd_lat + gp_lat))/$((wr_lat + gp_lat)); node $node: $want"
 fi
 diag "setup log: $(grep -c '^\$' $log) commands, failed: $(grep -B1 -E '^\[rc=[1-9]' $log | grep '^\$' | tr '\n' ';')"
