@@ -327,6 +327,16 @@ static void add_cxl_memdevs(struct ph_doc *doc, const struct ph_cxl *c)
 	}
 }
 
+static int cdat_row(struct ph_table *tb, const char *memdev, int type, int handle)
+{
+	int r = table_add_row(tb);
+
+	table_str(tb, r, "memdev", memdev);
+	table_str(tb, r, "structure", cdat_type_name(type));
+	table_int(tb, r, "handle", handle);
+	return r;
+}
+
 /* Each memdev's memory ranges and their figures, as its CDAT gives them. */
 static void add_cxl_cdat(struct ph_doc *doc, const struct ph_cxl *c)
 {
@@ -347,22 +357,16 @@ static void add_cxl_cdat(struct ph_doc *doc, const struct ph_cxl *c)
 		snprintf(name, sizeof(name), "mem%d", m->id);
 		for (int k = 0; k < m->cdat.ndsmas; k++) {
 			const struct ph_cdat_dsmas *d = &m->cdat.dsmas[k];
-			int r = table_add_row(tb);
+			int r = cdat_row(tb, name, PH_CDAT_DSMAS, d->handle);
 
-			table_str(tb, r, "memdev", name);
-			table_str(tb, r, "structure", cdat_type_name(PH_CDAT_DSMAS));
-			table_int(tb, r, "handle", d->handle);
 			table_bool(tb, r, "nonvolatile", d->nonvolatile);
 			table_int(tb, r, "dpa_base", (long long)d->dpa_base);
 			table_int(tb, r, "dpa_length", (long long)d->dpa_length);
 		}
 		for (int k = 0; k < m->cdat.ndslbis; k++) {
 			const struct ph_cdat_dslbis *d = &m->cdat.dslbis[k];
-			int r = table_add_row(tb);
+			int r = cdat_row(tb, name, PH_CDAT_DSLBIS, d->handle);
 
-			table_str(tb, r, "memdev", name);
-			table_str(tb, r, "structure", cdat_type_name(PH_CDAT_DSLBIS));
-			table_int(tb, r, "handle", d->handle);
 			table_str(tb, r, "data_type", acpi_hmat_data_name(d->data_type));
 			table_int(tb, r, "entry", d->entry[0]);
 			table_int(tb, r, "base_unit", (long long)d->base_unit);

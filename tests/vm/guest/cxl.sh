@@ -170,3 +170,4 @@ else
 	not_ok "coordinates by hand" "access0: $rgot; want at least $((rd_lat + gp_lat))/$((wr_lat + gp_lat)); node $node: $want"
 fi
 diag "setup log: $(grep -c '^\$' $log) commands, failed: $(grep -B1 -E '^\[rc=[1-9]' $log | grep '^\$' | tr '\n' ';')"
+pagehop info 2>&1 | awk '/^CXL/ {on=1} /^note: CXL/ {on=1} on' | sed 's/^/# /'
