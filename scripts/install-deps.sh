@@ -6,7 +6,8 @@
 #
 #   run    build and run the command (make run)
 #   check  also the tests: cmocka, clang, the QEMU guests with the 6.1 and 6.12
-#          kernels and their headers, iasl, dkms, and the engines pagehop
+#          kernels and their headers, iasl, dkms, ndctl and daxctl (the CXL
+#          guest's cxl, ndctl, daxctl), and the engines pagehop
 #          check runs under: Slurm with munge, node_exporter; chromium,
 #          html5lib and xmllint for the report's page, debhelper, dh-dkms
 #          and lintian for make deb, bash-completion (make check)
@@ -25,7 +26,7 @@ check_pkgs=(clang libcmocka-dev jq numactl hwloc-nox
 	qemu-system-x86 busybox-static cpio kmod
 	linux-image-amd64 linux-headers-amd64
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
-	acpica-tools dkms gnuplot-nox stress-ng
+	acpica-tools dkms gnuplot-nox stress-ng ndctl daxctl
 	slurm-wlm munge prometheus-node-exporter prometheus bc
 	chromium python3-html5lib libxml2-utils
 	dpkg-dev debhelper dh-dkms lintian fakeroot bash-completion)

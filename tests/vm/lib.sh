@@ -68,6 +68,7 @@ vm_build_initramfs() {
 	if [ -n "${VM_MODULE:-}" ]; then
 		install -m 0644 "$VM_MODULE" "$root/lib/modules/pagehop.ko"
 	fi
+	[ -n "${VM_CXL_CDAT:-}" ] && vm_add_cxl "$root"
 	install -m 0755 "$VM_ROOT/tests/vm/guest/init" "$root/init"
 	install -m 0644 "$VM_ROOT/tests/vm/guest/tap.sh" "$root/tests/tap.sh"
 	for t in "$@"; do
@@ -275,15 +276,113 @@ vm_config_flat11_icount() {
 VM_ICOUNT=1"
 }
 
+# cxl: 2 nodes of 2 GiB with a CPU each (HMAT: 80 ns, 20480 MiB/s local;
+# 130 ns, 10240 remote) and a CXL type-3 memory expander of 512 MiB behind
+# a pxb-cxl host bridge (bus 12, so _UID 12 and pci0000:0c) and a CXL root
+# port, in a 4 GiB fixed memory window.  QEMU 7.2 emulates persistent
+# memory only: the guest makes it a region, a devdax namespace and then
+# system RAM (cxl.sh), a CPU-less node.  What it needs of QEMU 7.2 and
+# Linux 6.12:
+#   pcie_ports=compat   else the OS takes CXL error reporting over _OSC,
+#                       cxl_pci wants an event-log interrupt QEMU does not
+#                       offer, and its probe fails (no mem0);
+#   hypervisor=off      else committing the region fails with a WARNING
+#                       ("Failed to synchronize CPU cache state");
+#   a generic port and a QTG _DSM (cxl_tables.py acpi) as table upgrades,
+#                       else the kernel computes no access coordinates;
+#   the device's CDAT from a file (cxl_tables.py cdat) with the figures
+#                       below, which the guest reads back.
+VM_CXL_MIB=512
+VM_CXL_CDAT_FIG="150 250 12000 8000"	# read, write latency ns; read, write MB/s
+VM_CXL_GP_LAT="50 100"			# HMAT, initiators 0 and 1 -> the generic port
+VM_CXL_GP_BW="30000 15000"
+VM_CXL_UID=12
+VM_CXL_GP_PXM=4
+
+vm_config_cxl() {
+	local n i j lat bw
+	VM_QEMU_NUMA=(-machine q35,cxl=on,hmat=on -m 4G,maxmem=8G,slots=4 -smp 2,sockets=2,cores=1,threads=1)
+	for n in 0 1; do
+		VM_QEMU_NUMA+=(-object "memory-backend-ram,id=m$n,size=2G"
+			-numa "node,nodeid=$n,cpus=$n,memdev=m$n,initiator=$n")
+	done
+	for i in 0 1; do
+		for j in 0 1; do
+			if [ $i = $j ]; then lat=80 bw=20480; else lat=130 bw=10240; fi
+			VM_QEMU_NUMA+=(-numa "hmat-lb,initiator=$i,target=$j,hierarchy=memory,data-type=access-latency,latency=$lat"
+				-numa "hmat-lb,initiator=$i,target=$j,hierarchy=memory,data-type=access-bandwidth,bandwidth=${bw}M")
+		done
+	done
+	VM_QEMU_CPU=max,hypervisor=off
+	VM_APPEND="nokaslr pcie_ports=compat"
+	VM_ENV="VM_NODES=2
+VM_CXL_MIB=$VM_CXL_MIB
+VM_CXL_CDAT_FIG='$VM_CXL_CDAT_FIG'
+VM_CXL_GP_LAT='$VM_CXL_GP_LAT'
+VM_CXL_HOST_BRIDGE=pci0000:$(printf %02x $VM_CXL_UID)"
+}
+
+# vm_prepare_cxl OUTDIR: the CXL device, with its backing files and CDAT in
+# OUTDIR, and the ACPI upgrade for this very machine (VM_EXTRA_INITRD).
+vm_prepare_cxl() {
+	local out=$1
+	command -v python3 >/dev/null || { echo "vm: python3 missing (cxl_tables.py)" >&2; return 1; }
+	command -v iasl >/dev/null || { echo "vm: iasl missing: scripts/install-deps.sh check" >&2; return 1; }
+	VM_CXL_CDAT=$out/cxl.cdat
+	# shellcheck disable=SC2086 # the four figures
+	python3 "$VM_ROOT/tests/vm/cxl_tables.py" cdat "$VM_CXL_CDAT" $VM_CXL_MIB $VM_CXL_CDAT_FIG || return 1
+	rm -f "$out/cxl-mem0" "$out/cxl-lsa0"
+	VM_QEMU_NUMA+=(-object "memory-backend-file,id=cxl-mem0,share=on,mem-path=$out/cxl-mem0,size=${VM_CXL_MIB}M"
+		-object "memory-backend-file,id=cxl-lsa0,share=on,mem-path=$out/cxl-lsa0,size=256M"
+		-device "pxb-cxl,bus_nr=$VM_CXL_UID,bus=pcie.0,id=cxl.1"
+		-device cxl-rp,port=0,bus=cxl.1,id=root_port13,chassis=0,slot=2
+		-device "cxl-type3,bus=root_port13,memdev=cxl-mem0,lsa=cxl-lsa0,id=cxl-pmem0,cdat=$VM_CXL_CDAT"
+		-M cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G)
+	VM_SCRATCH="$out/cxl-mem0 $out/cxl-lsa0"
+	rm -rf "$out/acpi"
+	python3 "$VM_ROOT/tests/vm/cxl_tables.py" acpi "$out/acpi" $VM_CXL_UID $VM_CXL_GP_PXM \
+		"$VM_CXL_GP_LAT" "$VM_CXL_GP_BW" -cpu "$VM_QEMU_CPU" "${VM_QEMU_NUMA[@]}" || return 1
+	VM_EXTRA_INITRD=$out/acpi/acpi.cpio
+}
+
+# The CXL guest's extras in initramfs root $1: cxl, ndctl and daxctl (Debian's
+# ndctl and daxctl) with their libraries, when installed (cxl.sh skips
+# without them); the CXL, DAX and NVDIMM modules of the guest's kernel,
+# uncompressed (/lib/modules/cxl), and the module index libkmod reads; the
+# CDAT given to QEMU (/etc/pagehop-cxl.cdat).
+vm_add_cxl() {
+	local root=$1 b m mods=/lib/modules/$VM_KVER
+	for b in cxl ndctl daxctl; do
+		command -v "$b" >/dev/null && vm_copy_binary "$root" "$(command -v "$b")" "/usr/bin/$b"
+	done
+	mkdir -p "$root/lib/modules/cxl" "$root$mods"
+	for m in nvdimm/libnvdimm nvdimm/nd_btt nvdimm/nd_pmem dax/device_dax dax/dax_pmem dax/kmem \
+		cxl/cxl_acpi cxl/cxl_pci cxl/cxl_mem cxl/cxl_pmem dax/dax_cxl; do
+		if [ -f "$mods/kernel/drivers/$m.ko.xz" ]; then
+			xz -dc "$mods/kernel/drivers/$m.ko.xz" >"$root/lib/modules/cxl/${m#*/}.ko"
+		elif [ -f "$mods/kernel/drivers/$m.ko" ]; then
+			cp "$mods/kernel/drivers/$m.ko" "$root/lib/modules/cxl/"
+		fi
+	done
+	cp "$mods"/modules.* "$root$mods/" 2>/dev/null
+	install -m 0644 "$VM_CXL_CDAT" "$root/etc/pagehop-cxl.cdat"
+}
+
 # vm_boot CONFIG TIMEOUT OUTDIR TESTS... -> OUTDIR/{console,tap}.log
 # VM_EXTRA_INITRD, if set, is a cpio put in front of the initramfs (ACPI
 # table upgrades).  Returns QEMU's status (124 on timeout).
 vm_boot() {
 	local config=$1 timeout=$2 out=$3 initrd rc
+	# A machine's own upgrade (vm_prepare_CONFIG) lasts for its boot only.
+	local VM_EXTRA_INITRD=${VM_EXTRA_INITRD:-}
 	shift 3
-	VM_QEMU_ACCEL= VM_QEMU_CPU=
+	VM_QEMU_ACCEL= VM_QEMU_CPU= VM_CXL_CDAT= VM_SCRATCH=
 	"vm_config_$config" || vm_die "unknown machine config '$config'"
 	mkdir -p "$out"
+	# vm_prepare_CONFIG OUTDIR, where there is one: files the machine needs.
+	if declare -F "vm_prepare_$config" >/dev/null; then
+		"vm_prepare_$config" "$out" || vm_die "cannot prepare machine '$config'"
+	fi
 	printf '%s\nVM_CONFIG=%s\nVM_KVER=%s\n%s\n' "$VM_ENV" "$config" "$VM_KVER" \
 		"${VM_ENV_EXTRA:-}" >"$out/env"
 	vm_build_initramfs "$out/initramfs.gz" "$out/env" "$@"
@@ -307,6 +406,8 @@ vm_boot() {
 		-serial "file:$out/console.log" -serial "file:$out/tap.log" \
 		</dev/null >"$out/qemu.log" 2>&1
 	rc=$?
+	# shellcheck disable=SC2086 # a list of paths without blanks
+	[ -n "$VM_SCRATCH" ] && rm -f $VM_SCRATCH
 	return $rc
 }
 

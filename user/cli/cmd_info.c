@@ -2,14 +2,17 @@
 /*
  * info.c - "pagehop info": what to check before measuring.  Nodes with
  * their CPUs, memory and hugepage pools; the SLIT in numactl's layout; HMAT;
- * THP; the CPU, its caches and SMT siblings; the clock; the module.
+ * THP; the CPU, its caches and SMT siblings; the clock; the module; CXL
+ * memory devices, their regions, nodes and CDAT.
  */
+#include "acpi_hmat.h"
 #include "acpi_slit.h"
 #include "clock.h"
 #include "cli.h"
 #include "commands.h"
 #include "common_opts.h"
 #include "cpu.h"
+#include "cxl.h"
 #include "isa.h"
 #include "kmod.h"
 #include "output.h"
@@ -56,11 +59,14 @@ const struct ph_cmdspec cmd_info_spec = {
 	"numactl prints them; HMAT latency and bandwidth where the kernel\n"
 	"exposes them; THP mode; CPU, caches and SMT siblings, and the\n"
 	"instruction sets pagehop's loops run here; the TSC frequency, where it\n"
-	"came from and whether it is invariant; and whether /dev/pagehop is\n"
-	"loaded and can control the prefetchers.  The firmware's SLIT is judged\n"
-	"as Linux judges it: a table with a diagonal entry other than 10, or\n"
-	"another entry of 10 or less, is ignored by the kernel, which then uses\n"
-	"10 local, 20 remote.\n",
+	"came from and whether it is invariant; whether /dev/pagehop is loaded\n"
+	"and can control the prefetchers; and the CXL memory devices\n"
+	"(/sys/bus/cxl): each memdev with its endpoint, host bridge, regions,\n"
+	"the NUMA node their memory is on, QoS class and CDAT (parsed), and\n"
+	"the access coordinates the kernel computed for each region and node.\n"
+	"The firmware's SLIT is judged as Linux judges it: a table with a\n"
+	"diagonal entry other than 10, or another entry of 10 or less, is\n"
+	"ignored by the kernel, which then uses 10 local, 20 remote.\n",
 	.groups = info_groups,
 	.refused = info_refused,
 };
@@ -278,6 +284,165 @@ static void add_module(struct ph_doc *doc, const struct ph_kmod *k)
 	section_int(s, "prefetch_disabled_bits_cpu0", (long long)pf.disable);
 }
 
+static void add_cxl_memdevs(struct ph_doc *doc, const struct ph_cxl *c)
+{
+	struct ph_table *tb = doc_add_table(doc, "cxl_memdevs", "CXL memory devices");
+	static const char *const cols[] = {
+		"memdev", "endpoint", "host_bridge", "serial", "ram_MiB", "pmem_MiB",
+		"ram_qos_class", "pmem_qos_class", "dev_node", "regions", "nodes",
+		"cdat_bytes", "cdat_parsed", "cdat_why",
+	};
+	char name[32];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(tb, cols[i]);
+	for (int i = 0; i < c->nmem; i++) {
+		const struct ph_cxl_memdev *m = &c->mem[i];
+		int r = table_add_row(tb);
+
+		snprintf(name, sizeof(name), "mem%d", m->id);
+		table_str(tb, r, "memdev", name);
+		if (m->endpoint >= 0) {
+			snprintf(name, sizeof(name), "endpoint%d", m->endpoint);
+			table_str(tb, r, "endpoint", name);
+		}
+		table_str(tb, r, "host_bridge", m->host_bridge[0] ? m->host_bridge : NULL);
+		table_str(tb, r, "serial", m->serial[0] ? m->serial : NULL);
+		if (m->ram_bytes >= 0)
+			table_int(tb, r, "ram_MiB", (long long)(m->ram_bytes / (int64_t)MiB));
+		if (m->pmem_bytes >= 0)
+			table_int(tb, r, "pmem_MiB", (long long)(m->pmem_bytes / (int64_t)MiB));
+		if (m->has_ram_qos)
+			table_int(tb, r, "ram_qos_class", m->ram_qos);
+		if (m->has_pmem_qos)
+			table_int(tb, r, "pmem_qos_class", m->pmem_qos);
+		table_int(tb, r, "dev_node", m->dev_node);
+		table_str(tb, r, "regions", m->regions[0] ? m->regions : NULL);
+		table_str(tb, r, "nodes", m->nodes[0] ? m->nodes : NULL);
+		if (m->cdat_bytes >= 0) {
+			table_int(tb, r, "cdat_bytes", (long long)m->cdat_bytes);
+			table_bool(tb, r, "cdat_parsed", m->cdat_err == 0);
+			table_str(tb, r, "cdat_why", m->cdat_err ? m->cdat_why : NULL);
+		}
+	}
+}
+
+static int cdat_row(struct ph_table *tb, const char *memdev, int type, int handle)
+{
+	int r = table_add_row(tb);
+
+	table_str(tb, r, "memdev", memdev);
+	table_str(tb, r, "structure", cdat_type_name(type));
+	table_int(tb, r, "handle", handle);
+	return r;
+}
+
+/* Each memdev's memory ranges and their figures, as its CDAT gives them. */
+static void add_cxl_cdat(struct ph_doc *doc, const struct ph_cxl *c)
+{
+	struct ph_table *tb = doc_add_table(doc, "cxl_cdat", "CXL CDAT ranges and figures");
+	static const char *const cols[] = {
+		"memdev", "structure", "handle", "nonvolatile", "dpa_base", "dpa_length",
+		"data_type", "entry", "base_unit", "value",
+	};
+	char name[32];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(tb, cols[i]);
+	for (int i = 0; i < c->nmem; i++) {
+		const struct ph_cxl_memdev *m = &c->mem[i];
+
+		if (m->cdat_err)
+			continue;
+		snprintf(name, sizeof(name), "mem%d", m->id);
+		for (int k = 0; k < m->cdat.ndsmas; k++) {
+			const struct ph_cdat_dsmas *d = &m->cdat.dsmas[k];
+			int r = cdat_row(tb, name, PH_CDAT_DSMAS, d->handle);
+
+			table_bool(tb, r, "nonvolatile", d->nonvolatile);
+			table_int(tb, r, "dpa_base", (long long)d->dpa_base);
+			table_int(tb, r, "dpa_length", (long long)d->dpa_length);
+		}
+		for (int k = 0; k < m->cdat.ndslbis; k++) {
+			const struct ph_cdat_dslbis *d = &m->cdat.dslbis[k];
+			int r = cdat_row(tb, name, PH_CDAT_DSLBIS, d->handle);
+
+			table_str(tb, r, "data_type", acpi_hmat_data_name(d->data_type));
+			table_int(tb, r, "entry", d->entry[0]);
+			table_int(tb, r, "base_unit", (long long)d->base_unit);
+			/* As the kernel reads it: ns (from ps, rounded up) or MB/s. */
+			table_int(tb, r, "value", acpi_hmat_value(d->entry[0], d->base_unit, d->data_type, 2));
+		}
+	}
+}
+
+static void coord_row(struct ph_table *tb, const char *of, int access, const struct ph_cxl_coord *a)
+{
+	int r = table_add_row(tb);
+
+	table_str(tb, r, "of", of);
+	table_int(tb, r, "access", access);
+	if (a->read_lat_ns >= 0)
+		table_int(tb, r, "read_lat_ns", a->read_lat_ns);
+	if (a->write_lat_ns >= 0)
+		table_int(tb, r, "write_lat_ns", a->write_lat_ns);
+	if (a->read_bw_MBps >= 0)
+		table_int(tb, r, "read_bw_MBps", a->read_bw_MBps);
+	if (a->write_bw_MBps >= 0)
+		table_int(tb, r, "write_bw_MBps", a->write_bw_MBps);
+}
+
+static void add_cxl(struct ph_doc *doc, const struct ph_cxl *c)
+{
+	struct ph_table *tb;
+	static const char *const cols[] = {
+		"of", "access", "read_lat_ns", "write_lat_ns", "read_bw_MBps", "write_bw_MBps",
+	};
+	char name[32];
+
+	if (!c->present || !c->nmem) {
+		doc_note(doc, "CXL: no CXL memory device found (%s)",
+			 c->present ? "no memN in " PH_CXL_SYSFS : "no " PH_CXL_SYSFS);
+		return;
+	}
+	add_cxl_memdevs(doc, c);
+	add_cxl_cdat(doc, c);
+	tb = doc_add_table(doc, "cxl_regions", "CXL regions");
+	table_add_col(tb, "region");
+	table_add_col(tb, "mode");
+	table_add_col(tb, "size_MiB");
+	table_add_col(tb, "memdevs");
+	table_add_col(tb, "node");
+	for (int i = 0; i < c->nreg; i++) {
+		const struct ph_cxl_region *g = &c->reg[i];
+		int r = table_add_row(tb);
+
+		snprintf(name, sizeof(name), "region%d", g->id);
+		table_str(tb, r, "region", name);
+		table_str(tb, r, "mode", g->mode[0] ? g->mode : NULL);
+		table_int(tb, r, "size_MiB", (long long)(g->size / MiB));
+		table_str(tb, r, "memdevs", g->memdevs[0] ? g->memdevs : NULL);
+		if (g->node >= 0)
+			table_int(tb, r, "node", g->node);
+	}
+	/* The kernel's figures: CDAT + link + generic port, per region and per node. */
+	tb = doc_add_table(doc, "cxl_access", "CXL access coordinates (kernel)");
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(tb, cols[i]);
+	for (int i = 0; i < c->nreg; i++)
+		for (int a = 0; a < 2; a++)
+			if (c->reg[i].access[a].present) {
+				snprintf(name, sizeof(name), "region%d", c->reg[i].id);
+				coord_row(tb, name, a, &c->reg[i].access[a]);
+			}
+	for (int i = 0; i < c->nnode; i++)
+		for (int a = 0; a < 2; a++)
+			if (c->node[i].access[a].present) {
+				snprintf(name, sizeof(name), "node%d", c->node[i].node);
+				coord_row(tb, name, a, &c->node[i].access[a]);
+			}
+}
+
 int cmd_info(int argc, char *argv[])
 {
 	struct info_args a = { .fmt = PH_FMT_TABLE, .slit_table = PH_ACPI_SLIT_PATH };
@@ -287,6 +452,7 @@ int cmd_info(int argc, char *argv[])
 	struct ph_clock clk;
 	struct ph_doc *doc;
 	struct ph_acpi_slit fw;
+	struct ph_cxl cxl;
 	char why[256];
 	int err, fw_err;
 
@@ -322,9 +488,12 @@ int cmd_info(int argc, char *argv[])
 	add_smt(doc, &cpu);
 	add_clock(doc, &clk);
 	add_module(doc, &km);
+	cxl_load("", &cxl);
+	add_cxl(doc, &cxl);
 	err = doc_render(doc, a.fmt, stdout);
 
 	doc_free(doc);
+	cxl_free(&cxl);
 	kmod_close(&km);
 	cpu_free(&cpu);
 	topology_free(&topo);

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_cxl.c - the CXL sysfs reader on a tree made here in a temporary
+ * directory, laid out as Linux 6.12 lays out /sys/bus/cxl with one QEMU
+ * type-3 device: links where the kernel has links, values where it has
+ * files, in the kernel's own formats (resource and size in 0x hex, the
+ * memory block size in bare hex).  Every expected value is written by
+ * hand below, never taken from the reader.
+ *
+ *   mem0: endpoint2 under root0/port1 (host bridge pci0000:0c), pmem 512
+ *         MiB, qos_class 0, a valid 64-byte CDAT; decoded by region0
+ *         (0x390000000, 256 MiB): blocks 0x390000000 / 0x8000000 = 114
+ *         and 115, of which only 115 is system RAM (a devdax namespace
+ *         keeps its info block in 114), on node 2.
+ *   mem1: endpoint3 behind a switch port (root0/port1/port4), ram 256 MiB
+ *         without qos_class, a CDAT whose sum is broken, in no region.
+ */
+#include "unit.h"
+#include "table_bytes.h"
+
+#include "cdat.h"
+#include "cxl.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char root[] = "/tmp/test_cxl.XXXXXX";
+
+static void mkdirs(const char *rel)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	mkdir(path, 0755);
+}
+
+/* root/rel holding len bytes of data (a parent directory made as needed). */
+static void put_file(const char *rel, const void *data, size_t len)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s", rel);
+	*strrchr(dir, '/') = '\0';
+	mkdirs(dir);
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+static void put_text(const char *rel, const char *text)
+{
+	put_file(rel, text, strlen(text));
+}
+
+static void put_link(const char *rel, const char *target)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s", rel);
+	*strrchr(dir, '/') = '\0';
+	mkdirs(dir);
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+/* Header, a non-volatile DSMAS of 512 MiB, a read latency of 150 x 1000 ps. */
+static void cdat(struct bytes *w)
+{
+	uint8_t sum = 0;
+
+	memset(w, 0, sizeof(*w));
+	put(w, 64, 4), put(w, 1, 1), put(w, 0, 1), put(w, 0, 6), put(w, 0, 4);
+	put(w, 0, 1), put(w, 0, 1), put(w, 24, 2);
+	put(w, 0, 1), put(w, 0x4, 1), put(w, 0, 2), put(w, 0, 8), put(w, 512u << 20, 8);
+	put(w, 1, 1), put(w, 0, 1), put(w, 24, 2);
+	put(w, 0, 1), put(w, 0, 1), put(w, 1, 1), put(w, 0, 1), put(w, 1000, 8);
+	put(w, 150, 2), put(w, 0, 6);
+	for (size_t i = 0; i < w->n; i++)
+		sum = (uint8_t)(sum + w->b[i]);
+	w->b[5] = (uint8_t)-sum;
+}
+
+#define PLAT "sys/devices/platform/ACPI0017:00/root0"
+#define PCI "sys/devices/pci0000:0c/0000:0c:00.0/0000:0d:00.0"
+#define BUS "sys/bus/cxl/devices"
+
+static int make_tree(void **state)
+{
+	static const char *const coords[] = { "read_latency", "write_latency", "read_bandwidth",
+					      "write_bandwidth" };
+	/* access0 / access1 of region0, then of node2, in the order of coords. */
+	static const char *const reg[2][4] = { { "368", "468", "250", "312" },
+					       { "369", "469", "251", "313" } };
+	static const char *const node[2][4] = { { "370", "470", "252", "314" },
+						{ "371", "471", "253", "315" } };
+	struct bytes w;
+	char rel[PATH_MAX];
+
+	(void)state;
+	if (!mkdtemp(root))
+		return -1;
+	put_text(PCI "/mem0/serial", "0x0\n");
+	put_text(PCI "/mem0/numa_node", "-1\n");
+	put_text(PCI "/mem0/pmem/size", "0x20000000\n");
+	put_text(PCI "/mem0/pmem/qos_class", "0\n");
+	put_text(PCI "/mem0/ram/size", "0x0\n");
+	put_text("sys/devices/pci0000:0e/0000:0e:00.0/mem1/serial", "0x1\n");
+	put_text("sys/devices/pci0000:0e/0000:0e:00.0/mem1/ram/size", "0x10000000\n");
+	put_link(PLAT "/port1/uport", "../../../../pci0000:0c");
+	put_link(PLAT "/port1/endpoint2/uport", "../../../../../pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0");
+	put_link(PLAT "/port1/port4/endpoint3/uport", "../../../../../../pci0000:0e/0000:0e:00.0/mem1");
+	cdat(&w);
+	put_file(PLAT "/port1/endpoint2/CDAT", w.b, w.n);
+	w.b[20] ^= 1;
+	put_file(PLAT "/port1/port4/endpoint3/CDAT", w.b, w.n);
+	put_text(PLAT "/decoder0.0/region0/mode", "pmem\n");
+	put_text(PLAT "/decoder0.0/region0/resource", "0x390000000\n");
+	put_text(PLAT "/decoder0.0/region0/size", "0x10000000\n");
+	put_text(PLAT "/decoder0.0/region0/interleave_ways", "1\n");
+	put_text(PLAT "/decoder0.0/region0/target0", "decoder2.0\n");
+	for (int a = 0; a < 2; a++)
+		for (int k = 0; k < 4; k++) {
+			snprintf(rel, sizeof(rel), PLAT "/decoder0.0/region0/access%d/%s", a, coords[k]);
+			put_text(rel, reg[a][k]);
+			snprintf(rel, sizeof(rel), "sys/devices/system/node/node2/access%d/initiators/%s", a,
+				 coords[k]);
+			put_text(rel, node[a][k]);
+		}
+	put_text("sys/devices/system/memory/block_size_bytes", "8000000\n");
+	put_link("sys/devices/system/memory/memory115/node2", "../../node/node2");
+	put_link(BUS "/mem0", "../../../devices/pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0");
+	put_link(BUS "/mem1", "../../../devices/pci0000:0e/0000:0e:00.0/mem1");
+	put_link(BUS "/endpoint2", "../../../devices/platform/ACPI0017:00/root0/port1/endpoint2");
+	put_link(BUS "/endpoint3", "../../../devices/platform/ACPI0017:00/root0/port1/port4/endpoint3");
+	put_link(BUS "/port1", "../../../devices/platform/ACPI0017:00/root0/port1");
+	put_link(BUS "/root0", "../../../devices/platform/ACPI0017:00/root0");
+	put_link(BUS "/region0", "../../../devices/platform/ACPI0017:00/root0/decoder0.0/region0");
+	return 0;
+}
+
+static int remove_tree(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd) ? -1 : 0;
+}
+
+static void test_memdevs(void **state)
+{
+	struct ph_cxl c;
+	const struct ph_cxl_memdev *m;
+
+	(void)state;
+	cxl_load(root, &c);
+	assert_true(c.present);
+	assert_int_equal(c.nmem, 2);
+	m = &c.mem[0];
+	assert_int_equal(m->id, 0);
+	assert_int_equal(m->endpoint, 2);
+	assert_string_equal(m->host_bridge, "pci0000:0c");
+	assert_string_equal(m->serial, "0x0");
+	assert_int_equal(m->pmem_bytes, 512 << 20);
+	assert_int_equal(m->ram_bytes, 0);
+	assert_true(m->has_pmem_qos);
+	assert_int_equal(m->pmem_qos, 0);
+	assert_false(m->has_ram_qos);
+	assert_int_equal(m->dev_node, -1);
+	assert_string_equal(m->regions, "region0");
+	assert_string_equal(m->nodes, "2");
+	assert_int_equal(m->cdat_bytes, 64);
+	assert_int_equal(m->cdat_err, 0);
+	assert_int_equal(m->cdat.ndsmas, 1);
+	assert_true(m->cdat.dsmas[0].nonvolatile);
+	assert_int_equal(m->cdat.dsmas[0].dpa_length, 512u << 20);
+	assert_int_equal(m->cdat.ndslbis, 1);
+	assert_int_equal(m->cdat.dslbis[0].entry[0], 150);
+
+	m = &c.mem[1];
+	assert_int_equal(m->id, 1);
+	assert_int_equal(m->endpoint, 3);
+	/* Behind the switch port4, still under the host bridge's port1. */
+	assert_string_equal(m->host_bridge, "pci0000:0c");
+	assert_int_equal(m->ram_bytes, 256 << 20);
+	assert_int_equal(m->pmem_bytes, -1);
+	assert_false(m->has_ram_qos);
+	assert_false(m->has_pmem_qos);
+	assert_int_equal(m->dev_node, -1);
+	assert_string_equal(m->regions, "");
+	assert_string_equal(m->nodes, "");
+	assert_int_equal(m->cdat_bytes, 64);
+	assert_int_equal(m->cdat_err, -EINVAL);
+	assert_true(m->cdat_why[0] != '\0');
+	cxl_free(&c);
+}
+
+static void test_regions_nodes(void **state)
+{
+	struct ph_cxl c;
+	const struct ph_cxl_region *r;
+
+	(void)state;
+	cxl_load(root, &c);
+	assert_int_equal(c.nreg, 1);
+	r = &c.reg[0];
+	assert_int_equal(r->id, 0);
+	assert_string_equal(r->mode, "pmem");
+	assert_int_equal(r->start, 0x390000000ull);
+	assert_int_equal(r->size, 256 << 20);
+	assert_string_equal(r->memdevs, "mem0");
+	assert_int_equal(r->node, 2);
+	assert_true(r->access[0].present);
+	assert_int_equal(r->access[0].read_lat_ns, 368);
+	assert_int_equal(r->access[0].write_lat_ns, 468);
+	assert_int_equal(r->access[0].read_bw_MBps, 250);
+	assert_int_equal(r->access[0].write_bw_MBps, 312);
+	assert_int_equal(r->access[1].read_lat_ns, 369);
+	assert_int_equal(r->access[1].write_bw_MBps, 313);
+	assert_int_equal(c.nnode, 1);
+	assert_int_equal(c.node[0].node, 2);
+	assert_true(c.node[0].access[0].present);
+	assert_int_equal(c.node[0].access[0].read_lat_ns, 370);
+	assert_int_equal(c.node[0].access[0].write_lat_ns, 470);
+	assert_int_equal(c.node[0].access[0].read_bw_MBps, 252);
+	assert_int_equal(c.node[0].access[0].write_bw_MBps, 314);
+	assert_int_equal(c.node[0].access[1].read_lat_ns, 371);
+	assert_int_equal(c.node[0].access[1].write_bw_MBps, 315);
+	cxl_free(&c);
+}
+
+/* No /sys/bus/cxl: nothing found, and nothing is an error. */
+static void test_absent(void **state)
+{
+	char empty[] = "/tmp/test_cxl_none.XXXXXX";
+	struct ph_cxl c;
+
+	(void)state;
+	assert_non_null(mkdtemp(empty));
+	cxl_load(empty, &c);
+	assert_false(c.present);
+	assert_int_equal(c.nmem, 0);
+	assert_int_equal(c.nreg, 0);
+	assert_int_equal(c.nnode, 0);
+	cxl_free(&c);
+	rmdir(empty);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_memdevs),
+		cmocka_unit_test(test_regions_nodes),
+		cmocka_unit_test(test_absent),
+	};
+
+	return cmocka_run_group_tests(tests, make_tree, remove_tree);
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cxl.h - the CXL memory devices Linux shows in /sys/bus/cxl/devices
+ * (drivers/cxl, Documentation/ABI/testing/sysfs-bus-cxl): each memdev
+ * (memN), the endpoint port whose uport it is, the host bridge above it,
+ * the regions that decode its memory, the NUMA node that memory is on,
+ * the access coordinates the kernel computed for the region and the
+ * node, and the device's CDAT as the endpoint's CDAT attribute holds it.
+ *
+ * Links followed (all under a root, "" for the machine's own):
+ *   endpointE/uport -> .../memN             the endpoint of memN
+ *   endpointE (resolved) .../rootR/portP/...  portP/uport's name is the
+ *                                           host bridge (pci0000:0c)
+ *   regionN/targetK = "decoderE.D"          region N decodes endpoint E
+ *   regionN/resource + memory block size    the block memoryB, and its
+ *                                           nodeK link the region's node
+ */
+#ifndef PAGEHOP_CXL_H
+#define PAGEHOP_CXL_H
+
+#include "cdat.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PH_CXL_SYSFS "/sys/bus/cxl/devices"
+
+/* One access class's figures (read_latency ...); -1 where there is no file. */
+struct ph_cxl_coord {
+	bool present;		/* the accessK directory exists */
+	int64_t read_lat_ns, write_lat_ns;
+	int64_t read_bw_MBps, write_bw_MBps;
+};
+
+struct ph_cxl_memdev {
+	int id;			/* N of memN */
+	int endpoint;		/* E of endpointE, -1 none */
+	char host_bridge[64];	/* "" unknown */
+	char serial[32];
+	int64_t ram_bytes, pmem_bytes;	/* -1 no such file */
+	bool has_ram_qos, has_pmem_qos;
+	int ram_qos, pmem_qos;	/* ram/qos_class, pmem/qos_class */
+	int dev_node;		/* numa_node of the device itself, -1 none */
+	char regions[128];	/* "region0,region3", "" none */
+	char nodes[64];		/* the nodes of those regions' memory */
+	int64_t cdat_bytes;	/* -1 no CDAT attribute */
+	int cdat_err;		/* cdat_read(): 0 parsed */
+	char cdat_why[160];
+	struct ph_cdat cdat;	/* when cdat_err == 0 */
+};
+
+struct ph_cxl_region {
+	int id;
+	char mode[16];
+	uint64_t start, size;	/* resource, size; start UINT64_MAX unknown */
+	char memdevs[128];	/* "mem0" */
+	int node;		/* -1: no online memory block found */
+	struct ph_cxl_coord access[2];
+};
+
+struct ph_cxl_node {		/* a node that holds a region's memory */
+	int node;
+	struct ph_cxl_coord access[2];	/* nodeN/accessK/initiators */
+};
+
+struct ph_cxl {
+	bool present;		/* root/sys/bus/cxl/devices exists */
+	struct ph_cxl_memdev *mem;
+	int nmem;
+	struct ph_cxl_region *reg;
+	int nreg;
+	struct ph_cxl_node *node;
+	int nnode;
+};
+
+/* Read root ("" for this machine) into c; never fails: what is absent is -1 or "". */
+void cxl_load(const char *root, struct ph_cxl *c);
+void cxl_free(struct ph_cxl *c);
+
+#endif
