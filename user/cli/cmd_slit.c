@@ -239,6 +239,42 @@ static int oem_id(const char *opt, const char *arg, size_t max, const char **out
 	return 0;
 }
 
+/* The files written: --emit-acpi, --emit-hmat and their IDs, --save, --hwloc. */
+static int output_option(struct ph_slit_plan *p, const struct ph_opt *o, const char *arg)
+{
+	switch (o->id) {
+	case OPT_EMIT_ACPI:
+		p->acpi.path = arg;
+		return 0;
+	case OPT_OEM_ID:
+		return oem_id("--oem-id", arg, 6, &p->acpi.oem_id);
+	case OPT_OEM_TABLE_ID:
+		return oem_id("--oem-table-id", arg, 8, &p->acpi.oem_table_id);
+	case OPT_OEM_REVISION:
+		p->acpi.have_rev = true;
+		return parse_revision(arg, &p->acpi.rev);
+	case OPT_SLIT_TABLE:
+		p->acpi.table = arg;
+		p->acpi.table_given = true;
+		return 0;
+	case OPT_SAVE:
+		p->save = arg;
+		return 0;
+	case OPT_HMAT_TABLE:
+		p->hmat_table = arg;
+		p->hmat_acpi.table = arg;
+		p->hmat_acpi.table_given = true;
+		return 0;
+	case OPT_EMIT_HMAT:
+		p->hmat_acpi.path = arg;
+		return 0;
+	case OPT_HWLOC:
+		p->hwloc = arg;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 /* Sees the common options too (PH_STUDY_SEES_COMMON): whether a measuring one was given. */
 static int slit_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
@@ -301,36 +337,8 @@ static int slit_option(void *args, struct ph_session *s, const struct ph_opt *o,
 	case OPT_THIS_KERNEL:
 		p->this_kernel = true;
 		return 0;
-	case OPT_EMIT_ACPI:
-		p->acpi.path = arg;
-		return 0;
-	case OPT_OEM_ID:
-		return oem_id("--oem-id", arg, 6, &p->acpi.oem_id);
-	case OPT_OEM_TABLE_ID:
-		return oem_id("--oem-table-id", arg, 8, &p->acpi.oem_table_id);
-	case OPT_OEM_REVISION:
-		p->acpi.have_rev = true;
-		return parse_revision(arg, &p->acpi.rev);
-	case OPT_SLIT_TABLE:
-		p->acpi.table = arg;
-		p->acpi.table_given = true;
-		return 0;
-	case OPT_SAVE:
-		p->save = arg;
-		return 0;
-	case OPT_HMAT_TABLE:
-		p->hmat_table = arg;
-		p->hmat_acpi.table = arg;
-		p->hmat_acpi.table_given = true;
-		return 0;
-	case OPT_EMIT_HMAT:
-		p->hmat_acpi.path = arg;
-		return 0;
-	case OPT_HWLOC:
-		p->hwloc = arg;
-		return 0;
 	}
-	return -EINVAL;
+	return output_option(p, o, arg);
 }
 
 /* "--save, --time, ..., --reserve and --allow-unverified", from the declaration. */

@@ -316,9 +316,8 @@ static char *not_here(const char *host)
 
 /* What a run has come to. */
 enum slit_state {
-	SLIT_NONE,	/* nothing to report (yet) */
-	SLIT_ONE_NODE,	/* nothing to compare: one node */
-	SLIT_NO_NUMA,	/* nothing to compare: a kernel without NUMA */
+	SLIT_NONE,	/* nothing to report */
+	SLIT_ONE_NODE,	/* nothing to compare: one node, or no NUMA */
 	SLIT_MEASURING,	/* planned: the matrix is to be measured */
 	SLIT_ANALYSED,	/* job and a hold the analysis */
 };
@@ -332,8 +331,8 @@ struct ph_slit_study {
 	struct ph_input in;		/* the input read, or taken from mx */
 	const char *label;		/* how the report names in */
 	bool this_machine;		/* in was measured here */
-	int nnodes, slit00;		/* one node: its count and SLIT entry */
-	/* the analysis, alive until the document is made */
+	int nnodes, slit00;		/* one node: the count (0: no NUMA), its SLIT entry */
+	/* the analysis, alive until the run is freed */
 	struct ph_slit_job job;
 	struct ph_analysis a;
 	struct ph_acpi_slit fw;		/* this machine's ACPI SLIT, measuring */
@@ -348,6 +347,57 @@ struct ph_slit_study *slit_study_new(const struct ph_slit_plan *p)
 
 	r->p = p;
 	return r;
+}
+
+/*
+ * One node, or no NUMA: the answer without measuring.  An output asked for
+ * (--save, --emit-acpi, --emit-hmat, --hwloc) cannot be had: nothing is
+ * measured to save or propose, so each is named on stderr, nothing is
+ * written, and the exit is PH_EXIT_UNSUPPORTED, not the answer's 0.
+ */
+static int single_node(struct ph_slit_study *r, const struct ph_topology *t)
+{
+	const struct ph_slit_plan *p = r->p;
+	const char *why = t->nnodes ? "this machine has a single NUMA node, so slit measures nothing"
+			       : "this kernel has no NUMA support, so slit measures nothing";
+	const struct {
+		const char *opt, *path, *hint;
+	} outs[] = {
+		{ "--save", p->save, "; pagehop matrix --save FILE measures its one cell" },
+		{ "--emit-acpi", p->acpi.path, "; a SLIT of one node has nothing to propose" },
+		{ "--emit-hmat", p->hmat_acpi.path, "" },
+		{ "--hwloc", p->hwloc, "; lstopo --of xml gives the topology" },
+	};
+	bool refused = false;
+
+	for (size_t k = 0; k < ARRAY_SIZE(outs); k++)
+		if (outs[k].path) {
+			ph_err("%s %s: not written: %s%s", outs[k].opt, outs[k].path, why, outs[k].hint);
+			refused = true;
+		}
+	if (refused)
+		return PH_EXIT_UNSUPPORTED;
+	r->state = SLIT_ONE_NODE;
+	r->nnodes = t->nnodes;
+	r->slit00 = t->nnodes == 1 ? t->distance[0] : -1;
+	return 0;
+}
+
+/* The answer on one node: nothing to compare, exit 0. */
+static struct ph_doc *single_node_doc(const struct ph_slit_study *r)
+{
+	struct ph_doc *doc = doc_new("slit");
+	struct ph_section *s = doc_add_section(doc, "verdict", "verdict");
+
+	section_str(s, "status", "nothing to compare");
+	section_int(s, "exit_code", PH_EXIT_OK);
+	section_str(s, "summary", r->nnodes
+		    ? "nothing to compare on a single node: its memory is local to all its CPUs, and the SLIT has one entry, 10"
+		    : "nothing to compare on a single node: this kernel has no NUMA support, so there is one node and no SLIT");
+	section_int(s, "nodes", r->nnodes ? r->nnodes : 1);
+	if (r->slit00 >= 0)
+		section_int(s, "slit_0_0", r->slit00);
+	return doc;
 }
 
 /*
@@ -400,9 +450,9 @@ static int analyse(struct ph_slit_study *r)
 /*
  * The report of the analysis, and the ACPI source and hwloc XML, each
  * rendered and staged beside its target first: a run that fails writes
- * none.  NULL after one line on stderr, *rc its exit code.
+ * none.
  */
-static struct ph_doc *analysed_doc(struct ph_slit_study *r, int *rc)
+struct ph_doc *slit_study_document(struct ph_slit_study *r, int *rc)
 {
 	const struct ph_slit_plan *p = r->p;
 	const struct ph_slit_job *job = &r->job;
@@ -410,10 +460,14 @@ static struct ph_doc *analysed_doc(struct ph_slit_study *r, int *rc)
 	const struct ph_slit *slit = a->slit_default ? a->slit_default : job->slit;
 	struct ph_acpi_out acpi = p->acpi, hmat_acpi = p->hmat_acpi;
 	struct ph_outset set = { 0 };
-	struct ph_doc *doc = doc_new("slit");
+	struct ph_doc *doc;
 	const char *failed = NULL;
 	char why[256];
 	int out_rc = 0;
+
+	if (r->state != SLIT_ANALYSED)
+		return single_node_doc(r);
+	doc = doc_new("slit");
 
 	/* The OEM options name the fields of both tables written. */
 	hmat_acpi.oem_id = acpi.oem_id;
@@ -453,58 +507,6 @@ static struct ph_doc *analysed_doc(struct ph_slit_study *r, int *rc)
 	if (r->in.note)
 		ph_warn("%s", r->in.note);
 	*rc = *rc ? *rc : verdict_exit(a->verdict);
-	return doc;
-}
-
-/*
- * One node, or no NUMA: the answer without measuring.  An output asked for
- * (--save, --emit-acpi, --emit-hmat, --hwloc) cannot be had: nothing is
- * measured to save or propose, so each is named on stderr, nothing is
- * written, and the exit is PH_EXIT_UNSUPPORTED, not the answer's 0.
- */
-static int single_node(struct ph_slit_study *r, const struct ph_topology *t)
-{
-	const struct ph_slit_plan *p = r->p;
-	const bool numa = t->nnodes > 0;
-	const char *why = numa ? "this machine has a single NUMA node, so slit measures nothing"
-			       : "this kernel has no NUMA support, so slit measures nothing";
-	const struct {
-		const char *opt, *path, *hint;
-	} outs[] = {
-		{ "--save", p->save, "; pagehop matrix --save FILE measures its one cell" },
-		{ "--emit-acpi", p->acpi.path, "; a SLIT of one node has nothing to propose" },
-		{ "--emit-hmat", p->hmat_acpi.path, "" },
-		{ "--hwloc", p->hwloc, "; lstopo --of xml gives the topology" },
-	};
-	bool refused = false;
-
-	for (size_t k = 0; k < ARRAY_SIZE(outs); k++)
-		if (outs[k].path) {
-			ph_err("%s %s: not written: %s%s", outs[k].opt, outs[k].path, why, outs[k].hint);
-			refused = true;
-		}
-	if (refused)
-		return PH_EXIT_UNSUPPORTED;
-	r->state = numa ? SLIT_ONE_NODE : SLIT_NO_NUMA;
-	r->nnodes = numa ? t->nnodes : 1;
-	r->slit00 = t->nnodes == 1 ? t->distance[0] : -1;
-	return 0;
-}
-
-/* The answer on one node: nothing to compare, exit 0. */
-static struct ph_doc *single_node_doc(const struct ph_slit_study *r)
-{
-	struct ph_doc *doc = doc_new("slit");
-	struct ph_section *s = doc_add_section(doc, "verdict", "verdict");
-
-	section_str(s, "status", "nothing to compare");
-	section_int(s, "exit_code", PH_EXIT_OK);
-	section_str(s, "summary", r->state == SLIT_ONE_NODE
-		    ? "nothing to compare on a single node: its memory is local to all its CPUs, and the SLIT has one entry, 10"
-		    : "nothing to compare on a single node: this kernel has no NUMA support, so there is one node and no SLIT");
-	section_int(s, "nodes", r->nnodes);
-	if (r->slit00 >= 0)
-		section_int(s, "slit_0_0", r->slit00);
 	return doc;
 }
 
@@ -578,14 +580,7 @@ int slit_study_measure(struct ph_slit_study *r, struct ph_session *s)
 
 bool slit_study_reported(const struct ph_slit_study *r)
 {
-	return r->state == SLIT_ANALYSED || r->state == SLIT_ONE_NODE || r->state == SLIT_NO_NUMA;
-}
-
-struct ph_doc *slit_study_document(struct ph_slit_study *r, int *rc)
-{
-	if (r->state != SLIT_ANALYSED)
-		return single_node_doc(r);
-	return analysed_doc(r, rc);
+	return r->state == SLIT_ANALYSED || r->state == SLIT_ONE_NODE;
 }
 
 void slit_study_free(struct ph_slit_study *r)
