@@ -80,7 +80,7 @@ struct ph_study {
 	 * The document of what was measured; *rc may become an exit code (a
 	 * figure that failed, memory that moved, a verdict).  NULL when the
 	 * document cannot be had (an output of its own failed, said on
-	 * stderr): nothing is rendered, and the exit code is *rc.
+	 * stderr): nothing is rendered, and the exit code is *rc (1 if 0).
 	 */
 	struct ph_doc *(*document)(void *args, struct ph_session *s, int *rc);
 	/* Free what the steps allocated in args (optional); the driver frees args. */

@@ -468,7 +468,6 @@ struct ph_doc *slit_study_document(struct ph_slit_study *r, int *rc)
 	if (r->state != SLIT_ANALYSED)
 		return single_node_doc(r);
 	doc = doc_new("slit");
-
 	/* The OEM options name the fields of both tables written. */
 	hmat_acpi.oem_id = acpi.oem_id;
 	hmat_acpi.oem_table_id = acpi.oem_table_id;
