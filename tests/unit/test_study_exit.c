@@ -157,6 +157,49 @@ static void test_plugin_verdict(void **state)
 	assert_int_equal(study_exit(PH_STUDY_OWN_NOTES, -EINVAL, 0, false, false), 2);
 }
 
+/*
+ * slit's verdict is the document step's code, whatever read the machine
+ * (--input reads none): 0 consistent or nothing to compare on one node,
+ * 1 inconsistent, 3 outside the tolerance, 5 cannot tell; each rendered.
+ */
+static void test_verdict_codes(void **state)
+{
+	(void)state;
+	assert_int_equal(study_exit(0, 0, 0, true, false), 0);
+	assert_int_equal(study_exit(0, 0, 1, true, false), 1);
+	assert_int_equal(study_exit(0, 0, 3, true, false), 3);
+	assert_int_equal(study_exit(0, 0, 5, true, false), 5);
+	assert_true(study_renders(0, 0, 0, true));
+	assert_true(study_renders(0, 0, 1, true));
+	assert_true(study_renders(0, 0, 3, true));
+	assert_true(study_renders(0, 0, 5, true));
+}
+
+/*
+ * The document step gave no document (an output of its own could not be
+ * written): its code, nothing rendered; no code is a failure, not a success.
+ */
+static void test_no_document(void **state)
+{
+	(void)state;
+	assert_int_equal(study_exit(0, 0, 2, false, false), 2);
+	assert_int_equal(study_exit(0, 0, 1, false, false), 1);
+	assert_int_equal(study_exit(0, 0, 0, false, false), 1);
+	assert_false(study_renders(0, 0, 2, false));
+	assert_false(study_renders(0, 0, 1, false));
+	assert_false(study_renders(0, 0, 0, false));
+	/* A signal while it was written: 130. */
+	assert_int_equal(study_exit(0, 0, 1, false, true), 130);
+}
+
+/* An output asked for on one node cannot be had: 4, nothing rendered. */
+static void test_one_node_outputs(void **state)
+{
+	(void)state;
+	assert_int_equal(study_exit(0, 0, 4, false, false), 4);
+	assert_false(study_renders(0, 0, 4, false));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +216,9 @@ int main(void)
 		cmocka_unit_test(test_plugin_nothing_measured),
 		cmocka_unit_test(test_plugin_interrupted),
 		cmocka_unit_test(test_plugin_verdict),
+		cmocka_unit_test(test_verdict_codes),
+		cmocka_unit_test(test_no_document),
+		cmocka_unit_test(test_one_node_outputs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_slit.c - "pagehop slit": compare a measured node matrix with the SLIT
- * and HMAT, and propose a SLIT.  The options and the flow here; the study
- * (read or measure, analyse, report) in slit_study.c, the arithmetic in
- * distance.c, the readers in read_*.c, the report in slit_report.c, the
- * ACPI source in slit_emit.c.  docs/slit.md explains the method.
+ * and HMAT, and propose a SLIT.  The options and the study's declaration
+ * here; its steps (read or measure, analyse, report) in slit_study.c, the
+ * plan's checks in slit_plan.c, the arithmetic in distance.c, the readers
+ * in read_*.c, the report in slit_report.c, the ACPI source in
+ * slit_emit.c.  docs/slit.md explains the method.
  */
 #include "acpi_hmat.h"
 #include "acpi_slit.h"
@@ -15,6 +16,7 @@
 #include "read_text.h"
 #include "session.h"
 #include "slit_study.h"
+#include "study.h"
 #include "util.h"
 
 #include <errno.h>
@@ -201,11 +203,12 @@ const struct ph_cmdspec cmd_slit_spec = {
 	.refused = slit_refused,
 };
 
-/* What the options say, before the study runs. */
+/* What the options say, and the run of the study. */
 struct slit_args {
-	struct ph_session s;
 	struct ph_slit_plan plan;
 	bool measuring;		/* a measuring option was given */
+	struct ph_mx_save saver;	/* --save, cell by cell */
+	struct ph_slit_study *run;
 };
 
 static bool is_measuring(const struct ph_opt *o)
@@ -238,19 +241,54 @@ static int oem_id(const char *opt, const char *arg, size_t max, const char **out
 	return 0;
 }
 
-static int slit_option(void *ctx, const struct ph_opt *o, const char *arg)
+/* The files written: --emit-acpi, --emit-hmat and their IDs, --save, --hwloc. */
+static int output_option(struct ph_slit_plan *p, const struct ph_opt *o, const char *arg)
 {
-	struct slit_args *a = ctx;
+	switch (o->id) {
+	case OPT_EMIT_ACPI:
+		p->acpi.path = arg;
+		return 0;
+	case OPT_OEM_ID:
+		return oem_id("--oem-id", arg, 6, &p->acpi.oem_id);
+	case OPT_OEM_TABLE_ID:
+		return oem_id("--oem-table-id", arg, 8, &p->acpi.oem_table_id);
+	case OPT_OEM_REVISION:
+		p->acpi.have_rev = true;
+		return parse_revision(arg, &p->acpi.rev);
+	case OPT_SLIT_TABLE:
+		p->acpi.table = arg;
+		p->acpi.table_given = true;
+		return 0;
+	case OPT_SAVE:
+		p->save = arg;
+		return 0;
+	case OPT_HMAT_TABLE:
+		p->hmat_table = arg;
+		p->hmat_acpi.table = arg;
+		p->hmat_acpi.table_given = true;
+		return 0;
+	case OPT_EMIT_HMAT:
+		p->hmat_acpi.path = arg;
+		return 0;
+	case OPT_HWLOC:
+		p->hwloc = arg;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Sees the common options too (PH_STUDY_SEES_COMMON): whether a measuring one was given. */
+static int slit_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+{
+	struct slit_args *a = args;
 	struct ph_slit_plan *p = &a->plan;
 	double pct;
-	int h;
 
+	(void)s;
 	/* opts_parse applies a default by passing the declaration's own string. */
 	a->measuring |= is_measuring(o) && (!o->def || arg != o->def);
-	p->psize_given |= o->id == OPT_PAGE_SIZE;
-	h = common_option(&a->s, o, arg);
-	if (h <= 0)
-		return h;
+	if (o->id >= OPT_SIZE && o->id < OPT_COMMON_END)
+		return 0;	/* applied by the driver */
 	switch (o->id) {
 	case OPT_INPUT:
 		p->input = arg;
@@ -301,36 +339,8 @@ static int slit_option(void *ctx, const struct ph_opt *o, const char *arg)
 	case OPT_THIS_KERNEL:
 		p->this_kernel = true;
 		return 0;
-	case OPT_EMIT_ACPI:
-		p->acpi.path = arg;
-		return 0;
-	case OPT_OEM_ID:
-		return oem_id("--oem-id", arg, 6, &p->acpi.oem_id);
-	case OPT_OEM_TABLE_ID:
-		return oem_id("--oem-table-id", arg, 8, &p->acpi.oem_table_id);
-	case OPT_OEM_REVISION:
-		p->acpi.have_rev = true;
-		return parse_revision(arg, &p->acpi.rev);
-	case OPT_SLIT_TABLE:
-		p->acpi.table = arg;
-		p->acpi.table_given = true;
-		return 0;
-	case OPT_SAVE:
-		p->save = arg;
-		return 0;
-	case OPT_HMAT_TABLE:
-		p->hmat_table = arg;
-		p->hmat_acpi.table = arg;
-		p->hmat_acpi.table_given = true;
-		return 0;
-	case OPT_EMIT_HMAT:
-		p->hmat_acpi.path = arg;
-		return 0;
-	case OPT_HWLOC:
-		p->hwloc = arg;
-		return 0;
 	}
-	return -EINVAL;
+	return output_option(p, o, arg);
 }
 
 /* "--save, --time, ..., --reserve and --allow-unverified", from the declaration. */
@@ -349,113 +359,90 @@ static char *measuring_list(void)
 	return list;
 }
 
-/* Two outputs named by the same file name: one would overwrite the other.  -EINVAL after one line. */
-static int same_output(const struct ph_slit_plan *p)
+static void slit_args_init(void *args, struct ph_session *s)
 {
-	const struct {
-		const char *opt, *path;
-	} o[] = {
-		{ "--save", p->save },
-		{ "--emit-acpi", p->acpi.path },
-		{ "--emit-hmat", p->hmat_acpi.path },
-		{ "--hwloc", p->hwloc },
-	};
+	struct slit_args *a = args;
 
-	for (size_t i = 0; i < ARRAY_SIZE(o); i++)
-		for (size_t j = i + 1; j < ARRAY_SIZE(o); j++)
-			if (o[i].path && o[j].path && !strcmp(o[i].path, o[j].path) && strcmp(o[i].path, "-")) {
-				ph_err("%s and %s: both name %s; give each output its own file", o[i].opt,
-				       o[j].opt, o[i].path);
-				return -EINVAL;
-			}
+	(void)s;
+	a->plan.acpi.table = PH_ACPI_SLIT_PATH;
+	a->plan.hmat_acpi.table = PH_ACPI_HMAT_PATH;
+}
+
+/* The plan's checks (slit_plan.c), then the output files, before anything is read or measured. */
+static int slit_check(void *args, struct ph_session *s)
+{
+	const struct slit_args *a = args;
+	const struct ph_slit_plan *p = &a->plan;
+	char *list = a->measuring ? measuring_list() : NULL;
+	int rc = slit_plan_check(p, list);
+
+	(void)s;
+	free(list);
+	if (rc)
+		return rc;
+	if ((p->save && cli_check_output("--save", p->save)) ||
+	    (p->acpi.path && cli_check_output("--emit-acpi", p->acpi.path)) ||
+	    (p->hmat_acpi.path && cli_check_output("--emit-hmat", p->hmat_acpi.path)) ||
+	    (p->hwloc && cli_check_output("--hwloc", p->hwloc)))
+		return PH_EXIT_USAGE;
 	return 0;
 }
 
-/* Options that go together, and outputs, checked before anything is read or measured. */
-static int check_options(const struct ph_slit_plan *p, bool measuring)
+/* An --input is read offline: nothing of this machine is read or mixed in. */
+static bool slit_needs_machine(const void *args)
 {
-	const struct ph_acpi_out *ao = &p->acpi;
-
-	if (!ao->path && !p->hmat_acpi.path && (ao->oem_id || ao->oem_table_id || ao->have_rev)) {
-		ph_err("--oem-id, --oem-table-id and --oem-revision only go with --emit-acpi FILE or --emit-hmat FILE");
-		return -EINVAL;
-	}
-	if (p->kernel_version && p->this_kernel) {
-		ph_err("--kernel-version and --this-kernel: each names the kernel whose rules apply; give one");
-		return -EINVAL;
-	}
-	if (!ao->path && ao->table_given) {
-		ph_err("--slit-table only goes with --emit-acpi FILE");
-		return -EINVAL;
-	}
-	if ((p->input && p->slit && !strcmp(p->input, "-") && !strcmp(p->slit, "-")) ||
-	    (p->hmat_table && !strcmp(p->hmat_table, "-") &&
-	     ((p->input && !strcmp(p->input, "-")) || (p->slit && !strcmp(p->slit, "-"))))) {
-		ph_err("--input -, --slit - and --hmat-table -: standard input can be only one of them; give the others as files");
-		return -EINVAL;
-	}
-	if (p->input && measuring) {
-		char *list = measuring_list();
-
-		ph_err("%s are for measuring; with --input nothing is measured", list);
-		free(list);
-		return -EINVAL;
-	}
-	if (!p->input && p->orient) {
-		ph_err("--orientation: only for --input; a measurement of this machine has rows = CPU node");
-		return -EINVAL;
-	}
-	if (!p->input && p->fig == PH_FIGURE_DISTANCE) {
-		ph_err("--metric distance: only for a CSV --input, a matrix already normalised; measuring gives latency, read and triad");
-		return -EINVAL;
-	}
-	if (same_output(p))
-		return -EINVAL;
-	if (p->save && cli_check_output("--save", p->save))
-		return -EINVAL;
-	if (ao->path && cli_check_output("--emit-acpi", ao->path))
-		return -EINVAL;
-	if (p->hmat_acpi.path && cli_check_output("--emit-hmat", p->hmat_acpi.path))
-		return -EINVAL;
-	if (p->hwloc && cli_check_output("--hwloc", p->hwloc))
-		return -EINVAL;
-	return 0;
+	return !((const struct slit_args *)args)->plan.input;
 }
 
-/* The report, rendered in --format on stdout: the command's, not the study's. */
-static int slit_emit(void *ctx, struct ph_doc *doc)
+static int slit_plan(void *args, struct ph_session *s)
 {
-	const struct ph_session *s = ctx;
+	struct slit_args *a = args;
 
-	return doc_render(doc, s->fmt, stdout);
+	a->saver = (struct ph_mx_save){ .path = a->plan.save, .s = s };
+	a->run = slit_study_new(&a->plan, a->plan.save ? matrix_save_cell : NULL, &a->saver);
+	return slit_study_plan(a->run, s);
 }
 
-int cmd_slit(int argc, char *argv[])
+static int slit_measure(void *args, struct ph_session *s)
 {
-	struct slit_args a = { 0 };
-	struct ph_mx_save saver = { .s = &a.s };
-	struct ph_slit_out out = { slit_emit, &a.s, NULL, &saver };
-	int rc;
-
-	session_init(&a.s, GiB);
-	a.plan.acpi.table = PH_ACPI_SLIT_PATH;
-	a.plan.hmat_acpi.table = PH_ACPI_HMAT_PATH;
-	rc = opts_parse(&cmd_slit_spec, argc, argv, slit_option, &a);
-	if (!rc)
-		rc = check_options(&a.plan, a.measuring);
-	if (rc) {
-		session_free(&a.s);
-		return rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
-	}
-	/* The OEM options name the fields of both tables written. */
-	a.plan.hmat_acpi.oem_id = a.plan.acpi.oem_id;
-	a.plan.hmat_acpi.oem_table_id = a.plan.acpi.oem_table_id;
-	a.plan.hmat_acpi.have_rev = a.plan.acpi.have_rev;
-	a.plan.hmat_acpi.rev = a.plan.acpi.rev;
-	saver.path = a.plan.save;
-	if (a.plan.save)
-		out.on_cell = matrix_save_cell;
-	rc = a.plan.input ? slit_study_file(&a.plan, &out) : slit_study_machine(&a.s, &a.plan, &out);
-	session_free(&a.s);
-	return rc;
+	return slit_study_measure(((struct slit_args *)args)->run, s);
 }
+
+static bool slit_reported(const void *args)
+{
+	return slit_study_reported(((const struct slit_args *)args)->run);
+}
+
+/* The verdict is the exit status (*rc): 0, 1 inconsistent, 3 outside the tolerance, 5 cannot tell. */
+static struct ph_doc *slit_document(void *args, struct ph_session *s, int *rc)
+{
+	(void)s;
+	return slit_study_document(((struct slit_args *)args)->run, rc);
+}
+
+static void slit_args_free(void *args, struct ph_session *s)
+{
+	(void)s;
+	slit_study_free(((struct slit_args *)args)->run);
+}
+
+/*
+ * The report says what its verdict rests on; a measurement cut short by a
+ * signal is no report.  A kernel without NUMA is one node: nothing to
+ * compare.
+ */
+const struct ph_study cmd_slit_study = {
+	.spec = &cmd_slit_spec,
+	.default_size = GiB,
+	.flags = PH_STUDY_OWN_NOTES | PH_STUDY_NUMA_OPTIONAL | PH_STUDY_SEES_COMMON,
+	.args_size = sizeof(struct slit_args),
+	.init = slit_args_init,
+	.option = slit_option,
+	.check = slit_check,
+	.needs_machine = slit_needs_machine,
+	.plan = slit_plan,
+	.measure = slit_measure,
+	.measured = slit_reported,
+	.document = slit_document,
+	.free = slit_args_free,
+};

@@ -11,7 +11,6 @@ struct ph_study;
 
 int cmd_info(int argc, char *argv[]);
 int cmd_list(int argc, char *argv[]);
-int cmd_slit(int argc, char *argv[]);
 int cmd_compare(int argc, char *argv[]);
 int cmd_report(int argc, char *argv[]);
 
@@ -51,5 +50,6 @@ extern const struct ph_study cmd_survey_study;
 extern const struct ph_study cmd_baseline_study;
 extern const struct ph_study cmd_matrix_study;
 extern const struct ph_study cmd_check_study;
+extern const struct ph_study cmd_slit_study;
 
 #endif

@@ -81,6 +81,14 @@ static void study_notes(struct ph_session *s, struct ph_doc *doc)
 	}
 }
 
+/* Whether st reads the machine for this run's options. */
+static bool study_needs_machine(const struct ph_study *st, const void *args)
+{
+	if (st->flags & PH_STUDY_NO_MACHINE)
+		return false;
+	return !st->needs_machine || st->needs_machine(args);
+}
+
 /* One run of a study: what the option handler sees. */
 struct study_run {
 	const struct ph_study *st;
@@ -99,7 +107,7 @@ static int study_option(void *ctx, const struct ph_opt *o, const char *arg)
 		return 0;
 	}
 	h = common_option(&r->s, o, arg);
-	if (h <= 0)
+	if (h < 0 || (!h && !(r->st->flags & PH_STUDY_SEES_COMMON)))
 		return h;
 	return r->st->option ? r->st->option(r->args, &r->s, o, arg) : -EINVAL;
 }
@@ -184,8 +192,11 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 	if (!parse_rc) {
 		if (st->check)
 			rc = st->check(r->args, s);
-		if (!rc && !(st->flags & PH_STUDY_NO_MACHINE))
+		if (!rc && study_needs_machine(st, r->args)) {
 			rc = session_machine(s);
+			if (rc == PH_EXIT_UNSUPPORTED && (st->flags & PH_STUDY_NUMA_OPTIONAL))
+				rc = 0;
+		}
 		if (!rc && st->plan)
 			rc = st->plan(r->args, s);
 		if (!rc) {
@@ -198,8 +209,9 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 		int doc_rc = exit_rc;
 
 		doc = st->document(r->args, s, &doc_rc);
-		exit_rc = study_exit(st->flags, 0, doc_rc, true, ph_interrupted != 0);
-		exit_rc = study_finish(s, doc, !(st->flags & PH_STUDY_OWN_NOTES), r, rc, exit_rc);
+		exit_rc = study_exit(st->flags, 0, doc_rc, doc != NULL, ph_interrupted != 0);
+		if (study_renders(st->flags, 0, doc_rc, doc != NULL))
+			exit_rc = study_finish(s, doc, !(st->flags & PH_STUDY_OWN_NOTES), r, rc, exit_rc);
 	} else if ((st->flags & PH_STUDY_PLUGIN) && parse_rc != PH_OPTS_HELP) {
 		study_plugin_usage();
 	}

@@ -46,6 +46,16 @@ enum {
 	 * (study_exit, study_renders).
 	 */
 	PH_STUDY_PLUGIN = 1u << 4,
+	/*
+	 * A kernel without NUMA support is an answer, not an error: the steps
+	 * after session_machine() run with no topology (s->topo.nnodes 0).
+	 */
+	PH_STUDY_NUMA_OPTIONAL = 1u << 5,
+	/*
+	 * The option handler sees the common options too, once they are
+	 * applied (whether one was given, not its value): it returns 0 for them.
+	 */
+	PH_STUDY_SEES_COMMON = 1u << 6,
 };
 
 struct ph_study {
@@ -65,6 +75,11 @@ struct ph_study {
 	 * (optional): 0, or an exit code after one line on stderr.
 	 */
 	int (*check)(void *args, struct ph_session *s);
+	/*
+	 * Whether this run reads the machine, as its options say (optional:
+	 * NULL reads it unless PH_STUDY_NO_MACHINE); asked after check.
+	 */
+	bool (*needs_machine)(const void *args);
 	/* With the machine read: plan the figures and start the run (optional). */
 	int (*plan)(void *args, struct ph_session *s);
 	/* Measure: 0 or an exit code. */
@@ -73,7 +88,9 @@ struct ph_study {
 	bool (*measured)(const void *args);
 	/*
 	 * The document of what was measured; *rc may become an exit code (a
-	 * figure that failed, memory that moved).
+	 * figure that failed, memory that moved, a verdict).  NULL when the
+	 * document cannot be had (an output of its own failed, said on
+	 * stderr): nothing is rendered, and the exit code is *rc (1 if 0).
 	 */
 	struct ph_doc *(*document)(void *args, struct ph_session *s, int *rc);
 	/*
@@ -99,7 +116,9 @@ int study_main(const struct ph_study *st, int argc, char *argv[]);
  *     a signal makes it 130 unless measure_rc says the
  *     machine cannot do it (4)
  *   something measured: 130 after a signal, else measure_rc
- * measure_rc is the first non-zero code of check, plan and measure.
+ * measure_rc is the first non-zero code of check, plan and measure.  The
+ * document step's code goes through it again, measured_any then saying
+ * whether a document came.
  * A PH_STUDY_PLUGIN study's measure_rc is its verdict (0-3, where 2 is
  * CRITICAL, not bad usage):
  *   --help                                              0

@@ -3,7 +3,7 @@
  * slit_study.c - "pagehop slit" from its input to its exit status: a file
  * read, or this machine measured by the matrix engine and taken straight
  * from the measurement (matrix_input()), then the one analysis, report and
- * ACPI output for both.
+ * ACPI output for both, made while the analysis is alive.
  */
 #include "slit_study.h"
 #include "acpi_hmat.h"
@@ -299,21 +299,6 @@ static int check_coverage(const struct ph_input *in, const struct ph_slit *s,
 }
 
 /*
- * Hand the document to the command's output while the analysis its rows
- * are drawn from is alive; what the input could not tell is said on stderr
- * too, once the run reports.
- */
-static int report(struct ph_doc *doc, const struct ph_slit_out *out, const char *note,
-		  enum ph_verdict v)
-{
-	if (note)
-		ph_warn("%s", note);
-	if (out->emit(out->ctx, doc))
-		return PH_EXIT_FAIL;	/* said by main */
-	return verdict_exit(v);
-}
-
-/*
  * Why an input is not this machine's measurement, in words, or NULL when
  * its provenance names this host (host_read.c's rule): host is the one it
  * names, NULL if none.
@@ -329,123 +314,43 @@ static char *not_here(const char *host)
 	return NULL;
 }
 
-/*
- * Analyse in (label is how the report names it) against the SLIT given, or
- * the one recorded with it; report, write the ACPI source, hand the
- * document to out.
- * this_machine: in was measured here, so the machine's own ACPI SLIT is
- * judged beside it.
- */
-static int analyse(const struct ph_slit_plan *p, const struct ph_input *in,
-		   const char *label, const struct given_slit *given, bool this_machine,
-		   const struct hmat_in *hmat, const struct ph_slit_out *out)
-{
-	struct ph_acpi_out acpi = p->acpi, hmat_acpi = p->hmat_acpi;
-	struct ph_slit_job job;
-	struct ph_analysis a;
-	struct ph_acpi_slit fw;
-	char *elsewhere;
-	struct ph_outset set = { 0 };
-	struct ph_doc *doc;
-	char err[512], fw_why[256], why[256], *slit_from = NULL;
-	const char *failed = NULL;
-	int ret = PH_EXIT_USAGE;
+/* What a run has come to. */
+enum slit_state {
+	SLIT_NONE,	/* nothing to report */
+	SLIT_ONE_NODE,	/* nothing to compare: one node, or no NUMA */
+	SLIT_MEASURING,	/* planned: the matrix is to be measured */
+	SLIT_ANALYSED,	/* job and a hold the analysis */
+};
 
-	memset(&job, 0, sizeof(job));
-	if (given->slit)
-		slit_from = xstrdup(given->from);
-	else if (in->slit)
-		slit_from = xasprintf("%s (distances recorded with the measurement)", label);
-	job.m = in->m;
-	job.input = label;
-	job.figure = in->figure;
-	job.source = in->source;
-	job.latency = in->latency;
-	job.read_bw = in->read_bw;
-	job.slit = given->slit ? given->slit : in->slit;
-	job.slit_from = slit_from;
-	job.hmat = in->hmat;
-	job.nhmat = in->nhmat;
-	job.ci_not_met = in->ci_not_met;
-	job.opts = p->opts;
-	/* Tables for another machine's input do not take this machine's IDs. */
-	elsewhere = this_machine ? NULL : not_here(in->host);
-	acpi.elsewhere = hmat_acpi.elsewhere = elsewhere;
-	acpi.prov = &in->acpi[PH_PROV_SLIT];
-	hmat_acpi.prov = &in->acpi[PH_PROV_HMAT];
-	memset(&fw, 0, sizeof(fw));
-	if (this_machine) {
-		/* Whether the distances recorded are the firmware's or Linux's defaults. */
-		job.fw_path = PH_ACPI_SLIT_PATH;
-		job.fw_err = acpi_slit_read(job.fw_path, &fw, fw_why, sizeof(fw_why));
-		job.fw_why = fw_why;
-		job.fw = &fw;
-	}
-
-	if (job.slit && check_coverage(in, job.slit, slit_from))
-		goto out;
-	if (slit_analyse(&job, &a, err, sizeof(err))) {
-		ph_err("%s", err);
-		goto out;
-	}
-	doc = doc_new("slit");
-	if (in->note)
-		doc_note(doc, "%s", in->note);
-	slit_report(&job, &a, doc);
-	kernel_report(doc, a.slit_default ? a.slit_default : job.slit, &a.prop, job.m);
-	hmat_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit);
-	tiers_add(doc, hmat, &job, a.slit_default ? a.slit_default : job.slit, &a.prop, p,
-		  this_machine, in->host);
-	/* A table written from cells without the evidence says so where it is reported. */
-	if (a.verdict == PH_VERDICT_CANNOT_TELL && (p->acpi.path || p->hmat_acpi.path))
-		doc_note(doc, "%s%s%s: the table written rests on %d cell%s without the evidence for a verdict (lacking_evidence); measure longer (--time) before flashing it",
-			 p->acpi.path ? "--emit-acpi" : "", p->acpi.path && p->hmat_acpi.path ? " and " : "",
-			 p->hmat_acpi.path ? "--emit-hmat" : "", a.nlacking, a.nlacking == 1 ? "" : "s");
-	/* Every output rendered and staged beside its target first: a run that fails writes none. */
-	if ((acpi.path && slit_emit_acpi(&acpi, job.figure, job.input, &a.prop, doc, &set)) ||
-	    (hmat_acpi.path && hmat_emit(&hmat_acpi, hmat, &job, doc, &set)) ||
-	    (p->hwloc && hwloc_add(p->hwloc, &job, this_machine, in->packages, doc, &set)))
-		ret = PH_EXIT_USAGE;
-	else if (outset_commit(&set, &failed, why, sizeof(why))) {
-		ph_err("%s: %s; %s", failed, why,
-		       set.n > 1 ? "the outputs before it in the order written are in place, the others are not" : "nothing written");
-		ret = PH_EXIT_FAIL;
-	} else
-		ret = report(doc, out, in->note, a.verdict);
-	outset_discard(&set);
-	doc_free(doc);
-	analysis_free(&a);
-out:
-	acpi_slit_free(&fw);
-	free(slit_from);
-	free(elsewhere);
-	return ret;
-}
-
-int slit_study_file(const struct ph_slit_plan *p, const struct ph_slit_out *out)
-{
+struct ph_slit_study {
+	const struct ph_slit_plan *p;
+	enum slit_state state;
 	struct given_slit given;
 	struct hmat_in hmat;
-	struct ph_input in;
-	char err[512];
-	int rc;
+	struct ph_mx mx;		/* measuring: the matrix measured */
+	struct ph_input in;		/* the input read, or taken from mx */
+	const char *label;		/* how the report names in */
+	bool this_machine;		/* in was measured here */
+	int nnodes, slit00;		/* one node: the count (0: no NUMA), its SLIT entry */
+	/* the analysis, alive until the run is freed */
+	struct ph_slit_job job;
+	struct ph_analysis a;
+	struct ph_acpi_slit fw;		/* this machine's ACPI SLIT, measuring */
+	char fw_why[256];
+	char *slit_from;
+	char *elsewhere;		/* why in is not this machine's, or NULL */
+	ph_mx_cell_fn on_cell;		/* each cell as it is measured (--save), or NULL */
+	void *cell_ctx;
+};
 
-	if (input_load(p->input, p->fig, &in, err, sizeof(err)) ||
-	    input_orient(&in, p->orient, input_name(p->input), err, sizeof(err))) {
-		ph_err("%s", err);
-		input_free(&in);
-		return PH_EXIT_USAGE;
-	}
-	rc = given_load(p->slit, &given);
-	if (!rc) {
-		rc = hmat_load(p->hmat_table, false, &hmat);
-		if (!rc)
-			rc = analyse(p, &in, input_name(p->input), &given, false, &hmat, out);
-		acpi_hmat_free(&hmat.t);
-	}
-	given_free(&given);
-	input_free(&in);
-	return rc;
+struct ph_slit_study *slit_study_new(const struct ph_slit_plan *p, ph_mx_cell_fn on_cell, void *cell_ctx)
+{
+	struct ph_slit_study *r = xcalloc(1, sizeof(*r));
+
+	r->p = p;
+	r->on_cell = on_cell;
+	r->cell_ctx = cell_ctx;
+	return r;
 }
 
 /*
@@ -454,10 +359,10 @@ int slit_study_file(const struct ph_slit_plan *p, const struct ph_slit_out *out)
  * measured to save or propose, so each is named on stderr, nothing is
  * written, and the exit is PH_EXIT_UNSUPPORTED, not the answer's 0.
  */
-static int single_node(const struct ph_slit_plan *p, const struct ph_topology *t, bool numa,
-		       const struct ph_slit_out *out)
+static int single_node(struct ph_slit_study *r, const struct ph_topology *t)
 {
-	const char *why = numa ? "this machine has a single NUMA node, so slit measures nothing"
+	const struct ph_slit_plan *p = r->p;
+	const char *why = t->nnodes ? "this machine has a single NUMA node, so slit measures nothing"
 			       : "this kernel has no NUMA support, so slit measures nothing";
 	const struct {
 		const char *opt, *path, *hint;
@@ -467,10 +372,7 @@ static int single_node(const struct ph_slit_plan *p, const struct ph_topology *t
 		{ "--emit-hmat", p->hmat_acpi.path, "" },
 		{ "--hwloc", p->hwloc, "; lstopo --of xml gives the topology" },
 	};
-	struct ph_doc *doc;
-	struct ph_section *s;
 	bool refused = false;
-	int err;
 
 	for (size_t k = 0; k < ARRAY_SIZE(outs); k++)
 		if (outs[k].path) {
@@ -479,28 +381,162 @@ static int single_node(const struct ph_slit_plan *p, const struct ph_topology *t
 		}
 	if (refused)
 		return PH_EXIT_UNSUPPORTED;
-	doc = doc_new("slit");
-	s = doc_add_section(doc, "verdict", "verdict");
-	section_str(s, "status", "nothing to compare");
-	section_int(s, "exit_code", PH_EXIT_OK);
-	section_str(s, "summary", numa
-		    ? "nothing to compare on a single node: its memory is local to all its CPUs, and the SLIT has one entry, 10"
-		    : "nothing to compare on a single node: this kernel has no NUMA support, so there is one node and no SLIT");
-	section_int(s, "nodes", numa ? t->nnodes : 1);
-	if (numa && t->nnodes == 1)
-		section_int(s, "slit_0_0", t->distance[0]);
-	err = out->emit(out->ctx, doc);
-	doc_free(doc);
-	/* A write error is said once, by main. */
-	return err ? PH_EXIT_FAIL : PH_EXIT_OK;
+	r->state = SLIT_ONE_NODE;
+	r->nnodes = t->nnodes;
+	r->slit00 = t->nnodes == 1 ? t->distance[0] : -1;
+	return 0;
 }
 
-/* Latency and read bandwidth of every node pair, as "pagehop matrix" measures them. */
-static int measure(struct ph_session *s, const struct ph_slit_plan *p, struct ph_mx *mx,
-		   const struct ph_slit_out *out)
+/* The answer on one node: nothing to compare, exit 0. */
+static struct ph_doc *single_node_doc(const struct ph_slit_study *r)
 {
+	struct ph_doc *doc = doc_new("slit");
+	struct ph_section *s = doc_add_section(doc, "verdict", "verdict");
+
+	section_str(s, "status", "nothing to compare");
+	section_int(s, "exit_code", PH_EXIT_OK);
+	section_str(s, "summary", r->nnodes
+		    ? "nothing to compare on a single node: its memory is local to all its CPUs, and the SLIT has one entry, 10"
+		    : "nothing to compare on a single node: this kernel has no NUMA support, so there is one node and no SLIT");
+	section_int(s, "nodes", r->nnodes ? r->nnodes : 1);
+	if (r->slit00 >= 0)
+		section_int(s, "slit_0_0", r->slit00);
+	return doc;
+}
+
+/*
+ * Analyse r->in against the SLIT given, or the one recorded with it; one
+ * measured here has the machine's own ACPI SLIT judged beside it.  0, or
+ * PH_EXIT_USAGE after one line on stderr.
+ */
+static int analyse(struct ph_slit_study *r)
+{
+	const struct ph_input *in = &r->in;
+	struct ph_slit_job *job = &r->job;
+	char err[512];
+
+	memset(job, 0, sizeof(*job));
+	if (r->given.slit)
+		r->slit_from = xstrdup(r->given.from);
+	else if (in->slit)
+		r->slit_from = xasprintf("%s (distances recorded with the measurement)", r->label);
+	job->m = in->m;
+	job->input = r->label;
+	job->figure = in->figure;
+	job->source = in->source;
+	job->latency = in->latency;
+	job->read_bw = in->read_bw;
+	job->slit = r->given.slit ? r->given.slit : in->slit;
+	job->slit_from = r->slit_from;
+	job->hmat = in->hmat;
+	job->nhmat = in->nhmat;
+	job->ci_not_met = in->ci_not_met;
+	job->opts = r->p->opts;
+	/* Tables for another machine's input do not take this machine's IDs. */
+	r->elsewhere = r->this_machine ? NULL : not_here(in->host);
+	if (r->this_machine) {
+		/* Whether the distances recorded are the firmware's or Linux's defaults. */
+		job->fw_path = PH_ACPI_SLIT_PATH;
+		job->fw_err = acpi_slit_read(job->fw_path, &r->fw, r->fw_why, sizeof(r->fw_why));
+		job->fw_why = r->fw_why;
+		job->fw = &r->fw;
+	}
+	if (job->slit && check_coverage(in, job->slit, r->slit_from))
+		return PH_EXIT_USAGE;
+	if (slit_analyse(job, &r->a, err, sizeof(err))) {
+		ph_err("%s", err);
+		return PH_EXIT_USAGE;
+	}
+	r->state = SLIT_ANALYSED;
+	return 0;
+}
+
+/*
+ * The report of the analysis, and the ACPI source and hwloc XML, each
+ * rendered and staged beside its target first: a run that fails writes
+ * none.
+ */
+struct ph_doc *slit_study_document(struct ph_slit_study *r, int *rc)
+{
+	const struct ph_slit_plan *p = r->p;
+	const struct ph_slit_job *job = &r->job;
+	const struct ph_analysis *a = &r->a;
+	const struct ph_slit *slit = a->slit_default ? a->slit_default : job->slit;
+	struct ph_acpi_out acpi = p->acpi, hmat_acpi = p->hmat_acpi;
+	struct ph_outset set = { 0 };
+	struct ph_doc *doc;
+	const char *failed = NULL;
+	char why[256];
+	int out_rc = 0;
+
+	if (r->state != SLIT_ANALYSED)
+		return single_node_doc(r);
+	doc = doc_new("slit");
+	/* The OEM options name the fields of both tables written. */
+	hmat_acpi.oem_id = acpi.oem_id;
+	hmat_acpi.oem_table_id = acpi.oem_table_id;
+	hmat_acpi.have_rev = acpi.have_rev;
+	hmat_acpi.rev = acpi.rev;
+	acpi.elsewhere = hmat_acpi.elsewhere = r->elsewhere;
+	acpi.prov = &r->in.acpi[PH_PROV_SLIT];
+	hmat_acpi.prov = &r->in.acpi[PH_PROV_HMAT];
+	if (r->in.note)
+		doc_note(doc, "%s", r->in.note);
+	slit_report(job, a, doc);
+	kernel_report(doc, slit, &a->prop, job->m);
+	hmat_add(doc, &r->hmat, job, slit);
+	tiers_add(doc, &r->hmat, job, slit, &a->prop, p, r->this_machine, r->in.host);
+	/* A table written from cells without the evidence says so where it is reported. */
+	if (a->verdict == PH_VERDICT_CANNOT_TELL && (p->acpi.path || p->hmat_acpi.path))
+		doc_note(doc, "%s%s%s: the table written rests on %d cell%s without the evidence for a verdict (lacking_evidence); measure longer (--time) before flashing it",
+			 p->acpi.path ? "--emit-acpi" : "", p->acpi.path && p->hmat_acpi.path ? " and " : "",
+			 p->hmat_acpi.path ? "--emit-hmat" : "", a->nlacking, a->nlacking == 1 ? "" : "s");
+	if ((acpi.path && slit_emit_acpi(&acpi, job->figure, job->input, &a->prop, doc, &set)) ||
+	    (hmat_acpi.path && hmat_emit(&hmat_acpi, &r->hmat, job, doc, &set)) ||
+	    (p->hwloc && hwloc_add(p->hwloc, job, r->this_machine, r->in.packages, doc, &set))) {
+		out_rc = PH_EXIT_USAGE;
+	} else if (outset_commit(&set, &failed, why, sizeof(why))) {
+		ph_err("%s: %s; %s", failed, why,
+		       set.n > 1 ? "the outputs before it in the order written are in place, the others are not" : "nothing written");
+		out_rc = PH_EXIT_FAIL;
+	}
+	outset_discard(&set);
+	if (out_rc) {
+		doc_free(doc);
+		*rc = out_rc;
+		return NULL;
+	}
+	/* What the input could not tell is said on stderr too, once the run reports. */
+	if (r->in.note)
+		ph_warn("%s", r->in.note);
+	*rc = *rc ? *rc : verdict_exit(a->verdict);
+	return doc;
+}
+
+int slit_study_plan(struct ph_slit_study *r, struct ph_session *s)
+{
+	const struct ph_slit_plan *p = r->p;
+	struct ph_mx *mx = &r->mx;
+	char err[512];
 	int rc;
 
+	if (p->input) {
+		r->label = input_name(p->input);
+		if (input_load(p->input, p->fig, &r->in, err, sizeof(err)) ||
+		    input_orient(&r->in, p->orient, r->label, err, sizeof(err))) {
+			ph_err("%s", err);
+			return PH_EXIT_USAGE;
+		}
+	}
+	/* A --slit or --hmat-table that cannot be read is said before measuring, not after. */
+	rc = given_load(p->slit, &r->given);
+	if (!rc)
+		rc = hmat_load(p->hmat_table, !p->input, &r->hmat);
+	if (rc || p->input)
+		return rc;
+	if (s->topo.nnodes <= 1)
+		return single_node(r, &s->topo);
+	/* Latency and read bandwidth of every node pair, as "pagehop matrix" measures them. */
 	mx->figures = MX_LATENCY | MX_READ | (p->fig == PH_FIGURE_TRIAD ? MX_TRIAD : 0);
 	chase_parse("random", &mx->pattern);
 	mx->pattern.seed = 1;
@@ -509,62 +545,57 @@ static int measure(struct ph_session *s, const struct ph_slit_plan *p, struct ph
 	rc = matrix_plan(mx, &s->topo, NULL, 0, NULL, NULL);
 	if (rc)
 		return rc;
-	mx->psize = p->psize_given ? s->bufreq.psize : matrix_default_psize(mx, s);
-	rc = matrix_measure(mx, s, out->on_cell, out->cell_ctx);
-	if (mx->interrupted) {
-		ph_err("interrupted after %d of %d cells: nothing to compare%s%s", mx->done, mx->total,
+	mx->psize = s->psize_given ? s->bufreq.psize : matrix_default_psize(mx, s);
+	r->state = SLIT_MEASURING;
+	return 0;
+}
+
+int slit_study_measure(struct ph_slit_study *r, struct ph_session *s)
+{
+	const struct ph_slit_plan *p = r->p;
+	int rc;
+
+	if (p->input)
+		return analyse(r);
+	if (r->state != SLIT_MEASURING)
+		return 0;	/* one node: nothing to measure */
+	rc = matrix_measure(&r->mx, s, r->on_cell, r->cell_ctx);
+	r->state = SLIT_NONE;
+	if (r->mx.interrupted) {
+		ph_err("interrupted after %d of %d cells: nothing to compare%s%s", r->mx.done, r->mx.total,
 		       p->save ? "; what was measured is in " : "", p->save ? p->save : "");
 		return PH_EXIT_INTERRUPTED;
 	}
-	return rc;
-}
-
-/* The measurement, straight from the engine: no file in between. */
-static int analyse_measured(struct ph_session *s, const struct ph_slit_plan *p,
-			    const struct ph_mx *mx, const struct given_slit *given,
-			    const struct hmat_in *hmat, const struct ph_slit_out *out)
-{
-	const char *label = p->save && strcmp(p->save, "-") ? p->save
-			    : "measured by this run (pagehop matrix)";
-	struct ph_input in;
-	int rc;
-
+	if (rc)
+		return rc;
+	/* The measurement, straight from the engine: no file in between. */
+	r->label = p->save && strcmp(p->save, "-") ? p->save : "measured by this run (pagehop matrix)";
+	r->this_machine = true;
 	/* The command refuses --metric distance here; every other figure was measured. */
-	if (matrix_input(mx, &s->topo, p->fig, &in)) {
+	if (matrix_input(&r->mx, &s->topo, p->fig, &r->in)) {
 		ph_err("internal error: the figure asked for was not measured");
 		return PH_EXIT_FAIL;
 	}
-	rc = analyse(p, &in, label, given, true, hmat, out);
-	input_free(&in);
-	return rc;
+	return analyse(r);
 }
 
-int slit_study_machine(struct ph_session *s, const struct ph_slit_plan *p,
-		       const struct ph_slit_out *out)
+bool slit_study_reported(const struct ph_slit_study *r)
 {
-	struct ph_mx mx = { 0 };
-	struct given_slit given;
-	struct hmat_in hmat;
-	int rc;
+	return r->state == SLIT_ANALYSED || r->state == SLIT_ONE_NODE;
+}
 
-	/* A --slit or --hmat-table that cannot be read is said before measuring, not after. */
-	rc = given_load(p->slit, &given);
-	if (rc)
-		return rc;
-	rc = hmat_load(p->hmat_table, true, &hmat);
-	if (rc) {
-		given_free(&given);
-		return rc;
-	}
-	rc = session_machine(s);
-	if (rc == PH_EXIT_UNSUPPORTED)
-		rc = single_node(p, NULL, false, out);
-	else if (!rc && s->topo.nnodes <= 1)
-		rc = single_node(p, &s->topo, true, out);
-	else if (!rc && !(rc = measure(s, p, &mx, out)))
-		rc = analyse_measured(s, p, &mx, &given, &hmat, out);
-	acpi_hmat_free(&hmat.t);
-	matrix_free(&mx);
-	given_free(&given);
-	return rc;
+void slit_study_free(struct ph_slit_study *r)
+{
+	if (!r)
+		return;
+	if (r->state == SLIT_ANALYSED)
+		analysis_free(&r->a);
+	acpi_slit_free(&r->fw);
+	free(r->slit_from);
+	free(r->elsewhere);
+	input_free(&r->in);
+	acpi_hmat_free(&r->hmat.t);
+	matrix_free(&r->mx);
+	given_free(&r->given);
+	free(r);
 }

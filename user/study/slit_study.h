@@ -4,7 +4,9 @@
  * file, or measured on this machine by the matrix engine), analyse it
  * against a SLIT (distance.h), report it (slit_report.h), write the
  * proposed SLIT when asked (slit_emit.h), and give the exit status of the
- * verdict.
+ * verdict.  The steps are those of a study (study.h): the command's driver
+ * runs them and renders the document; nothing here renders or prints on
+ * stdout.
  */
 #ifndef PAGEHOP_SLIT_STUDY_H
 #define PAGEHOP_SLIT_STUDY_H
@@ -26,7 +28,8 @@ struct ph_slit_plan {
 	enum ph_figure fig;	/* which figure to analyse */
 	enum ph_orient orient;	/* --orientation of the input; 0: as it says, else CPU rows */
 	struct ph_dist_opts opts;	/* tolerance and noise */
-	struct ph_acpi_out acpi;	/* acpi.path NULL: no --emit-acpi */
+	struct ph_acpi_out acpi;	/* acpi.path NULL: no --emit-acpi; its OEM fields
+					 * name those of both tables written */
 	struct ph_acpi_out hmat_acpi;	/* path NULL: no --emit-hmat; table: the HMAT
 					 * of its IDs (--hmat-table, or this machine's) */
 	const char *hmat_table;	/* a binary HMAT to read entry by entry; NULL: this
@@ -36,40 +39,59 @@ struct ph_slit_plan {
 	bool this_kernel;	/* --this-kernel: this machine's kernel and sysfs for any input */
 	/* measuring only */
 	const char *save;	/* keep the measurement (pagehop's JSON); NULL: not kept */
-	bool psize_given;	/* else the largest page every memory node can give */
 };
 
 /*
- * Where the report goes: the command's output (it renders in --format).
- * The study calls emit once, with the document whose rows are drawn from
- * the analysis, while that analysis is alive; emit returns 0, or non-zero
- * when the output failed.
+ * What the plan says together, before anything is read: options that go
+ * only with others, standard input named twice, an input-only figure
+ * without an input, two outputs on one file.  measuring names the
+ * measuring options when one was given (NULL: none), refused with an
+ * input.  0, or PH_EXIT_USAGE after one line on stderr.
  */
-struct ph_slit_out {
-	int (*emit)(void *ctx, struct ph_doc *doc);
-	void *ctx;
-	/* Each cell as it is measured (--save: the command's), or NULL. */
-	ph_mx_cell_fn on_cell;
-	void *cell_ctx;
-};
+int slit_plan_check(const struct ph_slit_plan *p, const char *measuring);
+
+/* One run: what was read or measured, and its analysis while the document is made. */
+struct ph_slit_study;
 
 /*
- * Read p->input and p->slit, analyse, hand the report to out.  The
- * verdict's exit status (verdict_exit()), PH_EXIT_USAGE after one line on
- * stderr for an input that cannot be used, PH_EXIT_FAIL when out fails.
+ * A run of p, which must outlive it; on_cell (or NULL) gets each cell as
+ * it is measured, with cell_ctx (--save: the command's).
  */
-int slit_study_file(const struct ph_slit_plan *p, const struct ph_slit_out *out);
+struct ph_slit_study *slit_study_new(const struct ph_slit_plan *p, ph_mx_cell_fn on_cell, void *cell_ctx);
 
 /*
- * Measure this machine with s (its options applied) as "pagehop matrix"
- * does, latency and read bandwidth (and triad when p->fig asks for it),
- * then analyse the measurement as slit_study_file() analyses a file, and
- * judge the machine's own ACPI SLIT beside it.  On a single node nothing is
- * measured: there is nothing to compare (exit 0).  p->slit is read before
- * anything is measured.  Returns as slit_study_file(), or the measuring
- * engine's exit code.
+ * Read --input (with one), --slit and --hmat-table, or this machine's HMAT
+ * when measuring; then, measuring, plan the matrix on s's machine
+ * (s->topo.nnodes 0: a kernel without NUMA).  On a single node nothing is
+ * to be measured: there is nothing to compare, unless an output was asked
+ * for (--save, --emit-*, --hwloc), which is named on stderr:
+ * PH_EXIT_UNSUPPORTED.  0, PH_EXIT_USAGE after one line on stderr for an
+ * input that cannot be used, or the matrix engine's exit code.
  */
-int slit_study_machine(struct ph_session *s, const struct ph_slit_plan *p,
-		       const struct ph_slit_out *out);
+int slit_study_plan(struct ph_slit_study *r, struct ph_session *s);
+
+/*
+ * Measure this machine as "pagehop matrix" does, latency and read
+ * bandwidth (and triad when p->fig asks for it), when measuring more than
+ * one node; then analyse the input or the measurement against the SLIT
+ * given, or the one recorded with it.  0, PH_EXIT_USAGE after one line
+ * when they cannot be compared, or the engine's exit code (130 after a
+ * signal: nothing to compare).
+ */
+int slit_study_measure(struct ph_slit_study *r, struct ph_session *s);
+
+/* Whether there is a report: an analysis, or nothing to compare on one node. */
+bool slit_study_reported(const struct ph_slit_study *r);
+
+/*
+ * The report, drawn from the live analysis, and the ACPI source and hwloc
+ * XML asked for written: *rc becomes the verdict's exit status
+ * (verdict_exit()) unless it is already an error.  NULL when an output
+ * cannot be written, after one line on stderr: *rc PH_EXIT_USAGE (nothing
+ * written) or PH_EXIT_FAIL (some were).
+ */
+struct ph_doc *slit_study_document(struct ph_slit_study *r, int *rc);
+
+void slit_study_free(struct ph_slit_study *r);
 
 #endif
