@@ -56,7 +56,7 @@ static const struct ph_opt out_opts[] = {
 	{ "format", 'f', "table|json|prom", OPT_CHECK_FORMAT,
 	  "the verdict line and tables, the JSON document, or\n"
 	  "node_exporter textfile metrics", "table", NULL },
-	PH_OPT_VERBOSE,
+	PH_OPT_VERBOSE, PH_OPT_PROGRESS_UNATTENDED,
 	{ "prom-file", 0, "PATH", OPT_PROM_FILE,
 	  "also write the metrics to PATH atomically (a\n"
 	  "temporary file beside it, then rename), for\n"
@@ -113,6 +113,7 @@ struct check_args {
 	bool set[PH_HK_NKINDS];
 	bool busy_judge;	/* --busy judge */
 	bool verbose;		/* --verbose: the table with every column */
+	enum ph_progress_mode progress;	/* only --progress shows any: check runs unattended */
 };
 
 static int check_option(void *ctx, const struct ph_opt *o, const char *arg)
@@ -120,6 +121,8 @@ static int check_option(void *ctx, const struct ph_opt *o, const char *arg)
 	struct check_args *a = ctx;
 	char why[256];
 
+	if (!common_progress_option(o->id, &a->progress))
+		return 0;
 	switch (o->id) {
 	case OPT_BUDGET:
 		return cli_parse_double("--budget", arg, 1, 3600, &a->budget);
@@ -341,6 +344,7 @@ int cmd_check(int argc, char *argv[])
 		printf("%s\n", line);
 		return PH_H_UNKNOWN;
 	}
+	progress_setup(a.progress, true);
 	if (a.prom_file && output_path_check(a.prom_file, why, sizeof(why))) {
 		ph_err("--prom-file: %s: %s", a.prom_file, why);
 		health_unknown(line, sizeof(line), ph_last_err());
@@ -365,6 +369,7 @@ int cmd_check(int argc, char *argv[])
 		goto out;
 	}
 	rc = diag_measure(&d, &s);
+	progress_done();
 	if (base)
 		health_against(base, &d.set, a.over, a.set, &f);
 	health_siblings(&d.set, a.over, a.set, &f);

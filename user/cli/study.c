@@ -9,6 +9,7 @@
 #include "common_opts.h"
 #include "output.h"
 #include "plot.h"
+#include "progress.h"
 #include "report.h"
 #include "runner.h"
 #include "util.h"
@@ -158,6 +159,7 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 	if (!parse_rc && r->save && cli_check_output("--save", r->save))
 		parse_rc = -EINVAL;
 	if (!parse_rc) {
+		progress_setup(s->progress, st->flags & PH_STUDY_UNATTENDED);
 		if (st->check)
 			rc = st->check(r->args, s);
 		if (!rc && !(st->flags & PH_STUDY_NO_MACHINE))
@@ -168,6 +170,7 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 			rc = st->measure(r->args, s);
 			measured = st->measured ? st->measured(r->args) : true;
 		}
+		progress_done();
 	}
 	exit_rc = study_exit(parse_rc, rc, measured, ph_interrupted != 0);
 	if (study_renders(parse_rc, rc, measured)) {

@@ -36,6 +36,11 @@ enum {
 	 * the run short (cell by cell): the driver adds no note of its own.
 	 */
 	PH_STUDY_OWN_NOTES = 1u << 3,
+	/*
+	 * The study runs unattended (baseline, from cron or a batch job):
+	 * progress only with --progress, even on a terminal.
+	 */
+	PH_STUDY_UNATTENDED = 1u << 4,
 };
 
 struct ph_study {

@@ -17,6 +17,7 @@
 #include "cpu.h"
 #include "kmod.h"
 #include "output.h"
+#include "progress.h"
 #include "runner.h"
 #include "topology.h"
 
@@ -67,6 +68,7 @@ struct ph_session {
 	uint64_t per_thread;	/* size / threads: what each thread works on */
 	struct ph_mcfg mcfg;
 	bool allow_unverified;
+	enum ph_progress_mode progress;	/* --progress, --quiet (progress.h) */
 	bool binds_itself;	/* the study places its threads: session_start
 				 * binds no --cpunodebind, --physcpubind, --threads */
 	/* the machine */
