@@ -6,7 +6,7 @@
 # the figures differ run to run); nothing without a terminal and without
 # --progress, nor with --quiet; on a terminal (script(1)) one line
 # rewritten, never wider than the terminal, cleared at the end; check
-# unattended: nothing on a terminal unless asked.
+# unattended: nothing on a terminal unless asked; pages' per-step time.
 . "$(dirname "$0")/lib.sh"
 
 pages=(pages --page-sizes 4k --max 64K --time 0.05 --ci 50)
@@ -29,6 +29,10 @@ expect "--progress: the time left from the second step on" \
 expect "--progress: the last line says how many steps took how long" \
 	"$(tail -n 1 "$TMP/p.err" | sed -E 's/[0-9]+\.[0-9] s$/T s/')" "pages: $rows of $rows steps in T s"
 grep -q $'[\r\033]' "$TMP/p.err" && fail "--progress: escape codes in a log" || pass "--progress: no escape codes"
+# Where the time went, per step: each row's step_s within the run's total,
+# together no more than it (the time section, another clock reading).
+expect "pages: every row's step_s positive, together within time.total_s" \
+	"$(jq -r '[.pages[].step_s] as $s | ($s | length == '"$rows"' and all(. > 0)) and ($s | add) <= .time.total_s' "$TMP/p.json")" true
 
 "$PAGEHOP" "${pages[@]}" -f json >"$TMP/n.json" 2>"$TMP/n.err" || fail "pages: exit $?: $(cat "$TMP/n.err")"
 expect "no terminal, no --progress: nothing on stderr" "$(cat "$TMP/n.err")" ""

@@ -71,6 +71,8 @@ static void test_lines(void **state)
 	progress_phase("laying out");	/* inside a run: the terminal's only */
 	progress_detail("40 samples");
 	assert_string_equal(captured(), "pages [3/4] 2M, 16 KiB, ~6 s left\n");
+	fake_now = 112.5;
+	assert_true(progress_step_seconds() == 6.5);	/* step 3 began at 106 */
 	fake_now = 130;		/* 3 in 30 s: 1 left, 10 s */
 	progress_step("2M, 32 KiB");
 	assert_string_equal(captured(), "pages [4/4] 2M, 32 KiB, ~10 s left\n");
@@ -147,8 +149,12 @@ static void test_none(void **state)
 	(void)state;
 	progress_open(PH_PROGRESS_NONE, out, fake_clock, 80);
 	progress_phase("setup");
+	fake_now = 7;
+	assert_true(progress_step_seconds() == 0);	/* no step yet */
 	progress_begin(2, "pages");
 	progress_step("a");
+	fake_now = 9.25;	/* timed though not shown */
+	assert_true(progress_step_seconds() == 2.25);
 	progress_detail("b");
 	progress_done();
 	progress_signal();

@@ -22,6 +22,7 @@ static struct {
 	char what[32];
 	int total, k;		/* steps in the run, the step at (1-based) */
 	double t0;		/* the run's start */
+	double t_step;		/* the step's start */
 	char step[192];		/* "what [k/total] label, ~N s left" */
 	volatile sig_atomic_t shown;	/* a line is on the terminal */
 	volatile sig_atomic_t stopped;	/* a signal came: show nothing more */
@@ -101,6 +102,7 @@ void progress_step(const char *fmt, ...)
 	if (!pr.total)
 		return;
 	pr.k++;
+	pr.t_step = pr.now();
 	if (progress_shown() == PH_PROGRESS_NONE)
 		return;
 	va_start(ap, fmt);
@@ -148,6 +150,11 @@ void progress_detail(const char *fmt, ...)
 	va_start(ap, fmt);
 	vnote(false, fmt, ap);
 	va_end(ap);
+}
+
+double progress_step_seconds(void)
+{
+	return pr.k ? pr.now() - pr.t_step : 0;
 }
 
 void progress_done(void)

@@ -57,6 +57,11 @@ void progress_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * outside a run of steps.
  */
 void progress_phase(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Seconds since the current step started, shown or not (0 before the first
+ * step): a document's per-step time, from the same boundaries.
+ */
+double progress_step_seconds(void);
 /* How far the figure being timed is: on the terminal only, after the step. */
 void progress_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*

@@ -210,6 +210,7 @@ static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_swe
 		rc = bandwidth_figure(s, pg->read, &p->bw);
 		if (rc)
 			break;
+		p->step_s = progress_step_seconds();
 		sw->n = i + 1;
 	}
 	/* The counters belong to the team's thread, which session_stop ends. */
