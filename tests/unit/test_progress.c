@@ -7,6 +7,7 @@
  */
 #include "unit.h"
 #include "progress.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,8 +114,13 @@ static void test_tty(void **state)
 	progress_detail("%s", "");
 	assert_string_equal(captured(), "\r\033[Kscale [2/3] 2 threads, ~2 min left"
 			    "\r\033[Kscale [2/3] 2 threads, ~2 min left");
+	ph_warn("a message while the line is shown");	/* on the test's own stderr */
+	assert_string_equal(captured(), "\r\033[K");	/* the line cleared first */
+	ph_warn("another");	/* nothing shown: nothing to clear */
+	assert_string_equal(captured(), "");
+	progress_step("3 threads");	/* still at 70: 2 steps in 60 s, 1 left, 30 s */
 	progress_done();
-	assert_string_equal(captured(), "\r\033[K");
+	assert_string_equal(captured(), "\r\033[Kscale [3/3] 3 threads, ~30 s left\r\033[K");
 	progress_done();	/* nothing shown: nothing to clear */
 	assert_string_equal(captured(), "");
 }

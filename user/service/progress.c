@@ -29,6 +29,16 @@ static struct {
 	int fd;
 } pr;
 
+/* Before a message on stderr: the line cleared, drawn again by the next update. */
+static void clear_for_message(void)
+{
+	if (pr.how == PH_PROGRESS_TTY && pr.shown && !pr.stopped) {
+		fprintf(pr.out, "\r\033[K");
+		fflush(pr.out);
+	}
+	pr.shown = 0;
+}
+
 void progress_open(enum ph_progress_out how, FILE *out, double (*now)(void), int width)
 {
 	memset(&pr, 0, sizeof(pr));
@@ -37,6 +47,7 @@ void progress_open(enum ph_progress_out how, FILE *out, double (*now)(void), int
 	pr.fd = out ? fileno(out) : -1;
 	pr.now = now ? now : now_mono_raw;
 	pr.width = width > 1 ? width : 80;
+	ph_set_before_message(pr.how == PH_PROGRESS_TTY ? clear_for_message : NULL);
 }
 
 void progress_setup(enum ph_progress_mode mode, bool unattended)
@@ -159,9 +170,8 @@ double progress_step_seconds(void)
 
 void progress_done(void)
 {
-	if (pr.how == PH_PROGRESS_TTY && pr.shown && !pr.stopped) {
-		fprintf(pr.out, "\r\033[K");
-		fflush(pr.out);
+	if (pr.how == PH_PROGRESS_TTY) {
+		clear_for_message();
 	} else if (pr.how == PH_PROGRESS_LINES && pr.k && !pr.stopped) {
 		fprintf(pr.out, "%s: %d of %d steps in %.1f s\n", pr.what, pr.k, pr.total,
 			pr.now() - pr.t0);
