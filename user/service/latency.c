@@ -305,6 +305,7 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 	{
 		double t0 = now_mono_raw();
 
+		progress_phase("%s chase: warming up", name);
 		team_run(s->team, work_warm, &r, &s->clk, r.ticks);
 		calibrate(&r);
 		phase_add(PH_PHASE_WARMUP, now_mono_raw() - t0);
