@@ -138,6 +138,12 @@ const char *ph_shown(const char *s, size_t max, char *buf, size_t len)
 
 /* The last error's text, without the program's name (ph_last_err). */
 static char last_err[512];
+static void (*before_message)(void);
+
+void ph_set_before_message(void (*fn)(void))
+{
+	before_message = fn;
+}
 
 static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
 {
@@ -159,6 +165,8 @@ static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
 	}
 	/* "pagehop: " and the prefix hold no control character: the message
 	 * starts at n in shown as in line. */
+	if (before_message)
+		before_message();
 	fprintf(stderr, "%s\n", ph_shown(line, 0, shown, sizeof(shown)));
 	if (!*prefix)
 		snprintf(last_err, sizeof(last_err), "%s", shown + n);

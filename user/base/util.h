@@ -88,6 +88,12 @@ const char *ph_last_err(void);
 void ph_clear_last_err(void);
 /* "pagehop info: warning: ..." */
 void ph_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * fn is called before each of these messages reaches stderr (NULL: none):
+ * a progress line on the terminal (progress.h) clears itself, so that the
+ * message is a line of its own.
+ */
+void ph_set_before_message(void (*fn)(void));
 
 /*
  * The first error writing stdout, kept for the one message main prints at

@@ -27,7 +27,7 @@ static const struct ph_opt baseline_opts[] = {
 	{ 0 },
 };
 static const struct ph_opt stat_opts[] = { PH_OPT_TIME("2"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
+static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PROGRESS_UNATTENDED, { 0 } };
 
 static const struct ph_optgroup baseline_groups[] = {
 	{ "baseline", baseline_opts },
@@ -133,7 +133,7 @@ static void baseline_free(void *args, struct ph_session *s)
 /* --save is the reference check reads: written only when nothing failed. */
 const struct ph_study cmd_baseline_study = {
 	.spec = &cmd_baseline_spec,
-	.flags = PH_STUDY_SAVE_CLEAN,
+	.flags = PH_STUDY_SAVE_CLEAN | PH_STUDY_UNATTENDED,
 	.args_size = sizeof(struct baseline_args),
 	.init = baseline_init,
 	.option = baseline_option,

@@ -66,7 +66,7 @@ static const struct ph_opt thread_opts[] = {
 };
 
 static const struct ph_opt stat_opts[] = { PH_OPT_TIME("2"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
+static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PROGRESS, { 0 } };
 
 static const struct ph_optgroup chase_groups[] = {
 	{ "chase", chase_opts },

@@ -52,7 +52,7 @@ static const struct ph_opt out_opts[] = {
 	{ "format", 'f', "table|json|prom", OPT_CHECK_FORMAT,
 	  "the verdict line and tables, the JSON document, or\n"
 	  "node_exporter textfile metrics", "table", NULL },
-	PH_OPT_VERBOSE,
+	PH_OPT_VERBOSE, PH_OPT_PROGRESS_UNATTENDED,
 	{ "prom-file", 0, "PATH", OPT_PROM_FILE,
 	  "also write the metrics to PATH atomically (a\n"
 	  "temporary file beside it, then rename), for\n"
@@ -186,7 +186,7 @@ static void check_free_args(void *args, struct ph_session *s)
 /* Its own notes: the verdict says what was verified and what a signal cut. */
 const struct ph_study cmd_check_study = {
 	.spec = &cmd_check_spec,
-	.flags = PH_STUDY_PLUGIN | PH_STUDY_OWN_NOTES,
+	.flags = PH_STUDY_PLUGIN | PH_STUDY_OWN_NOTES | PH_STUDY_UNATTENDED,
 	.args_size = sizeof(struct check_args),
 	.option = check_option,
 	.check = check_check,

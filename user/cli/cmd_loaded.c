@@ -43,7 +43,7 @@ static const struct ph_opt memory_opts[] = {
 };
 
 static const struct ph_opt stat_opts[] = { PH_OPT_TIME("1"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, { 0 } };
+static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, PH_OPT_PROGRESS, { 0 } };
 
 static const struct ph_optgroup loaded_groups[] = {
 	{ "loaded", loaded_opts },

@@ -14,7 +14,7 @@
 
 #include <errno.h>
 
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
+static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PROGRESS, { 0 } };
 
 static const struct ph_optgroup survey_groups[] = {
 	{ "output", out_opts },

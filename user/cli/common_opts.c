@@ -101,6 +101,10 @@ static int parse_common(struct ph_session *s, int c, const char *arg)
 		return 1;
 	case OPT_PLOT:
 		return parse_plot(s, arg);
+	case OPT_PROGRESS:
+	case OPT_QUIET:
+		common_progress_option(c, &s->progress);
+		return 1;
 	default:
 		return 0;
 	}
@@ -127,6 +131,14 @@ int common_format_option(const struct ph_opt *o, const char *arg, enum ph_format
 		return 0;
 	}
 	return 1;
+}
+
+int common_progress_option(int id, enum ph_progress_mode *mode)
+{
+	if (id != OPT_PROGRESS && id != OPT_QUIET)
+		return 1;
+	*mode = id == OPT_QUIET ? PH_PROGRESS_OFF : PH_PROGRESS_LOG;
+	return 0;
 }
 
 int common_study_option(struct common_study *c, const struct ph_opt *o, const char *arg)

@@ -39,6 +39,8 @@ enum {
 	OPT_STUDY_PLACEMENT,
 	OPT_STUDY_SIZE_PER_THREAD,
 	OPT_SAVE_DOC,		/* --save FILE: the driver's (study.h) */
+	OPT_PROGRESS,
+	OPT_QUIET,
 	OPT_COMMON_END,
 };
 
@@ -88,6 +90,18 @@ enum {
 	"CI target met and the like), each row on one line;\n" \
 	"without it the table keeps to 100 columns (CSV and\n" \
 	"JSON always have every column)", NULL, NULL }
+
+/*
+ * --progress and --quiet, which every measuring command takes: what the
+ * run is doing, on stderr only (progress.h).  A command run unattended
+ * (check, baseline) shows nothing without --progress.
+ */
+#define PH_OPT_PROGRESS_DEF(desc)	{ "progress", 0, NULL, OPT_PROGRESS, \
+	"say each step on stderr, one line each (for logs),\n" \
+	"also when stderr is not a terminal", NULL, desc }, \
+	{ "quiet", 0, NULL, OPT_QUIET, "no progress on stderr", NULL, NULL }
+#define PH_OPT_PROGRESS	PH_OPT_PROGRESS_DEF("a line rewritten on stderr when it is a terminal")
+#define PH_OPT_PROGRESS_UNATTENDED	PH_OPT_PROGRESS_DEF("none, even on a terminal")
 
 /* The figure's curves and heatmaps drawn by gnuplot (report_plot). */
 #define PH_OPT_PLOT	{ "plot", 0, "FILE.svg|.png", OPT_PLOT, \
@@ -145,6 +159,12 @@ int common_option(struct ph_session *s, const struct ph_opt *o, const char *arg)
  * every column.
  */
 int common_format_option(const struct ph_opt *o, const char *arg, enum ph_format *fmt);
+
+/*
+ * --progress or --quiet (option id) into *mode, the last one given
+ * winning: 0, or 1 when id is neither.
+ */
+int common_progress_option(int id, enum ph_progress_mode *mode);
 
 /*
  * Handle a study option (PH_OPT_STUDY_*) as common_option() does the

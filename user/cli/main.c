@@ -47,6 +47,7 @@ static int run(const struct ph_command *cmd, int argc, char *argv[])
 	snprintf(progname, sizeof(progname), "pagehop %s", cmd->name);
 	ph_set_progname(progname);
 	optind = 0;	/* glibc: 0 reinitialises getopt for a fresh argv */
+	progress_setup(PH_PROGRESS_AUTO, false);	/* a study's options may change it */
 	return cmd->study ? study_main(cmd->study, argc, argv) : cmd->run(argc, argv);
 }
 

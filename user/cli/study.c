@@ -10,6 +10,7 @@
 #include "health.h"
 #include "output.h"
 #include "plot.h"
+#include "progress.h"
 #include "report.h"
 #include "runner.h"
 #include "util.h"
@@ -190,6 +191,7 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 	if (!parse_rc && r->save && cli_check_output("--save", r->save))
 		parse_rc = -EINVAL;
 	if (!parse_rc) {
+		progress_setup(s->progress, st->flags & PH_STUDY_UNATTENDED);
 		if (st->check)
 			rc = st->check(r->args, s);
 		if (!rc && study_needs_machine(st, r->args)) {
@@ -203,6 +205,7 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 			rc = st->measure(r->args, s);
 			measured = st->measured ? st->measured(r->args) : true;
 		}
+		progress_done();
 	}
 	exit_rc = study_exit(st->flags, parse_rc, rc, measured, ph_interrupted != 0);
 	if (study_renders(st->flags, parse_rc, rc, measured)) {

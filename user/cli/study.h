@@ -56,6 +56,11 @@ enum {
 	 * applied (whether one was given, not its value): it returns 0 for them.
 	 */
 	PH_STUDY_SEES_COMMON = 1u << 6,
+	/*
+	 * The study runs unattended (baseline, from cron or a batch job):
+	 * progress only with --progress, even on a terminal.
+	 */
+	PH_STUDY_UNATTENDED = 1u << 7,
 };
 
 struct ph_study {

@@ -6,6 +6,7 @@
  * figure per kernel.
  */
 #include "bandwidth.h"
+#include "progress.h"
 #include "repeats_doc.h"
 #include "phases.h"
 #include "util.h"
@@ -327,6 +328,7 @@ int bandwidth_figure_opt(struct ph_session *s, const struct stream_kernel *k,
 	/* Warm-up: one untimed pass; it also times a pass to size the blocks:
 	 * BLOCK_SECONDS, or one pass if that takes longer. */
 	t = now_mono_raw();
+	progress_phase("%s: warming up", r.k->name);
 	team_run(s->team, work_pass, &r, &s->clk, r.ticks);
 	phase_add(PH_PHASE_WARMUP, now_mono_raw() - t);
 	for (int i = 0; i < n; i++)

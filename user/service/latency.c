@@ -5,6 +5,7 @@
  * per pattern.
  */
 #include "latency.h"
+#include "progress.h"
 #include "repeats_doc.h"
 #include "chain.h"
 #include "counters.h"
@@ -271,6 +272,7 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 			r.start[i] = (char *)s->segs[i].addr + chase_offset_at(s->per_thread, &ts, 0);
 		} else {
 			/* The chain covers the working set asked for, not the page rounding. */
+			progress_phase("building the %s chain of thread %d", name, i);
 			err = chain_make(s, &s->segs[i], s->per_thread, &ts, &r.nslots[i],
 					 &r.start[i]);
 		}
@@ -303,6 +305,7 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 	{
 		double t0 = now_mono_raw();
 
+		progress_phase("%s chase: warming up", name);
 		team_run(s->team, work_warm, &r, &s->clk, r.ticks);
 		calibrate(&r);
 		phase_add(PH_PHASE_WARMUP, now_mono_raw() - t0);

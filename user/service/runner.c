@@ -6,6 +6,7 @@
 #include "phases.h"
 #include "clock.h"
 #include "pools.h"
+#include "progress.h"
 #include "util.h"
 
 #include <errno.h>
@@ -33,6 +34,7 @@ static void on_stop_signal(int sig)
 		_exit(PH_EXIT_INTERRUPTED);
 	}
 	ph_interrupted = sig;
+	progress_signal();
 }
 
 void runner_catch_sigint(void)
@@ -243,18 +245,12 @@ int team_size(const struct ph_team *t)
 	return t->n;
 }
 
-static void progress(const struct ph_mcfg *cfg, const struct ph_result *r, bool done)
+static void progress(const struct ph_mcfg *cfg, const struct ph_result *r)
 {
-	if (!isatty(2))
-		return;
-	if (done) {
-		fprintf(stderr, "\r\033[K");
-		return;
-	}
-	fprintf(stderr, "\r\033[K  %s: %zu samples, CI +/-%.2f%% (target %.2f%%), %.1f of %.1f s",
-		cfg->label ? cfg->label : "measuring", r->n,
-		r->st.ci_rel < 1e9 ? r->st.ci_rel * 100 : 0.0, cfg->ci_target * 100,
-		r->elapsed_s, cfg->time_s);
+	progress_detail("%s: %zu samples, CI +/-%.2f%% (target %.2f%%), %.1f of %.1f s",
+			cfg->label ? cfg->label : "measuring", r->n,
+			r->st.ci_rel < 1e9 ? r->st.ci_rel * 100 : 0.0, cfg->ci_target * 100,
+			r->elapsed_s, cfg->time_s);
 }
 
 int measure_figure(const struct ph_mcfg *cfg, sample_fn fn, void *ctx,
@@ -287,7 +283,7 @@ int measure_figure(const struct ph_mcfg *cfg, sample_fn fn, void *ctx,
 			}
 		}
 		if (res->elapsed_s - last_progress > 0.25) {
-			progress(cfg, res, false);
+			progress(cfg, res);
 			last_progress = res->elapsed_s;
 		}
 		if ((res->elapsed_s >= cfg->time_s && (!cfg->min_over_time || res->n >= cfg->min_samples)) ||
@@ -295,7 +291,7 @@ int measure_figure(const struct ph_mcfg *cfg, sample_fn fn, void *ctx,
 			break;
 	}
 	phase_add(PH_PHASE_MEASURE, now_mono_raw() - t0);
-	progress(cfg, res, true);
+	progress_detail("%s", "");	/* the figure is done: the step alone */
 	res->interrupted = ph_interrupted;
 	stats_compute(res->samples, res->n, &res->st);
 	res->ci_met = res->n >= STATS_MIN_CI_SAMPLES && res->st.ci_rel <= cfg->ci_target;

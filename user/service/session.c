@@ -3,6 +3,7 @@
  * session.c - the run context: machine, threads and verified memory.
  */
 #include "session.h"
+#include "progress.h"
 #include "phases.h"
 #include "report.h"
 #include "pools.h"
@@ -221,6 +222,8 @@ int session_start_bind(struct ph_session *s, const struct ph_bindopts *bind,
 
 		double t0 = now_mono_raw(), touched = phase_seconds(PH_PHASE_TOUCH);
 
+		progress_phase("laying out and reading back %s for thread %d of %d",
+			       format_size(s->per_thread, why, sizeof(why)), i + 1, s->binding.n);
 		err = segment_alloc(&s->km, &s->laid.bufreq, s->binding.nodes[i], s->per_thread,
 				    seg, why, sizeof(why));
 		/* The allocation less the touch inside it, timed on its own. */

@@ -17,6 +17,7 @@
 #include "cpu.h"
 #include "kmod.h"
 #include "output.h"
+#include "progress.h"
 #include "runner.h"
 #include "topology.h"
 
@@ -76,6 +77,7 @@ struct ph_session {
 	bool psize_given;	/* --page-size was given, not the default */
 	struct ph_mcfg mcfg;
 	bool allow_unverified;
+	enum ph_progress_mode progress;	/* --progress, --quiet (progress.h) */
 	bool binds_itself;	/* the study places its threads: session_start
 				 * binds no --cpunodebind, --physcpubind, --threads */
 	/* the machine */

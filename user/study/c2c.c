@@ -3,6 +3,7 @@
  * c2c.c - core-to-core latency by ping-pong on one verified cache line.
  */
 #include "c2c.h"
+#include "progress.h"
 #include "contend.h"
 #include "homed.h"
 #include "phases.h"
@@ -217,11 +218,14 @@ int c2c_measure(struct ph_c2c *c, struct ph_session *s)
 			p->runs = xcalloc((size_t)c->repeats, sizeof(*p->runs));
 			p->run_rounds = xcalloc((size_t)c->repeats, sizeof(*p->run_rounds));
 		}
+	progress_begin(c->repeats * np, "c2c");
 	for (int r = 0; r < c->repeats && !rc && !ph_interrupted; r++) {
 		if (r)
 			rc = fresh_line(c, s);
-		for (k = 0; k < np && !rc && !ph_interrupted; k++)
+		for (k = 0; k < np && !rc && !ph_interrupted; k++) {
+			progress_step("CPUs %d and %d, repeat %d", c->pairs[k].a, c->pairs[k].b, r + 1);
 			rc = measure_pair(c, s, &c->pairs[k], r);
+		}
 	}
 	/* The pairs that have a repeat with samples, in order. */
 	for (k = 0; k < np; k++) {

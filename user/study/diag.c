@@ -4,6 +4,7 @@
  * settings, figures; plan, measure, document.
  */
 #include "diag.h"
+#include "progress.h"
 #include "diag_impl.h"
 #include "fingerprint.h"
 #include "bandwidth.h"
@@ -392,6 +393,7 @@ int diag_measure(struct ph_diag *d, struct ph_session *s)
 	hostload_snap(&snap0);
 	if (d->check)
 		arm_deadline(d->budget_s - CHECK_MARGIN_S - (now_mono_raw() - d->t0));
+	progress_begin(d->nitems, d->check ? "check" : "baseline");
 	for (int i = 0; i < d->nitems; i++) {
 		struct ph_diag_item *it = &d->items[i];
 		double start = now_mono_raw(), cost, left;
@@ -421,6 +423,7 @@ int diag_measure(struct ph_diag *d, struct ph_session *s)
 				continue;
 			}
 		}
+		progress_step("%s, CPUs of node %d, memory on node %d", it->name, it->node, it->mem_node);
 		if ((d->repeats > 1 ? measure_repeats(d, s, it) : measure_item(d, s, it)) == PH_EXIT_INTERRUPTED ||
 		    ph_interrupted) {
 			it->measured = false;

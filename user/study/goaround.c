@@ -4,6 +4,7 @@
  * its own node, then turn by turn every thread on another thread's block.
  */
 #include "goaround.h"
+#include "progress.h"
 #include "util.h"
 
 #include <errno.h>
@@ -122,12 +123,12 @@ int goaround_measure(struct ph_goaround *g, struct ph_session *s)
 		mn[t] = topo_at(&s->topo, g->mem_node[t]);
 	}
 	g->rows = xcalloc((size_t)g->nturns, sizeof(*g->rows));
+	progress_begin(g->nturns, "goaround");
 	for (int i = 0; i < g->nturns && !ph_interrupted && !rc; i++) {
 		struct ph_goaround_row *row = &g->rows[g->nrows];
 		struct ph_bwopt o = { .per_thread = true, .only = -1, .shift = g->turns[i] };
 
-		if (isatty(2))
-			fprintf(stderr, "goaround: turn %d (%d of %d)\n", g->turns[i], i + 1, g->nturns);
+		progress_step("turn %d", g->turns[i]);
 		goaround_shape(cn, mn, g->nthreads, g->turns[i], n, g->dist, g->hops, &row->shape);
 		rc = bandwidth_figure_opt(s, g->k, &o, &row->bw);
 		if (!row->bw.res.n) {

@@ -3,6 +3,7 @@
  * hops.c - working-set sweeps per hop level (pagehop hops).
  */
 #include "hops.h"
+#include "progress.h"
 #include "latency.h"
 #include "scaling.h"
 #include "util.h"
@@ -124,13 +125,15 @@ static int measure_one(struct ph_hops *h, struct ph_session *s, int k, uint64_t 
 
 int hops_measure(struct ph_hops *h, struct ph_session *s)
 {
-	int rc = 0;
+	int rc = 0, sizes = 0;
 
+	for (uint64_t size = h->min; size <= h->max; size *= 2)
+		sizes++;
+	progress_begin(sizes * h->nlevels, "hops");
 	for (uint64_t size = h->min; size <= h->max && !rc && !ph_interrupted; size *= 2)
 		for (int k = 0; k < h->nlevels && !rc && !ph_interrupted; k++) {
-			if (isatty(2))
-				fprintf(stderr, "hops: %llu KiB on node %d (level %d)\n",
-					(unsigned long long)(size / KiB), h->node[k], h->level[k]);
+			progress_step("%llu KiB on node %d (level %d)", (unsigned long long)(size / KiB),
+				      h->node[k], h->level[k]);
 			rc = measure_one(h, s, k, size);
 		}
 	return rc;

@@ -13,6 +13,7 @@
  * thread per core of the row's CPUs.
  */
 #include "matrix.h"
+#include "progress.h"
 #include "bandwidth.h"
 #include "latency.h"
 #include "phases.h"
@@ -358,19 +359,6 @@ static struct bitmask *copy_nodes(const struct bitmask *b)
 	return c;
 }
 
-static void progress(const struct ph_mx *mx, double t0)
-{
-	double el = now_mono_raw() - t0;
-
-	if (!isatty(2))
-		return;
-	if (mx->done)
-		fprintf(stderr, "\r\033[Kmatrix: cell %d of %d done, %.0f s so far, about %.0f s left\n",
-			mx->done, mx->total, el, el / mx->done * (mx->total - mx->done));
-	else
-		fprintf(stderr, "\r\033[Kmatrix: %d cells to measure\n", mx->total);
-}
-
 /*
  * The memory of a cell was not where it was asked, before measuring
  * (session_start refused it) or after (it moved): the figures of this cell
@@ -407,6 +395,7 @@ static int cell_latency(struct ph_mx *mx, struct ph_session *s, int r, int c)
 	struct ph_latency lat;
 	int rc, from = mx->ncellv;
 
+	progress_step("cell %s,%s latency", mx->groups[mx->rows[r]].name, mx->groups[mx->cols[c]].name);
 	s->mem = &mx->lat_mem;
 	rc = session_start_bind(s, &bind, &lay, 1);
 	if (rc && s->segs && !s->all_verified)
@@ -469,6 +458,7 @@ static int cell_bandwidth(struct ph_mx *mx, struct ph_session *s, int r, int c, 
 	}
 	struct ph_layout lay = cell_layout(mx, s, mx->bw_size);
 
+	progress_step("cell %s,%s %s", row->name, mx->groups[mx->cols[c]].name, bw_figs[f].kernel);
 	s->mem = &mx->bw_mem;
 	rc = session_start_bind(s, &bind, &lay, 0);
 	if (rc && s->segs && !s->all_verified)
@@ -502,8 +492,7 @@ static int release(struct ph_mx *mx, struct ph_session *s, struct ph_memory *m, 
 }
 
 /* After one more figure of row r: the cell is done when its last figure is. */
-static int figure_done(struct ph_mx *mx, bool cell_done, double t0, ph_mx_cell_fn on_cell,
-		       void *ctx)
+static int figure_done(struct ph_mx *mx, bool cell_done, ph_mx_cell_fn on_cell, void *ctx)
 {
 	if (cell_done && !ph_interrupted)
 		mx->done++;
@@ -514,21 +503,21 @@ static int figure_done(struct ph_mx *mx, bool cell_done, double t0, ph_mx_cell_f
 	 */
 	if (mx->done == mx->total)
 		phases_stop();
-	progress(mx, t0);
 	return on_cell ? on_cell(ctx, mx, false, 0) : 0;
 }
 
 int matrix_measure(struct ph_mx *mx, struct ph_session *s, ph_mx_cell_fn on_cell, void *ctx)
 {
 	bool bw = mx->figures & (MX_READ | MX_TRIAD);
-	double t0 = now_mono_raw();
 	int rc = 0;
 
 	if (!mx->pus)
 		mx->npus = placement_pus(&s->cpu, NULL, &mx->pus);
 	provenance_collect(&mx->prov);
 	mx->have_prov = true;
-	progress(mx, t0);
+	/* A step per figure of each cell: a cell's latency and bandwidths differ in length. */
+	progress_begin(mx->total * __builtin_popcount(mx->figures & (MX_LATENCY | MX_READ | MX_TRIAD)),
+		       "matrix");
 	/*
 	 * Column by column: all rows' latencies on the column's latency memory,
 	 * then all rows' bandwidths on its bandwidth memory.  A cell that cannot
@@ -540,7 +529,7 @@ int matrix_measure(struct ph_mx *mx, struct ph_session *s, ph_mx_cell_fn on_cell
 
 		for (int r = 0; (mx->figures & MX_LATENCY) && r < mx->nrows && !ph_interrupted; r++) {
 			rc = cell_latency(mx, s, r, c);
-			if (rc || (rc = figure_done(mx, !bw, t0, on_cell, ctx)))
+			if (rc || (rc = figure_done(mx, !bw, on_cell, ctx)))
 				break;
 		}
 		if (mx->lat_mem.segs) {
@@ -558,7 +547,7 @@ int matrix_measure(struct ph_mx *mx, struct ph_session *s, ph_mx_cell_fn on_cell
 			for (int r = 0; (mx->figures & bw_figs[f].fig) && !rc && r < mx->nrows &&
 			     !ph_interrupted; r++) {
 				rc = cell_bandwidth(mx, s, r, c, f);
-				if (rc || (rc = figure_done(mx, last_bw_figure(mx, f), t0, on_cell, ctx)))
+				if (rc || (rc = figure_done(mx, last_bw_figure(mx, f), on_cell, ctx)))
 					break;
 			}
 		if (mx->bw_mem.segs) {

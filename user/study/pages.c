@@ -8,6 +8,7 @@
  * ratios, what can be had) is in sweep.c, the document in pages_doc.c.
  */
 #include "pages.h"
+#include "progress.h"
 #include "chase.h"
 #include "latency.h"
 #include "util.h"
@@ -193,9 +194,7 @@ static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_swe
 		struct ph_latency lr, lt;
 		struct pages_point *p = &sw->pt[i];
 
-		if (isatty(2))
-			fprintf(stderr, "pages: %s, working set %s (%d of %d)\n", psize_name(sw->ps),
-				format_size(sizes[i], why, sizeof(why)), i + 1, n);
+		progress_step("%s, working set %s", psize_name(sw->ps), format_size(sizes[i], why, sizeof(why)));
 		p->ws = sizes[i];
 		s->per_thread = sizes[i];
 		rc = counted_figure(s, &rnd, &lr, p->rnd_ctr, &p->counted);
@@ -212,6 +211,7 @@ static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_swe
 		rc = bandwidth_figure(s, pg->read, &p->bw);
 		if (rc)
 			break;
+		p->step_s = progress_step_seconds();
 		sw->n = i + 1;
 	}
 	/* The counters belong to the team's thread, which session_stop ends. */
@@ -248,6 +248,16 @@ static int nothing_measured(const struct ph_pages *pg, int rc)
 	return rc ? rc : fail ? fail : PH_EXIT_UNSUPPORTED;
 }
 
+/* The sweep's steps: every working set of every page size. */
+static int pages_steps(const struct ph_pages *pg)
+{
+	int n = 0;
+
+	for (int k = 0; k < pg->nsw; k++)
+		n += pg->sw[k].nsizes;
+	return n;
+}
+
 int pages_measure(struct ph_pages *pg, struct ph_session *s)
 {
 	int rc = 0;
@@ -277,6 +287,7 @@ int pages_measure(struct ph_pages *pg, struct ph_session *s)
 			rc = 0;
 		}
 	}
+	progress_begin(pages_steps(pg), "pages");
 	for (int k = 0; k < pg->nsw && !ph_interrupted; k++) {
 		struct pages_sweep *sw = &pg->sw[k];
 
@@ -286,9 +297,9 @@ int pages_measure(struct ph_pages *pg, struct ph_session *s)
 				ph_warn("%s pages: %s; skipped", psize_name(sw->ps), sw->why);
 			continue;
 		}
-		if (sw->capped && isatty(2))
-			fprintf(stderr, "pages: %s capped at %s: %s\n", psize_name(sw->ps),
-				format_size(sw->sizes[sw->nsizes - 1], (char[32]){ 0 }, 32), sw->avail.why);
+		if (sw->capped)
+			progress_phase("%s capped at %s: %s", psize_name(sw->ps),
+				       format_size(sw->sizes[sw->nsizes - 1], (char[32]){ 0 }, 32), sw->avail.why);
 		rc = run_sweep(pg, s, sw);
 		pg->points += sw->n;
 		if (rc)

@@ -65,6 +65,7 @@ struct pages_point {
 	bool counted;			/* the counters below were read */
 	double rnd_ctr[PMU_NROLES];	/* per load, NAN: not counted */
 	double tlb_ctr[PMU_NROLES];
+	double step_s;			/* the step's wall time, its three figures (progress.h) */
 };
 
 /* One page size's sweep. */

@@ -444,13 +444,14 @@ static void points_table(const struct ph_pages *pg, struct ph_session *s, struct
 	table_add_col(t, "clock");
 	table_add_col(t, "verified");
 	table_add_col(t, "frames");
+	table_add_col(t, "step_s");
 	/*
 	 * The default table: each figure with its CI.  The difference of two
 	 * of them (the locality table has it with its CI), what is the same
-	 * in every row (said in the sweep's section), and the counters are
-	 * detail.
+	 * in every row (said in the sweep's section), the counters and the
+	 * time each row took are detail.
 	 */
-	table_detail(t, "rnd_minus_tlb_ns read_valid backend node cpu clock frames");
+	table_detail(t, "rnd_minus_tlb_ns read_valid backend node cpu clock frames step_s");
 	for (int k = 0; k < pg->reached; k++) {
 		const struct pages_sweep *sw = &pg->sw[k];
 		struct sweep_point pts[PAGES_MAX_POINTS];
@@ -483,6 +484,7 @@ static void points_table(const struct ph_pages *pg, struct ph_session *s, struct
 			table_bool(t, r, "verified", s->all_verified);
 			/* Whether every page size ran over these very frames. */
 			table_str(t, r, "frames", pg->frames.checked && sw->shared ? "same" : "differ");
+			table_num(t, r, "step_s", p->step_s, "%.3f");
 		}
 	}
 }

@@ -9,6 +9,7 @@
  * so an interrupted or crashed run cannot leave a prefetcher off.
  */
 #include "pfstudy.h"
+#include "progress.h"
 #include "pfbenefit.h"
 #include "swpf.h"
 #include "util.h"
@@ -118,7 +119,11 @@ static int measure_state(struct ph_pfstudy *st, struct ph_session *s, int k)
 		const struct chase_spec *spec = &st->plan.specs[i];
 		struct pfstudy_lat *l;
 		struct ph_latency lat;
-		int err = latency_figure(s, spec, 1, false, &lat);
+		char name[64];
+		int err;
+
+		progress_step("off %s: %s chase", ps->off, chase_spec_name(spec, name, sizeof(name)));
+		err = latency_figure(s, spec, 1, false, &lat);
 
 		if (!lat.user.n) {
 			latency_free(&lat);
@@ -134,7 +139,10 @@ static int measure_state(struct ph_pfstudy *st, struct ph_session *s, int k)
 		const struct stream_kernel *kk = j ? st->swpf : st->plain;
 		struct pfstudy_bw *b;
 		struct ph_bandwidth bw;
-		int err = bandwidth_figure(s, kk, &bw);
+		int err;
+
+		progress_step("off %s: %s", ps->off, kk->name);
+		err = bandwidth_figure(s, kk, &bw);
 
 		if (!bw.res.n) {
 			bandwidth_free(&bw);
@@ -178,6 +186,8 @@ int pfstudy_measure(struct ph_pfstudy *st, struct ph_session *s)
 {
 	int rc = 0;
 
+	/* A step per figure: each pattern's latency and both bandwidths, per state. */
+	progress_begin(st->nstates * (st->plan.nspecs + 2), "prefetch");
 	for (int k = 0; k < st->nstates && !ph_interrupted && !rc; k++) {
 		rc = set_state(st, s, &st->states[k]);
 		if (!rc)

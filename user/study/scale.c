@@ -3,6 +3,7 @@
  * scale.c - bandwidth against the thread count by placement (pagehop scale).
  */
 #include "scale.h"
+#include "progress.h"
 #include "scaling.h"
 #include "util.h"
 
@@ -117,10 +118,9 @@ int scale_measure(struct ph_scale *sc, struct ph_session *s)
 	bool verified = true;
 
 	sc->rows = xcalloc((size_t)sc->ncounts, sizeof(*sc->rows));
+	progress_begin(sc->ncounts, "scale");
 	for (int i = 0; i < sc->ncounts && !ph_interrupted && !rc; i++) {
-		if (isatty(2))
-			fprintf(stderr, "scale: %d threads (%d of %d)\n", sc->counts[i], i + 1,
-				sc->ncounts);
+		progress_step("%d threads", sc->counts[i]);
 		rc = measure_count(sc, s, sc->counts[i], i == sc->ncounts - 1);
 		if (sc->nrows)
 			verified &= sc->rows[sc->nrows - 1].verified;
