@@ -26,13 +26,11 @@ static const struct ph_opt baseline_opts[] = {
 	  "spread between them as well as the CI", "3", NULL },
 	{ 0 },
 };
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("2"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
 
 static const struct ph_optgroup baseline_groups[] = {
 	{ "baseline", baseline_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("2", "1"),
+	PH_GROUP_OUTPUT,
 	{ 0 },
 };
 
@@ -130,16 +128,20 @@ static void baseline_free(void *args, struct ph_session *s)
 	diag_free(&((struct baseline_args *)args)->d);
 }
 
-/* --save is the reference check reads: written only when nothing failed. */
-const struct ph_study cmd_baseline_study = {
-	.spec = &cmd_baseline_spec,
-	.flags = PH_STUDY_SAVE_CLEAN,
-	.args_size = sizeof(struct baseline_args),
-	.init = baseline_init,
-	.option = baseline_option,
+static const struct ph_steps baseline_steps = {
+	.size = sizeof(struct baseline_args),
 	.plan = baseline_plan,
 	.measure = baseline_measure,
 	.measured = baseline_measured,
 	.document = baseline_document,
 	.free = baseline_free,
+};
+
+/* --save is the reference check reads: written only when nothing failed. */
+const struct ph_study cmd_baseline_study = {
+	.spec = &cmd_baseline_spec,
+	.steps = &baseline_steps,
+	.flags = PH_STUDY_SAVE_CLEAN,
+	.init = baseline_init,
+	.option = baseline_option,
 };

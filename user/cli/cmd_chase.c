@@ -65,15 +65,12 @@ static const struct ph_opt thread_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("2"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
-
 static const struct ph_optgroup chase_groups[] = {
 	{ "chase", chase_opts },
 	{ "memory", memory_opts },
 	{ "threads", thread_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("2", "1"),
+	PH_GROUP_OUTPUT,
 	{ 0 },
 };
 
@@ -176,14 +173,18 @@ static void chase_free(void *args, struct ph_session *s)
 	latency_study_free(&((struct chase_args *)args)->st);
 }
 
-const struct ph_study cmd_chase_study = {
-	.spec = &cmd_chase_spec,
-	.default_size = GiB,
-	.args_size = sizeof(struct chase_args),
-	.option = chase_option,
-	.check = chase_check,
+static const struct ph_steps chase_steps = {
+	.size = sizeof(struct chase_args),
 	.plan = chase_plan,
 	.measure = chase_measure,
 	.document = chase_document,
 	.free = chase_free,
+};
+
+const struct ph_study cmd_chase_study = {
+	.spec = &cmd_chase_spec,
+	.steps = &chase_steps,
+	.default_size = GiB,
+	.option = chase_option,
+	.check = chase_check,
 };

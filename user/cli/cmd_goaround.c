@@ -48,15 +48,12 @@ static const struct ph_opt thread_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("1"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, { 0 } };
-
 static const struct ph_optgroup goaround_groups[] = {
 	{ "goaround", goaround_opts },
 	{ "memory", memory_opts },
 	{ "threads", thread_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("1", "1"),
+	PH_GROUP_OUTPUT_PLOT,
 	{ 0 },
 };
 
@@ -159,16 +156,20 @@ static void goaround_study_free(void *args, struct ph_session *s)
 	free(a->turns);
 }
 
-const struct ph_study cmd_goaround_study = {
-	.spec = &cmd_goaround_spec,
-	.default_size = GiB,
-	.flags = PH_STUDY_BINDS_ITSELF,
-	.args_size = sizeof(struct goaround_args),
-	.option = goaround_option,
-	.check = goaround_check,
+static const struct ph_steps goaround_steps = {
+	.size = sizeof(struct goaround_args),
 	.plan = goaround_study_plan,
 	.measure = goaround_study_measure,
 	.measured = goaround_measured,
 	.document = goaround_document,
 	.free = goaround_study_free,
+};
+
+const struct ph_study cmd_goaround_study = {
+	.spec = &cmd_goaround_spec,
+	.steps = &goaround_steps,
+	.default_size = GiB,
+	.flags = PH_STUDY_BINDS_ITSELF,
+	.option = goaround_option,
+	.check = goaround_check,
 };

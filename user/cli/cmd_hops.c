@@ -45,15 +45,12 @@ static const struct ph_opt thread_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("0.3"), PH_OPT_CI("2"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, { 0 } };
-
 static const struct ph_optgroup hops_groups[] = {
 	{ "hops", hops_opts },
 	{ "memory", memory_opts },
 	{ "threads", thread_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("0.3", "2"),
+	PH_GROUP_OUTPUT_PLOT,
 	{ 0 },
 };
 
@@ -174,17 +171,21 @@ static void hops_study_free(void *args, struct ph_session *s)
 	free(a->names);
 }
 
-/* Each level binds its own CPU and node (hops.c): the session binds nothing. */
-const struct ph_study cmd_hops_study = {
-	.spec = &cmd_hops_spec,
-	.default_size = GiB,
-	.flags = PH_STUDY_BINDS_ITSELF,
-	.args_size = sizeof(struct hops_args),
-	.option = hops_option,
-	.check = hops_check,
+static const struct ph_steps hops_steps = {
+	.size = sizeof(struct hops_args),
 	.plan = hops_study_plan,
 	.measure = hops_study_measure,
 	.measured = hops_measured,
 	.document = hops_document,
 	.free = hops_study_free,
+};
+
+/* Each level binds its own CPU and node (hops.c): the session binds nothing. */
+const struct ph_study cmd_hops_study = {
+	.spec = &cmd_hops_spec,
+	.steps = &hops_steps,
+	.default_size = GiB,
+	.flags = PH_STUDY_BINDS_ITSELF,
+	.option = hops_option,
+	.check = hops_check,
 };

@@ -78,15 +78,12 @@ static const struct ph_opt thread_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("2"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, { 0 } };
-
 static const struct ph_optgroup matrix_groups[] = {
 	{ "matrix", matrix_opts },
 	{ "memory", memory_opts },
 	{ "threads", thread_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("2", "1"),
+	PH_GROUP_OUTPUT_PLOT,
 	{ 0 },
 };
 
@@ -350,17 +347,21 @@ static void matrix_study_free(void *args, struct ph_session *s)
 	matrix_free(&a->mx);
 }
 
-/* The document says itself which cells were verified and where a signal stopped it. */
-const struct ph_study cmd_matrix_study = {
-	.spec = &cmd_matrix_spec,
-	.default_size = GiB,
-	.flags = PH_STUDY_BINDS_ITSELF | PH_STUDY_OWN_NOTES,
-	.args_size = sizeof(struct matrix_args),
-	.option = matrix_option,
-	.check = matrix_check,
+static const struct ph_steps matrix_steps = {
+	.size = sizeof(struct matrix_args),
 	.plan = matrix_study_plan,
 	.measure = matrix_study_measure,
 	.measured = matrix_measured,
 	.document = matrix_document,
 	.free = matrix_study_free,
+};
+
+/* The document says itself which cells were verified and where a signal stopped it. */
+const struct ph_study cmd_matrix_study = {
+	.spec = &cmd_matrix_spec,
+	.steps = &matrix_steps,
+	.default_size = GiB,
+	.flags = PH_STUDY_BINDS_ITSELF | PH_STUDY_OWN_NOTES,
+	.option = matrix_option,
+	.check = matrix_check,
 };

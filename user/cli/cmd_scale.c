@@ -56,15 +56,12 @@ static const struct ph_opt thread_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("1"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, { 0 } };
-
 static const struct ph_optgroup scale_groups[] = {
 	{ "scale", scale_opts },
 	{ "memory", memory_opts },
 	{ "threads", thread_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("1", "1"),
+	PH_GROUP_OUTPUT_PLOT,
 	{ 0 },
 };
 
@@ -172,16 +169,20 @@ static void scale_study_free(void *args, struct ph_session *s)
 	free(a->counts);
 }
 
-const struct ph_study cmd_scale_study = {
-	.spec = &cmd_scale_spec,
-	.default_size = GiB,
-	.flags = PH_STUDY_BINDS_ITSELF,
-	.args_size = sizeof(struct scale_args),
-	.option = scale_option,
-	.check = scale_check,
+static const struct ph_steps scale_steps = {
+	.size = sizeof(struct scale_args),
 	.plan = scale_study_plan,
 	.measure = scale_study_measure,
 	.measured = scale_measured,
 	.document = scale_document,
 	.free = scale_study_free,
+};
+
+const struct ph_study cmd_scale_study = {
+	.spec = &cmd_scale_spec,
+	.steps = &scale_steps,
+	.default_size = GiB,
+	.flags = PH_STUDY_BINDS_ITSELF,
+	.option = scale_option,
+	.check = scale_check,
 };

@@ -61,15 +61,12 @@ static const struct ph_opt thread_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("2"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
-
 static const struct ph_optgroup stream_groups[] = {
 	{ "stream", stream_opts },
 	{ "memory", memory_opts },
 	{ "threads", thread_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("2", "1"),
+	PH_GROUP_OUTPUT,
 	{ 0 },
 };
 
@@ -198,14 +195,18 @@ static void stream_free(void *args, struct ph_session *s)
 	free(a->names);
 }
 
-const struct ph_study cmd_stream_study = {
-	.spec = &cmd_stream_spec,
-	.default_size = GiB,
-	.args_size = sizeof(struct stream_args),
-	.option = stream_option,
-	.check = stream_kernels_check,
+static const struct ph_steps stream_steps = {
+	.size = sizeof(struct stream_args),
 	.plan = stream_plan,
 	.measure = stream_measure,
 	.document = stream_document,
 	.free = stream_free,
+};
+
+const struct ph_study cmd_stream_study = {
+	.spec = &cmd_stream_spec,
+	.steps = &stream_steps,
+	.default_size = GiB,
+	.option = stream_option,
+	.check = stream_kernels_check,
 };

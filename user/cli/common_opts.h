@@ -94,6 +94,16 @@ enum {
 	"draw the curves and heatmaps into this file\n(" PLOT_GNUPLOT ", Debian's gnuplot-nox)", NULL, NULL }
 
 /*
+ * The statistics and output groups of a command's options (optspec.h), as
+ * every study shows them: --time and --ci with their defaults; --format
+ * and --verbose, and with _PLOT --plot too.
+ */
+#define PH_GROUP_STATISTICS(time, ci)	{ "statistics", \
+	(const struct ph_opt[]){ PH_OPT_TIME(time), PH_OPT_CI(ci), { 0 } } }
+#define PH_GROUP_OUTPUT	{ "output", (const struct ph_opt[]){ PH_OPT_FORMAT, { 0 } } }
+#define PH_GROUP_OUTPUT_PLOT	{ "output", (const struct ph_opt[]){ PH_OPT_FORMAT, PH_OPT_PLOT, { 0 } } }
+
+/*
  * Every common measuring option, as refusals (optspec.h) for a command that
  * takes none of them, each with the reason why.
  */

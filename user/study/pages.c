@@ -100,8 +100,9 @@ static void plan_sweeps(struct ph_pages *pg)
 	}
 }
 
-int pages_plan(struct ph_pages *pg, struct ph_session *s)
+int pages_plan(void *state, struct ph_session *s)
 {
+	struct ph_pages *pg = state;
 	const struct pages_plan *p = &pg->plan;
 	struct sweep_machine m;
 	struct ph_binding b;
@@ -247,8 +248,9 @@ static int nothing_measured(const struct ph_pages *pg, int rc)
 	return rc ? rc : fail ? fail : PH_EXIT_UNSUPPORTED;
 }
 
-int pages_measure(struct ph_pages *pg, struct ph_session *s)
+int pages_measure(void *state, struct ph_session *s)
 {
+	struct ph_pages *pg = state;
 	int rc = 0;
 
 	if (pg->same) {
@@ -300,8 +302,17 @@ int pages_measure(struct ph_pages *pg, struct ph_session *s)
 	return nothing_measured(pg, rc);
 }
 
-void pages_free(struct ph_pages *pg)
+/* Nothing measured: no document, the reasons are on stderr. */
+static bool pages_measured(const void *state)
 {
+	return ((const struct ph_pages *)state)->points > 0;
+}
+
+static void pages_free(void *state, struct ph_session *s)
+{
+	struct ph_pages *pg = state;
+
+	(void)s;
 	for (int k = 0; k < pg->nsw; k++)
 		for (int i = 0; i < PAGES_MAX_POINTS; i++) {
 			result_free(&pg->sw[k].pt[i].rnd);
@@ -309,3 +320,12 @@ void pages_free(struct ph_pages *pg)
 			bandwidth_free(&pg->sw[k].pt[i].bw);
 		}
 }
+
+const struct ph_steps pages_steps = {
+	.size = sizeof(struct ph_pages),
+	.plan = pages_plan,
+	.measure = pages_measure,
+	.measured = pages_measured,
+	.document = pages_doc,
+	.free = pages_free,
+};

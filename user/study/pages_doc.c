@@ -660,8 +660,9 @@ static void locality_definition(const struct ph_pages *pg, char *out, size_t len
 		snprintf(out, len, "median random minus median TLB-local latency on %s, the largest page measured: while the working set is within the %s TLB reach (%s) neither chase misses the TLB and only the cache footprint differs; beyond it the random chase also misses the TLB", psize_name(lg->ps), psize_name(lg->ps), reach);
 }
 
-struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
+struct ph_doc *pages_doc(void *state, struct ph_session *s, int *rc)
 {
+	const struct ph_pages *pg = state;
 	struct ph_doc *doc = doc_new("pages");
 	struct effect *e = xcalloc(PH_PS_COUNT, sizeof(*e));
 	int ne = effects_of(pg, e);
@@ -737,6 +738,7 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 		section_str(sec, "frames_why", pg->frames.why);
 	}
 	session_describe(s, doc);
+	(void)rc;
 	return doc;
 }
 
