@@ -152,7 +152,7 @@ static void goaround_study_free(void *args, struct ph_session *s)
 
 	(void)s;
 	goaround_free(&a->g);
-	bandwidth_study_free(&a->plan);
+	bandwidth_study_free(&a->plan, s);
 	free(a->turns);
 }
 

@@ -165,7 +165,7 @@ static void scale_study_free(void *args, struct ph_session *s)
 
 	(void)s;
 	scale_free(&a->sc);
-	bandwidth_study_free(&a->plan);
+	bandwidth_study_free(&a->plan, s);
 	free(a->counts);
 }
 

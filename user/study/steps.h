@@ -32,4 +32,7 @@ struct ph_steps {
 	void (*free)(void *state, struct ph_session *s);
 };
 
+/* pagehop chase's (latency.h) and stream's (bandwidth.h): their engines are services. */
+extern const struct ph_steps latency_steps, bandwidth_steps;
+
 #endif
