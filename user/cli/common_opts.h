@@ -12,6 +12,7 @@
 #include "optspec.h"
 #include "bandwidth.h"
 #include "placement.h"
+#include "onekernel.h"
 #include "plot.h"
 #include "session.h"
 
@@ -130,13 +131,7 @@ enum {
 #define PH_OPT_STUDY_SIZE_PER_THREAD(what)	{ "size-per-thread", 0, "SIZE", \
 	OPT_STUDY_SIZE_PER_THREAD, what " (K, M, G, T suffixes)", "256M", NULL }
 
-struct common_study {
-	const char *kernel;
-	enum ph_isa isa;
-	bool nt;
-	enum ph_place place;
-	uint64_t size_per_thread;
-};
+/* struct common_study is onekernel.h's, the state of those studies holds it. */
 
 /* The last lines of the usage of a command that takes node or CPU lists. */
 #define PH_USAGE_LISTS "NODES and CPUS are lists as numactl takes them: 0,2-3, all, !1.\n"
