@@ -111,17 +111,6 @@ const struct ph_cmdspec cmd_matrix_spec = {
 	.refused = matrix_refused,
 };
 
-/* What the options say, before the session is set up. */
-struct matrix_args {
-	struct ph_mx mx;
-	struct ph_mx_save saver;	/* --save: every cell as it is measured */
-	const char *save;
-	struct ph_mx_group *groups;	/* --groups, each parsed as a node list */
-	int ngroups;
-	bool explicit_groups;		/* given as cpus=...;mem=... */
-	uint64_t lat_size, bw_size;
-};
-
 static int parse_figures(const char *arg, unsigned *out)
 {
 	char *copy, *save = NULL;
@@ -151,24 +140,12 @@ static int parse_figures(const char *arg, unsigned *out)
 	return 0;
 }
 
-static void free_groups(struct matrix_args *a)
-{
-	for (int i = 0; i < a->ngroups; i++) {
-		numa_bitmask_free(a->groups[i].nodes);
-		if (a->groups[i].cpus)
-			numa_bitmask_free(a->groups[i].cpus);
-	}
-	free(a->groups);
-	a->groups = NULL;
-	a->ngroups = 0;
-}
-
 /*
  * --groups 'cpus=0,2,4,6;mem=0-1': one group, its CPUs (libnuma's CPU list,
  * as --physcpubind) and its nodes (a node list, as --membind); each such
  * --groups adds a group.
  */
-static int parse_explicit_group(const char *arg, struct matrix_args *a)
+static int parse_explicit_group(const char *arg, struct ph_mx_study *a)
 {
 	const char *semi = strchr(arg, ';');
 	struct ph_mx_group g = { 0 };
@@ -203,7 +180,7 @@ static int parse_explicit_group(const char *arg, struct matrix_args *a)
 }
 
 /* --groups 0-1,2-3: each group a node list as numactl takes it. */
-static int parse_groups(const char *arg, struct matrix_args *a)
+static int parse_groups(const char *arg, struct ph_mx_study *a)
 {
 	char *copy, *save = NULL;
 
@@ -213,7 +190,7 @@ static int parse_groups(const char *arg, struct matrix_args *a)
 		ph_err("--groups '%s': give either node groups (0-1,2-3) or groups with CPUs (cpus=...;mem=...), not both", arg);
 		return -EINVAL;
 	}
-	free_groups(a);
+	matrix_study_free_groups(a);
 	if (cli_check_list("--groups", arg, "groups of nodes separated by commas, e.g. 0-1,2-3"))
 		return -EINVAL;
 	copy = xstrdup(arg);
@@ -239,7 +216,7 @@ static int parse_groups(const char *arg, struct matrix_args *a)
 
 static int matrix_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct matrix_args *a = args;
+	struct ph_mx_study *a = args;
 
 	(void)s;
 	switch (o->id) {
@@ -275,7 +252,7 @@ static int matrix_option(void *args, struct ph_session *s, const struct ph_opt *
 
 static int matrix_check(void *args, struct ph_session *s)
 {
-	struct matrix_args *a = args;
+	struct ph_mx_study *a = args;
 	struct ph_mx *mx = &a->mx;
 
 	/*
@@ -293,68 +270,6 @@ static int matrix_check(void *args, struct ph_session *s)
 	}
 	return 0;
 }
-
-/* --cpunodebind and --membind filter the rows and columns; each cell binds its own. */
-static int matrix_study_plan(void *args, struct ph_session *s)
-{
-	struct matrix_args *a = args;
-	struct ph_mx *mx = &a->mx;
-	int rc = matrix_plan(mx, &s->topo, a->groups, a->ngroups, s->bind.cpunodebind,
-			     s->bind.membind);
-
-	if (!rc && mx->place)
-		rc = matrix_place(mx, &s->cpu);
-	if (!rc && !s->psize_given)
-		s->bufreq.psize = matrix_default_psize(mx, s);
-	return rc;
-}
-
-static int matrix_study_measure(void *args, struct ph_session *s)
-{
-	struct matrix_args *a = args;
-	struct ph_mx *mx = &a->mx;
-	int rc;
-
-	a->saver.path = a->save;
-	a->saver.s = s;
-	rc = matrix_measure(mx, s, a->save ? matrix_save_cell : NULL, &a->saver);
-	if (mx->interrupted && !mx->ncellv)
-		ph_err("interrupted before any cell was measured");
-	return mx->interrupted ? PH_EXIT_INTERRUPTED : rc;
-}
-
-/* A matrix with no measured cell is not printed: the reason is on stderr. */
-static bool matrix_measured(const void *args)
-{
-	return ((const struct matrix_args *)args)->mx.ncellv > 0;
-}
-
-/* JSON keeps CPU rows: pagehop slit --input reads every pagehop JSON so. */
-static struct ph_doc *matrix_document(void *args, struct ph_session *s, int *rc)
-{
-	const struct ph_mx *mx = &((struct matrix_args *)args)->mx;
-
-	(void)rc;
-	return matrix_doc(mx, s, mx->orient == PH_ORIENT_MEM_ROWS && s->fmt != PH_FMT_JSON);
-}
-
-static void matrix_study_free(void *args, struct ph_session *s)
-{
-	struct matrix_args *a = args;
-
-	(void)s;
-	free_groups(a);
-	matrix_free(&a->mx);
-}
-
-static const struct ph_steps matrix_steps = {
-	.size = sizeof(struct matrix_args),
-	.plan = matrix_study_plan,
-	.measure = matrix_study_measure,
-	.measured = matrix_measured,
-	.document = matrix_document,
-	.free = matrix_study_free,
-};
 
 /* The document says itself which cells were verified and where a signal stopped it. */
 const struct ph_study cmd_matrix_study = {

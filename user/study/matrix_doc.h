@@ -14,6 +14,7 @@
 #include "nmatrix.h"
 #include "output.h"
 #include "session.h"
+#include "steps.h"
 #include "topology.h"
 
 /*
@@ -50,5 +51,28 @@ struct ph_mx_save {
  * stderr when the file cannot be written.
  */
 int matrix_save_cell(void *ctx, const struct ph_mx *mx, bool last, int rc);
+
+/* What pagehop matrix measures: the matrix and the options that plan it. */
+struct ph_mx_study {
+	struct ph_mx mx;
+	struct ph_mx_save saver;	/* --save: every cell as it is measured */
+	const char *save;
+	struct ph_mx_group *groups;	/* --groups, each parsed as a node list */
+	int ngroups;
+	bool explicit_groups;		/* given as cpus=...;mem=... */
+	uint64_t lat_size, bw_size;	/* --lat-size, --bw-size (0: --size) */
+};
+
+/*
+ * The steps of pagehop matrix (steps.h), on a struct ph_mx_study whose
+ * mx.lat_size, bw_size and bw_threads the command's check set.  plan:
+ * rows and columns (--cpunodebind and --membind filter them; each cell
+ * binds its own), the placement, the default page size.  measure: every
+ * cell, each written to --save as it comes.  document: JSON keeps CPU
+ * rows, as pagehop slit --input reads every pagehop JSON.
+ */
+extern const struct ph_steps matrix_steps;
+/* Free the groups --groups gave (before another --groups replaces them). */
+void matrix_study_free_groups(struct ph_mx_study *ms);
 
 #endif
