@@ -302,13 +302,7 @@ int pages_measure(void *state, struct ph_session *s)
 	return nothing_measured(pg, rc);
 }
 
-/* Nothing measured: no document, the reasons are on stderr. */
-static bool pages_measured(const void *state)
-{
-	return ((const struct ph_pages *)state)->points > 0;
-}
-
-static void pages_free(void *state, struct ph_session *s)
+void pages_free(void *state, struct ph_session *s)
 {
 	struct ph_pages *pg = state;
 
@@ -320,12 +314,3 @@ static void pages_free(void *state, struct ph_session *s)
 			bandwidth_free(&pg->sw[k].pt[i].bw);
 		}
 }
-
-const struct ph_steps pages_steps = {
-	.size = sizeof(struct ph_pages),
-	.plan = pages_plan,
-	.measure = pages_measure,
-	.measured = pages_measured,
-	.document = pages_doc,
-	.free = pages_free,
-};

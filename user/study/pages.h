@@ -134,6 +134,7 @@ int pages_measure(void *state, struct ph_session *s);
  * measured, the method, and the session's "run" section.
  */
 struct ph_doc *pages_doc(void *state, struct ph_session *s, int *rc);
+void pages_free(void *state, struct ph_session *s);
 
 
 #endif

@@ -742,4 +742,17 @@ struct ph_doc *pages_doc(void *state, struct ph_session *s, int *rc)
 	return doc;
 }
 
+/* Nothing measured: no document, the reasons are on stderr. */
+static bool pages_measured(const void *state)
+{
+	return ((const struct ph_pages *)state)->points > 0;
+}
 
+const struct ph_steps pages_steps = {
+	.size = sizeof(struct ph_pages),
+	.plan = pages_plan,
+	.measure = pages_measure,
+	.measured = pages_measured,
+	.document = pages_doc,
+	.free = pages_free,
+};
