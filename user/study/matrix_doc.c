@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <numa.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,12 +343,7 @@ int matrix_save_cell(void *ctx, const struct ph_mx *mx, bool last, int rc)
 
 void matrix_study_free_groups(struct ph_mx_study *ms)
 {
-	for (int i = 0; i < ms->ngroups; i++) {
-		numa_bitmask_free(ms->groups[i].nodes);
-		if (ms->groups[i].cpus)
-			numa_bitmask_free(ms->groups[i].cpus);
-	}
-	free(ms->groups);
+	matrix_free_groups(ms->groups, ms->ngroups);
 	ms->groups = NULL;
 	ms->ngroups = 0;
 }
