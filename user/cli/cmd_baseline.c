@@ -6,7 +6,7 @@
  */
 #include "commands.h"
 #include "study.h"
-#include "diag.h"
+#include "baseline.h"
 #include "common_opts.h"
 #include "session.h"
 #include "util.h"
@@ -26,12 +26,11 @@ static const struct ph_opt baseline_opts[] = {
 	  "spread between them as well as the CI", "3", NULL },
 	{ 0 },
 };
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("2"), PH_OPT_CI("1"), { 0 } };
 static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PROGRESS_UNATTENDED, { 0 } };
 
 static const struct ph_optgroup baseline_groups[] = {
 	{ "baseline", baseline_opts },
-	{ "statistics", stat_opts },
+	PH_GROUP_STATISTICS("2", "1"),
 	{ "output", out_opts },
 	{ 0 },
 };
@@ -63,83 +62,25 @@ const struct ph_cmdspec cmd_baseline_spec = {
 	.refused = baseline_refused,
 };
 
-struct baseline_args {
-	unsigned repeats;
-	struct ph_diag d;
-};
-
 static void baseline_init(void *args, struct ph_session *s)
 {
 	(void)s;
-	((struct baseline_args *)args)->repeats = 3;
+	((struct ph_baseline *)args)->repeats = 3;
 }
 
 static int baseline_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct baseline_args *a = args;
-
 	(void)s;
 	if (o->id == OPT_REPEATS)
-		return cli_parse_uint("--repeats", arg, 1, 20, &a->repeats);
+		return cli_parse_uint("--repeats", arg, 1, 20, &((struct ph_baseline *)args)->repeats);
 	return -EINVAL;
-}
-
-static int baseline_plan(void *args, struct ph_session *s)
-{
-	struct baseline_args *a = args;
-
-	diag_plan(&a->d, s, false, 0, now_mono_raw());
-	diag_set_repeats(&a->d, (int)a->repeats);
-	return 0;
-}
-
-static int baseline_measure(void *args, struct ph_session *s)
-{
-	struct ph_diag *d = &((struct baseline_args *)args)->d;
-	int rc = diag_measure(d, s);
-
-	if (!d->nmeasured && !rc) {
-		ph_err("no figure could be measured; the reasons are above");
-		rc = PH_EXIT_FAIL;
-	}
-	if (!d->nmeasured && rc == PH_EXIT_INTERRUPTED)
-		ph_err("interrupted before anything was measured");
-	return rc;
-}
-
-static bool baseline_measured(const void *args)
-{
-	return ((const struct baseline_args *)args)->d.nmeasured > 0;
-}
-
-/* A figure skipped fails the run, after --save: the reference holds the others. */
-static struct ph_doc *baseline_document(void *args, struct ph_session *s, int *rc)
-{
-	struct ph_diag *d = &((struct baseline_args *)args)->d;
-	struct ph_doc *doc = diag_doc(d, s, "baseline", NULL, PH_H_OK, NULL, NULL);
-
-	diag_load_doc(d, doc);
-	if (!*rc && d->nskipped)
-		*rc = PH_EXIT_FAIL;
-	return doc;
-}
-
-static void baseline_free(void *args, struct ph_session *s)
-{
-	(void)s;
-	diag_free(&((struct baseline_args *)args)->d);
 }
 
 /* --save is the reference check reads: written only when nothing failed. */
 const struct ph_study cmd_baseline_study = {
 	.spec = &cmd_baseline_spec,
+	.steps = &baseline_steps,
 	.flags = PH_STUDY_SAVE_CLEAN | PH_STUDY_UNATTENDED,
-	.args_size = sizeof(struct baseline_args),
 	.init = baseline_init,
 	.option = baseline_option,
-	.plan = baseline_plan,
-	.measure = baseline_measure,
-	.measured = baseline_measured,
-	.document = baseline_document,
-	.free = baseline_free,
 };

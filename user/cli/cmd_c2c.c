@@ -35,14 +35,11 @@ static const struct ph_opt memory_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("0.5"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, PH_OPT_PROGRESS, { 0 } };
-
 static const struct ph_optgroup c2c_groups[] = {
 	{ "c2c", c2c_opts },
 	{ "memory", memory_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("0.5", "1"),
+	PH_GROUP_OUTPUT_PLOT,
 	{ 0 },
 };
 
@@ -75,78 +72,31 @@ const struct ph_cmdspec cmd_c2c_spec = {
 	.refused = c2c_refused,
 };
 
-struct c2c_args {
-	struct bitmask *cpus;
-	unsigned repeats;
-	struct ph_c2c c;
-};
-
 static void c2c_init(void *args, struct ph_session *s)
 {
-	((struct c2c_args *)args)->repeats = 3;
+	((struct ph_c2c *)args)->repeats_given = 3;
 	s->mcfg.time_s = 0.5;
 }
 
 static int c2c_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct c2c_args *a = args;
+	struct ph_c2c *c = args;
 
 	(void)s;
 	if (o->id == OPT_CPUS) {
-		if (a->cpus)
-			numa_bitmask_free(a->cpus);
-		a->cpus = NULL;
-		return cli_parse_cpus("--cpus", arg, &a->cpus);
+		if (c->cpus_given)
+			numa_bitmask_free(c->cpus_given);
+		c->cpus_given = NULL;
+		return cli_parse_cpus("--cpus", arg, &c->cpus_given);
 	}
 	if (o->id == OPT_REPEATS)
-		return cli_parse_uint("--repeats", arg, 1, C2C_MAX_REPEATS, &a->repeats);
+		return cli_parse_uint("--repeats", arg, 1, C2C_MAX_REPEATS, &c->repeats_given);
 	return -EINVAL;
-}
-
-static int c2c_study_plan(void *args, struct ph_session *s)
-{
-	struct c2c_args *a = args;
-	int rc = c2c_plan(&a->c, s, a->cpus);
-
-	if (rc)
-		return rc;
-	c2c_set_repeats(&a->c, (int)a->repeats);
-	return c2c_start(&a->c, s);
-}
-
-static int c2c_study_measure(void *args, struct ph_session *s)
-{
-	return c2c_measure(&((struct c2c_args *)args)->c, s);
-}
-
-static bool c2c_measured(const void *args)
-{
-	return ((const struct c2c_args *)args)->c.npairs > 0;
-}
-
-static struct ph_doc *c2c_document(void *args, struct ph_session *s, int *rc)
-{
-	(void)rc;
-	return c2c_doc(&((struct c2c_args *)args)->c, s);
-}
-
-static void c2c_study_free(void *args, struct ph_session *s)
-{
-	struct c2c_args *a = args;
-
-	c2c_free(&a->c, s);
-	if (a->cpus)
-		numa_bitmask_free(a->cpus);
 }
 
 const struct ph_study cmd_c2c_study = {
 	.spec = &cmd_c2c_spec,
-	.args_size = sizeof(struct c2c_args),
+	.steps = &c2c_steps,
 	.init = c2c_init,
 	.option = c2c_option,
-	.plan = c2c_study_plan,
-	.measure = c2c_study_measure,
-	.measured = c2c_measured,
-	.document = c2c_document,
-	.free = c2c_study_free,
 };

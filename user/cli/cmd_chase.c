@@ -65,15 +65,12 @@ static const struct ph_opt thread_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("2"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PROGRESS, { 0 } };
-
 static const struct ph_optgroup chase_groups[] = {
 	{ "chase", chase_opts },
 	{ "memory", memory_opts },
 	{ "threads", thread_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("2", "1"),
+	PH_GROUP_OUTPUT,
 	{ 0 },
 };
 
@@ -107,83 +104,50 @@ const struct ph_cmdspec cmd_chase_spec = {
 	.epilog = PH_USAGE_LISTS,
 };
 
-struct chase_args {
-	struct ph_latstudy st;
-	const char *patterns;
-	unsigned repeats;
-};
-
 static int chase_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct chase_args *a = args;
+	struct ph_latstudy *st = args;
+	unsigned repeats = 0;
+	int rc;
 
 	(void)s;
 	switch (o->id) {
 	case OPT_PATTERN:
-		a->patterns = arg;
+		st->patterns_given = arg;
 		return cli_check_list("--pattern", arg, "patterns separated by commas, e.g. random,seq");
 	case OPT_CHAINS:
-		return cli_parse_uint("--chains", arg, 1, CHASE_MAX_CHAINS, &a->st.chains);
+		return cli_parse_uint("--chains", arg, 1, CHASE_MAX_CHAINS, &st->chains);
 	case OPT_SEED:
-		return cli_parse_u64("--seed", arg, &a->st.seed);
+		return cli_parse_u64("--seed", arg, &st->seed);
 	case OPT_IN_KERNEL:
-		a->st.in_kernel = true;
+		st->in_kernel = true;
 		return 0;
 	case OPT_REPEATS:
-		return cli_parse_uint("--repeats", arg, 1, 20, &a->repeats);
+		rc = cli_parse_uint("--repeats", arg, 1, 20, &repeats);
+		st->repeats = (int)repeats;
+		return rc;
 	}
 	return -EINVAL;
 }
 
 static int chase_check(void *args, struct ph_session *s)
 {
-	struct chase_args *a = args;
-	struct ph_latstudy *st = &a->st;
+	struct ph_latstudy *st = args;
 
 	/* Every pattern gets the seed, wherever --seed was on the line. */
-	if (latency_parse_patterns("--pattern", a->patterns, st->seed, &st->specs, &st->nspecs))
+	if (latency_parse_patterns("--pattern", st->patterns_given, st->seed, &st->specs, &st->nspecs))
 		return PH_EXIT_USAGE;
 	if (st->in_kernel && (st->chains != 1 || s->bind.threads > 1)) {
 		ph_err("--in-kernel: walks one chain on one thread; drop --chains/--threads");
 		return PH_EXIT_USAGE;
 	}
-	st->repeats = (int)a->repeats;	/* 0, not given: one run */
 	return 0;
-}
-
-static int chase_plan(void *args, struct ph_session *s)
-{
-	struct ph_latstudy *st = &((struct chase_args *)args)->st;
-	int rc = latency_study_check(st, s);
-
-	return rc ? rc : latency_study_start(st, s);
-}
-
-static int chase_measure(void *args, struct ph_session *s)
-{
-	return latency_study_measure(&((struct chase_args *)args)->st, s);
-}
-
-static struct ph_doc *chase_document(void *args, struct ph_session *s, int *rc)
-{
-	(void)rc;
-	return latency_study_doc(&((struct chase_args *)args)->st, s);
-}
-
-static void chase_free(void *args, struct ph_session *s)
-{
-	(void)s;
-	latency_study_free(&((struct chase_args *)args)->st);
 }
 
 const struct ph_study cmd_chase_study = {
 	.spec = &cmd_chase_spec,
+	.steps = &latency_steps,
 	.default_size = GiB,
-	.args_size = sizeof(struct chase_args),
 	.option = chase_option,
 	.check = chase_check,
-	.plan = chase_plan,
-	.measure = chase_measure,
-	.document = chase_document,
-	.free = chase_free,
 };

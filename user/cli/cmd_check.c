@@ -183,17 +183,22 @@ static void check_free_args(void *args, struct ph_session *s)
 	check_free(&((struct check_args *)args)->c);
 }
 
-/* Its own notes: the verdict says what was verified and what a signal cut. */
-const struct ph_study cmd_check_study = {
-	.spec = &cmd_check_spec,
-	.flags = PH_STUDY_PLUGIN | PH_STUDY_OWN_NOTES | PH_STUDY_UNATTENDED,
-	.args_size = sizeof(struct check_args),
-	.option = check_option,
-	.check = check_check,
+/* The engine's steps (check.h) with the plugin's output options beside them. */
+static const struct ph_steps check_steps = {
+	.size = sizeof(struct check_args),
 	.plan = check_plan_step,
 	.measure = check_measure_step,
 	.measured = check_measured,
 	.document = check_doc,
-	.render = check_render,
 	.free = check_free_args,
+};
+
+/* Its own notes: the verdict says what was verified and what a signal cut. */
+const struct ph_study cmd_check_study = {
+	.spec = &cmd_check_spec,
+	.steps = &check_steps,
+	.flags = PH_STUDY_PLUGIN | PH_STUDY_OWN_NOTES | PH_STUDY_UNATTENDED,
+	.option = check_option,
+	.check = check_check,
+	.render = check_render,
 };

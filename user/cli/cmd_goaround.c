@@ -48,15 +48,12 @@ static const struct ph_opt thread_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("1"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, PH_OPT_PROGRESS, { 0 } };
-
 static const struct ph_optgroup goaround_groups[] = {
 	{ "goaround", goaround_opts },
 	{ "memory", memory_opts },
 	{ "threads", thread_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("1", "1"),
+	PH_GROUP_OUTPUT_PLOT,
 	{ 0 },
 };
 
@@ -84,18 +81,10 @@ const struct ph_cmdspec cmd_goaround_spec = {
 	.refused = goaround_refused,
 };
 
-struct goaround_args {
-	struct common_study c;
-	int *turns;
-	int nturns;
-	struct ph_bwstudy plan;
-	struct ph_goaround g;
-};
-
 static int goaround_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct goaround_args *a = args;
-	int h = common_study_option(&a->c, o, arg);
+	struct ph_goaround *g = args;
+	int h = common_study_option(&g->c, o, arg);
 
 	(void)s;
 	if (h <= 0)
@@ -103,7 +92,7 @@ static int goaround_option(void *args, struct ph_session *s, const struct ph_opt
 	switch (o->id) {
 	case OPT_TURNS:
 		return cli_parse_ascending("--turns", arg, 0, 4095, "turns, e.g. 0,1,3 or 0-3",
-					   &a->turns, &a->nturns);
+					   &g->turns_given, &g->nturns_given);
 	}
 	return -EINVAL;
 }
@@ -111,64 +100,22 @@ static int goaround_option(void *args, struct ph_session *s, const struct ph_opt
 /* The kernel's variant, as pagehop stream chooses it. */
 static int goaround_check(void *args, struct ph_session *s)
 {
-	struct goaround_args *a = args;
-	int rc = common_one_kernel(&a->plan, &a->c);
+	struct ph_goaround *g = args;
+	int rc = common_one_kernel(&g->kernel, &g->c);
 
 	(void)s;
-	a->g.place = a->c.place;
-	a->g.size_per_thread = a->c.size_per_thread;
+	g->place = g->c.place;
+	g->size_per_thread = g->c.size_per_thread;
 	if (!rc)
-		a->g.k = a->plan.ks[0];
+		g->k = g->kernel.ks[0];
 	return rc;
-}
-
-/* --cpunodebind and --threads choose the placement's CPUs; it binds them. */
-static int goaround_study_plan(void *args, struct ph_session *s)
-{
-	struct goaround_args *a = args;
-
-	return goaround_plan(&a->g, s, s->bind.cpunodebind, (int)s->bind.threads, a->turns,
-			     a->nturns);
-}
-
-static int goaround_study_measure(void *args, struct ph_session *s)
-{
-	return goaround_measure(&((struct goaround_args *)args)->g, s);
-}
-
-static bool goaround_measured(const void *args)
-{
-	return ((const struct goaround_args *)args)->g.nrows > 0;
-}
-
-static struct ph_doc *goaround_document(void *args, struct ph_session *s, int *rc)
-{
-	struct goaround_args *a = args;
-
-	(void)rc;
-	return goaround_doc(&a->g, s, a->plan.isa_auto ? a->plan.why[0] : "forced (--isa)");
-}
-
-static void goaround_study_free(void *args, struct ph_session *s)
-{
-	struct goaround_args *a = args;
-
-	(void)s;
-	goaround_free(&a->g);
-	bandwidth_study_free(&a->plan);
-	free(a->turns);
 }
 
 const struct ph_study cmd_goaround_study = {
 	.spec = &cmd_goaround_spec,
+	.steps = &goaround_steps,
 	.default_size = GiB,
 	.flags = PH_STUDY_BINDS_ITSELF,
-	.args_size = sizeof(struct goaround_args),
 	.option = goaround_option,
 	.check = goaround_check,
-	.plan = goaround_study_plan,
-	.measure = goaround_study_measure,
-	.measured = goaround_measured,
-	.document = goaround_document,
-	.free = goaround_study_free,
 };

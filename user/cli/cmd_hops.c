@@ -45,15 +45,12 @@ static const struct ph_opt thread_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("0.3"), PH_OPT_CI("2"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, PH_OPT_PROGRESS, { 0 } };
-
 static const struct ph_optgroup hops_groups[] = {
 	{ "hops", hops_opts },
 	{ "memory", memory_opts },
 	{ "threads", thread_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("0.3", "2"),
+	PH_GROUP_OUTPUT_PLOT,
 	{ 0 },
 };
 
@@ -82,109 +79,64 @@ const struct ph_cmdspec cmd_hops_spec = {
 	.refused = hops_refused,
 };
 
-struct hops_args {
-	const char **names;
-	int nnames;
-	int cpu;		/* --physcpubind's one CPU, or -1 */
-	struct ph_bwstudy plan;
-	struct ph_hops h;
-};
-
 static int hops_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct hops_args *a = args;
+	struct ph_hops *h = args;
 
 	(void)s;
 	switch (o->id) {
 	case OPT_KERNEL:
-		return common_parse_kernels(arg, &a->names, &a->nnames);
+		return common_parse_kernels(arg, &h->kernels.names_given, &h->kernels.nnames_given);
 	case OPT_PATTERN:
-		if (chase_parse(arg, &a->h.pattern)) {
+		if (chase_parse(arg, &h->pattern)) {
 			ph_err("--pattern: unknown pattern '%s'; expected %s", arg, chase_pattern_list());
 			return -EINVAL;
 		}
-		a->h.pattern.seed = 1;
+		h->pattern.seed = 1;
 		return 0;
 	case OPT_MIN:
-		return cli_parse_size("--min", arg, &a->h.min);
+		return cli_parse_size("--min", arg, &h->min);
 	case OPT_MAX:
-		return cli_parse_size("--max", arg, &a->h.max);
+		return cli_parse_size("--max", arg, &h->max);
 	}
 	return -EINVAL;
 }
 
 static int hops_check(void *args, struct ph_session *s)
 {
-	struct hops_args *a = args;
+	struct ph_hops *h = args;
+	struct ph_bwstudy *k = &h->kernels;
 	const struct bitmask *cpus = s->bind.physcpubind;
 	const char *missing = NULL;
 
-	a->cpu = -1;
+	h->cpu_given = -1;
 	if (cpus) {
 		if (numa_bitmask_weight(cpus) != 1) {
 			ph_err("--physcpubind: the sweep runs on one CPU; give one");
 			return PH_EXIT_USAGE;
 		}
-		for (unsigned c = 0; c < cpus->size && a->cpu < 0; c++)
+		for (unsigned c = 0; c < cpus->size && h->cpu_given < 0; c++)
 			if (numa_bitmask_isbitset(cpus, c))
-				a->cpu = (int)c;
+				h->cpu_given = (int)c;
 	}
 	/* The kernels' variants, as pagehop stream chooses them. */
-	if (bandwidth_study_plan(&a->plan, a->names, a->nnames, PH_ISA_AUTO, false, &missing)) {
+	if (bandwidth_study_plan(k, k->names_given, k->nnames_given, PH_ISA_AUTO, false, &missing)) {
 		ph_err("--kernel %s: no such kernel; expected %s", missing, stream_op_list());
 		return PH_EXIT_USAGE;
 	}
-	a->h.ks = a->plan.ks;
-	a->h.nks = a->plan.nks;
-	a->plan.ks = NULL;
-	a->h.latency = true;
+	h->ks = k->ks;
+	h->nks = k->nks;
+	k->ks = NULL;
+	h->latency = true;
 	return 0;
-}
-
-static int hops_study_plan(void *args, struct ph_session *s)
-{
-	struct hops_args *a = args;
-
-	return hops_plan(&a->h, s, a->cpu);
-}
-
-static int hops_study_measure(void *args, struct ph_session *s)
-{
-	return hops_measure(&((struct hops_args *)args)->h, s);
-}
-
-static bool hops_measured(const void *args)
-{
-	return ((const struct hops_args *)args)->h.nrows > 0;
-}
-
-static struct ph_doc *hops_document(void *args, struct ph_session *s, int *rc)
-{
-	(void)rc;
-	return hops_doc(&((struct hops_args *)args)->h, s);
-}
-
-static void hops_study_free(void *args, struct ph_session *s)
-{
-	struct hops_args *a = args;
-
-	(void)s;
-	hops_free(&a->h);
-	bandwidth_study_free(&a->plan);
-	free(a->names);
 }
 
 /* Each level binds its own CPU and node (hops.c): the session binds nothing. */
 const struct ph_study cmd_hops_study = {
 	.spec = &cmd_hops_spec,
+	.steps = &hops_steps,
 	.default_size = GiB,
 	.flags = PH_STUDY_BINDS_ITSELF,
-	.args_size = sizeof(struct hops_args),
 	.option = hops_option,
 	.check = hops_check,
-	.plan = hops_study_plan,
-	.measure = hops_study_measure,
-	.measured = hops_measured,
-	.document = hops_document,
-	.free = hops_study_free,
 };

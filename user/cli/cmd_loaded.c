@@ -42,14 +42,11 @@ static const struct ph_opt memory_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("1"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, PH_OPT_PROGRESS, { 0 } };
-
 static const struct ph_optgroup loaded_groups[] = {
 	{ "loaded", loaded_opts },
 	{ "memory", memory_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("1", "1"),
+	PH_GROUP_OUTPUT_PLOT,
 	{ 0 },
 };
 
@@ -92,12 +89,6 @@ const struct ph_cmdspec cmd_loaded_spec = {
 	.refused = loaded_refused,
 };
 
-struct loaded_args {
-	struct ph_loaded ld;
-	struct bitmask *chaser, *loaders, *loader_nodes;
-	const char *mixes, *delays;
-};
-
 static void loaded_init(void *args, struct ph_session *s)
 {
 	(void)args;
@@ -106,29 +97,29 @@ static void loaded_init(void *args, struct ph_session *s)
 
 static int loaded_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct loaded_args *a = args;
+	struct ph_loaded *ld = args;
 	struct bitmask **bm = NULL;
 
 	(void)s;
 	switch (o->id) {
 	case OPT_CHASER:
-		bm = &a->chaser;
+		bm = &ld->chaser_given;
 		break;
 	case OPT_LOADERS:
-		bm = &a->loaders;
+		bm = &ld->loaders_given;
 		break;
 	case OPT_LOADER_MEMBIND:
-		if (a->loader_nodes)
-			numa_bitmask_free(a->loader_nodes);
-		a->loader_nodes = NULL;
-		return cli_parse_nodes("--loader-membind", arg, &a->loader_nodes);
+		if (ld->loader_nodes_given)
+			numa_bitmask_free(ld->loader_nodes_given);
+		ld->loader_nodes_given = NULL;
+		return cli_parse_nodes("--loader-membind", arg, &ld->loader_nodes_given);
 	case OPT_LOADER_SIZE:
-		return cli_parse_size("--loader-size", arg, &a->ld.loader_bytes);
+		return cli_parse_size("--loader-size", arg, &ld->loader_bytes);
 	case OPT_MIX:
-		a->mixes = arg;
+		ld->mixes_given = arg;
 		return cli_check_list("--mix", arg, "mixes separated by commas, e.g. read,1:1");
 	case OPT_DELAYS:
-		a->delays = arg;
+		ld->delays_given = arg;
 		return cli_check_list("--delays", arg, "delays separated by commas, e.g. 1000,100,0");
 	default:
 		return -EINVAL;
@@ -142,16 +133,16 @@ static int loaded_option(void *args, struct ph_session *s, const struct ph_opt *
 /* The chaser: --chaser, or the first CPU this process may run on. */
 static int loaded_check(void *args, struct ph_session *s)
 {
-	struct loaded_args *a = args;
+	struct ph_loaded *ld = args;
 	int *cpus = NULL, n = 0, node;
 
-	if (!a->chaser) {
+	if (!ld->chaser_given) {
 		if (contend_cpus(NULL, "--chaser", &cpus, &n) || !n) {
 			free(cpus);
 			return PH_EXIT_USAGE;
 		}
-		a->chaser = numa_allocate_cpumask();
-		numa_bitmask_setbit(a->chaser, (unsigned)cpus[0]);
+		ld->chaser_given = numa_allocate_cpumask();
+		numa_bitmask_setbit(ld->chaser_given, (unsigned)cpus[0]);
 		free(cpus);
 	}
 	if (s->bind.membind)
@@ -159,54 +150,11 @@ static int loaded_check(void *args, struct ph_session *s)
 	return 0;
 }
 
-static int loaded_study_plan(void *args, struct ph_session *s)
-{
-	struct loaded_args *a = args;
-	int rc = loaded_plan(&a->ld, s, a->chaser, a->loaders, a->loader_nodes, a->mixes,
-			     a->delays);
-
-	return rc ? rc : loaded_start(&a->ld, s);
-}
-
-static int loaded_study_measure(void *args, struct ph_session *s)
-{
-	return loaded_measure(&((struct loaded_args *)args)->ld, s);
-}
-
-static bool loaded_measured(const void *args)
-{
-	return ((const struct loaded_args *)args)->ld.npts > 0;
-}
-
-static struct ph_doc *loaded_document(void *args, struct ph_session *s, int *rc)
-{
-	(void)rc;
-	return loaded_doc(&((struct loaded_args *)args)->ld, s);
-}
-
-static void loaded_study_free(void *args, struct ph_session *s)
-{
-	struct loaded_args *a = args;
-
-	loaded_free(&a->ld, s);
-	if (a->chaser)
-		numa_bitmask_free(a->chaser);
-	if (a->loaders)
-		numa_bitmask_free(a->loaders);
-	if (a->loader_nodes)
-		numa_bitmask_free(a->loader_nodes);
-}
-
 const struct ph_study cmd_loaded_study = {
 	.spec = &cmd_loaded_spec,
 	.default_size = 256 * MiB,
-	.args_size = sizeof(struct loaded_args),
+	.steps = &loaded_steps,
 	.init = loaded_init,
 	.option = loaded_option,
 	.check = loaded_check,
-	.plan = loaded_study_plan,
-	.measure = loaded_study_measure,
-	.measured = loaded_measured,
-	.document = loaded_document,
-	.free = loaded_study_free,
 };

@@ -37,14 +37,11 @@ static const struct ph_opt memory_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("0.5"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, PH_OPT_PROGRESS, { 0 } };
-
 static const struct ph_optgroup locks_groups[] = {
 	{ "locks", locks_opts },
 	{ "memory", memory_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("0.5", "1"),
+	PH_GROUP_OUTPUT_PLOT,
 	{ 0 },
 };
 
@@ -85,75 +82,31 @@ const struct ph_cmdspec cmd_locks_spec = {
 	.refused = locks_refused,
 };
 
-struct locks_args {
-	struct ph_locks l;
-	const char *kinds, *threads;
-	struct bitmask *cpus;
-};
-
 static int locks_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct locks_args *a = args;
+	struct ph_locks *l = args;
 
 	(void)s;
 	switch (o->id) {
 	case OPT_KINDS:
-		a->kinds = arg;
+		l->kinds_given = arg;
 		return cli_check_list("--kinds", arg, "lock kinds separated by commas, e.g. tas,mutex");
 	case OPT_THREAD_COUNTS:
-		a->threads = arg;
+		l->threads_given = arg;
 		return cli_check_list("--threads", arg, "thread counts separated by commas, e.g. 1,2,4");
 	case OPT_CPUS:
-		if (a->cpus)
-			numa_bitmask_free(a->cpus);
-		a->cpus = NULL;
-		return cli_parse_cpus("--cpus", arg, &a->cpus);
+		if (l->cpus_given)
+			numa_bitmask_free(l->cpus_given);
+		l->cpus_given = NULL;
+		return cli_parse_cpus("--cpus", arg, &l->cpus_given);
 	case OPT_DELAY:
-		return cli_parse_uint("--delay", arg, 0, 1000000, &a->l.delay);
+		return cli_parse_uint("--delay", arg, 0, 1000000, &l->delay);
 	}
 	return -EINVAL;
 }
 
-static int locks_study_plan(void *args, struct ph_session *s)
-{
-	struct locks_args *a = args;
-	int rc = locks_plan(&a->l, s, a->kinds, a->threads, a->cpus);
-
-	return rc ? rc : locks_start(&a->l, s);
-}
-
-static int locks_study_measure(void *args, struct ph_session *s)
-{
-	return locks_measure(&((struct locks_args *)args)->l, s);
-}
-
-static bool locks_measured(const void *args)
-{
-	return ((const struct locks_args *)args)->l.nfigs > 0;
-}
-
-static struct ph_doc *locks_document(void *args, struct ph_session *s, int *rc)
-{
-	(void)rc;
-	return locks_doc(&((struct locks_args *)args)->l, s);
-}
-
-static void locks_study_free(void *args, struct ph_session *s)
-{
-	struct locks_args *a = args;
-
-	locks_free(&a->l, s);
-	if (a->cpus)
-		numa_bitmask_free(a->cpus);
-}
-
 const struct ph_study cmd_locks_study = {
 	.spec = &cmd_locks_spec,
-	.args_size = sizeof(struct locks_args),
+	.steps = &locks_steps,
 	.option = locks_option,
-	.plan = locks_study_plan,
-	.measure = locks_study_measure,
-	.measured = locks_measured,
-	.document = locks_document,
-	.free = locks_study_free,
 };

@@ -79,15 +79,12 @@ static const struct ph_opt thread_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("2"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, PH_OPT_PROGRESS, { 0 } };
-
 static const struct ph_optgroup matrix_groups[] = {
 	{ "matrix", matrix_opts },
 	{ "memory", memory_opts },
 	{ "threads", thread_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("2", "1"),
+	PH_GROUP_OUTPUT_PLOT,
 	{ 0 },
 };
 
@@ -113,17 +110,6 @@ const struct ph_cmdspec cmd_matrix_spec = {
 	.groups = matrix_groups,
 	.epilog = PH_USAGE_LISTS,
 	.refused = matrix_refused,
-};
-
-/* What the options say, before the session is set up. */
-struct matrix_args {
-	struct ph_mx mx;
-	struct ph_mx_save saver;	/* --save: every cell as it is measured */
-	const char *save;
-	struct ph_mx_group *groups;	/* --groups, each parsed as a node list */
-	int ngroups;
-	bool explicit_groups;		/* given as cpus=...;mem=... */
-	uint64_t lat_size, bw_size;
 };
 
 static int parse_figures(const char *arg, unsigned *out)
@@ -155,24 +141,12 @@ static int parse_figures(const char *arg, unsigned *out)
 	return 0;
 }
 
-static void free_groups(struct matrix_args *a)
-{
-	for (int i = 0; i < a->ngroups; i++) {
-		numa_bitmask_free(a->groups[i].nodes);
-		if (a->groups[i].cpus)
-			numa_bitmask_free(a->groups[i].cpus);
-	}
-	free(a->groups);
-	a->groups = NULL;
-	a->ngroups = 0;
-}
-
 /*
  * --groups 'cpus=0,2,4,6;mem=0-1': one group, its CPUs (libnuma's CPU list,
  * as --physcpubind) and its nodes (a node list, as --membind); each such
  * --groups adds a group.
  */
-static int parse_explicit_group(const char *arg, struct matrix_args *a)
+static int parse_explicit_group(const char *arg, struct ph_mx_study *a)
 {
 	const char *semi = strchr(arg, ';');
 	struct ph_mx_group g = { 0 };
@@ -207,7 +181,7 @@ static int parse_explicit_group(const char *arg, struct matrix_args *a)
 }
 
 /* --groups 0-1,2-3: each group a node list as numactl takes it. */
-static int parse_groups(const char *arg, struct matrix_args *a)
+static int parse_groups(const char *arg, struct ph_mx_study *a)
 {
 	char *copy, *save = NULL;
 
@@ -217,7 +191,7 @@ static int parse_groups(const char *arg, struct matrix_args *a)
 		ph_err("--groups '%s': give either node groups (0-1,2-3) or groups with CPUs (cpus=...;mem=...), not both", arg);
 		return -EINVAL;
 	}
-	free_groups(a);
+	matrix_study_free_groups(a);
 	if (cli_check_list("--groups", arg, "groups of nodes separated by commas, e.g. 0-1,2-3"))
 		return -EINVAL;
 	copy = xstrdup(arg);
@@ -243,7 +217,7 @@ static int parse_groups(const char *arg, struct matrix_args *a)
 
 static int matrix_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct matrix_args *a = args;
+	struct ph_mx_study *a = args;
 
 	(void)s;
 	switch (o->id) {
@@ -279,7 +253,7 @@ static int matrix_option(void *args, struct ph_session *s, const struct ph_opt *
 
 static int matrix_check(void *args, struct ph_session *s)
 {
-	struct matrix_args *a = args;
+	struct ph_mx_study *a = args;
 	struct ph_mx *mx = &a->mx;
 
 	/*
@@ -291,6 +265,9 @@ static int matrix_check(void *args, struct ph_session *s)
 	mx->lat_size = a->lat_size ? a->lat_size : s->size;
 	mx->bw_size = a->bw_size ? a->bw_size : s->size;
 	mx->bw_threads = s->bind.threads;
+	a->on_cell = a->save ? matrix_save_cell : NULL;
+	/* JSON keeps CPU rows, as pagehop slit --input reads every pagehop JSON. */
+	a->mem_rows_table = mx->orient == PH_ORIENT_MEM_ROWS && s->fmt != PH_FMT_JSON;
 	if (mx->place && a->explicit_groups) {
 		ph_err("--placement: the groups give their CPUs (cpus=...); give either --placement or --groups cpus=..., not both");
 		return PH_EXIT_USAGE;
@@ -298,70 +275,12 @@ static int matrix_check(void *args, struct ph_session *s)
 	return 0;
 }
 
-/* --cpunodebind and --membind filter the rows and columns; each cell binds its own. */
-static int matrix_study_plan(void *args, struct ph_session *s)
-{
-	struct matrix_args *a = args;
-	struct ph_mx *mx = &a->mx;
-	int rc = matrix_plan(mx, &s->topo, a->groups, a->ngroups, s->bind.cpunodebind,
-			     s->bind.membind);
-
-	if (!rc && mx->place)
-		rc = matrix_place(mx, &s->cpu);
-	if (!rc)
-		mx->psize = s->psize_given ? s->bufreq.psize : matrix_default_psize(mx, s);
-	return rc;
-}
-
-static int matrix_study_measure(void *args, struct ph_session *s)
-{
-	struct matrix_args *a = args;
-	struct ph_mx *mx = &a->mx;
-	int rc;
-
-	a->saver.path = a->save;
-	a->saver.s = s;
-	rc = matrix_measure(mx, s, a->save ? matrix_save_cell : NULL, &a->saver);
-	if (mx->interrupted && !mx->ncellv)
-		ph_err("interrupted before any cell was measured");
-	return mx->interrupted ? PH_EXIT_INTERRUPTED : rc;
-}
-
-/* A matrix with no measured cell is not printed: the reason is on stderr. */
-static bool matrix_measured(const void *args)
-{
-	return ((const struct matrix_args *)args)->mx.ncellv > 0;
-}
-
-/* JSON keeps CPU rows: pagehop slit --input reads every pagehop JSON so. */
-static struct ph_doc *matrix_document(void *args, struct ph_session *s, int *rc)
-{
-	const struct ph_mx *mx = &((struct matrix_args *)args)->mx;
-
-	(void)rc;
-	return matrix_doc(mx, s, mx->orient == PH_ORIENT_MEM_ROWS && s->fmt != PH_FMT_JSON);
-}
-
-static void matrix_study_free(void *args, struct ph_session *s)
-{
-	struct matrix_args *a = args;
-
-	(void)s;
-	free_groups(a);
-	matrix_free(&a->mx);
-}
-
 /* The document says itself which cells were verified and where a signal stopped it. */
 const struct ph_study cmd_matrix_study = {
 	.spec = &cmd_matrix_spec,
+	.steps = &matrix_steps,
 	.default_size = GiB,
 	.flags = PH_STUDY_BINDS_ITSELF | PH_STUDY_OWN_NOTES,
-	.args_size = sizeof(struct matrix_args),
 	.option = matrix_option,
 	.check = matrix_check,
-	.plan = matrix_study_plan,
-	.measure = matrix_study_measure,
-	.measured = matrix_measured,
-	.document = matrix_document,
-	.free = matrix_study_free,
 };

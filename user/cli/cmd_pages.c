@@ -64,15 +64,12 @@ static const struct ph_opt thread_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("0.5"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, PH_OPT_PROGRESS, { 0 } };
-
 static const struct ph_optgroup pages_groups[] = {
 	{ "pages", pages_opts },
 	{ "memory", memory_opts },
 	{ "threads", thread_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("0.5", "1"),
+	PH_GROUP_OUTPUT_PLOT,
 	{ 0 },
 };
 
@@ -110,12 +107,6 @@ const struct ph_cmdspec cmd_pages_spec = {
 	.refused = pages_refused,
 };
 
-/* What the options say, before the session is set up. */
-struct pages_args {
-	struct ph_pages pg;
-	bool thp;
-};
-
 static int parse_psizes(const char *arg, bool want[PH_PS_COUNT])
 {
 	char *copy, *save = NULL;
@@ -145,8 +136,7 @@ static int parse_psizes(const char *arg, bool want[PH_PS_COUNT])
 
 static int pages_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct pages_args *a = args;
-	struct pages_plan *p = &a->pg.plan;
+	struct pages_plan *p = &((struct ph_pages *)args)->plan;
 
 	(void)s;
 	switch (o->id) {
@@ -155,7 +145,7 @@ static int pages_option(void *args, struct ph_session *s, const struct ph_opt *o
 		p->named = true;
 		return parse_psizes(arg, p->want);
 	case OPT_THP:
-		a->thp = true;
+		p->thp = true;
 		return 0;
 	case OPT_MIN:
 		return cli_parse_size("--min", arg, &p->lo);
@@ -190,9 +180,8 @@ static int pages_option(void *args, struct ph_session *s, const struct ph_opt *o
 /* What the options say together, checked before anything is measured. */
 static int pages_check(void *args, struct ph_session *s)
 {
-	struct pages_args *a = args;
 	const struct ph_bindopts *b = &s->bind;
-	struct pages_plan *p = &a->pg.plan;
+	struct pages_plan *p = &((struct ph_pages *)args)->plan;
 
 	/* Working sets are powers of two, so every TLB window divides them. */
 	if (p->lo < 4 * KiB || (p->lo & (p->lo - 1))) {
@@ -222,7 +211,7 @@ static int pages_check(void *args, struct ph_session *s)
 		p->want[PH_PS_THP] = p->same_frames != PAGES_FRAMES_ON;
 	}
 	p->thp_named = p->named && p->want[PH_PS_THP];
-	p->want[PH_PS_THP] |= a->thp;
+	p->want[PH_PS_THP] |= p->thp;
 	if (p->same_frames == PAGES_FRAMES_ON && p->want[PH_PS_THP]) {
 		ph_err("--same-frames: thp is anonymous memory, not a view of the module's buffer; leave it out");
 		return PH_EXIT_USAGE;
@@ -230,43 +219,10 @@ static int pages_check(void *args, struct ph_session *s)
 	return 0;
 }
 
-static int pages_study_plan(void *args, struct ph_session *s)
-{
-	return pages_plan(&((struct pages_args *)args)->pg, s);
-}
-
-static int pages_study_measure(void *args, struct ph_session *s)
-{
-	return pages_measure(&((struct pages_args *)args)->pg, s);
-}
-
-/* Nothing measured: no document, the reasons are on stderr. */
-static bool pages_measured(const void *args)
-{
-	return ((const struct pages_args *)args)->pg.points > 0;
-}
-
-static struct ph_doc *pages_document(void *args, struct ph_session *s, int *rc)
-{
-	(void)rc;
-	return pages_doc(&((struct pages_args *)args)->pg, s);
-}
-
-static void pages_study_free(void *args, struct ph_session *s)
-{
-	(void)s;
-	pages_free(&((struct pages_args *)args)->pg);
-}
-
 const struct ph_study cmd_pages_study = {
 	.spec = &cmd_pages_spec,
 	.default_size = GiB,
-	.args_size = sizeof(struct pages_args),
+	.steps = &pages_steps,
 	.option = pages_option,
 	.check = pages_check,
-	.plan = pages_study_plan,
-	.measure = pages_study_measure,
-	.measured = pages_measured,
-	.document = pages_document,
-	.free = pages_study_free,
 };

@@ -53,15 +53,12 @@ static const struct ph_opt thread_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("2"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, PH_OPT_PROGRESS, { 0 } };
-
 static const struct ph_optgroup prefetch_groups[] = {
 	{ "prefetch", prefetch_opts },
 	{ "memory", memory_opts },
 	{ "threads", thread_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("2", "1"),
+	PH_GROUP_OUTPUT_PLOT,
 	{ 0 },
 };
 
@@ -97,28 +94,21 @@ const struct ph_cmdspec cmd_prefetch_spec = {
 	.refused = prefetch_refused,
 };
 
-/* What the options say, before the session is set up. */
-struct prefetch_args {
-	struct ph_pfstudy st;
-	const char *patterns;
-	uint64_t seed;
-};
-
 static int prefetch_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct prefetch_args *a = args;
+	struct pfstudy_plan *p = &((struct ph_pfstudy *)args)->plan;
 
 	(void)s;
 	switch (o->id) {
 	case OPT_PATTERNS:
 		/* Read once the seed is known, which may come after. */
-		a->patterns = arg;
+		p->patterns_given = arg;
 		return 0;
 	case OPT_NO_CONTROL:
-		a->st.plan.no_control = true;
+		p->no_control = true;
 		return 0;
 	case OPT_SEED:
-		return cli_parse_u64("--seed", arg, &a->seed);
+		return cli_parse_u64("--seed", arg, &p->seed);
 	}
 	return -EINVAL;
 }
@@ -126,11 +116,10 @@ static int prefetch_option(void *args, struct ph_session *s, const struct ph_opt
 /* What the options say together, checked before anything is measured. */
 static int prefetch_check(void *args, struct ph_session *s)
 {
-	struct prefetch_args *a = args;
-	struct pfstudy_plan *p = &a->st.plan;
+	struct pfstudy_plan *p = &((struct ph_pfstudy *)args)->plan;
 
-	if (cli_check_list("--patterns", a->patterns, "patterns separated by commas, e.g. random,seq") ||
-	    latency_parse_patterns("--patterns", a->patterns, a->seed, &p->specs, &p->nspecs))
+	if (cli_check_list("--patterns", p->patterns_given, "patterns separated by commas, e.g. random,seq") ||
+	    latency_parse_patterns("--patterns", p->patterns_given, p->seed, &p->specs, &p->nspecs))
 		return PH_EXIT_USAGE;
 	if (s->bind.physcpubind && numa_bitmask_weight(s->bind.physcpubind) != 1) {
 		ph_err("--physcpubind: the study runs on one CPU; give one");
@@ -139,44 +128,10 @@ static int prefetch_check(void *args, struct ph_session *s)
 	return 0;
 }
 
-/* One thread (--threads is refused), its memory laid out and verified. */
-static int prefetch_plan(void *args, struct ph_session *s)
-{
-	int rc = session_start(s, 1);
-
-	return rc ? rc : pfstudy_plan(&((struct prefetch_args *)args)->st, s);
-}
-
-static int prefetch_measure(void *args, struct ph_session *s)
-{
-	return pfstudy_measure(&((struct prefetch_args *)args)->st, s);
-}
-
-static struct ph_doc *prefetch_document(void *args, struct ph_session *s, int *rc)
-{
-	/* Before the memory is read back again: the rows say where it was measured. */
-	struct ph_doc *doc = pfstudy_doc(&((struct prefetch_args *)args)->st, s);
-
-	if (!session_still_verified(s) && !*rc)
-		*rc = PH_EXIT_FAIL;
-	session_buffers_table(s, doc);
-	return doc;
-}
-
-static void prefetch_free(void *args, struct ph_session *s)
-{
-	(void)s;
-	pfstudy_free(&((struct prefetch_args *)args)->st);
-}
-
 const struct ph_study cmd_prefetch_study = {
 	.spec = &cmd_prefetch_spec,
 	.default_size = GiB,
-	.args_size = sizeof(struct prefetch_args),
+	.steps = &pfstudy_steps,
 	.option = prefetch_option,
 	.check = prefetch_check,
-	.plan = prefetch_plan,
-	.measure = prefetch_measure,
-	.document = prefetch_document,
-	.free = prefetch_free,
 };

@@ -56,15 +56,12 @@ static const struct ph_opt thread_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("1"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PLOT, PH_OPT_PROGRESS, { 0 } };
-
 static const struct ph_optgroup scale_groups[] = {
 	{ "scale", scale_opts },
 	{ "memory", memory_opts },
 	{ "threads", thread_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("1", "1"),
+	PH_GROUP_OUTPUT_PLOT,
 	{ 0 },
 };
 
@@ -92,31 +89,23 @@ const struct ph_cmdspec cmd_scale_spec = {
 	.refused = scale_refused,
 };
 
-struct scale_args {
-	struct common_study c;
-	int *counts;
-	int ncounts;
-	struct ph_bwstudy plan;
-	struct ph_scale sc;
-};
-
 static int scale_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct scale_args *a = args;
-	int h = common_study_option(&a->c, o, arg);
+	struct ph_scale *sc = args;
+	int h = common_study_option(&sc->c, o, arg);
 
 	(void)s;
 	if (h <= 0)
 		return h;
 	switch (o->id) {
 	case OPT_COUNTS:
-		return cli_parse_ascending("--threads-list", arg, 1, 4096,
-					   "thread counts, e.g. 1,2,4 or 1-8", &a->counts, &a->ncounts);
+		return cli_parse_ascending("--threads-list", arg, 1, 4096, "thread counts, e.g. 1,2,4 or 1-8",
+					   &sc->counts_given, &sc->ncounts_given);
 	case OPT_PER_THREAD:
-		a->sc.per_thread = true;
+		sc->per_thread = true;
 		return 0;
 	case OPT_SINGLE:
-		a->sc.single = true;
+		sc->single = true;
 		return 0;
 	}
 	return -EINVAL;
@@ -125,63 +114,22 @@ static int scale_option(void *args, struct ph_session *s, const struct ph_opt *o
 /* The kernel's variant, as pagehop stream chooses it. */
 static int scale_check(void *args, struct ph_session *s)
 {
-	struct scale_args *a = args;
-	int rc = common_one_kernel(&a->plan, &a->c);
+	struct ph_scale *sc = args;
+	int rc = common_one_kernel(&sc->kernel, &sc->c);
 
 	(void)s;
-	a->sc.place = a->c.place;
-	a->sc.size_per_thread = a->c.size_per_thread;
+	sc->place = sc->c.place;
+	sc->size_per_thread = sc->c.size_per_thread;
 	if (!rc)
-		a->sc.k = a->plan.ks[0];
+		sc->k = sc->kernel.ks[0];
 	return rc;
-}
-
-/* --cpunodebind chooses the placement's CPUs; each count binds its own. */
-static int scale_study_plan(void *args, struct ph_session *s)
-{
-	struct scale_args *a = args;
-
-	return scale_plan(&a->sc, s, s->bind.cpunodebind, a->counts, a->ncounts);
-}
-
-static int scale_study_measure(void *args, struct ph_session *s)
-{
-	return scale_measure(&((struct scale_args *)args)->sc, s);
-}
-
-static bool scale_measured(const void *args)
-{
-	return ((const struct scale_args *)args)->sc.nrows > 0;
-}
-
-static struct ph_doc *scale_document(void *args, struct ph_session *s, int *rc)
-{
-	struct scale_args *a = args;
-
-	(void)rc;
-	return scale_doc(&a->sc, s, a->plan.isa_auto ? a->plan.why[0] : "forced (--isa)");
-}
-
-static void scale_study_free(void *args, struct ph_session *s)
-{
-	struct scale_args *a = args;
-
-	(void)s;
-	scale_free(&a->sc);
-	bandwidth_study_free(&a->plan);
-	free(a->counts);
 }
 
 const struct ph_study cmd_scale_study = {
 	.spec = &cmd_scale_spec,
+	.steps = &scale_steps,
 	.default_size = GiB,
 	.flags = PH_STUDY_BINDS_ITSELF,
-	.args_size = sizeof(struct scale_args),
 	.option = scale_option,
 	.check = scale_check,
-	.plan = scale_study_plan,
-	.measure = scale_study_measure,
-	.measured = scale_measured,
-	.document = scale_document,
-	.free = scale_study_free,
 };

@@ -431,18 +431,23 @@ static void slit_args_free(void *args, struct ph_session *s)
  * signal is no report.  A kernel without NUMA is one node: nothing to
  * compare.
  */
-const struct ph_study cmd_slit_study = {
-	.spec = &cmd_slit_spec,
-	.default_size = GiB,
-	.flags = PH_STUDY_OWN_NOTES | PH_STUDY_NUMA_OPTIONAL | PH_STUDY_SEES_COMMON,
-	.args_size = sizeof(struct slit_args),
-	.init = slit_args_init,
-	.option = slit_option,
-	.check = slit_check,
-	.needs_machine = slit_needs_machine,
+/* The engine's steps (slit_study.h) on the plan the options made. */
+static const struct ph_steps slit_steps = {
+	.size = sizeof(struct slit_args),
 	.plan = slit_plan,
 	.measure = slit_measure,
 	.measured = slit_reported,
 	.document = slit_document,
 	.free = slit_args_free,
+};
+
+const struct ph_study cmd_slit_study = {
+	.spec = &cmd_slit_spec,
+	.steps = &slit_steps,
+	.default_size = GiB,
+	.flags = PH_STUDY_OWN_NOTES | PH_STUDY_NUMA_OPTIONAL | PH_STUDY_SEES_COMMON,
+	.init = slit_args_init,
+	.option = slit_option,
+	.check = slit_check,
+	.needs_machine = slit_needs_machine,
 };

@@ -61,15 +61,12 @@ static const struct ph_opt thread_opts[] = {
 	{ 0 },
 };
 
-static const struct ph_opt stat_opts[] = { PH_OPT_TIME("2"), PH_OPT_CI("1"), { 0 } };
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PROGRESS, { 0 } };
-
 static const struct ph_optgroup stream_groups[] = {
 	{ "stream", stream_opts },
 	{ "memory", memory_opts },
 	{ "threads", thread_opts },
-	{ "statistics", stat_opts },
-	{ "output", out_opts },
+	PH_GROUP_STATISTICS("2", "1"),
+	PH_GROUP_OUTPUT,
 	{ 0 },
 };
 
@@ -118,34 +115,28 @@ const struct ph_cmdspec cmd_stream_spec = {
 	.epilog = PH_USAGE_LISTS,
 };
 
-struct stream_args {
-	const char **names;	/* --kernel, as stream_ops[] names; NULL: all */
-	int nnames;
-	enum ph_isa isa;
-	bool nt;
-	bool per_thread;
-	struct ph_bwstudy st;
-	unsigned repeats;
-};
-
 static int stream_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
 {
-	struct stream_args *a = args;
+	struct ph_bwstudy *st = args;
+	unsigned repeats = 0;
+	int rc;
 
 	(void)s;
 	switch (o->id) {
 	case OPT_KERNEL:
-		return common_parse_kernels(arg, &a->names, &a->nnames);
+		return common_parse_kernels(arg, &st->names_given, &st->nnames_given);
 	case OPT_ISA:
-		return common_parse_isa(arg, &a->isa);
+		return common_parse_isa(arg, &st->isa_given);
 	case OPT_NT:
-		a->nt = true;
+		st->nt_given = true;
 		return 0;
 	case OPT_PER_THREAD:
-		a->per_thread = true;
+		st->per_thread = true;
 		return 0;
 	case OPT_REPEATS:
-		return cli_parse_uint("--repeats", arg, 1, 20, &a->repeats);
+		rc = cli_parse_uint("--repeats", arg, 1, 20, &repeats);
+		st->repeats = (int)repeats;
+		return rc;
 	}
 	return -EINVAL;
 }
@@ -153,59 +144,29 @@ static int stream_option(void *args, struct ph_session *s, const struct ph_opt *
 /* The kernels' variants, before the machine is read. */
 static int stream_kernels_check(void *args, struct ph_session *s)
 {
-	struct stream_args *a = args;
+	struct ph_bwstudy *st = args;
 	const char *missing = NULL;
-	int rc = bandwidth_study_plan(&a->st, a->names, a->nnames, a->isa, a->nt, &missing);
+	int rc = bandwidth_study_plan(st, st->names_given, st->nnames_given, st->isa_given,
+				      st->nt_given, &missing);
 
 	(void)s;
 	if (rc == -EOPNOTSUPP) {
 		ph_err("--isa %s: this CPU (or the OS) does not support it; the widest here is %s",
-		       isa_name(a->isa), isa_name(isa_best()));
+		       isa_name(st->isa_given), isa_name(isa_best()));
 		return PH_EXIT_UNSUPPORTED;
 	}
 	if (rc) {
-		ph_err("--kernel %s: no %s variant%s", missing, isa_name(a->isa), a->nt ? " with --nt" : "");
+		ph_err("--kernel %s: no %s variant%s", missing, isa_name(st->isa_given),
+		       st->nt_given ? " with --nt" : "");
 		return PH_EXIT_USAGE;
 	}
-	a->st.per_thread = a->per_thread;
-	a->st.repeats = (int)a->repeats;	/* 0, not given: one run */
 	return 0;
-}
-
-static int stream_plan(void *args, struct ph_session *s)
-{
-	(void)args;
-	return session_start(s, 0);
-}
-
-static int stream_measure(void *args, struct ph_session *s)
-{
-	return bandwidth_study_measure(&((struct stream_args *)args)->st, s);
-}
-
-static struct ph_doc *stream_document(void *args, struct ph_session *s, int *rc)
-{
-	(void)rc;
-	return bandwidth_study_doc(&((struct stream_args *)args)->st, s);
-}
-
-static void stream_free(void *args, struct ph_session *s)
-{
-	struct stream_args *a = args;
-
-	(void)s;
-	bandwidth_study_free(&a->st);
-	free(a->names);
 }
 
 const struct ph_study cmd_stream_study = {
 	.spec = &cmd_stream_spec,
+	.steps = &bandwidth_steps,
 	.default_size = GiB,
-	.args_size = sizeof(struct stream_args),
 	.option = stream_option,
 	.check = stream_kernels_check,
-	.plan = stream_plan,
-	.measure = stream_measure,
-	.document = stream_document,
-	.free = stream_free,
 };

@@ -14,10 +14,8 @@
 
 #include <errno.h>
 
-static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PROGRESS, { 0 } };
-
 static const struct ph_optgroup survey_groups[] = {
-	{ "output", out_opts },
+	PH_GROUP_OUTPUT,
 	{ 0 },
 };
 
@@ -43,34 +41,7 @@ const struct ph_cmdspec cmd_survey_spec = {
 };
 
 /* --format is the one option: the driver's. */
-struct survey_args {
-	struct ph_survey v;
-};
-
-static int survey_study_plan(void *args, struct ph_session *s)
-{
-	survey_plan(&((struct survey_args *)args)->v, s);
-	return 0;
-}
-
-static int survey_study_measure(void *args, struct ph_session *s)
-{
-	struct ph_survey *v = &((struct survey_args *)args)->v;
-
-	survey_measure(v, s);
-	return v->rc;
-}
-
-static struct ph_doc *survey_document(void *args, struct ph_session *s, int *rc)
-{
-	(void)rc;
-	return survey_doc(&((struct survey_args *)args)->v, s);
-}
-
 const struct ph_study cmd_survey_study = {
 	.spec = &cmd_survey_spec,
-	.args_size = sizeof(struct survey_args),
-	.plan = survey_study_plan,
-	.measure = survey_study_measure,
-	.document = survey_document,
+	.steps = &survey_steps,
 };

@@ -12,6 +12,7 @@
 #include "optspec.h"
 #include "bandwidth.h"
 #include "placement.h"
+#include "onekernel.h"
 #include "plot.h"
 #include "session.h"
 
@@ -108,6 +109,16 @@ enum {
 	"draw the curves and heatmaps into this file\n(" PLOT_GNUPLOT ", Debian's gnuplot-nox)", NULL, NULL }
 
 /*
+ * The statistics and output groups of a command's options (optspec.h), as
+ * every study shows them: --time and --ci with their defaults; --format
+ * and --verbose, and with _PLOT --plot too.
+ */
+#define PH_GROUP_STATISTICS(time, ci)	{ "statistics", \
+	(const struct ph_opt[]){ PH_OPT_TIME(time), PH_OPT_CI(ci), { 0 } } }
+#define PH_GROUP_OUTPUT	{ "output", (const struct ph_opt[]){ PH_OPT_FORMAT, PH_OPT_PROGRESS, { 0 } } }
+#define PH_GROUP_OUTPUT_PLOT	{ "output", (const struct ph_opt[]){ PH_OPT_FORMAT, PH_OPT_PLOT, PH_OPT_PROGRESS, { 0 } } }
+
+/*
  * Every common measuring option, as refusals (optspec.h) for a command that
  * takes none of them, each with the reason why.
  */
@@ -134,13 +145,7 @@ enum {
 #define PH_OPT_STUDY_SIZE_PER_THREAD(what)	{ "size-per-thread", 0, "SIZE", \
 	OPT_STUDY_SIZE_PER_THREAD, what " (K, M, G, T suffixes)", "256M", NULL }
 
-struct common_study {
-	const char *kernel;
-	enum ph_isa isa;
-	bool nt;
-	enum ph_place place;
-	uint64_t size_per_thread;
-};
+/* struct common_study is onekernel.h's, the state of those studies holds it. */
 
 /* The last lines of the usage of a command that takes node or CPU lists. */
 #define PH_USAGE_LISTS "NODES and CPUS are lists as numactl takes them: 0,2-3, all, !1.\n"

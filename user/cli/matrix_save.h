@@ -11,14 +11,8 @@
 #include <stdbool.h>
 
 #include "matrix.h"
+#include "matrix_doc.h"
 #include "session.h"
-
-/* --save FILE as a per-cell callback of matrix_measure(). */
-struct ph_mx_save {
-	const char *path;	/* "-": standard output */
-	struct ph_session *s;	/* for the document */
-	bool failed;		/* a write failed: said once, not tried again */
-};
 
 /*
  * A ph_mx_cell_fn, ctx a struct ph_mx_save: a file is rewritten atomically

@@ -180,7 +180,7 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 	int parse_rc, rc = 0, exit_rc;
 
 	r->st = st;
-	r->args = xcalloc(1, st->args_size ? st->args_size : 1);
+	r->args = xcalloc(1, st->steps->size ? st->steps->size : 1);
 	session_init(s, st->default_size);
 	s->binds_itself = (st->flags & PH_STUDY_BINDS_ITSELF) != 0;
 	if (st->flags & PH_STUDY_PLUGIN)
@@ -199,11 +199,11 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 			if (rc == PH_EXIT_UNSUPPORTED && (st->flags & PH_STUDY_NUMA_OPTIONAL))
 				rc = 0;
 		}
-		if (!rc && st->plan)
-			rc = st->plan(r->args, s);
+		if (!rc && st->steps->plan)
+			rc = st->steps->plan(r->args, s);
 		if (!rc) {
-			rc = st->measure(r->args, s);
-			measured = st->measured ? st->measured(r->args) : true;
+			rc = st->steps->measure(r->args, s);
+			measured = st->steps->measured ? st->steps->measured(r->args) : true;
 		}
 		progress_done();
 	}
@@ -211,7 +211,7 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 	if (study_renders(st->flags, parse_rc, rc, measured)) {
 		int doc_rc = exit_rc;
 
-		doc = st->document(r->args, s, &doc_rc);
+		doc = st->steps->document(r->args, s, &doc_rc);
 		exit_rc = study_exit(st->flags, 0, doc_rc, doc != NULL, ph_interrupted != 0);
 		if (study_renders(st->flags, 0, doc_rc, doc != NULL))
 			exit_rc = study_finish(s, doc, !(st->flags & PH_STUDY_OWN_NOTES), r, rc, exit_rc);
@@ -219,8 +219,8 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 		study_plugin_usage();
 	}
 	doc_free(doc);
-	if (st->free)
-		st->free(r->args, s);
+	if (st->steps->free)
+		st->steps->free(r->args, s);
 	session_free(s);
 	free(r->args);
 	free(r);

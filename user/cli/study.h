@@ -18,6 +18,7 @@
 
 #include "optspec.h"
 #include "session.h"
+#include "steps.h"
 
 struct ph_doc;
 
@@ -67,7 +68,8 @@ struct ph_study {
 	const struct ph_cmdspec *spec;	/* its options, help and refusals */
 	uint64_t default_size;		/* --size's default (session_init) */
 	unsigned flags;			/* PH_STUDY_* */
-	size_t args_size;		/* its argument block, zeroed by the driver */
+	/* The engine's steps; args is their state (steps->size bytes, zeroed). */
+	const struct ph_steps *steps;
 	/* Defaults beyond session_init's, before the options are parsed (optional). */
 	void (*init)(void *args, struct ph_session *s);
 	/*
@@ -85,19 +87,6 @@ struct ph_study {
 	 * NULL reads it unless PH_STUDY_NO_MACHINE); asked after check.
 	 */
 	bool (*needs_machine)(const void *args);
-	/* With the machine read: plan the figures and start the run (optional). */
-	int (*plan)(void *args, struct ph_session *s);
-	/* Measure: 0 or an exit code. */
-	int (*measure)(void *args, struct ph_session *s);
-	/* Whether anything was measured (optional: NULL renders whatever came). */
-	bool (*measured)(const void *args);
-	/*
-	 * The document of what was measured; *rc may become an exit code (a
-	 * figure that failed, memory that moved, a verdict).  NULL when the
-	 * document cannot be had (an output of its own failed, said on
-	 * stderr): nothing is rendered, and the exit code is *rc (1 if 0).
-	 */
-	struct ph_doc *(*document)(void *args, struct ph_session *s, int *rc);
 	/*
 	 * Its own rendering of doc on out, in place of doc_render() in
 	 * --format (optional: a format the document model has not, such as a
@@ -105,8 +94,6 @@ struct ph_study {
 	 * Called once, by the driver, as the single render.
 	 */
 	void (*render)(void *args, struct ph_session *s, struct ph_doc *doc, FILE *out, int *rc);
-	/* Free what the steps allocated in args (optional); the driver frees args. */
-	void (*free)(void *args, struct ph_session *s);
 };
 
 /* Run st over argv (argv[0] is the command's name); the exit code. */

@@ -482,7 +482,6 @@ int bandwidth_study_plan(struct ph_bwstudy *st, const char *const *names, int nn
 {
 	int n = nnames ? nnames : (int)stream_nops;
 
-	memset(st, 0, sizeof(*st));
 	if (isa != PH_ISA_AUTO && !isa_supported(isa))
 		return -EOPNOTSUPP;
 	st->isa_auto = isa == PH_ISA_AUTO;
@@ -526,8 +525,15 @@ static int study_pass(struct ph_bwstudy *st, struct ph_session *s, int r)
 	return rc;
 }
 
-int bandwidth_study_measure(struct ph_bwstudy *st, struct ph_session *s)
+int bandwidth_study_start(void *state, struct ph_session *s)
 {
+	(void)state;
+	return session_start(s, 0);
+}
+
+int bandwidth_study_measure(void *state, struct ph_session *s)
+{
+	struct ph_bwstudy *st = state;
 	int reps = st->repeats > 1 ? st->repeats : 1, rc = 0;
 	double time_s = s->meas.time_s;
 
@@ -614,8 +620,9 @@ static void bandwidth_repeats_table(const struct ph_bwstudy *st, struct ph_doc *
 	}
 }
 
-struct ph_doc *bandwidth_study_doc(const struct ph_bwstudy *st, struct ph_session *s)
+struct ph_doc *bandwidth_study_doc(void *state, struct ph_session *s, int *rc)
 {
+	const struct ph_bwstudy *st = state;
 	struct ph_doc *doc = doc_new("stream");
 	struct ph_table *t = doc_add_table(doc, "stream", "bandwidth");
 	struct ph_section *sec;
@@ -655,11 +662,15 @@ struct ph_doc *bandwidth_study_doc(const struct ph_bwstudy *st, struct ph_sessio
 		section_str(sec, key, st->why[i] ? st->why[i] : "?");
 	}
 	session_buffers_table(s, doc);
+	(void)rc;
 	return doc;
 }
 
-void bandwidth_study_free(struct ph_bwstudy *st)
+void bandwidth_study_free(void *state, struct ph_session *s)
 {
+	struct ph_bwstudy *st = state;
+
+	(void)s;
 	/* bw[] shares its runs' samples: the runs are freed, not bw[]. */
 	for (int i = 0; st->nruns && i < st->nks; i++)
 		for (int r = 0; r < st->nruns[i]; r++)
@@ -671,5 +682,6 @@ void bandwidth_study_free(struct ph_bwstudy *st)
 	free(st->cpus_now);
 	free(st->ks);
 	free(st->why);
+	free(st->names_given);
 	memset(st, 0, sizeof(*st));
 }

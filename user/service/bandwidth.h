@@ -94,6 +94,11 @@ struct ph_bwstudy {
 	const char **why;	/* then, per kernel, why auto chose it */
 	bool per_thread;	/* --per-thread: each thread's own figure too */
 	int repeats;		/* each figure's, on a session started anew (1: one run) */
+	/* the options (in) pagehop stream's check plans from; freed by bandwidth_study_free */
+	const char **names_given;	/* --kernel, as stream_ops[] names; NULL: all */
+	int nnames_given;
+	enum ph_isa isa_given;
+	bool nt_given;
 	/*
 	 * The result: the figures measured, in order; bw[i] is the median
 	 * repeat's run of kernel i (it shares that run's samples), runs[r *
@@ -111,22 +116,26 @@ struct ph_bwstudy {
  * Plan: the variant of each op named (every op of stream_ops[] when nnames
  * is 0) for isa, or per op what auto runs here (stream_auto) for
  * PH_ISA_AUTO, with non-temporal stores if nt (read, which stores
- * nothing, runs as it is).  0; -EOPNOTSUPP if this CPU cannot run isa;
- * -ENOENT if an op has no such variant (*missing names it).
+ * nothing, runs as it is).  st is zeroed but for its options (in).  0;
+ * -EOPNOTSUPP if this CPU cannot run isa; -ENOENT if an op has no such
+ * variant (*missing names it).
  */
 int bandwidth_study_plan(struct ph_bwstudy *st, const char *const *names, int nnames,
 			 enum ph_isa isa, bool nt, const char **missing);
 /*
- * Measure each kernel in turn on s (started) until one measures nothing or
+ * pagehop stream's steps (study/steps.h: bandwidth_steps), on a struct
+ * ph_bwstudy planned by bandwidth_study_plan.  start: lay out and verify
+ * the memory (session_start).  measure: each kernel in turn on s until one measures nothing or
  * a signal comes, then read the memory back (session_still_verified).
  * With st->repeats > 1, all of that again on the session stopped and
  * started anew (fresh memory and threads), each run with its share of
  * --time.  0 or an exit code.
  */
-int bandwidth_study_measure(struct ph_bwstudy *st, struct ph_session *s);
+int bandwidth_study_start(void *state, struct ph_session *s);
+int bandwidth_study_measure(void *state, struct ph_session *s);
 /* Table "stream" (a row per figure), stream_repeats (a row per figure and
  * repeat), the run, the method, the buffers (the last repeat's). */
-struct ph_doc *bandwidth_study_doc(const struct ph_bwstudy *st, struct ph_session *s);
-void bandwidth_study_free(struct ph_bwstudy *st);
+struct ph_doc *bandwidth_study_doc(void *state, struct ph_session *s, int *rc);
+void bandwidth_study_free(void *state, struct ph_session *s);
 
 #endif

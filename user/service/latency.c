@@ -405,7 +405,7 @@ int latency_parse_patterns(const char *opt, const char *arg, uint64_t seed,
 
 /* ---- pagehop chase: a figure per pattern ---- */
 
-int latency_study_check(struct ph_latstudy *st, struct ph_session *s)
+static int study_check(const struct ph_latstudy *st, struct ph_session *s)
 {
 	if (!st->in_kernel)
 		return 0;
@@ -422,15 +422,17 @@ int latency_study_check(struct ph_latstudy *st, struct ph_session *s)
 	return 0;
 }
 
-int latency_study_start(struct ph_latstudy *st, struct ph_session *s)
+int latency_study_plan(void *state, struct ph_session *s)
 {
+	struct ph_latstudy *st = state;
 	struct ph_layout lay = session_layout(s);
-	int rc;
+	int rc = study_check(st, s);
 
 	/* --in-kernel walks the chain in pagehop.ko: the chain in its memory. */
 	if (st->in_kernel)
 		lay.bufreq.backend = PH_BACKEND_KMOD;
-	rc = session_start_bind(s, NULL, &lay, 1);
+	if (!rc)
+		rc = session_start_bind(s, NULL, &lay, 1);
 	if (rc)
 		return rc;
 	if (s->per_thread < 2 * CHASE_SLOT * st->chains) {
@@ -471,8 +473,9 @@ static int study_pass(struct ph_latstudy *st, struct ph_session *s, int r)
 	return 0;
 }
 
-int latency_study_measure(struct ph_latstudy *st, struct ph_session *s)
+int latency_study_measure(void *state, struct ph_session *s)
 {
+	struct ph_latstudy *st = state;
 	int reps = st->repeats > 1 ? st->repeats : 1, n = reps * st->nspecs, rc = 0;
 	double time_s = s->meas.time_s;
 
@@ -535,8 +538,9 @@ static void latency_repeats_table(const struct ph_latstudy *st, struct ph_doc *d
 	}
 }
 
-struct ph_doc *latency_study_doc(const struct ph_latstudy *st, struct ph_session *s)
+struct ph_doc *latency_study_doc(void *state, struct ph_session *s, int *rc)
 {
+	const struct ph_latstudy *st = state;
 	struct ph_doc *doc = doc_new("chase");
 	struct ph_table *t = doc_add_table(doc, "chase", "latency per load");
 	struct ph_section *sec;
@@ -572,11 +576,15 @@ struct ph_doc *latency_study_doc(const struct ph_latstudy *st, struct ph_session
 		section_str(sec, "kern_sample",
 			    "one CHASE window (interrupts off, at most 1 ms of TSC) per sample: its TSC cycles over the hops it took, converted at tsc_hz");
 	session_buffers_table(s, doc);
+	(void)rc;
 	return doc;
 }
 
-void latency_study_free(struct ph_latstudy *st)
+void latency_study_free(void *state, struct ph_session *s)
 {
+	struct ph_latstudy *st = state;
+
+	(void)s;
 	/* lat[] shares its runs' samples: the runs are freed, not lat[]. */
 	for (int p = 0; st->nruns && p < st->nspecs; p++)
 		for (int r = 0; r < st->nruns[p]; r++)

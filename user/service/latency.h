@@ -55,6 +55,7 @@ struct ph_latstudy {
 	uint64_t seed;
 	bool in_kernel;			/* also walk in pagehop.ko */
 	int repeats;			/* each figure's, on a session started anew (1: one run) */
+	const char *patterns_given;	/* the command's --pattern, parsed into specs by its check */
 	/*
 	 * The result: the figures measured, in order; lat[p] is the median
 	 * repeat's run of pattern p (by the user-space figure; it shares that
@@ -70,18 +71,15 @@ struct ph_latstudy {
 };
 
 /*
- * After session_machine: whether the plan can be had here.  --in-kernel
- * needs pagehop.ko's CHASE, on the module's memory (latency_study_start
- * asks for it).  0, or an exit code after the one-line error.
+ * pagehop chase's steps (study/steps.h: latency_steps), on a struct
+ * ph_latstudy.  The plan, after session_machine: whether it can be had
+ * here (--in-kernel needs pagehop.ko's CHASE, on the module's memory,
+ * which it then asks for); then the memory laid out and verified
+ * (session_start, one thread by default), and every pattern checked to fit
+ * each thread's share of it: nothing is measured before all of them are
+ * known to.  0, or an exit code after the one-line error.
  */
-int latency_study_check(struct ph_latstudy *st, struct ph_session *s);
-/*
- * Lay out and verify the memory (session_start, one thread by default;
- * pagehop.ko's with --in-kernel),
- * then check that every pattern fits each thread's share of it: nothing is
- * measured before all of them are known to.  0 or an exit code.
- */
-int latency_study_start(struct ph_latstudy *st, struct ph_session *s);
+int latency_study_plan(void *state, struct ph_session *s);
 /*
  * Measure each pattern in turn until one measures nothing or a signal
  * comes, then read the memory back (session_still_verified).  With
@@ -89,10 +87,10 @@ int latency_study_start(struct ph_latstudy *st, struct ph_session *s);
  * anew (fresh memory, chains and threads), each run with its share of
  * --time.  0 or an exit code.
  */
-int latency_study_measure(struct ph_latstudy *st, struct ph_session *s);
+int latency_study_measure(void *state, struct ph_session *s);
 /* Table "chase" (a row per figure), chase_repeats (a row per figure and
  * repeat), the run, the method, the buffers (the last repeat's). */
-struct ph_doc *latency_study_doc(const struct ph_latstudy *st, struct ph_session *s);
-void latency_study_free(struct ph_latstudy *st);
+struct ph_doc *latency_study_doc(void *state, struct ph_session *s, int *rc);
+void latency_study_free(void *state, struct ph_session *s);
 
 #endif

@@ -28,13 +28,14 @@ const char c2c_method[] =
  */
 #define BLOCK_SECONDS 0.001
 
-int c2c_plan(struct ph_c2c *c, struct ph_session *s, const struct bitmask *cpus)
+static int c2c_plan(void *state, struct ph_session *s)
 {
+	struct ph_c2c *c = state;
 	int err;
 
-	memset(c, 0, sizeof(*c));
-	c->repeats = 1;
-	if (contend_cpus(cpus, "--cpus", &c->cpus, &c->ncpus))
+	c->repeats = c->repeats_given < 1 ? 1 : c->repeats_given > C2C_MAX_REPEATS ?
+		     C2C_MAX_REPEATS : (int)c->repeats_given;
+	if (contend_cpus(c->cpus_given, "--cpus", &c->cpus, &c->ncpus))
 		return PH_EXIT_USAGE;
 	if (c->ncpus < 2) {
 		ph_err("--cpus: %d CPU; a hand-off needs two", c->ncpus);
@@ -48,16 +49,6 @@ int c2c_plan(struct ph_c2c *c, struct ph_session *s, const struct bitmask *cpus)
 		ph_errno(-err, "cannot read the CPU topology (hwloc)");
 		return PH_EXIT_FAIL;
 	}
-	return 0;
-}
-
-void c2c_set_repeats(struct ph_c2c *c, int n)
-{
-	c->repeats = n < 1 ? 1 : n > C2C_MAX_REPEATS ? C2C_MAX_REPEATS : n;
-}
-
-int c2c_start(struct ph_c2c *c, struct ph_session *s)
-{
 	s->all_verified = true;
 	return homed_alloc(s, c->node, psize_bytes(s->bufreq.psize), &c->seg, &c->have_seg,
 			   "the line's page");
@@ -203,8 +194,9 @@ static void pair_free(struct ph_c2c_pair *p)
  * Repeat after repeat, every pair in each: a pair's repeats are apart in
  * time by a pass over all the pairs, and each is on a line of its own.
  */
-int c2c_measure(struct ph_c2c *c, struct ph_session *s)
+static int c2c_measure(void *state, struct ph_session *s)
 {
+	struct ph_c2c *c = state;
 	int np = c->ncpus * (c->ncpus - 1) / 2, rc = 0, k = 0;
 
 	c->pairs = xcalloc((size_t)np, sizeof(*c->pairs));
@@ -472,8 +464,14 @@ static void summary_tables(const struct ph_c2c *c, struct ph_doc *doc)
 	free(v);
 }
 
-struct ph_doc *c2c_doc(const struct ph_c2c *c, struct ph_session *s)
+static bool c2c_measured(const void *state)
 {
+	return ((const struct ph_c2c *)state)->npairs > 0;
+}
+
+static struct ph_doc *c2c_doc(void *state, struct ph_session *s, int *rc)
+{
+	const struct ph_c2c *c = state;
 	struct ph_doc *doc = doc_new("c2c");
 	struct ph_section *sec;
 	pairs_table(c, s, doc);
@@ -490,11 +488,14 @@ struct ph_doc *c2c_doc(const struct ph_c2c *c, struct ph_session *s)
 	section_str(sec, "between_runs", repeats_method);
 	homed_section(doc, "line", c->repeats > 1 ? "the last repeat's cache line, as read back" :
 		      "the cache line, as read back", &c->seg, c->have_seg, c->node);
+	(void)rc;
 	return doc;
 }
 
-void c2c_free(struct ph_c2c *c, struct ph_session *s)
+static void c2c_free(void *state, struct ph_session *s)
 {
+	struct ph_c2c *c = state;
+
 	for (int p = 0; p < c->npairs; p++)
 		pair_free(&c->pairs[p]);
 	if (c->have_seg)
@@ -502,5 +503,16 @@ void c2c_free(struct ph_c2c *c, struct ph_session *s)
 	free(c->pairs);
 	free(c->places);
 	free(c->cpus);
+	if (c->cpus_given)
+		numa_bitmask_free(c->cpus_given);
 	memset(c, 0, sizeof(*c));
 }
+
+const struct ph_steps c2c_steps = {
+	.size = sizeof(struct ph_c2c),
+	.plan = c2c_plan,
+	.measure = c2c_measure,
+	.measured = c2c_measured,
+	.document = c2c_doc,
+	.free = c2c_free,
+};

@@ -11,6 +11,7 @@
 #include "cpurel.h"
 #include "repeats.h"
 #include "session.h"
+#include "steps.h"
 
 struct bitmask;
 
@@ -37,6 +38,9 @@ struct ph_c2c_group {
 };
 
 struct ph_c2c {
+	/* the options (in): what c2c_plan reads; c2c_free frees cpus_given */
+	struct bitmask *cpus_given;	/* --cpus; NULL: every CPU this process may run on */
+	unsigned repeats_given;		/* --repeats, 1..C2C_MAX_REPEATS */
 	/* the plan */
 	int repeats;			/* of every pair, 1..C2C_MAX_REPEATS */
 	int *cpus;
@@ -52,28 +56,21 @@ struct ph_c2c {
 };
 
 /*
- * After session_machine: the CPUs (cpus, NULL: every CPU this process may
- * run on) and the line's node (s->bind.membind, exactly one node; unset:
- * the node of the first CPU).  At least two CPUs.  0 or an exit code after
- * the one-line error.
- */
-int c2c_plan(struct ph_c2c *c, struct ph_session *s, const struct bitmask *cpus);
-/*
- * After c2c_plan: measure every pair n times (1 is one run, as without
- * repeats), the --time budget shared among them.  Between two repeats the
- * line moves to a new page (the old one is freed only after the new one is
- * verified, so that it is another page) and every pair gets new threads.
+ * The steps of pagehop c2c (steps.h), on a struct ph_c2c.  plan, after
+ * session_machine: the CPUs (cpus_given) and the line's node
+ * (s->bind.membind, exactly one node; unset: the node of the first CPU),
+ * at least two CPUs; then the line's page allocated and read back
+ * (verify.h).  measure: every pair repeats_given times (0 or 1 is one
+ * run), the --time budget shared among them; between two repeats the line
+ * moves to a new page (the old one is freed only after the new one is
+ * verified, so that it is another page) and every pair gets new threads;
+ * then the page read back again.  document: tables c2c (a row per pair),
+ * c2c_repeats (a row per pair and repeat), c2c_matrix, by_relation,
+ * by_node_pair.  Each step returns 0 or an exit code after the one-line
+ * error.
  */
 #define C2C_MAX_REPEATS 20
-void c2c_set_repeats(struct ph_c2c *c, int n);
-/* Allocate the line's page and read it back (verify.h).  0 or an exit code. */
-int c2c_start(struct ph_c2c *c, struct ph_session *s);
-/* Every pair in turn, then the page read back again.  0 or an exit code. */
-int c2c_measure(struct ph_c2c *c, struct ph_session *s);
-/* Tables c2c (a row per pair), c2c_repeats (a row per pair and repeat),
- * c2c_matrix, by_relation, by_node_pair. */
-struct ph_doc *c2c_doc(const struct ph_c2c *c, struct ph_session *s);
-void c2c_free(struct ph_c2c *c, struct ph_session *s);
+extern const struct ph_steps c2c_steps;
 
 /*
  * Summary of n values (the pairs' medians): count, median, min, max.

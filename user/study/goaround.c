@@ -14,9 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
-int goaround_plan(struct ph_goaround *g, struct ph_session *s, const struct bitmask *cpunodes,
-		  int threads, const int *turns, int nturns)
+/* --cpunodebind and --threads choose the placement's CPUs; it binds them. */
+static int goaround_plan(void *state, struct ph_session *s)
 {
+	struct ph_goaround *g = state;
+	const struct bitmask *cpunodes = s->bind.cpunodebind;
+	int threads = (int)s->bind.threads, nturns = g->nturns_given;
+	const int *turns = g->turns_given;
 	struct ph_pu *pus = NULL;
 	char why[256];
 	int npus, err;
@@ -88,8 +92,9 @@ static int topo_at(const struct ph_topology *topo, int node)
 	return i < 0 ? 0 : i;
 }
 
-int goaround_measure(struct ph_goaround *g, struct ph_session *s)
+static int goaround_measure(void *state, struct ph_session *s)
 {
+	struct ph_goaround *g = state;
 	struct bitmask *cpus = numa_allocate_cpumask();
 	struct ph_layout lay = session_layout(s);
 	int *cn, *mn, rc, n = s->topo.nnodes;
@@ -214,9 +219,15 @@ static void threads_table(const struct ph_goaround *g, struct ph_session *s, str
 		}
 }
 
-struct ph_doc *goaround_doc(const struct ph_goaround *g, struct ph_session *s,
-			    const char *isa_why)
+static bool goaround_measured(const void *state)
 {
+	return ((const struct ph_goaround *)state)->nrows > 0;
+}
+
+static struct ph_doc *goaround_doc(void *state, struct ph_session *s, int *rc)
+{
+	const struct ph_goaround *g = state;
+	const char *isa_why = g->kernel.isa_auto ? g->kernel.why[0] : "forced (--isa)";
 	struct ph_doc *doc = doc_new("goaround");
 	struct ph_section *sec;
 	const char *isa = isa_name(g->k->isa);
@@ -241,11 +252,14 @@ struct ph_doc *goaround_doc(const struct ph_goaround *g, struct ph_session *s,
 	section_str(sec, "sample", bandwidth_method);
 	session_describe(s, doc);
 	session_buffers_table(s, doc);
+	(void)rc;
 	return doc;
 }
 
-void goaround_free(struct ph_goaround *g)
+static void goaround_free(void *state, struct ph_session *s)
 {
+	struct ph_goaround *g = state;
+
 	for (int i = 0; i < g->nrows; i++)
 		bandwidth_free(&g->rows[i].bw);
 	free(g->rows);
@@ -256,5 +270,16 @@ void goaround_free(struct ph_goaround *g)
 	free(g->mem_node);
 	free(g->dist);
 	free(g->hops);
+	free(g->turns_given);
+	bandwidth_study_free(&g->kernel, s);
 	memset(g, 0, sizeof(*g));
 }
+
+const struct ph_steps goaround_steps = {
+	.size = sizeof(struct ph_goaround),
+	.plan = goaround_plan,
+	.measure = goaround_measure,
+	.measured = goaround_measured,
+	.document = goaround_doc,
+	.free = goaround_free,
+};

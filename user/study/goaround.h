@@ -14,7 +14,9 @@
 #include "bandwidth.h"
 #include "placement.h"
 #include "scaling.h"
+#include "onekernel.h"
 #include "session.h"
+#include "steps.h"
 
 struct bitmask;
 
@@ -24,6 +26,11 @@ struct ph_goaround_row {
 };
 
 struct ph_goaround {
+	/* the options (in), which the command fills; goaround_free frees them */
+	struct common_study c;		/* --kernel, --isa, --nt, --placement, --size-per-thread */
+	int *turns_given;		/* --turns, ascending; NULL: goaround_turns' default */
+	int nturns_given;
+	struct ph_bwstudy kernel;	/* c's kernel, planned by the command's check */
 	/* the plan */
 	const struct stream_kernel *k;
 	enum ph_place place;
@@ -42,25 +49,19 @@ struct ph_goaround {
 };
 
 /*
- * Plan on s's machine (session_machine done): threads (0: every PU the
- * placement may take on cpunodes, NULL: all nodes) placed by g->place,
- * and turns (NULL: goaround_turns' default).  0, or an exit code after
- * one line on stderr: PH_EXIT_USAGE for more threads than the nodes hold
- * or a turn not below T, PH_EXIT_UNSUPPORTED for shared without SMT.
- */
-int goaround_plan(struct ph_goaround *g, struct ph_session *s, const struct bitmask *cpunodes,
-		  int threads, const int *turns, int nturns);
-/*
- * Bind the team, lay out and verify each thread's block on its own node
+ * The steps of pagehop goaround (steps.h), on a struct ph_goaround whose
+ * k, place and size_per_thread the command's check set.  plan, on s's
+ * machine (session_machine done): --threads (0: every PU the placement may
+ * take on --cpunodebind's nodes, none: all nodes) placed by g->place, and
+ * turns_given; 0, or an exit code after one line on stderr: PH_EXIT_USAGE
+ * for more threads than the nodes hold or a turn not below T,
+ * PH_EXIT_UNSUPPORTED for shared without SMT.  measure: bind the team, lay out and verify each thread's block on its own node
  * (a thread whose CPU's node has no memory: PH_EXIT_UNSUPPORTED; a block
  * found elsewhere: PH_EXIT_FAIL unless --allow-unverified), then measure
- * every turn.  0 or an exit code.
+ * every turn; 0 or an exit code.  document: tables goaround (a row per
+ * turn) and threads (per turn and thread); section goaround; the run and
+ * the buffers.
  */
-int goaround_measure(struct ph_goaround *g, struct ph_session *s);
-/* Tables goaround (a row per turn) and threads (per turn and thread);
- * section goaround; the run and the buffers. */
-struct ph_doc *goaround_doc(const struct ph_goaround *g, struct ph_session *s,
-			    const char *isa_why);
-void goaround_free(struct ph_goaround *g);
+extern const struct ph_steps goaround_steps;
 
 #endif

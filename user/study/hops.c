@@ -20,8 +20,10 @@ static bool pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
-int hops_plan(struct ph_hops *h, struct ph_session *s, int cpu)
+static int hops_plan(void *state, struct ph_session *s)
 {
+	struct ph_hops *h = state;
+	int cpu = h->cpu_given;
 	const struct ph_topology *t = &s->topo;
 	bool *has_mem = xcalloc((size_t)t->nnodes, sizeof(bool));
 	int nodes[HOPS_MAX_LEVELS], *hops, from, n = t->nnodes;
@@ -123,8 +125,9 @@ static int measure_one(struct ph_hops *h, struct ph_session *s, int k, uint64_t 
 	return rc;
 }
 
-int hops_measure(struct ph_hops *h, struct ph_session *s)
+static int hops_measure(void *state, struct ph_session *s)
 {
+	struct ph_hops *h = state;
 	int rc = 0, sizes = 0;
 
 	for (uint64_t size = h->min; size <= h->max; size *= 2)
@@ -139,8 +142,14 @@ int hops_measure(struct ph_hops *h, struct ph_session *s)
 	return rc;
 }
 
-struct ph_doc *hops_doc(const struct ph_hops *h, struct ph_session *s)
+static bool hops_measured(const void *state)
 {
+	return ((const struct ph_hops *)state)->nrows > 0;
+}
+
+static struct ph_doc *hops_doc(void *state, struct ph_session *s, int *rc)
+{
+	const struct ph_hops *h = state;
 	struct ph_doc *doc = doc_new("hops");
 	struct ph_table *t = doc_add_table(doc, "hops", "bandwidth and latency against the working set, per hop level");
 	struct ph_section *sec;
@@ -180,12 +189,26 @@ struct ph_doc *hops_doc(const struct ph_hops *h, struct ph_session *s)
 	section_str(sec, "sizes", "powers of two from --min to --max, each on memory of its own, laid out and read back on the level's node");
 	section_str(sec, "sample", bandwidth_method);
 	session_describe(s, doc);
+	(void)rc;
 	return doc;
 }
 
-void hops_free(struct ph_hops *h)
+static void hops_free(void *state, struct ph_session *s)
 {
+	struct ph_hops *h = state;
+
 	free(h->rows);
 	free(h->ks);
+	bandwidth_study_free(&h->kernels, s);
 	memset(h, 0, sizeof(*h));
 }
+
+/* Each level binds its own CPU and node: the command's study says PH_STUDY_BINDS_ITSELF. */
+const struct ph_steps hops_steps = {
+	.size = sizeof(struct ph_hops),
+	.plan = hops_plan,
+	.measure = hops_measure,
+	.measured = hops_measured,
+	.document = hops_doc,
+	.free = hops_free,
+};

@@ -12,6 +12,7 @@
 #include "bandwidth.h"
 #include "chase.h"
 #include "session.h"
+#include "steps.h"
 
 #define HOPS_MAX_LEVELS 8
 
@@ -26,6 +27,9 @@ struct ph_hops_row {
 };
 
 struct ph_hops {
+	/* the options (in), which the command's check fills */
+	struct ph_bwstudy kernels;	/* --kernel's, as pagehop stream chooses them: ks, nks */
+	int cpu_given;			/* --physcpubind's one CPU, or -1 */
 	/* the plan */
 	const struct stream_kernel **ks;
 	int nks;
@@ -41,14 +45,12 @@ struct ph_hops {
 };
 
 /*
- * Plan on s's machine: the CPU (-1: the first this process may use) and
- * the node of each hop level from its node.  0, or PH_EXIT_USAGE after
- * one line (no such CPU, min above max, not powers of two).
+ * The steps of pagehop hops (steps.h), on a struct ph_hops.  plan, on s's
+ * machine: the CPU (cpu_given, -1: the first this process may use) and the
+ * node of each hop level from its node; 0, or PH_EXIT_USAGE after one line
+ * (no such CPU, min above max, not powers of two).  measure: every size,
+ * level and figure, each size on memory of its own; 0 or an exit code.
  */
-int hops_plan(struct ph_hops *h, struct ph_session *s, int cpu);
-/* Every size, level and figure, each size on memory of its own.  0 or an exit code. */
-int hops_measure(struct ph_hops *h, struct ph_session *s);
-struct ph_doc *hops_doc(const struct ph_hops *h, struct ph_session *s);
-void hops_free(struct ph_hops *h);
+extern const struct ph_steps hops_steps;
 
 #endif

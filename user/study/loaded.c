@@ -101,10 +101,11 @@ static int plan_mixes(struct ph_loaded *ld, const char *arg)
 	return 0;
 }
 
-int loaded_plan(struct ph_loaded *ld, struct ph_session *s, const struct bitmask *chaser,
-		const struct bitmask *loaders, const struct bitmask *loader_nodes,
-		const char *mixes, const char *delays)
+static int plan_cpus(struct ph_loaded *ld, const struct ph_session *s)
 {
+	const struct bitmask *chaser = ld->chaser_given, *loaders = ld->loaders_given;
+	const struct bitmask *loader_nodes = ld->loader_nodes_given;
+	const char *mixes = ld->mixes_given, *delays = ld->delays_given;
 	int rc;
 
 	(void)s;
@@ -143,17 +144,20 @@ int loaded_plan(struct ph_loaded *ld, struct ph_session *s, const struct bitmask
 	return rc;
 }
 
-int loaded_start(struct ph_loaded *ld, struct ph_session *s)
+static int loaded_plan(void *state, struct ph_session *s)
 {
+	struct ph_loaded *ld = state;
 	struct ph_bindopts bind = {
 		.physcpubind = numa_allocate_cpumask(),
 		.membind = s->bind.membind,
 		.threads = 1,
 	};
-	int rc;
+	int rc = plan_cpus(ld, s);
 
-	numa_bitmask_setbit(bind.physcpubind, (unsigned)ld->chaser);
-	rc = session_start_bind(s, &bind, NULL, 1);
+	if (!rc) {
+		numa_bitmask_setbit(bind.physcpubind, (unsigned)ld->chaser);
+		rc = session_start_bind(s, &bind, NULL, 1);
+	}
 	numa_free_cpumask(bind.physcpubind);
 	if (rc)
 		return rc;
@@ -236,8 +240,9 @@ static int measure_point(struct load_run *r, struct ph_loadpoint *pt)
 	return rc;
 }
 
-int loaded_measure(struct ph_loaded *ld, struct ph_session *s)
+static int loaded_measure(void *state, struct ph_session *s)
 {
+	struct ph_loaded *ld = state;
 	struct load_run r = { .ld = ld, .s = s };
 	char why[256];
 	int rc = 0, total = 1 + ld->nmixes * ld->ndelays;
@@ -276,8 +281,14 @@ int loaded_measure(struct ph_loaded *ld, struct ph_session *s)
 	return rc;
 }
 
-struct ph_doc *loaded_doc(const struct ph_loaded *ld, struct ph_session *s)
+static bool loaded_measured(const void *state)
 {
+	return ((const struct ph_loaded *)state)->npts > 0;
+}
+
+static struct ph_doc *loaded_doc(void *state, struct ph_session *s, int *rc)
+{
+	const struct ph_loaded *ld = state;
 	struct ph_doc *doc = doc_new("loaded");
 	struct ph_table *t = doc_add_table(doc, "loaded", "chase latency against the loaders' bandwidth");
 	static const char *const cols[] = {
@@ -332,11 +343,14 @@ struct ph_doc *loaded_doc(const struct ph_loaded *ld, struct ph_session *s)
 			 ld->loaders[i]);
 		homed_section(doc, name, title, &ld->segs[i], ld->have[i], ld->loader_node);
 	}
+	(void)rc;
 	return doc;
 }
 
-void loaded_free(struct ph_loaded *ld, struct ph_session *s)
+static void loaded_free(void *state, struct ph_session *s)
 {
+	struct ph_loaded *ld = state;
+
 	for (int p = 0; p < ld->npts; p++)
 		latency_free(&ld->pts[p].lat);
 	for (int i = 0; ld->have && i < ld->nloaders; i++)
@@ -348,5 +362,20 @@ void loaded_free(struct ph_loaded *ld, struct ph_session *s)
 	free(ld->loaders);
 	free(ld->mixes);
 	free(ld->delays);
+	if (ld->chaser_given)
+		numa_bitmask_free(ld->chaser_given);
+	if (ld->loaders_given)
+		numa_bitmask_free(ld->loaders_given);
+	if (ld->loader_nodes_given)
+		numa_bitmask_free(ld->loader_nodes_given);
 	memset(ld, 0, sizeof(*ld));
 }
+
+const struct ph_steps loaded_steps = {
+	.size = sizeof(struct ph_loaded),
+	.plan = loaded_plan,
+	.measure = loaded_measure,
+	.measured = loaded_measured,
+	.document = loaded_doc,
+	.free = loaded_free,
+};

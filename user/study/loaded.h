@@ -12,6 +12,7 @@
 #include "contend.h"
 #include "latency.h"
 #include "session.h"
+#include "steps.h"
 
 struct bitmask;
 
@@ -38,6 +39,12 @@ struct ph_loadpoint {
 };
 
 struct ph_loaded {
+	/* the options (in): what the plan reads; loaded_free frees the masks */
+	struct bitmask *chaser_given;	/* the chaser's CPU (--chaser, else the check's pick) */
+	struct bitmask *loaders_given;	/* the loaders' CPUs; NULL: every other CPU */
+	struct bitmask *loader_nodes_given;	/* their node; NULL: the first loader's */
+	const char *mixes_given;	/* "read,1:1"; NULL: read */
+	const char *delays_given;	/* NULL: the default ladder */
 	/* the plan */
 	int chaser;			/* CPU */
 	int *loaders;			/* CPUs */
@@ -57,20 +64,15 @@ struct ph_loaded {
 };
 
 /*
- * After session_machine: the chaser (exactly one CPU), the loaders (CPUs,
- * required non-empty, without the chaser: PH_EXIT_USAGE), their node (one
- * node; NULL: the first loader's), the mixes ("read,1:1"; NULL: read) and
- * delays (NULL: the default ladder).  The chaser's node is the options'
- * (membind).  0 or an exit code after the one-line error.
+ * The steps of pagehop loaded (steps.h), on a struct ph_loaded.  plan,
+ * after session_machine: the loaders (required non-empty, without the
+ * chaser: PH_EXIT_USAGE), their node (one node), the mixes and delays; the
+ * chaser is exactly one CPU (chaser_given), its node the options'
+ * (membind).  Then the chaser's memory (session_start_bind on its CPU)
+ * and each loader's buffer, verified.
+ * 0 or an exit code after the one-line error.
  */
-int loaded_plan(struct ph_loaded *ld, struct ph_session *s, const struct bitmask *chaser,
-		const struct bitmask *loaders, const struct bitmask *loader_nodes,
-		const char *mixes, const char *delays);
-/* The chaser's memory (session_start_bind on its CPU) and each loader's buffer, verified. */
-int loaded_start(struct ph_loaded *ld, struct ph_session *s);
-int loaded_measure(struct ph_loaded *ld, struct ph_session *s);
-struct ph_doc *loaded_doc(const struct ph_loaded *ld, struct ph_session *s);
-void loaded_free(struct ph_loaded *ld, struct ph_session *s);
+extern const struct ph_steps loaded_steps;
 
 extern const char loaded_method[];
 

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <numa.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,27 +179,24 @@ static int plan_threads(struct ph_locks *l, const char *arg)
 	return 0;
 }
 
-int locks_plan(struct ph_locks *l, struct ph_session *s, const char *kinds,
-	       const char *threads, const struct bitmask *cpus)
+static int locks_plan(void *state, struct ph_session *s)
 {
+	struct ph_locks *l = state;
 	int rc;
 
-	if (contend_cpus(cpus, "--cpus", &l->cpus, &l->ncpus))
+	if (contend_cpus(l->cpus_given, "--cpus", &l->cpus, &l->ncpus))
 		return PH_EXIT_USAGE;
 	if (!l->ncpus) {
 		ph_err("--cpus: no CPU this process may run on");
 		return PH_EXIT_USAGE;
 	}
-	rc = plan_threads(l, threads);
+	rc = plan_threads(l, l->threads_given);
 	if (!rc)
 		rc = homed_node(s->bind.membind, "--membind", l->cpus[0], &l->node);
 	if (!rc)
-		rc = plan_kinds(l, kinds);
-	return rc;
-}
-
-int locks_start(struct ph_locks *l, struct ph_session *s)
-{
+		rc = plan_kinds(l, l->kinds_given);
+	if (rc)
+		return rc;
 	s->all_verified = true;
 	return homed_alloc(s, l->node, psize_bytes(s->bufreq.psize), &l->seg, &l->have_seg,
 			   "the lock's page");
@@ -360,8 +358,9 @@ static int measure_one(struct ph_locks *l, struct ph_session *s, struct ph_lockf
 	return 0;
 }
 
-int locks_measure(struct ph_locks *l, struct ph_session *s)
+static int locks_measure(void *state, struct ph_session *s)
 {
+	struct ph_locks *l = state;
 	int rc = 0;
 
 	l->figs = xcalloc((size_t)l->nkinds * (size_t)l->nthreads, sizeof(*l->figs));
@@ -382,8 +381,14 @@ int locks_measure(struct ph_locks *l, struct ph_session *s)
 	return rc;
 }
 
-struct ph_doc *locks_doc(const struct ph_locks *l, struct ph_session *s)
+static bool locks_measured(const void *state)
 {
+	return ((const struct ph_locks *)state)->nfigs > 0;
+}
+
+static struct ph_doc *locks_doc(void *state, struct ph_session *s, int *rc)
+{
+	const struct ph_locks *l = state;
 	struct ph_doc *doc = doc_new("locks");
 	struct ph_table *t = doc_add_table(doc, "locks", "lock overhead per acquire + release");
 	static const char *const cols[] = {
@@ -439,11 +444,14 @@ struct ph_doc *locks_doc(const struct ph_locks *l, struct ph_session *s)
 		section_str(sec, l->kinds[k]->name, l->kinds[k]->desc);
 	homed_section(doc, "lock_memory", "the lock's page, as read back", &l->seg, l->have_seg,
 		      l->node);
+	(void)rc;
 	return doc;
 }
 
-void locks_free(struct ph_locks *l, struct ph_session *s)
+static void locks_free(void *state, struct ph_session *s)
 {
+	struct ph_locks *l = state;
+
 	for (int i = 0; i < l->nfigs; i++)
 		result_free(&l->figs[i].over);
 	if (l->have_seg)
@@ -452,5 +460,16 @@ void locks_free(struct ph_locks *l, struct ph_session *s)
 	free(l->kinds);
 	free(l->threads);
 	free(l->cpus);
+	if (l->cpus_given)
+		numa_bitmask_free(l->cpus_given);
 	memset(l, 0, sizeof(*l));
 }
+
+const struct ph_steps locks_steps = {
+	.size = sizeof(struct ph_locks),
+	.plan = locks_plan,
+	.measure = locks_measure,
+	.measured = locks_measured,
+	.document = locks_doc,
+	.free = locks_free,
+};

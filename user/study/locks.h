@@ -9,6 +9,7 @@
 #define PAGEHOP_LOCKS_H
 
 #include "session.h"
+#include "steps.h"
 
 struct bitmask;
 
@@ -61,6 +62,10 @@ struct ph_lockfig {
 };
 
 struct ph_locks {
+	/* the options (in): what locks_plan reads; locks_free frees cpus_given */
+	const char *kinds_given;	/* "tas,ticket"; NULL: every kind this build has */
+	const char *threads_given;	/* "1,2,8"; NULL: the default */
+	struct bitmask *cpus_given;	/* NULL: every CPU this process may run on */
 	/* the plan */
 	const struct lock_kind **kinds;
 	int nkinds;
@@ -78,19 +83,14 @@ struct ph_locks {
 };
 
 /*
- * After session_machine: kinds ("tas,ticket": PH_EXIT_USAGE for a name not
- * in lock_kinds[], PH_EXIT_UNSUPPORTED for one this build lacks; NULL: every
- * kind this build has), thread counts ("1,2,8"; NULL: the default), the
- * CPUs (NULL: every CPU this process may run on) and the node
- * (s->bind.membind, one node; unset: the first CPU's).  0 or an exit code
- * after the one-line error.
+ * The steps of pagehop locks (steps.h), on a struct ph_locks.  plan, after
+ * session_machine: the kinds (PH_EXIT_USAGE for a name not in lock_kinds[],
+ * PH_EXIT_UNSUPPORTED for one this build lacks), the thread counts, the
+ * CPUs and the node (s->bind.membind, one node; unset: the first CPU's),
+ * then the lock's page allocated and read back.  0 or an exit code after
+ * the one-line error.
  */
-int locks_plan(struct ph_locks *l, struct ph_session *s, const char *kinds,
-	       const char *threads, const struct bitmask *cpus);
-int locks_start(struct ph_locks *l, struct ph_session *s);
-int locks_measure(struct ph_locks *l, struct ph_session *s);
-struct ph_doc *locks_doc(const struct ph_locks *l, struct ph_session *s);
-void locks_free(struct ph_locks *l, struct ph_session *s);
+extern const struct ph_steps locks_steps;
 
 extern const char locks_method[];
 

@@ -566,14 +566,19 @@ int matrix_measure(struct ph_mx *mx, struct ph_session *s, ph_mx_cell_fn on_cell
 	return rc;
 }
 
+void matrix_free_groups(struct ph_mx_group *groups, int n)
+{
+	for (int g = 0; g < n; g++) {
+		numa_bitmask_free(groups[g].nodes);
+		if (groups[g].cpus)
+			numa_bitmask_free(groups[g].cpus);
+	}
+	free(groups);
+}
+
 void matrix_free(struct ph_mx *mx)
 {
-	for (int g = 0; g < mx->ngroups; g++) {
-		numa_bitmask_free(mx->groups[g].nodes);
-		if (mx->groups[g].cpus)
-			numa_bitmask_free(mx->groups[g].cpus);
-	}
-	free(mx->groups);
+	matrix_free_groups(mx->groups, mx->ngroups);
 	free(mx->pus);
 	free(mx->rows);
 	free(mx->cols);

@@ -125,5 +125,7 @@ typedef int (*ph_mx_cell_fn)(void *ctx, const struct ph_mx *mx, bool last, int r
 int matrix_measure(struct ph_mx *mx, struct ph_session *s, ph_mx_cell_fn on_cell, void *ctx);
 
 void matrix_free(struct ph_mx *mx);
+/* n groups and their masks. */
+void matrix_free_groups(struct ph_mx_group *groups, int n);
 
 #endif

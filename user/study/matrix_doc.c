@@ -298,3 +298,70 @@ int matrix_input(const struct ph_mx *mx, const struct ph_topology *topo,
 	}
 	return 0;
 }
+
+void matrix_study_free_groups(struct ph_mx_study *ms)
+{
+	matrix_free_groups(ms->groups, ms->ngroups);
+	ms->groups = NULL;
+	ms->ngroups = 0;
+}
+
+static int matrix_study_plan(void *state, struct ph_session *s)
+{
+	struct ph_mx_study *ms = state;
+	struct ph_mx *mx = &ms->mx;
+	int rc = matrix_plan(mx, &s->topo, ms->groups, ms->ngroups, s->bind.cpunodebind,
+			     s->bind.membind);
+
+	if (!rc && mx->place)
+		rc = matrix_place(mx, &s->cpu);
+	if (!rc)
+		mx->psize = s->psize_given ? s->bufreq.psize : matrix_default_psize(mx, s);
+	return rc;
+}
+
+static int matrix_study_measure(void *state, struct ph_session *s)
+{
+	struct ph_mx_study *ms = state;
+	struct ph_mx *mx = &ms->mx;
+	int rc;
+
+	ms->saver.path = ms->save;
+	ms->saver.s = s;
+	rc = matrix_measure(mx, s, ms->on_cell, &ms->saver);
+	if (mx->interrupted && !mx->ncellv)
+		ph_err("interrupted before any cell was measured");
+	return mx->interrupted ? PH_EXIT_INTERRUPTED : rc;
+}
+
+/* A matrix with no measured cell is not printed: the reason is on stderr. */
+static bool matrix_study_measured(const void *state)
+{
+	return ((const struct ph_mx_study *)state)->mx.ncellv > 0;
+}
+
+static struct ph_doc *matrix_study_doc(void *state, struct ph_session *s, int *rc)
+{
+	const struct ph_mx_study *ms = state;
+
+	(void)rc;
+	return matrix_doc(&ms->mx, s, ms->mem_rows_table);
+}
+
+static void matrix_study_free(void *state, struct ph_session *s)
+{
+	struct ph_mx_study *ms = state;
+
+	(void)s;
+	matrix_study_free_groups(ms);
+	matrix_free(&ms->mx);
+}
+
+const struct ph_steps matrix_steps = {
+	.size = sizeof(struct ph_mx_study),
+	.plan = matrix_study_plan,
+	.measure = matrix_study_measure,
+	.measured = matrix_study_measured,
+	.document = matrix_study_doc,
+	.free = matrix_study_free,
+};

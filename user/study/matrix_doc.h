@@ -14,6 +14,7 @@
 #include "nmatrix.h"
 #include "output.h"
 #include "session.h"
+#include "steps.h"
 #include "topology.h"
 
 /*
@@ -34,5 +35,41 @@ struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s, bool mem
  */
 int matrix_input(const struct ph_mx *mx, const struct ph_topology *topo,
 		 enum ph_figure fig, struct ph_input *in);
+
+/*
+ * --save FILE, the context of the command's per-cell callback
+ * (matrix_save_cell(), user/cli/matrix_save.h): the engine holds it and
+ * writes no file itself.
+ */
+struct ph_mx_save {
+	const char *path;	/* "-": standard output */
+	struct ph_session *s;	/* for the document */
+	bool failed;		/* a write failed: said once, not tried again */
+};
+
+/* What pagehop matrix measures: the matrix and the options that plan it. */
+struct ph_mx_study {
+	struct ph_mx mx;
+	struct ph_mx_save saver;	/* --save: every cell as it is measured */
+	const char *save;
+	ph_mx_cell_fn on_cell;		/* the command's, with saver; NULL: none */
+	bool mem_rows_table;		/* tables with memory nodes as rows (not JSON) */
+	struct ph_mx_group *groups;	/* --groups, each parsed as a node list */
+	int ngroups;
+	bool explicit_groups;		/* given as cpus=...;mem=... */
+	uint64_t lat_size, bw_size;	/* --lat-size, --bw-size (0: --size) */
+};
+
+/*
+ * The steps of pagehop matrix (steps.h), on a struct ph_mx_study whose
+ * mx.lat_size, bw_size and bw_threads, on_cell and mem_rows_table the
+ * command's check set.  plan: rows and columns (--cpunodebind and
+ * --membind filter them; each cell binds its own), the placement, the
+ * default page size.  measure: every cell, each handed to on_cell as it
+ * comes.  document: in the orientation the command chose.
+ */
+extern const struct ph_steps matrix_steps;
+/* Free the groups --groups gave (before another --groups replaces them). */
+void matrix_study_free_groups(struct ph_mx_study *ms);
 
 #endif

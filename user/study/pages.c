@@ -101,8 +101,9 @@ static void plan_sweeps(struct ph_pages *pg)
 	}
 }
 
-int pages_plan(struct ph_pages *pg, struct ph_session *s)
+int pages_plan(void *state, struct ph_session *s)
 {
+	struct ph_pages *pg = state;
 	const struct pages_plan *p = &pg->plan;
 	struct sweep_machine m;
 	struct ph_binding b;
@@ -249,7 +250,7 @@ static int nothing_measured(const struct ph_pages *pg, int rc)
 }
 
 /* The sweep's steps: every working set of every page size. */
-static int pages_steps(const struct ph_pages *pg)
+static int sweep_steps(const struct ph_pages *pg)
 {
 	int n = 0;
 
@@ -258,8 +259,9 @@ static int pages_steps(const struct ph_pages *pg)
 	return n;
 }
 
-int pages_measure(struct ph_pages *pg, struct ph_session *s)
+int pages_measure(void *state, struct ph_session *s)
 {
+	struct ph_pages *pg = state;
 	int rc = 0;
 
 	if (pg->same) {
@@ -287,7 +289,7 @@ int pages_measure(struct ph_pages *pg, struct ph_session *s)
 			rc = 0;
 		}
 	}
-	progress_begin(pages_steps(pg), "pages");
+	progress_begin(sweep_steps(pg), "pages");
 	for (int k = 0; k < pg->nsw && !ph_interrupted; k++) {
 		struct pages_sweep *sw = &pg->sw[k];
 
@@ -312,8 +314,11 @@ int pages_measure(struct ph_pages *pg, struct ph_session *s)
 	return nothing_measured(pg, rc);
 }
 
-void pages_free(struct ph_pages *pg)
+void pages_free(void *state, struct ph_session *s)
 {
+	struct ph_pages *pg = state;
+
+	(void)s;
 	for (int k = 0; k < pg->nsw; k++)
 		for (int i = 0; i < PAGES_MAX_POINTS; i++) {
 			result_free(&pg->sw[k].pt[i].rnd);

@@ -28,6 +28,7 @@
 #include "output.h"
 #include "pages_frames.h"
 #include "session.h"
+#include "steps.h"
 #include "sweep.h"
 #include "tlb.h"
 
@@ -48,6 +49,7 @@ struct pages_plan {
 				 * else 4K, 2M, 1G and THP, each that can be had
 				 * (THP unless same_frames is on) */
 	bool thp_named;		/* thp was in --page-sizes, not only --thp */
+	bool thp;		/* --thp: thp as well (the command folds it into want) */
 	uint64_t lo, hi;	/* working sets: powers of two from lo (>= 4K) up to hi */
 	uint64_t window;	/* the TLB-local chase's window (a power of two);
 				 * 0: the L1 DTLB's reach with 4 KiB pages, else 256K */
@@ -108,28 +110,32 @@ struct ph_pages {
 };
 
 /*
- * Complete pg->plan against the machine (s after session_machine; one
+ * The steps of pagehop pages (steps.h), on a struct ph_pages whose plan
+ * the command filled.
+ */
+extern const struct ph_steps pages_steps;
+
+/*
+ * plan: complete pg->plan against the machine (s after session_machine; one
  * thread, where s's binding says): the node and CPU, the TLB window, and
  * for each page size the working sets that can be had.  0 or an exit code.
  */
-int pages_plan(struct ph_pages *pg, struct ph_session *s);
+int pages_plan(void *state, struct ph_session *s);
 
 /*
- * Take every sweep: memory of its page size on the node, each working set's
+ * measure: take every sweep: memory of its page size on the node, each working set's
  * figures.  A page size that cannot be had is skipped (said on stderr if it
  * was named).  When nothing was measured, says why on stderr and returns
  * the exit code (pg->points is 0).  0 or an exit code.
  */
-int pages_measure(struct ph_pages *pg, struct ph_session *s);
+int pages_measure(void *state, struct ph_session *s);
 
 /*
- * The document: the points, the knees, the ratios, notes on page sizes not
+ * document: the points, the knees, the ratios, notes on page sizes not
  * measured, the method, and the session's "run" section.
  */
-struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s);
-
-
-void pages_free(struct ph_pages *pg);
+struct ph_doc *pages_doc(void *state, struct ph_session *s, int *rc);
+void pages_free(void *state, struct ph_session *s);
 
 
 #endif

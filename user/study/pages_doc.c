@@ -662,8 +662,9 @@ static void locality_definition(const struct ph_pages *pg, char *out, size_t len
 		snprintf(out, len, "median random minus median TLB-local latency on %s, the largest page measured: while the working set is within the %s TLB reach (%s) neither chase misses the TLB and only the cache footprint differs; beyond it the random chase also misses the TLB", psize_name(lg->ps), psize_name(lg->ps), reach);
 }
 
-struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
+struct ph_doc *pages_doc(void *state, struct ph_session *s, int *rc)
 {
+	const struct ph_pages *pg = state;
 	struct ph_doc *doc = doc_new("pages");
 	struct effect *e = xcalloc(PH_PS_COUNT, sizeof(*e));
 	int ne = effects_of(pg, e);
@@ -739,7 +740,21 @@ struct ph_doc *pages_doc(const struct ph_pages *pg, struct ph_session *s)
 		section_str(sec, "frames_why", pg->frames.why);
 	}
 	session_describe(s, doc);
+	(void)rc;
 	return doc;
 }
 
+/* Nothing measured: no document, the reasons are on stderr. */
+static bool pages_measured(const void *state)
+{
+	return ((const struct ph_pages *)state)->points > 0;
+}
 
+const struct ph_steps pages_steps = {
+	.size = sizeof(struct ph_pages),
+	.plan = pages_plan,
+	.measure = pages_measure,
+	.measured = pages_measured,
+	.document = pages_doc,
+	.free = pages_free,
+};

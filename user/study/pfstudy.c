@@ -52,9 +52,14 @@ int pfstudy_states(const struct ph_pf *pf, struct pfstudy_state *out, int max)
 	return n;
 }
 
-int pfstudy_plan(struct ph_pfstudy *st, struct ph_session *s)
+int pfstudy_plan(void *state, struct ph_session *s)
 {
+	struct ph_pfstudy *st = state;
 	struct ph_pf *pf = &st->pf;
+	int rc = session_start(s, 1);
+
+	if (rc)
+		return rc;
 
 	for (int i = 0; i < st->plan.nspecs; i++) {
 		char name[64];
@@ -182,8 +187,9 @@ static int restore(struct ph_pfstudy *st, struct ph_session *s, int rc)
 	return rc;
 }
 
-int pfstudy_measure(struct ph_pfstudy *st, struct ph_session *s)
+int pfstudy_measure(void *state, struct ph_session *s)
 {
+	struct ph_pfstudy *st = state;
 	int rc = 0;
 
 	/* A step per figure: each pattern's latency and both bandwidths, per state. */
@@ -339,8 +345,9 @@ static void ratios_table(const struct ph_pfstudy *st, struct ph_doc *doc)
 	}
 }
 
-struct ph_doc *pfstudy_doc(const struct ph_pfstudy *st, struct ph_session *s)
+struct ph_doc *pfstudy_doc(void *state, struct ph_session *s, int *rc)
 {
+	const struct ph_pfstudy *st = state;
 	struct ph_doc *doc = doc_new("prefetch");
 	const struct ph_pf *pf = &st->pf;
 	struct ph_section *sec;
@@ -379,11 +386,17 @@ struct ph_doc *pfstudy_doc(const struct ph_pfstudy *st, struct ph_session *s)
 			 "and the random chase also takes the TLB misses and DRAM row misses the sequential one does not");
 	}
 	session_describe(s, doc);
+	if (!session_still_verified(s) && !*rc)
+		*rc = PH_EXIT_FAIL;
+	session_buffers_table(s, doc);
 	return doc;
 }
 
-void pfstudy_free(struct ph_pfstudy *st)
+static void pfstudy_free(void *state, struct ph_session *s)
 {
+	struct ph_pfstudy *st = state;
+
+	(void)s;
 	for (int i = 0; i < st->nlat; i++)
 		latency_free(&st->lat[i].lat);
 	for (int i = 0; i < st->nbw; i++)
@@ -393,3 +406,11 @@ void pfstudy_free(struct ph_pfstudy *st)
 	free(st->plan.specs);
 	memset(st, 0, sizeof(*st));
 }
+
+const struct ph_steps pfstudy_steps = {
+	.size = sizeof(struct ph_pfstudy),
+	.plan = pfstudy_plan,
+	.measure = pfstudy_measure,
+	.document = pfstudy_doc,
+	.free = pfstudy_free,
+};

@@ -25,6 +25,7 @@
 #include "output.h"
 #include "prefetch.h"
 #include "session.h"
+#include "steps.h"
 
 #define PFSTUDY_MAX_STATES 16
 
@@ -34,6 +35,8 @@ struct pfstudy_plan {
 					 * malloc'd, freed by pfstudy_free */
 	int nspecs;
 	bool no_control;		/* leave the prefetchers as they are */
+	const char *patterns_given;	/* --patterns, parsed into specs once the seed is known */
+	uint64_t seed;
 };
 
 /* A prefetcher setting the figures are taken in. */
@@ -82,28 +85,34 @@ struct ph_pfstudy {
 int pfstudy_states(const struct ph_pf *pf, struct pfstudy_state *out, int max);
 
 /*
- * Complete the plan on s's memory (after session_start): every pattern
+ * The steps of pagehop prefetch (steps.h), on a struct ph_pfstudy whose
+ * plan the command filled: the plan, measure and document below.
+ */
+extern const struct ph_steps pfstudy_steps;
+
+/*
+ * Lay out and verify the memory (session_start, one thread), then
+ * complete the plan on it: every pattern
  * must fit it; the kernels; the prefetchers of the measuring CPU probed
  * (unless plan.no_control) and the states.  Without control, says why on
  * stderr.  0 or an exit code.
  */
-int pfstudy_plan(struct ph_pfstudy *st, struct ph_session *s);
+int pfstudy_plan(void *state, struct ph_session *s);
 
 /*
  * Take every figure in every state, then put the prefetchers back as they
  * were found (an error if the register does not take it).  Stops at the
  * first failure or signal; what was measured stays.  0 or an exit code.
  */
-int pfstudy_measure(struct ph_pfstudy *st, struct ph_session *s);
+int pfstudy_measure(void *state, struct ph_session *s);
 
 /*
  * The document: latency, bandwidth and the ratios per state, the method, and
  * the session's "run" section.  Each row says where the memory is, from
  * s: build it before the memory is read back again after measuring
- * (session_still_verified), so that the rows say where it was measured.
+ * (session_still_verified, after which *rc is 1 when it moved), so that
+ * the rows say where it was measured; the buffers table last.
  */
-struct ph_doc *pfstudy_doc(const struct ph_pfstudy *st, struct ph_session *s);
-
-void pfstudy_free(struct ph_pfstudy *st);
+struct ph_doc *pfstudy_doc(void *state, struct ph_session *s, int *rc);
 
 #endif

@@ -15,9 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 
-int scale_plan(struct ph_scale *sc, struct ph_session *s, const struct bitmask *cpunodes,
-	       const int *counts, int ncounts)
+/* --cpunodebind chooses the placement's CPUs; each count binds its own. */
+static int scale_plan(void *state, struct ph_session *s)
 {
+	struct ph_scale *sc = state;
+	const struct bitmask *cpunodes = s->bind.cpunodebind;
+	const int *counts = sc->counts_given;
+	int ncounts = sc->ncounts_given;
 	char why[256];
 	int max, err;
 
@@ -112,8 +116,9 @@ out:
 	return rc;
 }
 
-int scale_measure(struct ph_scale *sc, struct ph_session *s)
+static int scale_measure(void *state, struct ph_session *s)
 {
+	struct ph_scale *sc = state;
 	int rc = 0;
 	bool verified = true;
 
@@ -242,8 +247,15 @@ static void single_table(const struct ph_scale *sc, struct ph_doc *doc)
 	}
 }
 
-struct ph_doc *scale_doc(const struct ph_scale *sc, struct ph_session *s, const char *isa_why)
+static bool scale_measured(const void *state)
 {
+	return ((const struct ph_scale *)state)->nrows > 0;
+}
+
+static struct ph_doc *scale_doc(void *state, struct ph_session *s, int *rc)
+{
+	const struct ph_scale *sc = state;
+	const char *isa_why = sc->kernel.isa_auto ? sc->kernel.why[0] : "forced (--isa)";
 	struct ph_doc *doc = doc_new("scale");
 	struct ph_section *sec;
 	const char *isa = isa_name(sc->k->isa);
@@ -273,11 +285,14 @@ struct ph_doc *scale_doc(const struct ph_scale *sc, struct ph_session *s, const 
 	if (sc->nrows > 1 && sc->knee < 0)
 		doc_note(doc, "no saturation knee within the counts measured: the bandwidth still rose at the last count");
 	session_describe(s, doc);
+	(void)rc;
 	return doc;
 }
 
-void scale_free(struct ph_scale *sc)
+static void scale_free(void *state, struct ph_session *s)
 {
+	struct ph_scale *sc = state;
+
 	for (int i = 0; i < sc->nrows; i++) {
 		bandwidth_free(&sc->rows[i].bw);
 		free(sc->rows[i].cpus_now);
@@ -290,5 +305,16 @@ void scale_free(struct ph_scale *sc)
 	free(sc->counts);
 	free(sc->order);
 	free(sc->pus);
+	free(sc->counts_given);
+	bandwidth_study_free(&sc->kernel, s);
 	memset(sc, 0, sizeof(*sc));
 }
+
+const struct ph_steps scale_steps = {
+	.size = sizeof(struct ph_scale),
+	.plan = scale_plan,
+	.measure = scale_measure,
+	.measured = scale_measured,
+	.document = scale_doc,
+	.free = scale_free,
+};

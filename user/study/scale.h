@@ -12,7 +12,9 @@
 
 #include "bandwidth.h"
 #include "placement.h"
+#include "onekernel.h"
 #include "session.h"
+#include "steps.h"
 
 struct bitmask;
 
@@ -29,6 +31,11 @@ struct ph_scale_row {
 };
 
 struct ph_scale {
+	/* the options (in), which the command fills; scale_free frees them */
+	struct common_study c;		/* --kernel, --isa, --nt, --placement, --size-per-thread */
+	int *counts_given;		/* --threads-list, ascending; NULL: the default */
+	int ncounts_given;
+	struct ph_bwstudy kernel;	/* c's kernel, planned by the command's check */
 	/* the plan */
 	const struct stream_kernel *k;
 	enum ph_place place;
@@ -49,22 +56,18 @@ struct ph_scale {
 };
 
 /*
- * Plan on s's machine (session_machine done): the PUs of cpunodes (NULL:
- * all), counts (NULL: 1 up to as many threads as the placement can take
- * there) and the placement of the largest count.  0, or an exit code after
+ * The steps of pagehop scale (steps.h), on a struct ph_scale whose k,
+ * place and size_per_thread the command's check set.  plan, on s's machine
+ * (session_machine done): the PUs of --cpunodebind's nodes (none: all),
+ * counts_given (NULL: 1 up to as many threads as the placement can take
+ * there) and the placement of the largest count; 0, or an exit code after
  * one line on stderr: PH_EXIT_USAGE for a count the nodes cannot hold,
- * PH_EXIT_UNSUPPORTED for shared without SMT.
- */
-int scale_plan(struct ph_scale *sc, struct ph_session *s, const struct bitmask *cpunodes,
-	       const int *counts, int ncounts);
-/*
- * For each count: bind its threads to the placement's first CPUs, lay out
+ * PH_EXIT_UNSUPPORTED for shared without SMT.  measure, for each count: bind its threads to the placement's first CPUs, lay out
  * size_per_thread on each thread's node (the session's memory policy),
- * verify, measure, read the CPUs back, and free it again.  0 or an exit code.
+ * verify, measure, read the CPUs back, and free it again; 0 or an exit
+ * code.  document: tables scale (a row per count), threads, single_multi;
+ * section scaling.
  */
-int scale_measure(struct ph_scale *sc, struct ph_session *s);
-/* Tables scale (a row per count), threads, single_multi; section scaling. */
-struct ph_doc *scale_doc(const struct ph_scale *sc, struct ph_session *s, const char *isa_why);
-void scale_free(struct ph_scale *sc);
+extern const struct ph_steps scale_steps;
 
 #endif

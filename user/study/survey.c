@@ -19,8 +19,9 @@
 #define SURVEY_TIME 0.5
 #define SURVEY_CI 0.02
 
-void survey_plan(struct ph_survey *v, struct ph_session *s)
+int survey_plan(void *state, struct ph_session *s)
 {
+	struct ph_survey *v = state;
 	struct ph_section *m;
 	char buf[256];
 
@@ -63,6 +64,7 @@ void survey_plan(struct ph_survey *v, struct ph_session *s)
 	 */
 	table_add_col(v->t, "how");
 	table_detail(v->t, "samples page_size cpus threads size_KiB");
+	return 0;
 }
 
 /* A row: the figure, its median and interval, how it was had, and the memory. */
@@ -153,20 +155,25 @@ static void bandwidth_rows(struct ph_survey *v, struct ph_session *s)
 	session_stop(s);
 }
 
-void survey_measure(struct ph_survey *v, struct ph_session *s)
+int survey_measure(void *state, struct ph_session *s)
 {
+	struct ph_survey *v = state;
+
 	latency_row(v, s, PH_PS_4K);
 	if (!ph_interrupted && strcmp(s->topo.thp_enabled, "never") &&
 	    strcmp(s->topo.thp_enabled, "unsupported"))
 		latency_row(v, s, PH_PS_THP);
 	if (!ph_interrupted)
 		bandwidth_rows(v, s);
+	return v->rc;
 }
 
-struct ph_doc *survey_doc(struct ph_survey *v, const struct ph_session *s)
+struct ph_doc *survey_doc(void *state, struct ph_session *s, int *rc)
 {
+	struct ph_survey *v = state;
 	struct ph_doc *doc = v->doc;
 
+	(void)rc;
 	if (s->topo.nnodes > 1)
 		doc_note(doc, "%d nodes: 'pagehop matrix' measures every node pair, 'pagehop slit' checks the SLIT against it",
 			 s->topo.nnodes);
@@ -176,3 +183,10 @@ struct ph_doc *survey_doc(struct ph_survey *v, const struct ph_session *s)
 	v->doc = NULL;
 	return doc;
 }
+
+const struct ph_steps survey_steps = {
+	.size = sizeof(struct ph_survey),
+	.plan = survey_plan,
+	.measure = survey_measure,
+	.document = survey_doc,
+};

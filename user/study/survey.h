@@ -11,6 +11,7 @@
 
 #include "output.h"
 #include "session.h"
+#include "steps.h"
 
 struct ph_survey {
 	int node;		/* where it measures: that node's CPUs and memory */
@@ -20,19 +21,25 @@ struct ph_survey {
 };
 
 /*
+ * The steps of pagehop survey (steps.h), on a struct ph_survey: the plan,
+ * measure and document below.
+ */
+extern const struct ph_steps survey_steps;
+
+/*
  * Plan on s (session_machine done): the node, the statistics every figure
  * uses, and the document's machine section and table of figures.
  */
-void survey_plan(struct ph_survey *v, struct ph_session *s);
+int survey_plan(void *state, struct ph_session *s);
 /*
  * Measure each figure on memory and threads of its own (session_start and
  * session_stop around each), adding its row as it is measured: the row's
  * common columns say what that memory was, and it is gone before the next
  * figure.  A figure that cannot be had is said on stderr and left out; the
- * survey goes on.
+ * survey goes on.  Returns v->rc.
  */
-void survey_measure(struct ph_survey *v, struct ph_session *s);
+int survey_measure(void *state, struct ph_session *s);
 /* The document, with what to run next; the caller frees it.  v->rc is the exit code. */
-struct ph_doc *survey_doc(struct ph_survey *v, const struct ph_session *s);
+struct ph_doc *survey_doc(void *state, struct ph_session *s, int *rc);
 
 #endif
