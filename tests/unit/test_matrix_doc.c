@@ -75,20 +75,23 @@ static void fill(struct ph_nmatrix *m, const double *v, struct ph_mx *mx,
 	}
 }
 
+static struct ph_options fake_opt;
+
 /* A 2 x 3 matrix as matrix_measure() leaves it, on a machine of 3 nodes. */
 static void fake_run(struct ph_mx *mx, struct ph_session *s)
 {
 	struct ph_hmat *h;
 
-	session_init(s, GiB);
-	s->topo.nnodes = 3;
-	s->topo.nodes = xcalloc(3, sizeof(*s->topo.nodes));
-	s->topo.distance = xmalloc(sizeof(slit3));
-	memcpy(s->topo.distance, slit3, sizeof(slit3));
+	options_init(&fake_opt, GiB);
+	session_init(s, &fake_opt);
+	s->m.topo.nnodes = 3;
+	s->m.topo.nodes = xcalloc(3, sizeof(*s->m.topo.nodes));
+	s->m.topo.distance = xmalloc(sizeof(slit3));
+	memcpy(s->m.topo.distance, slit3, sizeof(slit3));
 	for (int i = 0; i < 3; i++)
-		s->topo.nodes[i].id = i;
-	s->topo.nhmat = 3;
-	s->topo.hmat = h = xcalloc(3, sizeof(*h));
+		s->m.topo.nodes[i].id = i;
+	s->m.topo.nhmat = 3;
+	s->m.topo.hmat = h = xcalloc(3, sizeof(*h));
 	h[0] = (struct ph_hmat){ 0, 1, "0", 80, 82, 40960, 38000 };
 	h[1] = (struct ph_hmat){ 1, 0, "1", 85, -1, 40000, -1 };
 	h[2] = (struct ph_hmat){ 2, 1, "", -1, -1, -1, 9000 };
@@ -97,6 +100,7 @@ static void fake_run(struct ph_mx *mx, struct ph_session *s)
 	mx->figures = MX_LATENCY | MX_READ | MX_TRIAD;
 	assert_int_equal(chase_parse("random", &mx->pattern), 0);
 	mx->lat_size = mx->bw_size = 8 * MiB;
+	mx->psize = PH_PS_4K;
 	mx->nrows = 2;
 	mx->ncols = 3;
 	mx->lat = nmatrix_new(PH_METRIC_LATENCY, 2, row_ids, 3, col_ids);
@@ -119,12 +123,13 @@ static void fake_run(struct ph_mx *mx, struct ph_session *s)
 
 static void fake_free(struct ph_mx *mx, struct ph_session *s)
 {
-	free(s->topo.nodes);
-	free(s->topo.distance);
-	free(s->topo.hmat);
-	memset(&s->topo, 0, sizeof(s->topo));
+	free(s->m.topo.nodes);
+	free(s->m.topo.distance);
+	free(s->m.topo.hmat);
+	memset(&s->m.topo, 0, sizeof(s->m.topo));
 	matrix_free(mx);
 	session_free(s);
+	options_free(&fake_opt);
 }
 
 /* The document as "pagehop matrix --format json" prints it; malloc'd. */
@@ -222,7 +227,7 @@ static void test_round_trip(void **state)
 
 		if (input_parse_json("run.json", text, figs[i].fig, &viajson, err, sizeof(err)))
 			fail_msg("the JSON reader refused the document: %s", err);
-		assert_int_equal(matrix_input(&mx, &s.topo, figs[i].fig, &direct), 0);
+		assert_int_equal(matrix_input(&mx, &s.m.topo, figs[i].fig, &direct), 0);
 		same_input(&viajson, &direct);
 		assert_string_equal(direct.figure, figs[i].key);
 		assert_int_equal(direct.ci_not_met, figs[i].ci_not_met);
@@ -242,7 +247,7 @@ static void test_as_recorded(void **state)
 
 	(void)state;
 	fake_run(&mx, &s);
-	assert_int_equal(matrix_input(&mx, &s.topo, PH_FIGURE_DEFAULT, &in), 0);
+	assert_int_equal(matrix_input(&mx, &s.m.topo, PH_FIGURE_DEFAULT, &in), 0);
 	/* Latency to 0.1 ns, its CI to 0.01 ns: 90.4728 x 0.99371 = 89.9037.. */
 	assert_true(in.m->val[0] == 90.5);
 	assert_true(in.m->ci_lo[0] == 89.90);
@@ -267,13 +272,13 @@ static void test_as_recorded(void **state)
 	assert_string_equal(in.hmat[2].initiators, "");
 	input_free(&in);
 	/* The triad was measured but only the analysed figure is kept beside latency and read. */
-	assert_int_equal(matrix_input(&mx, &s.topo, PH_FIGURE_TRIAD, &in), 0);
+	assert_int_equal(matrix_input(&mx, &s.m.topo, PH_FIGURE_TRIAD, &in), 0);
 	assert_true(in.m->val[0] == 30.56);
 	assert_true(in.latency->val[0] == 90.5);
 	assert_true(in.read_bw->val[0] == 34.01);
 	input_free(&in);
 	/* A normalised matrix is not what a measurement is. */
-	assert_int_equal(matrix_input(&mx, &s.topo, PH_FIGURE_DISTANCE, &in), -EINVAL);
+	assert_int_equal(matrix_input(&mx, &s.m.topo, PH_FIGURE_DISTANCE, &in), -EINVAL);
 	fake_free(&mx, &s);
 }
 
@@ -291,12 +296,12 @@ static void test_figures_measured(void **state)
 	nmatrix_free(mx.triad);
 	mx.lat = mx.triad = NULL;
 	mx.figures = MX_READ;
-	assert_int_equal(matrix_input(&mx, &s.topo, PH_FIGURE_DEFAULT, &in), 0);
+	assert_int_equal(matrix_input(&mx, &s.m.topo, PH_FIGURE_DEFAULT, &in), 0);
 	assert_string_equal(in.figure, "bandwidth_read_GBps");
 	assert_null(in.latency);
 	input_free(&in);
-	assert_int_equal(matrix_input(&mx, &s.topo, PH_FIGURE_TRIAD, &in), -EINVAL);
-	assert_int_equal(matrix_input(&mx, &s.topo, PH_FIGURE_LATENCY, &in), -EINVAL);
+	assert_int_equal(matrix_input(&mx, &s.m.topo, PH_FIGURE_TRIAD, &in), -EINVAL);
+	assert_int_equal(matrix_input(&mx, &s.m.topo, PH_FIGURE_LATENCY, &in), -EINVAL);
 	text = json_of(&mx, &s);
 	assert_int_equal(input_parse_json("run.json", text, PH_FIGURE_TRIAD, &in, err, sizeof(err)), -EINVAL);
 	free(text);

@@ -62,15 +62,15 @@ const struct ph_cmdspec cmd_baseline_spec = {
 	.refused = baseline_refused,
 };
 
-static void baseline_init(void *args, struct ph_session *s)
+static void baseline_init(void *args, struct ph_options *opt)
 {
-	(void)s;
+	(void)opt;
 	((struct ph_baseline *)args)->repeats = 3;
 }
 
-static int baseline_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+static int baseline_option(void *args, struct ph_options *opt, const struct ph_opt *o, const char *arg)
 {
-	(void)s;
+	(void)opt;
 	if (o->id == OPT_REPEATS)
 		return cli_parse_uint("--repeats", arg, 1, 20, &((struct ph_baseline *)args)->repeats);
 	return -EINVAL;

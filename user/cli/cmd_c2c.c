@@ -72,17 +72,17 @@ const struct ph_cmdspec cmd_c2c_spec = {
 	.refused = c2c_refused,
 };
 
-static void c2c_init(void *args, struct ph_session *s)
+static void c2c_init(void *args, struct ph_options *opt)
 {
 	((struct ph_c2c *)args)->repeats_given = 3;
-	s->mcfg.time_s = 0.5;
+	opt->mcfg.time_s = 0.5;
 }
 
-static int c2c_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+static int c2c_option(void *args, struct ph_options *opt, const struct ph_opt *o, const char *arg)
 {
 	struct ph_c2c *c = args;
 
-	(void)s;
+	(void)opt;
 	if (o->id == OPT_CPUS) {
 		if (c->cpus_given)
 			numa_bitmask_free(c->cpus_given);

@@ -104,13 +104,13 @@ const struct ph_cmdspec cmd_chase_spec = {
 	.epilog = PH_USAGE_LISTS,
 };
 
-static int chase_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+static int chase_option(void *args, struct ph_options *opt, const struct ph_opt *o, const char *arg)
 {
 	struct ph_latstudy *st = args;
 	unsigned repeats = 0;
 	int rc;
 
-	(void)s;
+	(void)opt;
 	switch (o->id) {
 	case OPT_PATTERN:
 		st->patterns_given = arg;
@@ -137,7 +137,7 @@ static int chase_check(void *args, struct ph_session *s)
 	/* Every pattern gets the seed, wherever --seed was on the line. */
 	if (latency_parse_patterns("--pattern", st->patterns_given, st->seed, &st->specs, &st->nspecs))
 		return PH_EXIT_USAGE;
-	if (st->in_kernel && (st->chains != 1 || s->bind.threads > 1)) {
+	if (st->in_kernel && (st->chains != 1 || s->opt->bind.threads > 1)) {
 		ph_err("--in-kernel: walks one chain on one thread; drop --chains/--threads");
 		return PH_EXIT_USAGE;
 	}

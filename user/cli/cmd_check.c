@@ -104,12 +104,12 @@ struct check_args {
 	struct check_out out;
 };
 
-static int check_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+static int check_option(void *args, struct ph_options *opt, const struct ph_opt *o, const char *arg)
 {
 	struct check_args *a = args;
 	char why[256];
 
-	(void)s;
+	(void)opt;
 	switch (o->id) {
 	case OPT_BUDGET:
 		return cli_parse_double("--budget", arg, 1, 3600, &a->c.budget_s);
@@ -174,7 +174,7 @@ static void check_render(void *args, struct ph_session *s, struct ph_doc *doc, F
 {
 	struct check_args *a = args;
 
-	check_out_render(&a->out, &a->c, doc, s->fmt, out, rc);
+	check_out_render(&a->out, &a->c, doc, s->opt->fmt, out, rc);
 }
 
 static void check_free_args(void *args, struct ph_session *s)

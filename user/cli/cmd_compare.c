@@ -67,7 +67,7 @@ const struct ph_cmdspec cmd_compare_spec = {
 };
 
 struct compare_args {
-	struct ph_session s;	/* --format */
+	struct ph_options opt;	/* --format */
 	double k;
 	struct ph_htol over[PH_HK_NKINDS];
 	bool set[PH_HK_NKINDS];
@@ -76,7 +76,7 @@ struct compare_args {
 static int compare_option(void *ctx, const struct ph_opt *o, const char *arg)
 {
 	struct compare_args *a = ctx;
-	int h = common_option(&a->s, o, arg);
+	int h = common_option(&a->opt, o, arg);
 	char why[256];
 
 	if (h <= 0)
@@ -110,7 +110,7 @@ int cmd_compare(int argc, char *argv[])
 	struct ph_doc *doc = NULL;
 	int npaths = opts_split_operands(&cmd_compare_spec, &argc, argv, paths), rc;
 
-	session_init(&a.s, 0);
+	options_init(&a.opt, 0);
 	rc = opts_parse(&cmd_compare_spec, argc, argv, compare_option, &a);
 	if (rc) {
 		rc = rc == PH_OPTS_HELP ? PH_EXIT_OK : PH_EXIT_USAGE;
@@ -138,12 +138,12 @@ int cmd_compare(int argc, char *argv[])
 			d.nskipped - COMPARE_SKIPS_SAID);
 	fleet_compare(d.sets, d.n, a.k, a.over, a.set, &f);
 	doc = fleet_doc(&d, &f, a.k);
-	rc = doc_render(doc, a.s.fmt, stdout) ? PH_EXIT_FAIL : compare_status(&d, &f);
+	rc = doc_render(doc, a.opt.fmt, stdout) ? PH_EXIT_FAIL : compare_status(&d, &f);
 out:
 	doc_free(doc);
 	fleet_free(&f);
 	fleet_docs_free(&d);
 	free(paths);
-	session_free(&a.s);
+	options_free(&a.opt);
 	return rc;
 }

@@ -81,12 +81,12 @@ const struct ph_cmdspec cmd_goaround_spec = {
 	.refused = goaround_refused,
 };
 
-static int goaround_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+static int goaround_option(void *args, struct ph_options *opt, const struct ph_opt *o, const char *arg)
 {
 	struct ph_goaround *g = args;
 	int h = common_study_option(&g->c, o, arg);
 
-	(void)s;
+	(void)opt;
 	if (h <= 0)
 		return h;
 	switch (o->id) {

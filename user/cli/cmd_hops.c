@@ -79,11 +79,11 @@ const struct ph_cmdspec cmd_hops_spec = {
 	.refused = hops_refused,
 };
 
-static int hops_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+static int hops_option(void *args, struct ph_options *opt, const struct ph_opt *o, const char *arg)
 {
 	struct ph_hops *h = args;
 
-	(void)s;
+	(void)opt;
 	switch (o->id) {
 	case OPT_KERNEL:
 		return common_parse_kernels(arg, &h->kernels.names_given, &h->kernels.nnames_given);
@@ -106,7 +106,7 @@ static int hops_check(void *args, struct ph_session *s)
 {
 	struct ph_hops *h = args;
 	struct ph_bwstudy *k = &h->kernels;
-	const struct bitmask *cpus = s->bind.physcpubind;
+	const struct bitmask *cpus = s->opt->bind.physcpubind;
 	const char *missing = NULL;
 
 	h->cpu_given = -1;

@@ -89,18 +89,18 @@ const struct ph_cmdspec cmd_loaded_spec = {
 	.refused = loaded_refused,
 };
 
-static void loaded_init(void *args, struct ph_session *s)
+static void loaded_init(void *args, struct ph_options *opt)
 {
 	(void)args;
-	s->mcfg.time_s = 1;
+	opt->mcfg.time_s = 1;
 }
 
-static int loaded_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+static int loaded_option(void *args, struct ph_options *opt, const struct ph_opt *o, const char *arg)
 {
 	struct ph_loaded *ld = args;
 	struct bitmask **bm = NULL;
 
-	(void)s;
+	(void)opt;
 	switch (o->id) {
 	case OPT_CHASER:
 		bm = &ld->chaser_given;
@@ -145,8 +145,8 @@ static int loaded_check(void *args, struct ph_session *s)
 		numa_bitmask_setbit(ld->chaser_given, (unsigned)cpus[0]);
 		free(cpus);
 	}
-	if (s->bind.membind)
-		return homed_node(s->bind.membind, "--membind", 0, &node);
+	if (s->opt->bind.membind)
+		return homed_node(s->opt->bind.membind, "--membind", 0, &node);
 	return 0;
 }
 

@@ -82,11 +82,11 @@ const struct ph_cmdspec cmd_locks_spec = {
 	.refused = locks_refused,
 };
 
-static int locks_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+static int locks_option(void *args, struct ph_options *opt, const struct ph_opt *o, const char *arg)
 {
 	struct ph_locks *l = args;
 
-	(void)s;
+	(void)opt;
 	switch (o->id) {
 	case OPT_KINDS:
 		l->kinds_given = arg;

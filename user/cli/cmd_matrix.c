@@ -215,11 +215,11 @@ static int parse_groups(const char *arg, struct ph_mx_study *a)
 	return 0;
 }
 
-static int matrix_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+static int matrix_option(void *args, struct ph_options *opt, const struct ph_opt *o, const char *arg)
 {
 	struct ph_mx_study *a = args;
 
-	(void)s;
+	(void)opt;
 	switch (o->id) {
 	case OPT_FIGURES:
 		return parse_figures(arg, &a->mx.figures);
@@ -262,12 +262,12 @@ static int matrix_check(void *args, struct ph_session *s)
 	 */
 	if (a->save && cli_check_output("--save", a->save))
 		return PH_EXIT_USAGE;
-	mx->lat_size = a->lat_size ? a->lat_size : s->size;
-	mx->bw_size = a->bw_size ? a->bw_size : s->size;
-	mx->bw_threads = s->bind.threads;
+	mx->lat_size = a->lat_size ? a->lat_size : s->opt->size;
+	mx->bw_size = a->bw_size ? a->bw_size : s->opt->size;
+	mx->bw_threads = s->opt->bind.threads;
 	a->on_cell = a->save ? matrix_save_cell : NULL;
 	/* JSON keeps CPU rows, as pagehop slit --input reads every pagehop JSON. */
-	a->mem_rows_table = mx->orient == PH_ORIENT_MEM_ROWS && s->fmt != PH_FMT_JSON;
+	a->mem_rows_table = mx->orient == PH_ORIENT_MEM_ROWS && s->opt->fmt != PH_FMT_JSON;
 	if (mx->place && a->explicit_groups) {
 		ph_err("--placement: the groups give their CPUs (cpus=...); give either --placement or --groups cpus=..., not both");
 		return PH_EXIT_USAGE;

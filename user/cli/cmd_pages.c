@@ -134,11 +134,11 @@ static int parse_psizes(const char *arg, bool want[PH_PS_COUNT])
 	return 0;
 }
 
-static int pages_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+static int pages_option(void *args, struct ph_options *opt, const struct ph_opt *o, const char *arg)
 {
 	struct pages_plan *p = &((struct ph_pages *)args)->plan;
 
-	(void)s;
+	(void)opt;
 	switch (o->id) {
 	case OPT_PAGE_SIZES:
 		memset(p->want, 0, sizeof(p->want));
@@ -180,7 +180,7 @@ static int pages_option(void *args, struct ph_session *s, const struct ph_opt *o
 /* What the options say together, checked before anything is measured. */
 static int pages_check(void *args, struct ph_session *s)
 {
-	const struct ph_bindopts *b = &s->bind;
+	const struct ph_bindopts *b = &s->opt->bind;
 	struct pages_plan *p = &((struct ph_pages *)args)->plan;
 
 	/* Working sets are powers of two, so every TLB window divides them. */

@@ -94,11 +94,11 @@ const struct ph_cmdspec cmd_prefetch_spec = {
 	.refused = prefetch_refused,
 };
 
-static int prefetch_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+static int prefetch_option(void *args, struct ph_options *opt, const struct ph_opt *o, const char *arg)
 {
 	struct pfstudy_plan *p = &((struct ph_pfstudy *)args)->plan;
 
-	(void)s;
+	(void)opt;
 	switch (o->id) {
 	case OPT_PATTERNS:
 		/* Read once the seed is known, which may come after. */
@@ -121,7 +121,7 @@ static int prefetch_check(void *args, struct ph_session *s)
 	if (cli_check_list("--patterns", p->patterns_given, "patterns separated by commas, e.g. random,seq") ||
 	    latency_parse_patterns("--patterns", p->patterns_given, p->seed, &p->specs, &p->nspecs))
 		return PH_EXIT_USAGE;
-	if (s->bind.physcpubind && numa_bitmask_weight(s->bind.physcpubind) != 1) {
+	if (s->opt->bind.physcpubind && numa_bitmask_weight(s->opt->bind.physcpubind) != 1) {
 		ph_err("--physcpubind: the study runs on one CPU; give one");
 		return PH_EXIT_USAGE;
 	}

@@ -89,12 +89,12 @@ const struct ph_cmdspec cmd_scale_spec = {
 	.refused = scale_refused,
 };
 
-static int scale_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+static int scale_option(void *args, struct ph_options *opt, const struct ph_opt *o, const char *arg)
 {
 	struct ph_scale *sc = args;
 	int h = common_study_option(&sc->c, o, arg);
 
-	(void)s;
+	(void)opt;
 	if (h <= 0)
 		return h;
 	switch (o->id) {

@@ -278,13 +278,13 @@ static int output_option(struct ph_slit_plan *p, const struct ph_opt *o, const c
 }
 
 /* Sees the common options too (PH_STUDY_SEES_COMMON): whether a measuring one was given. */
-static int slit_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+static int slit_option(void *args, struct ph_options *opt, const struct ph_opt *o, const char *arg)
 {
 	struct slit_args *a = args;
 	struct ph_slit_plan *p = &a->plan;
 	double pct;
 
-	(void)s;
+	(void)opt;
 	/* opts_parse applies a default by passing the declaration's own string. */
 	a->measuring |= is_measuring(o) && (!o->def || arg != o->def);
 	if (o->id >= OPT_SIZE && o->id < OPT_COMMON_END)
@@ -359,11 +359,11 @@ static char *measuring_list(void)
 	return list;
 }
 
-static void slit_args_init(void *args, struct ph_session *s)
+static void slit_args_init(void *args, struct ph_options *opt)
 {
 	struct slit_args *a = args;
 
-	(void)s;
+	(void)opt;
 	a->plan.acpi.table = PH_ACPI_SLIT_PATH;
 	a->plan.hmat_acpi.table = PH_ACPI_HMAT_PATH;
 }

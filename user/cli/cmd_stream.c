@@ -115,13 +115,13 @@ const struct ph_cmdspec cmd_stream_spec = {
 	.epilog = PH_USAGE_LISTS,
 };
 
-static int stream_option(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg)
+static int stream_option(void *args, struct ph_options *opt, const struct ph_opt *o, const char *arg)
 {
 	struct ph_bwstudy *st = args;
 	unsigned repeats = 0;
 	int rc;
 
-	(void)s;
+	(void)opt;
 	switch (o->id) {
 	case OPT_KERNEL:
 		return common_parse_kernels(arg, &st->names_given, &st->nnames_given);

@@ -16,7 +16,7 @@
  * anything is measured; without gnuplot the run goes on and its document
  * says why nothing was drawn.
  */
-static int parse_plot(struct ph_session *s, const char *arg)
+static int parse_plot(struct ph_options *opt, const char *arg)
 {
 	char why[256];
 
@@ -26,97 +26,97 @@ static int parse_plot(struct ph_session *s, const char *arg)
 	}
 	if (cli_check_output("--plot", arg))
 		return -1;
-	s->plot = arg;
-	free(s->plot_skipped);
-	s->plot_skipped = NULL;
+	opt->plot = arg;
+	free(opt->plot_skipped);
+	opt->plot_skipped = NULL;
 	if (!plot_available(PLOT_GNUPLOT, why, sizeof(why))) {
 		ph_warn("--plot: %s; measuring without the plot", why);
-		s->plot_skipped = xstrdup(why);
-		s->plot = NULL;
+		opt->plot_skipped = xstrdup(why);
+		opt->plot = NULL;
 	}
 	return 1;
 }
 
-static int parse_common(struct ph_session *s, int c, const char *arg)
+static int parse_common(struct ph_options *opt, int c, const char *arg)
 {
 	unsigned u;
 	double d;
 
 	switch (c) {
 	case OPT_SIZE:
-		if (cli_parse_size("--size", arg, &s->size))
+		if (cli_parse_size("--size", arg, &opt->size))
 			return -1;
-		s->size_given = true;
+		opt->size_given = true;
 		return 1;
 	case OPT_PAGE_SIZE:
-		if (psize_parse(arg, &s->bufreq.psize)) {
+		if (psize_parse(arg, &opt->bufreq.psize)) {
 			ph_err("--page-size: unknown page size '%s'; expected 4k, 2m, 1g or thp", arg);
 			return -1;
 		}
-		s->psize_given = true;
+		opt->psize_given = true;
 		return 1;
 	case OPT_BACKEND:
-		if (backend_parse(arg, &s->bufreq.backend)) {
+		if (backend_parse(arg, &opt->bufreq.backend)) {
 			ph_err("--backend: unknown backend '%s'; expected auto, kmod, hugetlb or anon", arg);
 			return -1;
 		}
 		return 1;
 	case OPT_MEMBIND:
-		return cli_parse_nodes("--membind", arg, &s->bind.membind) ? -1 : 1;
+		return cli_parse_nodes("--membind", arg, &opt->bind.membind) ? -1 : 1;
 	case OPT_INTERLEAVE:
-		if (cli_parse_nodes("--interleave", arg, &s->bind.interleave))
+		if (cli_parse_nodes("--interleave", arg, &opt->bind.interleave))
 			return -1;
-		s->bufreq.interleave = s->bind.interleave;
+		opt->bufreq.interleave = opt->bind.interleave;
 		return 1;
 	case OPT_CPUNODEBIND:
-		return cli_parse_nodes("--cpunodebind", arg, &s->bind.cpunodebind) ? -1 : 1;
+		return cli_parse_nodes("--cpunodebind", arg, &opt->bind.cpunodebind) ? -1 : 1;
 	case OPT_PHYSCPUBIND:
-		return cli_parse_cpus("--physcpubind", arg, &s->bind.physcpubind) ? -1 : 1;
+		return cli_parse_cpus("--physcpubind", arg, &opt->bind.physcpubind) ? -1 : 1;
 	case OPT_THREADS:
 		if (cli_parse_uint("--threads", arg, 1, 4096, &u))
 			return -1;
-		s->bind.threads = u;
+		opt->bind.threads = u;
 		return 1;
 	case OPT_TIME:
 		if (cli_parse_double("--time", arg, 0.001, 86400, &d))
 			return -1;
-		s->mcfg.time_s = d;
+		opt->mcfg.time_s = d;
 		return 1;
 	case OPT_CI:
 		if (cli_parse_double("--ci", arg, 0.001, 100, &d))
 			return -1;
-		s->mcfg.ci_target = d / 100;
+		opt->mcfg.ci_target = d / 100;
 		return 1;
 	case OPT_ALLOW_UNVERIFIED:
-		s->allow_unverified = true;
+		opt->allow_unverified = true;
 		return 1;
 	case OPT_RESERVE:
-		s->bufreq.reserve = true;
+		opt->bufreq.reserve = true;
 		return 1;
 	case OPT_FORMAT:
-		return cli_parse_format("--format", arg, &s->fmt) ? -1 : 1;
+		return cli_parse_format("--format", arg, &opt->fmt) ? -1 : 1;
 	case OPT_VERBOSE:
-		if (s->fmt == PH_FMT_TABLE)
-			s->fmt = PH_FMT_TABLE_VERBOSE;
+		if (opt->fmt == PH_FMT_TABLE)
+			opt->fmt = PH_FMT_TABLE_VERBOSE;
 		return 1;
 	case OPT_PLOT:
-		return parse_plot(s, arg);
+		return parse_plot(opt, arg);
 	case OPT_PROGRESS:
 	case OPT_QUIET:
-		common_progress_option(c, &s->progress);
+		common_progress_option(c, &opt->progress);
 		return 1;
 	default:
 		return 0;
 	}
 }
 
-int common_option(struct ph_session *s, const struct ph_opt *o, const char *arg)
+int common_option(struct ph_options *opt, const struct ph_opt *o, const char *arg)
 {
 	int h;
 
 	if (o->id < OPT_SIZE || o->id >= OPT_COMMON_END)
 		return 1;
-	h = parse_common(s, o->id, arg);
+	h = parse_common(opt, o->id, arg);
 	return h < 0 ? -EINVAL : h ? 0 : 1;
 }
 

@@ -2,8 +2,8 @@
 /*
  * common_opts.h - the options several commands share, as entries of a
  * command's option declaration (optspec.h), and their handler, which fills
- * the run context (struct ph_session) the engines take.  The engines never
- * see the option parser.
+ * the options of the run context (struct ph_options, session.h) the engines
+ * take.  The engines never see the option parser.
  */
 #ifndef PAGEHOP_COMMON_OPTS_H
 #define PAGEHOP_COMMON_OPTS_H
@@ -155,7 +155,7 @@ enum {
  * Handle a common option for opts_parse: 0, -EINVAL after the one-line
  * error, or 1 when o is not a common option (the command's own).
  */
-int common_option(struct ph_session *s, const struct ph_opt *o, const char *arg);
+int common_option(struct ph_options *opt, const struct ph_opt *o, const char *arg);
 
 /*
  * --format or --verbose into *fmt: 0, -EINVAL after the one-line error, or

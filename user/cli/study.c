@@ -57,15 +57,15 @@ void study_plot(struct ph_session *s, struct ph_doc *doc, int *rc)
 	if (s->plotted)
 		return;
 	s->plotted = true;
-	if (s->plot_skipped)
-		doc_note(doc, "--plot: %s; nothing plotted", s->plot_skipped);
-	if (!s->plot)
+	if (s->opt->plot_skipped)
+		doc_note(doc, "--plot: %s; nothing plotted", s->opt->plot_skipped);
+	if (!s->opt->plot)
 		return;
-	if (doc_plot(doc, s->plot, why, sizeof(why))) {
-		ph_err("--plot %s: %s", s->plot, why);
+	if (doc_plot(doc, s->opt->plot, why, sizeof(why))) {
+		ph_err("--plot %s: %s", s->opt->plot, why);
 		*rc = *rc ? *rc : PH_EXIT_FAIL;
 	} else {
-		doc_note(doc, "plot written to %s", s->plot);
+		doc_note(doc, "plot written to %s", s->opt->plot);
 	}
 }
 
@@ -93,6 +93,7 @@ static bool study_needs_machine(const struct ph_study *st, const void *args)
 /* One run of a study: what the option handler sees. */
 struct study_run {
 	const struct ph_study *st;
+	struct ph_options opt;	/* written only while parsing */
 	struct ph_session s;
 	void *args;
 	const char *save;	/* --save FILE, or NULL */
@@ -107,10 +108,10 @@ static int study_option(void *ctx, const struct ph_opt *o, const char *arg)
 		r->save = arg;
 		return 0;
 	}
-	h = common_option(&r->s, o, arg);
+	h = common_option(&r->opt, o, arg);
 	if (h < 0 || (!h && !(r->st->flags & PH_STUDY_SEES_COMMON)))
 		return h;
-	return r->st->option ? r->st->option(r->args, &r->s, o, arg) : -EINVAL;
+	return r->st->option ? r->st->option(r->args, &r->opt, o, arg) : -EINVAL;
 }
 
 /* --save: the document as JSON, after the plot so that it says where that went. */
@@ -143,7 +144,7 @@ static int study_finish(struct ph_session *s, struct ph_doc *doc, bool notes,
 		study_save(r, doc, measure_rc, &rc);
 	if (r && r->st->render)
 		r->st->render(r->args, s, doc, stdout, &rc);
-	else if (doc_render(doc, s->fmt, stdout))
+	else if (doc_render(doc, s->opt->fmt, stdout))
 		rc = rc ? rc : PH_EXIT_FAIL;	/* said by main */
 	return rc;
 }
@@ -181,17 +182,18 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 
 	r->st = st;
 	r->args = xcalloc(1, st->steps->size ? st->steps->size : 1);
-	session_init(s, st->default_size);
-	s->binds_itself = (st->flags & PH_STUDY_BINDS_ITSELF) != 0;
+	options_init(&r->opt, st->default_size);
+	r->opt.binds_itself = (st->flags & PH_STUDY_BINDS_ITSELF) != 0;
+	session_init(s, &r->opt);
 	if (st->flags & PH_STUDY_PLUGIN)
 		ph_clear_last_err();
 	if (st->init)
-		st->init(r->args, s);
+		st->init(r->args, &r->opt);
 	parse_rc = opts_parse(st->spec, argc, argv, study_option, r);
 	if (!parse_rc && r->save && cli_check_output("--save", r->save))
 		parse_rc = -EINVAL;
 	if (!parse_rc) {
-		progress_setup(s->progress, st->flags & PH_STUDY_UNATTENDED);
+		progress_setup(s->opt->progress, st->flags & PH_STUDY_UNATTENDED);
 		if (st->check)
 			rc = st->check(r->args, s);
 		if (!rc && study_needs_machine(st, r->args)) {
@@ -222,6 +224,7 @@ int study_main(const struct ph_study *st, int argc, char *argv[])
 	if (st->steps->free)
 		st->steps->free(r->args, s);
 	session_free(s);
+	options_free(&r->opt);
 	free(r->args);
 	free(r);
 	return exit_rc;

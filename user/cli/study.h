@@ -66,17 +66,20 @@ enum {
 
 struct ph_study {
 	const struct ph_cmdspec *spec;	/* its options, help and refusals */
-	uint64_t default_size;		/* --size's default (session_init) */
+	uint64_t default_size;		/* --size's default (options_init) */
 	unsigned flags;			/* PH_STUDY_* */
 	/* The engine's steps; args is their state (steps->size bytes, zeroed). */
 	const struct ph_steps *steps;
-	/* Defaults beyond session_init's, before the options are parsed (optional). */
-	void (*init)(void *args, struct ph_session *s);
+	/*
+	 * Defaults beyond options_init's, before the options are parsed
+	 * (optional): parsing is the only time the options are written.
+	 */
+	void (*init)(void *args, struct ph_options *opt);
 	/*
 	 * One of its own options (the common ones are handled before): 0, or
 	 * -EINVAL after the one-line error.
 	 */
-	int (*option)(void *args, struct ph_session *s, const struct ph_opt *o, const char *arg);
+	int (*option)(void *args, struct ph_options *opt, const struct ph_opt *o, const char *arg);
 	/*
 	 * What the options say together, before the machine is read
 	 * (optional): 0, or an exit code after one line on stderr.

@@ -175,7 +175,7 @@ static void work_pass(void *ctx, int tid)
 static void work_block(void *ctx, int tid)
 {
 	struct bw_run *r = ctx;
-	const struct ph_clock *clk = &r->s->clk;
+	const struct ph_clock *clk = &r->s->m.clk;
 	const struct stream_kernel *k = r->k;
 	size_t pos = r->pos[tid], done = 0;
 	size_t reps = r->n < r->chunk ? r->chunk / r->n : 1;
@@ -215,7 +215,7 @@ static void work_check(void *ctx, int tid)
 /* The run's span: the slowest thread's time when they all ran at once. */
 static double span_ns(struct bw_run *r)
 {
-	return clock_ticks_to_ns(&r->s->clk, team_span(r->s->team));
+	return clock_ticks_to_ns(&r->s->m.clk, team_span(r->s->team));
 }
 
 static int sample_bw(void *ctx, double *sample)
@@ -225,9 +225,9 @@ static int sample_bw(void *ctx, double *sample)
 
 	double ns;
 
-	team_run(r->s->team, work_block, r, &r->s->clk, r->ticks);
+	team_run(r->s->team, work_block, r, &r->s->m.clk, r->ticks);
 	/* Alone, the thread's own time: the idle ones' barrier exits do not count. */
-	ns = r->only >= 0 ? clock_ticks_to_ns(&r->s->clk, r->ticks[r->only]) : span_ns(r);
+	ns = r->only >= 0 ? clock_ticks_to_ns(&r->s->m.clk, r->ticks[r->only]) : span_ns(r);
 	for (int i = 0; i < r->s->binding.n; i++) {
 		double own = (double)r->elems[i] * r->k->bytes_stream;
 
@@ -322,26 +322,26 @@ int bandwidth_figure_opt(struct ph_session *s, const struct stream_kernel *k,
 			s->mem->arrays_written++;
 		}
 		t = now_mono_raw();
-		team_run(s->team, work_init, &r, &s->clk, r.ticks);
+		team_run(s->team, work_init, &r, &s->m.clk, r.ticks);
 		phase_add(PH_PHASE_ARRAYS, now_mono_raw() - t);
 	}
 	/* Warm-up: one untimed pass; it also times a pass to size the blocks:
 	 * BLOCK_SECONDS, or one pass if that takes longer. */
 	t = now_mono_raw();
 	progress_phase("%s: warming up", r.k->name);
-	team_run(s->team, work_pass, &r, &s->clk, r.ticks);
+	team_run(s->team, work_pass, &r, &s->m.clk, r.ticks);
 	phase_add(PH_PHASE_WARMUP, now_mono_raw() - t);
 	for (int i = 0; i < n; i++)
 		cut |= r.cut[i];
 	if (!cut) {
 		t = fmax(span_ns(&r) * 1e-9, BLOCK_SECONDS);
-		r.block_ticks = (uint64_t)ceil(t * 1e9 / clock_ticks_to_ns(&s->clk, 1000000) * 1e6);
+		r.block_ticks = (uint64_t)ceil(t * 1e9 / clock_ticks_to_ns(&s->m.clk, 1000000) * 1e6);
 		snprintf(label, sizeof(label), "stream %s %s%s", k->name, isa_name(k->isa),
 			 k->nt ? " nt" : "");
 		cfg.label = label;
 		measure_figure(&cfg, sample_bw, &r, &out->res);
 		t = now_mono_raw();
-		team_run(s->team, work_check, &r, &s->clk, r.ticks);
+		team_run(s->team, work_check, &r, &s->m.clk, r.ticks);
 		phase_add(PH_PHASE_CHECK, now_mono_raw() - t);
 		for (int i = 0; i < n; i++)
 			out->bad += r.bad[i];
@@ -399,7 +399,7 @@ void bandwidth_cpus_now(struct ph_session *s, int *cpus)
 {
 	uint64_t *ticks = xcalloc((size_t)s->binding.n, sizeof(uint64_t));
 
-	team_run(s->team, work_getcpu, cpus, &s->clk, ticks);
+	team_run(s->team, work_getcpu, cpus, &s->m.clk, ticks);
 	free(ticks);
 }
 

@@ -79,10 +79,10 @@ int chain_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
 		return -EPERM;
 	j.err = xcalloc((size_t)j.nthreads, sizeof(int));
 	ticks = xcalloc((size_t)j.nthreads, sizeof(uint64_t));
-	team_run(team, work_part, &j, &s->clk, ticks);
+	team_run(team, work_part, &j, &s->m.clk, ticks);
 	err = team_first_error(j.err, j.nthreads);
 	if (!err) {
-		team_run(team, work_check, &j, &s->clk, ticks);
+		team_run(team, work_check, &j, &s->m.clk, ticks);
 		err = team_first_error(j.err, j.nthreads);
 	}
 	team_stop(team);

@@ -34,13 +34,13 @@ int homed_alloc(struct ph_session *s, int node, uint64_t bytes, struct ph_segmen
 	double t0, touched;
 	int err;
 
-	if (!s->allow_unverified && verify_ready(&s->km, why, sizeof(why))) {
+	if (!s->opt->allow_unverified && verify_ready(&s->m.km, why, sizeof(why))) {
 		ph_err("%s; run as root, or measure unverified with --allow-unverified", why);
 		return PH_EXIT_UNSUPPORTED;
 	}
 	t0 = now_mono_raw();
 	touched = phase_seconds(PH_PHASE_TOUCH);
-	err = segment_alloc(&s->km, &s->bufreq, node, bytes, seg, why, sizeof(why));
+	err = segment_alloc(&s->m.km, &s->opt->bufreq, node, bytes, seg, why, sizeof(why));
 	/* The allocation less the touch inside it, as session.c times it. */
 	phase_add(PH_PHASE_ALLOC, now_mono_raw() - t0 - (phase_seconds(PH_PHASE_TOUCH) - touched));
 	if (err) {
@@ -50,7 +50,7 @@ int homed_alloc(struct ph_session *s, int node, uint64_t bytes, struct ph_segmen
 	}
 	*have = true;
 	t0 = now_mono_raw();
-	err = segment_verify(&s->km, seg, NULL);
+	err = segment_verify(&s->m.km, seg, NULL);
 	phase_add(PH_PHASE_VERIFY, now_mono_raw() - t0);
 	if (err == -EINTR)
 		return PH_EXIT_INTERRUPTED;
@@ -58,7 +58,7 @@ int homed_alloc(struct ph_session *s, int node, uint64_t bytes, struct ph_segmen
 		snprintf(s->backend_note, sizeof(s->backend_note), "%s", seg->backend_note);
 	if (!seg->verified) {
 		s->all_verified = false;
-		if (!s->allow_unverified) {
+		if (!s->opt->allow_unverified) {
 			ph_err("%s: not verified: %s; measure anyway with --allow-unverified", what,
 			       seg->verify_msg);
 			return PH_EXIT_FAIL;
@@ -73,7 +73,7 @@ bool homed_still_verified(struct ph_session *s, struct ph_segment *seg, const ch
 {
 	bool before = seg->verified;
 	double t0 = now_mono_raw();
-	int err = ph_interrupted ? -EINTR : segment_verify(&s->km, seg, NULL);
+	int err = ph_interrupted ? -EINTR : segment_verify(&s->m.km, seg, NULL);
 
 	phase_add(PH_PHASE_VERIFY, now_mono_raw() - t0);
 	if (err == -EINTR) {

@@ -82,11 +82,11 @@ static int sample_user(void *ctx, double *sample)
 
 	if (s->counters)
 		counters_enable(s->counters);
-	team_run(s->team, work_walk, r, &s->clk, r->ticks);
+	team_run(s->team, work_walk, r, &s->m.clk, r->ticks);
 	if (s->counters)
 		counters_disable(s->counters, r->hops * r->chains * (uint64_t)s->binding.n);
 	for (int i = 0; i < s->binding.n; i++)
-		sum += clock_ticks_to_ns(&s->clk, r->ticks[i]) / (double)(r->hops * r->chains);
+		sum += clock_ticks_to_ns(&s->m.clk, r->ticks[i]) / (double)(r->hops * r->chains);
 	*sample = sum / s->binding.n;
 	return 0;
 }
@@ -100,9 +100,9 @@ static void calibrate(struct chase_run *r)
 	for (int i = 0; i < 20 && !ph_interrupted; i++) {
 		double slowest = 0;
 
-		team_run(s->team, work_walk, r, &s->clk, r->ticks);
+		team_run(s->team, work_walk, r, &s->m.clk, r->ticks);
 		for (int t = 0; t < s->binding.n; t++) {
-			double sec = clock_ticks_to_ns(&s->clk, r->ticks[t]) * 1e-9;
+			double sec = clock_ticks_to_ns(&s->m.clk, r->ticks[t]) * 1e-9;
 
 			slowest = sec > slowest ? sec : slowest;
 		}
@@ -139,7 +139,7 @@ static int sample_kernel(void *ctx, double *sample)
 
 	if (k->next == k->have) {
 		uint64_t end;
-		int err = kmod_chase_windows(&s->km, s->segs[0].kbuf.id, s->binding.cpus[0],
+		int err = kmod_chase_windows(&s->m.km, s->segs[0].kbuf.id, s->binding.cpus[0],
 					     k->off, k->loads, 16, k->cycles, k->hops, &end);
 
 		if (err) {
@@ -152,7 +152,7 @@ static int sample_kernel(void *ctx, double *sample)
 		k->have = 16;
 		k->next = 0;
 	}
-	*sample = (double)k->cycles[k->next] * 1e9 / s->clk.tsc_hz / k->hops[k->next];
+	*sample = (double)k->cycles[k->next] * 1e9 / s->m.clk.tsc_hz / k->hops[k->next];
 	k->next++;
 	return 0;
 }
@@ -306,7 +306,7 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 		double t0 = now_mono_raw();
 
 		progress_phase("%s chase: warming up", name);
-		team_run(s->team, work_warm, &r, &s->clk, r.ticks);
+		team_run(s->team, work_warm, &r, &s->m.clk, r.ticks);
 		calibrate(&r);
 		phase_add(PH_PHASE_WARMUP, now_mono_raw() - t0);
 	}
@@ -409,14 +409,14 @@ static int study_check(const struct ph_latstudy *st, struct ph_session *s)
 {
 	if (!st->in_kernel)
 		return 0;
-	if (!kmod_has(&s->km, PAGEHOP_FEAT_CHASE)) {
-		ph_err("--in-kernel: %s", s->km.fd < 0 ? s->km.why : "the loaded pagehop.ko has no CHASE");
+	if (!kmod_has(&s->m.km, PAGEHOP_FEAT_CHASE)) {
+		ph_err("--in-kernel: %s", s->m.km.fd < 0 ? s->m.km.why : "the loaded pagehop.ko has no CHASE");
 		return PH_EXIT_UNSUPPORTED;
 	}
-	if (s->bufreq.backend != PH_BACKEND_KMOD &&
-	    buffer_auto_backend(&s->km, s->bufreq.psize) != PH_BACKEND_KMOD) {
+	if (s->opt->bufreq.backend != PH_BACKEND_KMOD &&
+	    buffer_auto_backend(&s->m.km, s->opt->bufreq.psize) != PH_BACKEND_KMOD) {
 		ph_err("--in-kernel: the chain must be in pagehop.ko's memory, which cannot have %s pages here",
-		       psize_name(s->bufreq.psize));
+		       psize_name(s->opt->bufreq.psize));
 		return PH_EXIT_UNSUPPORTED;
 	}
 	return 0;
@@ -558,9 +558,9 @@ struct ph_doc *latency_study_doc(void *state, struct ph_session *s, int *rc)
 
 		table_str(t, row, "pattern", chase_spec_name(&st->specs[p], name, sizeof(name)));
 		table_int(t, row, "chains", st->chains);
-		latency_fill(t, row, "", &st->lat[p].user, s->clk.tsc_hz);
+		latency_fill(t, row, "", &st->lat[p].user, s->m.clk.tsc_hz);
 		if (st->kern_whole[p])
-			latency_fill(t, row, "kern_", &st->lat[p].kern, s->clk.tsc_hz);
+			latency_fill(t, row, "kern_", &st->lat[p].kern, s->m.clk.tsc_hz);
 		repeats_fill(t, row, &st->between[p], "ns", "%.2f");
 		session_fill_common(s, t, row);
 	}

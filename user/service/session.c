@@ -16,43 +16,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-void session_init(struct ph_session *s, uint64_t default_size)
+void options_init(struct ph_options *o, uint64_t default_size)
+{
+	memset(o, 0, sizeof(*o));
+	o->fmt = PH_FMT_TABLE;
+	o->bufreq.backend = PH_BACKEND_AUTO;
+	o->bufreq.psize = PH_PS_4K;
+	o->size = default_size;
+	o->mcfg.time_s = 2.0;
+	o->mcfg.ci_target = 0.01;
+	o->mcfg.min_samples = 10;
+	o->mcfg.max_samples = 100000;
+	o->bufreq.cancel = &ph_interrupted;
+}
+
+void options_free(struct ph_options *o)
+{
+	bindopts_free(&o->bind);
+	free(o->plot_skipped);
+	o->plot_skipped = NULL;
+}
+
+void session_init(struct ph_session *s, const struct ph_options *opt)
 {
 	memset(s, 0, sizeof(*s));
-	s->fmt = PH_FMT_TABLE;
-	s->bufreq.backend = PH_BACKEND_AUTO;
-	s->bufreq.psize = PH_PS_4K;
-	s->size = default_size;
-	s->mcfg.time_s = 2.0;
-	s->mcfg.ci_target = 0.01;
-	s->mcfg.min_samples = 10;
-	s->mcfg.max_samples = 100000;
-	s->km.fd = -1;
-	s->bufreq.cancel = &ph_interrupted;
+	s->opt = opt;
+	s->m.km.fd = -1;
 }
 
 static bool restore_registered;
 
 int session_machine(struct ph_session *s)
 {
-	int err = topology_load(&s->topo);
+	int err = topology_load(&s->m.topo);
 
 	if (err) {
 		ph_errno(-err, "cannot read the NUMA topology");
 		return err == -ENOSYS ? PH_EXIT_UNSUPPORTED : PH_EXIT_FAIL;
 	}
-	if (s->bind.membind && s->bind.interleave) {
+	if (s->opt->bind.membind && s->opt->bind.interleave) {
 		ph_err("--membind and --interleave: give one or the other");
 		return PH_EXIT_USAGE;
 	}
-	if (s->bind.physcpubind && s->bind.cpunodebind) {
+	if (s->opt->bind.physcpubind && s->opt->bind.cpunodebind) {
 		ph_err("--physcpubind and --cpunodebind: give one or the other");
 		return PH_EXIT_USAGE;
 	}
-	s->meas = s->mcfg;
-	cpu_load(&s->cpu);
-	kmod_open(&s->km);
-	clock_setup(&s->clk, &s->cpu, &s->km);
+	s->meas = s->opt->mcfg;
+	cpu_load(&s->m.cpu);
+	kmod_open(&s->m.km);
+	clock_setup(&s->m.clk, &s->m.cpu, &s->m.km);
 	/* From here on a signal stops the run, which then puts the pools back. */
 	runner_catch_sigint();
 	if (!restore_registered) {
@@ -116,7 +129,7 @@ static bool segs_still_verified(struct ph_session *s, struct ph_segment *segs, i
 		bool before = segs[i].verified;
 		double t0 = now_mono_raw();
 		int err = ph_interrupted ? -EINTR :
-			segment_verify(&s->km, &segs[i], s->laid.bufreq.interleave);
+			segment_verify(&s->m.km, &segs[i], s->laid.bufreq.interleave);
 
 		phase_add(PH_PHASE_VERIFY, now_mono_raw() - t0);
 		if (err == -EINTR) {
@@ -140,7 +153,7 @@ bool memory_release(struct ph_session *s, struct ph_memory *m)
 		return true;
 	ok = segs_still_verified(s, m->segs, m->n);
 	for (int i = 0; i < m->n; i++)
-		segment_free(&s->km, &m->segs[i]);
+		segment_free(&s->m.km, &m->segs[i]);
 	free(m->segs);
 	free(m->nodes);
 	free(m->nslots);
@@ -155,7 +168,7 @@ bool memory_release(struct ph_session *s, struct ph_memory *m)
 
 struct ph_layout session_layout(const struct ph_session *s)
 {
-	return (struct ph_layout){ .size = s->size, .bufreq = s->bufreq };
+	return (struct ph_layout){ .size = s->opt->size, .bufreq = s->opt->bufreq };
 }
 
 int session_start(struct ph_session *s, unsigned default_threads)
@@ -167,8 +180,8 @@ int session_start_on(struct ph_session *s, struct bitmask *cpus, unsigned thread
 		     const struct ph_layout *lay)
 {
 	struct ph_bindopts o = {
-		.membind = s->bind.membind,
-		.interleave = s->bind.interleave,
+		.membind = s->opt->bind.membind,
+		.interleave = s->opt->bind.interleave,
 		.physcpubind = cpus,
 		.threads = threads,
 	};
@@ -181,17 +194,17 @@ int session_start_bind(struct ph_session *s, const struct ph_bindopts *bind,
 {
 	/* A study that places its threads chose CPUs of its own (session_start_on). */
 	struct ph_bindopts asked = {
-		.membind = s->bind.membind,
-		.interleave = s->bind.interleave,
-		.cpunodebind = s->binds_itself ? NULL : s->bind.cpunodebind,
-		.physcpubind = s->binds_itself ? NULL : s->bind.physcpubind,
-		.threads = s->binds_itself ? 0 : s->bind.threads,
+		.membind = s->opt->bind.membind,
+		.interleave = s->opt->bind.interleave,
+		.cpunodebind = s->opt->binds_itself ? NULL : s->opt->bind.cpunodebind,
+		.physcpubind = s->opt->binds_itself ? NULL : s->opt->bind.physcpubind,
+		.threads = s->opt->binds_itself ? 0 : s->opt->bind.threads,
 	};
 	char why[512];
 	int err;
 
 	s->laid = lay ? *lay : session_layout(s);
-	if (binding_resolve(bind ? bind : &asked, &s->cpu, default_threads, &s->binding, why, sizeof(why))) {
+	if (binding_resolve(bind ? bind : &asked, &s->m.cpu, default_threads, &s->binding, why, sizeof(why))) {
 		ph_err("%s", why);
 		return PH_EXIT_USAGE;
 	}
@@ -203,7 +216,7 @@ int session_start_bind(struct ph_session *s, const struct ph_bindopts *bind,
 		return PH_EXIT_USAGE;
 	}
 	/* Say what is missing before laying out gigabytes that cannot be checked. */
-	if (!s->allow_unverified && verify_ready(&s->km, why, sizeof(why))) {
+	if (!s->opt->allow_unverified && verify_ready(&s->m.km, why, sizeof(why))) {
 		ph_err("%s; run as root, or measure unverified with --allow-unverified", why);
 		return PH_EXIT_UNSUPPORTED;
 	}
@@ -224,14 +237,14 @@ int session_start_bind(struct ph_session *s, const struct ph_bindopts *bind,
 
 		progress_phase("laying out and reading back %s for thread %d of %d",
 			       format_size(s->per_thread, why, sizeof(why)), i + 1, s->binding.n);
-		err = segment_alloc(&s->km, &s->laid.bufreq, s->binding.nodes[i], s->per_thread,
+		err = segment_alloc(&s->m.km, &s->laid.bufreq, s->binding.nodes[i], s->per_thread,
 				    seg, why, sizeof(why));
 		/* The allocation less the touch inside it, timed on its own. */
 		phase_add(PH_PHASE_ALLOC, now_mono_raw() - t0 -
 			  (phase_seconds(PH_PHASE_TOUCH) - touched));
 		if (!err) {
 			t0 = now_mono_raw();
-			err = segment_verify(&s->km, seg, s->laid.bufreq.interleave) == -EINTR ? -EINTR : 0;
+			err = segment_verify(&s->m.km, seg, s->laid.bufreq.interleave) == -EINTR ? -EINTR : 0;
 			phase_add(PH_PHASE_VERIFY, now_mono_raw() - t0);
 		}
 		if (err == -EINTR) {
@@ -247,7 +260,7 @@ int session_start_bind(struct ph_session *s, const struct ph_bindopts *bind,
 			snprintf(s->backend_note, sizeof(s->backend_note), "%s", seg->backend_note);
 		if (!seg->verified) {
 			s->all_verified = false;
-			if (!s->allow_unverified) {
+			if (!s->opt->allow_unverified) {
 				ph_err("thread %d (CPU %d): memory not verified: %s; measure anyway with --allow-unverified",
 				       i, s->binding.cpus[i], seg->verify_msg);
 				return PH_EXIT_FAIL;
@@ -280,16 +293,16 @@ void session_describe(struct ph_session *s, struct ph_doc *doc)
 {
 	struct ph_section *sec = doc_add_section(doc, "run", "how it was measured");
 
-	section_str(sec, "clock", s->clk.name);
-	section_num(sec, "tsc_hz", s->clk.tsc_hz, "%.0f");
-	section_str(sec, "tsc_hz_source", s->clk.tsc_source);
-	section_str(sec, "clock_fallback_reason", s->clk.why[0] ? s->clk.why : NULL);
-	section_num(sec, "clock_resolution_ns", s->clk.resolution_ns, "%.1f");
+	section_str(sec, "clock", s->m.clk.name);
+	section_num(sec, "tsc_hz", s->m.clk.tsc_hz, "%.0f");
+	section_str(sec, "tsc_hz_source", s->m.clk.tsc_source);
+	section_str(sec, "clock_fallback_reason", s->m.clk.why[0] ? s->m.clk.why : NULL);
+	section_num(sec, "clock_resolution_ns", s->m.clk.resolution_ns, "%.1f");
 	section_num(sec, "time_budget_s", s->meas.time_s, "%g");
 	section_num(sec, "ci_target_pct", s->meas.ci_target * 100, "%g");
 	section_str(sec, "statistics",
 		    "median of timed blocks after one untimed warm-up pass; 95% CI of the median from binomial order statistics");
-	section_str(sec, "module", s->km.fd >= 0 ? "loaded" : s->km.why);
+	section_str(sec, "module", s->m.km.fd >= 0 ? "loaded" : s->m.km.why);
 	if (s->backend_note[0])
 		doc_note(doc, "%s", s->backend_note);
 }
@@ -380,7 +393,7 @@ void session_fill_common(struct ph_session *s, struct ph_table *t, int row)
 	table_str(t, row, "cpus", s->binding.cpus_text);
 	table_int(t, row, "threads", s->binding.n);
 	table_int(t, row, "size_KiB", (long long)(s->laid.size / KiB));
-	table_str(t, row, "clock", s->clk.name);
+	table_str(t, row, "clock", s->m.clk.name);
 	table_bool(t, row, "verified", s->all_verified);
 }
 
@@ -389,7 +402,7 @@ void session_stop(struct ph_session *s)
 	team_stop(s->team);
 	s->team = NULL;
 	for (int i = 0; s->segs && !s->segs_lent && i < s->binding.n; i++)
-		segment_free(&s->km, &s->segs[i]);
+		segment_free(&s->m.km, &s->segs[i]);
 	if (!s->segs_lent)
 		free(s->segs);
 	s->segs = NULL;
@@ -400,11 +413,8 @@ void session_stop(struct ph_session *s)
 void session_free(struct ph_session *s)
 {
 	session_stop(s);
-	bindopts_free(&s->bind);
-	free(s->plot_skipped);
-	s->plot_skipped = NULL;
-	kmod_close(&s->km);
-	cpu_free(&s->cpu);
-	topology_free(&s->topo);
+	kmod_close(&s->m.km);
+	cpu_free(&s->m.cpu);
+	topology_free(&s->m.topo);
 	pools_restore();
 }

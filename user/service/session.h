@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * session.h - the run context every measuring study shares, filled in by the
- * command from its options (common_opts.h): the machine (topology, CPU, module, clock), threads bound to CPUs, verified
- * memory for each thread, and the columns every result row carries.
+ * session.h - the run context every measuring study shares, in three
+ * lifetimes: the options as the command parsed them (common_opts.h; const
+ * here, no study or engine writes them), the machine as found (topology,
+ * CPU, module, clock), and the run (threads bound to CPUs, verified memory
+ * for each thread, how figures are measured), with the columns every
+ * result row carries.  A study that lays out something else for a step
+ * passes its own binding and layout to session_start_bind().
  */
 #ifndef PAGEHOP_SESSION_H
 #define PAGEHOP_SESSION_H
@@ -65,8 +69,12 @@ struct ph_layout {
 	struct ph_bufreq bufreq;
 };
 
-struct ph_session {
-	/* options */
+/*
+ * The options as parsed: filled in by the command (common_opts.c, a study's
+ * init and option handlers), which owns them; read-only after parsing (the
+ * session holds them const).
+ */
+struct ph_options {
 	enum ph_format fmt;
 	const char *plot;	/* --plot FILE, drawn by the driver (study.h), or NULL */
 	char *plot_skipped;	/* why --plot draws nothing (no gnuplot), or NULL */
@@ -80,11 +88,19 @@ struct ph_session {
 	enum ph_progress_mode progress;	/* --progress, --quiet (progress.h) */
 	bool binds_itself;	/* the study places its threads: session_start
 				 * binds no --cpunodebind, --physcpubind, --threads */
-	/* the machine */
+};
+
+/* The machine as found (session_machine). */
+struct ph_machine {
 	struct ph_topology topo;
 	struct ph_cpu cpu;
 	struct ph_kmod km;
 	struct ph_clock clk;
+};
+
+struct ph_session {
+	const struct ph_options *opt;
+	struct ph_machine m;
 	/* the run */
 	struct ph_mcfg meas;	/* how figures are measured: mcfg as parsed
 				 * (session_machine), or a study's own */
@@ -104,7 +120,12 @@ struct ph_session {
 };
 
 /* Defaults: table, 4K pages, auto backend, --time 2, --ci 1. */
-void session_init(struct ph_session *s, uint64_t default_size);
+void options_init(struct ph_options *o, uint64_t default_size);
+/* Free what parsing allocated (node and CPU lists). */
+void options_free(struct ph_options *o);
+
+/* A session over opt (parsed, or about to be: opt is read, never written). */
+void session_init(struct ph_session *s, const struct ph_options *opt);
 
 /* Load topology, CPU, module and clock; meas from the options.  0 or an exit code. */
 int session_machine(struct ph_session *s);

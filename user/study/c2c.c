@@ -41,7 +41,7 @@ static int c2c_plan(void *state, struct ph_session *s)
 		ph_err("--cpus: %d CPU; a hand-off needs two", c->ncpus);
 		return PH_EXIT_USAGE;
 	}
-	if (homed_node(s->bind.membind, "--membind", c->cpus[0], &c->node))
+	if (homed_node(s->opt->bind.membind, "--membind", c->cpus[0], &c->node))
 		return PH_EXIT_USAGE;
 	c->places = xcalloc((size_t)c->ncpus, sizeof(*c->places));
 	err = cpurel_places(NULL, c->cpus, c->ncpus, c->places);
@@ -50,7 +50,7 @@ static int c2c_plan(void *state, struct ph_session *s)
 		return PH_EXIT_FAIL;
 	}
 	s->all_verified = true;
-	return homed_alloc(s, c->node, psize_bytes(s->bufreq.psize), &c->seg, &c->have_seg,
+	return homed_alloc(s, c->node, psize_bytes(s->opt->bufreq.psize), &c->seg, &c->have_seg,
 			   "the line's page");
 }
 
@@ -74,10 +74,10 @@ static void work_pingpong(void *ctx, int tid)
 static double block_ns(struct pp_run *r)
 {
 	*r->line = 0;
-	team_run(r->team, work_pingpong, r, &r->s->clk, r->ticks);
+	team_run(r->team, work_pingpong, r, &r->s->m.clk, r->ticks);
 	if (*r->line != 2 * r->rounds)
 		r->lost = true;
-	return clock_ticks_to_ns(&r->s->clk, r->ticks[0]);
+	return clock_ticks_to_ns(&r->s->m.clk, r->ticks[0]);
 }
 
 static int sample_pingpong(void *ctx, double *sample)
@@ -157,12 +157,12 @@ static int fresh_line(struct ph_c2c *c, struct ph_session *s)
 	if (!homed_still_verified(s, &c->seg, "the line's page"))
 		return PH_EXIT_FAIL;
 	old = c->seg;
-	rc = homed_alloc(s, c->node, psize_bytes(s->bufreq.psize), &c->seg, &have,
+	rc = homed_alloc(s, c->node, psize_bytes(s->opt->bufreq.psize), &c->seg, &have,
 			 "the line's page");
 	if (!have)
 		c->seg = old;
 	else
-		segment_free(&s->km, &old);
+		segment_free(&s->m.km, &old);
 	return rc;
 }
 
@@ -288,7 +288,7 @@ static void pairs_table(const struct ph_c2c *c, struct ph_session *s, struct ph_
 		table_int(t, r, "node_a", c->places[ia].node);
 		table_int(t, r, "node_b", c->places[ib].node);
 		table_int(t, r, "line_node", c->node);
-		latency_fill(t, r, "", &pr->res, s->clk.tsc_hz);
+		latency_fill(t, r, "", &pr->res, s->m.clk.tsc_hz);
 		table_int(t, r, "round_trips", (long long)pr->rounds);
 		repeats_fill(t, r, &pr->between, "ns", "%.2f");
 		table_bool(t, r, "verified", s->all_verified);
@@ -499,7 +499,7 @@ static void c2c_free(void *state, struct ph_session *s)
 	for (int p = 0; p < c->npairs; p++)
 		pair_free(&c->pairs[p]);
 	if (c->have_seg)
-		segment_free(&s->km, &c->seg);
+		segment_free(&s->m.km, &c->seg);
 	free(c->pairs);
 	free(c->places);
 	free(c->cpus);

@@ -149,7 +149,7 @@ int check_measure(struct ph_check *c, struct ph_session *s)
 	if (!c->busy_judge)
 		f->nbusy = diag_busy(&c->d, f);
 	health_rules(&c->d.set, c->base != NULL, f);
-	f->nnodes = s->topo.nnodes;
+	f->nnodes = s->m.topo.nnodes;
 	account(&c->d, c->base, c->budget_s, c->read_s, f);
 	if (c->base)
 		snprintf(f->against, sizeof(f->against), "%s", c->base->source);

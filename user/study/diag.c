@@ -106,8 +106,8 @@ static int item_cmp(const void *a, const void *b)
  */
 static void plan_items(struct ph_diag *d, struct ph_session *s)
 {
-	bool thp = strcmp(s->topo.thp_enabled, "never") && strcmp(s->topo.thp_enabled, "unsupported");
-	const struct ph_topology *t = &s->topo;
+	bool thp = strcmp(s->m.topo.thp_enabled, "never") && strcmp(s->m.topo.thp_enabled, "unsupported");
+	const struct ph_topology *t = &s->m.topo;
 
 	for (int i = 0; i < t->nnodes; i++) {
 		const struct ph_node *n = &t->nodes[i];
@@ -149,7 +149,7 @@ static void plan_items(struct ph_diag *d, struct ph_session *s)
 
 void diag_plan(struct ph_diag *d, struct ph_session *s, bool check, double budget_s, double t0)
 {
-	uint64_t llc = llc_bytes(&s->cpu);
+	uint64_t llc = llc_bytes(&s->m.cpu);
 
 	memset(d, 0, sizeof(*d));
 	d->check = check;
@@ -180,7 +180,7 @@ void diag_plan(struct ph_diag *d, struct ph_session *s, bool check, double budge
 		/* A baseline is the reference check judges against, and
 		 * check refuses a figure without a CI: whatever --time says,
 		 * each figure takes the samples its CI needs. */
-		d->time_s = s->mcfg.time_s;
+		d->time_s = s->opt->mcfg.time_s;
 		s->meas.min_over_time = true;
 	}
 }
@@ -375,7 +375,7 @@ int diag_measure(struct ph_diag *d, struct ph_session *s)
 	struct ph_proclist procs0, procs1;
 	int rc = 0;
 
-	if (d->check && !s->allow_unverified && verify_ready(&s->km, d->unmeasurable, sizeof(d->unmeasurable))) {
+	if (d->check && !s->opt->allow_unverified && verify_ready(&s->m.km, d->unmeasurable, sizeof(d->unmeasurable))) {
 		/* Every timed figure is measured on memory whose placement is
 		 * read back; without the means to read it, none can be: say so
 		 * once, for all of them, rather than fail each in turn. */
@@ -617,11 +617,11 @@ struct ph_doc *diag_doc(const struct ph_diag *d, struct ph_session *s, const cha
 	}
 	sec = doc_add_section(doc, "identity", "identity");
 	section_str(sec, "model_key", d->set.model);
-	section_str(sec, "cpu", s->cpu.brand);
-	section_int(sec, "sockets", s->cpu.packages);
-	section_int(sec, "nodes", s->topo.nnodes);
-	section_int(sec, "cores", s->cpu.cores);
-	section_int(sec, "threads_per_core", s->cpu.threads_per_core);
+	section_str(sec, "cpu", s->m.cpu.brand);
+	section_int(sec, "sockets", s->m.cpu.packages);
+	section_int(sec, "nodes", s->m.topo.nnodes);
+	section_int(sec, "cores", s->m.cpu.cores);
+	section_int(sec, "threads_per_core", s->m.cpu.threads_per_core);
 	sec = doc_add_section(doc, "settings", "settings");
 	for (int i = 0; i < d->set.nsettings; i++)
 		section_str(sec, d->set.settings[i].key, d->set.settings[i].val);
@@ -634,8 +634,8 @@ struct ph_doc *diag_doc(const struct ph_diag *d, struct ph_session *s, const cha
 	table_add_col(t, "hugepages_2m_free");
 	table_add_col(t, "hugepages_1g_total");
 	table_add_col(t, "hugepages_1g_free");
-	for (int i = 0; i < s->topo.nnodes; i++) {
-		const struct ph_node *n = &s->topo.nodes[i];
+	for (int i = 0; i < s->m.topo.nnodes; i++) {
+		const struct ph_node *n = &s->m.topo.nodes[i];
 		int r = table_add_row(t);
 
 		table_int(t, r, "node", n->id);

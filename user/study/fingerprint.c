@@ -34,25 +34,25 @@ static void model_key(struct ph_hset *set, struct ph_session *s)
 {
 	char cpu[128];
 	size_t l;
-	int *cores = xcalloc((size_t)s->topo.nnodes, sizeof(*cores));
+	int *cores = xcalloc((size_t)s->m.topo.nnodes, sizeof(*cores));
 
-	for (int i = 0; i < s->cpu.ncore_list; i++) {
-		int n = numa_node_of_cpu(s->cpu.core_list[i].pu_ids[0]);
-		int k = n >= 0 ? topology_index(&s->topo, n) : -1;
+	for (int i = 0; i < s->m.cpu.ncore_list; i++) {
+		int n = numa_node_of_cpu(s->m.cpu.core_list[i].pu_ids[0]);
+		int k = n >= 0 ? topology_index(&s->m.topo, n) : -1;
 
 		if (k >= 0)
 			cores[k]++;
 	}
-	key_text(cpu, sizeof(cpu), s->cpu.brand[0] ? s->cpu.brand : "unknown");
-	snprintf(set->model, sizeof(set->model), "cpu=%s;sockets=%d;nodes=%d", cpu, s->cpu.packages,
-		 s->topo.nnodes);
-	for (int i = 0; i < s->topo.nnodes; i++) {
-		const struct ph_node *n = &s->topo.nodes[i];
+	key_text(cpu, sizeof(cpu), s->m.cpu.brand[0] ? s->m.cpu.brand : "unknown");
+	snprintf(set->model, sizeof(set->model), "cpu=%s;sockets=%d;nodes=%d", cpu, s->m.cpu.packages,
+		 s->m.topo.nnodes);
+	for (int i = 0; i < s->m.topo.nnodes; i++) {
+		const struct ph_node *n = &s->m.topo.nodes[i];
 
 		l = strlen(set->model);
 		if (n->ncpus)
 			snprintf(set->model + l, sizeof(set->model) - l, ";node%d=%dx%d", n->id, cores[i],
-				 s->cpu.threads_per_core > 0 ? s->cpu.threads_per_core : 1);
+				 s->m.cpu.threads_per_core > 0 ? s->m.cpu.threads_per_core : 1);
 		else
 			snprintf(set->model + l, sizeof(set->model) - l, ";node%d=memory", n->id);
 		hset_add_node(set, n->id, n->ncpus);
@@ -86,11 +86,11 @@ static void settings(struct ph_hset *set, struct ph_session *s)
 	size_t l = 0;
 	int rc;
 
-	hset_add_setting(set, "thp_enabled", s->topo.thp_enabled);
-	hset_add_setting(set, "thp_defrag", s->topo.thp_defrag);
+	hset_add_setting(set, "thp_enabled", s->m.topo.thp_enabled);
+	hset_add_setting(set, "thp_defrag", s->m.topo.thp_defrag);
 	setting_file(set, "numa_balancing", "/proc/sys/kernel/numa_balancing");
 	setting_file(set, "smt", "/sys/devices/system/cpu/smt/control");
-	for (int c = 0; c < s->cpu.pus && c < 4096; c++) {
+	for (int c = 0; c < s->m.cpu.pus && c < 4096; c++) {
 		char path[96], g[64];
 
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", c);
@@ -103,14 +103,14 @@ static void settings(struct ph_hset *set, struct ph_session *s)
 	}
 	hset_add_setting(set, "cpufreq_governor", !gov[0] ? "none" : mixed ? "mixed" : gov);
 	/* The prefetchers, where pagehop.ko can read them: the disable bits of every CPU. */
-	if (s->km.fd >= 0) {
+	if (s->m.km.fd >= 0) {
 		unsigned long long first = 0;
 		bool same = true, any = false;
 
-		for (int c = 0; c < s->cpu.pus; c++) {
+		for (int c = 0; c < s->m.cpu.pus; c++) {
 			struct pagehop_prefetch pf = { .size = sizeof(pf), .op = PAGEHOP_PREFETCH_GET, .cpu = (unsigned)c };
 
-			if (kmod_prefetch(&s->km, &pf))
+			if (kmod_prefetch(&s->m.km, &pf))
 				continue;
 			if (any && pf.disable != first)
 				same = false;
@@ -127,26 +127,26 @@ static void settings(struct ph_hset *set, struct ph_session *s)
 		hset_add_setting(set, "prefetch", "unreadable: pagehop.ko not loaded");
 	}
 	buf[0] = '\0';
-	for (int i = 0; i < s->topo.nnodes && l + 1 < sizeof(buf); i++) {
-		const struct ph_node *n = &s->topo.nodes[i];
+	for (int i = 0; i < s->m.topo.nnodes && l + 1 < sizeof(buf); i++) {
+		const struct ph_node *n = &s->m.topo.nodes[i];
 
 		l += (size_t)snprintf(buf + l, sizeof(buf) - l, "%snode%d:2M=%lld,1G=%lld", i ? ";" : "", n->id,
 				      (long long)n->hp_2m.total, (long long)n->hp_1g.total);
 	}
 	hset_add_setting(set, "hugepage_pools", buf);
-	h = fnv1a(0xcbf29ce484222325ULL, s->topo.distance,
-		  (size_t)s->topo.nnodes * (size_t)s->topo.nnodes * sizeof(*s->topo.distance));
+	h = fnv1a(0xcbf29ce484222325ULL, s->m.topo.distance,
+		  (size_t)s->m.topo.nnodes * (size_t)s->m.topo.nnodes * sizeof(*s->m.topo.distance));
 	snprintf(buf, sizeof(buf), "%016llx", (unsigned long long)h);
 	hset_add_setting(set, "slit_hash", buf);
 	h = 0xcbf29ce484222325ULL;
-	for (int i = 0; i < s->topo.nhmat; i++) {
-		const struct ph_hmat *m = &s->topo.hmat[i];
+	for (int i = 0; i < s->m.topo.nhmat; i++) {
+		const struct ph_hmat *m = &s->m.topo.hmat[i];
 		int64_t v[6] = { m->target, m->access, m->read_latency_ns, m->write_latency_ns,
 				 m->read_bandwidth_MiBps, m->write_bandwidth_MiBps };
 
 		h = fnv1a(fnv1a(h, v, sizeof(v)), m->initiators, strlen(m->initiators));
 	}
-	snprintf(buf, sizeof(buf), s->topo.nhmat ? "%016llx" : "none", (unsigned long long)h);
+	snprintf(buf, sizeof(buf), s->m.topo.nhmat ? "%016llx" : "none", (unsigned long long)h);
 	hset_add_setting(set, "hmat_hash", buf);
 	/* The firmware's SLIT as Linux judged it at boot (it falls back to 10/20). */
 	rc = acpi_slit_read("/sys/firmware/acpi/tables/SLIT", &slit, why, sizeof(why));
@@ -174,16 +174,16 @@ static void settings(struct ph_hset *set, struct ph_session *s)
 
 static void exact_figures(struct ph_hset *set, struct ph_session *s)
 {
-	for (int i = 0; i < s->topo.nnodes; i++) {
-		const struct ph_node *n = &s->topo.nodes[i];
+	for (int i = 0; i < s->m.topo.nnodes; i++) {
+		const struct ph_node *n = &s->m.topo.nodes[i];
 		double gib = (double)n->mem_total / (double)GiB, p2, p1;
 
 		if (!n->has_memory)
 			continue;
 		hset_add_fig(set, "mem_total", n->id, n->id, "GiB", gib, gib, gib);
 		/* A size can be had when the node's pool has a free page of it. */
-		p2 = s->topo.hugetlb_2m && n->hp_2m.free > 0;
-		p1 = s->topo.hugetlb_1g && n->hp_1g.free > 0;
+		p2 = s->m.topo.hugetlb_2m && n->hp_2m.free > 0;
+		p1 = s->m.topo.hugetlb_1g && n->hp_1g.free > 0;
 		hset_add_fig(set, "hugepages_2m", n->id, n->id, "bool", p2, p2, p2);
 		hset_add_fig(set, "hugepages_1g", n->id, n->id, "bool", p1, p1, p1);
 	}

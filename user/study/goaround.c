@@ -18,14 +18,14 @@
 static int goaround_plan(void *state, struct ph_session *s)
 {
 	struct ph_goaround *g = state;
-	const struct bitmask *cpunodes = s->bind.cpunodebind;
-	int threads = (int)s->bind.threads, nturns = g->nturns_given;
+	const struct bitmask *cpunodes = s->opt->bind.cpunodebind;
+	int threads = (int)s->opt->bind.threads, nturns = g->nturns_given;
 	const int *turns = g->turns_given;
 	struct ph_pu *pus = NULL;
 	char why[256];
 	int npus, err;
 
-	npus = placement_pus(&s->cpu, cpunodes, &pus);
+	npus = placement_pus(&s->m.cpu, cpunodes, &pus);
 	if (!npus) {
 		ph_err("--cpunodebind: the chosen nodes have no CPU this process may use");
 		return PH_EXIT_USAGE;
@@ -71,15 +71,15 @@ static int check_blocks(struct ph_goaround *g, struct ph_session *s)
 		g->mem_node[t] = bandwidth_node_found(s, t);
 		if (g->mem_node[t] == g->cpu_node[t] && s->segs[t].verified)
 			continue;
-		if (g->mem_node[t] < 0 && s->allow_unverified) {
+		if (g->mem_node[t] < 0 && s->opt->allow_unverified) {
 			/* Not read back: take the node asked for, and say so (the driver notes it). */
 			g->mem_node[t] = s->binding.nodes[t];
 			continue;
 		}
 		ph_err("thread %d on CPU %d (node %d): its block was found on node %d, not on its own node%s",
 		       t, g->cpus_now[t], g->cpu_node[t], g->mem_node[t],
-		       s->allow_unverified ? "" : "; --allow-unverified measures it anyway");
-		if (!s->allow_unverified)
+		       s->opt->allow_unverified ? "" : "; --allow-unverified measures it anyway");
+		if (!s->opt->allow_unverified)
 			rc = PH_EXIT_FAIL;
 	}
 	return rc;
@@ -97,7 +97,7 @@ static int goaround_measure(void *state, struct ph_session *s)
 	struct ph_goaround *g = state;
 	struct bitmask *cpus = numa_allocate_cpumask();
 	struct ph_layout lay = session_layout(s);
-	int *cn, *mn, rc, n = s->topo.nnodes;
+	int *cn, *mn, rc, n = s->m.topo.nnodes;
 
 	for (int i = 0; i < g->nthreads; i++)
 		numa_bitmask_setbit(cpus, (unsigned)g->order[i]);
@@ -119,13 +119,13 @@ static int goaround_measure(void *state, struct ph_session *s)
 	g->nnodes = n;
 	g->dist = xcalloc((size_t)(n * n), sizeof(int));
 	g->hops = xcalloc((size_t)(n * n), sizeof(int));
-	memcpy(g->dist, s->topo.distance, (size_t)(n * n) * sizeof(int));
+	memcpy(g->dist, s->m.topo.distance, (size_t)(n * n) * sizeof(int));
 	scaling_hop_levels(n, g->dist, g->hops);
 	cn = xcalloc((size_t)g->nthreads, sizeof(int));
 	mn = xcalloc((size_t)g->nthreads, sizeof(int));
 	for (int t = 0; t < g->nthreads; t++) {
-		cn[t] = topo_at(&s->topo, g->cpu_node[t]);
-		mn[t] = topo_at(&s->topo, g->mem_node[t]);
+		cn[t] = topo_at(&s->m.topo, g->cpu_node[t]);
+		mn[t] = topo_at(&s->m.topo, g->mem_node[t]);
 	}
 	g->rows = xcalloc((size_t)g->nturns, sizeof(*g->rows));
 	progress_begin(g->nturns, "goaround");
@@ -203,8 +203,8 @@ static void threads_table(const struct ph_goaround *g, struct ph_session *s, str
 		for (int j = 0; j < g->rows[i].bw.nthr; j++) {
 			const struct ph_goaround_row *r = &g->rows[i];
 			int owner = goaround_owner(j, r->shape.turn, g->nthreads);
-			int a = topo_at(&s->topo, g->cpu_node[j]);
-			int b = topo_at(&s->topo, g->mem_node[owner]);
+			int a = topo_at(&s->m.topo, g->cpu_node[j]);
+			int b = topo_at(&s->m.topo, g->mem_node[owner]);
 			int row = table_add_row(t);
 
 			table_int(t, row, "turn", r->shape.turn);

@@ -24,7 +24,7 @@ static int hops_plan(void *state, struct ph_session *s)
 {
 	struct ph_hops *h = state;
 	int cpu = h->cpu_given;
-	const struct ph_topology *t = &s->topo;
+	const struct ph_topology *t = &s->m.topo;
 	bool *has_mem = xcalloc((size_t)t->nnodes, sizeof(bool));
 	int nodes[HOPS_MAX_LEVELS], *hops, from, n = t->nnodes;
 	cpu_set_t allowed;

@@ -149,7 +149,7 @@ static int loaded_plan(void *state, struct ph_session *s)
 	struct ph_loaded *ld = state;
 	struct ph_bindopts bind = {
 		.physcpubind = numa_allocate_cpumask(),
-		.membind = s->bind.membind,
+		.membind = s->opt->bind.membind,
 		.threads = 1,
 	};
 	int rc = plan_cpus(ld, s);
@@ -207,7 +207,7 @@ static void *conductor(void *arg)
 {
 	struct load_run *r = arg;
 
-	team_run(r->team, work_load, r, &r->s->clk, r->ticks);
+	team_run(r->team, work_load, r, &r->s->m.clk, r->ticks);
 	return NULL;
 }
 
@@ -235,7 +235,7 @@ static int measure_point(struct load_run *r, struct ph_loadpoint *pt)
 	rc = latency_figure(s, &chase_random, 1, false, &pt->lat);
 	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
-	pt->span_s = clock_ticks_to_ns(&s->clk, team_span(r->team)) * 1e-9;
+	pt->span_s = clock_ticks_to_ns(&s->m.clk, team_span(r->team)) * 1e-9;
 	pt->gbps = loaded_gbps(r->bytes, r->ld->nloaders, pt->span_s * 1e9);
 	return rc;
 }
@@ -320,7 +320,7 @@ static struct ph_doc *loaded_doc(void *state, struct ph_session *s, int *rc)
 		table_num(t, r, "bw_per_loader_GBps", pt->mix ? pt->gbps / ld->nloaders : 0, "%.3f");
 		if (pt->mix)
 			table_num(t, r, "loaders_s", pt->span_s, "%.3f");
-		latency_fill(t, r, "", &pt->lat.user, s->clk.tsc_hz);
+		latency_fill(t, r, "", &pt->lat.user, s->m.clk.tsc_hz);
 		table_int(t, r, "chaser_cpu", ld->chaser);
 		table_int(t, r, "chaser_node", s->binding.nodes[0]);
 		table_str(t, r, "loader_cpus", loaders);
@@ -355,7 +355,7 @@ static void loaded_free(void *state, struct ph_session *s)
 		latency_free(&ld->pts[p].lat);
 	for (int i = 0; ld->have && i < ld->nloaders; i++)
 		if (ld->have[i])
-			segment_free(&s->km, &ld->segs[i]);
+			segment_free(&s->m.km, &ld->segs[i]);
 	free(ld->pts);
 	free(ld->segs);
 	free(ld->have);

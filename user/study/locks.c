@@ -192,13 +192,13 @@ static int locks_plan(void *state, struct ph_session *s)
 	}
 	rc = plan_threads(l, l->threads_given);
 	if (!rc)
-		rc = homed_node(s->bind.membind, "--membind", l->cpus[0], &l->node);
+		rc = homed_node(s->opt->bind.membind, "--membind", l->cpus[0], &l->node);
 	if (!rc)
 		rc = plan_kinds(l, l->kinds_given);
 	if (rc)
 		return rc;
 	s->all_verified = true;
-	return homed_alloc(s, l->node, psize_bytes(s->bufreq.psize), &l->seg, &l->have_seg,
+	return homed_alloc(s, l->node, psize_bytes(s->opt->bufreq.psize), &l->seg, &l->have_seg,
 			   "the lock's page");
 }
 
@@ -267,7 +267,7 @@ static void work_with(void *ctx, int tid)
  */
 static void blocks(struct lock_run *r, double *with_ns, double *without_ns)
 {
-	const struct ph_clock *clk = &r->s->clk;
+	const struct ph_clock *clk = &r->s->m.clk;
 
 	*r->count = 0;
 	team_run(r->team, work_without, r, clk, r->ticks);
@@ -455,7 +455,7 @@ static void locks_free(void *state, struct ph_session *s)
 	for (int i = 0; i < l->nfigs; i++)
 		result_free(&l->figs[i].over);
 	if (l->have_seg)
-		segment_free(&s->km, &l->seg);
+		segment_free(&s->m.km, &l->seg);
 	free(l->figs);
 	free(l->kinds);
 	free(l->threads);

@@ -221,7 +221,7 @@ enum ph_psize matrix_default_psize(const struct ph_mx *mx, struct ph_session *s)
 		for (int r = 0; r < mx->nrows; r++) {
 			const struct ph_mx_group *g = &mx->groups[mx->rows[r]];
 			unsigned t = g->cpus ? numa_bitmask_weight(g->cpus) :
-					       (unsigned)cores_of(&s->cpu, g->nodes);
+					       (unsigned)cores_of(&s->m.cpu, g->nodes);
 
 			threads = t > threads ? t : threads;
 		}
@@ -247,13 +247,13 @@ enum ph_psize matrix_default_psize(const struct ph_mx *mx, struct ph_session *s)
 				if (!numa_bitmask_isbitset(mx->groups[mx->cols[c]].nodes, (unsigned)n) ||
 				    !node_has_memory(n))
 					continue;
-				i = topology_index(&s->topo, n);
-				m.kmod_features = s->km.fd >= 0 ? s->km.info.features : 0;
-				m.free_2m = s->topo.nodes[i].hp_2m.free;
-				m.total_2m = s->topo.nodes[i].hp_2m.total;
-				m.free_1g = s->topo.nodes[i].hp_1g.free;
-				m.total_1g = s->topo.nodes[i].hp_1g.total;
-				m.reserve = s->bufreq.reserve;
+				i = topology_index(&s->m.topo, n);
+				m.kmod_features = s->m.km.fd >= 0 ? s->m.km.info.features : 0;
+				m.free_2m = s->m.topo.nodes[i].hp_2m.free;
+				m.total_2m = s->m.topo.nodes[i].hp_2m.total;
+				m.free_1g = s->m.topo.nodes[i].hp_1g.free;
+				m.total_1g = s->m.topo.nodes[i].hp_1g.total;
+				m.reserve = s->opt->bufreq.reserve;
 				m.node_total = (uint64_t)numa_node_size64(n, &freeb);
 				m.node_free = freeb > 0 ? (uint64_t)freeb : 0;
 				sweep_availability(&m, a);
@@ -512,7 +512,7 @@ int matrix_measure(struct ph_mx *mx, struct ph_session *s, ph_mx_cell_fn on_cell
 	int rc = 0;
 
 	if (!mx->pus)
-		mx->npus = placement_pus(&s->cpu, NULL, &mx->pus);
+		mx->npus = placement_pus(&s->m.cpu, NULL, &mx->pus);
 	provenance_collect(&mx->prov);
 	mx->have_prov = true;
 	/* A step per figure of each cell: a cell's latency and bandwidths differ in length. */

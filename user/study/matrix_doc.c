@@ -114,7 +114,7 @@ static struct ph_doc *build_doc(const struct ph_mx *mx, struct ph_session *s, bo
 {
 	struct ph_doc *doc = doc_new("matrix");
 	struct ph_section *sec = doc_add_section(doc, "matrix", "how the matrix was measured");
-	struct ph_slit *slit = mx->grouped ? NULL : machine_slit(&s->topo);
+	struct ph_slit *slit = mx->grouped ? NULL : machine_slit(&s->m.topo);
 	struct ph_table *t;
 	char pat[64], isas[48];
 	static const char *const cols[] = {
@@ -224,8 +224,8 @@ static struct ph_doc *build_doc(const struct ph_mx *mx, struct ph_session *s, bo
 		}
 		doc_note(doc, "rows and columns are group indexes; the SLIT is per node, so it is not recorded beside a grouped matrix");
 	} else {
-		topology_report_distances(doc, &s->topo);
-		topology_report_hmat(doc, &s->topo);
+		topology_report_distances(doc, &s->m.topo);
+		topology_report_hmat(doc, &s->m.topo);
 	}
 	session_describe(s, doc);
 	if (mx->interrupted)
@@ -310,13 +310,13 @@ static int matrix_study_plan(void *state, struct ph_session *s)
 {
 	struct ph_mx_study *ms = state;
 	struct ph_mx *mx = &ms->mx;
-	int rc = matrix_plan(mx, &s->topo, ms->groups, ms->ngroups, s->bind.cpunodebind,
-			     s->bind.membind);
+	int rc = matrix_plan(mx, &s->m.topo, ms->groups, ms->ngroups, s->opt->bind.cpunodebind,
+			     s->opt->bind.membind);
 
 	if (!rc && mx->place)
-		rc = matrix_place(mx, &s->cpu);
+		rc = matrix_place(mx, &s->m.cpu);
 	if (!rc)
-		mx->psize = s->psize_given ? s->bufreq.psize : matrix_default_psize(mx, s);
+		mx->psize = s->opt->psize_given ? s->opt->bufreq.psize : matrix_default_psize(mx, s);
 	return rc;
 }
 

@@ -22,17 +22,17 @@
 /* What the measured node offers, for the planner. */
 static void machine_of(struct ph_session *s, int node, struct sweep_machine *m)
 {
-	int i = topology_index(&s->topo, node);
+	int i = topology_index(&s->m.topo, node);
 	long long freeb = 0;
 
 	memset(m, 0, sizeof(*m));
-	m->kmod_features = s->km.fd >= 0 ? s->km.info.features : 0;
-	m->free_2m = s->topo.nodes[i].hp_2m.free;
-	m->total_2m = s->topo.nodes[i].hp_2m.total;
-	m->free_1g = s->topo.nodes[i].hp_1g.free;
-	m->total_1g = s->topo.nodes[i].hp_1g.total;
-	m->thp = strcmp(s->topo.thp_enabled, "never") && strcmp(s->topo.thp_enabled, "unsupported");
-	m->reserve = s->bufreq.reserve;
+	m->kmod_features = s->m.km.fd >= 0 ? s->m.km.info.features : 0;
+	m->free_2m = s->m.topo.nodes[i].hp_2m.free;
+	m->total_2m = s->m.topo.nodes[i].hp_2m.total;
+	m->free_1g = s->m.topo.nodes[i].hp_1g.free;
+	m->total_1g = s->m.topo.nodes[i].hp_1g.total;
+	m->thp = strcmp(s->m.topo.thp_enabled, "never") && strcmp(s->m.topo.thp_enabled, "unsupported");
+	m->reserve = s->opt->bufreq.reserve;
 	m->node_total = (uint64_t)numa_node_size64(node, &freeb);
 	m->node_free = freeb > 0 ? (uint64_t)freeb : 0;
 }
@@ -110,8 +110,8 @@ int pages_plan(void *state, struct ph_session *s)
 	char why[512];
 	int rc;
 
-	tlb_load(s->cpu.vendor, &pg->tlbs);
-	counters_init(&pg->ctr, &s->cpu, "/sys/bus/event_source/devices");
+	tlb_load(s->m.cpu.vendor, &pg->tlbs);
+	counters_init(&pg->ctr, &s->m.cpu, "/sys/bus/event_source/devices");
 	pg->window = p->window;
 	if (!pg->window) {
 		int e;
@@ -121,7 +121,7 @@ int pages_plan(void *state, struct ph_session *s)
 		pg->window = r && !(r & (r - 1)) ? r : 256 * KiB;
 	}
 	pg->read = stream_auto("read", false, NULL);
-	if (binding_resolve(&s->bind, &s->cpu, 1, &b, why, sizeof(why))) {
+	if (binding_resolve(&s->opt->bind, &s->m.cpu, 1, &b, why, sizeof(why))) {
 		ph_err("%s", why);
 		return PH_EXIT_USAGE;
 	}
@@ -184,7 +184,7 @@ static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_swe
 	if (pg->ctr.usable) {
 		uint64_t *ticks = xcalloc((size_t)s->binding.n, sizeof(uint64_t));
 
-		team_run(s->team, open_counters, &pg->ctr, &s->clk, ticks);
+		team_run(s->team, open_counters, &pg->ctr, &s->m.clk, ticks);
 		free(ticks);
 	}
 	s->counters = pg->ctr.usable ? &pg->ctr : NULL;

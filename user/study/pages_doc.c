@@ -310,7 +310,7 @@ static void knees_table(const struct ph_pages *pg, struct ph_session *s, struct 
 	for (int i = 0; i < ne; i++) {
 		struct pagefx_capacity caps[MAX_CAPS];
 		struct pagefx_flag fl[MAX_FLAGS];
-		int nc = capacities(pg, &s->cpu, e[i].page, caps);
+		int nc = capacities(pg, &s->m.cpu, e[i].page, caps);
 		struct pagefx_attr at;
 		struct sweep_knee k;
 		uint64_t above = 0, atws = 0;
@@ -386,7 +386,7 @@ static void slower_flags(const struct ph_pages *pg, struct ph_session *s, struct
 			curve_of(&pg->sw[a], false, fa, &ca);
 			curve_of(&pg->sw[b], false, fb, &cb);
 			flag_rows(an, fl, pagefx_slower_large(&ca, &cb, same_frames(pg, &pg->sw[a], &pg->sw[b]),
-							      s->cpu.hypervisor, fl, MAX_FLAGS));
+							      s->m.cpu.hypervisor, fl, MAX_FLAGS));
 		}
 }
 
@@ -395,11 +395,11 @@ static void anomalies_head(struct ph_table *t, struct ph_session *s)
 	table_add_col(t, "figure");
 	table_add_col(t, "what");
 	table_add_col(t, "likely_reason");
-	if (s->cpu.hypervisor) {
+	if (s->m.cpu.hypervisor) {
 		char note[400];
 		int r = table_add_row(t);
 
-		pagefx_hypervisor_note(s->cpu.hv_vendor, note, sizeof(note));
+		pagefx_hypervisor_note(s->m.cpu.hv_vendor, note, sizeof(note));
 		table_str(t, r, "figure", "every figure");
 		table_str(t, r, "what", "running under a hypervisor (CPUID hypervisor bit)");
 		table_str(t, r, "likely_reason", note);
@@ -463,8 +463,8 @@ static void points_table(const struct ph_pages *pg, struct ph_session *s, struct
 
 			table_str(t, r, "page_size", psize_name(sw->ps));
 			table_int(t, r, "ws_KiB", (long long)(p->ws / KiB));
-			latency_fill(t, r, "rnd_", &p->rnd, s->clk.tsc_hz);
-			latency_fill(t, r, "tlb_", &p->tlb, s->clk.tsc_hz);
+			latency_fill(t, r, "rnd_", &p->rnd, s->m.clk.tsc_hz);
+			latency_fill(t, r, "tlb_", &p->tlb, s->m.clk.tsc_hz);
 			table_num(t, r, "rnd_minus_tlb_ns", sweep_penalty(&pts[i]), "%.2f");
 			for (int c = 0; counted && p->counted && c < PMU_NROLES; c++) {
 				char col[64];
@@ -477,10 +477,10 @@ static void points_table(const struct ph_pages *pg, struct ph_session *s, struct
 					table_num(t, r, col, p->tlb_ctr[c], "%.4f");
 			}
 			bandwidth_fill(t, r, "read_", &p->bw);
-			table_str(t, r, "backend", backend_name(buffer_auto_backend(&s->km, sw->ps)));
+			table_str(t, r, "backend", backend_name(buffer_auto_backend(&s->m.km, sw->ps)));
 			table_int(t, r, "node", pg->node);
 			table_int(t, r, "cpu", pg->cpu);
-			table_str(t, r, "clock", s->clk.name);
+			table_str(t, r, "clock", s->m.clk.name);
 			table_bool(t, r, "verified", s->all_verified);
 			/* Whether every page size ran over these very frames. */
 			table_str(t, r, "frames", pg->frames.checked && sw->shared ? "same" : "differ");

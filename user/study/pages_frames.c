@@ -34,14 +34,14 @@ static uint32_t level_of(enum ph_psize ps)
 int pages_frames_possible(const struct ph_session *s, int node, const struct sweep_avail *av1g,
 			  char *why, size_t len)
 {
-	if (!kmod_has(&s->km, PAGEHOP_FEAT_MAP_XLATE) || !kmod_has(&s->km, PAGEHOP_FEAT_QUERY)) {
+	if (!kmod_has(&s->m.km, PAGEHOP_FEAT_MAP_XLATE) || !kmod_has(&s->m.km, PAGEHOP_FEAT_QUERY)) {
 		snprintf(why, len, "needs pagehop.ko with PAGEHOP_FEAT_MAP_XLATE: %s",
-			 s->km.fd < 0 ? s->km.why : "the loaded module is older");
+			 s->m.km.fd < 0 ? s->m.km.why : "the loaded module is older");
 		return -EOPNOTSUPP;
 	}
 	if (!av1g->ok || av1g->backend != PH_BACKEND_KMOD) {
 		snprintf(why, len, "1 GiB pages from pagehop.ko cannot be had on node %d: %s", node,
-			 kmod_has(&s->km, PAGEHOP_FEAT_PAGE_1G) ? av1g->why :
+			 kmod_has(&s->m.km, PAGEHOP_FEAT_PAGE_1G) ? av1g->why :
 			 "the module cannot map 1 GiB pages on this kernel");
 		return -EOPNOTSUPP;
 	}
@@ -100,7 +100,7 @@ int pages_frames_open(struct pages_frames *f, struct ph_session *s, int node, ui
 	int err;
 
 	f->bytes = (bytes + GiB - 1) / GiB * GiB;
-	err = kmod_alloc_map(&s->km, node, PAGEHOP_PAGE_1G, f->bytes, &f->kb);
+	err = kmod_alloc_map(&s->m.km, node, PAGEHOP_PAGE_1G, f->bytes, &f->kb);
 	if (err) {
 		/* Said by the caller: auto goes on without, on stops here. */
 		snprintf(f->why, sizeof(f->why), "%s of 1 GiB pages on node %d: %s",
@@ -109,7 +109,7 @@ int pages_frames_open(struct pages_frames *f, struct ph_session *s, int node, ui
 	}
 	f->pfn = xcalloc((size_t)(f->bytes / GiB), sizeof(uint64_t));
 	touch(f->kb.addr, f->bytes);
-	err = kmod_query(&s->km, f->kb.addr, f->bytes, frames_native, f);
+	err = kmod_query(&s->m.km, f->kb.addr, f->bytes, frames_native, f);
 	if (err || f->npfn != f->bytes / GiB) {
 		ph_err("--same-frames: QUERY: the 1 GiB mapping is not 1 GiB leaves (%s)",
 		       err ? strerror(-err) : "a GiB is missing");
@@ -118,7 +118,7 @@ int pages_frames_open(struct pages_frames *f, struct ph_session *s, int node, ui
 	f->pfn0 = f->pfn[0];
 	for (int k = 0; k < nps; k++) {
 		struct frames_check c = { .f = f, .level = level_of(ps[k]) };
-		void *v = ps[k] == PH_PS_1G ? f->kb.addr : kmod_map_view(&s->km, &f->kb, xlate_of(ps[k]));
+		void *v = ps[k] == PH_PS_1G ? f->kb.addr : kmod_map_view(&s->m.km, &f->kb, xlate_of(ps[k]));
 
 		if (!v) {
 			ph_err("--same-frames: mmap of the %s view: %s", psize_name(ps[k]), strerror(errno));
@@ -126,7 +126,7 @@ int pages_frames_open(struct pages_frames *f, struct ph_session *s, int node, ui
 		}
 		f->view[ps[k]] = v;
 		touch(v, f->bytes);
-		err = kmod_query(&s->km, v, f->bytes, frames_leaf, &c);
+		err = kmod_query(&s->m.km, v, f->bytes, frames_leaf, &c);
 		if (err || c.next != f->bytes) {
 			ph_err("--same-frames: QUERY of the %s view: %s", psize_name(ps[k]),
 			       err == -EXDEV ? c.why : err ? strerror(-err) : "not all mapped");
@@ -152,7 +152,7 @@ void pages_frames_lend(struct pages_frames *f, struct ph_session *s, enum ph_psi
 	seg->psize = ps;
 	seg->node = node;
 	/* Read back as any segment is: each view's own page size, on the node. */
-	segment_verify(&s->km, seg, NULL);
+	segment_verify(&s->m.km, seg, NULL);
 	m->n = 1;
 	m->per_thread = per_thread;
 	m->nodes = xcalloc(1, sizeof(int));
@@ -224,7 +224,7 @@ void pages_frames_close(struct pages_frames *f, struct ph_session *s)
 		if (f->view[p] && f->view[p] != f->kb.addr)
 			munmap(f->view[p], f->bytes);
 	memset(f->view, 0, sizeof(f->view));
-	kmod_unmap_free(&s->km, &f->kb);
+	kmod_unmap_free(&s->m.km, &f->kb);
 	free(f->pfn);
 	f->pfn = NULL;
 }

@@ -78,7 +78,7 @@ int pfstudy_plan(void *state, struct ph_session *s)
 		memset(pf, 0, sizeof(*pf));
 		snprintf(pf->why, sizeof(pf->why), "prefetcher control not attempted (--no-control)");
 	} else {
-		pf_probe(&s->km, s->binding.cpus[0], pf);
+		pf_probe(&s->m.km, s->binding.cpus[0], pf);
 	}
 	st->nstates = pfstudy_states(pf, st->states, PFSTUDY_MAX_STATES);
 	if (!pf->control)
@@ -93,7 +93,7 @@ static int set_state(struct ph_pfstudy *st, struct ph_session *s, struct pfstudy
 
 	if (pf->control) {
 		uint64_t now = 0;
-		int err = pf_set(&s->km, pf, ps->disable, &now);
+		int err = pf_set(&s->m.km, pf, ps->disable, &now);
 
 		if (err) {
 			ph_errno(-err, "setting the prefetchers of CPU %d to %s", pf->cpu, ps->name);
@@ -173,7 +173,7 @@ static int restore(struct ph_pfstudy *st, struct ph_session *s, int rc)
 
 	if (!pf->control)
 		return rc;
-	err = pf_set(&s->km, pf, pf->original, &now);
+	err = pf_set(&s->m.km, pf, pf->original, &now);
 	if (err)
 		snprintf(why, sizeof(why), "%s", strerror(-err));
 	else
@@ -223,7 +223,7 @@ static void latency_table(const struct ph_pfstudy *st, struct ph_session *s, str
 
 		put_state(t, row, st->states[l->state].off);
 		table_str(t, row, "pattern", chase_spec_name(&st->plan.specs[l->spec], name, sizeof(name)));
-		latency_fill(t, row, "", &l->lat.user, s->clk.tsc_hz);
+		latency_fill(t, row, "", &l->lat.user, s->m.clk.tsc_hz);
 		session_fill_common(s, t, row);
 	}
 }
@@ -351,7 +351,7 @@ struct ph_doc *pfstudy_doc(void *state, struct ph_session *s, int *rc)
 	struct ph_doc *doc = doc_new("prefetch");
 	const struct ph_pf *pf = &st->pf;
 	struct ph_section *sec;
-	uint64_t llc = llc_bytes(&s->cpu);
+	uint64_t llc = llc_bytes(&s->m.cpu);
 	char buf[128];
 
 	latency_table(st, s, doc);
@@ -375,13 +375,13 @@ struct ph_doc *pfstudy_doc(void *state, struct ph_session *s, int *rc)
 	section_str(sec, "prefetchers_share", pf->control ?
 		    "seq_off_over_found and read_found_over_off: each state with prefetchers off against the state as found" :
 		    "not measured: it needs prefetcher control");
-	if (llc && s->size < 8 * llc)
+	if (llc && s->opt->size < 8 * llc)
 		doc_note(doc, "--size %llu MiB is less than 8x the largest cache (%llu MiB): caches will hide part of what prefetching does",
-			 (unsigned long long)(s->size / MiB), (unsigned long long)(llc / MiB));
+			 (unsigned long long)(s->opt->size / MiB), (unsigned long long)(llc / MiB));
 	if (!pf->control) {
 		doc_note(doc, "%s", pf->why);
 		doc_note(doc, "the prefetchers' share of these figures is not measured: it needs prefetcher control (pagehop.ko on a CPU whose prefetcher MSR it can set); random_over_seq is the random chase over the sequential one with the prefetchers as found, %s: it holds more than the prefetchers' effect",
-			 s->bufreq.psize == PH_PS_4K ?
+			 s->opt->bufreq.psize == PH_PS_4K ?
 			 "and on 4K pages the random chase also misses the TLB on nearly every load" :
 			 "and the random chase also takes the TLB misses and DRAM row misses the sequential one does not");
 	}

@@ -19,14 +19,14 @@
 static int scale_plan(void *state, struct ph_session *s)
 {
 	struct ph_scale *sc = state;
-	const struct bitmask *cpunodes = s->bind.cpunodebind;
+	const struct bitmask *cpunodes = s->opt->bind.cpunodebind;
 	const int *counts = sc->counts_given;
 	int ncounts = sc->ncounts_given;
 	char why[256];
 	int max, err;
 
 	sc->knee = -1;
-	sc->npus = placement_pus(&s->cpu, cpunodes, &sc->pus);
+	sc->npus = placement_pus(&s->m.cpu, cpunodes, &sc->pus);
 	if (!sc->npus) {
 		ph_err("--cpunodebind: the chosen nodes have no CPU this process may use");
 		return PH_EXIT_USAGE;

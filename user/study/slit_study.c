@@ -534,18 +534,18 @@ int slit_study_plan(struct ph_slit_study *r, struct ph_session *s)
 		rc = hmat_load(p->hmat_table, !p->input, &r->hmat);
 	if (rc || p->input)
 		return rc;
-	if (s->topo.nnodes <= 1)
-		return single_node(r, &s->topo);
+	if (s->m.topo.nnodes <= 1)
+		return single_node(r, &s->m.topo);
 	/* Latency and read bandwidth of every node pair, as "pagehop matrix" measures them. */
 	mx->figures = MX_LATENCY | MX_READ | (p->fig == PH_FIGURE_TRIAD ? MX_TRIAD : 0);
 	chase_parse("random", &mx->pattern);
 	mx->pattern.seed = 1;
-	mx->lat_size = mx->bw_size = s->size;
-	mx->bw_threads = s->bind.threads;
-	rc = matrix_plan(mx, &s->topo, NULL, 0, NULL, NULL);
+	mx->lat_size = mx->bw_size = s->opt->size;
+	mx->bw_threads = s->opt->bind.threads;
+	rc = matrix_plan(mx, &s->m.topo, NULL, 0, NULL, NULL);
 	if (rc)
 		return rc;
-	mx->psize = s->psize_given ? s->bufreq.psize : matrix_default_psize(mx, s);
+	mx->psize = s->opt->psize_given ? s->opt->bufreq.psize : matrix_default_psize(mx, s);
 	r->state = SLIT_MEASURING;
 	return 0;
 }
@@ -572,7 +572,7 @@ int slit_study_measure(struct ph_slit_study *r, struct ph_session *s)
 	r->label = p->save && strcmp(p->save, "-") ? p->save : "measured by this run (pagehop matrix)";
 	r->this_machine = true;
 	/* The command refuses --metric distance here; every other figure was measured. */
-	if (matrix_input(&r->mx, &s->topo, p->fig, &r->in)) {
+	if (matrix_input(&r->mx, &s->m.topo, p->fig, &r->in)) {
 		ph_err("internal error: the figure asked for was not measured");
 		return PH_EXIT_FAIL;
 	}

@@ -30,23 +30,23 @@ int survey_plan(void *state, struct ph_session *s)
 	s->meas.ci_target = SURVEY_CI;
 	/* The first node that has CPUs and memory: its CPUs, its memory. */
 	v->node = -1;
-	for (int i = 0; i < s->topo.nnodes && v->node < 0; i++)
-		if (s->topo.nodes[i].ncpus && s->topo.nodes[i].has_memory)
-			v->node = s->topo.nodes[i].id;
+	for (int i = 0; i < s->m.topo.nnodes && v->node < 0; i++)
+		if (s->m.topo.nodes[i].ncpus && s->m.topo.nodes[i].has_memory)
+			v->node = s->m.topo.nodes[i].id;
 	if (v->node < 0)
-		v->node = s->topo.nodes[0].id;
+		v->node = s->m.topo.nodes[0].id;
 
 	v->doc = doc_new("survey");
 	m = doc_add_section(v->doc, "machine", "machine");
-	snprintf(buf, sizeof(buf), "%s%s%s", s->cpu.brand, s->cpu.codename[0] ? ", " : "", s->cpu.codename);
+	snprintf(buf, sizeof(buf), "%s%s%s", s->m.cpu.brand, s->m.cpu.codename[0] ? ", " : "", s->m.cpu.codename);
 	section_str(m, "cpu", buf);
-	section_int(m, "nodes", s->topo.nnodes);
-	section_int(m, "cpus", s->cpu.pus);
-	section_str(m, "clock", s->clk.use_tsc ? "tsc" : "monotonic_raw");
-	section_num(m, "tsc_hz", s->clk.tsc_hz, "%.0f");
-	section_str(m, "tsc_hz_source", s->clk.tsc_source);
-	section_str(m, "thp", s->topo.thp_enabled);
-	section_str(m, "module", s->km.fd >= 0 ? "loaded" : s->km.why);
+	section_int(m, "nodes", s->m.topo.nnodes);
+	section_int(m, "cpus", s->m.cpu.pus);
+	section_str(m, "clock", s->m.clk.use_tsc ? "tsc" : "monotonic_raw");
+	section_num(m, "tsc_hz", s->m.clk.tsc_hz, "%.0f");
+	section_str(m, "tsc_hz_source", s->m.clk.tsc_source);
+	section_str(m, "thp", s->m.topo.thp_enabled);
+	section_str(m, "module", s->m.km.fd >= 0 ? "loaded" : s->m.km.why);
 	section_int(m, "measured_node", v->node);
 
 	v->t = doc_add_table(v->doc, "survey", "first figures");
@@ -160,8 +160,8 @@ int survey_measure(void *state, struct ph_session *s)
 	struct ph_survey *v = state;
 
 	latency_row(v, s, PH_PS_4K);
-	if (!ph_interrupted && strcmp(s->topo.thp_enabled, "never") &&
-	    strcmp(s->topo.thp_enabled, "unsupported"))
+	if (!ph_interrupted && strcmp(s->m.topo.thp_enabled, "never") &&
+	    strcmp(s->m.topo.thp_enabled, "unsupported"))
 		latency_row(v, s, PH_PS_THP);
 	if (!ph_interrupted)
 		bandwidth_rows(v, s);
@@ -174,9 +174,9 @@ struct ph_doc *survey_doc(void *state, struct ph_session *s, int *rc)
 	struct ph_doc *doc = v->doc;
 
 	(void)rc;
-	if (s->topo.nnodes > 1)
+	if (s->m.topo.nnodes > 1)
 		doc_note(doc, "%d nodes: 'pagehop matrix' measures every node pair, 'pagehop slit' checks the SLIT against it",
-			 s->topo.nnodes);
+			 s->m.topo.nnodes);
 	doc_note(doc, "'pagehop pages' separates what page size does, 'pagehop prefetch' what prefetching does; 'pagehop info' shows the whole machine");
 	doc_note(doc, "each figure: median of blocks over %.1f s after a warm-up, 95%% CI of the median; survey figures are quick, the commands above take their time",
 		 SURVEY_TIME);
