@@ -131,7 +131,7 @@ int study_exit(unsigned flags, int parse_rc, int measure_rc, bool measured_any, 
 bool study_renders(unsigned flags, int parse_rc, int measure_rc, bool measured_any);
 
 /*
- * --plot: doc drawn into s->plot (doc_plot), a note in doc saying where or
+ * --plot: doc drawn into s->opt->plot (doc_plot), a note in doc saying where or
  * why not; a plot that fails is said on stderr and *rc becomes 1 unless it
  * is already an error.  Drawn once: later calls do nothing.
  */

@@ -19,7 +19,7 @@ struct bitmask;
 int homed_node(const struct bitmask *nodes, const char *opt, int cpu, int *node);
 
 /*
- * Allocate bytes (whole pages of s->bufreq's size) on node and read them
+ * Allocate bytes (whole pages of s->opt->bufreq's size) on node and read them
  * back; what names the memory in errors ("the line's page").  Unverified
  * memory fails unless --allow-unverified (then s->all_verified is false).
  * *have is set once seg must be freed.  0 or an exit code.

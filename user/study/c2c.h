@@ -58,7 +58,7 @@ struct ph_c2c {
 /*
  * The steps of pagehop c2c (steps.h), on a struct ph_c2c.  plan, after
  * session_machine: the CPUs (cpus_given) and the line's node
- * (s->bind.membind, exactly one node; unset: the node of the first CPU),
+ * (s->opt->bind.membind, exactly one node; unset: the node of the first CPU),
  * at least two CPUs; then the line's page allocated and read back
  * (verify.h).  measure: every pair repeats_given times (0 or 1 is one
  * run), the --time budget shared among them; between two repeats the line

@@ -86,7 +86,7 @@ struct ph_locks {
  * The steps of pagehop locks (steps.h), on a struct ph_locks.  plan, after
  * session_machine: the kinds (PH_EXIT_USAGE for a name not in lock_kinds[],
  * PH_EXIT_UNSUPPORTED for one this build lacks), the thread counts, the
- * CPUs and the node (s->bind.membind, one node; unset: the first CPU's),
+ * CPUs and the node (s->opt->bind.membind, one node; unset: the first CPU's),
  * then the lock's page allocated and read back.  0 or an exit code after
  * the one-line error.
  */
