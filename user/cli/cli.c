@@ -3,6 +3,7 @@
  * cli.c - option parsing shared by the subcommands.
  */
 #include "cli.h"
+#include "acpi_slit.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -246,6 +247,28 @@ int cli_parse_uint(const char *opt, const char *arg, unsigned min,
 		return -EINVAL;
 	}
 	*out = (unsigned)v;
+	return 0;
+}
+
+int cli_parse_u32(const char *opt, const char *arg, uint32_t *out)
+{
+	uint64_t v;
+
+	if (parse_u64(arg, true, &v) || v > UINT32_MAX) {
+		ph_err("%s: invalid number '%s'; expected 0 to 4294967295 (or 0x hex)", opt, arg);
+		return -EINVAL;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int cli_parse_acpi_id(const char *opt, const char *arg, size_t max, const char **out)
+{
+	if (!acpi_id_valid(arg, max)) {
+		ph_err("%s: '%s'; expected 1 to %zu printable ASCII characters, no '\"'", opt, arg, max);
+		return -EINVAL;
+	}
+	*out = arg;
 	return 0;
 }
 

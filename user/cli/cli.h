@@ -27,6 +27,10 @@ int cli_parse_uint(const char *opt, const char *arg, unsigned min,
 		   unsigned max, unsigned *out);
 int cli_parse_double(const char *opt, const char *arg, double min,
 		     double max, double *out);
+/* A 32-bit number, decimal or 0x hex (an ACPI table's OEM revision). */
+int cli_parse_u32(const char *opt, const char *arg, uint32_t *out);
+/* An ACPI id of at most max printable ASCII characters, no '"' (acpi_id_valid()). */
+int cli_parse_acpi_id(const char *opt, const char *arg, size_t max, const char **out);
 
 /*
  * A comma-separated list ("copy,triad") must not have an empty element:

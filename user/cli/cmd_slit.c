@@ -219,28 +219,6 @@ static bool is_measuring(const struct ph_opt *o)
 	return false;
 }
 
-static int parse_revision(const char *arg, uint32_t *out)
-{
-	uint64_t v;
-
-	if (parse_u64(arg, true, &v) || v > UINT32_MAX) {
-		ph_err("--oem-revision: invalid number '%s'; expected 0 to 4294967295 (or 0x hex)", arg);
-		return -EINVAL;
-	}
-	*out = (uint32_t)v;
-	return 0;
-}
-
-static int oem_id(const char *opt, const char *arg, size_t max, const char **out)
-{
-	if (!acpi_id_valid(arg, max)) {
-		ph_err("%s: '%s'; expected 1 to %zu printable ASCII characters, no '\"'", opt, arg, max);
-		return -EINVAL;
-	}
-	*out = arg;
-	return 0;
-}
-
 /* The files written: --emit-acpi, --emit-hmat and their IDs, --save, --hwloc. */
 static int output_option(struct ph_slit_plan *p, const struct ph_opt *o, const char *arg)
 {
@@ -249,12 +227,12 @@ static int output_option(struct ph_slit_plan *p, const struct ph_opt *o, const c
 		p->acpi.path = arg;
 		return 0;
 	case OPT_OEM_ID:
-		return oem_id("--oem-id", arg, 6, &p->acpi.oem_id);
+		return cli_parse_acpi_id("--oem-id", arg, 6, &p->acpi.oem_id);
 	case OPT_OEM_TABLE_ID:
-		return oem_id("--oem-table-id", arg, 8, &p->acpi.oem_table_id);
+		return cli_parse_acpi_id("--oem-table-id", arg, 8, &p->acpi.oem_table_id);
 	case OPT_OEM_REVISION:
 		p->acpi.have_rev = true;
-		return parse_revision(arg, &p->acpi.rev);
+		return cli_parse_u32("--oem-revision", arg, &p->acpi.rev);
 	case OPT_SLIT_TABLE:
 		p->acpi.table = arg;
 		p->acpi.table_given = true;

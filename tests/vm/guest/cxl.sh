@@ -9,7 +9,7 @@
 # file holds it and the kernel's access coordinates as sysfs shows them.
 # Timings under TCG mean nothing: tables and placement only.
 . /tests/tap.sh
-plan 10
+plan 11
 cxlbus=/sys/bus/cxl/devices
 log=/tmp/cxl.log
 # shellcheck disable=SC2086 # four figures
@@ -25,7 +25,8 @@ for m in libnvdimm nd_btt nd_pmem device_dax dax_pmem kmem cxl_acpi cxl_pci cxl_
 done
 if [ -n "$missing" ]; then
 	for t in "table upgrade" memdev "CDAT bytes" "CPU-less node" "info memdev" qos_class \
-		"CDAT fields" "node coordinates" "region coordinates" "coordinates by hand"; do
+		"CDAT fields" "node coordinates" "region coordinates" "coordinates by hand" \
+		"firmware findings"; do
 		skip "$t" "missing in the guest:$missing (scripts/install-deps.sh check installs ndctl, daxctl)"
 	done
 	exit 0
@@ -169,5 +170,13 @@ if [ "${1:-}" = 0 ] && [ "$2" -ge $((rd_lat + gp_lat)) ] && [ "$3" -ge $((wr_lat
 else
 	not_ok "coordinates by hand" "access0: $rgot; want at least $((rd_lat + gp_lat))/$((wr_lat + gp_lat)); node $node: $want"
 fi
+# The SRAT (with the generic port the upgrade added) and QEMU's CEDT were
+# both read, and what they and the CDAT say has no error: the port names
+# the host bridge the CEDT describes, the window is one Linux takes, and
+# the CDAT file given to QEMU is sound.
+got=$(jq -r '[(.acpi_cxl_findings // null | type), ([.acpi_cxl_findings[]?, .cxl_cdat_findings[]? | select(.severity == "error")] | length),
+	([.acpi_cxl_findings[]? | select(.finding | test("no SRAT generic port"))] | length)] | map(tostring) | join(" ")' /tmp/info.json)
+[ "$got" = "array 0 0" ] && ok "pagehop info read the SRAT and CEDT: no error in them or the CDAT, the generic port's bridge in the CEDT" ||
+	not_ok "firmware findings" "pagehop: $got; $(jq -c '.acpi_cxl_findings, .cxl_cdat_findings' /tmp/info.json)"
 diag "setup log: $(grep -c '^\$' $log) commands, failed: $(grep -B1 -E '^\[rc=[1-9]' $log | grep '^\$' | tr '\n' ';')"
 pagehop info 2>&1 | awk '/^CXL/ {on=1} /^note: CXL/ {on=1} on' | sed 's/^/# /'
