@@ -111,5 +111,18 @@ if [ -w /dev/full ]; then
 			fail "$args >/dev/full: exit $rc, stderr: $(cat "$TMP/err")"
 		fi
 	done
+	# A verdict that did not reach its reader is no verdict: slit's 3
+	# (magnitudes) becomes 1, and check's any state UNKNOWN.
+	INTEL=(--input "$SH/intel-e5-2643-2node.matrix.csv" --slit "$SH/intel-e5-2643-2node.numactl.txt" --tolerance 5)
+	"$PAGEHOP" slit "${INTEL[@]}" >/dev/null 2>&1
+	rc=$?
+	"$PAGEHOP" slit "${INTEL[@]}" >/dev/full 2>/dev/null
+	full=$?
+	[ $rc -eq 3 ] && [ $full -eq 1 ] && pass "slit's verdict 3 with stdout full: exit 1" ||
+		fail "slit's verdict $rc with stdout full: exit $full, not 1"
+	"$PAGEHOP" check --help >/dev/full 2>/dev/null
+	full=$?
+	[ $full -eq 3 ] && pass "check --help with stdout full: exit 3 (UNKNOWN)" ||
+		fail "check --help with stdout full: exit $full, not 3"
 fi
 finish

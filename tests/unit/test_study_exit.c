@@ -200,6 +200,25 @@ static void test_one_node_outputs(void **state)
 	assert_false(study_renders(0, 0, 4, false));
 }
 
+/*
+ * An output that failed (stdout, --save, a plot): a verdict that did not
+ * reach its reader is 1, a plugin's is UNKNOWN; usage, "not here" and a
+ * signal keep their codes.
+ */
+static void test_output_failed(void **state)
+{
+	(void)state;
+	assert_int_equal(study_output_failed(0, 0), 1);
+	assert_int_equal(study_output_failed(0, 1), 1);
+	assert_int_equal(study_output_failed(0, 3), 1);	/* slit: magnitudes */
+	assert_int_equal(study_output_failed(0, 5), 1);	/* cannot tell */
+	assert_int_equal(study_output_failed(0, 2), 2);
+	assert_int_equal(study_output_failed(0, 4), 4);
+	assert_int_equal(study_output_failed(0, 130), 130);
+	for (int v = 0; v <= 3; v++)
+		assert_int_equal(study_output_failed(PH_STUDY_PLUGIN, v), 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_codes),
 		cmocka_unit_test(test_no_document),
 		cmocka_unit_test(test_one_node_outputs),
+		cmocka_unit_test(test_output_failed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,7 +20,9 @@ const struct ph_exit_code ph_exit_codes[] = {
 	{ PH_EXIT_OK, "ok; slit: the SLIT agrees, or there is nothing to compare; check: OK", NULL },
 	{ PH_EXIT_FAIL, "a measurement, verification or output failed; slit: the SLIT disagrees; check: WARNING",
 	  "For slit, an ordering violation or a level mismatch.  An output is stdout (a full disk, a closed pipe: said in one line at the end, for every "
-	  "command and for --help alike), a --save file or a plot.  slit without --input exits 1 "
+	  "command and for --help alike), a --save file or a plot.  A failed output makes any "
+	  "verdict (0, 1, 3 or 5) 1, since the verdict did not reach its reader; check's is then "
+	  "3, UNKNOWN; 2, 4 and 130 stay.  slit without --input exits 1 "
 	  "for a measurement that failed as well as for a SLIT that disagrees: the one line on "
 	  "stderr, or the verdict, says which." },
 	{ PH_EXIT_USAGE, "bad usage or input; nothing was written to stdout; check: CRITICAL (its bad usage is 3)",

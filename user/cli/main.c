@@ -40,10 +40,14 @@ static void usage(FILE *f)
 	fprintf(f, "\nSee pagehop(1).\n");
 }
 
+/* The command dispatch ran, for stdout_checked's exit code. */
+static const struct ph_command *ran;
+
 static int run(const struct ph_command *cmd, int argc, char *argv[])
 {
 	static char progname[64];
 
+	ran = cmd;
 	snprintf(progname, sizeof(progname), "pagehop %s", cmd->name);
 	ph_set_progname(progname);
 	optind = 0;	/* glibc: 0 reinitialises getopt for a fresh argv */
@@ -54,7 +58,8 @@ static int run(const struct ph_command *cmd, int argc, char *argv[])
 /*
  * Whatever a command did, what it printed must have reached stdout's file:
  * a full disk (> /dev/full) or a closed stdout is said here, once, for every
- * command and --help alike, and is never exit 0.
+ * command and --help alike, and is never exit 0 (study_output_failed: a
+ * verdict that did not reach its reader is no verdict).
  */
 static int stdout_checked(int rc)
 {
@@ -65,7 +70,7 @@ static int stdout_checked(int rc)
 		return rc;
 	err = errno ? errno : ph_stdout_error();
 	ph_errno(err ? err : EIO, "cannot write to standard output");
-	return rc ? rc : PH_EXIT_FAIL;
+	return study_output_failed(ran && ran->study ? ran->study->flags : 0, rc);
 }
 
 static int dispatch(int argc, char *argv[]);

@@ -41,6 +41,15 @@ int study_exit(unsigned flags, int parse_rc, int measure_rc, bool measured_any, 
 	return interrupted ? PH_EXIT_INTERRUPTED : measure_rc;
 }
 
+int study_output_failed(unsigned flags, int rc)
+{
+	if (flags & PH_STUDY_PLUGIN)
+		return PH_H_UNKNOWN;
+	if (rc == PH_EXIT_USAGE || rc == PH_EXIT_UNSUPPORTED || rc == PH_EXIT_INTERRUPTED)
+		return rc;
+	return PH_EXIT_FAIL;
+}
+
 bool study_renders(unsigned flags, int parse_rc, int measure_rc, bool measured_any)
 {
 	/* A plugin's verdict may be CRITICAL (2): usage only before measuring. */
@@ -49,7 +58,12 @@ bool study_renders(unsigned flags, int parse_rc, int measure_rc, bool measured_a
 	return !parse_rc && measure_rc != PH_EXIT_USAGE && measured_any;
 }
 
-void study_plot(struct ph_session *s, struct ph_doc *doc, int *rc)
+/*
+ * --plot: doc drawn into s->opt->plot (doc_plot), a note in doc saying where or
+ * why not; a plot that fails is said on stderr.  Drawn once: later calls do
+ * nothing.
+ */
+static void study_plot(struct ph_session *s, struct ph_doc *doc, int *rc)
 {
 	char why[512];
 
@@ -63,7 +77,7 @@ void study_plot(struct ph_session *s, struct ph_doc *doc, int *rc)
 		return;
 	if (doc_plot(doc, s->opt->plot, why, sizeof(why))) {
 		ph_err("--plot %s: %s", s->opt->plot, why);
-		*rc = *rc ? *rc : PH_EXIT_FAIL;
+		*rc = study_output_failed(0, *rc);	/* a plugin has no --plot */
 	} else {
 		doc_note(doc, "plot written to %s", s->opt->plot);
 	}
@@ -125,7 +139,7 @@ static void study_save(const struct study_run *r, struct ph_doc *doc, int measur
 		return;
 	if (doc_save_json(doc, r->save, why, sizeof(why))) {
 		ph_err("--save %s: %s", r->save, why);
-		*rc = *rc ? *rc : PH_EXIT_FAIL;
+		*rc = study_output_failed(r->st->flags, *rc);
 	}
 }
 
@@ -145,7 +159,7 @@ static int study_finish(struct ph_session *s, struct ph_doc *doc, bool notes,
 	if (r && r->st->render)
 		r->st->render(r->args, s, doc, stdout, &rc);
 	else if (doc_render(doc, s->opt->fmt, stdout))
-		rc = rc ? rc : PH_EXIT_FAIL;	/* said by main */
+		rc = study_output_failed(r ? r->st->flags : 0, rc);	/* said by main */
 	return rc;
 }
 

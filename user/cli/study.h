@@ -124,18 +124,19 @@ int study_main(const struct ph_study *st, int argc, char *argv[]);
  */
 int study_exit(unsigned flags, int parse_rc, int measure_rc, bool measured_any, bool interrupted);
 /*
+ * The exit code when an output (stdout, --save, a plot) failed after the
+ * run's code was rc: a verdict that did not reach its reader is no verdict.
+ *   a PH_STUDY_PLUGIN study                       3 (UNKNOWN), whatever rc
+ *   rc 0, 1, 3 or 5 (a verdict or a failure)      1
+ *   rc 2, 4 or 130 (usage, not here, a signal)    rc
+ */
+int study_output_failed(unsigned flags, int rc);
+/*
  * Whether a document is rendered on stdout for these outcomes: a plugin's
  * is for every outcome but --help and bad usage (then the driver prints
  * its UNKNOWN line, saying the error).
  */
 bool study_renders(unsigned flags, int parse_rc, int measure_rc, bool measured_any);
-
-/*
- * --plot: doc drawn into s->opt->plot (doc_plot), a note in doc saying where or
- * why not; a plot that fails is said on stderr and *rc becomes 1 unless it
- * is already an error.  Drawn once: later calls do nothing.
- */
-void study_plot(struct ph_session *s, struct ph_doc *doc, int *rc);
 
 /*
  * The end of every study: note unverified memory and an interruption by a
