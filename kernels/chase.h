@@ -114,6 +114,50 @@ int chase_check_span(void *buf, uint64_t bytes, const struct chase_spec *spec,
 		     uint64_t from, uint64_t to, const volatile sig_atomic_t *cancel);
 
 /*
+ * Chains derived from one random cycle.  The random chain over the largest
+ * working set of a sweep is a cycle through its slots; keeping, in that
+ * cycle's order, the slots below m gives a cycle through the first m slots,
+ * and since the big cycle is uniformly random so is the kept one.  One
+ * order of the big cycle then serves every smaller working set: each one's
+ * chain costs a read of the order and a write of its own links, no
+ * permutation evaluated.
+ *
+ * chase_order_part: order[p] = the slot (0..n-1) at hop p of the random
+ * chain spec builds over bytes (n slots, below 2^32), for p in [from, to):
+ * the parts may be filled by as many threads at once.  0 or -EINVAL, -EINTR.
+ */
+int chase_order_part(uint64_t bytes, const struct chase_spec *spec, uint32_t *order,
+		     uint64_t from, uint64_t to, const volatile sig_atomic_t *cancel);
+
+/*
+ * Write into buf the chain over its first bytes (m = bytes / 64 slots)
+ * derived from order[0..norder): the slots below m in order's order, the
+ * last linked back to the first (hop 0).  next[] is m entries of scratch.
+ * marks[j] (j < nmarks <= m) is the byte offset of the slot at hop
+ * j m / nmarks, for chase_check_marks and for the walkers' heads.
+ * Allocates nothing.  The number of slots (m), or -EINVAL (order holds
+ * fewer or more than m slots below m), -EINTR.  That order holds each of
+ * them once is for chase_check_marks to find.
+ */
+int64_t chase_derive(void *buf, uint64_t bytes, const uint32_t *order, uint64_t norder,
+		     uint32_t *next, uint64_t *marks, unsigned nmarks,
+		     const volatile sig_atomic_t *cancel);
+
+/*
+ * The single-cycle check of a chain given by its marks (as chase_derive
+ * gives them: the slot at hop j nslots / nmarks is at marks[j]): pieces
+ * from..to-1 (at most 16), each walked from its mark, must end on the next
+ * (the last on marks[0]), every link a slot of the buffer, none back to
+ * marks[0] before the cycle's end.  Pieces that together cover all nmarks
+ * prove, as chase_check_span does, that the chain is one cycle through
+ * nslots distinct slots, whatever the marks: nothing here trusts the
+ * derivation.  0, -EINVAL or -EINTR.
+ */
+int chase_check_marks(void *buf, uint64_t bytes, uint64_t nslots, const uint64_t *marks,
+		      unsigned nmarks, unsigned from, unsigned to,
+		      const volatile sig_atomic_t *cancel);
+
+/*
  * Follow the chain from start for exactly nslots hops and check that it came
  * back to start then and not before: the chain is one full cycle.  Also the
  * untimed warm-up pass.  If starts is not NULL, stores the slots found at

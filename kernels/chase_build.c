@@ -344,11 +344,47 @@ int64_t chase_build(void *buf, uint64_t bytes, const struct chase_spec *spec,
  */
 #define CHASE_CHECK_HEADS 16
 
+/*
+ * Walk k pieces together: piece j from p[j] for len[j] hops must end at
+ * end[j]; every link inside the buffer and on a slot; none back to start
+ * before hop n (a shorter cycle), which only the piece ending the cycle
+ * (last[j]) reaches, at its last hop.
+ */
+static int walk_pieces(char *base, uint64_t bytes, const char *start, unsigned k, char **p,
+		       char *const *end, const uint64_t *len, const bool *last,
+		       const volatile sig_atomic_t *cancel)
+{
+	uint64_t longest = 0;
+
+	for (unsigned j = 0; j < k; j++)
+		longest = len[j] > longest ? len[j] : longest;
+	for (uint64_t i = 0; i < longest; i++) {
+		if (chase_stop_asked(cancel, i))
+			return -EINTR;
+		for (unsigned j = 0; j < k; j++) {
+			char *q;
+
+			if (i >= len[j])
+				continue;
+			q = *(char **)p[j];
+			if (q < base || q >= base + bytes || (uint64_t)(q - base) % CHASE_SLOT)
+				return -EINVAL;
+			if (q == start && !(i + 1 == len[j] && last[j]))
+				return -EINVAL;
+			p[j] = q;
+		}
+	}
+	for (unsigned j = 0; j < k; j++)
+		if (p[j] != end[j])
+			return -EINVAL;
+	return 0;
+}
+
 int chase_check_span(void *buf, uint64_t bytes, const struct chase_spec *spec,
 		     uint64_t from, uint64_t to, const volatile sig_atomic_t *cancel)
 {
 	char *base = buf, *start, *p[CHASE_CHECK_HEADS], *end[CHASE_CHECK_HEADS];
-	uint64_t len[CHASE_CHECK_HEADS], longest = 0;
+	uint64_t len[CHASE_CHECK_HEADS];
 	bool last[CHASE_CHECK_HEADS];
 	struct geom g;
 	unsigned k;
@@ -367,31 +403,102 @@ int chase_check_span(void *buf, uint64_t bytes, const struct chase_spec *spec,
 		end[j] = base + geom_offset_at(&g, b == g.n ? 0 : b);
 		len[j] = b - a;
 		last[j] = b == g.n;
-		longest = len[j] > longest ? len[j] : longest;
 	}
-	for (uint64_t i = 0; i < longest; i++) {
-		if (chase_stop_asked(cancel, i))
-			return -EINTR;
-		for (unsigned j = 0; j < k; j++) {
-			char *q;
+	return walk_pieces(base, bytes, start, k, p, end, len, last, cancel);
+}
 
-			if (i >= len[j])
-				continue;
-			q = *(char **)p[j];
-			/*
-			 * Every link inside the buffer and on a slot; none back to
-			 * the start before hop n (a shorter cycle).
-			 */
-			if (q < base || q >= base + bytes || (uint64_t)(q - base) % CHASE_SLOT)
-				return -EINVAL;
-			if (q == start && !(i + 1 == len[j] && last[j]))
-				return -EINVAL;
-			p[j] = q;
-		}
+/* ---- chains derived from one random cycle over the largest working set ---- */
+
+int chase_order_part(uint64_t bytes, const struct chase_spec *spec, uint32_t *order,
+		     uint64_t from, uint64_t to, const volatile sig_atomic_t *cancel)
+{
+	struct geom g;
+	int err;
+
+	if (spec->pattern != CHASE_RANDOM)
+		return -EINVAL;
+	err = geom_init(&g, bytes, spec);
+	if (err)
+		return err;
+	if (g.n > UINT32_MAX || from > to || to > g.n)
+		return -EINVAL;
+	for (uint64_t p = from; p < to; p++) {
+		if (chase_stop_asked(cancel, p - from))
+			return -EINTR;
+		order[p] = (uint32_t)perm_fwd(&g.order, p);
 	}
-	for (unsigned j = 0; j < k; j++)
-		if (p[j] != end[j])
-			return -EINVAL;
 	return 0;
 }
 
+int64_t chase_derive(void *buf, uint64_t bytes, const uint32_t *order, uint64_t norder,
+		     uint32_t *next, uint64_t *marks, unsigned nmarks,
+		     const volatile sig_atomic_t *cancel)
+{
+	uint64_t m = bytes / CHASE_SLOT, kept = 0, mark = 0;
+	uint32_t first = 0, prev = 0;
+	char *base = buf;
+
+	if (bytes < 2 * CHASE_SLOT || bytes % CHASE_SLOT || m > norder || !nmarks ||
+	    (uintptr_t)buf % CHASE_SLOT)
+		return -EINVAL;
+	/*
+	 * The big cycle in its order, keeping the slots below m: each kept slot
+	 * is the successor of the one kept before it.  The successors go to
+	 * next[], 4 bytes a slot, rather than straight into the buffer: that
+	 * scatter then touches 16 times fewer pages and lines.
+	 */
+	for (uint64_t p = 0; p < norder; p++) {
+		uint32_t x = order[p];
+
+		if (chase_stop_asked(cancel, p))
+			return -EINTR;
+		if (x >= m)
+			continue;
+		/* The slots at hops j m / nmarks of the derived cycle. */
+		while (mark < nmarks && kept == m * mark / nmarks)
+			marks[mark++] = (uint64_t)x * CHASE_SLOT;
+		if (kept)
+			next[prev] = x;
+		else
+			first = x;
+		prev = x;
+		kept++;
+	}
+	/* Not m slots: order was not a permutation over the slots (the check would fail too). */
+	if (kept != m)
+		return -EINVAL;
+	next[prev] = first;
+	/* The links in address order, from next[]. */
+	for (uint64_t x = 0; x < m; x++) {
+		if (chase_stop_asked(cancel, x))
+			return -EINTR;
+		*(void **)(base + x * CHASE_SLOT) = base + (uint64_t)next[x] * CHASE_SLOT;
+	}
+	return (int64_t)m;
+}
+
+int chase_check_marks(void *buf, uint64_t bytes, uint64_t nslots, const uint64_t *marks,
+		      unsigned nmarks, unsigned from, unsigned to,
+		      const volatile sig_atomic_t *cancel)
+{
+	char *base = buf, *p[CHASE_CHECK_HEADS], *end[CHASE_CHECK_HEADS];
+	uint64_t len[CHASE_CHECK_HEADS];
+	bool last[CHASE_CHECK_HEADS];
+	unsigned k = to - from;
+
+	if (from >= to || to > nmarks || k > CHASE_CHECK_HEADS || nslots < nmarks ||
+	    nslots > bytes / CHASE_SLOT)
+		return -EINVAL;
+	for (unsigned j = 0; j < nmarks; j++)
+		if (marks[j] >= bytes || marks[j] % CHASE_SLOT)
+			return -EINVAL;
+	for (unsigned j = 0; j < k; j++) {
+		unsigned a = from + j;
+
+		p[j] = base + marks[a];
+		end[j] = base + marks[a + 1 == nmarks ? 0 : a + 1];
+		len[j] = nslots * (a + 1) / nmarks - nslots * a / nmarks;
+		last[j] = a + 1 == nmarks;
+	}
+	return walk_pieces(base, bytes, base + marks[0], k, p, end, len, last, cancel);
+}

@@ -6,7 +6,8 @@
 # the figures differ run to run); nothing without a terminal and without
 # --progress, nor with --quiet; on a terminal (script(1)) one line
 # rewritten, never wider than the terminal, cleared at the end; check
-# unattended: nothing on a terminal unless asked; pages' per-step time.
+# unattended: nothing on a terminal unless asked; pages' per-step time; and
+# the same for chase, stream, locks, loaded and survey.
 . "$(dirname "$0")/lib.sh"
 
 pages=(pages --page-sizes 4k --max 64K --time 0.05 --ci 50)
@@ -48,6 +49,32 @@ expect "the table has as many lines with --progress as without" "$(wc -l <"$TMP/
 expect "prefetch --progress: one line per figure, as many as its latency and bandwidth rows" \
 	"$(grep -cE '^prefetch \[[0-9]+/[0-9]+\] ' "$TMP/f.err")" "$(jq '(.latency | length) + (.bandwidth | length)' "$TMP/f.json")"
 
+# The other measuring commands: one line per figure, counted against the rows
+# of the document's main table; nothing on stderr without --progress.
+# (survey's figures are fixed: it takes no --time.)
+quick=(--time 0.05 --ci 50)
+others=(
+	"chase chase --size 1M --pattern random,tlb:64K ${quick[*]}"
+	"stream stream --size 4M --kernel read,triad ${quick[*]}"
+	"locks locks --kinds tas,ticket --threads 1,2 ${quick[*]}"
+	"loaded loaded --mix read --delays 0 ${quick[*]}"
+	"survey survey"
+)
+for o in "${others[@]}"; do
+	read -r table cmd <<<"$o"
+	# shellcheck disable=SC2086 # the command line is words
+	"$PAGEHOP" $cmd --progress -f json >"$TMP/o.json" 2>"$TMP/o.err" ||
+		fail "${cmd%% *} --progress: exit $?: $(cat "$TMP/o.err")"
+	n=$(jq ".$table | length" "$TMP/o.json")
+	expect "${cmd%% *} --progress: one line per figure, as many as its $table rows ($n)" \
+		"$(grep -cE "^${cmd%% *} \[[0-9]+/$n\] " "$TMP/o.err")" "$n"
+	expect "${cmd%% *} --progress: the last line says how many steps took how long" \
+		"$(tail -n 1 "$TMP/o.err" | sed -E 's/[0-9]+\.[0-9] s$/T s/')" "${cmd%% *}: $n of $n steps in T s"
+	# shellcheck disable=SC2086
+	"$PAGEHOP" $cmd -f json >"$TMP/o2.json" 2>"$TMP/o2.err" || fail "${cmd%% *}: exit $?"
+	expect "${cmd%% *}: no terminal, no --progress: nothing on stderr" "$(cat "$TMP/o2.err")" ""
+done
+
 if ! command -v script >/dev/null; then
 	echo "skip: the terminal checks need script(1) (util-linux)"
 	finish
@@ -67,6 +94,29 @@ case $(tail -c 4 "$TMP/tty.txt" | od -An -c | tr -d ' ') in
 *'\r033[K') pass "terminal: the line cleared at the end" ;;
 *) fail "terminal: not cleared at the end: $(tail -c 40 "$TMP/tty.txt" | od -c)" ;;
 esac
+
+# The same on a terminal for chase and stream: the line rewritten and
+# cleared, and stdout what it is without a terminal: the CSV's columns and
+# lines (its figures and the time in its first line differ run to run).
+for cmd in "chase --size 1M --pattern random,tlb:64K" "stream --size 4M --kernel read,triad"; do
+	name=${cmd%% *}
+	script -qec "$PAGEHOP $cmd ${quick[*]} -f csv >$TMP/tty.csv" /dev/null >"$TMP/tty.log" 2>&1 ||
+		fail "$name on a terminal: exit $?"
+	# shellcheck disable=SC2086
+	"$PAGEHOP" $cmd "${quick[@]}" -f csv >"$TMP/file.csv" 2>/dev/null || fail "$name: exit $?"
+	expect "$name on a terminal: stdout the same lines and columns as without one" \
+		"$(grep -v '^#' "$TMP/tty.csv" | head -n 1; wc -l <"$TMP/tty.csv")" \
+		"$(grep -v '^#' "$TMP/file.csv" | head -n 1; wc -l <"$TMP/file.csv")"
+	grep -q $'[\r\033]' "$TMP/tty.csv" && fail "$name on a terminal: escape codes on stdout" ||
+		pass "$name on a terminal: no escape codes on stdout"
+	tr -d '\n' <"$TMP/tty.log" >"$TMP/tty.txt"
+	grep -qF "$(printf '\r\033[K%s [1/2] ' "$name")" "$TMP/tty.txt" &&
+		pass "$name on a terminal: the first step shown" || fail "$name on a terminal: no first step"
+	case $(tail -c 4 "$TMP/tty.txt" | od -An -c | tr -d ' ') in
+	*'\r033[K') pass "$name on a terminal: the line cleared at the end" ;;
+	*) fail "$name on a terminal: not cleared at the end: $(tail -c 40 "$TMP/tty.txt" | od -c)" ;;
+	esac
+done
 
 # check runs unattended: nothing on a terminal without --progress.
 script -qec "$PAGEHOP check --budget 2 >$TMP/check.txt" /dev/null >"$TMP/check.log" 2>&1

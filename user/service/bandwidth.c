@@ -511,7 +511,12 @@ static int study_pass(struct ph_bwstudy *st, struct ph_session *s, int r)
 
 	for (int i = 0; i < st->nks && !ph_interrupted; i++) {
 		struct ph_bandwidth *bw = &st->runs[r * st->nks + i];
-		int err = bandwidth_figure_opt(s, st->ks[i], &o, bw);
+		int err;
+
+		/* The repeat said only where there are several. */
+		progress_step("%s%s%.0d", st->ks[i]->name, st->repeats > 1 ? ", repeat " : "",
+			      st->repeats > 1 ? r + 1 : 0);
+		err = bandwidth_figure_opt(s, st->ks[i], &o, bw);
 
 		/* A figure without a sample is not reported, and the rest not measured. */
 		if (!bw->res.n) {
@@ -544,6 +549,7 @@ int bandwidth_study_measure(void *state, struct ph_session *s)
 	st->cpus_now = xcalloc((size_t)s->binding.n, sizeof(int));
 	/* The repeats share each figure's budget: --repeats costs set-ups, not time. */
 	s->meas.time_s = time_s / reps;
+	progress_begin(reps * st->nks, "stream");
 	for (int r = 0; r < reps && !rc && !ph_interrupted; r++) {
 		if (r)
 			rc = repeats_restart(s, 0);

@@ -458,7 +458,13 @@ static int study_pass(struct ph_latstudy *st, struct ph_session *s, int r)
 {
 	for (int p = 0; p < st->nspecs && !ph_interrupted; p++) {
 		struct ph_latency *lat = &st->runs[r * st->nspecs + p];
-		int err = latency_figure(s, &st->specs[p], st->chains, st->in_kernel, lat);
+		char name[64];
+		int err;
+
+		/* The repeat said only where there are several. */
+		progress_step("%s chase%s%.0d", chase_spec_name(&st->specs[p], name, sizeof(name)),
+			      st->repeats > 1 ? ", repeat " : "", st->repeats > 1 ? r + 1 : 0);
+		err = latency_figure(s, &st->specs[p], st->chains, st->in_kernel, lat);
 
 		/* A figure without a sample is not reported, and the rest not measured. */
 		if (!lat->user.n) {
@@ -487,6 +493,7 @@ int latency_study_measure(void *state, struct ph_session *s)
 	st->kern_whole = xcalloc((size_t)st->nspecs, sizeof(*st->kern_whole));
 	/* The repeats share each figure's budget: --repeats costs set-ups, not time. */
 	s->meas.time_s = time_s / reps;
+	progress_begin(n, "chase");
 	for (int r = 0; r < reps && !rc && !ph_interrupted; r++) {
 		if (r)
 			rc = repeats_restart(s, 1);

@@ -4,6 +4,7 @@
  */
 #include "loaded.h"
 #include "homed.h"
+#include "progress.h"
 #include "util.h"
 
 #include <errno.h>
@@ -256,12 +257,16 @@ static int loaded_measure(void *state, struct ph_session *s)
 	r.pos = xcalloc((size_t)ld->nloaders, sizeof(uint64_t));
 	r.ticks = xcalloc((size_t)ld->nloaders, sizeof(uint64_t));
 	ld->pts = xcalloc((size_t)total, sizeof(*ld->pts));
+	progress_begin(total, "loaded");
 	for (int p = 0; p < total && !rc && !ph_interrupted; p++) {
 		struct ph_loadpoint *pt = &ld->pts[ld->npts];
 
 		if (p) {
 			pt->mix = ld->mixes[(p - 1) / ld->ndelays];
 			pt->delay = ld->delays[(p - 1) % ld->ndelays];
+			progress_step("%s loaders, delay %u", pt->mix->name, pt->delay);
+		} else {
+			progress_step("idle loaders");
 		}
 		rc = measure_point(&r, pt);
 		if (pt->lat.user.n)

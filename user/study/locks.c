@@ -7,6 +7,7 @@
 #include "homed.h"
 #include "phases.h"
 #include "locks_omp.h"
+#include "progress.h"
 #include "util.h"
 
 #include <errno.h>
@@ -364,12 +365,14 @@ static int locks_measure(void *state, struct ph_session *s)
 	int rc = 0;
 
 	l->figs = xcalloc((size_t)l->nkinds * (size_t)l->nthreads, sizeof(*l->figs));
+	progress_begin(l->nkinds * l->nthreads, "locks");
 	for (int k = 0; k < l->nkinds && !rc && !ph_interrupted; k++)
 		for (int t = 0; t < l->nthreads && !rc && !ph_interrupted; t++) {
 			struct ph_lockfig *f = &l->figs[l->nfigs];
 
 			f->k = l->kinds[k];
 			f->threads = l->threads[t];
+			progress_step("%s, %u thread%s", f->k->name, f->threads, f->threads == 1 ? "" : "s");
 			rc = measure_one(l, s, f);
 			if (f->over.n)
 				l->nfigs++;

@@ -6,6 +6,7 @@
 #include "bandwidth.h"
 #include "chase.h"
 #include "latency.h"
+#include "progress.h"
 #include "util.h"
 
 #include <numa.h>
@@ -141,6 +142,7 @@ static void bandwidth_rows(struct ph_survey *v, struct ph_session *s)
 
 		const struct stream_kernel *k = stream_auto(kernels[i], false, NULL);
 
+		progress_step("%s bandwidth", kernels[i]);
 		rc = bandwidth_figure(s, k, &bw);
 		if (bw.res.n) {
 			snprintf(how, sizeof(how), "STREAM %s, %s, %s, one thread per core", kernels[i],
@@ -158,11 +160,16 @@ static void bandwidth_rows(struct ph_survey *v, struct ph_session *s)
 int survey_measure(void *state, struct ph_session *s)
 {
 	struct ph_survey *v = state;
+	bool thp = strcmp(s->m.topo.thp_enabled, "never") && strcmp(s->m.topo.thp_enabled, "unsupported");
 
+	/* A step per figure: the latencies, then read and triad. */
+	progress_begin(thp ? 4 : 3, "survey");
+	progress_step("latency on 4K pages");
 	latency_row(v, s, PH_PS_4K);
-	if (!ph_interrupted && strcmp(s->m.topo.thp_enabled, "never") &&
-	    strcmp(s->m.topo.thp_enabled, "unsupported"))
+	if (!ph_interrupted && thp) {
+		progress_step("latency on THP");
 		latency_row(v, s, PH_PS_THP);
+	}
 	if (!ph_interrupted)
 		bandwidth_rows(v, s);
 	return v->rc;

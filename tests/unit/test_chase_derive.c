@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_chase_derive.c - chains derived from one random cycle (chase.h):
+ * for several working sets, each derived chain is one cycle through
+ * exactly the slots of its working set (walked here with a visit bitmap,
+ * not trusting chase_check_marks), it visits them in the order the random
+ * chain built directly over the largest working set does (walked from
+ * chase_build's start), its marks are where its hops say, and its
+ * successors are as uniform as those of a chain built directly over the
+ * same working set (the same chi-square test on both).  chase_check_marks
+ * passes the chains and refuses a shorter cycle and a link out of the
+ * working set.
+ */
+#include "unit.h"
+#include "chase.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BUF (1u << 20)
+#define NSLOTS (BUF / CHASE_SLOT)
+#define NMARKS 16
+
+static char *buf;
+static uint32_t *order, *next;
+
+static int setup(void **state)
+{
+	(void)state;
+	buf = aligned_alloc(4096, BUF);
+	order = calloc(NSLOTS, sizeof(*order));
+	next = calloc(NSLOTS, sizeof(*next));
+	return buf && order && next ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(buf);
+	free(order);
+	free(next);
+	return 0;
+}
+
+static const struct chase_spec big = { .pattern = CHASE_RANDOM, .seed = 7 };
+
+/* The big cycle's order, in three parts as three threads would fill it. */
+static void fill_order(void)
+{
+	for (unsigned t = 0; t < 3; t++)
+		assert_int_equal(chase_order_part(BUF, &big, order, (uint64_t)NSLOTS * t / 3,
+						  (uint64_t)NSLOTS * (t + 1) / 3, NULL), 0);
+}
+
+/* The slots below m in the order of the chain built directly over BUF. */
+static uint64_t direct_kept(uint64_t m, uint64_t *out)
+{
+	void *start;
+	char *p;
+	uint64_t k = 0;
+
+	assert_int_equal(chase_build(buf, BUF, &big, &start, NULL), NSLOTS);
+	p = start;
+	for (uint64_t i = 0; i < NSLOTS; i++) {
+		uint64_t x = (uint64_t)(p - buf) / CHASE_SLOT;
+
+		if (x < m)
+			out[k++] = x;
+		p = *(char **)p;
+	}
+	return k;
+}
+
+/*
+ * Chi-square of the successor pairs over 8 x 8 cells (the slot's eighth of
+ * the working set against its successor's): 63 degrees of freedom, refused
+ * above 103.4 (p = 0.001).  A chain with structure (successors near, or in
+ * a fixed part) piles into few cells.
+ */
+static double pair_chi2(void *start, uint64_t m)
+{
+	uint64_t cell[64] = { 0 };
+	double e = (double)m / 64, chi = 0;
+	char *p = start;
+
+	for (uint64_t i = 0; i < m; i++) {
+		char *q = *(char **)p;
+		uint64_t a = (uint64_t)(p - buf) / CHASE_SLOT * 8 / m, b = (uint64_t)(q - buf) / CHASE_SLOT * 8 / m;
+
+		cell[a * 8 + b]++;
+		p = q;
+	}
+	for (int c = 0; c < 64; c++)
+		chi += ((double)cell[c] - e) * ((double)cell[c] - e) / e;
+	return chi;
+}
+
+static void test_derived_cycles(void **state)
+{
+	static const uint64_t sizes[] = { 128, 4096, 64 * 1024, 256 * 1024, 512 * 1024, BUF };
+	uint64_t *kept = calloc(NSLOTS, sizeof(*kept));
+	unsigned char *seen = calloc(NSLOTS, 1);
+
+	(void)state;
+	fill_order();
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+		uint64_t m = sizes[z] / CHASE_SLOT, marks[NMARKS], nk = direct_kept(m, kept);
+		unsigned nm = m < NMARKS ? (unsigned)m : NMARKS;
+		char *p;
+
+		assert_int_equal(nk, m);
+		memset(buf, 0xa5, BUF);
+		assert_int_equal(chase_derive(buf, sizes[z], order, NSLOTS, next, marks, nm, NULL), (int64_t)m);
+		/* One cycle through exactly slots 0..m-1, in the big chain's order. */
+		memset(seen, 0, NSLOTS);
+		p = buf + marks[0];
+		for (uint64_t i = 0; i < m; i++) {
+			uint64_t x = (uint64_t)(p - buf) / CHASE_SLOT;
+
+			assert_true(p >= buf && p < buf + sizes[z] && (uint64_t)(p - buf) % CHASE_SLOT == 0);
+			assert_int_equal(seen[x], 0);
+			seen[x] = 1;
+			if (x != kept[i])
+				fail_msg("%llu slots: hop %llu at slot %llu, the big chain keeps %llu there",
+					 (unsigned long long)m, (unsigned long long)i, (unsigned long long)x,
+					 (unsigned long long)kept[i]);
+			for (unsigned j = 0; j < nm; j++)
+				if (i == m * j / nm)
+					assert_int_equal(marks[j], x * CHASE_SLOT);
+			p = *(char **)p;
+		}
+		assert_ptr_equal(p, buf + marks[0]);
+		/* Nothing beyond the working set written. */
+		if (sizes[z] < BUF)
+			assert_int_equal((unsigned char)buf[sizes[z]], 0xa5);
+		/* The check, in two spans of pieces as two threads would. */
+		assert_int_equal(chase_check_marks(buf, sizes[z], m, marks, nm, 0, nm / 2, NULL) ||
+				 chase_check_marks(buf, sizes[z], m, marks, nm, nm / 2, nm, NULL), 0);
+	}
+	free(kept);
+	free(seen);
+}
+
+static void test_derived_random(void **state)
+{
+	static const uint64_t sizes[] = { 64 * 1024, 256 * 1024, 512 * 1024 };
+
+	(void)state;
+	fill_order();
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+		uint64_t m = sizes[z] / CHASE_SLOT, marks[NMARKS];
+		struct chase_spec own = { .pattern = CHASE_RANDOM, .seed = 7 };
+		void *start;
+		double chi_direct, chi_derived;
+
+		assert_int_equal(chase_build(buf, sizes[z], &own, &start, NULL), (int64_t)m);
+		chi_direct = pair_chi2(start, m);
+		assert_int_equal(chase_derive(buf, sizes[z], order, NSLOTS, next, marks, NMARKS, NULL),
+				 (int64_t)m);
+		chi_derived = pair_chi2(buf + marks[0], m);
+		if (chi_direct > 103.4 || chi_derived > 103.4)
+			fail_msg("%llu slots: successor chi-square %.1f built directly, %.1f derived (limit 103.4)",
+				 (unsigned long long)m, chi_direct, chi_derived);
+	}
+	/* The test sees structure: a sequential chain fails it. */
+	{
+		struct chase_spec seq = { .pattern = CHASE_SEQ };
+		void *start;
+
+		chase_build(buf, BUF, &seq, &start, NULL);
+		assert_true(pair_chi2(start, NSLOTS) > 103.4);
+	}
+}
+
+static void test_check_marks_refuses(void **state)
+{
+	uint64_t m = 4096, marks[NMARKS], saved;
+	char *p;
+
+	(void)state;
+	fill_order();
+	assert_int_equal(chase_derive(buf, m * CHASE_SLOT, order, NSLOTS, next, marks, NMARKS, NULL), (int64_t)m);
+	assert_int_equal(chase_check_marks(buf, m * CHASE_SLOT, m, marks, NMARKS, 0, NMARKS, NULL), 0);
+	/* A slot linked back to hop 0 half-way: a shorter cycle. */
+	p = buf + marks[NMARKS / 2];
+	saved = *(uint64_t *)p;
+	*(char **)p = buf + marks[0];
+	assert_int_equal(chase_check_marks(buf, m * CHASE_SLOT, m, marks, NMARKS, 0, NMARKS, NULL), -EINVAL);
+	/* A link out of the working set. */
+	*(char **)p = buf + m * CHASE_SLOT;
+	assert_int_equal(chase_check_marks(buf, m * CHASE_SLOT, m, marks, NMARKS, 0, NMARKS, NULL), -EINVAL);
+	*(uint64_t *)p = saved;
+	assert_int_equal(chase_check_marks(buf, m * CHASE_SLOT, m, marks, NMARKS, 0, NMARKS, NULL), 0);
+	/* An order that holds a slot twice and misses another: the check refuses its chain. */
+	order[0] = order[1];
+	assert_int_equal(chase_derive(buf, BUF, order, NSLOTS, next, marks, NMARKS, NULL), NSLOTS);
+	assert_int_equal(chase_check_marks(buf, BUF, NSLOTS, marks, NMARKS, 0, NMARKS, NULL), -EINVAL);
+	/* One that misses slots below m derives nothing. */
+	order[2] = NSLOTS - 1;
+	assert_int_equal(chase_derive(buf, BUF / 2, order, NSLOTS, next, marks, NMARKS, NULL), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_derived_cycles),
+		cmocka_unit_test(test_derived_random),
+		cmocka_unit_test(test_check_marks_refuses),
+	};
+
+	return cmocka_run_group_tests_name("chase_derive", tests, setup, teardown);
+}
