@@ -245,6 +245,8 @@ static int measure_range(struct ph_scan *sc, struct ph_session *s, struct ph_sca
 	numa_bitmask_setbit(one.membind, (unsigned)r->node);
 	lay.size = total;
 	s->meas.time_s = figure_time(sc, s, left);
+	/* Every figure carries its CI, budget or not: the verdict rests on them. */
+	s->meas.min_over_time = true;
 	t0 = now_mono_raw();
 	rc = session_start_bind(s, &one, &lay, 1);
 	if (!rc) {
@@ -461,12 +463,8 @@ static int scan_measure(void *state, struct ph_session *s)
 
 static bool scan_measured(const void *state)
 {
-	const struct ph_scan *sc = state;
-
-	for (int i = 0; i < sc->nr; i++)
-		if (sc->r[i].measured)
-			return true;
-	return false;
+	/* A scan that could measure no range still says which ranges and why. */
+	return ((const struct ph_scan *)state)->nr > 0;
 }
 
 static struct ph_doc *scan_doc(void *state, struct ph_session *s, int *rc)

@@ -201,14 +201,16 @@ struct ph_doc *scan_document(struct ph_scan *sc, struct ph_session *s, int *rc)
 	struct ph_section *sec;
 	int edac = 0, dmi = 0;
 	char buf[160], a[32];
-	bool unverified = false;
+	bool unverified = false, measured = false;
 
 	for (int i = 0; i < sc->dimms.n; i++) {
 		edac += sc->dimms.v[i].source == PH_DIMM_EDAC;
 		dmi += sc->dimms.v[i].source == PH_DIMM_DMI;
 	}
-	for (int i = 0; i < sc->nr; i++)
+	for (int i = 0; i < sc->nr; i++) {
 		unverified |= sc->r[i].measured && !sc->r[i].verified;
+		measured |= sc->r[i].measured;
+	}
 	verdict(sc, doc);
 	ranges_table(sc, doc);
 	coverage_table(sc, doc);
@@ -254,7 +256,11 @@ struct ph_doc *scan_document(struct ph_scan *sc, struct ph_session *s, int *rc)
 		    sc->dimms.nmap ? "the DMI memory device mapped addresses (type 20) over each range"
 				   : "not exposed: the firmware maps no address range to a memory device; physical ranges only");
 	session_describe(s, doc);
-	if (sc->nrank || unverified)
+	if (sc->nrank || unverified) {
 		*rc = PH_EXIT_FAIL;
+	} else if (!measured && !*rc) {
+		ph_err("no range measured: %s", sc->nr ? sc->r[0].why : "no memory could be had");
+		*rc = PH_EXIT_CANNOT_TELL;
+	}
 	return doc;
 }
