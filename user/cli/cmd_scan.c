@@ -70,7 +70,7 @@ const struct ph_cmdspec cmd_scan_spec = {
 	.about =
 	"Pins as much of each node's memory as can be had safely (all but the\n"
 	"reserve: 5% of the node, at least 256 MiB), groups it by physical range\n"
-	"(--range), and measures each range's read bandwidth and random-chase\n"
+	"(--range), and measures each range's read bandwidth and chase\n"
 	"latency, with their CIs, on exactly its frames, read back on the node\n"
 	"and in the range.  Ranges that stray from their node's median (median\n"
 	"and MAD, beyond --mads and --tolerance) are ranked, with the DIMM behind\n"

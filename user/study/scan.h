@@ -2,7 +2,7 @@
 /*
  * scan.h - pagehop scan's study: as much of a node's memory as can be
  * pinned safely, grouped by physical range, each range's read bandwidth
- * and random-chase latency measured on exactly its frames (the bandwidth
+ * and chase latency measured on exactly its frames (the bandwidth
  * and latency services, on a view that moves the range's pages into one
  * virtual range, frames.h), read back before measuring; the ranges that
  * stray from the node's median (scan_stray.h), and what the firmware says

@@ -64,7 +64,7 @@ static void verdict(const struct ph_scan *sc, struct ph_doc *doc)
 
 static void ranges_table(const struct ph_scan *sc, struct ph_doc *doc)
 {
-	struct ph_table *t = doc_add_table(doc, "scan", "read bandwidth and random-chase latency per physical range");
+	struct ph_table *t = doc_add_table(doc, "scan", "read bandwidth and chase latency per physical range");
 	static const char *const cols[] = {
 		"node", "range_lo", "range_hi", "node_MiB", "pinned_MiB", "measured", "bw_GBps", "bw_ci_lo",
 		"bw_ci_hi", "lat_ns", "lat_ci_lo", "lat_ci_hi", "bw_dev_pct", "lat_dev_pct", "stray", "rank",
