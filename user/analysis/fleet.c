@@ -10,6 +10,7 @@
  */
 #include "fleet.h"
 #include "output.h"
+#include "stats.h"
 #include "util.h"
 
 #include <math.h>
@@ -17,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The MAD scaled to the standard deviation of a normal distribution. */
-#define MAD_TO_SIGMA 1.4826
 
 static int cmp_int(int x, int y)
 {
@@ -30,12 +29,6 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
-}
-
-static double median_of(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static struct ph_htol tol_of(const char *name, const struct ph_htol over[PH_HK_NKINDS],
@@ -132,10 +125,10 @@ static void judge(const struct entry *e, int m, struct judging *j, struct ph_fle
 
 	for (int i = 0; i < m; i++)
 		j->vals[i] = e[i].fig->value;
-	med = median_of(j->vals, m);
+	med = stats_median_of(j->vals, (size_t)m);
 	for (int i = 0; i < m; i++)
 		j->vals[i] = fabs(j->vals[i] - med);
-	mad = median_of(j->vals, m);
+	mad = stats_median_of(j->vals, (size_t)m);
 	if (med <= 0)
 		return;
 	for (int i = 0; i < m; i++) {
@@ -143,7 +136,7 @@ static void judge(const struct entry *e, int m, struct judging *j, struct ph_fle
 		double dev = (g->value - med) / med, t = dev < 0 ? tol.lower : tol.upper;
 		struct ph_stray *s;
 
-		if (fabs(g->value - med) <= j->k * MAD_TO_SIGMA * mad || isnan(t) || fabs(dev) <= fabs(t))
+		if (fabs(g->value - med) <= j->k * STATS_MAD_TO_SIGMA * mad || isnan(t) || fabs(dev) <= fabs(t))
 			continue;
 		xreserve(&out->v, &j->cap, (size_t)out->n + 1, sizeof(*out->v));
 		s = &out->v[out->n++];

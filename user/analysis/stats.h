@@ -27,6 +27,12 @@ struct ph_stats {
  */
 bool stats_median_ci_ranks(size_t n, size_t *j, size_t *k);
 
+/* The MAD scaled to the standard deviation of a normal distribution. */
+#define STATS_MAD_TO_SIGMA 1.4826
+
+/* The median of v[0..n), which it sorts; NAN if n is 0. */
+double stats_median_of(double *v, size_t n);
+
 /* Compute over n samples (not modified). */
 void stats_compute(const double *samples, size_t n, struct ph_stats *out);
 

@@ -33,6 +33,7 @@ extern const struct ph_cmdspec cmd_loaded_spec;
 extern const struct ph_cmdspec cmd_scale_spec;
 extern const struct ph_cmdspec cmd_goaround_spec;
 extern const struct ph_cmdspec cmd_hops_spec;
+extern const struct ph_cmdspec cmd_scan_spec;
 extern const struct ph_cmdspec cmd_report_spec;
 
 /* The measuring commands, run by study_main() (study.h). */
@@ -40,6 +41,7 @@ extern const struct ph_study cmd_c2c_study;
 extern const struct ph_study cmd_chase_study;
 extern const struct ph_study cmd_stream_study;
 extern const struct ph_study cmd_hops_study;
+extern const struct ph_study cmd_scan_study;
 extern const struct ph_study cmd_locks_study;
 extern const struct ph_study cmd_loaded_study;
 extern const struct ph_study cmd_scale_study;

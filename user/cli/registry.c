@@ -28,6 +28,8 @@ const struct ph_command ph_commands[] = {
 	  "bandwidth against thread count, by placement: efficiency and the knee", &cmd_scale_spec, &cmd_scale_study },
 	{ "hops", NULL,
 	  "bandwidth and latency against working-set size, per hop level", &cmd_hops_spec, &cmd_hops_study },
+	{ "scan", NULL,
+	  "a node's memory by physical range: the slow range and the DIMM behind it", &cmd_scan_spec, &cmd_scan_study },
 	{ "goaround", NULL,
 	  "mem_go_around: every thread on another's block, turn by turn, all at once", &cmd_goaround_spec, &cmd_goaround_study },
 	{ "matrix", NULL,
