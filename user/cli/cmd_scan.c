@@ -31,7 +31,7 @@ static const struct ph_opt scan_opts[] = {
 	{ "budget", 0, "SECONDS", OPT_BUDGET, "time for all the measuring, shared by the ranges", NULL,
 	  "--time per figure" },
 	{ "pattern", 0, "P", OPT_PATTERN, "the latency chase, as pagehop chase takes it", "page:4K", NULL },
-	{ "mads", 0, "K", OPT_MADS, "a range strays beyond K robust sigmas (1.4826 MAD) of its node's median", "4", NULL },
+	{ "mads", 0, "K", OPT_MADS, "a range strays beyond K robust sigmas\n(1.4826 MAD) of its node's median", "4", NULL },
 	{ "tolerance", 0, "PERCENT", OPT_TOLERANCE, "... and beyond this much of the median", "10", NULL },
 	{ 0 },
 };
