@@ -131,10 +131,11 @@ static void list_add(char *list, size_t size, const char *word)
  * .../rootR/portP/[switch ports/]endpointE, and portP is the host bridge's
  * port, whose uport is the bridge (pci0000:0c, or ACPI0016:00).
  */
-static void host_bridge(const char *ep, char *out, size_t size)
+static void host_bridge(const char *ep, struct ph_cxl_memdev *m)
 {
 	char real[PATH_MAX], port[PATH_MAX];
-	char *p, *next;
+	char *p, *next, *out = m->host_bridge;
+	size_t size = sizeof(m->host_bridge);
 
 	out[0] = '\0';
 	if (!realpath(ep, real))
@@ -150,6 +151,9 @@ static void host_bridge(const char *ep, char *out, size_t size)
 			return;		/* the endpoint sits right under the root */
 		pathf(port, "%.*s", (int)(next - real), real);
 		link_name(port, "uport", out, size);
+		/* Another port between this one and the endpoint is a switch's. */
+		m->switched = strstr(next, "/port") != NULL;
+		m->hb_uid = read_num(port, "uport/firmware_node/uid");
 		return;
 	}
 }
@@ -180,6 +184,42 @@ static void load_cdat(const char *ep, struct ph_cxl_memdev *m)
 		snprintf(m->cdat_why, sizeof(m->cdat_why), "%s", strerror(-m->cdat_err));
 }
 
+int cxl_link_speed_mbps(const char *text)
+{
+	char *end;
+	double gt = strtod(text, &end);
+
+	if (end == text || strncmp(end, " GT/s", 5) || gt <= 0 || gt > 1000)
+		return 0;
+	return (int)(gt * 1000 + 0.5);
+}
+
+static int link_mbps(const char *dir)
+{
+	char path[PATH_MAX], buf[64];
+
+	pathf(path, "%s/current_link_speed", dir);
+	return read_text(path, buf, sizeof(buf)) > 0 ? cxl_link_speed_mbps(buf) : 0;
+}
+
+/* The memdev's PCI device is the parent of memN; the port above is its parent. */
+static void load_links(const char *memdir, struct ph_cxl_memdev *m)
+{
+	char real[PATH_MAX], *slash;
+	int64_t w;
+
+	if (!realpath(memdir, real) || !(slash = strrchr(real, '/')))
+		return;
+	*slash = '\0';
+	m->link_mbps = link_mbps(real);
+	w = read_num(real, "current_link_width");
+	m->link_width = w > 0 && w <= 64 ? (int)w : 0;
+	if ((slash = strrchr(real, '/'))) {
+		*slash = '\0';
+		m->port_link_mbps = link_mbps(real);
+	}
+}
+
 static void load_memdevs(const char *bus, struct ph_cxl *c)
 {
 	int ids[256], eps[256];
@@ -193,7 +233,9 @@ static void load_memdevs(const char *bus, struct ph_cxl *c)
 
 		m->id = ids[i];
 		m->endpoint = -1;
+		m->hb_uid = -1;
 		pathf(dir, "%s/mem%d", bus, m->id);
+		load_links(dir, m);
 		pathf(ep, "%s/serial", dir);
 		if (read_text(ep, m->serial, sizeof(m->serial)) < 0)
 			m->serial[0] = '\0';
@@ -210,7 +252,7 @@ static void load_memdevs(const char *bus, struct ph_cxl *c)
 			if (strcmp(who, want))
 				continue;
 			m->endpoint = eps[k];
-			host_bridge(ep, m->host_bridge, sizeof(m->host_bridge));
+			host_bridge(ep, m);
 			load_cdat(ep, m);
 			break;
 		}

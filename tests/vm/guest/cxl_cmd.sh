@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# cxl_cmd.sh - on cxl, after cxl.sh made the expander's region a CPU-less
+# node: pagehop cxl explains the node's coordinates, and every figure of
+# both access classes adds up to what sysfs shows, exactly.  The sum is
+# made again here by hand, from the file given to QEMU (VM_CXL_CDAT_FIG),
+# the generic port's HMAT entries (VM_CXL_GP_LAT, VM_CXL_GP_BW: the best of
+# the initiators) and the link as sysfs reports it (current_link_speed and
+# width): latency CDAT + generic port + 68 x 10^6 / (Mb/s / 8) ps rounded
+# up to ns; bandwidth min(CDAT, Mb/s / 8 x width, generic port).
+. /tests/tap.sh
+plan 4
+cxlbus=/sys/bus/cxl/devices
+# shellcheck disable=SC2086 # four figures
+set -- $VM_CXL_CDAT_FIG
+cdat="$1 $2 $3 $4"
+# shellcheck disable=SC2086
+set -- $VM_CXL_GP_LAT
+gp_lat=$(( $1 < $2 ? $1 : $2 ))
+# shellcheck disable=SC2086
+set -- $VM_CXL_GP_BW
+gp_bw=$(( $1 > $2 ? $1 : $2 ))
+
+node=
+for d in /sys/devices/system/node/node*; do
+	[ -z "$(cat "$d/cpulist")" ] && [ -d "$d/access0" ] && node=${d##*node}
+done
+if [ -z "$node" ] || [ ! -e $cxlbus/mem0 ]; then
+	for t in "cxl runs" "link by hand" "explanation by hand" "adds up to sysfs"; do
+		skip "$t" "no CXL memory node (cxl.sh did not make one)"
+	done
+	exit 0
+fi
+
+pagehop cxl --format json >/tmp/cxl.json 2>/tmp/cxl.err
+rc=$?
+[ $rc -eq 0 ] && ok "pagehop cxl explains node $node (exit 0)" ||
+	not_ok "cxl runs" "exit $rc: $(cat /tmp/cxl.err)"
+
+# The link by hand, from sysfs: the port above the device for the latency.
+dev=$(dirname "$(readlink -f $cxlbus/mem0)")
+mbps() { awk '{ printf "%d", $1 * 1000 + 0.5 }' "$1/current_link_speed"; }
+dm=$(mbps "$dev") pm=$(mbps "$(dirname "$dev")") w=$(cat "$dev/current_link_width")
+link_ps=$((68 * 1000000 / (pm / 8)))
+link_ns=$(((link_ps + 999) / 1000))
+link_bw=$((dm / 8 * w))
+got=$(jq -r '.cxl_parts[0] | "\(.link_latency_ps) \(.link_bandwidth_MBps)"' /tmp/cxl.json)
+[ "$got" = "$link_ps $link_bw" ] && ok "the link: $link_ps ps ($link_ns ns), $link_bw MB/s, as by hand from sysfs" ||
+	not_ok "link by hand" "pagehop: $got; by hand: $link_ps $link_bw ($dm Mb/s x$w, port $pm)"
+
+# Each figure: CDAT, link, port, composed; then the kernel's.
+set -- $cdat
+want= gotp= gotk= kern=
+for a in 0 1; do
+	i=0
+	for f in read_latency write_latency read_bandwidth write_bandwidth; do
+		i=$((i + 1))
+		c=$(eval echo "\${$i}")
+		case $f in
+		*latency) l=$link_ns g=$gp_lat s=$((c + link_ns + gp_lat)) u=ns ;;
+		*) l=$link_bw g=$gp_bw s=$c; [ $l -lt $s ] && s=$l; [ $g -lt $s ] && s=$g; u=MBps ;;
+		esac
+		want="$want $c/$l/$g/$s"
+		gotp="$gotp $(jq -r ".cxl_explain[] | select(.access == $a and .figure == \"${f}_$u\") |
+			\"\(.device_cdat)/\(.link)/\(.generic_port)/\(.composed)\"" /tmp/cxl.json)"
+		gotk="$gotk $(jq -r ".cxl_explain[] | select(.access == $a and .figure == \"${f}_$u\") |
+			\"\(.kernel_node)/\(.kernel_region)/\(.verdict)\"" /tmp/cxl.json)"
+		kern="$kern $(cat /sys/devices/system/node/node$node/access$a/initiators/$f)/$(cat $cxlbus/region0/access$a/$f)/adds up"
+	done
+done
+[ "$gotp" = "$want" ] && ok "the parts and their composition, as by hand (CDAT/link/port/composed):$want" ||
+	not_ok "explanation by hand" "pagehop:$gotp; by hand:$want"
+# What sysfs shows must be the composition, figure by figure.
+sums=$(echo "$want" | tr ' ' '\n' | awk -F/ 'NF { printf " %s/%s/adds up", $4, $4 }')
+[ "$gotk" = "$kern" ] && [ "$kern" = "$sums" ] &&
+	ok "every figure adds up to node $node's and region0's (node/region/verdict):$kern" ||
+	not_ok "adds up to sysfs" "pagehop:$gotk; sysfs:$kern; composed by hand:$sums"
+pagehop cxl 2>&1 | sed 's/^/# /'

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cxl_study.c - pagehop cxl's steps: read the CXL devices and the
+ * firmware's tables, explain each CXL memory node's coordinates.
+ */
+#include "cxl_study.h"
+#include "output.h"
+#include "session.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A table under the study's root: its reader's code, why in why (absent: ENOENT). */
+static int read_table(const char *root, const char *path, int (*rd)(const char *, void *, char *, size_t),
+		      void *t, char *why, size_t whylen)
+{
+	char full[PATH_MAX];
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	why[0] = '\0';
+	return rd(full, t, why, whylen);
+}
+
+static int rd_srat(const char *p, void *t, char *why, size_t n)
+{
+	return acpi_srat_read(p, t, why, n);
+}
+
+static int rd_hmat(const char *p, void *t, char *why, size_t n)
+{
+	return acpi_hmat_read(p, t, why, n);
+}
+
+static void table_why(int err, char *why, size_t n)
+{
+	if (err && !why[0])
+		snprintf(why, n, "%s", strerror(-err));
+}
+
+static int cxl_measure(void *state, struct ph_session *s)
+{
+	struct ph_cxl_study *x = state;
+	int err;
+
+	(void)s;
+	x->root = "";
+#ifdef PAGEHOP_TEST_HOOKS
+	/* The test binary reads a sysfs and ACPI tables laid out under this root. */
+	if (getenv("PAGEHOP_CXL_ROOT"))
+		x->root = getenv("PAGEHOP_CXL_ROOT");
+#endif
+	cxl_load(x->root, &x->c);
+	if (!x->c.present) {
+		ph_err("no CXL memory node: no %s (no CXL device, or the cxl drivers are not loaded)",
+		       PH_CXL_SYSFS);
+		return PH_EXIT_UNSUPPORTED;
+	}
+	for (int k = 0; k < x->c.nreg; k++)
+		if (x->c.reg[k].node >= 0)
+			x->ne++;
+	if (!x->ne) {
+		ph_err("no CXL memory node: %d memory device(s), %d region(s), none online as a node's memory",
+		       x->c.nmem, x->c.nreg);
+		return PH_EXIT_UNSUPPORTED;
+	}
+	err = read_table(x->root, PH_ACPI_SRAT_PATH, rd_srat, &x->srat, x->srat_why, sizeof(x->srat_why));
+	x->have_srat = !err;
+	table_why(err, x->srat_why, sizeof(x->srat_why));
+	err = read_table(x->root, PH_ACPI_HMAT_PATH, rd_hmat, &x->hmat, x->hmat_why, sizeof(x->hmat_why));
+	x->have_hmat = !err;
+	table_why(err, x->hmat_why, sizeof(x->hmat_why));
+	x->e = xcalloc((size_t)x->ne, sizeof(*x->e));
+	x->ne = 0;
+	for (int k = 0; k < x->c.nreg; k++)
+		if (x->c.reg[k].node >= 0)
+			cxl_explain_region(&x->c, k, x->have_srat ? &x->srat : NULL,
+					   x->have_hmat ? &x->hmat : NULL, &x->e[x->ne++]);
+	return 0;
+}
+
+static struct ph_doc *cxl_doc(void *state, struct ph_session *s, int *rc)
+{
+	struct ph_cxl_study *x = state;
+	struct ph_doc *doc = doc_new("cxl");
+
+	(void)s;
+	(void)rc;
+	if (!x->have_srat)
+		doc_note(doc, "SRAT: %s%s: %s", x->root, PH_ACPI_SRAT_PATH, x->srat_why);
+	if (!x->have_hmat)
+		doc_note(doc, "HMAT: %s%s: %s", x->root, PH_ACPI_HMAT_PATH, x->hmat_why);
+	cxl_explain_report(doc, x->e, x->ne);
+	return doc;
+}
+
+static bool cxl_measured(const void *state)
+{
+	return ((const struct ph_cxl_study *)state)->e != NULL;
+}
+
+static void cxl_study_free(void *state, struct ph_session *s)
+{
+	struct ph_cxl_study *x = state;
+
+	(void)s;
+	if (x->have_srat)
+		acpi_srat_free(&x->srat);
+	if (x->have_hmat)
+		acpi_hmat_free(&x->hmat);
+	cxl_free(&x->c);
+	free(x->e);
+}
+
+const struct ph_steps cxl_steps = {
+	.size = sizeof(struct ph_cxl_study),
+	.measure = cxl_measure,
+	.measured = cxl_measured,
+	.document = cxl_doc,
+	.free = cxl_study_free,
+};

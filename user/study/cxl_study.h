@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cxl_study.h - pagehop cxl's study: each CXL memory node of this machine
+ * (cxl.h), its access coordinates explained source by source
+ * (cxl_explain.h) from the device's CDAT, the SRAT and HMAT's generic
+ * port and the PCIe link.
+ */
+#ifndef PAGEHOP_CXL_STUDY_H
+#define PAGEHOP_CXL_STUDY_H
+
+#include "acpi_hmat.h"
+#include "acpi_srat.h"
+#include "cxl.h"
+#include "cxl_explain.h"
+#include "steps.h"
+
+struct ph_cxl_study {
+	const char *root;	/* "" this machine; the test binary's PAGEHOP_CXL_ROOT */
+	struct ph_cxl c;
+	struct ph_acpi_srat srat;
+	struct ph_acpi_hmat hmat;
+	bool have_srat, have_hmat;
+	char srat_why[256], hmat_why[256];
+	struct ph_cxl_explained *e;
+	int ne;
+};
+
+/*
+ * The steps (steps.h), on a struct ph_cxl_study.  measure: reads the CXL
+ * devices, the SRAT and HMAT; no CXL memory node is exit 4 with the
+ * reason on stderr.  document: the explanation.
+ */
+extern const struct ph_steps cxl_steps;
+
+#endif
