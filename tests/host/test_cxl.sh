@@ -114,4 +114,47 @@ PAGEHOP_CXL_ROOT=$R "$hooked" cxl --format json >"$TMP/c.json" 2>"$TMP/err"
 expect "no SRAT: exit 0 ($(cat "$TMP/err"))" "$?" 0
 expect "no SRAT: cannot tell, naming the generic port" "$(row 0 read_latency_ns | cut -d' ' -f4-)" \
 	"null 418 cannot tell: no generic port figure"
+
+# --input: saved documents (tests/data/cxl), judged offline.  Each entry
+# against what the measurement implies for it, by hand: the best latency
+# 418 ns (CPU node 0) less the other parts: CDAT 418 - 218 - 50 = 150, the
+# port's 418 - 150 - 218 = 50; bandwidth hidden behind the link's 312 MB/s.
+D=$PAGEHOP_ROOT/tests/data/cxl
+judge() { "$PAGEHOP" cxl --input "$D/$1" --format json "${@:2}" >"$TMP/j.json" 2>"$TMP/err"; echo $?; }
+entry() { jq -r ".cxl_judge[] | select(.source == \"$1\" and (.entry | startswith(\"$2\"))) |
+	\"\(.implied) \(.verdict)\"" "$TMP/j.json"; }
+expect "good.json --noise 0.5: exit 0 ($(cat "$TMP/err"))" "$(judge good.json --noise 0.5)" 0
+expect "good.json: the CDAT's read latency agrees (implied 150)" "$(entry "device CDAT" "DSLBIS read_latency")" "150 agrees"
+expect "good.json: the port's read latency agrees (implied 50)" "$(entry "generic port" "HMAT read_latency")" "50 agrees"
+expect "good.json: the CDAT's read bandwidth cannot show behind the link" \
+	"$(jq -r '.cxl_judge[] | select(.entry | startswith("DSLBIS read_bandwidth")) | "\(.verdict): \(.why)"' "$TMP/j.json")" \
+	"not seen: another part binds at 312 MB/s"
+expect "good.json: write figures are not seen" \
+	"$(jq -r '[.cxl_judge[] | select(.figure | startswith("write")) | .verdict] | unique | join(",")' "$TMP/j.json")" "not seen"
+# Its own output read back: the same verdicts.
+cp "$TMP/j.json" "$TMP/again.json"
+"$PAGEHOP" cxl --input "$TMP/again.json" --noise 0.5 --format json >"$TMP/j2.json" 2>"$TMP/err"
+expect "its own JSON read back: exit 0 ($(cat "$TMP/err"))" "$?" 0
+expect "its own JSON read back: the same judgement" "$(jq -c .cxl_judge "$TMP/j2.json")" "$(jq -c .cxl_judge "$TMP/j.json")"
+expect "cdat_read_5x.json: exit 1" "$(judge cdat_read_5x.json --noise 0.5)" 1
+expect "cdat_read_5x.json: the CDAT's read latency is off, 750 where 150 is implied" \
+	"$(entry "device CDAT" "DSLBIS read_latency")" "150 OFF"
+expect "cdat_read_5x.json: a note names the entry and its source" \
+	"$(jq -r '[.notes[] | select(test("device CDAT DSLBIS read_latency_ns \\(DSMAS 0\\) is off"))] | length' "$TMP/j.json")" 1
+expect "cdat_read_5x.json: the port cannot be the one (the rest exceeds the measurement)" \
+	"$(entry "generic port" "HMAT read_latency" | cut -d' ' -f2-)" "CANNOT TELL"
+expect "no_ci.json (rows without a CI), --noise 0.5: exit 0" "$(judge no_ci.json --noise 0.5)" 0
+# At the default 2.5% noise the port's 50 ns is 2.5% of 418 ns: 21% of 50, beyond the 15% tolerance.
+expect "no_ci.json, default noise: exit 5 (cannot tell)" "$(judge no_ci.json)" 5
+expect "no_ci.json, default noise: the port's latency cannot be told" "$(entry "generic port" "HMAT read_latency")" "50 CANNOT TELL"
+expect "ci_missed.json: exit 5" "$(judge ci_missed.json --noise 0.5)" 5
+expect "ci_missed.json: cannot tell, the CI missed" \
+	"$(jq -r '.cxl_judge[] | select(.entry | startswith("DSLBIS read_latency")) | .why' "$TMP/j.json")" \
+	"the measurement missed its CI target"
+usage_error "--input of a file that is not JSON" cxl --input "$PAGEHOP_ROOT/README.md"
+echo '{"command": "matrix"}' >"$TMP/other.json"
+usage_error "--input of a JSON without cxl_explain" cxl --input "$TMP/other.json"
+echo '{"cxl_explain": [{"node": 2, "access": 3, "figure": "read_latency_ns"}]}' >"$TMP/bad.json"
+usage_error "--input with access 3" cxl --input "$TMP/bad.json"
+usage_error "--tolerance out of range" cxl --tolerance -1
 finish

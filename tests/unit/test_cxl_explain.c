@@ -16,7 +16,11 @@
 #include "unit.h"
 
 #include "cxl_explain.h"
+#include "cxl_judge.h"
 
+#include <math.h>
+
+#include <stdlib.h>
 #include <string.h>
 
 static void test_link(void **state)
@@ -175,6 +179,68 @@ static void test_verdict(void **state)
 	assert_int_equal(cxl_explain_verdict(&e, 0, PH_CXL_READ_LAT), -1);
 }
 
+/*
+ * The judge on the guest's parts with the CDAT's read latency at 750 (5x):
+ * the sum 750 + 218 + 50 = 1018; measured 418 +- 0.5 ns from CPU node 0,
+ * 468 from node 1 (the best is node 0's).  CDAT: implied 418 - 268 = 150,
+ * error (750 - 150) / 150 = +400%: off.  Port: implied 418 - 968 < 0:
+ * cannot tell.  With the CDAT at 150: implied 150, error 0, uncertainty
+ * max(0.5 / 418, 1%) x 418 / 150 = 2.79%: agrees; the port's 50: implied
+ * 50, uncertainty 1% x 418 / 50 = 8.36% <= 15%: agrees.  Bandwidth:
+ * 12000 MiB/s above the binding 312: not seen.
+ */
+static void test_judge(void **state)
+{
+	struct ph_cxl_explained e;
+	struct ph_cxl_measured m[2] = {
+		{ .node = 2, .cpu_node = 1, .have_lat = true, .lat_ns = 468, .lat_lo = NAN, .lat_hi = NAN,
+		  .lat_ci_met = true },
+		{ .node = 2, .cpu_node = 0, .have_lat = true, .lat_ns = 418, .lat_lo = 417.5, .lat_hi = 418.5,
+		  .lat_ci_met = true, .have_bw = true, .bw_GBps = 0.3, .bw_lo = NAN, .bw_hi = NAN,
+		  .bw_ci_met = true },
+	};
+	struct ph_cxl_judged *j;
+	int n;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.node = 2;
+	e.cdat_handle = 0;
+	e.gp_domain = 4;
+	e.parts = (struct ph_cxl_parts){ .cdat = { 750, 250, 12000, 8000 },
+					 .gp = { { 50, 50, 30000, 30000 }, { 50, 50, 30000, 30000 } },
+					 .link_lat_ns = 218, .link_bw = 312 };
+	cxl_compose(&e.parts, &e.sum);
+	n = cxl_judge(&e, 1, m, 2, 0.15, 0.01, &j);
+	assert_int_equal(n, 8);
+	assert_string_equal(j[0].source, "device CDAT");
+	assert_string_equal(j[0].entry, "DSLBIS read_latency_ns (DSMAS 0)");
+	assert_int_equal(j[0].cpu_node, 0);
+	assert_true(fabs(j[0].implied - 150) < 1e-9);
+	assert_true(fabs(j[0].rel_err - 4.0) < 1e-9);
+	assert_int_equal(j[0].verdict, PH_CXL_OFF);
+	assert_int_equal(j[1].verdict, PH_CXL_UNSEEN);	/* write latency */
+	assert_int_equal(j[2].verdict, PH_CXL_UNSEEN);	/* bandwidth behind the link */
+	assert_string_equal(j[4].source, "generic port");
+	assert_int_equal(j[4].verdict, PH_CXL_CANNOT_TELL);
+	free(j);
+
+	e.parts.cdat[PH_CXL_READ_LAT] = 150;
+	cxl_compose(&e.parts, &e.sum);
+	n = cxl_judge(&e, 1, m, 2, 0.15, 0.01, &j);
+	assert_int_equal(j[0].verdict, PH_CXL_AGREES);
+	assert_true(fabs(j[0].unc - 0.01 * 418 / 150) < 1e-9);
+	assert_int_equal(j[4].verdict, PH_CXL_AGREES);
+	assert_true(fabs(j[4].unc - 0.01 * 418 / 50) < 1e-9);
+	free(j);
+	/* The best latency missed its CI target: cannot tell. */
+	m[1].lat_ci_met = false;
+	n = cxl_judge(&e, 1, m, 2, 0.15, 0.01, &j);
+	assert_int_equal(n, 8);
+	assert_int_equal(j[0].verdict, PH_CXL_CANNOT_TELL);
+	free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_cdat_figures),
 		cmocka_unit_test(test_generic_port),
 		cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_judge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

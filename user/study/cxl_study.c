@@ -4,12 +4,14 @@
  * firmware's tables, explain each CXL memory node's coordinates.
  */
 #include "cxl_study.h"
+#include "cxl_input.h"
 #include "output.h"
 #include "session.h"
 #include "util.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +49,16 @@ static int cxl_measure(void *state, struct ph_session *s)
 	int err;
 
 	(void)s;
+	if (x->input) {
+		char why[512];
+
+		err = cxl_input_read(x->input, &x->e, &x->ne, &x->m, &x->nm, why, sizeof(why));
+		if (err) {
+			ph_err("--input: %s", why);
+			return PH_EXIT_USAGE;
+		}
+		return 0;
+	}
 	x->root = "";
 #ifdef PAGEHOP_TEST_HOOKS
 	/* The test binary reads a sysfs and ACPI tables laid out under this root. */
@@ -82,18 +94,66 @@ static int cxl_measure(void *state, struct ph_session *s)
 	return 0;
 }
 
+/* The measured rows as the table --input reads back. */
+static void measured_table(struct ph_doc *doc, const struct ph_cxl_measured *m, int nm)
+{
+	struct ph_table *tb = doc_add_table(doc, "cxl_measured", "CXL nodes measured from each CPU node");
+	static const char *const cols[] = {
+		"node", "cpu_node", "lat_ns", "lat_ci_lo_ns", "lat_ci_hi_ns", "lat_ci_met",
+		"read_GBps", "read_ci_lo_GBps", "read_ci_hi_GBps", "read_ci_met",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(tb, cols[i]);
+	for (int i = 0; i < nm; i++) {
+		int r = table_add_row(tb);
+
+		table_int(tb, r, "node", m[i].node);
+		table_int(tb, r, "cpu_node", m[i].cpu_node);
+		if (m[i].have_lat) {
+			table_num(tb, r, "lat_ns", m[i].lat_ns, "%.2f");
+			if (isfinite(m[i].lat_lo) && isfinite(m[i].lat_hi)) {
+				table_num(tb, r, "lat_ci_lo_ns", m[i].lat_lo, "%.2f");
+				table_num(tb, r, "lat_ci_hi_ns", m[i].lat_hi, "%.2f");
+			}
+			table_bool(tb, r, "lat_ci_met", m[i].lat_ci_met);
+		}
+		if (m[i].have_bw) {
+			table_num(tb, r, "read_GBps", m[i].bw_GBps, "%.3f");
+			if (isfinite(m[i].bw_lo) && isfinite(m[i].bw_hi)) {
+				table_num(tb, r, "read_ci_lo_GBps", m[i].bw_lo, "%.3f");
+				table_num(tb, r, "read_ci_hi_GBps", m[i].bw_hi, "%.3f");
+			}
+			table_bool(tb, r, "read_ci_met", m[i].bw_ci_met);
+		}
+	}
+}
+
 static struct ph_doc *cxl_doc(void *state, struct ph_session *s, int *rc)
 {
 	struct ph_cxl_study *x = state;
 	struct ph_doc *doc = doc_new("cxl");
+	struct ph_cxl_judged *j;
+	int nj;
 
 	(void)s;
-	(void)rc;
-	if (!x->have_srat)
+	if (x->input)
+		doc_note(doc, "CXL: from %s; every figure composed again from its parts", x->input);
+	if (!x->input && !x->have_srat)
 		doc_note(doc, "SRAT: %s%s: %s", x->root, PH_ACPI_SRAT_PATH, x->srat_why);
-	if (!x->have_hmat)
+	if (!x->input && !x->have_hmat)
 		doc_note(doc, "HMAT: %s%s: %s", x->root, PH_ACPI_HMAT_PATH, x->hmat_why);
 	cxl_explain_report(doc, x->e, x->ne);
+	if (!x->nm) {
+		doc_note(doc, "CXL: nothing measured, so no entry is judged (a saved document with a "
+			      "cxl_measured table is judged with --input)");
+		return doc;
+	}
+	measured_table(doc, x->m, x->nm);
+	nj = cxl_judge(x->e, x->ne, x->m, x->nm, x->tolerance, x->noise, &j);
+	if (!*rc)
+		*rc = cxl_judge_report(doc, j, nj, x->tolerance, x->noise);
+	free(j);
 	return doc;
 }
 
@@ -113,6 +173,7 @@ static void cxl_study_free(void *state, struct ph_session *s)
 		acpi_hmat_free(&x->hmat);
 	cxl_free(&x->c);
 	free(x->e);
+	free(x->m);
 }
 
 const struct ph_steps cxl_steps = {

@@ -12,9 +12,14 @@
 #include "acpi_srat.h"
 #include "cxl.h"
 #include "cxl_explain.h"
+#include "cxl_judge.h"
 #include "steps.h"
 
 struct ph_cxl_study {
+	/* the command's options */
+	const char *input;	/* --input: a saved document to judge offline, NULL this machine */
+	double tolerance, noise;	/* fractions */
+	/* the state */
 	const char *root;	/* "" this machine; the test binary's PAGEHOP_CXL_ROOT */
 	struct ph_cxl c;
 	struct ph_acpi_srat srat;
@@ -23,12 +28,16 @@ struct ph_cxl_study {
 	char srat_why[256], hmat_why[256];
 	struct ph_cxl_explained *e;
 	int ne;
+	struct ph_cxl_measured *m;	/* the measured rows (from --input) */
+	int nm;
 };
 
 /*
- * The steps (steps.h), on a struct ph_cxl_study.  measure: reads the CXL
- * devices, the SRAT and HMAT; no CXL memory node is exit 4 with the
- * reason on stderr.  document: the explanation.
+ * The steps (steps.h), on a struct ph_cxl_study.  measure: with --input,
+ * reads the document (a bad one is exit 2); else the CXL devices, the
+ * SRAT and HMAT, where no CXL memory node is exit 4 with the reason on
+ * stderr.  document: the explanation; with measured rows the judgement
+ * of every entry (cxl_judge.h), whose verdict is *rc.
  */
 extern const struct ph_steps cxl_steps;
 
