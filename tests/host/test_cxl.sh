@@ -89,7 +89,7 @@ hmat = bytes(4) + lb(0, 1000, (50, 100)) + lb(3, 1, (30000, 15000))
 hmat = summed(bytearray(header(b'HMAT', 36 + len(hmat), 2)) + hmat, 9)
 open(root + '/sys/firmware/acpi/tables/HMAT', 'wb').write(hmat)
 PY
-PAGEHOP_CXL_ROOT=$R "$hooked" cxl --format json >"$TMP/c.json" 2>"$TMP/err"
+PAGEHOP_CXL_ROOT=$R "$hooked" cxl --no-measure --format json >"$TMP/c.json" 2>"$TMP/err"
 rc=$?
 expect "fixture: exit 0 ($(cat "$TMP/err"))" "$rc" 0
 row() { jq -r ".cxl_explain[] | select(.access == $1 and .figure == \"$2\") |
@@ -110,7 +110,7 @@ expect "one figure differs, said in a note" \
 
 # Without the tables: the generic port's part is unknown, the figures cannot be told.
 rm "$R/sys/firmware/acpi/tables/SRAT"
-PAGEHOP_CXL_ROOT=$R "$hooked" cxl --format json >"$TMP/c.json" 2>"$TMP/err"
+PAGEHOP_CXL_ROOT=$R "$hooked" cxl --no-measure --format json >"$TMP/c.json" 2>"$TMP/err"
 expect "no SRAT: exit 0 ($(cat "$TMP/err"))" "$?" 0
 expect "no SRAT: cannot tell, naming the generic port" "$(row 0 read_latency_ns | cut -d' ' -f4-)" \
 	"null 418 cannot tell: no generic port figure"

@@ -13,7 +13,7 @@
 
 #include <errno.h>
 
-enum { OPT_INPUT = 1, OPT_TOLERANCE, OPT_NOISE };
+enum { OPT_INPUT = 1, OPT_TOLERANCE, OPT_NOISE, OPT_NO_MEASURE };
 
 static const struct ph_opt cxl_opts[] = {
 	{ "input", 'i', "FILE", OPT_INPUT,
@@ -26,18 +26,25 @@ static const struct ph_opt cxl_opts[] = {
 	{ "noise", 'n', "PCT", OPT_NOISE,
 	  "uncertainty assumed for each measured value where its\n"
 	  "CI is narrower or absent", "2.5", NULL },
+	{ "no-measure", 0, NULL, OPT_NO_MEASURE,
+	  "explain the coordinates only: nothing is measured or\n"
+	  "judged", NULL, NULL },
+	{ 0 },
+};
+static const struct ph_opt measure_opts[] = {
+	PH_OPT_TIME("2"),
+	PH_OPT_CI("1"),
+	PH_OPT_SIZE("64M"),
+	PH_OPT_PAGE_SIZE(NULL, "the largest every CXL node can give"),
+	PH_OPT_BACKEND,
 	{ 0 },
 };
 static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, { 0 } };
 
 static const struct ph_optgroup cxl_groups[] = {
 	{ "cxl", cxl_opts },
+	{ "measurement", measure_opts },
 	{ "output", out_opts },
-	{ 0 },
-};
-
-static const struct ph_refusal cxl_refused[] = {
-	PH_REFUSE_MEASURING("cxl explains the kernel's figures: it measures nothing yet"),
 	{ 0 },
 };
 
@@ -45,22 +52,23 @@ const struct ph_cmdspec cmd_cxl_spec = {
 	.name = "cxl",
 	.synopsis = "[OPTIONS]",
 	.about =
-	"Explain each CXL memory node's access coordinates as Linux 6.12\n"
-	"composes them: the device's CDAT (the DSLBIS figures of the DSMAS range\n"
-	"that holds the region), the host bridge's generic port (its SRAT\n"
-	"Generic Port Affinity structure and HMAT entries) and the PCIe link\n"
-	"(the flit latency of the port above the device; the link's bandwidth,\n"
-	"speed / 8 x width).  Latencies add up, bandwidth is the least of the\n"
-	"three.  Each figure of access class 0 and 1 is shown with its parts\n"
-	"beside the kernel's (nodeN/accessK/initiators, regionN/accessK), and\n"
-	"whether it adds up.  With measured rows (--input), each entry of the\n"
-	"device's CDAT and the generic port is judged against what the\n"
-	"measurement implies for it, the other parts as given, with the HMAT\n"
-	"check's tolerance and noise: exit 0 every entry agrees, 1 one is off\n"
-	"(named, with its source), 5 one cannot be told.  Exit 4 when no CXL\n"
-	"region's memory is online as a node.\n",
+	"Explain each CXL memory node's access coordinates as Linux 6.12 composes\n"
+	"them: the device's CDAT (the DSLBIS figures of the DSMAS range that\n"
+	"holds the region), the host bridge's generic port (its SRAT Generic Port\n"
+	"Affinity structure and HMAT entries) and the PCIe link (the flit latency\n"
+	"of the port above the device; the link's bandwidth, speed / 8 x width).\n"
+	"Latencies add up, bandwidth is the least of the three.  Each figure of\n"
+	"access class 0 and 1 is shown with its parts beside the kernel's\n"
+	"(nodeN/accessK/initiators, regionN/accessK), and whether it adds up.\n"
+	"Then read latency and read bandwidth to each CXL node are measured from\n"
+	"every CPU node (as pagehop matrix measures a cell, on verified memory),\n"
+	"or taken from a saved document (--input), and each entry of the device's\n"
+	"CDAT and of the generic port is judged against what the measurement\n"
+	"implies for it, the other parts as given, with the HMAT check's\n"
+	"tolerance and noise: exit 0 every entry agrees, 1 one is off (named,\n"
+	"with its source), 5 one cannot be told.  Exit 4 when no CXL region's\n"
+	"memory is online as a node.\n",
 	.groups = cxl_groups,
-	.refused = cxl_refused,
 };
 
 static void cxl_init(void *args, struct ph_options *opt)
@@ -87,6 +95,9 @@ static int cxl_option(void *args, struct ph_options *opt, const struct ph_opt *o
 			return -EINVAL;
 		x->tolerance = pct / 100;
 		return 0;
+	case OPT_NO_MEASURE:
+		x->no_measure = true;
+		return 0;
 	case OPT_NOISE:
 		if (cli_parse_double("--noise", arg, 0, 50, &pct))
 			return -EINVAL;
@@ -96,10 +107,19 @@ static int cxl_option(void *args, struct ph_options *opt, const struct ph_opt *o
 	return -EINVAL;
 }
 
+/* The machine is read only to measure it. */
+static bool cxl_needs_machine(const void *args)
+{
+	const struct ph_cxl_study *x = args;
+
+	return !x->input && !x->no_measure;
+}
+
 const struct ph_study cmd_cxl_study = {
 	.spec = &cmd_cxl_spec,
 	.steps = &cxl_steps,
-	.flags = PH_STUDY_NO_MACHINE,
+	.default_size = 64 * MiB,
 	.init = cxl_init,
 	.option = cxl_option,
+	.needs_machine = cxl_needs_machine,
 };

@@ -6,6 +6,9 @@
 #include "cxl_study.h"
 #include "cxl_input.h"
 #include "output.h"
+#include "matrix.h"
+
+#include <numa.h>
 #include "session.h"
 #include "util.h"
 
@@ -41,6 +44,73 @@ static void table_why(int err, char *why, size_t n)
 {
 	if (err && !why[0])
 		snprintf(why, n, "%s", strerror(-err));
+}
+
+/* The measured cell (CPU node row, CXL node col) of one matrix into a row of x->m. */
+static void take_cell(struct ph_cxl_measured *r, const struct ph_nmatrix *m, int row, int col, bool lat)
+{
+	int i;
+
+	if (!m)
+		return;
+	i = row * m->ncols + col;
+	if (!isfinite(m->val[i]))
+		return;
+	if (lat) {
+		r->have_lat = true;
+		r->lat_ns = m->val[i];
+		r->lat_lo = m->ci_lo[i];
+		r->lat_hi = m->ci_hi[i];
+		r->lat_ci_met = !m->ci_missed[i];
+	} else {
+		r->have_bw = true;
+		r->bw_GBps = m->val[i];
+		r->bw_lo = m->ci_lo[i];
+		r->bw_hi = m->ci_hi[i];
+		r->bw_ci_met = !m->ci_missed[i];
+	}
+}
+
+/*
+ * Read latency (a random chase) and read bandwidth from every CPU node to
+ * each CXL node, as pagehop matrix measures its cells: memory laid out on
+ * the node and read back there, threads on the row's CPUs.
+ */
+static int measure_nodes(struct ph_cxl_study *x, struct ph_session *s)
+{
+	struct ph_mx *mx = &x->mx;
+	struct bitmask *cols = numa_allocate_nodemask();
+	int rc;
+
+	for (int i = 0; i < x->ne; i++)
+		numa_bitmask_setbit(cols, (unsigned)x->e[i].node);
+	mx->figures = MX_LATENCY | MX_READ;
+	chase_parse("random", &mx->pattern);
+	mx->pattern.seed = 1;
+	mx->lat_size = mx->bw_size = s->opt->size;
+	mx->bw_threads = s->opt->bind.threads;
+	rc = matrix_plan(mx, &s->m.topo, NULL, 0, NULL, cols);
+	numa_bitmask_free(cols);
+	if (rc)
+		return rc;
+	mx->psize = s->opt->psize_given ? s->opt->bufreq.psize : matrix_default_psize(mx, s);
+	rc = matrix_measure(mx, s, NULL, NULL);
+	if (rc)
+		return rc;
+	x->measured_here = true;
+	x->all_verified = mx->all_verified;
+	for (int r = 0; mx->lat && r < mx->lat->nrows; r++)
+		for (int c = 0; c < mx->lat->ncols; c++) {
+			struct ph_cxl_measured *m = xappend(&x->m, &x->nm, sizeof(*x->m));
+
+			memset(m, 0, sizeof(*m));
+			m->cpu_node = mx->lat->row_ids[r];
+			m->node = mx->lat->col_ids[c];
+			m->lat_lo = m->lat_hi = m->bw_lo = m->bw_hi = NAN;
+			take_cell(m, mx->lat, r, c, true);
+			take_cell(m, mx->read, r, c, false);
+		}
+	return 0;
 }
 
 static int cxl_measure(void *state, struct ph_session *s)
@@ -91,7 +161,7 @@ static int cxl_measure(void *state, struct ph_session *s)
 		if (x->c.reg[k].node >= 0)
 			cxl_explain_region(&x->c, k, x->have_srat ? &x->srat : NULL,
 					   x->have_hmat ? &x->hmat : NULL, &x->e[x->ne++]);
-	return 0;
+	return x->no_measure ? 0 : measure_nodes(x, s);
 }
 
 /* The measured rows as the table --input reads back. */
@@ -136,7 +206,6 @@ static struct ph_doc *cxl_doc(void *state, struct ph_session *s, int *rc)
 	struct ph_cxl_judged *j;
 	int nj;
 
-	(void)s;
 	if (x->input)
 		doc_note(doc, "CXL: from %s; every figure composed again from its parts", x->input);
 	if (!x->input && !x->have_srat)
@@ -150,6 +219,11 @@ static struct ph_doc *cxl_doc(void *state, struct ph_session *s, int *rc)
 		return doc;
 	}
 	measured_table(doc, x->m, x->nm);
+	if (x->measured_here)
+		doc_note(doc, "CXL: measured here: read latency (a random chase over %llu MiB) and "
+			      "read bandwidth from each CPU node, as pagehop matrix measures a cell; "
+			      "memory placement %s", (unsigned long long)(s->opt->size >> 20),
+			 x->all_verified ? "verified on every cell" : "NOT verified on every cell");
 	nj = cxl_judge(x->e, x->ne, x->m, x->nm, x->tolerance, x->noise, &j);
 	if (!*rc)
 		*rc = cxl_judge_report(doc, j, nj, x->tolerance, x->noise);
@@ -174,6 +248,7 @@ static void cxl_study_free(void *state, struct ph_session *s)
 	cxl_free(&x->c);
 	free(x->e);
 	free(x->m);
+	matrix_free(&x->mx);
 }
 
 const struct ph_steps cxl_steps = {
