@@ -157,4 +157,8 @@ usage_error "--input of a JSON without cxl_explain" cxl --input "$TMP/other.json
 echo '{"cxl_explain": [{"node": 2, "access": 3, "figure": "read_latency_ns"}]}' >"$TMP/bad.json"
 usage_error "--input with access 3" cxl --input "$TMP/bad.json"
 usage_error "--tolerance out of range" cxl --tolerance -1
+usage_error "--emit-cdat with --input (no device CDAT offline)" cxl --input "$D/good.json" --emit-cdat "$TMP/x.cdat"
+usage_error "--emit-cdat with --no-measure" cxl --no-measure --emit-cdat "$TMP/x.cdat"
+usage_error "--emit-cdat into a directory that does not exist" cxl --emit-cdat "$TMP/no/such/x.cdat"
+expect "--emit-cdat refused: nothing written" "$(ls "$TMP"/x.cdat 2>/dev/null | wc -l)" 0
 finish

@@ -241,6 +241,61 @@ static void test_judge(void **state)
 	free(j);
 }
 
+/*
+ * The proposal: the guest's CDAT (read latency 750 x 1000 ps, write 250,
+ * read bandwidth 12000, write 8000) with the measurement implying 150 ns
+ * for the read latency: its entry becomes 150 (base 1000 kept), every
+ * other entry as it was; a bandwidth not seen is left.  Built with
+ * cdat_build and read back with cdat_parse.  An implied 70 ms (7 x 10^10
+ * ps) does not fit in 16 bits over 1000, 10^4, 10^5 or 10^6 ps (70000 at
+ * 10^6): the base grows to 10^7, entry 7000.
+ */
+static void test_propose_cdat(void **state)
+{
+	struct ph_cdat_dsmas dsmas[] = { { .handle = 0, .dpa_length = 512u << 20 } };
+	struct ph_cdat_dslbis dslbis[] = {
+		{ .handle = 0, .data_type = PH_HMAT_READ_LATENCY, .base_unit = 1000, .entry = { 750 } },
+		{ .handle = 0, .data_type = PH_HMAT_WRITE_LATENCY, .base_unit = 1000, .entry = { 250 } },
+		{ .handle = 0, .data_type = PH_HMAT_READ_BANDWIDTH, .base_unit = 1, .entry = { 12000 } },
+		{ .handle = 0, .data_type = PH_HMAT_WRITE_BANDWIDTH, .base_unit = 1, .entry = { 8000 } },
+	};
+	struct ph_cdat t = { .revision = 1, .dsmas = dsmas, .ndsmas = 1, .dslbis = dslbis, .ndslbis = 4 };
+	struct ph_cxl_explained e = { .node = 2, .cdat_handle = 0 };
+	struct ph_cxl_judged j[] = {
+		{ .node = 2, .source = "device CDAT", .fig = PH_CXL_READ_LAT, .implied = 150,
+		  .verdict = PH_CXL_OFF },
+		{ .node = 2, .source = "device CDAT", .fig = PH_CXL_READ_BW, .implied = 0.3,
+		  .verdict = PH_CXL_UNSEEN },
+	};
+	struct ph_cdat out, back;
+	const char *why;
+	char perr[160];
+	uint8_t *bytes;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(cxl_propose_cdat(&t, &e, j, 2, &out, &why), 1);
+	assert_null(why);
+	bytes = cdat_build(&out, &len);
+	assert_int_equal(cdat_parse(bytes, len, &back, perr, sizeof(perr)), 0);
+	assert_int_equal(back.ndslbis, 4);
+	assert_int_equal(back.dslbis[0].entry[0], 150);
+	assert_int_equal(back.dslbis[0].base_unit, 1000);
+	assert_int_equal(back.dslbis[1].entry[0], 250);
+	assert_int_equal(back.dslbis[2].entry[0], 12000);
+	assert_int_equal(back.dslbis[3].entry[0], 8000);
+	assert_int_equal(back.ndsmas, 1);
+	assert_int_equal(back.dsmas[0].dpa_length, 512u << 20);
+	free(bytes);
+	cdat_free(&back);
+	cdat_free(&out);
+	j[0].implied = 7e7;	/* ns: 7 x 10^10 ps */
+	assert_int_equal(cxl_propose_cdat(&t, &e, j, 1, &out, &why), 1);
+	assert_int_equal(out.dslbis[0].base_unit, 10000000);
+	assert_int_equal(out.dslbis[0].entry[0], 7000);
+	cdat_free(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_generic_port),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_propose_cdat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *cxl_verdict_name(enum ph_cxl_verdict v)
@@ -232,4 +233,61 @@ int cxl_judge_report(struct ph_doc *doc, const struct ph_cxl_judged *j, int n, d
 		      "%.1f%% noise where wider): %d agree, %d off, %d cannot tell",
 		 100 * tolerance, 100 * noise, agree, off, unsure);
 	return off ? PH_EXIT_FAIL : (unsure || !agree) ? PH_EXIT_CANNOT_TELL : PH_EXIT_OK;
+}
+
+/* entry x base ~ v (ps, or MiB/s): the base kept where the entry fits, else grown tenfold. */
+static void set_entry(struct ph_cdat_dslbis *l, double v)
+{
+	uint64_t base = l->base_unit ? l->base_unit : 1;
+	double entry = ceil(v / (double)base);
+
+	while (entry > 0xfffe) {
+		base *= 10;
+		entry = ceil(v / (double)base);
+	}
+	l->base_unit = base;
+	l->entry[0] = (uint16_t)(entry < 1 ? 1 : entry);
+}
+
+int cxl_propose_cdat(const struct ph_cdat *t, const struct ph_cxl_explained *e,
+		     const struct ph_cxl_judged *j, int nj, struct ph_cdat *out, const char **why)
+{
+	int changed = 0;
+
+	size_t len;
+	uint8_t *bytes = cdat_build(t, &len);
+	char perr[160];
+
+	*why = NULL;
+	/* A copy through pagehop's own writer and parser, which round-trip every field. */
+	if (cdat_parse(bytes, len, out, perr, sizeof(perr))) {
+		free(bytes);
+		memset(out, 0, sizeof(*out));
+		*why = "the device's CDAT does not write back";
+		return -1;
+	}
+	free(bytes);
+	for (int i = 0; i < nj; i++) {
+		const struct ph_cxl_judged *x = &j[i];
+
+		if (x->node != e->node || strcmp(x->source, "device CDAT") || x->verdict == PH_CXL_UNSEEN ||
+		    !isfinite(x->implied) || x->implied <= 0)
+			continue;
+		for (int k = 0; k < out->ndslbis; k++) {
+			struct ph_cdat_dslbis *l = &out->dslbis[k];
+			const bool lat = x->fig == PH_CXL_READ_LAT;
+
+			if (l->handle != e->cdat_handle || (l->flags & 0xf))
+				continue;
+			if (l->data_type == (lat ? PH_HMAT_ACCESS_LATENCY : PH_HMAT_ACCESS_BANDWIDTH)) {
+				*why = "an access figure (read and write alike) is left as it is: pagehop measures reads";
+				continue;
+			}
+			if (l->data_type != (lat ? PH_HMAT_READ_LATENCY : PH_HMAT_READ_BANDWIDTH))
+				continue;
+			set_entry(l, lat ? x->implied * 1000 : x->implied * 1e9 / 1048576.0);
+			changed++;
+		}
+	}
+	return changed;
 }

@@ -70,6 +70,21 @@ int cxl_judge(const struct ph_cxl_explained *e, int ne, const struct ph_cxl_meas
 	      double tolerance, double noise, struct ph_cxl_judged **out);
 const char *cxl_verdict_name(enum ph_cxl_verdict v);
 
+/*
+ * The device's CDAT t with its measured figures: each memory-hierarchy
+ * DSLBIS of the range the node's coordinates came from (e->cdat_handle)
+ * whose figure was judged (agrees, off or cannot tell; not a figure
+ * that is not seen) gets the value the measurement implies for it: a
+ * latency in ns as entry x base unit ps, a bandwidth from GB/s to MiB/s
+ * (as the HMAT check reads tables); the base unit is kept unless the
+ * entry would not fit in 16 bits (then it grows tenfold until it does).
+ * An access-latency or access-bandwidth entry sets write as well: it is
+ * left as it is (said in *why).  out is t's copy (cdat_free it); returns
+ * how many entries changed, or -1 (why says it) when t cannot be copied.
+ */
+int cxl_propose_cdat(const struct ph_cdat *t, const struct ph_cxl_explained *e,
+		     const struct ph_cxl_judged *j, int nj, struct ph_cdat *out, const char **why);
+
 struct ph_doc;
 /*
  * Table cxl_judge and a note per entry that is off, naming its source;

@@ -13,7 +13,7 @@
 
 #include <errno.h>
 
-enum { OPT_INPUT = 1, OPT_TOLERANCE, OPT_NOISE, OPT_NO_MEASURE };
+enum { OPT_INPUT = 1, OPT_TOLERANCE, OPT_NOISE, OPT_NO_MEASURE, OPT_EMIT_CDAT };
 
 static const struct ph_opt cxl_opts[] = {
 	{ "input", 'i', "FILE", OPT_INPUT,
@@ -26,6 +26,10 @@ static const struct ph_opt cxl_opts[] = {
 	{ "noise", 'n', "PCT", OPT_NOISE,
 	  "uncertainty assumed for each measured value where its\n"
 	  "CI is narrower or absent", "2.5", NULL },
+	{ "emit-cdat", 0, "FILE", OPT_EMIT_CDAT,
+	  "write the device's CDAT with its read figures from\n"
+	  "the measurement (QEMU's cdat= takes it); this machine's\n"
+	  "one CXL node, measured", NULL, NULL },
 	{ "no-measure", 0, NULL, OPT_NO_MEASURE,
 	  "explain the coordinates only: nothing is measured or\n"
 	  "judged", NULL, NULL },
@@ -95,6 +99,9 @@ static int cxl_option(void *args, struct ph_options *opt, const struct ph_opt *o
 			return -EINVAL;
 		x->tolerance = pct / 100;
 		return 0;
+	case OPT_EMIT_CDAT:
+		x->emit_cdat = arg;
+		return 0;
 	case OPT_NO_MEASURE:
 		x->no_measure = true;
 		return 0;
@@ -105,6 +112,22 @@ static int cxl_option(void *args, struct ph_options *opt, const struct ph_opt *o
 		return 0;
 	}
 	return -EINVAL;
+}
+
+/* --emit-cdat needs the device's CDAT and a measurement: this machine's, measured. */
+static int cxl_check(void *args, struct ph_session *s)
+{
+	const struct ph_cxl_study *x = args;
+
+	(void)s;
+	if (x->emit_cdat && (x->input || x->no_measure)) {
+		ph_err("--emit-cdat: needs the device's CDAT and a measurement, so not with %s",
+		       x->input ? "--input" : "--no-measure");
+		return PH_EXIT_USAGE;
+	}
+	if (x->emit_cdat && cli_check_output("--emit-cdat", x->emit_cdat))
+		return PH_EXIT_USAGE;
+	return 0;
 }
 
 /* The machine is read only to measure it. */
@@ -121,5 +144,6 @@ const struct ph_study cmd_cxl_study = {
 	.default_size = 64 * MiB,
 	.init = cxl_init,
 	.option = cxl_option,
+	.check = cxl_check,
 	.needs_machine = cxl_needs_machine,
 };

@@ -199,6 +199,51 @@ static void measured_table(struct ph_doc *doc, const struct ph_cxl_measured *m, 
 	}
 }
 
+/* --emit-cdat: the one CXL node's device CDAT with its measured figures; 0 or -1 after saying why. */
+static int emit_cdat(struct ph_cxl_study *x, struct ph_doc *doc, const struct ph_cxl_judged *j, int nj)
+{
+	const struct ph_cxl_explained *e = &x->e[0];
+	const struct ph_cxl_memdev *m = NULL;
+	struct ph_cdat out;
+	const char *why;
+	char werr[256];
+	uint8_t *bytes;
+	size_t len;
+	int n, err, id = -1;
+
+	if (x->ne != 1 || e->why) {
+		ph_err("--emit-cdat: %s", x->ne != 1 ? "more than one CXL node: one device's CDAT at a time"
+						   : e->why);
+		return -1;
+	}
+	if (sscanf(e->memdev, "mem%d", &id) != 1)
+		id = -1;
+	for (int i = 0; i < x->c.nmem; i++)
+		if (x->c.mem[i].id == id)
+			m = &x->c.mem[i];
+	if (!m || m->cdat_err) {
+		ph_err("--emit-cdat: %s has no CDAT pagehop could parse", e->memdev);
+		return -1;
+	}
+	n = cxl_propose_cdat(&m->cdat, e, j, nj, &out, &why);
+	if (n < 0) {
+		ph_err("--emit-cdat: %s", why);
+		return -1;
+	}
+	bytes = cdat_build(&out, &len);
+	cdat_free(&out);
+	err = write_file_atomic(x->emit_cdat, bytes, len, werr, sizeof(werr));
+	free(bytes);
+	if (err) {
+		ph_err("--emit-cdat: %s", werr);
+		return -1;
+	}
+	doc_note(doc, "CXL: %s: %s's CDAT with %d DSLBIS entr%s from the measurement (%zu bytes, "
+		      "for QEMU's cdat= or the device's firmware)%s%s", x->emit_cdat, e->memdev, n,
+		 n == 1 ? "y" : "ies", len, why ? "; " : "", why ? why : "");
+	return 0;
+}
+
 static struct ph_doc *cxl_doc(void *state, struct ph_session *s, int *rc)
 {
 	struct ph_cxl_study *x = state;
@@ -227,6 +272,8 @@ static struct ph_doc *cxl_doc(void *state, struct ph_session *s, int *rc)
 	nj = cxl_judge(x->e, x->ne, x->m, x->nm, x->tolerance, x->noise, &j);
 	if (!*rc)
 		*rc = cxl_judge_report(doc, j, nj, x->tolerance, x->noise);
+	if (x->emit_cdat && emit_cdat(x, doc, j, nj))
+		*rc = PH_EXIT_FAIL;
 	free(j);
 	return doc;
 }

@@ -21,6 +21,7 @@ struct ph_cxl_study {
 	const char *input;	/* --input: a saved document to judge offline, NULL this machine */
 	double tolerance, noise;	/* fractions */
 	bool no_measure;	/* --no-measure: explain only */
+	const char *emit_cdat;	/* --emit-cdat: the device's CDAT with the measured figures */
 	/* the state */
 	const char *root;	/* "" this machine; the test binary's PAGEHOP_CXL_ROOT */
 	struct ph_cxl c;

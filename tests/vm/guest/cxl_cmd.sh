@@ -8,7 +8,7 @@
 # width): latency CDAT + generic port + 68 x 10^6 / (Mb/s / 8) ps rounded
 # up to ns; bandwidth min(CDAT, Mb/s / 8 x width, generic port).
 . /tests/tap.sh
-plan 7
+plan 8
 cxlbus=/sys/bus/cxl/devices
 # shellcheck disable=SC2086 # four figures
 set -- $VM_CXL_CDAT_FIG
@@ -26,7 +26,7 @@ for d in /sys/devices/system/node/node*; do
 done
 if [ -z "$node" ] || [ ! -e $cxlbus/mem0 ]; then
 	for t in "cxl runs" "link by hand" "explanation by hand" "adds up to sysfs" \
-		"measured rows" "judged" "judged again"; do
+		"measured rows" "judged" "judged again" "emitted CDAT"; do
 		skip "$t" "no CXL memory node (cxl.sh did not make one)"
 	done
 	exit 0
@@ -80,7 +80,7 @@ sums=$(echo "$want" | tr ' ' '\n' | awk -F/ 'NF { printf " %s/%s/adds up", $4, $
 # mean nothing, so only the logic is checked): a row from each CPU node to
 # the CXL node, every cell's placement verified, each entry judged, and its
 # own JSON judged again offline to the same verdicts and exit code.
-pagehop cxl --size 4M --time 0.2 --format json >/tmp/cxlm.json 2>/tmp/cxlm.err
+pagehop cxl --size 4M --time 0.2 --emit-cdat /tmp/new.cdat --format json >/tmp/cxlm.json 2>/tmp/cxlm.err
 mrc=$?
 want=$(for d in /sys/devices/system/node/node*; do [ -n "$(cat "$d/cpulist")" ] && echo "${d##*node}>$node"; done | sort | tr '\n' ' ')
 got=$(jq -r '.cxl_measured[] | select(.lat_ns != null and .read_GBps != null) | "\(.cpu_node)>\(.node)"' /tmp/cxlm.json 2>/dev/null | sort | tr '\n' ' ')
@@ -99,4 +99,24 @@ jrc=$?
 [ $jrc -eq $mrc ] && [ "$(jq -c .cxl_judge /tmp/cxlj.json)" = "$(jq -c .cxl_judge /tmp/cxlm.json)" ] &&
 	ok "its own JSON judged again offline: the same verdicts, exit $jrc" ||
 	not_ok "judged again" "exit $jrc (measured $mrc): $(cat /tmp/cxlj.err); $(jq -c .cxl_judge /tmp/cxlj.json)"
+# The emitted CDAT, read here byte by byte (od), not by pagehop: the file
+# given to QEMU with only the read-latency DSLBIS entry (bytes 57-58; its
+# base unit, 49-56, kept) and the checksum (byte 6) changed, its length
+# field its size, its bytes summing to 0, the entry the implied latency
+# rounded up (the judge prints it to 0.1 ns: either side of that).
+u16() { od -A n -t u2 -j "$2" -N 2 "$1" | tr -d ' '; }
+u32() { od -A n -t u4 -j "$2" -N 4 "$1" | tr -d ' '; }
+diffs=$(cmp -l /etc/pagehop-cxl.cdat /tmp/new.cdat 2>/dev/null | awk '{print $1}' | tr '\n' ' ')
+sum=$(od -A n -t u1 -v /tmp/new.cdat 2>/dev/null | awk '{ for (i = 1; i <= NF; i++) s += $i } END { print s % 256 }')
+imp=$(jq -r '.cxl_judge[] | select(.entry | startswith("DSLBIS read_latency")) | .implied' /tmp/cxlm.json)
+entry=$(u16 /tmp/new.cdat 56 2>/dev/null)
+lo=$(awk -v v="$imp" 'BEGIN { x = v - 0.05; c = int(x); if (c < x) c++; print c }')
+hi=$(awk -v v="$imp" 'BEGIN { x = v + 0.05; c = int(x); if (c < x) c++; print c }')
+bad=$(for o in $diffs; do case $o in 6 | 57 | 58) ;; *) echo "$o" ;; esac; done)
+if [ -s /tmp/new.cdat ] && [ "$(u32 /tmp/new.cdat 0)" = "$(wc -c </tmp/new.cdat)" ] && [ "$sum" = 0 ] &&
+	[ -z "$bad" ] && [ -n "$entry" ] && [ "$entry" -ge "$lo" ] && [ "$entry" -le "$hi" ]; then
+	ok "--emit-cdat: the file given to QEMU with the read latency entry $entry (implied $imp ns); bytes changed: $diffs"
+else
+	not_ok "emitted CDAT" "changed bytes: $diffs (unexpected: $bad); sum $sum; length $(u32 /tmp/new.cdat 0) of $(wc -c </tmp/new.cdat 2>/dev/null); entry $entry, implied $imp; $(cat /tmp/cxlm.err)"
+fi
 jq -r '.cxl_judge[] | "\(.source) \(.entry): \(.verdict) \(.why // "")"' /tmp/cxlm.json | sed 's/^/# /'
