@@ -56,6 +56,15 @@ for i in 0 1 2 3; do
 	put sys/devices/system/node/node2/access1/initiators/$f "${k1[$i]}"
 done
 put sys/devices/system/memory/block_size_bytes 8000000
+put sys/devices/system/node/has_memory 0,2
+put sys/devices/system/node/node0/cpulist 0
+put sys/devices/system/node/node2/cpulist ""
+for f in read_latency write_latency; do put sys/devices/system/node/node0/access1/initiators/$f 80; done
+for f in read_bandwidth write_bandwidth; do put sys/devices/system/node/node0/access1/initiators/$f 20480; done
+put sys/devices/virtual/memory_tiering/memory_tier4/nodelist 0
+put sys/devices/virtual/memory_tiering/memory_tier1878/nodelist 2
+put sys/kernel/mm/mempolicy/weighted_interleave/node0 1
+put sys/kernel/mm/mempolicy/weighted_interleave/node2 1
 lnk sys/devices/system/memory/memory115/node2 ../../node/node2
 lnk $BUS/mem0 ../../../devices/pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0
 lnk $BUS/endpoint2 ../../../devices/platform/ACPI0017:00/root0/port1/endpoint2
@@ -106,7 +115,14 @@ expect "the parts: link 217948 ps, 312 MB/s (250 after encoding), DSMAS 0, _UID 
 	"$(jq -r '.cxl_parts[0] | "\(.link_latency_ps) \(.link_bandwidth_MBps) \(.qos_link_bandwidth_MBps) \(.cdat_dsmas_handle) \(.host_bridge_uid) \(.generic_port_domain)"' "$TMP/c.json")" \
 	"217948 312 250 0 12 4"
 expect "one figure differs, said in a note" \
-	"$(jq -r '[.notes[]? | select(test("1 figure"))] | length' "$TMP/c.json")" 1
+	"$(jq -r '[.notes[]? | select(test("1 figure\\(s\\) of the kernel"))] | length' "$TMP/c.json")" 1
+# The tiers (node 0 with a CPU: access1 80, 80 ns, 20480, 20480 MB/s, in
+# memory_tier4; node 2 in memory_tier1878), by hand: 576 x (500 + 518) /
+# 160 = 3664, x 40960 / 624 = 240508, >> 7 = 1878; weights in proportion to
+# min(read, write): 32 x 312 / 20792 is below 1: 1 (node 0: 31).
+expect "effects: tier now, the one above demoting, distance and tier by hand, weights" \
+	"$(jq -r '.cxl_effects[0] | "\(.tier_now) \(.demoted_from) \(.reference_node) \(.adistance) \(.tier) \(.wi_weight_now) \(.wi_weight_bw)"' "$TMP/c.json")" \
+	"1878 0 0 240508 1878 1 1"
 
 # Without the tables: the generic port's part is unknown, the figures cannot be told.
 rm "$R/sys/firmware/acpi/tables/SRAT"

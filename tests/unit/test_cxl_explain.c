@@ -17,6 +17,8 @@
 
 #include "cxl_explain.h"
 #include "cxl_judge.h"
+#include "cxl_effects.h"
+#include "memtier.h"
 
 #include <math.h>
 
@@ -296,6 +298,47 @@ static void test_propose_cdat(void **state)
 	cdat_free(&out);
 }
 
+/*
+ * Effects, by hand: node 0 (CPUs) access1 80/80 ns, 20480/20480 MB/s in
+ * tier 4; node 2 (the CXL node) 418/518 ns, 312/312 MB/s in tier 1727:
+ * 576 x 936 / 160 = 3369, x 40960 / 624 = 221144, >> 7 = 1727.  Proposed:
+ * the CDAT's read latency judged 150 where the measurement implies 250:
+ * 518 ns, 576 x 1036 / 160 = 3729, x 40960 / 624 = 244775, tier 1912.
+ * Weights: 32 x 312 / 20792 < 1: 1.
+ */
+static void test_effects(void **state)
+{
+	int ids[] = { 0, 2 }, tier[] = { 4, 1727 }, wi[] = { 1, 1 };
+	bool cpus[] = { true, false };
+	struct ph_cxl_coord a1[] = {
+		{ .present = true, .read_lat_ns = 80, .write_lat_ns = 80, .read_bw_MBps = 20480,
+		  .write_bw_MBps = 20480 },
+		{ .present = true, .read_lat_ns = 418, .write_lat_ns = 518, .read_bw_MBps = 312,
+		  .write_bw_MBps = 312 },
+	};
+	struct ph_cxl_tiering t = { .n = 2, .ids = ids, .cpus = cpus, .tier = tier, .access1 = a1,
+				    .wi_weight = wi };
+	struct ph_cxl_explained e = { .node = 2 };
+	struct ph_cxl_judged j = { .node = 2, .source = "device CDAT", .fig = PH_CXL_READ_LAT,
+				   .table = 150, .implied = 250, .verdict = PH_CXL_OFF };
+	struct ph_cxl_effect x;
+
+	(void)state;
+	assert_int_equal(memtier_adistance(936, 624, 160, 40960), 221144);
+	cxl_effect(&e, &t, &j, 1, &x);
+	assert_null(x.why);
+	assert_int_equal(x.tier_now, 1727);
+	assert_string_equal(x.demoted_from, "0");
+	assert_int_equal(x.ref, 0);
+	assert_int_equal(x.adist_kernel, 221144);
+	assert_int_equal(x.tier_kernel, 1727);
+	assert_int_equal(x.lat_proposed, 518);
+	assert_int_equal(x.adist_proposed, 244775);
+	assert_int_equal(x.tier_proposed, 1912);
+	assert_int_equal(x.wi_kernel, 1);
+	assert_int_equal(x.wi_now, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_judge),
 		cmocka_unit_test(test_propose_cdat),
+		cmocka_unit_test(test_effects),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

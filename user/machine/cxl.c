@@ -389,3 +389,89 @@ void cxl_free(struct ph_cxl *c)
 	free(c->node);
 	memset(c, 0, sizeof(*c));
 }
+
+/* Whether node is in a list as sysfs prints one ("0-1,4"). */
+static bool in_list(const char *list, int node)
+{
+	const char *p = list;
+
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+
+		if (end == p)
+			return false;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (node >= a && node <= b)
+			return true;
+		p = *end == ',' ? end + 1 : end;
+		if (*end != ',')
+			break;
+	}
+	return false;
+}
+
+static int node_tier(const char *root, int node)
+{
+	char dir[PATH_MAX], path[PATH_MAX], buf[256];
+	int ids[64];
+	int n;
+
+	pathf(dir, "%s/sys/devices/virtual/memory_tiering", root);
+	n = numbered(dir, "memory_tier", ids, 64);
+	for (int i = 0; i < n; i++) {
+		pathf(path, "%s/memory_tier%d/nodelist", dir, ids[i]);
+		if (read_text(path, buf, sizeof(buf)) > 0 && in_list(buf, node))
+			return ids[i];
+	}
+	return -1;
+}
+
+void cxl_tiering_load(const char *root, struct ph_cxl_tiering *t)
+{
+	char dir[PATH_MAX], path[PATH_MAX], buf[256];
+	int ids[1024];
+	int n;
+
+	memset(t, 0, sizeof(*t));
+	pathf(dir, "%s" NODE_DIR, root);
+	n = numbered(dir, "node", ids, 1024);
+	t->ids = xcalloc((size_t)(n ? n : 1), sizeof(*t->ids));
+	t->cpus = xcalloc((size_t)(n ? n : 1), sizeof(*t->cpus));
+	t->tier = xcalloc((size_t)(n ? n : 1), sizeof(*t->tier));
+	t->access1 = xcalloc((size_t)(n ? n : 1), sizeof(*t->access1));
+	t->wi_weight = xcalloc((size_t)(n ? n : 1), sizeof(*t->wi_weight));
+	pathf(path, "%s" NODE_DIR "/has_memory", root);
+	if (read_text(path, buf, sizeof(buf)) <= 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		int k = t->n;
+		char cpus[64], name[32];
+		int64_t w;
+
+		if (!in_list(buf, ids[i]))
+			continue;
+		t->n++;
+		t->ids[k] = ids[i];
+		pathf(path, "%s" NODE_DIR "/node%d/cpulist", root, ids[i]);
+		t->cpus[k] = read_text(path, cpus, sizeof(cpus)) > 0 && cpus[0];
+		pathf(path, "%s" NODE_DIR "/node%d/access1/initiators", root, ids[i]);
+		read_coord(path, &t->access1[k]);
+		t->tier[k] = node_tier(root, ids[i]);
+		pathf(path, "%s/sys/kernel/mm/mempolicy/weighted_interleave", root);
+		snprintf(name, sizeof(name), "node%d", ids[i]);
+		w = read_num(path, name);
+		t->wi_weight[k] = w >= 0 && w <= 255 ? (int)w : -1;
+	}
+}
+
+void cxl_tiering_free(struct ph_cxl_tiering *t)
+{
+	free(t->ids);
+	free(t->cpus);
+	free(t->tier);
+	free(t->access1);
+	free(t->wi_weight);
+	memset(t, 0, sizeof(*t));
+}

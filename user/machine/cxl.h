@@ -97,4 +97,22 @@ void cxl_free(struct ph_cxl *c);
  */
 int cxl_link_speed_mbps(const char *text);
 
+/* What Linux made of the memory nodes: their tiers, and the DRAM reference. */
+struct ph_cxl_tiering {
+	int n;
+	int *ids;		/* every node with memory, ascending */
+	bool *cpus;		/* it has CPUs */
+	int *tier;		/* memory_tierT holding it (sysfs), -1 none */
+	struct ph_cxl_coord *access1;	/* nodeN/access1/initiators */
+	int *wi_weight;		/* weighted_interleave/nodeN, -1 none */
+};
+/*
+ * Read root's nodes with memory (has_memory), their CPUs, access1
+ * figures, memory tier (/sys/devices/virtual/memory_tiering/memory_tierT/
+ * nodelist) and weighted-interleave weight
+ * (/sys/kernel/mm/mempolicy/weighted_interleave/nodeN).
+ */
+void cxl_tiering_load(const char *root, struct ph_cxl_tiering *t);
+void cxl_tiering_free(struct ph_cxl_tiering *t);
+
 #endif

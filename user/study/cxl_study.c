@@ -4,6 +4,7 @@
  * firmware's tables, explain each CXL memory node's coordinates.
  */
 #include "cxl_study.h"
+#include "cxl_effects.h"
 #include "cxl_input.h"
 #include "output.h"
 #include "matrix.h"
@@ -161,6 +162,7 @@ static int cxl_measure(void *state, struct ph_session *s)
 		if (x->c.reg[k].node >= 0)
 			cxl_explain_region(&x->c, k, x->have_srat ? &x->srat : NULL,
 					   x->have_hmat ? &x->hmat : NULL, &x->e[x->ne++]);
+	cxl_tiering_load(x->root, &x->tiering);
 	return x->no_measure ? 0 : measure_nodes(x, s);
 }
 
@@ -244,6 +246,22 @@ static int emit_cdat(struct ph_cxl_study *x, struct ph_doc *doc, const struct ph
 	return 0;
 }
 
+/* The tiers and weights, now and as proposed: this machine's only (a document does not hold them). */
+static void effects(struct ph_cxl_study *x, struct ph_doc *doc, const struct ph_cxl_judged *j, int nj)
+{
+	struct ph_cxl_effect *f;
+
+	if (x->input) {
+		doc_note(doc, "CXL: the tiers and weights are this machine's, not the input's: not shown");
+		return;
+	}
+	f = xcalloc((size_t)x->ne, sizeof(*f));
+	for (int i = 0; i < x->ne; i++)
+		cxl_effect(&x->e[i], &x->tiering, j, nj, &f[i]);
+	cxl_effects_report(doc, f, x->ne);
+	free(f);
+}
+
 static struct ph_doc *cxl_doc(void *state, struct ph_session *s, int *rc)
 {
 	struct ph_cxl_study *x = state;
@@ -261,6 +279,7 @@ static struct ph_doc *cxl_doc(void *state, struct ph_session *s, int *rc)
 	if (!x->nm) {
 		doc_note(doc, "CXL: nothing measured, so no entry is judged (a saved document with a "
 			      "cxl_measured table is judged with --input)");
+		effects(x, doc, NULL, 0);
 		return doc;
 	}
 	measured_table(doc, x->m, x->nm);
@@ -274,6 +293,7 @@ static struct ph_doc *cxl_doc(void *state, struct ph_session *s, int *rc)
 		*rc = cxl_judge_report(doc, j, nj, x->tolerance, x->noise);
 	if (x->emit_cdat && emit_cdat(x, doc, j, nj))
 		*rc = PH_EXIT_FAIL;
+	effects(x, doc, j, nj);
 	free(j);
 	return doc;
 }
@@ -293,6 +313,7 @@ static void cxl_study_free(void *state, struct ph_session *s)
 	if (x->have_hmat)
 		acpi_hmat_free(&x->hmat);
 	cxl_free(&x->c);
+	cxl_tiering_free(&x->tiering);
 	free(x->e);
 	free(x->m);
 	matrix_free(&x->mx);

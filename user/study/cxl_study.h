@@ -33,6 +33,7 @@ struct ph_cxl_study {
 	int ne;
 	struct ph_cxl_measured *m;	/* the measured rows (from --input, or measured here) */
 	int nm;
+	struct ph_cxl_tiering tiering;	/* this machine's tiers and weights (not with --input) */
 	struct ph_mx mx;	/* the measurement: every CPU node to the CXL nodes */
 	bool measured_here, all_verified;
 };

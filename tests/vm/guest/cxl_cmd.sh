@@ -8,7 +8,7 @@
 # width): latency CDAT + generic port + 68 x 10^6 / (Mb/s / 8) ps rounded
 # up to ns; bandwidth min(CDAT, Mb/s / 8 x width, generic port).
 . /tests/tap.sh
-plan 8
+plan 9
 cxlbus=/sys/bus/cxl/devices
 # shellcheck disable=SC2086 # four figures
 set -- $VM_CXL_CDAT_FIG
@@ -26,7 +26,7 @@ for d in /sys/devices/system/node/node*; do
 done
 if [ -z "$node" ] || [ ! -e $cxlbus/mem0 ]; then
 	for t in "cxl runs" "link by hand" "explanation by hand" "adds up to sysfs" \
-		"measured rows" "judged" "judged again" "emitted CDAT"; do
+		"measured rows" "judged" "judged again" "emitted CDAT" "tier"; do
 		skip "$t" "no CXL memory node (cxl.sh did not make one)"
 	done
 	exit 0
@@ -96,7 +96,10 @@ case $mrc in
 esac
 pagehop cxl --input /tmp/cxlm.json --format json >/tmp/cxlj.json 2>/tmp/cxlj.err
 jrc=$?
-[ $jrc -eq $mrc ] && [ "$(jq -c .cxl_judge /tmp/cxlj.json)" = "$(jq -c .cxl_judge /tmp/cxlm.json)" ] &&
+# The document prints the measured figures rounded (0.01 ns, 0.001 GB/s):
+# the verdicts must be the same, the errors may move in their last digits.
+verdicts() { jq -c '[.cxl_judge[] | [.entry, .verdict]]' "$1"; }
+[ $jrc -eq $mrc ] && [ "$(verdicts /tmp/cxlj.json)" = "$(verdicts /tmp/cxlm.json)" ] &&
 	ok "its own JSON judged again offline: the same verdicts, exit $jrc" ||
 	not_ok "judged again" "exit $jrc (measured $mrc): $(cat /tmp/cxlj.err); $(jq -c .cxl_judge /tmp/cxlj.json)"
 # The emitted CDAT, read here byte by byte (od), not by pagehop: the file
@@ -119,4 +122,19 @@ if [ -s /tmp/new.cdat ] && [ "$(u32 /tmp/new.cdat 0)" = "$(wc -c </tmp/new.cdat)
 else
 	not_ok "emitted CDAT" "changed bytes: $diffs (unexpected: $bad); sum $sum; length $(u32 /tmp/new.cdat 0) of $(wc -c </tmp/new.cdat 2>/dev/null); entry $entry, implied $imp; $(cat /tmp/cxlm.err)"
 fi
+# The memory tier: the one sysfs lists the node in, and the one the
+# kernel's access1 figures give by hand (mt_perf_to_adistance(): 576 x
+# (read + write latency) / the reference's x the reference's (read + write
+# bandwidth) / the node's, >> 7; the reference node 0's from sysfs).
+a1() { cat /sys/devices/system/node/node$1/access1/initiators/$2; }
+adist=$((576 * ($(a1 $node read_latency) + $(a1 $node write_latency)) / ($(a1 0 read_latency) + $(a1 0 write_latency)) *
+	($(a1 0 read_bandwidth) + $(a1 0 write_bandwidth)) / ($(a1 $node read_bandwidth) + $(a1 $node write_bandwidth))))
+tnow=
+for t in /sys/devices/virtual/memory_tiering/memory_tier*; do
+	grep -qx "$node" "$t/nodelist" 2>/dev/null && tnow=${t##*memory_tier}
+done
+got=$(jq -r '.cxl_effects[0] | "\(.tier_now) \(.adistance) \(.tier)"' /tmp/cxl.json)
+[ "$got" = "$tnow $adist $((adist >> 7))" ] && [ "$tnow" = $((adist >> 7)) ] &&
+	ok "node $node in memory_tier$tnow, as its access1 figures give it (distance $adist), by hand and by pagehop" ||
+	not_ok "tier" "pagehop (now, distance, tier): $got; sysfs memory_tier$tnow; by hand distance $adist, tier $((adist >> 7)); $(for t in /sys/devices/virtual/memory_tiering/*; do echo "$t: $(cat $t/nodelist 2>&1)"; done; dmesg | grep -i -E "tier|adist|kmem" | tail -5)"
 jq -r '.cxl_judge[] | "\(.source) \(.entry): \(.verdict) \(.why // "")"' /tmp/cxlm.json | sed 's/^/# /'
