@@ -12,8 +12,11 @@
  *         (0x390000000, 256 MiB): blocks 0x390000000 / 0x8000000 = 114
  *         and 115, of which only 115 is system RAM (a devdax namespace
  *         keeps its info block in 114), on node 2.
+ *         Its link 2.5 GT/s x1 below a root port at 2.5 GT/s; the host
+ *         bridge's _UID 12 (firmware_node/uid).
  *   mem1: endpoint3 behind a switch port (root0/port1/port4), ram 256 MiB
- *         without qos_class, a CDAT whose sum is broken, in no region.
+ *         without qos_class, a CDAT whose sum is broken, in no region, no
+ *         link speed.
  */
 #include "unit.h"
 #include "table_bytes.h"
@@ -117,6 +120,10 @@ static int make_tree(void **state)
 	put_text(PCI "/mem0/pmem/size", "0x20000000\n");
 	put_text(PCI "/mem0/pmem/qos_class", "0\n");
 	put_text(PCI "/mem0/ram/size", "0x0\n");
+	put_text(PCI "/current_link_speed", "2.5 GT/s PCIe\n");
+	put_text(PCI "/current_link_width", "1\n");
+	put_text("sys/devices/pci0000:0c/0000:0c:00.0/current_link_speed", "2.5 GT/s PCIe\n");
+	put_text("sys/devices/pci0000:0c/firmware_node/uid", "12\n");
 	put_text("sys/devices/pci0000:0e/0000:0e:00.0/mem1/serial", "0x1\n");
 	put_text("sys/devices/pci0000:0e/0000:0e:00.0/mem1/ram/size", "0x10000000\n");
 	put_link(PLAT "/port1/uport", "../../../../pci0000:0c");
@@ -189,6 +196,11 @@ static void test_memdevs(void **state)
 	assert_int_equal(m->cdat.dsmas[0].dpa_length, 512u << 20);
 	assert_int_equal(m->cdat.ndslbis, 1);
 	assert_int_equal(m->cdat.dslbis[0].entry[0], 150);
+	assert_int_equal(m->link_mbps, 2500);
+	assert_int_equal(m->link_width, 1);
+	assert_int_equal(m->port_link_mbps, 2500);
+	assert_int_equal(m->hb_uid, 12);
+	assert_false(m->switched);
 
 	m = &c.mem[1];
 	assert_int_equal(m->id, 1);
@@ -205,6 +217,10 @@ static void test_memdevs(void **state)
 	assert_int_equal(m->cdat_bytes, 64);
 	assert_int_equal(m->cdat_err, -EINVAL);
 	assert_true(m->cdat_why[0] != '\0');
+	assert_true(m->switched);
+	assert_int_equal(m->hb_uid, 12);
+	assert_int_equal(m->link_mbps, 0);
+	assert_int_equal(m->link_width, 0);
 	cxl_free(&c);
 }
 

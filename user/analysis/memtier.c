@@ -92,6 +92,14 @@ static void demotion(int n, const int *ids, const bool *cpus, const bool *memory
 	free(pref);
 }
 
+long memtier_adistance(long lat, long bw, long ref_lat, long ref_bw)
+{
+	/* mt_perf_to_adistance(), its divisions in this order, in whole numbers. */
+	if (!lat || !bw || !ref_lat || !ref_bw)
+		return -1;
+	return PH_MEMTIER_ADISTANCE_DRAM * lat / ref_lat * ref_bw / bw;
+}
+
 void memtier_predict(enum ph_memtier_rule rule, int n, const int *ids, const bool *cpus,
 		     const bool *memory, const int *dist, const struct ph_acpi_hmat *t,
 		     struct ph_memtier *m)
@@ -139,11 +147,9 @@ void memtier_predict(enum ph_memtier_rule rule, int n, const int *ids, const boo
 		struct ph_memtier_node *x = &m->node[k];
 		long lat = (long)x->read_lat + x->write_lat, bw = (long)x->read_bw + x->write_bw;
 
-		/* mt_perf_to_adistance(), its divisions in this order, in whole numbers. */
 		if (ref && m->mismatch < 0 && lat && bw) {
-			x->adist = PH_MEMTIER_ADISTANCE_DRAM * lat /
-				   ((long)ref->read_lat + ref->write_lat) *
-				   ((long)ref->read_bw + ref->write_bw) / bw;
+			x->adist = memtier_adistance(lat, bw, (long)ref->read_lat + ref->write_lat,
+						     (long)ref->read_bw + ref->write_bw);
 			x->from_hmat = true;
 		}
 		x->tier = x->memory ? (int)(x->adist >> PH_MEMTIER_CHUNK_BITS) : -1;

@@ -58,6 +58,12 @@ void memtier_predict(enum ph_memtier_rule rule, int n, const int *ids, const boo
 		     const bool *memory, const int *dist, const struct ph_acpi_hmat *t,
 		     struct ph_memtier *out);
 void memtier_free(struct ph_memtier *m);
+/*
+ * mt_perf_to_adistance(): 576 x lat / ref_lat x ref_bw / bw in whole
+ * numbers, in the kernel's order; lat and bw are read + write of access
+ * class 1, the reference's likewise.  -1 when any is 0.
+ */
+long memtier_adistance(long lat, long bw, long ref_lat, long ref_bw);
 /* The rule of a kernel release ("6.12.117+deb12-amd64"): 6.7 and later use the HMAT. */
 enum ph_memtier_rule memtier_rule_of(const char *release);
 const char *memtier_rule_name(enum ph_memtier_rule r);

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 const struct ph_exit_code ph_exit_codes[] = {
-	{ PH_EXIT_OK, "ok; slit: the SLIT agrees, or there is nothing to compare; check: OK", NULL },
-	{ PH_EXIT_FAIL, "a measurement, verification or output failed; slit: the SLIT disagrees; check: WARNING",
+	{ PH_EXIT_OK, "ok; slit: the SLIT agrees, or there is nothing to compare; cxl: every entry judged agrees; check: OK", NULL },
+	{ PH_EXIT_FAIL, "a measurement, verification or output failed; slit: the SLIT disagrees; cxl: an entry is off; check: WARNING",
 	  "For slit, an ordering violation or a level mismatch.  An output is stdout (a full disk, a closed pipe: said in one line at the end, for every "
 	  "command and for --help alike), a --save file or a plot.  A failed output makes any "
 	  "verdict (0, 1, 3 or 5) 1, since the verdict did not reach its reader; check's is then "
@@ -47,7 +47,9 @@ const struct ph_exit_code ph_exit_codes[] = {
 	  "strays among the documents judged, but a document was skipped (it could not be read or "
 	  "parsed: named on stderr and in the output) or a model has fewer hosts than needed to "
 	  "judge its figures (UNKNOWN in the models table); a host that strays makes the exit "
-	  "status 1 whatever was skipped." },
+	  "status 1 whatever was skipped.  cxl: no entry is off, but one could not be told (its "
+	  "measurement missed its CI target, or the error is within the uncertainty of the "
+	  "tolerance), or none could be judged." },
 	{ PH_EXIT_INTERRUPTED, "interrupted by a signal; check: 3, UNKNOWN",
 	  "SIGINT, SIGTERM, SIGHUP or SIGQUIT, whichever it was (see SIGNALS); what was measured "
 	  "before is printed, with a note.  check says UNKNOWN and exits 3 instead, as for anything "

@@ -35,6 +35,7 @@ extern const struct ph_cmdspec cmd_goaround_spec;
 extern const struct ph_cmdspec cmd_hops_spec;
 extern const struct ph_cmdspec cmd_scan_spec;
 extern const struct ph_cmdspec cmd_report_spec;
+extern const struct ph_cmdspec cmd_cxl_spec;
 
 /* The measuring commands, run by study_main() (study.h). */
 extern const struct ph_study cmd_c2c_study;
@@ -53,5 +54,6 @@ extern const struct ph_study cmd_baseline_study;
 extern const struct ph_study cmd_matrix_study;
 extern const struct ph_study cmd_check_study;
 extern const struct ph_study cmd_slit_study;
+extern const struct ph_study cmd_cxl_study;
 
 #endif

@@ -42,6 +42,8 @@ const struct ph_command ph_commands[] = {
 	  "loaded latency: a chase while loader CPUs stream at an injection delay ladder", &cmd_loaded_spec, &cmd_loaded_study },
 	{ "slit", NULL,
 	  "compare a measured node matrix with the SLIT and HMAT; propose a SLIT", &cmd_slit_spec, &cmd_slit_study },
+	{ "cxl", NULL,
+	  "CXL memory nodes: coordinates explained from CDAT, generic port and link", &cmd_cxl_spec, &cmd_cxl_study },
 	{ "baseline", NULL,
 	  "record this machine's fingerprint: model key, settings, figures per node", &cmd_baseline_spec, &cmd_baseline_study },
 	{ "check", NULL,

@@ -131,10 +131,11 @@ static void list_add(char *list, size_t size, const char *word)
  * .../rootR/portP/[switch ports/]endpointE, and portP is the host bridge's
  * port, whose uport is the bridge (pci0000:0c, or ACPI0016:00).
  */
-static void host_bridge(const char *ep, char *out, size_t size)
+static void host_bridge(const char *ep, struct ph_cxl_memdev *m)
 {
 	char real[PATH_MAX], port[PATH_MAX];
-	char *p, *next;
+	char *p, *next, *out = m->host_bridge;
+	size_t size = sizeof(m->host_bridge);
 
 	out[0] = '\0';
 	if (!realpath(ep, real))
@@ -150,6 +151,9 @@ static void host_bridge(const char *ep, char *out, size_t size)
 			return;		/* the endpoint sits right under the root */
 		pathf(port, "%.*s", (int)(next - real), real);
 		link_name(port, "uport", out, size);
+		/* Another port between this one and the endpoint is a switch's. */
+		m->switched = strstr(next, "/port") != NULL;
+		m->hb_uid = read_num(port, "uport/firmware_node/uid");
 		return;
 	}
 }
@@ -180,6 +184,42 @@ static void load_cdat(const char *ep, struct ph_cxl_memdev *m)
 		snprintf(m->cdat_why, sizeof(m->cdat_why), "%s", strerror(-m->cdat_err));
 }
 
+int cxl_link_speed_mbps(const char *text)
+{
+	char *end;
+	double gt = strtod(text, &end);
+
+	if (end == text || strncmp(end, " GT/s", 5) || gt <= 0 || gt > 1000)
+		return 0;
+	return (int)(gt * 1000 + 0.5);
+}
+
+static int link_mbps(const char *dir)
+{
+	char path[PATH_MAX], buf[64];
+
+	pathf(path, "%s/current_link_speed", dir);
+	return read_text(path, buf, sizeof(buf)) > 0 ? cxl_link_speed_mbps(buf) : 0;
+}
+
+/* The memdev's PCI device is the parent of memN; the port above is its parent. */
+static void load_links(const char *memdir, struct ph_cxl_memdev *m)
+{
+	char real[PATH_MAX], *slash;
+	int64_t w;
+
+	if (!realpath(memdir, real) || !(slash = strrchr(real, '/')))
+		return;
+	*slash = '\0';
+	m->link_mbps = link_mbps(real);
+	w = read_num(real, "current_link_width");
+	m->link_width = w > 0 && w <= 64 ? (int)w : 0;
+	if ((slash = strrchr(real, '/'))) {
+		*slash = '\0';
+		m->port_link_mbps = link_mbps(real);
+	}
+}
+
 static void load_memdevs(const char *bus, struct ph_cxl *c)
 {
 	int ids[256], eps[256];
@@ -193,7 +233,9 @@ static void load_memdevs(const char *bus, struct ph_cxl *c)
 
 		m->id = ids[i];
 		m->endpoint = -1;
+		m->hb_uid = -1;
 		pathf(dir, "%s/mem%d", bus, m->id);
+		load_links(dir, m);
 		pathf(ep, "%s/serial", dir);
 		if (read_text(ep, m->serial, sizeof(m->serial)) < 0)
 			m->serial[0] = '\0';
@@ -210,7 +252,7 @@ static void load_memdevs(const char *bus, struct ph_cxl *c)
 			if (strcmp(who, want))
 				continue;
 			m->endpoint = eps[k];
-			host_bridge(ep, m->host_bridge, sizeof(m->host_bridge));
+			host_bridge(ep, m);
 			load_cdat(ep, m);
 			break;
 		}
@@ -346,4 +388,90 @@ void cxl_free(struct ph_cxl *c)
 	free(c->reg);
 	free(c->node);
 	memset(c, 0, sizeof(*c));
+}
+
+/* Whether node is in a list as sysfs prints one ("0-1,4"). */
+static bool in_list(const char *list, int node)
+{
+	const char *p = list;
+
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+
+		if (end == p)
+			return false;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (node >= a && node <= b)
+			return true;
+		p = *end == ',' ? end + 1 : end;
+		if (*end != ',')
+			break;
+	}
+	return false;
+}
+
+static int node_tier(const char *root, int node)
+{
+	char dir[PATH_MAX], path[PATH_MAX], buf[256];
+	int ids[64];
+	int n;
+
+	pathf(dir, "%s/sys/devices/virtual/memory_tiering", root);
+	n = numbered(dir, "memory_tier", ids, 64);
+	for (int i = 0; i < n; i++) {
+		pathf(path, "%s/memory_tier%d/nodelist", dir, ids[i]);
+		if (read_text(path, buf, sizeof(buf)) > 0 && in_list(buf, node))
+			return ids[i];
+	}
+	return -1;
+}
+
+void cxl_tiering_load(const char *root, struct ph_cxl_tiering *t)
+{
+	char dir[PATH_MAX], path[PATH_MAX], buf[256];
+	int ids[1024];
+	int n;
+
+	memset(t, 0, sizeof(*t));
+	pathf(dir, "%s" NODE_DIR, root);
+	n = numbered(dir, "node", ids, 1024);
+	t->ids = xcalloc((size_t)(n ? n : 1), sizeof(*t->ids));
+	t->cpus = xcalloc((size_t)(n ? n : 1), sizeof(*t->cpus));
+	t->tier = xcalloc((size_t)(n ? n : 1), sizeof(*t->tier));
+	t->access1 = xcalloc((size_t)(n ? n : 1), sizeof(*t->access1));
+	t->wi_weight = xcalloc((size_t)(n ? n : 1), sizeof(*t->wi_weight));
+	pathf(path, "%s" NODE_DIR "/has_memory", root);
+	if (read_text(path, buf, sizeof(buf)) <= 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		int k = t->n;
+		char cpus[64], name[32];
+		int64_t w;
+
+		if (!in_list(buf, ids[i]))
+			continue;
+		t->n++;
+		t->ids[k] = ids[i];
+		pathf(path, "%s" NODE_DIR "/node%d/cpulist", root, ids[i]);
+		t->cpus[k] = read_text(path, cpus, sizeof(cpus)) > 0 && cpus[0];
+		pathf(path, "%s" NODE_DIR "/node%d/access1/initiators", root, ids[i]);
+		read_coord(path, &t->access1[k]);
+		t->tier[k] = node_tier(root, ids[i]);
+		pathf(path, "%s/sys/kernel/mm/mempolicy/weighted_interleave", root);
+		snprintf(name, sizeof(name), "node%d", ids[i]);
+		w = read_num(path, name);
+		t->wi_weight[k] = w >= 0 && w <= 255 ? (int)w : -1;
+	}
+}
+
+void cxl_tiering_free(struct ph_cxl_tiering *t)
+{
+	free(t->ids);
+	free(t->cpus);
+	free(t->tier);
+	free(t->access1);
+	free(t->wi_weight);
+	memset(t, 0, sizeof(*t));
 }

@@ -14,6 +14,12 @@
  *   regionN/targetK = "decoderE.D"          region N decodes endpoint E
  *   regionN/resource + memory block size    the block memoryB, and its
  *                                           nodeK link the region's node
+ *   memN (resolved) is .../PCI device/memN  the device's PCIe link
+ *                                           (current_link_speed, _width),
+ *                                           and its parent's, the port the
+ *                                           kernel takes the link latency of
+ *   portP/uport/firmware_node/uid           the host bridge's ACPI _UID,
+ *                                           which names its generic port
  */
 #ifndef PAGEHOP_CXL_H
 #define PAGEHOP_CXL_H
@@ -43,6 +49,14 @@ struct ph_cxl_memdev {
 	int dev_node;		/* numa_node of the device itself, -1 none */
 	char regions[128];	/* "region0,region3", "" none */
 	char nodes[64];		/* the nodes of those regions' memory */
+	/*
+	 * The PCIe links as pcie_link_speed_mbps() gives them (2500 for
+	 * "2.5 GT/s"): the device's own with its width, and the link of the
+	 * port above the device; 0 unknown.
+	 */
+	int link_mbps, link_width, port_link_mbps;
+	bool switched;		/* a switch port between the host bridge's port and the endpoint */
+	int64_t hb_uid;		/* the host bridge's ACPI _UID, -1 unknown */
 	int64_t cdat_bytes;	/* -1 no CDAT attribute */
 	int cdat_err;		/* cdat_read(): 0 parsed */
 	char cdat_why[160];
@@ -76,5 +90,29 @@ struct ph_cxl {
 /* Read root ("" for this machine) into c; never fails: what is absent is -1 or "". */
 void cxl_load(const char *root, struct ph_cxl *c);
 void cxl_free(struct ph_cxl *c);
+/*
+ * A sysfs current_link_speed ("2.5 GT/s PCIe", "16.0 GT/s PCIe") in Mb/s
+ * per lane as pcie_link_speed_mbps() counts it (2500, 16000: the raw
+ * rate, no encoding taken off); 0 for "Unknown" or anything else.
+ */
+int cxl_link_speed_mbps(const char *text);
+
+/* What Linux made of the memory nodes: their tiers, and the DRAM reference. */
+struct ph_cxl_tiering {
+	int n;
+	int *ids;		/* every node with memory, ascending */
+	bool *cpus;		/* it has CPUs */
+	int *tier;		/* memory_tierT holding it (sysfs), -1 none */
+	struct ph_cxl_coord *access1;	/* nodeN/access1/initiators */
+	int *wi_weight;		/* weighted_interleave/nodeN, -1 none */
+};
+/*
+ * Read root's nodes with memory (has_memory), their CPUs, access1
+ * figures, memory tier (/sys/devices/virtual/memory_tiering/memory_tierT/
+ * nodelist) and weighted-interleave weight
+ * (/sys/kernel/mm/mempolicy/weighted_interleave/nodeN).
+ */
+void cxl_tiering_load(const char *root, struct ph_cxl_tiering *t);
+void cxl_tiering_free(struct ph_cxl_tiering *t);
 
 #endif

@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# test_cxl.sh PAGEHOP - pagehop cxl.  On this machine (no CXL memory node
+# here, else that part skips): exit 4 with the reason, nothing on stdout.
+# Then the test build (BUILD/test/pagehop, PAGEHOP_CXL_ROOT) on a sysfs and
+# ACPI tables laid out here as Linux 6.12 lays them out for one type-3
+# device on a root port (as on pagehop's CXL guest):
+#   CDAT     one range, read/write latency 150/250 ns, bandwidth 12000/8000;
+#   link     2.5 GT/s x1 (the port above too): 68 x 10^6 / 312 = 217948 ps,
+#            218 ns; 2500 / 8 = 312 MB/s;
+#   SRAT     generic port _UID 12, domain 4; HMAT from initiators 0 and 1 to
+#            it: 50 and 100 ns, 30000 and 15000 MB/s: the best 50, 30000;
+#   kernel   node 2 access0 418 518 312 312 (150 + 218 + 50 ...: adds up),
+#            access1 read latency 500 (82 above the composition).
+. "$(dirname "$0")/lib.sh"
+hooked=$(dirname "$PAGEHOP")/test/pagehop
+
+if [ -d /sys/bus/cxl/devices ] && ls /sys/bus/cxl/devices/region* >/dev/null 2>&1; then
+	echo "this machine has CXL regions: the exit-4 check is for a machine without"
+else
+	"$PAGEHOP" cxl >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	expect "no CXL memory node: exit 4 ($(cat "$TMP/err"))" "$rc" 4
+	expect "no CXL memory node: nothing on stdout" "$(wc -c <"$TMP/out")" 0
+	expect "no CXL memory node: one line naming why" \
+		"$(grep -c '^pagehop cxl: no CXL memory node: ' "$TMP/err")" 1
+fi
+
+[ -x "$hooked" ] || { fail "no test build $hooked (make all builds it)"; finish; }
+command -v python3 >/dev/null || skip_test "python3 missing (it writes the SRAT and HMAT)"
+R=$TMP/root
+PCI=sys/devices/pci0000:0c/0000:0c:00.0/0000:0d:00.0
+PLAT=sys/devices/platform/ACPI0017:00/root0
+BUS=sys/bus/cxl/devices
+put() { mkdir -p "$(dirname "$R/$1")" && printf '%s\n' "$2" >"$R/$1"; }
+lnk() { mkdir -p "$(dirname "$R/$1")" && ln -s "$2" "$R/$1"; }
+put $PCI/mem0/pmem/size 0x20000000
+put $PCI/mem0/ram/size 0x0
+put $PCI/current_link_speed "2.5 GT/s PCIe"
+put $PCI/current_link_width 1
+put sys/devices/pci0000:0c/0000:0c:00.0/current_link_speed "2.5 GT/s PCIe"
+put sys/devices/pci0000:0c/firmware_node/uid 12
+lnk $PLAT/port1/uport ../../../../pci0000:0c
+lnk $PLAT/port1/endpoint2/uport ../../../../../pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0
+put $PLAT/decoder0.0/region0/mode pmem
+put $PLAT/decoder0.0/region0/resource 0x390000000
+put $PLAT/decoder0.0/region0/size 0x10000000
+put $PLAT/decoder0.0/region0/interleave_ways 1
+put $PLAT/decoder0.0/region0/target0 decoder2.0
+set -- read_latency write_latency read_bandwidth write_bandwidth
+k0=(418 518 312 312) k1=(500 518 312 312)
+for i in 0 1 2 3; do
+	f=$(eval echo "\${$((i + 1))}")
+	put $PLAT/decoder0.0/region0/access0/$f "${k0[$i]}"
+	put sys/devices/system/node/node2/access0/initiators/$f "${k0[$i]}"
+	put $PLAT/decoder0.0/region0/access1/$f "${k1[$i]}"
+	put sys/devices/system/node/node2/access1/initiators/$f "${k1[$i]}"
+done
+put sys/devices/system/memory/block_size_bytes 8000000
+put sys/devices/system/node/has_memory 0,2
+put sys/devices/system/node/node0/cpulist 0
+put sys/devices/system/node/node2/cpulist ""
+for f in read_latency write_latency; do put sys/devices/system/node/node0/access1/initiators/$f 80; done
+for f in read_bandwidth write_bandwidth; do put sys/devices/system/node/node0/access1/initiators/$f 20480; done
+put sys/devices/virtual/memory_tiering/memory_tier4/nodelist 0
+put sys/devices/virtual/memory_tiering/memory_tier1878/nodelist 2
+put sys/kernel/mm/mempolicy/weighted_interleave/node0 1
+put sys/kernel/mm/mempolicy/weighted_interleave/node2 1
+lnk sys/devices/system/memory/memory115/node2 ../../node/node2
+lnk $BUS/mem0 ../../../devices/pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0
+lnk $BUS/endpoint2 ../../../devices/platform/ACPI0017:00/root0/port1/endpoint2
+lnk $BUS/region0 ../../../devices/platform/ACPI0017:00/root0/decoder0.0/region0
+mkdir -p "$R/sys/firmware/acpi/tables"
+python3 - "$R" <<'PY'
+import struct, sys
+root = sys.argv[1]
+def sub(kind, body):
+    return struct.pack('<BBH', kind, 0, 4 + len(body)) + body
+def summed(b, at):
+    b[at] = 0
+    b[at] = (-sum(b)) & 0xff
+    return b
+# CDAT: DSMAS handle 0 [0, 512 MiB); DSLBIS read/write latency 150/250 x 1000 ps, bw 12000/8000.
+body = sub(0, struct.pack('<BBHQQ', 0, 0, 0, 0, 512 << 20))
+for kind, base, e in ((1, 1000, 150), (2, 1000, 250), (4, 1, 12000), (5, 1, 8000)):
+    body += sub(1, struct.pack('<BBBBQHHHH', 0, 0, kind, 0, base, e, 0, 0, 0))
+cdat = summed(bytearray(struct.pack('<IBB6sI', 16 + len(body), 1, 0, bytes(6), 0)) + body, 5)
+open(root + '/sys/devices/platform/ACPI0017:00/root0/port1/endpoint2/CDAT', 'wb').write(cdat)
+def header(sig, length, rev):
+    return struct.pack('<4sIBB6s8sI4sI', sig, length, rev, 0, b'PAGEHP', b'TEST', 1, b'PH  ', 1)
+srat = struct.pack('<I8s', 1, bytes(8)) + struct.pack('<BBBBI8sIIII', 6, 32, 0, 0, 4, b'ACPI0016', 12, 0, 1, 0)
+srat = summed(bytearray(header(b'SRAT', 36 + len(srat), 3)) + srat, 9)
+open(root + '/sys/firmware/acpi/tables/SRAT', 'wb').write(srat)
+def lb(data_type, base, entries):
+    body = struct.pack('<2I', 0, 1) + struct.pack('<I', 4) + struct.pack('<2H', *entries)
+    body += bytes((-len(body)) % 4)
+    return struct.pack('<HHIBBBBIIIQ', 1, 0, 32 + len(body), 0, data_type, 0, 0, 2, 1, 0, base) + body
+hmat = bytes(4) + lb(0, 1000, (50, 100)) + lb(3, 1, (30000, 15000))
+hmat = summed(bytearray(header(b'HMAT', 36 + len(hmat), 2)) + hmat, 9)
+open(root + '/sys/firmware/acpi/tables/HMAT', 'wb').write(hmat)
+PY
+PAGEHOP_CXL_ROOT=$R "$hooked" cxl --no-measure --format json >"$TMP/c.json" 2>"$TMP/err"
+rc=$?
+expect "fixture: exit 0 ($(cat "$TMP/err"))" "$rc" 0
+row() { jq -r ".cxl_explain[] | select(.access == $1 and .figure == \"$2\") |
+	\"\(.device_cdat) \(.link) \(.generic_port) \(.composed) \(.kernel_node) \(.verdict)\"" "$TMP/c.json"; }
+expect "access0 read latency: 150 + 218 + 50" "$(row 0 read_latency_ns)" "150 218 50 418 418 adds up"
+expect "access0 write latency: 250 + 218 + 50" "$(row 0 write_latency_ns)" "250 218 50 518 518 adds up"
+expect "access0 read bandwidth: min(12000, 312, 30000)" "$(row 0 read_bandwidth_MBps)" \
+	"12000 312 30000 312 312 adds up"
+expect "access0 write bandwidth: min(8000, 312, 30000)" "$(row 0 write_bandwidth_MBps)" \
+	"8000 312 30000 312 312 adds up"
+expect "access1 read latency: the kernel's 500 is 82 above 418" "$(row 1 read_latency_ns)" \
+	"150 218 50 418 500 differs: the kernel's is +82"
+expect "the parts: link 217948 ps, 312 MB/s (250 after encoding), DSMAS 0, _UID 12, domain 4" \
+	"$(jq -r '.cxl_parts[0] | "\(.link_latency_ps) \(.link_bandwidth_MBps) \(.qos_link_bandwidth_MBps) \(.cdat_dsmas_handle) \(.host_bridge_uid) \(.generic_port_domain)"' "$TMP/c.json")" \
+	"217948 312 250 0 12 4"
+expect "one figure differs, said in a note" \
+	"$(jq -r '[.notes[]? | select(test("1 figure\\(s\\) of the kernel"))] | length' "$TMP/c.json")" 1
+# The tiers (node 0 with a CPU: access1 80, 80 ns, 20480, 20480 MB/s, in
+# memory_tier4; node 2 in memory_tier1878), by hand: 576 x (500 + 518) /
+# 160 = 3664, x 40960 / 624 = 240508, >> 7 = 1878; weights in proportion to
+# min(read, write): 32 x 312 / 20792 is below 1: 1 (node 0: 31).
+expect "effects: tier now, the one above demoting, distance and tier by hand, weights" \
+	"$(jq -r '.cxl_effects[0] | "\(.tier_now) \(.demoted_from) \(.reference_node) \(.adistance) \(.tier) \(.wi_weight_now) \(.wi_weight_bw)"' "$TMP/c.json")" \
+	"1878 0 0 240508 1878 1 1"
+
+# Without the tables: the generic port's part is unknown, the figures cannot be told.
+rm "$R/sys/firmware/acpi/tables/SRAT"
+PAGEHOP_CXL_ROOT=$R "$hooked" cxl --no-measure --format json >"$TMP/c.json" 2>"$TMP/err"
+expect "no SRAT: exit 0 ($(cat "$TMP/err"))" "$?" 0
+expect "no SRAT: cannot tell, naming the generic port" "$(row 0 read_latency_ns | cut -d' ' -f4-)" \
+	"null 418 cannot tell: no generic port figure"
+
+# --input: saved documents (tests/data/cxl), judged offline.  Each entry
+# against what the measurement implies for it, by hand: the best latency
+# 418 ns (CPU node 0) less the other parts: CDAT 418 - 218 - 50 = 150, the
+# port's 418 - 150 - 218 = 50; bandwidth hidden behind the link's 312 MB/s.
+D=$PAGEHOP_ROOT/tests/data/cxl
+judge() { "$PAGEHOP" cxl --input "$D/$1" --format json "${@:2}" >"$TMP/j.json" 2>"$TMP/err"; echo $?; }
+entry() { jq -r ".cxl_judge[] | select(.source == \"$1\" and (.entry | startswith(\"$2\"))) |
+	\"\(.implied) \(.verdict)\"" "$TMP/j.json"; }
+expect "good.json --noise 0.5: exit 0 ($(cat "$TMP/err"))" "$(judge good.json --noise 0.5)" 0
+expect "good.json: the CDAT's read latency agrees (implied 150)" "$(entry "device CDAT" "DSLBIS read_latency")" "150 agrees"
+expect "good.json: the port's read latency agrees (implied 50)" "$(entry "generic port" "HMAT read_latency")" "50 agrees"
+expect "good.json: the CDAT's read bandwidth cannot show behind the link" \
+	"$(jq -r '.cxl_judge[] | select(.entry | startswith("DSLBIS read_bandwidth")) | "\(.verdict): \(.why)"' "$TMP/j.json")" \
+	"not seen: another part binds at 312 MB/s"
+expect "good.json: write figures are not seen" \
+	"$(jq -r '[.cxl_judge[] | select(.figure | startswith("write")) | .verdict] | unique | join(",")' "$TMP/j.json")" "not seen"
+# Its own output read back: the same verdicts.
+cp "$TMP/j.json" "$TMP/again.json"
+"$PAGEHOP" cxl --input "$TMP/again.json" --noise 0.5 --format json >"$TMP/j2.json" 2>"$TMP/err"
+expect "its own JSON read back: exit 0 ($(cat "$TMP/err"))" "$?" 0
+expect "its own JSON read back: the same judgement" "$(jq -c .cxl_judge "$TMP/j2.json")" "$(jq -c .cxl_judge "$TMP/j.json")"
+expect "cdat_read_5x.json: exit 1" "$(judge cdat_read_5x.json --noise 0.5)" 1
+expect "cdat_read_5x.json: the CDAT's read latency is off, 750 where 150 is implied" \
+	"$(entry "device CDAT" "DSLBIS read_latency")" "150 OFF"
+expect "cdat_read_5x.json: a note names the entry and its source" \
+	"$(jq -r '[.notes[] | select(test("device CDAT DSLBIS read_latency_ns \\(DSMAS 0\\) is off"))] | length' "$TMP/j.json")" 1
+expect "cdat_read_5x.json: the port cannot be the one (the rest exceeds the measurement)" \
+	"$(entry "generic port" "HMAT read_latency" | cut -d' ' -f2-)" "CANNOT TELL"
+expect "no_ci.json (rows without a CI), --noise 0.5: exit 0" "$(judge no_ci.json --noise 0.5)" 0
+# At the default 2.5% noise the port's 50 ns is 2.5% of 418 ns: 21% of 50, beyond the 15% tolerance.
+expect "no_ci.json, default noise: exit 5 (cannot tell)" "$(judge no_ci.json)" 5
+expect "no_ci.json, default noise: the port's latency cannot be told" "$(entry "generic port" "HMAT read_latency")" "50 CANNOT TELL"
+expect "ci_missed.json: exit 5" "$(judge ci_missed.json --noise 0.5)" 5
+expect "ci_missed.json: cannot tell, the CI missed" \
+	"$(jq -r '.cxl_judge[] | select(.entry | startswith("DSLBIS read_latency")) | .why' "$TMP/j.json")" \
+	"the measurement missed its CI target"
+usage_error "--input of a file that is not JSON" cxl --input "$PAGEHOP_ROOT/README.md"
+echo '{"command": "matrix"}' >"$TMP/other.json"
+usage_error "--input of a JSON without cxl_explain" cxl --input "$TMP/other.json"
+echo '{"cxl_explain": [{"node": 2, "access": 3, "figure": "read_latency_ns"}]}' >"$TMP/bad.json"
+usage_error "--input with access 3" cxl --input "$TMP/bad.json"
+usage_error "--tolerance out of range" cxl --tolerance -1
+usage_error "--emit-cdat with --input (no device CDAT offline)" cxl --input "$D/good.json" --emit-cdat "$TMP/x.cdat"
+usage_error "--emit-cdat with --no-measure" cxl --no-measure --emit-cdat "$TMP/x.cdat"
+usage_error "--emit-cdat into a directory that does not exist" cxl --emit-cdat "$TMP/no/such/x.cdat"
+expect "--emit-cdat refused: nothing written" "$(ls "$TMP"/x.cdat 2>/dev/null | wc -l)" 0
+finish

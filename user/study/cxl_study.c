@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cxl_study.c - pagehop cxl's steps: read the CXL devices and the
+ * firmware's tables, explain each CXL memory node's coordinates.
+ */
+#include "cxl_study.h"
+#include "cxl_effects.h"
+#include "cxl_input.h"
+#include "output.h"
+#include "matrix.h"
+
+#include <numa.h>
+#include "session.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A table under the study's root: its reader's code, why in why (absent: ENOENT). */
+static int read_table(const char *root, const char *path, int (*rd)(const char *, void *, char *, size_t),
+		      void *t, char *why, size_t whylen)
+{
+	char full[PATH_MAX];
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	why[0] = '\0';
+	return rd(full, t, why, whylen);
+}
+
+static int rd_srat(const char *p, void *t, char *why, size_t n)
+{
+	return acpi_srat_read(p, t, why, n);
+}
+
+static int rd_hmat(const char *p, void *t, char *why, size_t n)
+{
+	return acpi_hmat_read(p, t, why, n);
+}
+
+static void table_why(int err, char *why, size_t n)
+{
+	if (err && !why[0])
+		snprintf(why, n, "%s", strerror(-err));
+}
+
+/* The measured cell (CPU node row, CXL node col) of one matrix into a row of x->m. */
+static void take_cell(struct ph_cxl_measured *r, const struct ph_nmatrix *m, int row, int col, bool lat)
+{
+	int i;
+
+	if (!m)
+		return;
+	i = row * m->ncols + col;
+	if (!isfinite(m->val[i]))
+		return;
+	if (lat) {
+		r->have_lat = true;
+		r->lat_ns = m->val[i];
+		r->lat_lo = m->ci_lo[i];
+		r->lat_hi = m->ci_hi[i];
+		r->lat_ci_met = !m->ci_missed[i];
+	} else {
+		r->have_bw = true;
+		r->bw_GBps = m->val[i];
+		r->bw_lo = m->ci_lo[i];
+		r->bw_hi = m->ci_hi[i];
+		r->bw_ci_met = !m->ci_missed[i];
+	}
+}
+
+/*
+ * Read latency (a random chase) and read bandwidth from every CPU node to
+ * each CXL node, as pagehop matrix measures its cells: memory laid out on
+ * the node and read back there, threads on the row's CPUs.
+ */
+static int measure_nodes(struct ph_cxl_study *x, struct ph_session *s)
+{
+	struct ph_mx *mx = &x->mx;
+	struct bitmask *cols = numa_allocate_nodemask();
+	int rc;
+
+	for (int i = 0; i < x->ne; i++)
+		numa_bitmask_setbit(cols, (unsigned)x->e[i].node);
+	mx->figures = MX_LATENCY | MX_READ;
+	chase_parse("random", &mx->pattern);
+	mx->pattern.seed = 1;
+	mx->lat_size = mx->bw_size = s->opt->size;
+	mx->bw_threads = s->opt->bind.threads;
+	rc = matrix_plan(mx, &s->m.topo, NULL, 0, NULL, cols);
+	numa_bitmask_free(cols);
+	if (rc)
+		return rc;
+	mx->psize = s->opt->psize_given ? s->opt->bufreq.psize : matrix_default_psize(mx, s);
+	rc = matrix_measure(mx, s, NULL, NULL);
+	if (rc)
+		return rc;
+	x->measured_here = true;
+	x->all_verified = mx->all_verified;
+	for (int r = 0; mx->lat && r < mx->lat->nrows; r++)
+		for (int c = 0; c < mx->lat->ncols; c++) {
+			struct ph_cxl_measured *m = xappend(&x->m, &x->nm, sizeof(*x->m));
+
+			memset(m, 0, sizeof(*m));
+			m->cpu_node = mx->lat->row_ids[r];
+			m->node = mx->lat->col_ids[c];
+			m->lat_lo = m->lat_hi = m->bw_lo = m->bw_hi = NAN;
+			take_cell(m, mx->lat, r, c, true);
+			take_cell(m, mx->read, r, c, false);
+		}
+	return 0;
+}
+
+static int cxl_measure(void *state, struct ph_session *s)
+{
+	struct ph_cxl_study *x = state;
+	int err;
+
+	(void)s;
+	if (x->input) {
+		char why[512];
+
+		err = cxl_input_read(x->input, &x->e, &x->ne, &x->m, &x->nm, why, sizeof(why));
+		if (err) {
+			ph_err("--input: %s", why);
+			return PH_EXIT_USAGE;
+		}
+		return 0;
+	}
+	x->root = "";
+#ifdef PAGEHOP_TEST_HOOKS
+	/* The test binary reads a sysfs and ACPI tables laid out under this root. */
+	if (getenv("PAGEHOP_CXL_ROOT"))
+		x->root = getenv("PAGEHOP_CXL_ROOT");
+#endif
+	cxl_load(x->root, &x->c);
+	if (!x->c.present) {
+		ph_err("no CXL memory node: no %s (no CXL device, or the cxl drivers are not loaded)",
+		       PH_CXL_SYSFS);
+		return PH_EXIT_UNSUPPORTED;
+	}
+	for (int k = 0; k < x->c.nreg; k++)
+		if (x->c.reg[k].node >= 0)
+			x->ne++;
+	if (!x->ne) {
+		ph_err("no CXL memory node: %d memory device(s), %d region(s), none online as a node's memory",
+		       x->c.nmem, x->c.nreg);
+		return PH_EXIT_UNSUPPORTED;
+	}
+	err = read_table(x->root, PH_ACPI_SRAT_PATH, rd_srat, &x->srat, x->srat_why, sizeof(x->srat_why));
+	x->have_srat = !err;
+	table_why(err, x->srat_why, sizeof(x->srat_why));
+	err = read_table(x->root, PH_ACPI_HMAT_PATH, rd_hmat, &x->hmat, x->hmat_why, sizeof(x->hmat_why));
+	x->have_hmat = !err;
+	table_why(err, x->hmat_why, sizeof(x->hmat_why));
+	x->e = xcalloc((size_t)x->ne, sizeof(*x->e));
+	x->ne = 0;
+	for (int k = 0; k < x->c.nreg; k++)
+		if (x->c.reg[k].node >= 0)
+			cxl_explain_region(&x->c, k, x->have_srat ? &x->srat : NULL,
+					   x->have_hmat ? &x->hmat : NULL, &x->e[x->ne++]);
+	cxl_tiering_load(x->root, &x->tiering);
+	return x->no_measure ? 0 : measure_nodes(x, s);
+}
+
+/* The measured rows as the table --input reads back. */
+static void measured_table(struct ph_doc *doc, const struct ph_cxl_measured *m, int nm)
+{
+	struct ph_table *tb = doc_add_table(doc, "cxl_measured", "CXL nodes measured from each CPU node");
+	static const char *const cols[] = {
+		"node", "cpu_node", "lat_ns", "lat_ci_lo_ns", "lat_ci_hi_ns", "lat_ci_met",
+		"read_GBps", "read_ci_lo_GBps", "read_ci_hi_GBps", "read_ci_met",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(tb, cols[i]);
+	for (int i = 0; i < nm; i++) {
+		int r = table_add_row(tb);
+
+		table_int(tb, r, "node", m[i].node);
+		table_int(tb, r, "cpu_node", m[i].cpu_node);
+		if (m[i].have_lat) {
+			table_num(tb, r, "lat_ns", m[i].lat_ns, "%.2f");
+			if (isfinite(m[i].lat_lo) && isfinite(m[i].lat_hi)) {
+				table_num(tb, r, "lat_ci_lo_ns", m[i].lat_lo, "%.2f");
+				table_num(tb, r, "lat_ci_hi_ns", m[i].lat_hi, "%.2f");
+			}
+			table_bool(tb, r, "lat_ci_met", m[i].lat_ci_met);
+		}
+		if (m[i].have_bw) {
+			table_num(tb, r, "read_GBps", m[i].bw_GBps, "%.3f");
+			if (isfinite(m[i].bw_lo) && isfinite(m[i].bw_hi)) {
+				table_num(tb, r, "read_ci_lo_GBps", m[i].bw_lo, "%.3f");
+				table_num(tb, r, "read_ci_hi_GBps", m[i].bw_hi, "%.3f");
+			}
+			table_bool(tb, r, "read_ci_met", m[i].bw_ci_met);
+		}
+	}
+}
+
+/* --emit-cdat: the one CXL node's device CDAT with its measured figures; 0 or -1 after saying why. */
+static int emit_cdat(struct ph_cxl_study *x, struct ph_doc *doc, const struct ph_cxl_judged *j, int nj)
+{
+	const struct ph_cxl_explained *e = &x->e[0];
+	const struct ph_cxl_memdev *m = NULL;
+	struct ph_cdat out;
+	const char *why;
+	char werr[256];
+	uint8_t *bytes;
+	size_t len;
+	int n, err, id = -1;
+
+	if (x->ne != 1 || e->why) {
+		ph_err("--emit-cdat: %s", x->ne != 1 ? "more than one CXL node: one device's CDAT at a time"
+						   : e->why);
+		return -1;
+	}
+	if (sscanf(e->memdev, "mem%d", &id) != 1)
+		id = -1;
+	for (int i = 0; i < x->c.nmem; i++)
+		if (x->c.mem[i].id == id)
+			m = &x->c.mem[i];
+	if (!m || m->cdat_err) {
+		ph_err("--emit-cdat: %s has no CDAT pagehop could parse", e->memdev);
+		return -1;
+	}
+	n = cxl_propose_cdat(&m->cdat, e, j, nj, &out, &why);
+	if (n < 0) {
+		ph_err("--emit-cdat: %s", why);
+		return -1;
+	}
+	bytes = cdat_build(&out, &len);
+	cdat_free(&out);
+	err = write_file_atomic(x->emit_cdat, bytes, len, werr, sizeof(werr));
+	free(bytes);
+	if (err) {
+		ph_err("--emit-cdat: %s", werr);
+		return -1;
+	}
+	doc_note(doc, "CXL: %s: %s's CDAT with %d DSLBIS entr%s from the measurement (%zu bytes, "
+		      "for QEMU's cdat= or the device's firmware)%s%s", x->emit_cdat, e->memdev, n,
+		 n == 1 ? "y" : "ies", len, why ? "; " : "", why ? why : "");
+	return 0;
+}
+
+/* The tiers and weights, now and as proposed: this machine's only (a document does not hold them). */
+static void effects(struct ph_cxl_study *x, struct ph_doc *doc, const struct ph_cxl_judged *j, int nj)
+{
+	struct ph_cxl_effect *f;
+
+	if (x->input) {
+		doc_note(doc, "CXL: the tiers and weights are this machine's, not the input's: not shown");
+		return;
+	}
+	f = xcalloc((size_t)x->ne, sizeof(*f));
+	for (int i = 0; i < x->ne; i++)
+		cxl_effect(&x->e[i], &x->tiering, j, nj, &f[i]);
+	cxl_effects_report(doc, f, x->ne);
+	free(f);
+}
+
+static struct ph_doc *cxl_doc(void *state, struct ph_session *s, int *rc)
+{
+	struct ph_cxl_study *x = state;
+	struct ph_doc *doc = doc_new("cxl");
+	struct ph_cxl_judged *j;
+	int nj;
+
+	if (x->input)
+		doc_note(doc, "CXL: from %s; every figure composed again from its parts", x->input);
+	if (!x->input && !x->have_srat)
+		doc_note(doc, "SRAT: %s%s: %s", x->root, PH_ACPI_SRAT_PATH, x->srat_why);
+	if (!x->input && !x->have_hmat)
+		doc_note(doc, "HMAT: %s%s: %s", x->root, PH_ACPI_HMAT_PATH, x->hmat_why);
+	cxl_explain_report(doc, x->e, x->ne);
+	if (!x->nm) {
+		doc_note(doc, "CXL: nothing measured, so no entry is judged (a saved document with a "
+			      "cxl_measured table is judged with --input)");
+		effects(x, doc, NULL, 0);
+		return doc;
+	}
+	measured_table(doc, x->m, x->nm);
+	if (x->measured_here)
+		doc_note(doc, "CXL: measured here: read latency (a random chase over %llu MiB) and "
+			      "read bandwidth from each CPU node, as pagehop matrix measures a cell; "
+			      "memory placement %s", (unsigned long long)(s->opt->size >> 20),
+			 x->all_verified ? "verified on every cell" : "NOT verified on every cell");
+	nj = cxl_judge(x->e, x->ne, x->m, x->nm, x->tolerance, x->noise, &j);
+	if (!*rc)
+		*rc = cxl_judge_report(doc, j, nj, x->tolerance, x->noise);
+	if (x->emit_cdat && emit_cdat(x, doc, j, nj))
+		*rc = PH_EXIT_FAIL;
+	effects(x, doc, j, nj);
+	free(j);
+	return doc;
+}
+
+static bool cxl_measured(const void *state)
+{
+	return ((const struct ph_cxl_study *)state)->e != NULL;
+}
+
+static void cxl_study_free(void *state, struct ph_session *s)
+{
+	struct ph_cxl_study *x = state;
+
+	(void)s;
+	if (x->have_srat)
+		acpi_srat_free(&x->srat);
+	if (x->have_hmat)
+		acpi_hmat_free(&x->hmat);
+	cxl_free(&x->c);
+	cxl_tiering_free(&x->tiering);
+	free(x->e);
+	free(x->m);
+	matrix_free(&x->mx);
+}
+
+const struct ph_steps cxl_steps = {
+	.size = sizeof(struct ph_cxl_study),
+	.measure = cxl_measure,
+	.measured = cxl_measured,
+	.document = cxl_doc,
+	.free = cxl_study_free,
+};
