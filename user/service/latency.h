@@ -8,6 +8,7 @@
 #define PAGEHOP_LATENCY_H
 
 #include "chase.h"
+#include "latdist.h"
 #include "repeats.h"
 #include "session.h"
 
@@ -15,6 +16,7 @@ struct ph_latency {
 	struct ph_result user;		/* ns per load, user space */
 	struct ph_result kern;		/* ns per load in pagehop.ko (in_kernel) */
 	bool have_kern;
+	struct ph_latdist dist;		/* when asked (latency_figure_dist) */
 };
 
 /*
@@ -25,6 +27,13 @@ struct ph_latency {
  */
 int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 		   unsigned chains, bool in_kernel, struct ph_latency *out);
+/*
+ * The same, and after the figure, with req->want, its distribution on the
+ * same chains (latdist.h) for a tenth of the figure's --time.
+ */
+int latency_figure_dist(struct ph_session *s, const struct chase_spec *spec,
+			unsigned chains, bool in_kernel, const struct ph_distreq *req,
+			struct ph_latency *out);
 void latency_free(struct ph_latency *l);
 
 /* Columns lat_ns, lat_min_ns, ci_lo_ns, ci_hi_ns, ci_pct, ci_met, samples,
@@ -56,6 +65,7 @@ struct ph_latstudy {
 	bool in_kernel;			/* also walk in pagehop.ko */
 	int repeats;			/* each figure's, on a session started anew (1: one run) */
 	const char *patterns_given;	/* the command's --pattern, parsed into specs by its check */
+	struct ph_distreq dist;		/* --percentiles, --histogram */
 	/*
 	 * The result: the figures measured, in order; lat[p] is the median
 	 * repeat's run of pattern p (by the user-space figure; it shares that
