@@ -136,7 +136,12 @@ void latdist_end(struct ph_latdist *d, const struct ph_clock *clk,
 	hostload_snap(&after);
 	hostload_diff(before, &after, sysconf(_SC_CLK_TCK), &load);
 	d->load_read = load.ok;
+	d->other_cpus = load.other_cpus;
 	d->host_quiet = load.ok && !busy_explains(&load, d->busy_why, sizeof(d->busy_why));
+	if (d->host_quiet && load.other_cpus >= LATDIST_QUIET_CPUS) {
+		d->host_quiet = false;
+		snprintf(d->busy_why, sizeof(d->busy_why), "other tasks used %.2f CPU", load.other_cpus);
+	}
 
 	if (!d->runs)
 		return;

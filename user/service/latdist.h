@@ -33,6 +33,15 @@
 #define LATDIST_MIN_HOPS 64
 #define LATDIST_RESOLUTIONS 100
 
+/*
+ * The plain figure's 5 ms blocks take in every preemption and interrupt in
+ * them; the runs' median does not, only their tail.  Their agreement is
+ * a claim for a host where other tasks used less than this (CPUs' worth):
+ * busy.h's 0.25 lets one other task preempt the measuring CPU for a
+ * tenth of its time, enough to part them by a few percent at 1 GiB.
+ */
+#define LATDIST_QUIET_CPUS 0.05
+
 /* What the command asks: the distribution, its percentiles, a histogram. */
 struct ph_distreq {
 	bool want;
@@ -53,7 +62,8 @@ struct ph_latdist {
 	double timer_ns;	/* their trimmed mean: what is subtracted from every run */
 	double timer_lo_ns, timer_hi_ns;	/* their 5th and 95th percentiles */
 	bool load_read;		/* the host's load over the figure was read */
-	bool host_quiet;	/* nothing else used the machine enough to matter (busy.h) */
+	bool host_quiet;	/* busy.h's rule passed, and other tasks used under LATDIST_QUIET_CPUS */
+	double other_cpus;	/* other tasks' CPU time over the figure, CPUs' worth */
 	char busy_why[160];	/* what did, when not quiet */
 	/* while measuring */
 	int nthreads;

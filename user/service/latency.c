@@ -610,8 +610,9 @@ static void latency_dist_tables(const struct ph_latstudy *st, struct ph_doc *doc
 	table_add_col(t, "timer_p95_ns");
 	table_add_col(t, "min_ns");
 	table_add_col(t, "host_quiet");
+	table_add_col(t, "other_cpus");
 	table_add_col(t, "why_not");
-	table_detail(t, "mean_ns dist_ci_lo_ns dist_ci_hi_ns ci_lo_ns ci_hi_ns timer_p5_ns timer_p95_ns min_ns");
+	table_detail(t, "mean_ns other_cpus dist_ci_lo_ns dist_ci_hi_ns ci_lo_ns ci_hi_ns timer_p5_ns timer_p95_ns min_ns");
 	if (st->dist.histogram) {
 		h = doc_add_table(doc, "chase_histogram",
 				  "histogram of the distribution: samples per log-spaced bucket [lo_ns, hi_ns)");
@@ -649,8 +650,10 @@ static void latency_dist_tables(const struct ph_latstudy *st, struct ph_doc *doc
 		table_num(t, row, "timer_ns", d->timer_ns, "%.2f");
 		table_num(t, row, "timer_p5_ns", d->timer_lo_ns, "%.2f");
 		table_num(t, row, "timer_p95_ns", d->timer_hi_ns, "%.2f");
-		if (d->load_read)
+		if (d->load_read) {
 			table_bool(t, row, "host_quiet", d->host_quiet);
+			table_num(t, row, "other_cpus", d->other_cpus, "%.2f");
+		}
 		if (h) {
 			struct dist_bucket *b;
 			size_t nb = dist_histogram(d->samples, d->n, DIST_PER_DOUBLING, &b);
