@@ -12,8 +12,8 @@
 # tasks used under 0.05 CPU, latdist.h): preemption and other tasks' cache
 # traffic raise the plain figure's 5 ms block means but reach only the
 # runs' tail, so on a shared host the two part by more than their CIs
-# (374 against 382-391 ns with other tasks at 0.2 CPU; 441 against
-# 918-1085 ns at 1.6 CPU), and the test says so instead of failing.
+# (374 against 382-391 ns with other tasks under busy.h's 0.25 CPU; 441
+# against 918-1085 ns at 1.6 CPU), and the test says so instead of failing.
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip_test "skip: jq not installed"
 

@@ -48,8 +48,9 @@ static const struct ph_opt chase_opts[] = {
 	  "chains and threads of their own, sharing its --time:\n"
 	  "costs a lay-out, read-back and chain per repeat", "1", NULL },
 	{ "percentiles", 0, "[=LIST]", OPT_PERCENTILES,
-	  "also the distribution of 64-hop means, timer cost\n"
-	  "subtracted: these percentiles (bare: 50,90,99,99.9)", NULL, NULL },
+	  "also the distribution of means over runs of N hops\n"
+	  "(N >= 64), timer cost subtracted: these percentiles\n"
+	  "(bare: 50,90,99,99.9)", NULL, NULL },
 	{ "histogram", 0, NULL, OPT_HISTOGRAM,
 	  "also the distribution's histogram, log-spaced buckets", NULL, NULL },
 	{ 0 },
