@@ -6,7 +6,7 @@
 # default), plain and with --percentiles --histogram, the order alternating
 # within pairs so that a drift of the shared host favours neither.  The
 # figure is the time to answer, the command's wall time from start to
-# exit.  Prints the medians, the median per-pair ratio (with/plain) with
+# exit.  Prints the medians, the median per-pair ratio (with / plain) with
 # its 95% confidence interval and the sign test's p-value, and exits 1 if
 # the whole interval lies above 1.10: the distribution costs more than 10%.
 #
@@ -44,17 +44,11 @@ for ((p = 0; p < pairs; p++)); do
 	else
 		b=$(answer --percentiles --histogram) a=$(answer)
 	fi
-	echo "$a $b" >>"$tmp/pair"
+	echo "$b $a" >>"$tmp/pair"
 	printf '  pair %d of %d: plain %s s, --percentiles %s s\n' $((p + 1)) "$pairs" "$a" "$b" >&2
 done
-awk '{ printf "%.4f\n", $2 / $1 }' "$tmp/pair" >"$tmp/ratio"
-ci=$(ci95 <"$tmp/ratio")
-wins=$(awk '$1 > 1' "$tmp/ratio" | wc -l)
-printf '%-6s %-6s %9s %9s %8s %-13s %s\n' pairs size plain_s dist_s ratio ratio_ci95 sign_p
-printf '%-6s %-6s %9.3f %9.3f %8.3f %-13s %s\n' "$pairs" "$size" \
-	"$(awk '{ print $1 }' "$tmp/pair" | median)" "$(awk '{ print $2 }' "$tmp/pair" | median)" \
-	"$(median <"$tmp/ratio")" "$ci" "$(sign_p "$wins" "$pairs")"
-if [ "$ci" != - ] && awk -v lo="${ci%-*}" 'BEGIN { exit !(lo > 1.10) }'; then
+pair_summary "$tmp/pair" "$size" dist_s plain_s
+if [ "$pair_ci" != - ] && awk -v lo="${pair_ci%-*}" 'BEGIN { exit !(lo > 1.10) }'; then
 	echo "FAIL: a chase with --percentiles takes more than 10% longer to answer" >&2
 	exit 1
 fi
