@@ -6,7 +6,6 @@
  */
 #include "chase.h"
 #include "commands.h"
-#include "dist.h"
 #include "study.h"
 #include "common_opts.h"
 #include "latency.h"
@@ -24,8 +23,6 @@ enum {
 	OPT_SEED,
 	OPT_IN_KERNEL,
 	OPT_REPEATS,
-	OPT_PERCENTILES,
-	OPT_HISTOGRAM,
 };
 
 /* CHASE_MAX_CHAINS as text, for the option's help. */
@@ -47,12 +44,8 @@ static const struct ph_opt chase_opts[] = {
 	  "measure every figure N times (1-20), each on memory,\n"
 	  "chains and threads of their own, sharing its --time:\n"
 	  "costs a lay-out, read-back and chain per repeat", "1", NULL },
-	{ "percentiles", 0, "[=LIST]", OPT_PERCENTILES,
-	  "also the distribution of means over runs of N hops\n"
-	  "(N >= 64), timer cost subtracted: these percentiles\n"
-	  "(bare: 50,90,99,99.9)", NULL, NULL },
-	{ "histogram", 0, NULL, OPT_HISTOGRAM,
-	  "also the distribution's histogram, log-spaced buckets", NULL, NULL },
+	PH_OPT_PERCENTILES,
+	PH_OPT_HISTOGRAM,
 	{ 0 },
 };
 
@@ -131,23 +124,9 @@ static int chase_option(void *args, struct ph_options *opt, const struct ph_opt 
 	case OPT_IN_KERNEL:
 		st->in_kernel = true;
 		return 0;
-	case OPT_PERCENTILES: {
-		char why[160];
-		int n = dist_parse_percentiles(arg ? arg : dist_default_percentiles, st->dist.pcts,
-					       DIST_MAX_PCTS, why, sizeof(why));
-
-		if (n < 0) {
-			ph_err("--percentiles: %s", why);
-			return -EINVAL;
-		}
-		st->dist.npcts = n;
-		st->dist.want = true;
-		return 0;
-	}
+	case OPT_PERCENTILES:
 	case OPT_HISTOGRAM:
-		st->dist.histogram = true;
-		st->dist.want = true;
-		return 0;
+		return common_dist_option(&st->dist, o->id, arg);
 	case OPT_REPEATS:
 		rc = cli_parse_uint("--repeats", arg, 1, 20, &repeats);
 		st->repeats = (int)repeats;
@@ -163,10 +142,7 @@ static int chase_check(void *args, struct ph_session *s)
 	/* Every pattern gets the seed, wherever --seed was on the line. */
 	if (latency_parse_patterns("--pattern", st->patterns_given, st->seed, &st->specs, &st->nspecs))
 		return PH_EXIT_USAGE;
-	/* --histogram alone: the percentiles a bare --percentiles gives, beside it. */
-	if (st->dist.want && !st->dist.npcts)
-		st->dist.npcts = dist_parse_percentiles(dist_default_percentiles, st->dist.pcts,
-							DIST_MAX_PCTS, NULL, 0);
+	common_dist_finish(&st->dist);
 	if (st->in_kernel && (st->chains != 1 || s->opt->bind.threads > 1)) {
 		ph_err("--in-kernel: walks one chain on one thread; drop --chains/--threads");
 		return PH_EXIT_USAGE;
