@@ -5,7 +5,8 @@
 # buckets are counted from the samples, the percentiles interpolated), the
 # counts adding up to the samples, the timer's cost reported and positive,
 # what is distributed said (runs of N hops, not per-load latency), "agrees"
-# recomputed from the two CIs, usage errors.
+# recomputed from the two CIs, usage errors; and loaded's, a distribution
+# per point.
 #
 # The distribution's median against the plain figure is asserted only when
 # the document says the host was quiet over the figure (host_quiet: other
@@ -82,6 +83,20 @@ grep -q '^pattern,hops_per_sample,samples,p99_ns,max_ns' "$TMP/d.csv" && pass "C
 tr -s ' \n' ' ' <"$TMP/d.txt" | grep -q "runs of hops_per_sample hops, timer cost subtracted (not per-load latency)" && grep -q "p99.9" "$TMP/d.txt" && grep -q "^histogram of the distribution" "$TMP/d.txt" &&
 	pass "table: the heading says what is distributed; --histogram alone gives the default percentiles" ||
 	fail "table: $(head -c 600 "$TMP/d.txt")"
+
+# loaded: a row per point, each keyed by its mix and delay, the same checks.
+"$PAGEHOP" loaded --delays 1000,0 --time 0.5 --percentiles 50,99 --histogram --format json \
+	>"$TMP/l.json" 2>"$TMP/err" || fail "loaded --percentiles: $(cat "$TMP/err")"
+expect "loaded: a distribution per point" \
+	"$(jq -r '[.loaded_dist[] | "\(.mix):\(.delay)"] | join(" ")' "$TMP/l.json")" \
+	"$(jq -r '[.loaded[] | "\(.mix):\(.delay)"] | join(" ")' "$TMP/l.json")"
+jq -e 'all(.loaded_dist[]; .min_ns <= .p50_ns and .p50_ns <= .p99_ns and .p99_ns <= .max_ns and .timer_ns > 0)' \
+	"$TMP/l.json" >/dev/null && pass "loaded: percentiles ordered, timer cost positive, at every point" ||
+	fail "loaded: $(jq -c '.loaded_dist' "$TMP/l.json")"
+bad=$(jq -r '.loaded_histogram as $h | .loaded_dist[] | . as $d
+	| ([$h[] | select(.mix == $d.mix and .delay == $d.delay) | .count] | add) as $sum
+	| select($sum != $d.samples) | "\($d.mix):\($d.delay) \($sum) of \($d.samples)"' "$TMP/l.json")
+[ -z "$bad" ] && pass "loaded: each point's histogram adds up to its samples" || fail "loaded histogram: $bad"
 
 usage_error "--percentiles=abc" chase --percentiles=abc
 usage_error "--percentiles descending" chase --percentiles 90,50
