@@ -5,8 +5,8 @@
 # buckets are counted from the samples, the percentiles interpolated), the
 # counts adding up to the samples, the timer's cost reported and positive,
 # what is distributed said (runs of N hops, not per-load latency), "agrees"
-# recomputed from the two CIs, usage errors; and loaded's, a distribution
-# per point.
+# recomputed from the two CIs, usage errors; and loaded's and matrix's, a
+# distribution per point and per latency cell.
 #
 # The distribution's median against the plain figure is asserted only when
 # the document says the host was quiet over the figure (host_quiet: other
@@ -97,6 +97,16 @@ bad=$(jq -r '.loaded_histogram as $h | .loaded_dist[] | . as $d
 	| ([$h[] | select(.mix == $d.mix and .delay == $d.delay) | .count] | add) as $sum
 	| select($sum != $d.samples) | "\($d.mix):\($d.delay) \($sum) of \($d.samples)"' "$TMP/l.json")
 [ -z "$bad" ] && pass "loaded: each point's histogram adds up to its samples" || fail "loaded histogram: $bad"
+
+# matrix: a row per latency cell, keyed as the cells table keys it.
+"$PAGEHOP" matrix --figures latency --size 64M --time 0.5 --percentiles --histogram --format json \
+	>"$TMP/m.json" 2>"$TMP/err" || fail "matrix --percentiles: $(cat "$TMP/err")"
+expect "matrix: a distribution per latency cell, beside its median" \
+	"$(jq -r '[.matrix_dist[] | "\(.cpu_node),\(.mem_node) \(.lat_ns)"] | join(" ")' "$TMP/m.json")" \
+	"$(jq -r '[.cells[] | select(.figure == "latency_ns") | "\(.cpu_node),\(.mem_node) \(.median)"] | join(" ")' "$TMP/m.json")"
+jq -e 'all(.matrix_dist[]; .p50_ns <= .p90_ns and .p90_ns <= .p99_ns and .p99_ns <= .["p99.9_ns"] and .["p99.9_ns"] <= .max_ns)
+	and ([.matrix_histogram[].count] | add) == ([.matrix_dist[].samples] | add)' "$TMP/m.json" >/dev/null &&
+	pass "matrix: percentiles ordered, histogram counts add up" || fail "matrix: $(jq -c '.matrix_dist' "$TMP/m.json")"
 
 usage_error "--percentiles=abc" chase --percentiles=abc
 usage_error "--percentiles descending" chase --percentiles 90,50
