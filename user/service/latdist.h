@@ -27,8 +27,8 @@
  * that the clock's step is at most 1% of a run (the TSC steps in 10 ns on
  * some virtual machines: 64 in-cache hops of 4 ns would be 4 steps).
  * Chosen by measurement (docs/methodology.md, "Latency distributions"):
- * 64 hops at 1 GiB (a run of about 20 us) gives the median of the plain
- * figure within its CI, 16 hops does not.
+ * at 1 GiB, 64 hops (a run of about 20 us) gave the plain figure's median
+ * within its CI on a quiet moment, as 256 and 1024 did, with the most runs.
  */
 #define LATDIST_MIN_HOPS 64
 #define LATDIST_RESOLUTIONS 100
