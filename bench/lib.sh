@@ -80,3 +80,20 @@ sign_p() {
 		cdf *= 2; printf "%.3g\n", (cdf > 1 ? 1 : cdf)
 	}'
 }
+
+# pair_summary FILE SIZE NAME1 NAME2: FILE holds one line "V1 V2" per pair
+# (interleaved runs of two sides).  Prints a header and a row: the pairs,
+# SIZE, the medians of V1 and V2, the median per-pair ratio V1/V2 with its
+# ci95 and the sign test's p (pairs with V1 > V2), and leaves the interval
+# in $pair_ci for the caller's verdict.
+pair_summary() {
+	local f=$1 n wins
+	awk '{ printf "%.4f\n", $1 / $2 }' "$f" >"$f.ratio"
+	n=$(wc -l <"$f")
+	pair_ci=$(ci95 <"$f.ratio")
+	wins=$(awk '$1 > 1' "$f.ratio" | wc -l)
+	printf '%-6s %-6s %10s %10s %8s %-13s %s\n' pairs size "$3" "$4" ratio ratio_ci95 sign_p
+	printf '%-6s %-6s %10.3f %10.3f %8.3f %-13s %s\n' "$n" "$2" \
+		"$(awk '{ print $1 }' "$f" | median)" "$(awk '{ print $2 }' "$f" | median)" \
+		"$(median <"$f.ratio")" "$pair_ci" "$(sign_p "$wins" "$n")"
+}

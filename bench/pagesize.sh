@@ -47,14 +47,8 @@ for ((p = 0; p < pairs; p++)); do
 	echo "$a $b" >>"$tmp/pair"
 	printf '  pair %d of %d: 4K %s ns, 2M %s ns\n' $((p + 1)) "$pairs" "$a" "$b" >&2
 done
-awk '{ printf "%.4f\n", $1 / $2 }' "$tmp/pair" >"$tmp/ratio"
-ci=$(ci95 <"$tmp/ratio")
-wins=$(awk '$1 > 1' "$tmp/ratio" | wc -l)
-printf '%-6s %-6s %10s %10s %8s %-13s %s\n' pairs size 4k_ns 2m_ns ratio ratio_ci95 sign_p
-printf '%-6s %-6s %10.2f %10.2f %8.3f %-13s %s\n' "$pairs" "$size" \
-	"$(awk '{ print $1 }' "$tmp/pair" | median)" "$(awk '{ print $2 }' "$tmp/pair" | median)" \
-	"$(median <"$tmp/ratio")" "$ci" "$(sign_p "$wins" "$pairs")"
-if [ "$ci" != - ] && awk -v hi="${ci#*-}" 'BEGIN { exit !(hi < 1) }'; then
+pair_summary "$tmp/pair" "$size" 4k_ns 2m_ns
+if [ "$pair_ci" != - ] && awk -v hi="${pair_ci#*-}" 'BEGIN { exit !(hi < 1) }'; then
 	echo "FAIL: 4K pages faster than 2M pages over $size: the page size did not take effect" >&2
 	exit 1
 fi

@@ -175,6 +175,15 @@ int chase_verify(void *start, uint64_t nslots, void **starts, unsigned nstarts,
 void chase_walk(void **p, unsigned k, uint64_t hops);
 
 /*
+ * nruns timed runs of k chains advanced by hops hops each (as chase_walk),
+ * one after the other: ticks[i] = TSC cycles of run i, read with ordered
+ * brackets (lfence; rdtsc; lfence before, rdtscp; lfence after).  With
+ * hops 0, the cost of the brackets and the call alone, measured the same
+ * way.  Allocates nothing; the heads in p[] move on as in chase_walk.
+ */
+void chase_walk_timed(void **p, unsigned k, uint64_t hops, uint64_t *ticks, size_t nruns);
+
+/*
  * Rewrite the chain's links from addresses to byte offsets from base, the
  * form pagehop.ko's CHASE ioctl follows, or back.  nslots hops from start.
  * 0, or -EINTR with the chain half rewritten.

@@ -44,6 +44,8 @@ static const struct ph_opt chase_opts[] = {
 	  "measure every figure N times (1-20), each on memory,\n"
 	  "chains and threads of their own, sharing its --time:\n"
 	  "costs a lay-out, read-back and chain per repeat", "1", NULL },
+	PH_OPT_PERCENTILES,
+	PH_OPT_HISTOGRAM,
 	{ 0 },
 };
 
@@ -122,6 +124,9 @@ static int chase_option(void *args, struct ph_options *opt, const struct ph_opt 
 	case OPT_IN_KERNEL:
 		st->in_kernel = true;
 		return 0;
+	case OPT_PERCENTILES:
+	case OPT_HISTOGRAM:
+		return common_dist_option(&st->dist, o->id, arg);
 	case OPT_REPEATS:
 		rc = cli_parse_uint("--repeats", arg, 1, 20, &repeats);
 		st->repeats = (int)repeats;
@@ -137,6 +142,7 @@ static int chase_check(void *args, struct ph_session *s)
 	/* Every pattern gets the seed, wherever --seed was on the line. */
 	if (latency_parse_patterns("--pattern", st->patterns_given, st->seed, &st->specs, &st->nspecs))
 		return PH_EXIT_USAGE;
+	common_dist_finish(&st->dist);
 	if (st->in_kernel && (st->chains != 1 || s->opt->bind.threads > 1)) {
 		ph_err("--in-kernel: walks one chain on one thread; drop --chains/--threads");
 		return PH_EXIT_USAGE;

@@ -26,6 +26,8 @@ static const struct ph_opt loaded_opts[] = {
 	{ "delays", 0, "D[,D...]", OPT_DELAYS,
 	  "injection delays: D dependent adds after each line\na loader touches; sorted longest first",
 	  "5000,2000,1000,500,200,100,50,20,0", NULL },
+	PH_OPT_PERCENTILES,
+	PH_OPT_HISTOGRAM,
 	{ 0 },
 };
 
@@ -121,6 +123,9 @@ static int loaded_option(void *args, struct ph_options *opt, const struct ph_opt
 	case OPT_DELAYS:
 		ld->delays_given = arg;
 		return cli_check_list("--delays", arg, "delays separated by commas, e.g. 1000,100,0");
+	case OPT_PERCENTILES:
+	case OPT_HISTOGRAM:
+		return common_dist_option(&ld->dist, o->id, arg);
 	default:
 		return -EINVAL;
 	}
@@ -136,6 +141,7 @@ static int loaded_check(void *args, struct ph_session *s)
 	struct ph_loaded *ld = args;
 	int *cpus = NULL, n = 0, node;
 
+	common_dist_finish(&ld->dist);
 	if (!ld->chaser_given) {
 		if (contend_cpus(NULL, "--chaser", &cpus, &n) || !n) {
 			free(cpus);

@@ -54,6 +54,8 @@ static const struct ph_opt matrix_opts[] = {
 	{ "save", 0, "FILE", OPT_SAVE,
 	  "write the JSON to FILE after every cell (atomically),\n"
 	  "so an interrupted run keeps what it measured", NULL, NULL },
+	PH_OPT_PERCENTILES,
+	PH_OPT_HISTOGRAM,
 	{ 0 },
 };
 
@@ -247,6 +249,9 @@ static int matrix_option(void *args, struct ph_options *opt, const struct ph_opt
 		return cli_parse_size("--lat-size", arg, &a->lat_size);
 	case OPT_BW_SIZE:
 		return cli_parse_size("--bw-size", arg, &a->bw_size);
+	case OPT_PERCENTILES:
+	case OPT_HISTOGRAM:
+		return common_dist_option(&a->mx.dist, o->id, arg);
 	}
 	return -EINVAL;
 }
@@ -265,6 +270,7 @@ static int matrix_check(void *args, struct ph_session *s)
 	mx->lat_size = a->lat_size ? a->lat_size : s->opt->size;
 	mx->bw_size = a->bw_size ? a->bw_size : s->opt->size;
 	mx->bw_threads = s->opt->bind.threads;
+	common_dist_finish(&mx->dist);
 	a->on_cell = a->save ? matrix_save_cell : NULL;
 	/* JSON keeps CPU rows, as pagehop slit --input reads every pagehop JSON. */
 	a->mem_rows_table = mx->orient == PH_ORIENT_MEM_ROWS && s->opt->fmt != PH_FMT_JSON;

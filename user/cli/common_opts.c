@@ -4,6 +4,7 @@
  * value checked and put where the engines read it, in the run context.
  */
 #include "common_opts.h"
+#include "dist.h"
 #include "cli.h"
 #include "util.h"
 
@@ -118,6 +119,34 @@ int common_option(struct ph_options *opt, const struct ph_opt *o, const char *ar
 		return 1;
 	h = parse_common(opt, o->id, arg);
 	return h < 0 ? -EINVAL : h ? 0 : 1;
+}
+
+int common_dist_option(struct ph_distreq *req, int id, const char *arg)
+{
+	char why[160];
+	int n;
+
+	if (id == OPT_HISTOGRAM) {
+		req->histogram = true;
+		req->want = true;
+		return 0;
+	}
+	n = dist_parse_percentiles(arg ? arg : dist_default_percentiles, req->pcts, DIST_MAX_PCTS,
+				   why, sizeof(why));
+	if (n < 0) {
+		ph_err("--percentiles: %s", why);
+		return -EINVAL;
+	}
+	req->npcts = n;
+	req->want = true;
+	return 0;
+}
+
+void common_dist_finish(struct ph_distreq *req)
+{
+	if (req->want && !req->npcts)
+		req->npcts = dist_parse_percentiles(dist_default_percentiles, req->pcts,
+						    DIST_MAX_PCTS, NULL, 0);
 }
 
 int common_format_option(const struct ph_opt *o, const char *arg, enum ph_format *fmt)

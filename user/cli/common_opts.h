@@ -15,6 +15,7 @@
 #include "onekernel.h"
 #include "plot.h"
 #include "session.h"
+#include "latdist.h"
 
 /* getopt_long values of the common options; commands use values below. */
 enum {
@@ -42,6 +43,8 @@ enum {
 	OPT_SAVE_DOC,		/* --save FILE: the driver's (study.h) */
 	OPT_PROGRESS,
 	OPT_QUIET,
+	OPT_PERCENTILES,	/* the command's own: common_dist_option */
+	OPT_HISTOGRAM,
 	OPT_COMMON_END,
 };
 
@@ -70,6 +73,13 @@ enum {
 #define PH_OPT_ALLOW_UNVERIFIED	{ "allow-unverified", 0, NULL, OPT_ALLOW_UNVERIFIED, \
 	"measure even if the memory is not where or what was\nasked; every row's verified column then says no", \
 	NULL, NULL }
+/* A latency figure's distribution (latdist.h): the command's handler calls common_dist_option. */
+#define PH_OPT_PERCENTILES	{ "percentiles", 0, "[=LIST]", OPT_PERCENTILES, \
+	"also the distribution of means over runs of N hops\n" \
+	"(N >= 64), timer cost subtracted: these percentiles\n" \
+	"(bare: 50,90,99,99.9)", NULL, NULL }
+#define PH_OPT_HISTOGRAM	{ "histogram", 0, NULL, OPT_HISTOGRAM, \
+	"also the distribution's histogram, log-spaced buckets", NULL, NULL }
 #define PH_OPT_CPUNODEBIND	{ "cpunodebind", 0, "NODES", OPT_CPUNODEBIND, \
 	"run on the CPUs of these nodes", NULL, NULL }
 #define PH_OPT_PHYSCPUBIND	{ "physcpubind", 0, "CPUS", OPT_PHYSCPUBIND, \
@@ -156,6 +166,14 @@ enum {
  * error, or 1 when o is not a common option (the command's own).
  */
 int common_option(struct ph_options *opt, const struct ph_opt *o, const char *arg);
+/*
+ * --percentiles[=LIST] (NULL: the default list) and --histogram into req
+ * (id OPT_PERCENTILES or OPT_HISTOGRAM); 0 or -EINVAL after the one-line
+ * error.  common_dist_finish, in the command's check: --histogram alone
+ * gets the default percentiles beside it.
+ */
+int common_dist_option(struct ph_distreq *req, int id, const char *arg);
+void common_dist_finish(struct ph_distreq *req);
 
 /*
  * --format or --verbose into *fmt: 0, -EINVAL after the one-line error, or

@@ -201,6 +201,14 @@ int opts_parse(const struct ph_cmdspec *spec, int argc, char *argv[],
 		 */
 		if (refused(spec, option_word(argv, o)))
 			goto bad;
+		/*
+		 * A value that may be left out may also be the next word, when
+		 * that word starts with a digit ("--percentiles 99,99.9"): no
+		 * operand or option word does.
+		 */
+		if (opt_value_optional(o) && !optarg && optind < argc &&
+		    argv[optind][0] >= '0' && argv[optind][0] <= '9')
+			optarg = argv[optind++];
 		rc = handle(ctx, o, o->arg ? optarg : NULL);
 		if (rc)
 			goto out;

@@ -22,7 +22,8 @@ struct ph_opt {
 	char shortc;		/* short letter, or 0 */
 	const char *arg;	/* metavariable ("SIZE"); NULL for a flag; one in
 				 * brackets ("[=WHEN]") is a value that may be
-				 * left out, given only as --name=VALUE: the bare
+				 * left out, given as --name=VALUE or, when it
+				 * starts with a digit, as the next word: the bare
 				 * option calls the handler with NULL */
 	int id;			/* what the handler is called with */
 	const char *help;	/* one line; "\n" starts a continuation line */

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "tsc.h"
+
 struct ph_cpu;
 struct ph_kmod;
 
@@ -32,26 +34,7 @@ struct ph_clock {
 void clock_setup(struct ph_clock *c, const struct ph_cpu *cpu,
 		 const struct ph_kmod *km);
 
-/*
- * TSC reads ordered against the code they bracket: lfence before rdtsc so
- * earlier loads have completed, rdtscp + lfence at the end so later code
- * does not start early (Intel's "How to Benchmark Code Execution Times").
- */
-static inline uint64_t tsc_begin(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) :: "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static inline uint64_t tsc_end(void)
-{
-	uint32_t lo, hi, aux;
-
-	__asm__ __volatile__("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
+/* tsc_begin(), tsc_end(): the ordered TSC reads (kernels/tsc.h). */
 
 /* A tick of the chosen clock: TSC cycles, or nanoseconds. */
 uint64_t clock_begin(const struct ph_clock *c);

@@ -5,6 +5,7 @@
  * per pattern.
  */
 #include "latency.h"
+#include "dist.h"
 #include "progress.h"
 #include "repeats_doc.h"
 #include "chain.h"
@@ -37,7 +38,9 @@ struct chase_run {
 	int64_t *nslots;	/* per thread */
 	void **heads;		/* per thread, CHASE_MAX_CHAINS each */
 	uint64_t hops;		/* per chain per block */
+	double block_ns;	/* the slowest thread's, in the last sizing run */
 	uint64_t *ticks;
+	struct ph_latdist *dist;	/* NULL, or a batch of its runs after each block */
 };
 
 /*
@@ -88,6 +91,8 @@ static int sample_user(void *ctx, double *sample)
 	for (int i = 0; i < s->binding.n; i++)
 		sum += clock_ticks_to_ns(&s->m.clk, r->ticks[i]) / (double)(r->hops * r->chains);
 	*sample = sum / s->binding.n;
+	if (r->dist)
+		latdist_batch(r->dist, s->team, &s->m.clk, r->heads);
 	return 0;
 }
 
@@ -106,6 +111,7 @@ static void calibrate(struct chase_run *r)
 
 			slowest = sec > slowest ? sec : slowest;
 		}
+		r->block_ns = slowest * 1e9;
 		if (slowest >= BLOCK_SECONDS / 2)
 			break;
 		r->hops = slowest > 0 ? (uint64_t)((double)r->hops * BLOCK_SECONDS / slowest) + 1 :
@@ -233,8 +239,16 @@ static int kernel_figure(struct chase_run *r, const char *name, struct ph_mcfg *
 int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 		   unsigned chains, bool in_kernel, struct ph_latency *out)
 {
+	return latency_figure_dist(s, spec, chains, in_kernel, NULL, out);
+}
+
+int latency_figure_dist(struct ph_session *s, const struct chase_spec *spec,
+			unsigned chains, bool in_kernel, const struct ph_distreq *req,
+			struct ph_latency *out)
+{
 	struct chase_run r = { .s = s, .spec = *spec, .chains = chains };
 	struct ph_mcfg cfg = s->meas;
+	struct ph_loadsnap before;
 	char name[64], label[96];
 	int n = s->binding.n, rc = 0;
 	bool reuse;
@@ -316,7 +330,19 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 	}
 	snprintf(label, sizeof(label), "chase %s", name);
 	cfg.label = label;
+	if (req && req->want) {
+		/*
+		 * After each block, a batch of runs of a tenth of its hops: the
+		 * distribution is measured over the same stretch of time as the
+		 * figure, in the figure's --time, at a tenth of its samples.
+		 */
+		latdist_begin(&out->dist, &s->m.clk, n, chains, r.hops, r.block_ns);
+		r.dist = &out->dist;
+		hostload_snap(&before);
+	}
 	measure_figure(&cfg, sample_user, &r, &out->user);
+	if (r.dist)
+		latdist_end(r.dist, &s->m.clk, &before);
 	if (in_kernel && !ph_interrupted) {
 		/* The module's walk rewrites the chain in place, and back: not kept. */
 		if (s->segs_lent)
@@ -333,6 +359,7 @@ void latency_free(struct ph_latency *l)
 {
 	result_free(&l->user);
 	result_free(&l->kern);
+	latdist_free(&l->dist);
 }
 
 static const char *const lat_cols[] = {
@@ -464,7 +491,7 @@ static int study_pass(struct ph_latstudy *st, struct ph_session *s, int r)
 		/* The repeat said only where there are several. */
 		progress_step("%s chase%s%.0d", chase_spec_name(&st->specs[p], name, sizeof(name)),
 			      st->repeats > 1 ? ", repeat " : "", st->repeats > 1 ? r + 1 : 0);
-		err = latency_figure(s, &st->specs[p], st->chains, st->in_kernel, lat);
+		err = latency_figure_dist(s, &st->specs[p], st->chains, st->in_kernel, &st->dist, lat);
 
 		/* A figure without a sample is not reported, and the rest not measured. */
 		if (!lat->user.n) {
@@ -545,6 +572,176 @@ static void latency_repeats_table(const struct ph_latstudy *st, struct ph_doc *d
 	}
 }
 
+/*
+ * Whether the distribution's median agrees with the plain figure: their
+ * 95% CIs overlap (the same rule as between repeats).  Without either CI,
+ * no claim.
+ */
+static const char *dist_agrees(const struct ph_stats *plain, const struct ph_stats *d)
+{
+	if (isnan(plain->ci_lo) || isnan(d->ci_lo))
+		return "unknown";
+	return d->ci_lo <= plain->ci_hi && plain->ci_lo <= d->ci_hi ? "yes" : "no";
+}
+
+/* A table's key columns, given as one string of names separated by spaces. */
+static void add_key_cols(struct ph_table *t, const char *keys)
+{
+	char *copy = xstrdup(keys), *save = NULL;
+
+	for (char *k = strtok_r(copy, " ", &save); k; k = strtok_r(NULL, " ", &save))
+		table_add_col(t, k);
+	free(copy);
+}
+
+struct ph_table *latency_dist_table(struct ph_doc *doc, const char *name, const char *keys,
+				    const struct ph_distreq *req)
+{
+	struct ph_table *t = doc_add_table(doc, name,
+		"distribution of runs' means: ns per load over runs of hops_per_sample hops, timer cost subtracted (not per-load latency)");
+	char col[32];
+
+	add_key_cols(t, keys);
+	table_add_col(t, "hops_per_sample");
+	table_add_col(t, "samples");
+	for (int i = 0; i < req->npcts; i++)
+		table_add_col(t, dist_pct_name(req->pcts[i], "ns", col, sizeof(col)));
+	table_add_col(t, "max_ns");
+	table_add_col(t, "mean_ns");
+	table_add_col(t, "dist_ci_lo_ns");
+	table_add_col(t, "dist_ci_hi_ns");
+	table_add_col(t, "lat_ns");
+	table_add_col(t, "ci_lo_ns");
+	table_add_col(t, "ci_hi_ns");
+	table_add_col(t, "agrees");
+	table_add_col(t, "timer_ns");
+	table_add_col(t, "timer_p5_ns");
+	table_add_col(t, "timer_p95_ns");
+	table_add_col(t, "min_ns");
+	table_add_col(t, "host_quiet");
+	table_add_col(t, "other_cpus");
+	table_add_col(t, "why_not");
+	table_detail(t, "mean_ns other_cpus dist_ci_lo_ns dist_ci_hi_ns ci_lo_ns ci_hi_ns timer_p5_ns timer_p95_ns min_ns");
+	return t;
+}
+
+struct ph_table *latency_hist_table(struct ph_doc *doc, const char *name, const char *keys)
+{
+	struct ph_table *h = doc_add_table(doc, name,
+		"histogram of the distribution: samples per log-spaced bucket [lo_ns, hi_ns)");
+
+	add_key_cols(h, keys);
+	table_add_col(h, "lo_ns");
+	table_add_col(h, "hi_ns");
+	table_add_col(h, "count");
+	return h;
+}
+
+int latency_dist_row(struct ph_doc *doc, struct ph_table *t, const struct ph_distreq *req,
+		     const struct ph_latency *lat, const char *label)
+{
+	const struct ph_latdist *d = &lat->dist;
+	const struct ph_stats *plain = &lat->user.st;
+	int row = table_add_row(t);
+	char col[32];
+
+	table_int(t, row, "hops_per_sample", d->hops);
+	table_num(t, row, "lat_ns", plain->median, "%.2f");
+	table_num(t, row, "ci_lo_ns", plain->ci_lo, "%.2f");
+	table_num(t, row, "ci_hi_ns", plain->ci_hi, "%.2f");
+	if (!d->measured) {
+		table_str(t, row, "why_not", d->why);
+		table_str(t, row, "agrees", "unknown");
+		return row;
+	}
+	table_int(t, row, "samples", (long long)d->n);
+	for (int i = 0; i < req->npcts; i++)
+		table_num(t, row, dist_pct_name(req->pcts[i], "ns", col, sizeof(col)),
+			  dist_percentile(d->samples, d->n, req->pcts[i]), "%.2f");
+	table_num(t, row, "max_ns", d->st.max, "%.2f");
+	table_num(t, row, "mean_ns", d->st.mean, "%.2f");
+	table_num(t, row, "min_ns", d->st.min, "%.2f");
+	table_num(t, row, "dist_ci_lo_ns", d->st.ci_lo, "%.2f");
+	table_num(t, row, "dist_ci_hi_ns", d->st.ci_hi, "%.2f");
+	table_str(t, row, "agrees", dist_agrees(plain, &d->st));
+	table_num(t, row, "timer_ns", d->timer_ns, "%.2f");
+	table_num(t, row, "timer_p5_ns", d->timer_lo_ns, "%.2f");
+	table_num(t, row, "timer_p95_ns", d->timer_hi_ns, "%.2f");
+	if (d->load_read) {
+		table_bool(t, row, "host_quiet", d->host_quiet);
+		table_num(t, row, "other_cpus", d->other_cpus, "%.2f");
+	}
+	/*
+	 * Measured over the same stretch of time, they differ when rare
+	 * slow stretches (preemption, another task's cache traffic) raise
+	 * the blocks' means but only the runs' tail.
+	 */
+	if (!strcmp(dist_agrees(plain, &d->st), "no"))
+		doc_note(doc, "%s: the distribution's median %.2f ns (CI %.2f-%.2f) and the plain figure %.2f ns (CI %.2f-%.2f) do not agree%s%s",
+			 label, d->st.median, d->st.ci_lo, d->st.ci_hi, plain->median,
+			 plain->ci_lo, plain->ci_hi,
+			 d->host_quiet ? "" : ": the host was busy, ",
+			 d->host_quiet ? "" : d->load_read ? d->busy_why : "its load not read");
+	return row;
+}
+
+int latency_hist_rows(struct ph_table *h, const struct ph_latdist *d, int *first)
+{
+	struct dist_bucket *b;
+	size_t nb = d->measured ? dist_histogram(d->samples, d->n, DIST_PER_DOUBLING, &b) : 0;
+
+	*first = table_nrows(h);
+	for (size_t i = 0; i < nb; i++) {
+		int hr = table_add_row(h);
+
+		table_num(h, hr, "lo_ns", b[i].lo, "%.3f");
+		table_num(h, hr, "hi_ns", b[i].hi, "%.3f");
+		table_int(h, hr, "count", (long long)b[i].count);
+	}
+	if (nb)
+		free(b);
+	return (int)nb;
+}
+
+void latency_dist_method(struct ph_section *sec, const struct ph_distreq *req)
+{
+	char what[400];
+
+	snprintf(what, sizeof(what),
+		 "runs of hops_per_sample dependent hops per chain (the smallest power of two from %u whose run lasts %u clock resolutions), each timed alone (lfence; rdtsc; lfence before, rdtscp; lfence after); a sample is one run's time less the timer's cost, over hops x chains: a mean over the run, not one load's latency",
+		 LATDIST_MIN_HOPS, LATDIST_RESOLUTIONS);
+	section_str(sec, "dist_sample", what);
+	section_str(sec, "dist_timer",
+		    "the same loop with no hops, a batch before every batch of runs: timer_ns their mean between their 5th and 95th percentiles (subtracted), timer_p5_ns and timer_p95_ns their spread");
+	section_str(sec, "dist_time",
+		    "a batch of runs after each block of the figure, a tenth of its hops: both over the same stretch of time, within --time");
+	section_str(sec, "percentiles", dist_percentile_method);
+	section_str(sec, "agrees",
+		    "yes when the distribution median's 95% CI overlaps the plain figure's, no when not, unknown without both");
+	if (req->histogram)
+		section_str(sec, "histogram", dist_histogram_method);
+}
+
+/* Tables "chase_dist" (a row per figure) and, with --histogram, "chase_histogram". */
+static void latency_dist_tables(const struct ph_latstudy *st, struct ph_doc *doc)
+{
+	struct ph_table *t = latency_dist_table(doc, "chase_dist", "pattern", &st->dist);
+	struct ph_table *h = st->dist.histogram ? latency_hist_table(doc, "chase_histogram", "pattern") : NULL;
+
+	for (int p = 0; p < st->nlat; p++) {
+		char name[64];
+		int first, n;
+
+		chase_spec_name(&st->specs[p], name, sizeof(name));
+		table_str(t, latency_dist_row(doc, t, &st->dist, &st->lat[p], name), "pattern", name);
+		if (!h)
+			continue;
+		n = latency_hist_rows(h, &st->lat[p].dist, &first);
+		for (int r = first; r < first + n; r++)
+			table_str(h, r, "pattern", name);
+	}
+}
+
 struct ph_doc *latency_study_doc(void *state, struct ph_session *s, int *rc)
 {
 	const struct ph_latstudy *st = state;
@@ -572,6 +769,8 @@ struct ph_doc *latency_study_doc(void *state, struct ph_session *s, int *rc)
 		session_fill_common(s, t, row);
 	}
 	latency_repeats_table(st, doc);
+	if (st->dist.want)
+		latency_dist_tables(st, doc);
 	session_describe(s, doc);
 	sec = doc_add_section(doc, "chase_method", "chase");
 	section_int(sec, "seed", (long long)st->seed);
@@ -582,6 +781,8 @@ struct ph_doc *latency_study_doc(void *state, struct ph_session *s, int *rc)
 	if (st->in_kernel)
 		section_str(sec, "kern_sample",
 			    "one CHASE window (interrupts off, at most 1 ms of TSC) per sample: its TSC cycles over the hops it took, converted at tsc_hz");
+	if (st->dist.want)
+		latency_dist_method(sec, &st->dist);
 	session_buffers_table(s, doc);
 	(void)rc;
 	return doc;

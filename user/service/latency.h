@@ -8,6 +8,7 @@
 #define PAGEHOP_LATENCY_H
 
 #include "chase.h"
+#include "latdist.h"
 #include "repeats.h"
 #include "session.h"
 
@@ -15,6 +16,7 @@ struct ph_latency {
 	struct ph_result user;		/* ns per load, user space */
 	struct ph_result kern;		/* ns per load in pagehop.ko (in_kernel) */
 	bool have_kern;
+	struct ph_latdist dist;		/* when asked (latency_figure_dist) */
 };
 
 /*
@@ -25,6 +27,13 @@ struct ph_latency {
  */
 int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 		   unsigned chains, bool in_kernel, struct ph_latency *out);
+/*
+ * The same, and after the figure, with req->want, its distribution on the
+ * same chains (latdist.h) for a tenth of the figure's --time.
+ */
+int latency_figure_dist(struct ph_session *s, const struct chase_spec *spec,
+			unsigned chains, bool in_kernel, const struct ph_distreq *req,
+			struct ph_latency *out);
 void latency_free(struct ph_latency *l);
 
 /* Columns lat_ns, lat_min_ns, ci_lo_ns, ci_hi_ns, ci_pct, ci_met, samples,
@@ -32,6 +41,24 @@ void latency_free(struct ph_latency *l);
 void latency_add_cols(struct ph_table *t, const char *prefix);
 void latency_fill(struct ph_table *t, int row, const char *prefix,
 		  const struct ph_result *res, double tsc_hz);
+
+/*
+ * A figure's distribution in a document.  latency_dist_table: a table of
+ * a row per figure, its key columns first (names separated by spaces, the
+ * caller fills them), then the runs, the percentiles req asks, the timer,
+ * the plain figure beside and whether they agree; latency_dist_row adds a
+ * figure's row (and a note where they disagree, label naming it) and
+ * returns it.  latency_hist_table and latency_hist_rows: its histogram,
+ * the rows from *first, as many as returned.  latency_dist_method: what
+ * the columns mean, into the command's method section.
+ */
+struct ph_table *latency_dist_table(struct ph_doc *doc, const char *name, const char *keys,
+				    const struct ph_distreq *req);
+int latency_dist_row(struct ph_doc *doc, struct ph_table *t, const struct ph_distreq *req,
+		     const struct ph_latency *lat, const char *label);
+struct ph_table *latency_hist_table(struct ph_doc *doc, const char *name, const char *keys);
+int latency_hist_rows(struct ph_table *h, const struct ph_latdist *d, int *first);
+void latency_dist_method(struct ph_section *sec, const struct ph_distreq *req);
 
 /*
  * A comma-separated list of chase patterns for option opt; the specs get
@@ -56,6 +83,7 @@ struct ph_latstudy {
 	bool in_kernel;			/* also walk in pagehop.ko */
 	int repeats;			/* each figure's, on a session started anew (1: one run) */
 	const char *patterns_given;	/* the command's --pattern, parsed into specs by its check */
+	struct ph_distreq dist;		/* --percentiles, --histogram */
 	/*
 	 * The result: the figures measured, in order; lat[p] is the median
 	 * repeat's run of pattern p (by the user-space figure; it shares that

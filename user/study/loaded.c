@@ -221,7 +221,7 @@ static int measure_point(struct load_run *r, struct ph_loadpoint *pt)
 	int rc;
 
 	if (!pt->mix)
-		return latency_figure(s, &chase_random, 1, false, &pt->lat);
+		return latency_figure_dist(s, &chase_random, 1, false, &r->ld->dist, &pt->lat);
 	r->mix = pt->mix;
 	r->delay = pt->delay;
 	r->stop = 0;
@@ -233,7 +233,7 @@ static int measure_point(struct load_run *r, struct ph_loadpoint *pt)
 	}
 	while (__atomic_load_n(&r->started, __ATOMIC_ACQUIRE) < r->ld->nloaders)
 		sched_yield();
-	rc = latency_figure(s, &chase_random, 1, false, &pt->lat);
+	rc = latency_figure_dist(s, &chase_random, 1, false, &r->ld->dist, &pt->lat);
 	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
 	pt->span_s = clock_ticks_to_ns(&s->m.clk, team_span(r->team)) * 1e-9;
@@ -291,6 +291,36 @@ static bool loaded_measured(const void *state)
 	return ((const struct ph_loaded *)state)->npts > 0;
 }
 
+/* The point's mix and delay, as the loaded table names them. */
+static void point_keys(struct ph_table *t, int row, const struct ph_loadpoint *pt)
+{
+	table_str(t, row, "mix", pt->mix ? pt->mix->name : "idle");
+	if (pt->mix)
+		table_int(t, row, "delay", pt->delay);
+}
+
+/* Tables "loaded_dist" (a row per point) and, with --histogram, "loaded_histogram". */
+static void loaded_dist_tables(const struct ph_loaded *ld, struct ph_doc *doc)
+{
+	struct ph_table *t = latency_dist_table(doc, "loaded_dist", "mix delay", &ld->dist);
+	struct ph_table *h = ld->dist.histogram ? latency_hist_table(doc, "loaded_histogram", "mix delay") : NULL;
+
+	for (int p = 0; p < ld->npts; p++) {
+		const struct ph_loadpoint *pt = &ld->pts[p];
+		char label[64];
+		int first, n;
+
+		snprintf(label, sizeof(label), "%s, delay %u", pt->mix ? pt->mix->name : "idle",
+			 pt->mix ? pt->delay : 0);
+		point_keys(t, latency_dist_row(doc, t, &ld->dist, &pt->lat, pt->mix ? label : "idle"), pt);
+		if (!h)
+			continue;
+		n = latency_hist_rows(h, &pt->lat.dist, &first);
+		for (int r = first; r < first + n; r++)
+			point_keys(h, r, pt);
+	}
+}
+
 static struct ph_doc *loaded_doc(void *state, struct ph_session *s, int *rc)
 {
 	const struct ph_loaded *ld = state;
@@ -317,9 +347,7 @@ static struct ph_doc *loaded_doc(void *state, struct ph_session *s, int *rc)
 		const struct ph_loadpoint *pt = &ld->pts[p];
 		int r = table_add_row(t);
 
-		table_str(t, r, "mix", pt->mix ? pt->mix->name : "idle");
-		if (pt->mix)
-			table_int(t, r, "delay", pt->delay);
+		point_keys(t, r, pt);
 		table_int(t, r, "loaders", pt->mix ? ld->nloaders : 0);
 		table_num(t, r, "bw_GBps", pt->mix ? pt->gbps : 0, "%.3f");
 		table_num(t, r, "bw_per_loader_GBps", pt->mix ? pt->gbps / ld->nloaders : 0, "%.3f");
@@ -332,9 +360,13 @@ static struct ph_doc *loaded_doc(void *state, struct ph_session *s, int *rc)
 		table_int(t, r, "loader_node", ld->loader_node);
 		table_bool(t, r, "verified", s->all_verified);
 	}
+	if (ld->dist.want)
+		loaded_dist_tables(ld, doc);
 	session_describe(s, doc);
 	sec = doc_add_section(doc, "loaded_method", "loaded");
 	section_str(sec, "sample", latency_method);
+	if (ld->dist.want)
+		latency_dist_method(sec, &ld->dist);
 	section_str(sec, "load", loaded_method);
 	section_int(sec, "loader_buffer_KiB", (long long)(ld->loader_bytes / KiB));
 	for (int m = 0; m < ld->nmixes; m++)

@@ -45,6 +45,7 @@ struct ph_loaded {
 	struct bitmask *loader_nodes_given;	/* their node; NULL: the first loader's */
 	const char *mixes_given;	/* "read,1:1"; NULL: read */
 	const char *delays_given;	/* NULL: the default ladder */
+	struct ph_distreq dist;		/* --percentiles, --histogram: each point's distribution */
 	/* the plan */
 	int chaser;			/* CPU */
 	int *loaders;			/* CPUs */

@@ -401,12 +401,22 @@ static int cell_latency(struct ph_mx *mx, struct ph_session *s, int r, int c)
 	if (rc && s->segs && !s->all_verified)
 		cell_not_verified(mx, from);
 	if (!rc) {
-		rc = latency_figure(s, &mx->pattern, 1, false, &lat);
+		rc = latency_figure_dist(s, &mx->pattern, 1, false, &mx->dist, &lat);
 		if (lat.user.n) {
 			store(mx->lat, r, c, &lat.user);
 			add_cell(mx, s, r, c, PH_REC_LATENCY, &lat.user);
 		}
-		latency_free(&lat);
+		if (lat.user.n && mx->dist.want) {
+			/* Kept whole for the document's distribution table: matrix_free frees it. */
+			mx->dists = xrealloc(mx->dists, (size_t)(mx->ndists + 1) * sizeof(*mx->dists));
+			mx->dist_row = xrealloc(mx->dist_row, (size_t)(mx->ndists + 1) * sizeof(int));
+			mx->dist_col = xrealloc(mx->dist_col, (size_t)(mx->ndists + 1) * sizeof(int));
+			mx->dists[mx->ndists] = lat;
+			mx->dist_row[mx->ndists] = mx->lat->row_ids[r];
+			mx->dist_col[mx->ndists++] = mx->lat->col_ids[c];
+		} else {
+			latency_free(&lat);
+		}
 		if (!mx->backend)
 			mx->backend = backend_name(s->segs[0].backend);
 	}
@@ -586,5 +596,10 @@ void matrix_free(struct ph_mx *mx)
 	nmatrix_free(mx->read);
 	nmatrix_free(mx->triad);
 	free(mx->cellv);
+	for (int i = 0; i < mx->ndists; i++)
+		latency_free(&mx->dists[i]);
+	free(mx->dists);
+	free(mx->dist_row);
+	free(mx->dist_col);
 	memset(mx, 0, sizeof(*mx));
 }

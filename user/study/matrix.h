@@ -9,6 +9,8 @@
 #ifndef PAGEHOP_MATRIX_H
 #define PAGEHOP_MATRIX_H
 
+#include "latency.h"
+
 #include <stdbool.h>
 
 #include "chase.h"
@@ -81,6 +83,15 @@ struct ph_mx {
 	 * Their laid_out and chains_built count what the matrix set up.
 	 */
 	struct ph_memory lat_mem, bw_mem;
+	/*
+	 * --percentiles, --histogram: each latency cell's figure with its
+	 * distribution (latency.h), in the order measured, and the cell's
+	 * row and column ids (as in the matrices).
+	 */
+	struct ph_distreq dist;
+	struct ph_latency *dists;
+	int *dist_row, *dist_col;
+	int ndists;
 };
 
 /*

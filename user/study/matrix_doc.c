@@ -110,6 +110,35 @@ struct ph_doc *matrix_doc(const struct ph_mx *mx, struct ph_session *s, bool mem
 	return build_doc(mx, s, mem_rows);
 }
 
+/* A cell's row and column ids, as the cells table gives them. */
+static void cell_keys(struct ph_table *t, int row, const struct ph_mx *mx, int i)
+{
+	table_int(t, row, "cpu_node", mx->dist_row[i]);
+	table_int(t, row, "mem_node", mx->dist_col[i]);
+}
+
+/* Tables "matrix_dist" (a row per latency cell) and, with --histogram, "matrix_histogram". */
+static void matrix_dist_tables(const struct ph_mx *mx, struct ph_doc *doc, struct ph_section *sec)
+{
+	struct ph_table *t = latency_dist_table(doc, "matrix_dist", "cpu_node mem_node", &mx->dist);
+	struct ph_table *h = mx->dist.histogram ?
+		latency_hist_table(doc, "matrix_histogram", "cpu_node mem_node") : NULL;
+
+	for (int i = 0; i < mx->ndists; i++) {
+		char label[48];
+		int first, n;
+
+		snprintf(label, sizeof(label), "cell %d,%d", mx->dist_row[i], mx->dist_col[i]);
+		cell_keys(t, latency_dist_row(doc, t, &mx->dist, &mx->dists[i], label), mx, i);
+		if (!h)
+			continue;
+		n = latency_hist_rows(h, &mx->dists[i].dist, &first);
+		for (int r = first; r < first + n; r++)
+			cell_keys(h, r, mx, i);
+	}
+	latency_dist_method(sec, &mx->dist);
+}
+
 static struct ph_doc *build_doc(const struct ph_mx *mx, struct ph_session *s, bool mem)
 {
 	struct ph_doc *doc = doc_new("matrix");
@@ -227,6 +256,8 @@ static struct ph_doc *build_doc(const struct ph_mx *mx, struct ph_session *s, bo
 		topology_report_distances(doc, &s->m.topo);
 		topology_report_hmat(doc, &s->m.topo);
 	}
+	if (mx->dist.want)
+		matrix_dist_tables(mx, doc, sec);
 	session_describe(s, doc);
 	if (mx->interrupted)
 		doc_note(doc, "interrupted after %d of %d cells: cells not measured are null", mx->done, mx->total);

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_dist.c - percentiles, log-spaced buckets and the percentile list,
+ * against values worked out by hand in the comments.
+ */
+#include "unit.h"
+#include "dist.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_percentile(void **state)
+{
+	const double ten[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	const double four[] = { 10, 20, 40, 80 };
+	const double one[] = { 7 };
+
+	(void)state;
+	/* n = 10, h = 9 p / 100: p50 h 4.5 -> 5 + 0.5 = 5.5; p90 h 8.1 -> 9.1;
+	 * p99 h 8.91 -> 9.91; p99.9 h 8.991 -> 9.991; p100 -> 10; p0 -> 1. */
+	assert_true(fabs(dist_percentile(ten, 10, 50) - 5.5) < 1e-12);
+	assert_true(fabs(dist_percentile(ten, 10, 90) - 9.1) < 1e-12);
+	assert_true(fabs(dist_percentile(ten, 10, 99) - 9.91) < 1e-12);
+	assert_true(fabs(dist_percentile(ten, 10, 99.9) - 9.991) < 1e-12);
+	assert_true(dist_percentile(ten, 10, 100) == 10);
+	assert_true(dist_percentile(ten, 10, 0) == 1);
+	/* n = 4, h = 3 p / 100: p25 h 0.75 -> 10 + 0.75 x 10 = 17.5; p50 h 1.5 -> 30. */
+	assert_true(fabs(dist_percentile(four, 4, 25) - 17.5) < 1e-12);
+	assert_true(fabs(dist_percentile(four, 4, 50) - 30) < 1e-12);
+	assert_true(dist_percentile(one, 1, 99.9) == 7);
+	assert_true(isnan(dist_percentile(NULL, 0, 50)));
+}
+
+static void test_histogram(void **state)
+{
+	/*
+	 * 4 per doubling, edges 2^(i/4): 1, 1.189, 1.414, 1.682, 2, 2.378,
+	 * 2.828, 3.364, 4, 4.757.  1 and 1.1 -> i 0; 1.2 -> 1; 1.5 -> 2; 2 (an
+	 * edge: the bucket above) -> 4; 3 -> 6; 4 -> 8.  Buckets 0..8.
+	 */
+	const double s[] = { 1, 1.1, 1.2, 1.5, 2, 3, 4 };
+	const size_t want[] = { 2, 1, 1, 0, 1, 0, 1, 0, 1 };
+	const double neg[] = { -3, 0, 1.5 };
+	const double allneg[] = { -1, -0.5 };
+	struct dist_bucket *b;
+	size_t nb, sum = 0;
+
+	(void)state;
+	nb = dist_histogram(s, 7, 4, &b);
+	assert_int_equal(nb, 9);
+	for (size_t i = 0; i < nb; i++) {
+		assert_int_equal(b[i].count, want[i]);
+		assert_true(fabs(b[i].lo - pow(2, i / 4.0)) < 1e-12);
+		assert_true(fabs(b[i].hi - pow(2, (i + 1) / 4.0)) < 1e-12);
+		if (i)
+			assert_true(b[i].lo == b[i - 1].hi);
+		sum += b[i].count;
+	}
+	assert_int_equal(sum, 7);
+	free(b);
+
+	/* Not positive: one bucket [min, 0] first, then 1.5's [1.414, 1.682). */
+	nb = dist_histogram(neg, 3, 4, &b);
+	assert_int_equal(nb, 2);
+	assert_true(b[0].lo == -3 && b[0].hi == 0 && b[0].count == 2);
+	assert_true(fabs(b[1].lo - sqrt(2)) < 1e-12 && b[1].count == 1);
+	free(b);
+
+	nb = dist_histogram(allneg, 2, 4, &b);
+	assert_int_equal(nb, 1);
+	assert_true(b[0].lo == -1 && b[0].hi == 0 && b[0].count == 2);
+	free(b);
+
+	assert_int_equal(dist_histogram(s, 0, 4, &b), 0);
+	assert_null(b);
+}
+
+static void test_parse(void **state)
+{
+	static const char *const bad[] = {
+		"", "50,,90", "90,50", "50,50", "0", "101", "-5", "abc", "50,", "1e1",
+		"0x10", "nan", " 50", "50.5.5", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
+	};
+	double v[DIST_MAX_PCTS];
+	char why[160], name[32];
+
+	(void)state;
+	assert_int_equal(dist_parse_percentiles(dist_default_percentiles, v, DIST_MAX_PCTS,
+						why, sizeof(why)), 4);
+	assert_true(v[0] == 50 && v[1] == 90 && v[2] == 99 && v[3] == 99.9);
+	assert_int_equal(dist_parse_percentiles("100", v, DIST_MAX_PCTS, why, sizeof(why)), 1);
+	assert_true(v[0] == 100);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		assert_int_equal(dist_parse_percentiles(bad[i], v, DIST_MAX_PCTS, why, sizeof(why)),
+				 -22);
+		assert_true(why[0]);
+	}
+	assert_string_equal(dist_pct_name(99.9, "ns", name, sizeof(name)), "p99.9_ns");
+	assert_string_equal(dist_pct_name(50, "ns", name, sizeof(name)), "p50_ns");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_percentile),
+		cmocka_unit_test(test_histogram),
+		cmocka_unit_test(test_parse),
+	};
+
+	return cmocka_run_group_tests_name("dist", tests, NULL, NULL);
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dist.c - percentiles and log-spaced histograms of sorted samples.
+ */
+#include "dist.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char dist_default_percentiles[] = "50,90,99,99.9";
+const char dist_percentile_method[] =
+	"linear interpolation between the closest ranks (Hyndman-Fan type 7, as R and numpy): h = (n-1) p/100, x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h])";
+const char dist_histogram_method[] =
+	"log-spaced buckets [lo_ns, hi_ns), 4 per doubling (edges 2^(i/4) ns), from the smallest sample's to the largest's, empty ones included; samples <= 0 in one bucket [min, 0] before them";
+
+int dist_parse_percentiles(const char *s, double *out, int max, char *why, size_t whysize)
+{
+	const char *p = s;
+	int n = 0;
+
+	for (;;) {
+		char *end;
+		double v;
+
+		/* strtod takes white space, signs, "inf" and hex: only digits and one point here. */
+		if (!(*p >= '0' && *p <= '9')) {
+			snprintf(why, whysize, "'%s': expected percentiles in (0, 100] separated by commas, e.g. %s",
+				 s, dist_default_percentiles);
+			return -EINVAL;
+		}
+		v = strtod(p, &end);
+		if (end == p || (*end && *end != ',') || memchr(p, 'x', (size_t)(end - p)) ||
+		    memchr(p, 'X', (size_t)(end - p)) || memchr(p, 'e', (size_t)(end - p)) ||
+		    memchr(p, 'E', (size_t)(end - p)) || !(v > 0 && v <= 100)) {
+			snprintf(why, whysize, "'%.*s' is not a percentile in (0, 100]",
+				 (int)strcspn(p, ","), p);
+			return -EINVAL;
+		}
+		if (n && v <= out[n - 1]) {
+			snprintf(why, whysize, "%g after %g: the list must be ascending", v, out[n - 1]);
+			return -EINVAL;
+		}
+		if (n == max) {
+			snprintf(why, whysize, "more than %d percentiles", max);
+			return -EINVAL;
+		}
+		out[n++] = v;
+		if (!*end)
+			return n;
+		p = end + 1;
+	}
+}
+
+double dist_percentile(const double *sorted, size_t n, double p)
+{
+	double h, f;
+	size_t lo;
+
+	if (!n)
+		return NAN;
+	h = (double)(n - 1) * p / 100;
+	lo = (size_t)floor(h);
+	if (lo >= n - 1)
+		return sorted[n - 1];
+	f = h - (double)lo;
+	return sorted[lo] + f * (sorted[lo + 1] - sorted[lo]);
+}
+
+const char *dist_pct_name(double p, const char *unit, char *buf, size_t size)
+{
+	snprintf(buf, size, "p%g_%s", p, unit);
+	return buf;
+}
+
+static double edge(long i, unsigned k)
+{
+	return exp2((double)i / k);
+}
+
+/* The bucket index of x > 0: 2^(i/k) <= x < 2^((i+1)/k), exp2/log2 rounding mended. */
+static long bucket_of(double x, unsigned k)
+{
+	long i = (long)floor(log2(x) * k);
+
+	while (x < edge(i, k))
+		i--;
+	while (x >= edge(i + 1, k))
+		i++;
+	return i;
+}
+
+size_t dist_histogram(const double *sorted, size_t n, unsigned per_doubling,
+		      struct dist_bucket **out)
+{
+	size_t nonpos = 0, nb, b = 0;
+	long first, last;
+
+	*out = NULL;
+	if (!n || !per_doubling)
+		return 0;
+	while (nonpos < n && !(sorted[nonpos] > 0))
+		nonpos++;
+	if (nonpos == n) {
+		*out = xcalloc(1, sizeof(**out));
+		(*out)[0] = (struct dist_bucket){ sorted[0], 0, n };
+		return 1;
+	}
+	first = bucket_of(sorted[nonpos], per_doubling);
+	last = bucket_of(sorted[n - 1], per_doubling);
+	nb = (size_t)(last - first + 1) + (nonpos > 0);
+	*out = xcalloc(nb, sizeof(**out));
+	if (nonpos)
+		(*out)[b++] = (struct dist_bucket){ sorted[0], 0, nonpos };
+	for (long i = first; i <= last; i++, b++) {
+		(*out)[b].lo = edge(i, per_doubling);
+		(*out)[b].hi = edge(i + 1, per_doubling);
+	}
+	/* Sorted: one pass, each sample into the bucket its index says. */
+	for (size_t j = nonpos; j < n; j++)
+		(*out)[(size_t)(bucket_of(sorted[j], per_doubling) - first) + (nonpos > 0)].count++;
+	return nb;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dist.h - a distribution of samples: percentiles by a stated method and
+ * a histogram of log-spaced buckets.  Pure arithmetic on sorted arrays;
+ * what the samples are is the caller's to say.
+ */
+#ifndef PAGEHOP_DIST_H
+#define PAGEHOP_DIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* At most this many percentiles in a list. */
+#define DIST_MAX_PCTS 16
+/* Histogram buckets per doubling: edges at 2^(i/4), each 19% wider than the last. */
+#define DIST_PER_DOUBLING 4
+
+/* The list a bare --percentiles means. */
+extern const char dist_default_percentiles[];
+/* How dist_percentile() computes, for the documents. */
+extern const char dist_percentile_method[];
+extern const char dist_histogram_method[];
+
+/*
+ * A comma-separated list of percentiles, each a decimal in (0, 100],
+ * strictly ascending, at most max of them: "50,90,99,99.9".  The count, or
+ * -EINVAL with why (what is wrong, for "--percentiles: <why>").
+ */
+int dist_parse_percentiles(const char *s, double *out, int max, char *why, size_t whysize);
+
+/*
+ * The p-th percentile (0 <= p <= 100) of sorted[0..n), ascending, by linear
+ * interpolation between the closest ranks (Hyndman and Fan's type 7, the
+ * default of R and numpy): h = (n - 1) p / 100, x[floor h] + (h - floor h)
+ * (x[floor h + 1] - x[floor h]), ranks from 0.  NAN if n is 0.
+ */
+double dist_percentile(const double *sorted, size_t n, double p);
+
+/* The column name of percentile p with unit: "p50_ns", "p99.9_ns". */
+const char *dist_pct_name(double p, const char *unit, char *buf, size_t size);
+
+struct dist_bucket {
+	double lo, hi;		/* [lo, hi); the bucket of samples <= 0 is [min, 0] */
+	size_t count;
+};
+
+/*
+ * Log-spaced buckets over sorted[0..n), ascending: [2^(i/k), 2^((i+1)/k))
+ * for k = per_doubling, every i from the smallest sample's to the largest's
+ * (empty ones between included, so that the buckets tile the range), and
+ * before them one bucket [min, 0] when some samples are not positive.
+ * The counts add up to n.  *out is allocated (free it); the number of
+ * buckets, 0 when n is 0 (*out then NULL).
+ */
+size_t dist_histogram(const double *sorted, size_t n, unsigned per_doubling,
+		      struct dist_bucket **out);
+
+#endif
