@@ -47,7 +47,8 @@ const struct ph_exit_code ph_exit_codes[] = {
 	  "strays among the documents judged, but a document was skipped (it could not be read or "
 	  "parsed: named on stderr and in the output) or a model has fewer hosts than needed to "
 	  "judge its figures (UNKNOWN in the models table); a host that strays makes the exit "
-	  "status 1 whatever was skipped." },
+	  "status 1 whatever was skipped.  interleave: a layout's pages counted back per node "
+	  "do not match its weights (named on stderr and in its pages table)." },
 	{ PH_EXIT_INTERRUPTED, "interrupted by a signal; check: 3, UNKNOWN",
 	  "SIGINT, SIGTERM, SIGHUP or SIGQUIT, whichever it was (see SIGNALS); what was measured "
 	  "before is printed, with a note.  check says UNKNOWN and exits 3 instead, as for anything "
