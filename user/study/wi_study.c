@@ -319,10 +319,11 @@ static void ratios(struct ph_wi *w)
 		r->vs_interleave = r->vs_dram = none;
 		if (r->skipped)
 			continue;
-		if (il)
+		/* A reference against itself is no gain: left empty. */
+		if (il && r != il)
 			ratio_ci_medians(r->bw.res.samples, r->bw.res.n, il->bw.res.samples, il->bw.res.n,
 					 RATIO_CI_SEED, RATIO_CI_RESAMPLES, &r->vs_interleave);
-		if (dr)
+		if (dr && r != dr)
 			ratio_ci_medians(r->bw.res.samples, r->bw.res.n, dr->bw.res.samples, dr->bw.res.n,
 					 RATIO_CI_SEED, RATIO_CI_RESAMPLES, &r->vs_dram);
 		r->shown_il = ratio_ci_shown(&r->vs_interleave);
@@ -404,7 +405,7 @@ static void layouts_table(const struct ph_wi *w, struct ph_session *s, struct ph
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
 	table_add_col(t, "cpu_node");
-	table_detail(t, "gain_vs_interleave_shown gain_vs_dram_shown how pages cpu_node");
+	table_detail(t, "how pages cpu_node");
 	for (int i = 0; i < w->nrows; i++) {
 		const struct ph_wi_row *r = &w->rows[i];
 		int row = table_add_row(t);
@@ -469,6 +470,40 @@ static void pages_table(const struct ph_wi *w, struct ph_doc *doc)
 	}
 }
 
+/*
+ * The measured layout of the highest median, and whether its CI clears
+ * the runner-up's: otherwise which of them is best cannot be told.
+ */
+static void best_layout(const struct ph_wi *w, struct ph_section *sec)
+{
+	const struct ph_wi_row *best = NULL, *next = NULL;
+
+	for (int i = 0; i < w->nrows; i++) {
+		const struct ph_wi_row *r = &w->rows[i];
+
+		if (r->skipped)
+			continue;
+		if (!best || r->bw.res.st.median > best->bw.res.st.median) {
+			next = best;
+			best = r;
+		} else if (!next || r->bw.res.st.median > next->bw.res.st.median) {
+			next = r;
+		}
+	}
+	if (!best)
+		return;
+	section_str(sec, "best_layout", best->name);
+	if (next) {
+		struct ratio_ci c;
+
+		ratio_ci_medians(best->bw.res.samples, best->bw.res.n, next->bw.res.samples,
+				 next->bw.res.n, RATIO_CI_SEED, RATIO_CI_RESAMPLES, &c);
+		section_str(sec, "runner_up", next->name);
+		section_str(sec, "best_vs_runner_up", ratio_ci_shown(&c) == RATIO_ABOVE ?
+			    "above 1: the best" : "cannot tell: the CI of their ratio holds 1 or is missing");
+	}
+}
+
 static struct ph_doc *wi_doc(void *state, struct ph_session *s, int *rc)
 {
 	struct ph_wi *w = state;
@@ -493,6 +528,7 @@ static struct ph_doc *wi_doc(void *state, struct ph_session *s, int *rc)
 	} else {
 		section_str(sec, "sysfs_weights", "none: " PH_WI_SYSFS " absent");
 	}
+	best_layout(w, sec);
 	section_str(sec, "sysfs", "read only: pagehop never writes the weights");
 	section_str(sec, "kernel_placement",
 		    "page i of a VMA goes to the node whose share of each cycle of sum(weights) holds i mod sum, i the page's offset (mm/mempolicy.c)");

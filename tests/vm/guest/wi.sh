@@ -9,7 +9,7 @@
 # 3:1:1:1 of the pages; on 6.1 weighted interleave is absent, and the
 # study says so and skips that layout only.
 . /tests/tap.sh
-plan 12
+plan 14
 
 WI=/sys/kernel/mm/mempolicy/weighted_interleave
 j=/tmp/wi.json
@@ -96,3 +96,12 @@ pagehop interleave --nodes 0 >/tmp/wi.out 2>/tmp/wi.err
 rc=$?
 [ $rc = 2 ] && [ ! -s /tmp/wi.out ] && ok "--nodes 0: exit 2, nothing on stdout" ||
 	not_ok "--nodes 0: exit 2" "exit $rc: $(cat /tmp/wi.err)"
+
+# The table, as a person reads it: within 100 columns, the layouts named.
+pagehop interleave --cpu-node 0 --size 16M --time 0.2 --search 1 >/tmp/wi.txt 2>/tmp/wi.err
+rc=$?
+[ $rc = 0 ] && ok "table: exit 0" || not_ok "table: exit 0" "exit $rc: $(cat /tmp/wi.err)"
+wide=$(awk 'length($0) > 100' /tmp/wi.txt | wc -l)
+[ "$wide" = 0 ] && grep -q '^ *proposed' /tmp/wi.txt && ok "table: within 100 columns, every layout a row" ||
+	not_ok "table: within 100 columns" "$wide lines wider"
+sed 's/^/# /' /tmp/wi.txt
