@@ -48,6 +48,7 @@ struct ph_wi_row {
 	uint64_t elsewhere;		/* pages on no node of the layout's, or not found */
 	bool exact;			/* expected is exact (pagehop's layouts, a node alone); else within a cycle */
 	bool counts_match;
+	bool moved;			/* the counts after measuring differ from those before */
 	struct ratio_ci vs_interleave, vs_dram;
 	enum ratio_shown shown_il, shown_dram;
 };
