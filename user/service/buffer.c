@@ -128,7 +128,7 @@ int buffer_weighted_probe(int node, char *why, size_t whylen)
  * The range has no policy of its own (no mbind: one VMA per run would
  * overrun vm.max_map_count), so the faulting task's decides.
  */
-static int fault_weighted(void *addr, uint64_t bytes, const struct ph_wlayout *wl,
+static int fault_weighted(void *addr, uint64_t bytes, const struct ph_wlayout *wl, int shift,
 			  const volatile sig_atomic_t *cancel)
 {
 	struct bitmask *old = numa_allocate_nodemask(), *bm = numa_allocate_nodemask();
@@ -148,7 +148,7 @@ static int fault_weighted(void *addr, uint64_t bytes, const struct ph_wlayout *w
 			break;
 		}
 		numa_bitmask_clearall(bm);
-		numa_bitmask_setbit(bm, (unsigned)wl->nodes[k]);
+		numa_bitmask_setbit(bm, (unsigned)wl->nodes[(k + shift) % wl->n]);
 		if (set_mempolicy(MPOL_BIND, bm->maskp, bm->size + 1)) {
 			err = -errno;
 			break;
@@ -213,7 +213,9 @@ static int node_free_enough(int node, uint64_t bytes, char *why, size_t whylen)
  * Fault injection for the tests that prove verification catches a wrong
  * placement: PAGEHOP_FAULT_INJECT=node puts the memory on the next node
  * instead of the one asked; =psize backs a 4K request with THP (and a THP
- * request with 4K pages).  Compiled only into the test build
+ * request with 4K pages); =weights gives each run of pagehop's own
+ * weighted round robin to the next node of the layout instead of its own.
+ * Compiled only into the test build
  * (-DPAGEHOP_TEST_HOOKS, BUILD/test/pagehop): the shipping binary has no
  * such variable.
  */
@@ -342,7 +344,8 @@ static int alloc_mmap(const struct ph_bufreq *rq, int node, struct ph_segment *s
 	}
 	/* Every page now, on the node's CPUs: the policy just set picks the node. */
 	if (rq->weighted && rq->weighted->mode == PH_WL_PAGEHOP)
-		err = fault_weighted(seg->addr, seg->bytes, rq->weighted, rq->cancel);
+		err = fault_weighted(seg->addr, seg->bytes, rq->weighted,
+				     fault_inject("weights") ? 1 : 0, rq->cancel);
 	else
 		err = touch_memory(seg->addr, seg->bytes, rq->psize, rq->interleave ? -1 : node,
 				   rq->cancel, NULL);

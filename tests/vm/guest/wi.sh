@@ -9,7 +9,7 @@
 # 3:1:1:1 of the pages; on 6.1 weighted interleave is absent, and the
 # study says so and skips that layout only.
 . /tests/tap.sh
-plan 14
+plan 16
 
 WI=/sys/kernel/mm/mempolicy/weighted_interleave
 j=/tmp/wi.json
@@ -105,3 +105,19 @@ wide=$(awk 'length($0) > 100' /tmp/wi.txt | wc -l)
 [ "$wide" = 0 ] && grep -q '^ *proposed' /tmp/wi.txt && ok "table: within 100 columns, every layout a row" ||
 	not_ok "table: within 100 columns" "$wide lines wider"
 sed 's/^/# /' /tmp/wi.txt
+
+# The check catches a wrong placement: the test build's hook gives each
+# run of pagehop's round robin to the next node (--search 1: at least one
+# layout of unequal weights, whose counts then differ), which the read-back
+# of the session cannot see (every page on a node of the layout).
+PAGEHOP_FAULT_INJECT=weights pagehop-test interleave --cpu-node 0 --nodes 0,1 --size 4M --time 0.05 \
+	--search 1 --format json >/tmp/wf.json 2>/tmp/wf.err
+rc=$?
+[ $rc = 5 ] && grep -q 'do not match its weights' /tmp/wf.err &&
+	ok "runs on the wrong nodes: exit 5, named: $(grep -m1 'do not match' /tmp/wf.err)" ||
+	not_ok "runs on the wrong nodes: exit 5" "exit $rc: $(cat /tmp/wf.err)"
+PAGEHOP_FAULT_INJECT=weights pagehop interleave --cpu-node 0 --nodes 0,1 --size 4M --time 0.05 \
+	--search 1 --format json >/tmp/wf.json 2>/tmp/wf.err
+rc=$?
+[ $rc = 0 ] && ok "the shipping pagehop ignores PAGEHOP_FAULT_INJECT" ||
+	not_ok "the shipping pagehop ignores PAGEHOP_FAULT_INJECT" "exit $rc: $(cat /tmp/wf.err)"
