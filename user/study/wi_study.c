@@ -113,13 +113,6 @@ static int count_pages(struct ph_wi *w, struct ph_session *s, struct ph_wi_row *
 			rc = PH_EXIT_FAIL;
 			break;
 		}
-		for (int k = 0; k < w->n; k++) {
-			got[k] = found[w->nodes[k]];
-			on += got[k];
-		}
-		/* A node alone, pagehop's round robin: from the segment's first page, exact. */
-		wi_layout_counts(r->exact ? 0 : (uint64_t)(uintptr_t)seg->addr / PH_PAGE_4K, np, w->n,
-				 r->weights, want);
 		if (r->kind == PH_WIK_NODE) {
 			/* Every page on the node: the other nodes' counts are pages elsewhere. */
 			r->node_pages += found[r->node];
@@ -128,6 +121,18 @@ static int count_pages(struct ph_wi *w, struct ph_session *s, struct ph_wi_row *
 			r->npages += np;
 			continue;
 		}
+		for (int k = 0; k < w->n; k++) {
+			got[k] = found[w->nodes[k]];
+			on += got[k];
+		}
+		/*
+		 * pagehop's round robin starts at the segment's first page:
+		 * exact.  The kernel's cycle starts at the page's offset in the
+		 * mapping (for anonymous memory its virtual page number): the
+		 * model, checked within one cycle.
+		 */
+		wi_layout_counts(r->exact ? 0 : (uint64_t)(uintptr_t)seg->addr / PH_PAGE_4K, np, w->n,
+				 r->weights, want);
 		if (r->exact)
 			r->counts_match = r->counts_match && !memcmp(got, want, (size_t)w->n * sizeof(got[0])) &&
 					  on == np;
@@ -272,18 +277,14 @@ static void plan_rows(struct ph_wi *w)
 {
 	char buf[256];
 	struct ph_wi_row *r;
-	bool in = false;
 
 	w->dram = has_memory(w->cpu_node) ? node_row(w, w->cpu_node, "dram") : -1;
 	for (int k = 0; k < w->n; k++) {
-		if (w->nodes[k] == w->cpu_node) {
-			in = true;
+		if (w->nodes[k] == w->cpu_node)
 			continue;
-		}
 		snprintf(buf, sizeof(buf), "node%d", w->nodes[k]);
 		node_row(w, w->nodes[k], buf);
 	}
-	(void)in;
 	r = new_row(w, PH_WIK_INTERLEAVE, "interleave");
 	for (int k = 0; k < w->n; k++)
 		r->weights[k] = 1;
@@ -395,6 +396,9 @@ static int wi_measure(void *state, struct ph_session *s)
 				measured++;
 			else if (!rc)
 				rc = err;
+			/* Bad usage (--threads beyond the node's CPUs) is the same for every layout: said once. */
+			if (err == PH_EXIT_USAGE)
+				return err;
 		}
 	}
 	ratios(w);
