@@ -24,7 +24,8 @@ const struct ph_exit_code ph_exit_codes[] = {
 	  "verdict (0, 1, 3 or 5) 1, since the verdict did not reach its reader; check's is then "
 	  "3, UNKNOWN; 2, 4 and 130 stay.  slit without --input exits 1 "
 	  "for a measurement that failed as well as for a SLIT that disagrees: the one line on "
-	  "stderr, or the verdict, says which." },
+	  "stderr, or the verdict, says which.  interleave: a layout's pages counted back per "
+	  "node do not match its weights (named on stderr and in its pages table)." },
 	{ PH_EXIT_USAGE, "bad usage or input; nothing was written to stdout; check: CRITICAL (its bad usage is 3)",
 	  "An unknown option, a malformed value (numbers are plain decimal digits, or 0x hex "
 	  "where a 64-bit number is asked, with no space or sign; sizes are at most 1024T), a "

@@ -32,6 +32,8 @@ const struct ph_command ph_commands[] = {
 	  "a node's memory by physical range: the slow range and the DIMM behind it", &cmd_scan_spec, &cmd_scan_study },
 	{ "goaround", NULL,
 	  "mem_go_around: every thread on another's block, turn by turn, all at once", &cmd_goaround_spec, &cmd_goaround_study },
+	{ "interleave", NULL,
+	  "bandwidth under interleave, weighted interleave and proposed weights", &cmd_interleave_spec, &cmd_interleave_study },
 	{ "matrix", NULL,
 	  "latency and bandwidth for every CPU node x memory node pair", &cmd_matrix_spec, &cmd_matrix_study },
 	{ "c2c", NULL,

@@ -88,11 +88,94 @@ enum ph_backend buffer_auto_fallback(enum ph_psize ps, int err)
 
 /* ---- allocation ---- */
 
-static int bind_policy(void *addr, uint64_t len, int node, struct bitmask *interleave)
+#ifndef MPOL_WEIGHTED_INTERLEAVE
+#define MPOL_WEIGHTED_INTERLEAVE 6	/* Linux 6.9, include/uapi/linux/mempolicy.h */
+#endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+
+int buffer_weighted_probe(int node, char *why, size_t whylen)
+{
+	struct bitmask *bm = numa_allocate_nodemask();
+	long pg = sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int err = 0;
+
+	if (p == MAP_FAILED) {
+		err = -errno;
+		snprintf(why, whylen, "mmap of one page: %s", strerror(-err));
+		numa_bitmask_free(bm);
+		return err;
+	}
+	numa_bitmask_setbit(bm, (unsigned)node);
+	if (mbind(p, (unsigned long)pg, MPOL_WEIGHTED_INTERLEAVE, bm->maskp, bm->size + 1, 0)) {
+		err = -errno;
+		if (err == -EINVAL)
+			snprintf(why, whylen, "this kernel has no MPOL_WEIGHTED_INTERLEAVE (Linux 6.9 and later): mbind says %s",
+				 strerror(-err));
+		else
+			snprintf(why, whylen, "mbind MPOL_WEIGHTED_INTERLEAVE: %s", strerror(-err));
+	}
+	munmap(p, (size_t)pg);
+	numa_bitmask_free(bm);
+	return err;
+}
+
+/*
+ * PH_WL_PAGEHOP: fault in each run of weights[k] pages under the task
+ * policy MPOL_BIND to nodes[k], in turn, then put the task's policy back.
+ * The range has no policy of its own (no mbind: one VMA per run would
+ * overrun vm.max_map_count), so the faulting task's decides.
+ */
+static int fault_weighted(void *addr, uint64_t bytes, const struct ph_wlayout *wl, int shift,
+			  const volatile sig_atomic_t *cancel)
+{
+	struct bitmask *old = numa_allocate_nodemask(), *bm = numa_allocate_nodemask();
+	uint64_t npages = bytes / PH_PAGE_4K, i = 0;
+	int mode = MPOL_DEFAULT, err = 0;
+
+	if (get_mempolicy(&mode, old->maskp, old->size + 1, NULL, 0))
+		mode = MPOL_DEFAULT;
+	for (int k = 0; i < npages && !err; k = (k + 1) % wl->n) {
+		uint64_t run = (uint64_t)wl->weights[k];
+		char *at = (char *)addr + i * PH_PAGE_4K;
+
+		if (run > npages - i)
+			run = npages - i;
+		if (cancel && *cancel) {
+			err = -EINTR;
+			break;
+		}
+		numa_bitmask_clearall(bm);
+		numa_bitmask_setbit(bm, (unsigned)wl->nodes[(k + shift) % wl->n]);
+		if (set_mempolicy(MPOL_BIND, bm->maskp, bm->size + 1)) {
+			err = -errno;
+			break;
+		}
+		if (madvise(at, run * PH_PAGE_4K, MADV_POPULATE_WRITE))
+			for (uint64_t p = 0; p < run; p++)
+				((volatile char *)at)[p * PH_PAGE_4K] = 0;
+		i += run;
+	}
+	set_mempolicy(mode, mode == MPOL_DEFAULT ? NULL : old->maskp,
+		      mode == MPOL_DEFAULT ? 0 : old->size + 1);
+	numa_bitmask_free(old);
+	numa_bitmask_free(bm);
+	return err;
+}
+
+static int bind_policy(void *addr, uint64_t len, int node, struct bitmask *interleave,
+		       const struct ph_wlayout *wl)
 {
 	struct bitmask *bm = interleave;
 	int mode = interleave ? MPOL_INTERLEAVE : MPOL_BIND;
 	long rc;
+
+	if (wl && wl->mode == PH_WL_PAGEHOP)
+		return 0;	/* fault_weighted places every run itself */
+	if (wl)
+		mode = MPOL_WEIGHTED_INTERLEAVE;
 
 	if (!interleave) {
 		bm = numa_allocate_nodemask();
@@ -130,7 +213,9 @@ static int node_free_enough(int node, uint64_t bytes, char *why, size_t whylen)
  * Fault injection for the tests that prove verification catches a wrong
  * placement: PAGEHOP_FAULT_INJECT=node puts the memory on the next node
  * instead of the one asked; =psize backs a 4K request with THP (and a THP
- * request with 4K pages).  Compiled only into the test build
+ * request with 4K pages); =weights gives each run of pagehop's own
+ * weighted round robin to the next node of the layout instead of its own.
+ * Compiled only into the test build
  * (-DPAGEHOP_TEST_HOOKS, BUILD/test/pagehop): the shipping binary has no
  * such variable.
  */
@@ -248,14 +333,22 @@ static int alloc_mmap(const struct ph_bufreq *rq, int node, struct ph_segment *s
 			rq->psize == PH_PS_THP ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
 	if (fault_inject("node"))
 		node = injected_node(node);
-	err = bind_policy(seg->addr, seg->bytes, node, rq->interleave);
+	err = bind_policy(seg->addr, seg->bytes, node, rq->interleave, rq->weighted);
 	if (err) {
-		snprintf(why, whylen, "mbind to node %d: %s", node, strerror(-err));
+		if (rq->weighted)
+			snprintf(why, whylen, "mbind MPOL_WEIGHTED_INTERLEAVE: %s%s", strerror(-err),
+				 err == -EINVAL ? " (Linux 6.9 and later have it)" : "");
+		else
+			snprintf(why, whylen, "mbind to node %d: %s", node, strerror(-err));
 		return err;
 	}
 	/* Every page now, on the node's CPUs: the policy just set picks the node. */
-	err = touch_memory(seg->addr, seg->bytes, rq->psize, rq->interleave ? -1 : node,
-			   rq->cancel, NULL);
+	if (rq->weighted && rq->weighted->mode == PH_WL_PAGEHOP)
+		err = fault_weighted(seg->addr, seg->bytes, rq->weighted,
+				     fault_inject("weights") ? 1 : 0, rq->cancel);
+	else
+		err = touch_memory(seg->addr, seg->bytes, rq->psize, rq->interleave ? -1 : node,
+				   rq->cancel, NULL);
 	if (err == -EINTR) {
 		snprintf(why, whylen, "interrupted while faulting the buffer in");
 		return err;
@@ -342,6 +435,11 @@ int segment_alloc(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 	}
 	if (seg->backend == PH_BACKEND_ANON && (rq->psize == PH_PS_2M || rq->psize == PH_PS_1G)) {
 		snprintf(why, whylen, "--backend anon takes --page-size 4k or thp");
+		return -EINVAL;
+	}
+	if (rq->weighted && (!rq->interleave || rq->psize != PH_PS_4K ||
+			     seg->backend != PH_BACKEND_ANON)) {
+		snprintf(why, whylen, "a weighted layout takes 4K anonymous pages over interleave nodes");
 		return -EINVAL;
 	}
 	if (!rq->interleave && (node < 0 || node > numa_max_node() ||

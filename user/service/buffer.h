@@ -54,11 +54,34 @@ struct ph_segment {
 	struct ph_kbuf kbuf;
 };
 
+/* A weighted interleave of a segment's pages (pagehop interleave's layouts). */
+enum ph_wl_mode {
+	/* mbind MPOL_WEIGHTED_INTERLEAVE (Linux 6.9+) over the nodes: the
+	 * kernel's weights, as sysfs holds them, place the pages */
+	PH_WL_KERNEL = 1,
+	/* pagehop's own round robin, sysfs untouched: from the segment's first
+	 * page on, each run of weights[k] pages faulted in under
+	 * set_mempolicy(MPOL_BIND, nodes[k]), the nodes in turn */
+	PH_WL_PAGEHOP,
+};
+
+#define PH_WL_MAX_NODES 64
+
+struct ph_wlayout {
+	enum ph_wl_mode mode;
+	int n;
+	int nodes[PH_WL_MAX_NODES];	/* ascending, as the kernel walks them */
+	int weights[PH_WL_MAX_NODES];	/* PH_WL_PAGEHOP's, each >= 1 */
+};
+
 struct ph_bufreq {
 	enum ph_backend backend;	/* AUTO resolves per request */
 	enum ph_psize psize;
 	bool reserve;		/* grow a node's hugetlb pool if it is short */
 	struct bitmask *interleave;	/* NULL, or spread pages over these */
+	/* NULL, or the weighted layout over interleave's nodes (which it
+	 * needs): 4K anonymous pages only */
+	const struct ph_wlayout *weighted;
 	/* Stop faulting in, growing or reading back once *cancel is non-zero
 	 * (NULL: never); the call then returns -EINTR. */
 	const volatile sig_atomic_t *cancel;
@@ -89,5 +112,12 @@ enum ph_backend buffer_auto_fallback(enum ph_psize ps, int err);
 int segment_alloc(struct ph_kmod *km, const struct ph_bufreq *rq, int node,
 		  uint64_t bytes, struct ph_segment *seg, char *why, size_t whylen);
 void segment_free(struct ph_kmod *km, struct ph_segment *seg);
+
+/*
+ * Whether this kernel takes MPOL_WEIGHTED_INTERLEAVE (Linux 6.9+), asked
+ * of mbind on one page of a mapping of its own over node: 0, or -errno
+ * (-EINVAL: the kernel has no such mode) with why saying so.
+ */
+int buffer_weighted_probe(int node, char *why, size_t whylen);
 
 #endif

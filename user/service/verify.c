@@ -238,6 +238,33 @@ int verify_ready(const struct ph_kmod *km, char *why, size_t whylen)
 	return err;
 }
 
+int verify_count_nodes(const void *addr, uint64_t bytes, int nr_nodes, uint64_t *pages,
+		       uint64_t *unplaced)
+{
+	enum { BATCH = 4096 };
+	uint64_t npages = bytes / PH_PAGE_4K;
+	void *pp[BATCH];
+	int status[BATCH];
+
+	memset(pages, 0, (size_t)nr_nodes * sizeof(*pages));
+	*unplaced = 0;
+	for (uint64_t first = 0; first < npages; first += BATCH) {
+		uint64_t n = npages - first < BATCH ? npages - first : BATCH;
+
+		for (uint64_t i = 0; i < n; i++)
+			pp[i] = (char *)addr + (first + i) * PH_PAGE_4K;
+		if (move_pages(0, n, pp, NULL, status, 0))
+			return -errno;
+		for (uint64_t i = 0; i < n; i++) {
+			if (status[i] >= 0 && status[i] < nr_nodes)
+				pages[status[i]]++;
+			else
+				(*unplaced)++;
+		}
+	}
+	return 0;
+}
+
 int segment_verify(struct ph_kmod *km, struct ph_segment *seg,
 		   const struct bitmask *interleave)
 {

@@ -10,6 +10,7 @@
 #define PAGEHOP_VERIFY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "buffer.h"
 #include "kmod.h"
@@ -33,6 +34,15 @@ int segment_verify(struct ph_kmod *km, struct ph_segment *seg,
  * seg->verify_msg, which says what was found against what was asked.
  */
 void verify_compare(struct ph_segment *seg, int err, const struct bitmask *interleave);
+
+/*
+ * The 4 KiB pages of [addr, addr + bytes) on each node, by move_pages()
+ * alone (no root needed): pages[n] for n below nr_nodes, *unplaced the
+ * pages move_pages found on no node of those (not present, or an error
+ * status).  0, or -errno from move_pages.
+ */
+int verify_count_nodes(const void *addr, uint64_t bytes, int nr_nodes, uint64_t *pages,
+		       uint64_t *unplaced);
 
 /*
  * Can this process read back where memory is?  Through pagehop.ko's QUERY,
