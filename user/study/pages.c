@@ -289,6 +289,21 @@ int pages_measure(void *state, struct ph_session *s)
 			rc = 0;
 		}
 	}
+	/*
+	 * The random chains of every page size's working sets, derived from
+	 * one random order over the largest: computed in the first step that
+	 * needs it, so its time is in that step's step_s and in chain_s.
+	 */
+	{
+		uint64_t all[PH_PS_COUNT * PAGES_MAX_POINTS];
+		int nall = 0;
+
+		for (int k = 0; k < pg->nsw; k++)
+			for (int i = 0; i < pg->sw[k].nsizes; i++)
+				all[nall++] = pg->sw[k].sizes[i];
+		chain_orders_plan(&pg->orders, all, nall, pg->plan.seed);
+		s->orders = &pg->orders;
+	}
 	progress_begin(sweep_steps(pg), "pages");
 	for (int k = 0; k < pg->nsw && !ph_interrupted; k++) {
 		struct pages_sweep *sw = &pg->sw[k];
@@ -309,6 +324,8 @@ int pages_measure(void *state, struct ph_session *s)
 	}
 	if (pg->same)
 		pages_frames_close(&pg->frames, s);
+	s->orders = NULL;
+	chain_orders_free(&pg->orders);
 	if (rc == PH_EXIT_USAGE || pg->points)
 		return rc;
 	return nothing_measured(pg, rc);
