@@ -167,6 +167,15 @@ void chain_orders_free(struct chain_orders *o)
 	memset(o, 0, sizeof(*o));
 }
 
+uint64_t chain_orders_bytes(const struct chain_orders *o)
+{
+	uint64_t b = 0;
+
+	for (int i = 0; i < o->nlevels; i++)
+		b += o->bytes[i] / CHASE_SLOT * sizeof(uint32_t);
+	return o->nlevels ? b + o->bytes[o->nlevels - 1] / CHASE_SLOT * sizeof(uint32_t) : 0;
+}
+
 static int level_of(const struct chain_orders *o, uint64_t bytes)
 {
 	for (int i = 0; i < o->nlevels; i++)

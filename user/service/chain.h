@@ -57,6 +57,8 @@ struct chain_orders {
  */
 void chain_orders_plan(struct chain_orders *o, const uint64_t *sizes, int n, uint64_t seed);
 void chain_orders_free(struct chain_orders *o);
+/* The bytes o's orders and scratch take once built. */
+uint64_t chain_orders_bytes(const struct chain_orders *o);
 /* Whether spec's chain over bytes, for one thread, is one of o's. */
 bool chain_orders_fit(const struct chain_orders *o, const struct chase_spec *spec, uint64_t bytes);
 /* Byte offset of hop (modulo the slots) of o's chain over bytes, once built. */

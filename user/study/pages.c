@@ -259,6 +259,18 @@ static int sweep_steps(const struct ph_pages *pg)
 	return n;
 }
 
+/* Whether extra bytes fit beside every sweep's largest working set in the node's usable memory. */
+static bool all_fit(const struct ph_pages *pg, uint64_t extra)
+{
+	uint64_t usable = pg->avail[PH_PS_4K].ok ? pg->avail[PH_PS_4K].cap : 0;
+
+	for (int k = 0; k < pg->nsw; k++)
+		if (pg->sw[k].nsizes && !pg->sw[k].shared &&
+		    pg->sw[k].sizes[pg->sw[k].nsizes - 1] + extra > usable)
+			return false;
+	return extra <= usable;
+}
+
 int pages_measure(void *state, struct ph_session *s)
 {
 	struct ph_pages *pg = state;
@@ -302,7 +314,13 @@ int pages_measure(void *state, struct ph_session *s)
 			for (int i = 0; i < pg->sw[k].nsizes; i++)
 				all[nall++] = pg->sw[k].sizes[i];
 		chain_orders_plan(&pg->orders, all, nall, pg->plan.seed);
-		s->orders = &pg->orders;
+		/*
+		 * They take about 12 bytes a slot of the largest working set
+		 * (a fifth of it) beside it: where both do not fit in what the
+		 * node can give, each chain is built on its own instead.
+		 */
+		if (nall && all_fit(pg, chain_orders_bytes(&pg->orders)))
+			s->orders = &pg->orders;
 	}
 	progress_begin(sweep_steps(pg), "pages");
 	for (int k = 0; k < pg->nsw && !ph_interrupted; k++) {
