@@ -122,9 +122,10 @@ int chase_check_span(void *buf, uint64_t bytes, const struct chase_spec *spec,
  * chain costs a read of the order and a write of its own links, no
  * permutation evaluated.
  *
- * chase_order_part: order[p] = the slot (0..n-1) at hop p of the random
- * chain spec builds over bytes (n slots, below 2^32), for p in [from, to):
- * the parts may be filled by as many threads at once.  0 or -EINVAL, -EINTR.
+ * chase_order_part: order[p] = the slot (0..n-1) at hop p of the random or
+ * tlb chain spec builds over bytes (n slots, below 2^32), for p in [from,
+ * to): the parts may be filled by as many threads at once.  0 or -EINVAL,
+ * -EINTR.
  */
 int chase_order_part(uint64_t bytes, const struct chase_spec *spec, uint32_t *order,
 		     uint64_t from, uint64_t to, const volatile sig_atomic_t *cancel);

@@ -412,10 +412,12 @@ int chase_check_span(void *buf, uint64_t bytes, const struct chase_spec *spec,
 int chase_order_part(uint64_t bytes, const struct chase_spec *spec, uint32_t *order,
 		     uint64_t from, uint64_t to, const volatile sig_atomic_t *cancel)
 {
+	struct perm pw = { 0 };
+	uint64_t w = 0, q = UINT64_MAX;
 	struct geom g;
 	int err;
 
-	if (spec->pattern != CHASE_RANDOM)
+	if (spec->pattern != CHASE_RANDOM && spec->pattern != CHASE_TLB)
 		return -EINVAL;
 	err = geom_init(&g, bytes, spec);
 	if (err)
@@ -425,7 +427,17 @@ int chase_order_part(uint64_t bytes, const struct chase_spec *spec, uint32_t *or
 	for (uint64_t p = from; p < to; p++) {
 		if (chase_stop_asked(cancel, p - from))
 			return -EINTR;
-		order[p] = (uint32_t)perm_fwd(&g.order, p);
+		if (g.pattern == CHASE_RANDOM) {
+			order[p] = (uint32_t)perm_fwd(&g.order, p);
+			continue;
+		}
+		/* tlb: the window's permutation made once per window, as build_windows does. */
+		if (p / g.spw != q) {
+			q = p / g.spw;
+			w = perm_fwd(&g.order, q);
+			window_perm(&g, w, &pw);
+		}
+		order[p] = (uint32_t)(w * g.spw + perm_fwd(&pw, p % g.spw));
 	}
 	return 0;
 }

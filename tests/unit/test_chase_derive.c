@@ -299,6 +299,46 @@ static void test_link_levels(void **state)
 	free(up);
 }
 
+/*
+ * A tlb chain's own order (chase_order_part, three parts), written by
+ * chase_link_part: byte for byte the chain chase_build writes, and hop 0
+ * where chase_offset_at says; the order of the random chain likewise.
+ */
+static void test_link_own(void **state)
+{
+	static const struct chase_spec specs[] = {
+		{ .pattern = CHASE_TLB, .param = 64 * 1024, .seed = 3 },
+		{ .pattern = CHASE_TLB, .param = 4096, .seed = 9 },
+		{ .pattern = CHASE_RANDOM, .seed = 5 },
+	};
+	char *direct = aligned_alloc(4096, BUF);
+	void *start;
+
+	(void)state;
+	assert_non_null(direct);
+	for (size_t k = 0; k < sizeof(specs) / sizeof(specs[0]); k++) {
+		for (unsigned t = 0; t < 3; t++)
+			assert_int_equal(chase_order_part(BUF, &specs[k], lv_scratch, (uint64_t)NSLOTS * t / 3,
+							  (uint64_t)NSLOTS * (t + 1) / 3, NULL), 0);
+		assert_int_equal(chase_build(direct, BUF, &specs[k], &start, NULL), NSLOTS);
+		assert_int_equal(link_all(buf, NSLOTS, lv_scratch, 3), 0);
+		assert_int_equal((uint64_t)lv_scratch[0] * CHASE_SLOT,
+				 (uint64_t)chase_offset_at(BUF, &specs[k], 0));
+		/* The links are pointers into their own buffer: compare them as offsets. */
+		for (uint64_t x = 0; x < NSLOTS; x++)
+			if (*(char **)(buf + x * CHASE_SLOT) - buf != *(char **)(direct + x * CHASE_SLOT) - direct)
+				fail_msg("spec %zu: slot %llu links elsewhere than chase_build's", k,
+					 (unsigned long long)x);
+	}
+	/* Other patterns have no order here. */
+	{
+		struct chase_spec seq = { .pattern = CHASE_SEQ };
+
+		assert_int_equal(chase_order_part(BUF, &seq, lv_scratch, 0, NSLOTS, NULL), -EINVAL);
+	}
+	free(direct);
+}
+
 /* What the passes refuse: no permutation, a slot out of range, memory that does not hold the links. */
 static void test_link_refuses(void **state)
 {
@@ -351,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_check_marks_refuses),
 		cmocka_unit_test(test_link_by_hand),
 		cmocka_unit_test(test_link_levels),
+		cmocka_unit_test(test_link_own),
 		cmocka_unit_test(test_link_refuses),
 	};
 

@@ -58,6 +58,14 @@ struct crew {
 	uint64_t *ticks;
 };
 
+/*
+ * Below this many slots (64 MiB) the passes over a chain's order take
+ * tens of milliseconds on one CPU, less than waking a team five times on a
+ * busy host (each pass waits for its slowest CPU to be scheduled):
+ * chain_derive_make and chain_own_make run them on the calling thread.
+ */
+#define CREW_MIN_SLOTS (1u << 20)
+
 static int crew_start(const struct ph_segment *seg, struct crew *c)
 {
 	int *cpus;
@@ -77,16 +85,29 @@ static int crew_start(const struct ph_segment *seg, struct crew *c)
 	return 0;
 }
 
+/* A crew of the calling thread alone. */
+static void crew_here(struct crew *c)
+{
+	c->team = NULL;
+	c->n = 1;
+	c->err = xcalloc(1, sizeof(int));
+	c->ticks = xcalloc(1, sizeof(uint64_t));
+}
+
 /* fn on every CPU of the crew, each writing its error to c->err[tid]; the first. */
 static int crew_run(struct crew *c, team_work_fn fn, void *ctx, struct ph_session *s)
 {
-	team_run(c->team, fn, ctx, &s->m.clk, c->ticks);
+	if (!c->team)
+		fn(ctx, 0);
+	else
+		team_run(c->team, fn, ctx, &s->m.clk, c->ticks);
 	return team_first_error(c->err, c->n);
 }
 
 static void crew_stop(struct crew *c)
 {
-	team_stop(c->team);
+	if (c->team)
+		team_stop(c->team);
 	free(c->err);
 	free(c->ticks);
 }
@@ -161,6 +182,7 @@ void chain_orders_free(struct chain_orders *o)
 	for (int i = 0; i < o->nlevels; i++)
 		unmap(o->order[i], o->mapped[i]);
 	unmap(o->next, o->next_mapped);
+	unmap(o->own, o->own_mapped);
 	free(o->bytes);
 	free(o->order);
 	free(o->mapped);
@@ -173,7 +195,8 @@ uint64_t chain_orders_bytes(const struct chain_orders *o)
 
 	for (int i = 0; i < o->nlevels; i++)
 		b += o->bytes[i] / CHASE_SLOT * sizeof(uint32_t);
-	return o->nlevels ? b + o->bytes[o->nlevels - 1] / CHASE_SLOT * sizeof(uint32_t) : 0;
+	/* next[], and the order of a chain of another pattern (chain_own_make). */
+	return o->nlevels ? b + 2 * (o->bytes[o->nlevels - 1] / CHASE_SLOT * sizeof(uint32_t)) : 0;
 }
 
 static int level_of(const struct chain_orders *o, uint64_t bytes)
@@ -253,8 +276,7 @@ static int orders_build(struct chain_orders *o, struct crew *c, struct link_job 
 	j->spec = &spec;
 	j->step = 0;
 	o->order[top] = map_slots(j->m, &o->mapped[top]);
-	o->next = map_slots(j->m, &o->next_mapped);
-	if (!o->order[top] || !o->next)
+	if (!o->order[top])
 		return -ENOMEM;
 	j->order = o->order[top];
 	err = crew_run(c, work_link, j, s);
@@ -273,28 +295,49 @@ static int orders_build(struct chain_orders *o, struct crew *c, struct link_job 
 	return err;
 }
 
-int chain_derive_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
-		      struct chain_orders *o, int64_t *nslots, void **start)
+/*
+ * The chain over the first bytes of seg from an order, written and checked
+ * by chase_link_part on the crew: o's derived random order (own NULL), or
+ * own's own chain's order made first into o's scratch.
+ */
+static int link_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
+		     struct chain_orders *o, const struct chase_spec *own, const uint32_t **ord)
 {
 	static const enum chase_link_step steps[] = {
 		CHASE_LINK_CLEAR, CHASE_LINK_SCATTER, CHASE_LINK_WRITE, CHASE_LINK_VERIFY,
 	};
+	uint64_t top = o->bytes[o->nlevels - 1] / CHASE_SLOT;
 	struct link_job j = { .base = seg->addr };
 	double t0 = now_mono_raw();
-	int err, k = level_of(o, bytes);
+	int err = 0, k = level_of(o, bytes);
 	struct crew c;
 
-	if (k < 0 || (uintptr_t)seg->addr % CHASE_SLOT)
+	if ((!own && k < 0) || bytes / CHASE_SLOT > top || (uintptr_t)seg->addr % CHASE_SLOT)
 		return -EINVAL;
-	err = crew_start(seg, &c);
-	if (err)
+	if (!o->next)
+		o->next = map_slots(top, &o->next_mapped);
+	if (own && !o->own)
+		o->own = map_slots(top, &o->own_mapped);
+	if (!o->next || (own && !o->own))
+		return -ENOMEM;
+	/* The first random chain computes the largest order: that wants the team. */
+	if (bytes / CHASE_SLOT < CREW_MIN_SLOTS && (own || o->built))
+		crew_here(&c);
+	else if ((err = crew_start(seg, &c)))
 		return err;
 	j.nthreads = c.n;
 	j.err = c.err;
-	if (!o->built)
+	if (own) {
+		j.bytes = bytes;
+		j.m = bytes / CHASE_SLOT;
+		j.spec = own;
+		j.order = o->own;
+		err = crew_run(&c, work_link, &j, s);
+	} else if (!o->built) {
 		err = orders_build(o, &c, &j, s);
+	}
 	j.m = bytes / CHASE_SLOT;
-	j.order = o->order[k];
+	j.order = own ? o->own : o->order[k];
 	j.next = o->next;
 	for (size_t i = 0; i < ARRAY_SIZE(steps) && !err; i++) {
 		j.step = steps[i];
@@ -302,9 +345,39 @@ int chain_derive_make(struct ph_session *s, struct ph_segment *seg, uint64_t byt
 	}
 	crew_stop(&c);
 	phase_add(PH_PHASE_CHAIN, now_mono_raw() - t0);
+	*ord = j.order;
+	return err;
+}
+
+int chain_derive_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
+		      struct chain_orders *o, int64_t *nslots, void **start)
+{
+	const uint32_t *ord;
+	int err = link_make(s, seg, bytes, o, NULL, &ord);
+
 	if (err)
 		return err;
-	*nslots = (int64_t)j.m;
-	*start = (char *)seg->addr + (uint64_t)o->order[k][0] * CHASE_SLOT;
+	*nslots = (int64_t)(bytes / CHASE_SLOT);
+	*start = (char *)seg->addr + (uint64_t)ord[0] * CHASE_SLOT;
+	return 0;
+}
+
+bool chain_orders_own(const struct chain_orders *o, const struct chase_spec *spec, uint64_t bytes)
+{
+	return o && o->nlevels && spec->pattern == CHASE_TLB && chase_slots(bytes, spec) > 1 &&
+	       bytes <= o->bytes[o->nlevels - 1] && o->bytes[o->nlevels - 1] / CHASE_SLOT < UINT32_MAX;
+}
+
+int chain_own_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
+		   const struct chase_spec *spec, struct chain_orders *o, int64_t *nslots,
+		   void **start)
+{
+	const uint32_t *ord;
+	int err = link_make(s, seg, bytes, o, spec, &ord);
+
+	if (err)
+		return err;
+	*nslots = (int64_t)(bytes / CHASE_SLOT);
+	*start = (char *)seg->addr + (uint64_t)ord[0] * CHASE_SLOT;
 	return 0;
 }

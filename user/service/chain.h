@@ -35,7 +35,7 @@ int chain_cpus(const struct ph_segment *seg);
  * computed once by the CPUs of the memory's node, and cut to each smaller
  * working set's slots (chase_order_keep, each level from the next larger).
  * The levels hold 4 bytes a slot of every working set (about 8 bytes a
- * slot of the largest for doubling sizes), next 4 more of the largest.
+ * slot of the largest for doubling sizes), next and own 4 more each.
  * Shared by every buffer the sweep measures (the order is slot numbers,
  * not addresses): each buffer's chain is then written and checked from
  * its level (chase_link_part).
@@ -48,6 +48,8 @@ struct chain_orders {
 	size_t *mapped;		/* each order's mapping length */
 	uint32_t *next;		/* scratch, the largest's slots */
 	size_t next_mapped;
+	uint32_t *own;		/* scratch: a tlb chain's order (chain_own_make) */
+	size_t own_mapped;
 	bool built;
 };
 
@@ -73,5 +75,16 @@ uint64_t chain_orders_offset(const struct chain_orders *o, uint64_t bytes, uint6
  */
 int chain_derive_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
 		      struct chain_orders *o, int64_t *nslots, void **start);
+
+/*
+ * A tlb chain of the sweep (spec over bytes, at most the largest working
+ * set): the same chain as chain_make builds, from its order
+ * (chase_order_part) in o's scratch, written and checked as
+ * chain_derive_make does, without a walk.
+ */
+bool chain_orders_own(const struct chain_orders *o, const struct chase_spec *spec, uint64_t bytes);
+int chain_own_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
+		   const struct chase_spec *spec, struct chain_orders *o, int64_t *nslots,
+		   void **start);
 
 #endif

@@ -275,10 +275,15 @@ int latency_figure(struct ph_session *s, const struct chase_spec *spec,
 		} else {
 			/* The chain covers the working set asked for, not the page rounding. */
 			progress_phase("building the %s chain of thread %d", name, i);
-			err = derived ? chain_derive_make(s, &s->segs[i], s->per_thread, s->orders,
-							  &r.nslots[i], &r.start[i]) :
-				chain_make(s, &s->segs[i], s->per_thread, &ts, &r.nslots[i],
-					   &r.start[i]);
+			if (derived)
+				err = chain_derive_make(s, &s->segs[i], s->per_thread, s->orders,
+							&r.nslots[i], &r.start[i]);
+			else if (n == 1 && chain_orders_own(s->orders, &ts, s->per_thread))
+				err = chain_own_make(s, &s->segs[i], s->per_thread, &ts, s->orders,
+						     &r.nslots[i], &r.start[i]);
+			else
+				err = chain_make(s, &s->segs[i], s->per_thread, &ts, &r.nslots[i],
+						 &r.start[i]);
 		}
 		if (err == -EINTR) {
 			rc = PH_EXIT_INTERRUPTED;
