@@ -315,9 +315,9 @@ int pages_measure(void *state, struct ph_session *s)
 				all[nall++] = pg->sw[k].sizes[i];
 		chain_orders_plan(&pg->orders, all, nall, pg->plan.seed);
 		/*
-		 * They take about 12 bytes a slot of the largest working set
-		 * (a fifth of it) beside it: where both do not fit in what the
-		 * node can give, each chain is built on its own instead.
+		 * They take about 16 bytes a slot of the largest working set
+		 * (a quarter of it) beside it: where both do not fit in what
+		 * the node can give, each chain is built on its own instead.
 		 */
 		if (nall && all_fit(pg, chain_orders_bytes(&pg->orders)))
 			s->orders = &pg->orders;
