@@ -275,7 +275,9 @@ static int orders_build(struct chain_orders *o, struct crew *c, struct link_job 
 	j->m = o->bytes[top] / CHASE_SLOT;
 	j->spec = &spec;
 	j->step = 0;
-	o->order[top] = map_slots(j->m, &o->mapped[top]);
+	/* After a signal the study stops; mapped already, an order is written again. */
+	if (!o->order[top])
+		o->order[top] = map_slots(j->m, &o->mapped[top]);
 	if (!o->order[top])
 		return -ENOMEM;
 	j->order = o->order[top];
@@ -284,7 +286,8 @@ static int orders_build(struct chain_orders *o, struct crew *c, struct link_job 
 		uint64_t m = o->bytes[k] / CHASE_SLOT;
 		int64_t kept;
 
-		o->order[k] = map_slots(m, &o->mapped[k]);
+		if (!o->order[k])
+			o->order[k] = map_slots(m, &o->mapped[k]);
 		if (!o->order[k])
 			return -ENOMEM;
 		kept = chase_order_keep(o->order[k + 1], o->bytes[k + 1] / CHASE_SLOT, m, o->order[k],
