@@ -97,3 +97,17 @@ pair_summary() {
 		"$(awk '{ print $1 }' "$f" | median)" "$(awk '{ print $2 }' "$f" | median)" \
 		"$(median <"$f.ratio")" "$pair_ci" "$(sign_p "$wins" "$n")"
 }
+
+# multichase_build TMP -> sets mc to a google/multichase built from
+# $MULTICHASE_SRC in TMP/mc (never in the tree); exits 4 if MULTICHASE_SRC
+# is not set, not a multichase tree, or does not build.
+multichase_build() {
+	[ -n "${MULTICHASE_SRC:-}" ] ||
+		{ echo "MULTICHASE_SRC not set: the path of a google/multichase source tree (multichase is not in Debian)" >&2; exit 4; }
+	[ -f "$MULTICHASE_SRC/multichase.c" ] || { echo "MULTICHASE_SRC=$MULTICHASE_SRC: no multichase.c there" >&2; exit 4; }
+	cp -r "$MULTICHASE_SRC" "$1/mc"
+	make -s -C "$1/mc" multichase >"$1/build.log" 2>&1 ||
+		{ echo "multichase does not build: $(tail -n 3 "$1/build.log")" >&2; exit 4; }
+	# shellcheck disable=SC2034 # mc: the caller's
+	mc=$1/mc/multichase
+}

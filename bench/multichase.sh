@@ -28,18 +28,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 usage() { echo "usage: MULTICHASE_SRC=DIR $0 [PAIRS] [SAMPLES]" >&2; exit 2; }
 pairs=${1:-5} samples=${2:-10} size=${SIZE:-1G}
 case $pairs$samples in '' | *[!0-9]*) usage ;; esac
-[ -n "${MULTICHASE_SRC:-}" ] ||
-	{ echo "MULTICHASE_SRC not set: the path of a google/multichase source tree (multichase is not in Debian)" >&2; exit 4; }
-[ -f "$MULTICHASE_SRC/multichase.c" ] || { echo "MULTICHASE_SRC=$MULTICHASE_SRC: no multichase.c there" >&2; exit 4; }
 # shellcheck source=bench/lib.sh
 PH_BENCH_NO_LIKWID=1 . "$root/bench/lib.sh"
 pagehop=${PAGEHOP:-$pagehop}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cp -r "$MULTICHASE_SRC" "$tmp/mc"
-make -s -C "$tmp/mc" multichase >"$tmp/build.log" 2>&1 ||
-	{ echo "multichase does not build: $(tail -n 3 "$tmp/build.log")" >&2; exit 4; }
-mc=$tmp/mc/multichase
+multichase_build "$tmp"
 pool1g=/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages
 secs=$(awk -v n="$samples" 'BEGIN { print n * 0.5 }')
 

@@ -122,9 +122,10 @@ int chase_check_span(void *buf, uint64_t bytes, const struct chase_spec *spec,
  * chain costs a read of the order and a write of its own links, no
  * permutation evaluated.
  *
- * chase_order_part: order[p] = the slot (0..n-1) at hop p of the random
- * chain spec builds over bytes (n slots, below 2^32), for p in [from, to):
- * the parts may be filled by as many threads at once.  0 or -EINVAL, -EINTR.
+ * chase_order_part: order[p] = the slot (0..n-1) at hop p of the random or
+ * tlb chain spec builds over bytes (n slots, below 2^32), for p in [from,
+ * to): the parts may be filled by as many threads at once.  0 or -EINVAL,
+ * -EINTR.
  */
 int chase_order_part(uint64_t bytes, const struct chase_spec *spec, uint32_t *order,
 		     uint64_t from, uint64_t to, const volatile sig_atomic_t *cancel);
@@ -156,6 +157,42 @@ int64_t chase_derive(void *buf, uint64_t bytes, const uint32_t *order, uint64_t 
 int chase_check_marks(void *buf, uint64_t bytes, uint64_t nslots, const uint64_t *marks,
 		      unsigned nmarks, unsigned from, unsigned to,
 		      const volatile sig_atomic_t *cancel);
+
+/*
+ * A derived chain written from its order and checked in the same passes,
+ * in parts that any number of threads run at once, without walking it.
+ * order[0..m) is the chain over the first m slots of buf (chase_order_part
+ * over them, or chase_order_keep of a larger order); next[] is m entries of
+ * scratch.  Each step runs over every part of [0, m) before the next begins:
+ *   CHASE_LINK_CLEAR    next[x] = none, for slots x in [from, to);
+ *   CHASE_LINK_SCATTER  next[order[i]] = order[i + 1] (the last to
+ *                       order[0]), for hops i in [from, to), each below m;
+ *   CHASE_LINK_WRITE    slot x's link to slot next[x], for x in [from, to),
+ *                       refused where next[x] is still none;
+ *   CHASE_LINK_VERIFY   every link of [from, to) read back through buf.
+ * Why this proves what one walk of the chain does: SCATTER makes m writes
+ * into next[0..m); WRITE finds all m entries set, so the m slots order[i]
+ * are distinct: order is a permutation of [0, m), and next maps each
+ * order[i] to order[i + 1], one cycle through all m slots.  VERIFY then
+ * reads, after every write, exactly those links at the m slots of buf: the
+ * memory holds one cycle through exactly its first m slots (a page mapped
+ * twice, a write lost or a slot overwritten shows there).  The random
+ * accesses are the 4-byte writes of SCATTER, which do not wait on one
+ * another, where a walk waits on each load in turn.  0, -EINVAL or -EINTR.
+ */
+enum chase_link_step { CHASE_LINK_CLEAR = 1, CHASE_LINK_SCATTER, CHASE_LINK_WRITE, CHASE_LINK_VERIFY };
+int chase_link_part(void *buf, uint64_t m, const uint32_t *order, uint32_t *next,
+		    enum chase_link_step step, uint64_t from, uint64_t to,
+		    const volatile sig_atomic_t *cancel);
+
+/*
+ * out[] = the values of in[0..nin) below m, in their order: a larger
+ * chain's order cut to the chain over the first m slots.  How many were
+ * kept (m if in was an order over m or more slots), -EINVAL (more than m:
+ * in was no order, out is full), or -EINTR.
+ */
+int64_t chase_order_keep(const uint32_t *in, uint64_t nin, uint64_t m, uint32_t *out,
+			 const volatile sig_atomic_t *cancel);
 
 /*
  * Follow the chain from start for exactly nslots hops and check that it came

@@ -412,10 +412,12 @@ int chase_check_span(void *buf, uint64_t bytes, const struct chase_spec *spec,
 int chase_order_part(uint64_t bytes, const struct chase_spec *spec, uint32_t *order,
 		     uint64_t from, uint64_t to, const volatile sig_atomic_t *cancel)
 {
+	struct perm pw = { 0 };
+	uint64_t w = 0, q = UINT64_MAX;
 	struct geom g;
 	int err;
 
-	if (spec->pattern != CHASE_RANDOM)
+	if (spec->pattern != CHASE_RANDOM && spec->pattern != CHASE_TLB)
 		return -EINVAL;
 	err = geom_init(&g, bytes, spec);
 	if (err)
@@ -425,7 +427,17 @@ int chase_order_part(uint64_t bytes, const struct chase_spec *spec, uint32_t *or
 	for (uint64_t p = from; p < to; p++) {
 		if (chase_stop_asked(cancel, p - from))
 			return -EINTR;
-		order[p] = (uint32_t)perm_fwd(&g.order, p);
+		if (g.pattern == CHASE_RANDOM) {
+			order[p] = (uint32_t)perm_fwd(&g.order, p);
+			continue;
+		}
+		/* tlb: the window's permutation made once per window, as build_windows does. */
+		if (p / g.spw != q) {
+			q = p / g.spw;
+			w = perm_fwd(&g.order, q);
+			window_perm(&g, w, &pw);
+		}
+		order[p] = (uint32_t)(w * g.spw + perm_fwd(&pw, p % g.spw));
 	}
 	return 0;
 }
@@ -501,4 +513,66 @@ int chase_check_marks(void *buf, uint64_t bytes, uint64_t nslots, const uint64_t
 		last[j] = a + 1 == nmarks;
 	}
 	return walk_pieces(base, bytes, base + marks[0], k, p, end, len, last, cancel);
+}
+
+/* ---- a derived chain written from its order and checked without a walk ---- */
+
+#define CHASE_NO_NEXT UINT32_MAX
+
+int chase_link_part(void *buf, uint64_t m, const uint32_t *order, uint32_t *next,
+		    enum chase_link_step step, uint64_t from, uint64_t to,
+		    const volatile sig_atomic_t *cancel)
+{
+	char *base = buf;
+
+	if (m < 2 || m > CHASE_NO_NEXT || from > to || to > m || (uintptr_t)buf % CHASE_SLOT)
+		return -EINVAL;
+	for (uint64_t i = from; i < to; i++) {
+		if (chase_stop_asked(cancel, i - from))
+			return -EINTR;
+		switch (step) {
+		case CHASE_LINK_CLEAR:
+			next[i] = CHASE_NO_NEXT;
+			break;
+		case CHASE_LINK_SCATTER: {
+			uint32_t x = order[i], y = order[i + 1 == m ? 0 : i + 1];
+
+			if (x >= m || y >= m)
+				return -EINVAL;
+			next[x] = y;
+			break;
+		}
+		case CHASE_LINK_WRITE:
+			/* SCATTER writes only values below m: anything else is none. */
+			if (next[i] >= m)
+				return -EINVAL;
+			*(void **)(base + i * CHASE_SLOT) = base + (uint64_t)next[i] * CHASE_SLOT;
+			break;
+		case CHASE_LINK_VERIFY:
+			if (*(void *volatile *)(base + i * CHASE_SLOT) !=
+			    base + (uint64_t)next[i] * CHASE_SLOT)
+				return -EINVAL;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int64_t chase_order_keep(const uint32_t *in, uint64_t nin, uint64_t m, uint32_t *out,
+			 const volatile sig_atomic_t *cancel)
+{
+	uint64_t kept = 0;
+
+	for (uint64_t p = 0; p < nin; p++) {
+		if (chase_stop_asked(cancel, p))
+			return -EINTR;
+		if (in[p] >= m)
+			continue;
+		if (kept == m)
+			return -EINVAL;
+		out[kept++] = in[p];
+	}
+	return (int64_t)kept;
 }

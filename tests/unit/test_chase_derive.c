@@ -9,7 +9,11 @@
  * successors are as uniform as those of a chain built directly over the
  * same working set (the same chi-square test on both).  chase_check_marks
  * passes the chains and refuses a shorter cycle and a link out of the
- * working set.
+ * working set.  Chains written from an order by chase_link_part, whose
+ * passes are also their check: a cycle worked out by hand; each working
+ * set's order cut from the next larger one's (chase_order_keep), walked
+ * with a visit bitmap as above and through the same chi-square test; and
+ * the refusals (a slot twice, one out of range, a page mapped twice).
  */
 #include "unit.h"
 #include "chase.h"
@@ -17,13 +21,15 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define BUF (1u << 20)
 #define NSLOTS (BUF / CHASE_SLOT)
 #define NMARKS 16
 
 static char *buf;
-static uint32_t *order, *next;
+static uint32_t *order, *next, *lv_scratch;
 
 static int setup(void **state)
 {
@@ -31,7 +37,8 @@ static int setup(void **state)
 	buf = aligned_alloc(4096, BUF);
 	order = calloc(NSLOTS, sizeof(*order));
 	next = calloc(NSLOTS, sizeof(*next));
-	return buf && order && next ? 0 : -1;
+	lv_scratch = calloc(NSLOTS, sizeof(*lv_scratch));
+	return buf && order && next && lv_scratch ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -40,6 +47,7 @@ static int teardown(void **state)
 	free(buf);
 	free(order);
 	free(next);
+	free(lv_scratch);
 	return 0;
 }
 
@@ -96,6 +104,31 @@ static double pair_chi2(void *start, uint64_t m)
 	return chi;
 }
 
+/*
+ * Walk m hops from start with a visit bitmap: every hop a slot of the
+ * first bytes, none twice, hop i at slot kept[i], back at start after m.
+ */
+static void walk_kept(char *start, uint64_t m, uint64_t bytes, const uint64_t *kept,
+		      unsigned char *seen)
+{
+	char *p = start;
+
+	memset(seen, 0, NSLOTS);
+	for (uint64_t i = 0; i < m; i++) {
+		uint64_t x = (uint64_t)(p - buf) / CHASE_SLOT;
+
+		assert_true(p >= buf && p < buf + bytes && (uint64_t)(p - buf) % CHASE_SLOT == 0);
+		assert_int_equal(seen[x], 0);
+		seen[x] = 1;
+		if (x != kept[i])
+			fail_msg("%llu slots: hop %llu at slot %llu, the big chain keeps %llu there",
+				 (unsigned long long)m, (unsigned long long)i, (unsigned long long)x,
+				 (unsigned long long)kept[i]);
+		p = *(char **)p;
+	}
+	assert_ptr_equal(p, start);
+}
+
 static void test_derived_cycles(void **state)
 {
 	static const uint64_t sizes[] = { 128, 4096, 64 * 1024, 256 * 1024, 512 * 1024, BUF };
@@ -107,30 +140,14 @@ static void test_derived_cycles(void **state)
 	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
 		uint64_t m = sizes[z] / CHASE_SLOT, marks[NMARKS], nk = direct_kept(m, kept);
 		unsigned nm = m < NMARKS ? (unsigned)m : NMARKS;
-		char *p;
 
 		assert_int_equal(nk, m);
 		memset(buf, 0xa5, BUF);
 		assert_int_equal(chase_derive(buf, sizes[z], order, NSLOTS, next, marks, nm, NULL), (int64_t)m);
 		/* One cycle through exactly slots 0..m-1, in the big chain's order. */
-		memset(seen, 0, NSLOTS);
-		p = buf + marks[0];
-		for (uint64_t i = 0; i < m; i++) {
-			uint64_t x = (uint64_t)(p - buf) / CHASE_SLOT;
-
-			assert_true(p >= buf && p < buf + sizes[z] && (uint64_t)(p - buf) % CHASE_SLOT == 0);
-			assert_int_equal(seen[x], 0);
-			seen[x] = 1;
-			if (x != kept[i])
-				fail_msg("%llu slots: hop %llu at slot %llu, the big chain keeps %llu there",
-					 (unsigned long long)m, (unsigned long long)i, (unsigned long long)x,
-					 (unsigned long long)kept[i]);
-			for (unsigned j = 0; j < nm; j++)
-				if (i == m * j / nm)
-					assert_int_equal(marks[j], x * CHASE_SLOT);
-			p = *(char **)p;
-		}
-		assert_ptr_equal(p, buf + marks[0]);
+		walk_kept(buf + marks[0], m, sizes[z], kept, seen);
+		for (unsigned j = 0; j < nm; j++)
+			assert_int_equal(marks[j], kept[m * j / nm] * CHASE_SLOT);
 		/* Nothing beyond the working set written. */
 		if (sizes[z] < BUF)
 			assert_int_equal((unsigned char)buf[sizes[z]], 0xa5);
@@ -201,12 +218,181 @@ static void test_check_marks_refuses(void **state)
 	assert_int_equal(chase_derive(buf, BUF / 2, order, NSLOTS, next, marks, NMARKS, NULL), -EINVAL);
 }
 
+/* ---- chains written from their order and checked in the same passes (chase_link_part) ---- */
+
+/* Every step over [0, m) in nparts parts, as so many threads would; the first error. */
+static int link_all(char *b, uint64_t m, const uint32_t *ord, unsigned nparts)
+{
+	static const enum chase_link_step steps[] = {
+		CHASE_LINK_CLEAR, CHASE_LINK_SCATTER, CHASE_LINK_WRITE, CHASE_LINK_VERIFY,
+	};
+
+	for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); k++)
+		for (unsigned t = 0; t < nparts; t++) {
+			int err = chase_link_part(b, m, ord, next, steps[k], m * t / nparts,
+						  m * (t + 1) / nparts, NULL);
+
+			if (err)
+				return err;
+		}
+	return 0;
+}
+
+/* A cycle worked out by hand: order 2 0 3 1 links 2 to 0, 0 to 3, 3 to 1 and 1 back to 2. */
+static void test_link_by_hand(void **state)
+{
+	static const uint32_t ord[] = { 2, 0, 3, 1 };
+	static const unsigned want[4] = { 3, 2, 0, 1 };	/* slot x links to slot want[x] */
+
+	(void)state;
+	memset(buf, 0xa5, BUF);
+	assert_int_equal(link_all(buf, 4, ord, 2), 0);
+	for (unsigned x = 0; x < 4; x++)
+		assert_ptr_equal(*(char **)(buf + x * CHASE_SLOT), buf + want[x] * CHASE_SLOT);
+	assert_int_equal((unsigned char)buf[4 * CHASE_SLOT], 0xa5);
+}
+
+/*
+ * Each working set's order cut from the next larger one's (as a sweep
+ * does), its chain written in three parts: walked here with a visit
+ * bitmap, one cycle through exactly its slots in the order of the chain
+ * built directly over the largest, nothing beyond it written, and its
+ * successors as uniform as a directly built chain's (pair_chi2).
+ */
+static void test_link_levels(void **state)
+{
+	static const uint64_t sizes[] = { BUF, 512 * 1024, 256 * 1024, 64 * 1024, 4096, 128 };
+	uint64_t *kept = calloc(NSLOTS, sizeof(*kept));
+	unsigned char *seen = calloc(NSLOTS, 1);
+	uint32_t *lv = calloc(NSLOTS, sizeof(*lv)), *up = calloc(NSLOTS, sizeof(*up));
+
+	(void)state;
+	fill_order();
+	memcpy(up, order, NSLOTS * sizeof(*order));
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+		uint64_t m = sizes[z] / CHASE_SLOT, nup = z ? sizes[z - 1] / CHASE_SLOT : NSLOTS,
+			 nk = direct_kept(m, kept);
+
+		assert_int_equal(chase_order_keep(up, nup, m, lv, NULL), (int64_t)m);
+		assert_int_equal(nk, m);
+		memset(buf, 0xa5, BUF);
+		assert_int_equal(link_all(buf, m, lv, 3), 0);
+		walk_kept(buf + (uint64_t)lv[0] * CHASE_SLOT, m, sizes[z], kept, seen);
+		if (sizes[z] < BUF)
+			assert_int_equal((unsigned char)buf[sizes[z]], 0xa5);
+		if (m >= 1024) {
+			struct chase_spec own = { .pattern = CHASE_RANDOM, .seed = 7 };
+			double chi_linked = pair_chi2(buf + (uint64_t)lv[0] * CHASE_SLOT, m), chi_direct;
+			void *start;
+
+			assert_int_equal(chase_build(buf, sizes[z], &own, &start, NULL), (int64_t)m);
+			chi_direct = pair_chi2(start, m);
+			if (chi_direct > 103.4 || chi_linked > 103.4)
+				fail_msg("%llu slots: successor chi-square %.1f built directly, %.1f written from the order (limit 103.4)",
+					 (unsigned long long)m, chi_direct, chi_linked);
+		}
+		memcpy(up, lv, m * sizeof(*lv));
+	}
+	free(kept);
+	free(seen);
+	free(lv);
+	free(up);
+}
+
+/*
+ * A tlb chain's own order (chase_order_part, three parts), written by
+ * chase_link_part: byte for byte the chain chase_build writes, and hop 0
+ * where chase_offset_at says; the order of the random chain likewise.
+ */
+static void test_link_own(void **state)
+{
+	static const struct chase_spec specs[] = {
+		{ .pattern = CHASE_TLB, .param = 64 * 1024, .seed = 3 },
+		{ .pattern = CHASE_TLB, .param = 4096, .seed = 9 },
+		{ .pattern = CHASE_RANDOM, .seed = 5 },
+	};
+	char *direct = aligned_alloc(4096, BUF);
+	void *start;
+
+	(void)state;
+	assert_non_null(direct);
+	for (size_t k = 0; k < sizeof(specs) / sizeof(specs[0]); k++) {
+		for (unsigned t = 0; t < 3; t++)
+			assert_int_equal(chase_order_part(BUF, &specs[k], lv_scratch, (uint64_t)NSLOTS * t / 3,
+							  (uint64_t)NSLOTS * (t + 1) / 3, NULL), 0);
+		assert_int_equal(chase_build(direct, BUF, &specs[k], &start, NULL), NSLOTS);
+		assert_int_equal(link_all(buf, NSLOTS, lv_scratch, 3), 0);
+		assert_int_equal((uint64_t)lv_scratch[0] * CHASE_SLOT,
+				 (uint64_t)chase_offset_at(BUF, &specs[k], 0));
+		/* The links are pointers into their own buffer: compare them as offsets. */
+		for (uint64_t x = 0; x < NSLOTS; x++)
+			if (*(char **)(buf + x * CHASE_SLOT) - buf != *(char **)(direct + x * CHASE_SLOT) - direct)
+				fail_msg("spec %zu: slot %llu links elsewhere than chase_build's", k,
+					 (unsigned long long)x);
+	}
+	/* Other patterns have no order here. */
+	{
+		struct chase_spec seq = { .pattern = CHASE_SEQ };
+
+		assert_int_equal(chase_order_part(BUF, &seq, lv_scratch, 0, NSLOTS, NULL), -EINVAL);
+	}
+	free(direct);
+}
+
+/* What the passes refuse: no permutation, a slot out of range, memory that does not hold the links. */
+static void test_link_refuses(void **state)
+{
+	uint32_t ord[8] = { 5, 1, 7, 0, 3, 6, 2, 4 }, more[9] = { 5, 1, 7, 0, 3, 6, 2, 4, 1 };
+	long pg = sysconf(_SC_PAGESIZE);
+	int fd = memfd_create("test_chase_derive", 0);
+	char *twice;
+
+	(void)state;
+	assert_int_equal(link_all(buf, 8, ord, 2), 0);
+	/* A slot twice and one missing (the walk would find a shorter cycle). */
+	ord[6] = 5;
+	assert_int_equal(link_all(buf, 8, ord, 2), -EINVAL);
+	/* A slot beyond the working set. */
+	ord[6] = 8;
+	assert_int_equal(link_all(buf, 8, ord, 2), -EINVAL);
+	/* More slots below m than m: no order. */
+	assert_int_equal(chase_order_keep(more, 9, 8, lv_scratch, NULL), -EINVAL);
+	/*
+	 * The same page mapped twice, one after the other: the links written
+	 * through the second copy overwrite the first's, which the read-back
+	 * sees (a walk would find a shorter cycle or a wrong end).
+	 */
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, pg), 0);
+	twice = mmap(NULL, 2 * (size_t)pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(twice != MAP_FAILED);
+	assert_true(mmap(twice, (size_t)pg, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == twice);
+	assert_true(mmap(twice + pg, (size_t)pg, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) ==
+		    twice + pg);
+	{
+		uint64_t m = 2 * (uint64_t)pg / CHASE_SLOT;
+
+		fill_order();
+		assert_int_equal(chase_order_keep(order, NSLOTS, m, lv_scratch, NULL), (int64_t)m);
+		assert_int_equal(link_all(twice, m, lv_scratch, 2), -EINVAL);
+		/* The same chain over one copy is fine. */
+		assert_int_equal(chase_order_keep(order, NSLOTS, m / 2, lv_scratch, NULL), (int64_t)(m / 2));
+		assert_int_equal(link_all(twice, m / 2, lv_scratch, 2), 0);
+	}
+	munmap(twice, 2 * (size_t)pg);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_derived_cycles),
 		cmocka_unit_test(test_derived_random),
 		cmocka_unit_test(test_check_marks_refuses),
+		cmocka_unit_test(test_link_by_hand),
+		cmocka_unit_test(test_link_levels),
+		cmocka_unit_test(test_link_own),
+		cmocka_unit_test(test_link_refuses),
 	};
 
 	return cmocka_run_group_tests_name("chase_derive", tests, setup, teardown);

@@ -10,6 +10,7 @@
 #include "chain.h"
 #include "binding.h"
 #include "phases.h"
+#include "progress.h"
 #include "runner.h"
 #include "util.h"
 
@@ -17,6 +18,8 @@
 #include <numa.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 struct chain_job {
 	char *base;
@@ -47,6 +50,68 @@ static void work_check(void *ctx, int tid)
 			    : 0;
 }
 
+/* The team of seg's node's CPUs, with an error and a tick count each. */
+struct crew {
+	struct ph_team *team;
+	int n;
+	int *err;
+	uint64_t *ticks;
+};
+
+/*
+ * Below this many slots (64 MiB) the passes over a chain's order take
+ * tens of milliseconds on one CPU, less than waking a team five times on a
+ * busy host (each pass waits for its slowest CPU to be scheduled):
+ * chain_derive_make and chain_own_make run them on the calling thread.
+ */
+#define CREW_MIN_SLOTS (1u << 20)
+
+static int crew_start(const struct ph_segment *seg, struct crew *c)
+{
+	int *cpus;
+	char why[256];
+
+	c->n = binding_node_cpus(seg->node, &cpus);
+	if (!c->n) {
+		free(cpus);
+		return -ENODEV;
+	}
+	c->team = team_start(cpus, c->n, why, sizeof(why));
+	free(cpus);
+	if (!c->team)
+		return -EPERM;
+	c->err = xcalloc((size_t)c->n, sizeof(int));
+	c->ticks = xcalloc((size_t)c->n, sizeof(uint64_t));
+	return 0;
+}
+
+/* A crew of the calling thread alone. */
+static void crew_here(struct crew *c)
+{
+	c->team = NULL;
+	c->n = 1;
+	c->err = xcalloc(1, sizeof(int));
+	c->ticks = xcalloc(1, sizeof(uint64_t));
+}
+
+/* fn on every CPU of the crew, each writing its error to c->err[tid]; the first. */
+static int crew_run(struct crew *c, team_work_fn fn, void *ctx, struct ph_session *s)
+{
+	if (!c->team)
+		fn(ctx, 0);
+	else
+		team_run(c->team, fn, ctx, &s->m.clk, c->ticks);
+	return team_first_error(c->err, c->n);
+}
+
+static void crew_stop(struct crew *c)
+{
+	if (c->team)
+		team_stop(c->team);
+	free(c->err);
+	free(c->ticks);
+}
+
 int chain_cpus(const struct ph_segment *seg)
 {
 	int *cpus, n = binding_node_cpus(seg->node, &cpus);
@@ -60,38 +125,262 @@ int chain_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
 {
 	struct chain_job j = { .base = seg->addr, .bytes = bytes, .spec = *spec };
 	double t0 = now_mono_raw();
-	struct ph_team *team;
-	uint64_t *ticks;
-	int *cpus, err;
-	char why[256];
+	struct crew c;
+	int err;
 
 	j.nslots = chase_slots(bytes, spec);
 	if (j.nslots < 0)
 		return (int)j.nslots;
-	j.nthreads = binding_node_cpus(seg->node, &cpus);
-	if (!j.nthreads) {
-		free(cpus);
-		return -ENODEV;
-	}
-	team = team_start(cpus, j.nthreads, why, sizeof(why));
-	free(cpus);
-	if (!team)
-		return -EPERM;
-	j.err = xcalloc((size_t)j.nthreads, sizeof(int));
-	ticks = xcalloc((size_t)j.nthreads, sizeof(uint64_t));
-	team_run(team, work_part, &j, &s->m.clk, ticks);
-	err = team_first_error(j.err, j.nthreads);
-	if (!err) {
-		team_run(team, work_check, &j, &s->m.clk, ticks);
-		err = team_first_error(j.err, j.nthreads);
-	}
-	team_stop(team);
-	free(j.err);
-	free(ticks);
+	err = crew_start(seg, &c);
+	if (err)
+		return err;
+	j.nthreads = c.n;
+	j.err = c.err;
+	err = crew_run(&c, work_part, &j, s);
+	if (!err)
+		err = crew_run(&c, work_check, &j, s);
+	crew_stop(&c);
 	phase_add(PH_PHASE_CHAIN, now_mono_raw() - t0);
 	if (err)
 		return err;
 	*nslots = j.nslots;
 	*start = (char *)seg->addr + chase_offset_at(bytes, spec, 0);
+	return 0;
+}
+
+/* ---- a sweep's chains derived from one random order ---- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void chain_orders_plan(struct chain_orders *o, const uint64_t *sizes, int n, uint64_t seed)
+{
+	memset(o, 0, sizeof(*o));
+	o->seed = seed;
+	o->bytes = xcalloc(n ? (size_t)n : 1, sizeof(uint64_t));
+	memcpy(o->bytes, sizes, (size_t)n * sizeof(uint64_t));
+	qsort(o->bytes, (size_t)n, sizeof(uint64_t), cmp_u64);
+	for (int i = 0; i < n; i++)
+		if (!o->nlevels || o->bytes[o->nlevels - 1] != o->bytes[i])
+			o->bytes[o->nlevels++] = o->bytes[i];
+	o->order = xcalloc(n ? (size_t)n : 1, sizeof(uint32_t *));
+	o->mapped = xcalloc(n ? (size_t)n : 1, sizeof(size_t));
+}
+
+static void unmap(void *p, size_t len)
+{
+	if (p)
+		munmap(p, len);
+}
+
+void chain_orders_free(struct chain_orders *o)
+{
+	for (int i = 0; i < o->nlevels; i++)
+		unmap(o->order[i], o->mapped[i]);
+	unmap(o->next, o->next_mapped);
+	unmap(o->own, o->own_mapped);
+	free(o->bytes);
+	free(o->order);
+	free(o->mapped);
+	memset(o, 0, sizeof(*o));
+}
+
+uint64_t chain_orders_bytes(const struct chain_orders *o)
+{
+	uint64_t b = 0;
+
+	for (int i = 0; i < o->nlevels; i++)
+		b += o->bytes[i] / CHASE_SLOT * sizeof(uint32_t);
+	/* next[], and the order of a chain of another pattern (chain_own_make). */
+	return o->nlevels ? b + 2 * (o->bytes[o->nlevels - 1] / CHASE_SLOT * sizeof(uint32_t)) : 0;
+}
+
+static int level_of(const struct chain_orders *o, uint64_t bytes)
+{
+	for (int i = 0; i < o->nlevels; i++)
+		if (o->bytes[i] == bytes)
+			return i;
+	return -1;
+}
+
+bool chain_orders_fit(const struct chain_orders *o, const struct chase_spec *spec, uint64_t bytes)
+{
+	/* The slot numbers are 4 bytes, and chase_link_part's "none" is the largest. */
+	return o && spec->pattern == CHASE_RANDOM && spec->seed == o->seed &&
+	       level_of(o, bytes) >= 0 && chase_slots(o->bytes[o->nlevels - 1], spec) > 1 &&
+	       o->bytes[o->nlevels - 1] / CHASE_SLOT < UINT32_MAX;
+}
+
+uint64_t chain_orders_offset(const struct chain_orders *o, uint64_t bytes, uint64_t hop)
+{
+	int k = level_of(o, bytes);
+	uint64_t m = bytes / CHASE_SLOT;
+
+	return (uint64_t)o->order[k][hop % m] * CHASE_SLOT;
+}
+
+/*
+ * 4 bytes a slot, mapped with transparent huge pages asked for: at 4 GiB
+ * the largest order alone is 256 MiB, 65,536 faults on 4 KiB pages.  The
+ * node's CPUs write it first, so it lies on their node.
+ */
+static uint32_t *map_slots(uint64_t m, size_t *len)
+{
+	void *p;
+
+	*len = (size_t)(m * sizeof(uint32_t));
+	p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	(void)madvise(p, *len, MADV_HUGEPAGE);
+	return p;
+}
+
+struct link_job {
+	char *base;
+	uint64_t m, bytes;
+	const struct chase_spec *spec;
+	uint32_t *order, *next;
+	enum chase_link_step step;	/* 0: chase_order_part */
+	int nthreads;
+	int *err;
+};
+
+static void work_link(void *ctx, int tid)
+{
+	struct link_job *j = ctx;
+	uint64_t a = j->m * (uint64_t)tid / (uint64_t)j->nthreads,
+		 b = j->m * (uint64_t)(tid + 1) / (uint64_t)j->nthreads;
+
+	if (!j->step)
+		j->err[tid] = chase_order_part(j->bytes, j->spec, j->order, a, b, &ph_interrupted);
+	else
+		j->err[tid] = chase_link_part(j->base, j->m, j->order, j->next, j->step, a, b,
+					      &ph_interrupted);
+}
+
+/* The largest working set's order by the team, then each level cut from the one above. */
+static int orders_build(struct chain_orders *o, struct crew *c, struct link_job *j,
+			struct ph_session *s)
+{
+	int top = o->nlevels - 1, err;
+	struct chase_spec spec = { .pattern = CHASE_RANDOM, .seed = o->seed };
+
+	progress_phase("the random order of the sweep's chains (%d working sets)", o->nlevels);
+	j->bytes = o->bytes[top];
+	j->m = o->bytes[top] / CHASE_SLOT;
+	j->spec = &spec;
+	j->step = 0;
+	/* After a signal the study stops; mapped already, an order is written again. */
+	if (!o->order[top])
+		o->order[top] = map_slots(j->m, &o->mapped[top]);
+	if (!o->order[top])
+		return -ENOMEM;
+	j->order = o->order[top];
+	err = crew_run(c, work_link, j, s);
+	for (int k = top - 1; k >= 0 && !err; k--) {
+		uint64_t m = o->bytes[k] / CHASE_SLOT;
+		int64_t kept;
+
+		if (!o->order[k])
+			o->order[k] = map_slots(m, &o->mapped[k]);
+		if (!o->order[k])
+			return -ENOMEM;
+		kept = chase_order_keep(o->order[k + 1], o->bytes[k + 1] / CHASE_SLOT, m, o->order[k],
+					&ph_interrupted);
+		err = kept < 0 ? (int)kept : (uint64_t)kept != m ? -EINVAL : 0;
+	}
+	o->built = !err;
+	return err;
+}
+
+/*
+ * The chain over the first bytes of seg from an order, written and checked
+ * by chase_link_part on the crew: o's derived random order (own NULL), or
+ * own's own chain's order made first into o's scratch.
+ */
+static int link_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
+		     struct chain_orders *o, const struct chase_spec *own, const uint32_t **ord)
+{
+	static const enum chase_link_step steps[] = {
+		CHASE_LINK_CLEAR, CHASE_LINK_SCATTER, CHASE_LINK_WRITE, CHASE_LINK_VERIFY,
+	};
+	uint64_t top = o->bytes[o->nlevels - 1] / CHASE_SLOT;
+	struct link_job j = { .base = seg->addr };
+	double t0 = now_mono_raw();
+	int err = 0, k = level_of(o, bytes);
+	struct crew c;
+
+	if ((!own && k < 0) || bytes / CHASE_SLOT > top || (uintptr_t)seg->addr % CHASE_SLOT)
+		return -EINVAL;
+	if (!o->next)
+		o->next = map_slots(top, &o->next_mapped);
+	if (own && !o->own)
+		o->own = map_slots(top, &o->own_mapped);
+	if (!o->next || (own && !o->own))
+		return -ENOMEM;
+	/* The first random chain computes the largest order: that wants the team. */
+	if (bytes / CHASE_SLOT < CREW_MIN_SLOTS && (own || o->built))
+		crew_here(&c);
+	else if ((err = crew_start(seg, &c)))
+		return err;
+	j.nthreads = c.n;
+	j.err = c.err;
+	if (own) {
+		j.bytes = bytes;
+		j.m = bytes / CHASE_SLOT;
+		j.spec = own;
+		j.order = o->own;
+		err = crew_run(&c, work_link, &j, s);
+	} else if (!o->built) {
+		err = orders_build(o, &c, &j, s);
+	}
+	j.m = bytes / CHASE_SLOT;
+	j.order = own ? o->own : o->order[k];
+	j.next = o->next;
+	for (size_t i = 0; i < ARRAY_SIZE(steps) && !err; i++) {
+		j.step = steps[i];
+		err = crew_run(&c, work_link, &j, s);
+	}
+	crew_stop(&c);
+	phase_add(PH_PHASE_CHAIN, now_mono_raw() - t0);
+	*ord = j.order;
+	return err;
+}
+
+int chain_derive_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
+		      struct chain_orders *o, int64_t *nslots, void **start)
+{
+	const uint32_t *ord;
+	int err = link_make(s, seg, bytes, o, NULL, &ord);
+
+	if (err)
+		return err;
+	*nslots = (int64_t)(bytes / CHASE_SLOT);
+	*start = (char *)seg->addr + (uint64_t)ord[0] * CHASE_SLOT;
+	return 0;
+}
+
+bool chain_orders_own(const struct chain_orders *o, const struct chase_spec *spec, uint64_t bytes)
+{
+	return o && o->nlevels && spec->pattern == CHASE_TLB && chase_slots(bytes, spec) > 1 &&
+	       bytes <= o->bytes[o->nlevels - 1] && o->bytes[o->nlevels - 1] / CHASE_SLOT < UINT32_MAX;
+}
+
+int chain_own_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
+		   const struct chase_spec *spec, struct chain_orders *o, int64_t *nslots,
+		   void **start)
+{
+	const uint32_t *ord;
+	int err = link_make(s, seg, bytes, o, spec, &ord);
+
+	if (err)
+		return err;
+	*nslots = (int64_t)(bytes / CHASE_SLOT);
+	*start = (char *)seg->addr + (uint64_t)ord[0] * CHASE_SLOT;
 	return 0;
 }

@@ -251,7 +251,7 @@ int latency_figure_dist(struct ph_session *s, const struct chase_spec *spec,
 	struct ph_loadsnap before;
 	char name[64], label[96];
 	int n = s->binding.n, rc = 0;
-	bool reuse;
+	bool reuse, derived;
 
 	memset(out, 0, sizeof(*out));
 	chase_spec_name(spec, name, sizeof(name));
@@ -275,6 +275,8 @@ int latency_figure_dist(struct ph_session *s, const struct chase_spec *spec,
 	 */
 	if (s->segs_lent && !reuse)
 		s->mem->have_arrays = false;
+	/* One thread's random chain in a sweep: derived from the sweep's order (chain.h). */
+	derived = !reuse && n == 1 && chain_orders_fit(s->orders, spec, s->per_thread);
 	for (int i = 0; i < n; i++) {
 		struct chase_spec ts = *spec;
 		int err = 0;
@@ -287,8 +289,15 @@ int latency_figure_dist(struct ph_session *s, const struct chase_spec *spec,
 		} else {
 			/* The chain covers the working set asked for, not the page rounding. */
 			progress_phase("building the %s chain of thread %d", name, i);
-			err = chain_make(s, &s->segs[i], s->per_thread, &ts, &r.nslots[i],
-					 &r.start[i]);
+			if (derived)
+				err = chain_derive_make(s, &s->segs[i], s->per_thread, s->orders,
+							&r.nslots[i], &r.start[i]);
+			else if (n == 1 && chain_orders_own(s->orders, &ts, s->per_thread))
+				err = chain_own_make(s, &s->segs[i], s->per_thread, &ts, s->orders,
+						     &r.nslots[i], &r.start[i]);
+			else
+				err = chain_make(s, &s->segs[i], s->per_thread, &ts, &r.nslots[i],
+						 &r.start[i]);
 		}
 		if (err == -EINTR) {
 			rc = PH_EXIT_INTERRUPTED;
@@ -303,13 +312,19 @@ int latency_figure_dist(struct ph_session *s, const struct chase_spec *spec,
 			goto out;
 		}
 		/* Chain c starts at hop floor(c * nslots / chains). */
-		for (unsigned c = 0; c < chains; c++)
+		for (unsigned c = 0; c < chains; c++) {
+			uint64_t hop = (uint64_t)r.nslots[i] * c / chains;
+
 			r.heads[i * CHASE_MAX_CHAINS + c] =
 				(char *)s->segs[i].addr +
-				chase_offset_at(s->per_thread, &ts,
-						(uint64_t)r.nslots[i] * c / chains);
+				(derived ? chain_orders_offset(s->orders, s->per_thread, hop) :
+				 (uint64_t)chase_offset_at(s->per_thread, &ts, hop));
+		}
 	}
-	if (s->segs_lent && !reuse) {
+	/* A derived chain is not where chase_offset_at() says: not kept for reuse. */
+	if (s->segs_lent && !reuse && derived)
+		s->mem->have_chain = false;
+	else if (s->segs_lent && !reuse) {
 		s->mem->have_chain = true;
 		s->mem->chain_spec = *spec;
 		memcpy(s->mem->nslots, r.nslots, (size_t)n * sizeof(int64_t));

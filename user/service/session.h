@@ -58,6 +58,7 @@ struct ph_memory {
 };
 
 struct ph_counters;
+struct chain_orders;
 
 /*
  * What one session_start lays out: the options' --size and memory request
@@ -117,6 +118,9 @@ struct ph_session {
 	char backend_note[384];	/* why --backend auto took another backend */
 	struct ph_counters *counters;	/* enabled around each timed chase block
 					 * (latency.c), or NULL: set by pages */
+	struct chain_orders *orders;	/* a sweep's random chains are derived
+					 * from these (chain.h), or NULL: set by
+					 * the study, which owns them */
 };
 
 /* Defaults: table, 4K pages, auto backend, --time 2, --ci 1. */

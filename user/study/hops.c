@@ -4,6 +4,7 @@
  */
 #include "hops.h"
 #include "progress.h"
+#include "chain.h"
 #include "latency.h"
 #include "scaling.h"
 #include "util.h"
@@ -129,9 +130,17 @@ static int hops_measure(void *state, struct ph_session *s)
 {
 	struct ph_hops *h = state;
 	int rc = 0, sizes = 0;
+	uint64_t all[64];
+	struct chain_orders orders;
 
-	for (uint64_t size = h->min; size <= h->max; size *= 2)
-		sizes++;
+	for (uint64_t size = h->min; size <= h->max && sizes < 64; size *= 2)
+		all[sizes++] = size;
+	/*
+	 * A random pattern's chains, every size's at every level, derive from
+	 * one order over the largest (chain.h), computed in the first step.
+	 */
+	chain_orders_plan(&orders, all, sizes, h->pattern.seed);
+	s->orders = &orders;
 	progress_begin(sizes * h->nlevels, "hops");
 	for (uint64_t size = h->min; size <= h->max && !rc && !ph_interrupted; size *= 2)
 		for (int k = 0; k < h->nlevels && !rc && !ph_interrupted; k++) {
@@ -139,6 +148,8 @@ static int hops_measure(void *state, struct ph_session *s)
 				      h->node[k], h->level[k]);
 			rc = measure_one(h, s, k, size);
 		}
+	s->orders = NULL;
+	chain_orders_free(&orders);
 	return rc;
 }
 

@@ -259,6 +259,18 @@ static int sweep_steps(const struct ph_pages *pg)
 	return n;
 }
 
+/* Whether extra bytes fit beside every sweep's largest working set in the node's usable memory. */
+static bool all_fit(const struct ph_pages *pg, uint64_t extra)
+{
+	uint64_t usable = pg->avail[PH_PS_4K].ok ? pg->avail[PH_PS_4K].cap : 0;
+
+	for (int k = 0; k < pg->nsw; k++)
+		if (pg->sw[k].nsizes && !pg->sw[k].shared &&
+		    pg->sw[k].sizes[pg->sw[k].nsizes - 1] + extra > usable)
+			return false;
+	return extra <= usable;
+}
+
 int pages_measure(void *state, struct ph_session *s)
 {
 	struct ph_pages *pg = state;
@@ -289,6 +301,27 @@ int pages_measure(void *state, struct ph_session *s)
 			rc = 0;
 		}
 	}
+	/*
+	 * The random chains of every page size's working sets, derived from
+	 * one random order over the largest: computed in the first step that
+	 * needs it, so its time is in that step's step_s and in chain_s.
+	 */
+	{
+		uint64_t all[PH_PS_COUNT * PAGES_MAX_POINTS];
+		int nall = 0;
+
+		for (int k = 0; k < pg->nsw; k++)
+			for (int i = 0; i < pg->sw[k].nsizes; i++)
+				all[nall++] = pg->sw[k].sizes[i];
+		chain_orders_plan(&pg->orders, all, nall, pg->plan.seed);
+		/*
+		 * They take about 16 bytes a slot of the largest working set
+		 * (a quarter of it) beside it: where both do not fit in what
+		 * the node can give, each chain is built on its own instead.
+		 */
+		if (nall && all_fit(pg, chain_orders_bytes(&pg->orders)))
+			s->orders = &pg->orders;
+	}
 	progress_begin(sweep_steps(pg), "pages");
 	for (int k = 0; k < pg->nsw && !ph_interrupted; k++) {
 		struct pages_sweep *sw = &pg->sw[k];
@@ -309,6 +342,8 @@ int pages_measure(void *state, struct ph_session *s)
 	}
 	if (pg->same)
 		pages_frames_close(&pg->frames, s);
+	s->orders = NULL;
+	chain_orders_free(&pg->orders);
 	if (rc == PH_EXIT_USAGE || pg->points)
 		return rc;
 	return nothing_measured(pg, rc);

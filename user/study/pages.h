@@ -26,6 +26,7 @@
 #include "buffer.h"
 #include "counters.h"
 #include "output.h"
+#include "chain.h"
 #include "pages_frames.h"
 #include "session.h"
 #include "steps.h"
@@ -107,6 +108,8 @@ struct ph_pages {
 				 * not reported (a failure or a signal came first) */
 	int points;		/* working sets measured, all sweeps */
 	struct pages_frames frames;
+	/* Every sweep's random chains derive from one order over the largest working set. */
+	struct chain_orders orders;
 };
 
 /*

@@ -10,6 +10,7 @@
  */
 #include "pfstudy.h"
 #include "progress.h"
+#include "chain.h"
 #include "pfbenefit.h"
 #include "swpf.h"
 #include "util.h"
@@ -190,8 +191,16 @@ static int restore(struct ph_pfstudy *st, struct ph_session *s, int rc)
 int pfstudy_measure(void *state, struct ph_session *s)
 {
 	struct ph_pfstudy *st = state;
+	struct chain_orders orders;
 	int rc = 0;
 
+	/*
+	 * The random chain, rebuilt in every state (the bandwidth figures
+	 * overwrite it), is written each time from one order computed in the
+	 * first state (chain.h).
+	 */
+	chain_orders_plan(&orders, &s->per_thread, 1, st->plan.seed);
+	s->orders = &orders;
 	/* A step per figure: each pattern's latency and both bandwidths, per state. */
 	progress_begin(st->nstates * (st->plan.nspecs + 2), "prefetch");
 	for (int k = 0; k < st->nstates && !ph_interrupted && !rc; k++) {
@@ -199,6 +208,8 @@ int pfstudy_measure(void *state, struct ph_session *s)
 		if (!rc)
 			rc = measure_state(st, s, k);
 	}
+	s->orders = NULL;
+	chain_orders_free(&orders);
 	return restore(st, s, rc);
 }
 
