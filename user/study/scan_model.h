@@ -39,6 +39,7 @@ struct ph_scan_range {
 	uint64_t movable;	/* of them, in ZONE_MOVABLE */
 	uint64_t pinned;	/* bytes pinned in it, measured if measured */
 	uint64_t first, last;	/* its lowest and highest frame address read back (last: the end) */
+	uint64_t read_back;	/* bytes of its view found mapped when read back through QUERY or pagemap */
 	int runs;		/* runs of frames its view was made of */
 	bool measured, verified;
 	char why[600];		/* why it was not measured */
