@@ -165,14 +165,20 @@ static int by_phys(const void *a, const void *b)
 	return (x->phys > y->phys) - (x->phys < y->phys);
 }
 
-/* The share of --budget one figure of one range gets, the ranges left to measure. */
-static double figure_time(const struct ph_scan *sc, const struct ph_session *s, int left)
+/*
+ * The time one figure gets under --budget: what the budget has left of
+ * measuring (sc->measure_s, and what this range, begun at t0, spent so
+ * far) shared by the figures left to measure, two a range.  Pinning and
+ * reading frames back are not measuring: they do not eat the figures'
+ * share, or a slow pin would leave every figure the floor.
+ */
+static double figure_time(const struct ph_scan *sc, const struct ph_session *s, double t0, int figures)
 {
-	double spent = now_mono_raw() - sc->started, t;
+	double t;
 
 	if (!sc->budget)
 		return s->opt->mcfg.time_s;
-	t = (sc->budget - spent) / (2.0 * (left > 0 ? left : 1));
+	t = (sc->budget - sc->measure_s - (now_mono_raw() - t0)) / (figures > 0 ? figures : 1);
 	/* Each figure needs its warm-up and a few blocks: never less than this. */
 	return t > 0.05 ? t : 0.05;
 }
@@ -259,10 +265,10 @@ static int measure_range(struct ph_scan *sc, struct ph_session *s, struct ph_sca
 	one.membind = numa_allocate_nodemask();
 	numa_bitmask_setbit(one.membind, (unsigned)r->node);
 	lay.size = total;
-	s->meas.time_s = figure_time(sc, s, left);
+	t0 = now_mono_raw();
+	s->meas.time_s = figure_time(sc, s, t0, 2 * left);
 	/* Every figure carries its CI, budget or not: the verdict rests on them. */
 	s->meas.min_over_time = true;
-	t0 = now_mono_raw();
 	rc = session_start_bind(s, &one, &lay, 1);
 	if (!rc) {
 		struct ph_bandwidth bw;
@@ -274,9 +280,8 @@ static int measure_range(struct ph_scan *sc, struct ph_session *s, struct ph_sca
 			r->bw_ci = bw.res.ci_met;
 		}
 		bandwidth_free(&bw);
-		s->meas.time_s = figure_time(sc, s, left) * 2 - (now_mono_raw() - t0) / 2;
-		if (s->meas.time_s < 0.05)
-			s->meas.time_s = 0.05;
+		/* The bandwidth figure is done: what it left of the budget, over one figure fewer. */
+		s->meas.time_s = figure_time(sc, s, t0, 2 * left - 1);
 		if (!rc && !ph_interrupted) {
 			rc = latency_figure(s, &sc->pattern, 1, false, &lat);
 			if (!rc && lat.user.n) {
@@ -466,7 +471,6 @@ static int scan_measure(void *state, struct ph_session *s)
 	struct ph_scan *sc = state;
 	int rc = 0;
 
-	sc->started = now_mono_raw();
 	sc->nd = xcalloc((size_t)sc->nnodes, sizeof(*sc->nd));
 	for (int i = 0; i < sc->nnodes && !rc && !ph_interrupted; i++)
 		rc = scan_node(sc, s, i);

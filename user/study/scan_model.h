@@ -93,7 +93,6 @@ struct ph_scan {
 	int edac_err, dmi_err;		/* -errno when not read */
 	double measure_s;		/* the time spent measuring */
 	uint64_t measured_bytes;
-	double started;
 };
 
 #endif
