@@ -119,15 +119,22 @@ static int pin_node(struct ph_scan *sc, struct ph_session *s, struct ph_scan_nod
 		struct ph_segment *seg;
 		int err;
 
-		n = n / pb * pb;
-		if (!n)
-			break;
-		/* Others allocate meanwhile: the reserve is judged on what is free now. */
-		if (free_now < nd->reserve + n) {
-			snprintf(nd->stop, sizeof(nd->stop), "the node's free memory came down to %s, its reserve and a chunk",
+		/*
+		 * Others allocate meanwhile: the reserve is judged on what is
+		 * free now, and a chunk never takes the node closer to it than
+		 * SCAN_MARGIN (what the kernel takes for the pin itself and
+		 * for others in the meantime).
+		 */
+		if (free_now < nd->reserve + SCAN_MARGIN + pb) {
+			snprintf(nd->stop, sizeof(nd->stop), "the node's free memory came down to %s, its reserve and a margin",
 				 format_size(free_now, size, sizeof(size)));
 			break;
 		}
+		if (n > free_now - nd->reserve - SCAN_MARGIN)
+			n = free_now - nd->reserve - SCAN_MARGIN;
+		n = n / pb * pb;
+		if (!n)
+			break;
 		progress_phase("pinning node %d: %s of %s", nd->node, format_size(nd->pinned, size, sizeof(size)),
 			       format_size(nd->want, why, sizeof(why)));
 		seg = xappend(&p->segs, &p->n, sizeof(*seg));
@@ -140,6 +147,17 @@ static int pin_node(struct ph_scan *sc, struct ph_session *s, struct ph_scan_nod
 			snprintf(nd->stop, sizeof(nd->stop), "%s", why);
 			break;
 		}
+		free_now = node_free_now(nd->node);
+		if (free_now < nd->free_min)
+			nd->free_min = free_now;
+		if (free_now < nd->reserve) {
+			/* Taken below the reserve all the same: given back at once. */
+			segment_free(&s->m.km, seg);
+			p->n--;
+			snprintf(nd->stop, sizeof(nd->stop), "a chunk left the node %s free, under its reserve: given back",
+				 format_size(free_now, size, sizeof(size)));
+			break;
+		}
 		nd->backend = backend_name(seg->backend);
 		nd->pinned += seg->bytes;
 		err = frames_read(&s->m.km, seg->addr, seg->bytes, sc->range, &p->runs, &p->nruns,
@@ -148,9 +166,6 @@ static int pin_node(struct ph_scan *sc, struct ph_session *s, struct ph_scan_nod
 			ph_errno(-err, "node %d: reading the frames of the memory pinned", nd->node);
 			return err == -EPERM ? PH_EXIT_UNSUPPORTED : PH_EXIT_FAIL;
 		}
-		free_now = node_free_now(nd->node);
-		if (free_now < nd->free_min)
-			nd->free_min = free_now;
 	}
 	if (!nd->stop[0])
 		/* The loop also ends with less than a page left to want. */

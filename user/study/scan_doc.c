@@ -223,7 +223,7 @@ struct ph_doc *scan_document(struct ph_scan *sc, struct ph_session *s, int *rc)
 	section_str(sec, "memory",
 		    sc->partial ? "partial: without pagehop.ko the kernel chose which frames this process got; ranges show what it gave"
 				: "pinned by pagehop.ko on the node, chunk after chunk, until the node's reserve");
-	section_str(sec, "reserve", "left free on every node: the larger of 5% of the node (pagehop.ko's floor) and 256 MiB, judged on the free memory before each chunk");
+	section_str(sec, "reserve", "left free on every node: the larger of 5% of the node (pagehop.ko's floor) and 256 MiB, judged on the free memory before each chunk, which keeps 16 MiB above it; a chunk that left the node under it all the same is given back");
 	section_str(sec, "view",
 		    "each range's pages, moved (mremap) in physical order into one virtual range, read back (QUERY or pagemap) on the node and in the range before measuring, and again after");
 	section_str(sec, "bandwidth", "the read kernel, one thread on a CPU of the node (or the nearest with CPUs), over the whole range");

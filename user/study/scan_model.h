@@ -22,6 +22,8 @@
  */
 #define SCAN_RESERVE_DIV 20
 #define SCAN_RESERVE_MIN (256 * MiB)
+/* Free memory a chunk never takes the node closer to its reserve than. */
+#define SCAN_MARGIN (16 * MiB)
 /* Memory is pinned in chunks of at most this (and the range's size). */
 #define SCAN_CHUNK (256 * MiB)
 /*
