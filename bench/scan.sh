@@ -3,8 +3,9 @@
 #
 # bench/scan.sh [ROUNDS] [SIZE] [PAGEHOP] - how fast pagehop scan measures:
 # GiB of memory measured per second of measuring (its document's
-# measured_GiB over measuring_s: the views read back, the arrays written
-# and checked, the chain built, both figures), on SIZE of the first node
+# measured_GiB over measuring_s: from each range's binding to its last
+# figure, the arrays written and checked, the chain built, both figures;
+# not the pinning nor the views' readback), on SIZE of the first node
 # in 512 MiB ranges, with --budget 4.  Interleaved in each round, the peer:
 # the same two figures on one SIZE buffer by pagehop stream --kernel read
 # and pagehop chase --pattern page:4K with --time 0.2 (what a scan range's

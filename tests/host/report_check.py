@@ -61,6 +61,11 @@ def expect(paths):
             for t in ("latency", "bandwidth"):
                 if d.get(t):
                     print("curves %d" % len({r["prefetchers_off"] for r in d[t]}))
+        if kind == "scan":  # bandwidth, then latency: a curve per stray mark of the measured ranges
+            marks = {r["stray"] for r in d.get("scan", []) if r.get("measured") is True}
+            if marks:
+                for _ in range(2):
+                    print("curves %d" % len(marks))
         if prov.get("subcommand") == "pages":
             sizes = []
             for r in d.get("pages", []):

@@ -2,7 +2,9 @@
 # test_report.sh - "pagehop report": a page from tests/data/report (a slit
 # verdict from published data, a consistent slit verdict, a page-size sweep,
 # scale, loaded, locks, c2c and prefetch runs of a 2-CPU machine, whose time blocks
-# show in their provenance)
+# show in their provenance, and a scan of its node whose measured ranges
+# are drawn, a point with its CI each, the one that strays in a series of
+# its own)
 # and a 4-node matrix with its SLIT (tests/data/slit) that is valid HTML5
 # (python3-html5lib, strict) whose every SVG parses as XML (xmllint); that
 # Debian's chromium, headless, loads without a console error; whose DOM, as
@@ -21,7 +23,7 @@ check="$py $root/tests/host/report_check.py"
 docs=("$data/slit/matrix-4node-cxl.json" "$data/report/slit-amd-6220.json"
 	"$data/report/slit-cxl-4node.json" "$data/report/pages-4k-thp.json"
 	"$data/report/scale-2cpu.json" "$data/report/loaded-2cpu.json" "$data/report/locks-2cpu.json"
-	"$data/report/c2c-2cpu.json" "$data/report/prefetch-2cpu.json")
+	"$data/report/c2c-2cpu.json" "$data/report/prefetch-2cpu.json" "$data/report/scan-2cpu.json")
 odd=("$data/report/future-version.json" "$data/report/unknown-kind.json")
 
 # Bad input first: nothing may be left where the page would go.

@@ -59,11 +59,51 @@ static void test_small(void **state)
 	assert_true(isnan(st.median));
 }
 
+/* Median and MAD by hand: sorted, then the deviations from the median sorted. */
+static void test_median_mad(void **state)
+{
+	double odd[] = { 10, 12, 11, 30, 9 };	/* 9 10 11 12 30: 11; |dev| 0 1 1 1 19: 1 */
+	double even[] = { 4, 1, 3, 2 };		/* 2.5; |dev| 0.5 0.5 1.5 1.5: 1 */
+	double one[] = { 7 }, mad = 0;
+
+	(void)state;
+	assert_true(stats_median_mad(odd, 5, &mad) == 11 && mad == 1);
+	assert_true(stats_median_mad(even, 4, &mad) == 2.5 && mad == 1);
+	assert_true(stats_median_mad(one, 1, &mad) == 7 && mad == 0);
+	assert_true(isnan(stats_median_mad(NULL, 0, &mad)) && isnan(mad));
+}
+
+/*
+ * The outlier rule on median 11, MAD 1, k 3: k robust sigmas are
+ * 3 * 1.4826 = 4.4478 from the median, so 6.5523 .. 15.4478 never strays.
+ */
+static void test_strays(void **state)
+{
+	(void)state;
+	assert_true(stats_strays(30, 11, 1, 3, 0.1));	/* 19 > 4.4478, 19/11 > 0.1 */
+	assert_true(stats_strays(16, 11, 1, 3, 0.1));	/* 5 > 4.4478, 5/11 = 0.45 > 0.1 */
+	assert_true(stats_strays(6, 11, 1, 3, 0.1));	/* below the median as above it */
+	assert_false(stats_strays(15, 11, 1, 3, 0.1));	/* 4 < 4.4478: within the sigmas */
+	assert_false(stats_strays(16, 11, 1, 3, 0.5));	/* 5/11 = 0.45 < 0.5: within the tolerance */
+	assert_false(stats_strays(11, 11, 1, 0, 0));	/* on the median: strays by nothing */
+	/* MAD 0 (most of the group equal): the tolerance alone decides. */
+	assert_true(stats_strays(11.5, 11, 0, 3, 0.01));	/* 0.5/11 = 0.045 */
+	assert_false(stats_strays(11.5, 11, 0, 3, 0.05));
+	assert_false(stats_strays(11, 10, 0, 3, 0.1));	/* 1/10 is the tolerance itself: not beyond */
+	/* No tolerance, no median above 0, no value: never. */
+	assert_false(stats_strays(30, 11, 1, 3, NAN));
+	assert_false(stats_strays(-5, 0, 1, 3, 0.1));
+	assert_false(stats_strays(-5, -1, 1, 3, 0.1));
+	assert_false(stats_strays(NAN, 11, 1, 3, 0.1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ranks),
 		cmocka_unit_test(test_small),
+		cmocka_unit_test(test_median_mad),
+		cmocka_unit_test(test_strays),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

@@ -125,10 +125,7 @@ static void judge(const struct entry *e, int m, struct judging *j, struct ph_fle
 
 	for (int i = 0; i < m; i++)
 		j->vals[i] = e[i].fig->value;
-	med = stats_median_of(j->vals, (size_t)m);
-	for (int i = 0; i < m; i++)
-		j->vals[i] = fabs(j->vals[i] - med);
-	mad = stats_median_of(j->vals, (size_t)m);
+	med = stats_median_mad(j->vals, (size_t)m, &mad);
 	if (med <= 0)
 		return;
 	for (int i = 0; i < m; i++) {
@@ -136,7 +133,7 @@ static void judge(const struct entry *e, int m, struct judging *j, struct ph_fle
 		double dev = (g->value - med) / med, t = dev < 0 ? tol.lower : tol.upper;
 		struct ph_stray *s;
 
-		if (fabs(g->value - med) <= j->k * STATS_MAD_TO_SIGMA * mad || isnan(t) || fabs(dev) <= fabs(t))
+		if (!stats_strays(g->value, med, mad, j->k, fabs(t)))
 			continue;
 		xreserve(&out->v, &j->cap, (size_t)out->n + 1, sizeof(*out->v));
 		s = &out->v[out->n++];

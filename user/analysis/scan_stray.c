@@ -26,23 +26,15 @@ void scan_judge(const double *v, int n, double k, double tol, double *dev, bool 
 			vals[m++] = v[i];
 	}
 	if (m >= SCAN_MIN_RANGES) {
-		out->median = stats_median_of(vals, m);
-		m = 0;
-		for (int i = 0; i < n; i++)
-			if (!isnan(v[i]))
-				vals[m++] = fabs(v[i] - out->median);
-		out->mad = stats_median_of(vals, m);
+		out->median = stats_median_mad(vals, m, &out->mad);
 		out->judged = out->median > 0;
 	}
 	for (int i = 0; out->judged && i < n; i++) {
-		double d;
-
 		if (isnan(v[i]))
 			continue;
-		d = (v[i] - out->median) / out->median;
 		if (dev)
-			dev[i] = d;
-		if (fabs(v[i] - out->median) > k * STATS_MAD_TO_SIGMA * out->mad && fabs(d) > tol) {
+			dev[i] = (v[i] - out->median) / out->median;
+		if (stats_strays(v[i], out->median, out->mad, k, tol)) {
 			stray[i] = true;
 			out->nstray++;
 		}

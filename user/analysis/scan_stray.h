@@ -2,9 +2,10 @@
 /*
  * scan_stray.h - which physical ranges of a node stray (pagehop scan): one
  * figure of every range measured on the node, judged against the ranges'
- * median and MAD as pagehop compare judges hosts (fleet.h): a range strays
- * when it lies beyond k robust sigmas (1.4826 MAD) of the median and beyond
- * the tolerance, on either side.  Pure functions.
+ * median and MAD by the rule pagehop compare judges hosts with
+ * (stats_strays, stats.h): a range strays when it lies beyond k robust
+ * sigmas (1.4826 MAD) of the median and beyond the tolerance, on either
+ * side.  Pure functions.
  */
 #ifndef PAGEHOP_SCAN_STRAY_H
 #define PAGEHOP_SCAN_STRAY_H

@@ -58,6 +58,23 @@ double stats_median_of(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+double stats_median_mad(double *v, size_t n, double *mad)
+{
+	double med = stats_median_of(v, n);
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = fabs(v[i] - med);
+	*mad = stats_median_of(v, n);
+	return med;
+}
+
+bool stats_strays(double x, double med, double mad, double k, double tol)
+{
+	if (!(med > 0) || isnan(tol) || isnan(x))
+		return false;
+	return fabs(x - med) > k * STATS_MAD_TO_SIGMA * mad && fabs(x - med) / med > tol;
+}
+
 void stats_compute(const double *samples, size_t n, struct ph_stats *out)
 {
 	double *s;

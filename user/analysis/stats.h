@@ -33,6 +33,24 @@ bool stats_median_ci_ranks(size_t n, size_t *j, size_t *k);
 /* The median of v[0..n), which it sorts; NAN if n is 0. */
 double stats_median_of(double *v, size_t n);
 
+/*
+ * The median of v[0..n) and its MAD (median absolute deviation) in *mad;
+ * v is overwritten (sorted, then the deviations).  NAN for both if n is 0.
+ */
+double stats_median_mad(double *v, size_t n, double *mad);
+
+/*
+ * The robust-outlier rule of pagehop compare and pagehop scan: x strays
+ * from a group of median med and MAD mad when it lies both beyond k robust
+ * sigmas (k * STATS_MAD_TO_SIGMA * mad) of the median and beyond tol, a
+ * fraction of the median (|x - med| / med > tol), on either side.  The
+ * sigmas keep a noisy group from flagging its noise, the tolerance keeps a
+ * tight group from flagging differences too small to matter.  Never with
+ * tol NAN (no tolerance for the figure), or a median not above 0 (no
+ * fraction to judge by).
+ */
+bool stats_strays(double x, double med, double mad, double k, double tol);
+
 /* Compute over n samples (not modified). */
 void stats_compute(const double *samples, size_t n, struct ph_stats *out);
 

@@ -42,7 +42,7 @@ struct curve_spec {
 	double xscale;
 	bool x_bytes;
 	bool x_cat;		/* x is a name (a pattern, a kernel): one place each, in the order met */
-	const char *only, *only_val;	/* when set: only the rows whose column only is only_val */
+	const char *only, *only_val;	/* when set: only the rows whose column only is only_val (as text: "true") */
 };
 
 static const struct curve_spec curve_specs[] = {
@@ -90,6 +90,13 @@ static const struct curve_spec curve_specs[] = {
 	  "triad bandwidth against working set, one curve per hop level",
 	  "working set (bytes, log2 scale)", "bandwidth, GB/s (median)", 1024, true, false,
 	  "figure", "triad" },
+	/* A point per measured range; the ranges that stray (stray: bw, lat or bw,lat) in series of their own. */
+	{ "scan", "scan", "stray", "range_lo", "bw_GBps", "bw_ci_lo", "bw_ci_hi",
+	  "read bandwidth per physical range, one series per stray mark (no, bw, lat, bw,lat)",
+	  "physical range (its start)", "read bandwidth, GB/s (median)", 1, false, true, "measured", "true" },
+	{ "scan", "scan", "stray", "range_lo", "lat_ns", "lat_ci_lo", "lat_ci_hi",
+	  "chase latency per physical range, one series per stray mark (no, bw, lat, bw,lat)",
+	  "physical range (its start)", "latency per load, ns (median)", 1, false, true, "measured", "true" },
 };
 
 /* The place of category name on ch's x axis, added when new. */
@@ -322,6 +329,16 @@ static void read_verdict(json_object *root, struct rep_doc *d)
 }
 
 /* The series of one curve spec, one per value of its group column, in the order met. */
+/* Whether row's column cs->only reads cs->only_val: a string as it is, a boolean or number as JSON writes it. */
+static bool only_row(json_object *row, const struct curve_spec *cs)
+{
+	char *v = scalar_text(get(row, cs->only));
+	bool yes = v && !strcmp(v, cs->only_val);
+
+	free(v);
+	return yes;
+}
+
 static void read_curves(json_object *root, const struct curve_spec *cs, struct rep_doc *d)
 {
 	json_object *t = get(root, cs->table);
@@ -333,7 +350,7 @@ static void read_curves(json_object *root, const struct curve_spec *cs, struct r
 		size_t i, n = json_object_array_length(t);
 
 		for (i = 0; i < n; i++)
-			if (!strcmp(get_str(json_object_array_get_idx(t, i), cs->only) ?: "", cs->only_val))
+			if (only_row(json_object_array_get_idx(t, i), cs))
 				break;
 		if (i == n)
 			return;		/* no row of this figure: no empty chart */
@@ -349,7 +366,7 @@ static void read_curves(json_object *root, const struct curve_spec *cs, struct r
 		struct rep_series *s = NULL;
 		int k;
 
-		if (cs->only && strcmp(get_str(row, cs->only) ?: "", cs->only_val))
+		if (cs->only && !only_row(row, cs))
 			continue;
 		if (!g && gv) {
 			/* A number (a hop level): named with its column, "level 1". */
@@ -515,7 +532,7 @@ static int check_shapes(const char *path, json_object *root, char *err, size_t e
 }
 
 /* A field the reader takes from each row of a table (or from one object). */
-enum field_type { F_NUM, F_STR, F_NAME, F_BOOL, F_INT };
+enum field_type { F_NUM, F_STR, F_NAME, F_BOOL, F_INT, F_FLAG };
 
 struct field_rule {
 	const char *kind;	/* NULL: every kind */
@@ -557,7 +574,7 @@ static const struct field_rule field_rules[] = {
 static const char *const field_want[] = {
 	[F_NUM] = "a number or null", [F_STR] = "a string or null",
 	[F_NAME] = "a string, a number or null", [F_BOOL] = "a boolean or null",
-	[F_INT] = "an integer or null",
+	[F_INT] = "an integer or null", [F_FLAG] = "a string, a boolean or null",
 };
 
 static bool field_ok(json_object *v, enum field_type t)
@@ -572,6 +589,7 @@ static bool field_ok(json_object *v, enum field_type t)
 	case F_NAME: return json_object_is_type(v, json_type_string) || json_number(v, &x);
 	case F_BOOL: return json_object_is_type(v, json_type_boolean);
 	case F_INT: return json_object_is_type(v, json_type_int) && json_number(v, &x);
+	case F_FLAG: return json_object_is_type(v, json_type_string) || json_object_is_type(v, json_type_boolean);
 	}
 	return false;
 }
@@ -628,7 +646,7 @@ static int check_fields(const char *path, json_object *root, const char *kind, c
 			continue;
 		if (check_field(path, root, cs->table, cs->group, F_NAME, false, err, errlen) ||
 		    check_field(path, root, cs->table, cs->x, cs->x_cat ? F_NAME : F_NUM, false, err, errlen) ||
-		    (cs->only && check_field(path, root, cs->table, cs->only, F_STR, false, err, errlen)))
+		    (cs->only && check_field(path, root, cs->table, cs->only, F_FLAG, false, err, errlen)))
 			return -EINVAL;
 		for (int k = 0; k < 3; k++)
 			if (num[k] && check_field(path, root, cs->table, num[k], F_NUM, false, err, errlen))

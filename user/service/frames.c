@@ -122,6 +122,23 @@ void frames_sort(struct ph_frame_run *runs, int n)
 	qsort(runs, (size_t)n, sizeof(*runs), by_leaf_phys);
 }
 
+/*
+ * Read one byte of every leaf of the moved runs.  pagehop.ko empties the
+ * source of a 2 MiB or 1 GiB mapping when it is moved and fills the new
+ * one again at its first touch (kmod/pagehop_mmap.c, pagehop_vm_open), so
+ * until each leaf is touched the view has holes where its pages are:
+ * QUERY would find none of them and the measured loops would time the
+ * faults.  Anonymous and hugetlb runs move with their page tables and are
+ * mapped already; reading them costs nothing.  A read, not a write: the
+ * pages keep what they hold.
+ */
+static void fault_in(const struct ph_frame_run *runs, int n)
+{
+	for (int i = 0; i < n; i++)
+		for (uint64_t off = 0; off < runs[i].len; off += runs[i].leaf)
+			(void)*(volatile const char *)(uintptr_t)(runs[i].addr + off);
+}
+
 void *frames_view(struct ph_frame_run *runs, int n, uint64_t *total)
 {
 	uint64_t len = 0, align = 4 * KiB, off;
@@ -161,5 +178,6 @@ void *frames_view(struct ph_frame_run *runs, int n, uint64_t *total)
 		runs[i].addr = (uint64_t)(uintptr_t)to;
 		off += runs[i].len;
 	}
+	fault_in(runs, n);
 	return base;
 }

@@ -41,8 +41,10 @@ void frames_sort(struct ph_frame_run *runs, int n);
 /*
  * Move runs[0..n), in their order, to one new range of their total length
  * aligned to the largest leaf; every run's addr becomes its new address.
- * The view, or NULL with errno (a run that would not move: the range is
- * unmapped and the runs that moved are gone with it).  Unmapping the view
+ * Every leaf of the view is faulted in before it is returned (a moved
+ * pagehop.ko mapping is empty until touched), so that its frames read back
+ * whole.  The view, or NULL with errno (a run that would not move: the
+ * range is unmapped and the runs that moved are gone with it).  Unmapping the view
  * (munmap, the total length) frees anonymous memory, and ends the
  * mapping of a pagehop.ko buffer's pages (FREE still releases them).
  */

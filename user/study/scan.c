@@ -31,10 +31,16 @@ static int scan_plan(void *state, struct ph_session *s)
 	const struct ph_topology *t = &s->m.topo;
 	uint64_t pb;
 
-	/* 2 MiB pages from pagehop.ko; without it, THP: anonymous 2 MiB leaves the kernel places. */
+	/*
+	 * 2 MiB pages from pagehop.ko; without it, or where it cannot map
+	 * them (6.1: no huge pfnmap), THP: anonymous 2 MiB leaves the kernel
+	 * places, read back through QUERY or
+	 * pagemap, the coverage partial.  Not a hugetlb pool: it holds what
+	 * was reserved, not the node's memory.
+	 */
 	sc->bufreq = s->opt->bufreq;
 	if (!s->opt->psize_given)
-		sc->bufreq.psize = s->m.km.fd >= 0 ? PH_PS_2M : PH_PS_THP;
+		sc->bufreq.psize = buffer_auto_backend(&s->m.km, PH_PS_2M) == PH_BACKEND_KMOD ? PH_PS_2M : PH_PS_THP;
 	pb = psize_bytes(sc->bufreq.psize);
 	if (!sc->pattern_given) {
 		chase_parse("page:4K", &sc->pattern);
@@ -113,15 +119,22 @@ static int pin_node(struct ph_scan *sc, struct ph_session *s, struct ph_scan_nod
 		struct ph_segment *seg;
 		int err;
 
-		n = n / pb * pb;
-		if (!n)
-			break;
-		/* Others allocate meanwhile: the reserve is judged on what is free now. */
-		if (free_now < nd->reserve + n) {
-			snprintf(nd->stop, sizeof(nd->stop), "the node's free memory came down to %s, its reserve and a chunk",
+		/*
+		 * Others allocate meanwhile: the reserve is judged on what is
+		 * free now, and a chunk never takes the node closer to it than
+		 * SCAN_MARGIN (what the kernel takes for the pin itself and
+		 * for others in the meantime).
+		 */
+		if (free_now < nd->reserve + SCAN_MARGIN + pb) {
+			snprintf(nd->stop, sizeof(nd->stop), "the node's free memory came down to %s, its reserve and a margin",
 				 format_size(free_now, size, sizeof(size)));
 			break;
 		}
+		if (n > free_now - nd->reserve - SCAN_MARGIN)
+			n = free_now - nd->reserve - SCAN_MARGIN;
+		n = n / pb * pb;
+		if (!n)
+			break;
 		progress_phase("pinning node %d: %s of %s", nd->node, format_size(nd->pinned, size, sizeof(size)),
 			       format_size(nd->want, why, sizeof(why)));
 		seg = xappend(&p->segs, &p->n, sizeof(*seg));
@@ -134,6 +147,17 @@ static int pin_node(struct ph_scan *sc, struct ph_session *s, struct ph_scan_nod
 			snprintf(nd->stop, sizeof(nd->stop), "%s", why);
 			break;
 		}
+		free_now = node_free_now(nd->node);
+		if (free_now < nd->free_min)
+			nd->free_min = free_now;
+		if (free_now < nd->reserve) {
+			/* Taken below the reserve all the same: given back at once. */
+			segment_free(&s->m.km, seg);
+			p->n--;
+			snprintf(nd->stop, sizeof(nd->stop), "a chunk left the node %s free, under its reserve: given back",
+				 format_size(free_now, size, sizeof(size)));
+			break;
+		}
 		nd->backend = backend_name(seg->backend);
 		nd->pinned += seg->bytes;
 		err = frames_read(&s->m.km, seg->addr, seg->bytes, sc->range, &p->runs, &p->nruns,
@@ -142,12 +166,10 @@ static int pin_node(struct ph_scan *sc, struct ph_session *s, struct ph_scan_nod
 			ph_errno(-err, "node %d: reading the frames of the memory pinned", nd->node);
 			return err == -EPERM ? PH_EXIT_UNSUPPORTED : PH_EXIT_FAIL;
 		}
-		free_now = node_free_now(nd->node);
-		if (free_now < nd->free_min)
-			nd->free_min = free_now;
 	}
 	if (!nd->stop[0])
-		snprintf(nd->stop, sizeof(nd->stop), nd->pinned >= nd->want ? "had all it asked for" : "interrupted");
+		/* The loop also ends with less than a page left to want. */
+		snprintf(nd->stop, sizeof(nd->stop), ph_interrupted ? "interrupted" : "had all it asked for");
 	return 0;
 }
 
@@ -158,14 +180,20 @@ static int by_phys(const void *a, const void *b)
 	return (x->phys > y->phys) - (x->phys < y->phys);
 }
 
-/* The share of --budget one figure of one range gets, the ranges left to measure. */
-static double figure_time(const struct ph_scan *sc, const struct ph_session *s, int left)
+/*
+ * The time one figure gets under --budget: what the budget has left of
+ * measuring (sc->measure_s, and what this range, begun at t0, spent so
+ * far) shared by the figures left to measure, two a range.  Pinning and
+ * reading frames back are not measuring: they do not eat the figures'
+ * share, or a slow pin would leave every figure the floor.
+ */
+static double figure_time(const struct ph_scan *sc, const struct ph_session *s, double t0, int figures)
 {
-	double spent = now_mono_raw() - sc->started, t;
+	double t;
 
 	if (!sc->budget)
 		return s->opt->mcfg.time_s;
-	t = (sc->budget - spent) / (2.0 * (left > 0 ? left : 1));
+	t = (sc->budget - sc->measure_s - (now_mono_raw() - t0)) / (figures > 0 ? figures : 1);
 	/* Each figure needs its warm-up and a few blocks: never less than this. */
 	return t > 0.05 ? t : 0.05;
 }
@@ -219,11 +247,19 @@ static int measure_range(struct ph_scan *sc, struct ph_session *s, struct ph_sca
 					r->first = again[i].phys;
 				if (again[i].phys + again[i].len > r->last)
 					r->last = again[i].phys + again[i].len;
+				r->read_back += again[i].len;
 			}
 			if (r->first < r->lo || r->last > r->hi)
 				r->verified = false;
 		} else {
 			r->verified = false;
+		}
+		/* A hole in the view: what is timed is not all the range's pages. */
+		if (r->read_back != total) {
+			r->verified = false;
+			snprintf(r->found + strlen(r->found), sizeof(r->found) - strlen(r->found),
+				 "; %llu of the view's %llu MiB read back mapped",
+				 (unsigned long long)(r->read_back / MiB), (unsigned long long)(total / MiB));
 		}
 		free(again);
 	}
@@ -244,10 +280,10 @@ static int measure_range(struct ph_scan *sc, struct ph_session *s, struct ph_sca
 	one.membind = numa_allocate_nodemask();
 	numa_bitmask_setbit(one.membind, (unsigned)r->node);
 	lay.size = total;
-	s->meas.time_s = figure_time(sc, s, left);
+	t0 = now_mono_raw();
+	s->meas.time_s = figure_time(sc, s, t0, 2 * left);
 	/* Every figure carries its CI, budget or not: the verdict rests on them. */
 	s->meas.min_over_time = true;
-	t0 = now_mono_raw();
 	rc = session_start_bind(s, &one, &lay, 1);
 	if (!rc) {
 		struct ph_bandwidth bw;
@@ -259,9 +295,8 @@ static int measure_range(struct ph_scan *sc, struct ph_session *s, struct ph_sca
 			r->bw_ci = bw.res.ci_met;
 		}
 		bandwidth_free(&bw);
-		s->meas.time_s = figure_time(sc, s, left) * 2 - (now_mono_raw() - t0) / 2;
-		if (s->meas.time_s < 0.05)
-			s->meas.time_s = 0.05;
+		/* The bandwidth figure is done: what it left of the budget, over one figure fewer. */
+		s->meas.time_s = figure_time(sc, s, t0, 2 * left - 1);
 		if (!rc && !ph_interrupted) {
 			rc = latency_figure(s, &sc->pattern, 1, false, &lat);
 			if (!rc && lat.user.n) {
@@ -451,7 +486,6 @@ static int scan_measure(void *state, struct ph_session *s)
 	struct ph_scan *sc = state;
 	int rc = 0;
 
-	sc->started = now_mono_raw();
 	sc->nd = xcalloc((size_t)sc->nnodes, sizeof(*sc->nd));
 	for (int i = 0; i < sc->nnodes && !rc && !ph_interrupted; i++)
 		rc = scan_node(sc, s, i);

@@ -68,12 +68,12 @@ static void ranges_table(const struct ph_scan *sc, struct ph_doc *doc)
 	static const char *const cols[] = {
 		"node", "range_lo", "range_hi", "node_MiB", "pinned_MiB", "measured", "bw_GBps", "bw_ci_lo",
 		"bw_ci_hi", "lat_ns", "lat_ci_lo", "lat_ci_hi", "bw_dev_pct", "lat_dev_pct", "stray", "rank",
-		"dimm", "first_frame", "last_frame", "runs", "cpu", "verified", "why",
+		"dimm", "first_frame", "last_frame", "read_back_MiB", "runs", "cpu", "verified", "why",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
-	table_detail(t, "range_hi node_MiB measured bw_dev_pct lat_dev_pct first_frame last_frame runs cpu "
+	table_detail(t, "range_hi node_MiB measured bw_dev_pct lat_dev_pct first_frame last_frame read_back_MiB runs cpu "
 			"bw_ci_lo bw_ci_hi lat_ci_lo lat_ci_hi verified");
 	for (int i = 0; i < sc->nr; i++) {
 		const struct ph_scan_range *r = &sc->r[i];
@@ -109,6 +109,7 @@ static void ranges_table(const struct ph_scan *sc, struct ph_doc *doc)
 		if (r->last) {
 			hex(t, row, "first_frame", r->first);
 			hex(t, row, "last_frame", r->last);
+			table_int(t, row, "read_back_MiB", (long long)(r->read_back / MiB));
 		}
 		table_int(t, row, "runs", r->runs);
 		if (r->measured || r->found[0])
@@ -222,7 +223,7 @@ struct ph_doc *scan_document(struct ph_scan *sc, struct ph_session *s, int *rc)
 	section_str(sec, "memory",
 		    sc->partial ? "partial: without pagehop.ko the kernel chose which frames this process got; ranges show what it gave"
 				: "pinned by pagehop.ko on the node, chunk after chunk, until the node's reserve");
-	section_str(sec, "reserve", "left free on every node: the larger of 5% of the node (pagehop.ko's floor) and 256 MiB, judged on the free memory before each chunk");
+	section_str(sec, "reserve", "left free on every node: the larger of 5% of the node (pagehop.ko's floor) and 256 MiB, judged on the free memory before each chunk, which keeps 16 MiB above it; a chunk that left the node under it all the same is given back");
 	section_str(sec, "view",
 		    "each range's pages, moved (mremap) in physical order into one virtual range, read back (QUERY or pagemap) on the node and in the range before measuring, and again after");
 	section_str(sec, "bandwidth", "the read kernel, one thread on a CPU of the node (or the nearest with CPUs), over the whole range");

@@ -22,6 +22,8 @@
  */
 #define SCAN_RESERVE_DIV 20
 #define SCAN_RESERVE_MIN (256 * MiB)
+/* Free memory a chunk never takes the node closer to its reserve than. */
+#define SCAN_MARGIN (16 * MiB)
 /* Memory is pinned in chunks of at most this (and the range's size). */
 #define SCAN_CHUNK (256 * MiB)
 /*
@@ -39,6 +41,7 @@ struct ph_scan_range {
 	uint64_t movable;	/* of them, in ZONE_MOVABLE */
 	uint64_t pinned;	/* bytes pinned in it, measured if measured */
 	uint64_t first, last;	/* its lowest and highest frame address read back (last: the end) */
+	uint64_t read_back;	/* bytes of its view found mapped when read back through QUERY or pagemap */
 	int runs;		/* runs of frames its view was made of */
 	bool measured, verified;
 	char why[600];		/* why it was not measured */
@@ -92,7 +95,6 @@ struct ph_scan {
 	int edac_err, dmi_err;		/* -errno when not read */
 	double measure_s;		/* the time spent measuring */
 	uint64_t measured_bytes;
-	double started;
 };
 
 #endif

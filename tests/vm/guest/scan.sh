@@ -6,9 +6,11 @@
 # read back lies inside the range and in memory blocks the kernel lists for
 # node 1 (/sys/devices/system/node/node1/memoryN: the kernel's own word of
 # which physical addresses are the node's, not pagehop's); each range
-# measured has its figures within their CIs; with no EDAC and no DMI
-# address map here, the mapping says "not exposed".  TCG: no timing is
-# judged.
+# measured read back whole through its view (pagehop.ko refills a moved
+# mapping only when touched) and has its figures within their CIs; with no
+# EDAC and no DMI address map here, the mapping says "not exposed".  On 6.1
+# the module maps no 2 MiB pages: the scan takes THP and says its coverage
+# is partial.  TCG: no timing is judged.
 . /tests/tap.sh
 plan 6
 lsmod | grep -q '^pagehop ' || insmod /lib/modules/pagehop.ko || { not_ok "insmod"; exit 0; }
@@ -24,10 +26,16 @@ case "$rc:$verdict" in
 esac
 scanned=$(jq '.scan_coverage[0].scanned_MiB' /tmp/scan.json 2>/dev/null)
 cov=$(jq -r '.scan_coverage[0].coverage' /tmp/scan.json 2>/dev/null)
-if [ -n "$scanned" ] && [ $((scanned * 1024 * 100)) -ge $((free_kb * 80)) ] && [ "$cov" = pinned ]; then
-	ok "scanned $scanned MiB of node $node's $((free_kb / 1024)) MiB free, pinned by pagehop.ko"
+# 6.1: pagehop.ko maps no 2 MiB pages (no huge pfnmap), so the scan takes
+# THP (frames still by QUERY) and says its coverage is partial.
+case "$VM_KVER" in
+6.1.*) want_cov=partial by="THP (pagehop.ko maps no 2 MiB pages here)" ;;
+*) want_cov=pinned by="pinned by pagehop.ko" ;;
+esac
+if [ -n "$scanned" ] && [ $((scanned * 1024 * 100)) -ge $((free_kb * 80)) ] && [ "$cov" = "$want_cov" ]; then
+	ok "scanned $scanned MiB of node $node's $((free_kb / 1024)) MiB free, $by (coverage $cov)"
 else
-	not_ok "coverage at least 80% of the free memory" "scanned '$scanned' MiB, coverage '$cov', free $((free_kb / 1024)) MiB"
+	not_ok "coverage at least 80% of the free memory" "scanned '$scanned' MiB, coverage '$cov' (expected $want_cov), free $((free_kb / 1024)) MiB"
 fi
 least=$(jq '.scan_coverage[0].least_free_MiB' /tmp/scan.json 2>/dev/null)
 reserve=$(jq '.scan_coverage[0].reserve_MiB' /tmp/scan.json 2>/dev/null)
@@ -62,9 +70,9 @@ if [ -z "$bad" ] && [ $checked -ge 1 ]; then
 else
 	not_ok "frames on the node" "${bad#; } ($checked checked)"
 fi
-if jq -e '[.scan[] | select(.measured) | .verified and .bw_ci_lo <= .bw_GBps and .bw_GBps <= .bw_ci_hi and .lat_ci_lo <= .lat_ns and .lat_ns <= .lat_ci_hi] | all' \
+if jq -e '[.scan[] | select(.measured) | .verified and .read_back_MiB == .pinned_MiB and .bw_ci_lo <= .bw_GBps and .bw_GBps <= .bw_ci_hi and .lat_ci_lo <= .lat_ns and .lat_ns <= .lat_ci_hi] | all' \
 	/tmp/scan.json >/dev/null 2>&1; then
-	ok "every range measured read back, its figures within their CIs"
+	ok "every range measured read back whole (no hole in its view), its figures within their CIs"
 else
 	not_ok "figures" "$(jq -c '[.scan[] | select(.measured)]' /tmp/scan.json 2>/dev/null | head -c 600)"
 fi
