@@ -12,9 +12,11 @@
 # document gives (its link and generic port parts with the emitted CDAT
 # figure in place of the old one), that node access1's read latency is the
 # document's proposed_read_lat_ns, and its tier the document's
-# proposed_tier.  The emitted read latency is what the measurement implied
-# (under TCG not the 150 ns given): when it equals the original the
-# boot would show nothing new, and the script says so and skips it.
+# proposed_tier.  cxl_cmd.sh runs there too: pagehop's own explanation,
+# with the emitted figures, adds up to the kernel's again.  The emitted
+# read latency is what the measurement implied (under TCG not the 150 ns
+# given): when it equals the original the boot would show nothing new,
+# and the script says so and skips it.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/vm/lib.sh
@@ -87,5 +89,5 @@ VM_CXL_RT_HEX='$hex'
 VM_CXL_RT_COORDS='$coords'
 VM_CXL_RT_LAT1='$lat1'
 VM_CXL_RT_TIER='$tier'" \
-	vm_boot cxl 600 "$out/boot" cxl cxl_rt
-vm_check "$out/boot" cxl cxl_rt
+	vm_boot cxl 600 "$out/boot" cxl cxl_cmd cxl_rt
+vm_check "$out/boot" cxl cxl_cmd cxl_rt
