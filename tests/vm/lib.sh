@@ -330,8 +330,13 @@ vm_prepare_cxl() {
 	command -v python3 >/dev/null || { echo "vm: python3 missing (cxl_tables.py)" >&2; return 1; }
 	command -v iasl >/dev/null || { echo "vm: iasl missing: scripts/install-deps.sh check" >&2; return 1; }
 	VM_CXL_CDAT=$out/cxl.cdat
-	# shellcheck disable=SC2086 # the four figures
-	python3 "$VM_ROOT/tests/vm/cxl_tables.py" cdat "$VM_CXL_CDAT" $VM_CXL_MIB $VM_CXL_CDAT_FIG || return 1
+	# VM_CXL_CDAT_FILE, when set, is the CDAT to give (tests/vm/cxl_roundtrip.sh).
+	if [ -n "${VM_CXL_CDAT_FILE:-}" ]; then
+		cp "$VM_CXL_CDAT_FILE" "$VM_CXL_CDAT" || return 1
+	else
+		# shellcheck disable=SC2086 # the four figures
+		python3 "$VM_ROOT/tests/vm/cxl_tables.py" cdat "$VM_CXL_CDAT" $VM_CXL_MIB $VM_CXL_CDAT_FIG || return 1
+	fi
 	rm -f "$out/cxl-mem0" "$out/cxl-lsa0"
 	VM_QEMU_NUMA+=(-object "memory-backend-file,id=cxl-mem0,share=on,mem-path=$out/cxl-mem0,size=${VM_CXL_MIB}M"
 		-object "memory-backend-file,id=cxl-lsa0,share=on,mem-path=$out/cxl-lsa0,size=256M"

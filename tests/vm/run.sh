@@ -76,6 +76,9 @@ for s in "${series[@]}"; do
 		elif [ "$name" = slit4 ]; then
 			# The SLIT that guest proposed, through the kernel's table upgrade.
 			bash "$here/acpi_roundtrip.sh" "$s" || fail=1
+		elif [ "$name" = cxl ]; then
+			# The CDAT that guest emitted, through QEMU's cdat= and the kernel.
+			bash "$here/cxl_roundtrip.sh" "$s" || fail=1
 		fi
 		echo "# guest $name on $VM_KVER took $(($(date +%s) - start))s"
 	done <"$plan"

@@ -138,3 +138,13 @@ got=$(jq -r '.cxl_effects[0] | "\(.tier_now) \(.adistance) \(.tier)"' /tmp/cxl.j
 	ok "node $node in memory_tier$tnow, as its access1 figures give it (distance $adist), by hand and by pagehop" ||
 	not_ok "tier" "pagehop (now, distance, tier): $got; sysfs memory_tier$tnow; by hand distance $adist, tier $((adist >> 7)); $(for t in /sys/devices/virtual/memory_tiering/*; do echo "$t: $(cat $t/nodelist 2>&1)"; done; dmesg | grep -i -E "tier|adist|kmem" | tail -5)"
 jq -r '.cxl_judge[] | "\(.source) \(.entry): \(.verdict) \(.why // "")"' /tmp/cxlm.json | sed 's/^/# /'
+# For the round trip (tests/vm/cxl_roundtrip.sh): the emitted CDAT in hex
+# and the document that proposed it, one line of JSON.
+if [ -s /tmp/new.cdat ]; then
+	echo "### file new.cdat.hex"
+	od -A n -t x1 -v /tmp/new.cdat
+	echo "### end file"
+	echo "### file cxlm.json"
+	jq -M -c . /tmp/cxlm.json
+	echo "### end file"
+fi
