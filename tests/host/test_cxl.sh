@@ -177,4 +177,41 @@ usage_error "--emit-cdat with --input (no device CDAT offline)" cxl --input "$D/
 usage_error "--emit-cdat with --no-measure" cxl --no-measure --emit-cdat "$TMP/x.cdat"
 usage_error "--emit-cdat into a directory that does not exist" cxl --emit-cdat "$TMP/no/such/x.cdat"
 expect "--emit-cdat refused: nothing written" "$(ls "$TMP"/x.cdat 2>/dev/null | wc -l)" 0
+# --emit-hmat from good.json: the generic port's entries, by hand: 418 -
+# 150 - 218 = 50 ns from CPU node 0 (5000 x 10 ps), 468 - 150 - 218 = 100
+# ns from CPU node 1 (10000 x 10); bandwidth behind the link's 312 MB/s
+# cannot show, so the port's 30000 MB/s is kept for both (x 1).
+H=$TMP/gp.asl
+"$PAGEHOP" cxl --input "$D/good.json" --noise 0.5 --emit-hmat "$H" --format json >"$TMP/h.json" 2>"$TMP/err"
+expect "--emit-hmat good.json: exit 0 ($(cat "$TMP/err"))" "$?" 0
+expect "--emit-hmat: the comment derives 50 ns from the measurement from CPU node 0" \
+	"$(grep -c 'initiator 0 to domain 4 (node 2): 50.00 ns = the read latency measured from CPU node 0, 418.00 ns \[CI 417.50, 418.50\], less the device CDAT.s 150 ns (DSMAS 0) and the link.s 218 ns' "$H")" 1
+expect "--emit-hmat: the comment says the port's bandwidth is the firmware's, kept" \
+	"$(grep -c "30000 MB/s, the firmware's .*kept: the link's 312 MB/s binds below it" "$H")" 2
+expect "--emit-hmat: no CI missed in good.json, none said" "$(grep -c MISSED "$H")" 0
+"$PAGEHOP" cxl --input "$D/ci_missed.json" --noise 0.5 --emit-hmat "$TMP/missed.asl" >/dev/null 2>"$TMP/err"
+expect "--emit-hmat ci_missed.json: the comment says the CI was missed" \
+	"$(grep -c 'MISSED its CI target' "$TMP/missed.asl")" 1
+# No port latency implied (the CDAT's 750 and the link's 218 exceed 418): exit 1, nothing written.
+"$PAGEHOP" cxl --input "$D/cdat_read_5x.json" --emit-hmat "$TMP/no.asl" >/dev/null 2>"$TMP/err"
+expect "--emit-hmat cdat_read_5x.json: exit 1" "$?" 1
+expect "--emit-hmat cdat_read_5x.json: one line naming why" \
+	"$(grep -c '^pagehop cxl: --emit-hmat: node 2 from CPU node 0: the device CDAT.s 750 ns and the link.s 218 ns alone exceed' "$TMP/err")" 1
+expect "--emit-hmat refused: nothing written" "$(ls "$TMP"/no.asl 2>/dev/null | wc -l)" 0
+usage_error "--emit-hmat with --no-measure" cxl --no-measure --emit-hmat "$TMP/x.asl"
+usage_error "--emit-hmat into a directory that does not exist" cxl --input "$D/good.json" --emit-hmat "$TMP/no/such/x.asl"
+expect "--emit-hmat refused: nothing written" "$(ls "$TMP"/x.asl 2>/dev/null | wc -l)" 0
+if ! command -v iasl >/dev/null; then
+	skip_test "iasl missing (acpica-tools): the --emit-hmat source was not compiled"
+fi
+(cd "$TMP" && iasl gp.asl) >"$TMP/iasl.log" 2>&1 && [ -s "$TMP/gp.aml" ] &&
+	pass "iasl compiles the generic port's HMAT" || fail "iasl: $(tail -n 5 "$TMP/iasl.log")"
+# Read back by pagehop's own HMAT parser (slit --hmat-table reads the .aml).
+"$PAGEHOP" slit --input "$PAGEHOP_ROOT/tests/data/slit/matrix-4node-cxl.json" --hmat-table "$TMP/gp.aml" \
+	--format json >"$TMP/b.json" 2>"$TMP/b.err"
+expect "parsed back: the generic port's entries equal the hand-computed ones" \
+	"$(jq -r '[.hmat_table_entries[] | "\(.data_type) \(.initiator)>\(.target)=\(.entry)x\(.base_unit)"] | join(", ")' "$TMP/b.json")" \
+	"access_latency 0>4=5000x10, access_latency 1>4=10000x10, access_bandwidth 0>4=30000x1, access_bandwidth 1>4=30000x1"
+expect "parsed back: no memory domain made up for the port" \
+	"$(jq -r '.hmat_table_domains | length' "$TMP/b.json")" 0
 finish

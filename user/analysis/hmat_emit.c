@@ -152,7 +152,7 @@ static char *left_out(const struct ph_nmatrix *m, const struct ph_hmat_lb *l, bo
 
 /* One line of the comment per structure: its figure, unit, base unit and what it leaves out. */
 static char *structures_text(const struct ph_acpi_hmat *t, const struct ph_nmatrix *lat,
-			     const struct ph_nmatrix *bw)
+			     const struct ph_nmatrix *bw, bool derived)
 {
 	char *s = xstrdup(""), *n;
 
@@ -161,8 +161,9 @@ static char *structures_text(const struct ph_acpi_hmat *t, const struct ph_nmatr
 		const bool is_lat = acpi_hmat_is_latency(l->data_type);
 		char *rows = left_out(is_lat ? lat : bw, l, false), *cols = left_out(is_lat ? lat : bw, l, true);
 
-		n = xasprintf("%s  %s = the measured %s, %s, entry base unit %llu%s%s%s%s%s\n", s,
-			      acpi_hmat_data_name(l->data_type), is_lat ? "load latency" : "read bandwidth",
+		n = xasprintf("%s  %s = the %s %s, %s, entry base unit %llu%s%s%s%s%s\n", s,
+			      acpi_hmat_data_name(l->data_type), derived ? "derived" : "measured",
+			      is_lat ? "load latency" : "read bandwidth",
 			      is_lat ? "ps" : "MB/s", (unsigned long long)l->base_unit,
 			      *rows || *cols ? "\n    left out, nothing measured:" : "",
 			      *rows ? " initiator node(s) " : "", rows,
@@ -175,7 +176,7 @@ static char *structures_text(const struct ph_acpi_hmat *t, const struct ph_nmatr
 	return s;
 }
 
-int hmat_emit_acpi(const struct ph_acpi_out *o, const char *input,
+int hmat_emit_acpi(const struct ph_acpi_out *o, const struct ph_hmat_src *src,
 		   const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,
 		   const struct ph_acpi_hmat *fw, struct ph_doc *doc, struct ph_outset *set)
 {
@@ -194,29 +195,39 @@ int hmat_emit_acpi(const struct ph_acpi_out *o, const char *input,
 	if (acpi_emit_ids(o, "HMAT", "--hmat-table", &ids, from, sizeof(from), &table_rev, &have_table))
 		return -EINVAL;
 	hmat_propose(lat, bw, fw, &prop);
+	if (src->targets_not_memory && !(fw && fw->nmpda)) {
+		free(prop.mpda);
+		prop.mpda = NULL;
+		prop.nmpda = 0;
+	}
 	if (check_entries(&prop, lat, bw)) {
 		acpi_hmat_free(&prop);
 		return -EINVAL;
 	}
-	structs = structures_text(&prop, lat, bw);
+	structs = structures_text(&prop, lat, bw, src->derivation != NULL);
 	caches = prop.ncache
 		 ? xasprintf("the firmware's %d, without their SMBIOS handles", prop.ncache)
 		 : xstrdup("none (pagehop measures none; a firmware HMAT's would be kept)");
-	comment = xasprintf("HMAT proposed by pagehop slit from %s.\n"
+	comment = xasprintf("HMAT proposed by %s from %s.\n"
 			    "OEM ID and OEM table ID from %s%s.\n"
-			    "Proximity domain i is node i.  Entries of the memory hierarchy, each\n"
-			    "entry x base unit within %g%% of the measured figure or within half a unit:\n"
+			    "%s.  Entries of the memory hierarchy, each\n"
+			    "entry x base unit within %g%% of the figure below or within half a unit:\n"
 			    "%s"
-			    "Every entry is a measured figure: none is 0 (no information).\n"
+			    "%s"
 			    "Memory proximity domain attributes: %s.\n"
 			    "Memory-side caches: %s.\n\n"
 			    "Compile with iasl (acpica-tools): iasl %s writes the .aml beside it.\n"
 			    "Try it without reflashing (CONFIG_ACPI_TABLE_UPGRADE): put the .aml as\n"
 			    "kernel/firmware/acpi/hmat.aml in an uncompressed cpio in front of the\n"
 			    "initrd; see docs/slit.md.",
-			    input, from, have_table && !o->have_rev ? ", OEM revision raised by one" : "",
+			    src->by, src->input, from,
+			    have_table && !o->have_rev ? ", OEM revision raised by one" : "",
+			    src->domains ? src->domains : "Proximity domain i is node i",
 			    PH_HMAT_ROUND_REL * 100, structs,
+			    src->derivation ? src->derivation
+			    : "Every entry is a measured figure: none is 0 (no information).\n",
 			    fw && fw->nmpda ? "the firmware's"
+			    : src->targets_not_memory ? "none (the targets are not memory; a firmware HMAT's would be kept)"
 			    : "one per memory node measured, its own initiator when it has CPUs",
 			    caches, o->path);
 	text = acpi_hmat_source(&ids, &prop, comment);

@@ -13,6 +13,20 @@
 #include "output.h"
 #include "slit_emit.h"
 
+/* Who proposes, and how its figures were had, for the source's comment. */
+struct ph_hmat_src {
+	const char *by;		/* "pagehop slit" */
+	const char *input;	/* the measurement's file, or "this machine's measurement" */
+	const char *domains;	/* NULL: "Proximity domain i is node i" */
+	/* lines ending in "\n" on how each figure was derived; NULL: all measured */
+	const char *derivation;
+	/*
+	 * The targets are not memory (a generic port's domain): without the
+	 * firmware's memory proximity domain attributes none is made up.
+	 */
+	bool targets_not_memory;
+};
+
 /*
  * Propose from lat (ns) and bw (GB/s), either may be NULL, keeping fw's
  * domains and caches (fw NULL: none read), stage the source for o->path
@@ -24,7 +38,7 @@
  * measured in a row and column that are (an entry cannot say "not
  * measured"; rows and columns measured nowhere are left out).
  */
-int hmat_emit_acpi(const struct ph_acpi_out *o, const char *input,
+int hmat_emit_acpi(const struct ph_acpi_out *o, const struct ph_hmat_src *src,
 		   const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,
 		   const struct ph_acpi_hmat *fw, struct ph_doc *doc, struct ph_outset *set);
 

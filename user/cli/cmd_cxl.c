@@ -13,7 +13,7 @@
 
 #include <errno.h>
 
-enum { OPT_INPUT = 1, OPT_TOLERANCE, OPT_NOISE, OPT_NO_MEASURE, OPT_EMIT_CDAT };
+enum { OPT_INPUT = 1, OPT_TOLERANCE, OPT_NOISE, OPT_NO_MEASURE, OPT_EMIT_CDAT, OPT_EMIT_HMAT };
 
 static const struct ph_opt cxl_opts[] = {
 	{ "input", 'i', "FILE", OPT_INPUT,
@@ -30,6 +30,10 @@ static const struct ph_opt cxl_opts[] = {
 	  "write the device's CDAT with its read figures from\n"
 	  "the measurement (QEMU's cdat= takes it); this machine's\n"
 	  "one CXL node, measured", NULL, NULL },
+	{ "emit-hmat", 0, "FILE", OPT_EMIT_HMAT,
+	  "write the generic port's HMAT entries (iasl source)\n"
+	  "from the measurement less the device CDAT and link;\n"
+	  "this machine's or --input's", NULL, NULL },
 	{ "no-measure", 0, NULL, OPT_NO_MEASURE,
 	  "explain the coordinates only: nothing is measured or\n"
 	  "judged", NULL, NULL },
@@ -102,6 +106,9 @@ static int cxl_option(void *args, struct ph_options *opt, const struct ph_opt *o
 	case OPT_EMIT_CDAT:
 		x->emit_cdat = arg;
 		return 0;
+	case OPT_EMIT_HMAT:
+		x->emit_hmat = arg;
+		return 0;
 	case OPT_NO_MEASURE:
 		x->no_measure = true;
 		return 0;
@@ -114,7 +121,11 @@ static int cxl_option(void *args, struct ph_options *opt, const struct ph_opt *o
 	return -EINVAL;
 }
 
-/* --emit-cdat needs the device's CDAT and a measurement: this machine's, measured. */
+/*
+ * --emit-cdat needs the device's CDAT and a measurement: this machine's,
+ * measured; --emit-hmat a measurement.  Output files are checked before
+ * measuring.
+ */
 static int cxl_check(void *args, struct ph_session *s)
 {
 	const struct ph_cxl_study *x = args;
@@ -126,6 +137,12 @@ static int cxl_check(void *args, struct ph_session *s)
 		return PH_EXIT_USAGE;
 	}
 	if (x->emit_cdat && cli_check_output("--emit-cdat", x->emit_cdat))
+		return PH_EXIT_USAGE;
+	if (x->emit_hmat && x->no_measure) {
+		ph_err("--emit-hmat: needs a measurement, so not with --no-measure");
+		return PH_EXIT_USAGE;
+	}
+	if (x->emit_hmat && cli_check_output("--emit-hmat", x->emit_hmat))
 		return PH_EXIT_USAGE;
 	return 0;
 }

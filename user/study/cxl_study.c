@@ -5,6 +5,8 @@
  */
 #include "cxl_study.h"
 #include "cxl_effects.h"
+#include "cxl_hmat.h"
+#include "hmat_emit.h"
 #include "cxl_input.h"
 #include "output.h"
 #include "matrix.h"
@@ -246,6 +248,59 @@ static int emit_cdat(struct ph_cxl_study *x, struct ph_doc *doc, const struct ph
 	return 0;
 }
 
+/*
+ * --emit-hmat: the generic port's entries (cxl_hmat.h) as iasl source,
+ * written by the slit's HMAT writer with this machine's HMAT's IDs,
+ * domains and caches, or a document's neutral IDs; 0 or -1 after saying why.
+ */
+static int emit_hmat(struct ph_cxl_study *x, struct ph_doc *doc)
+{
+	struct ph_nmatrix *lat, *bw;
+	struct ph_outset set = { 0 };
+	struct ph_acpi_out o = { .path = x->emit_hmat };
+	char why[512], table[PATH_MAX], *text, *derivation;
+	const char *failed;
+	int err;
+
+	if (cxl_propose_gp(x->e, x->ne, x->m, x->nm, &lat, &bw, &text, why, sizeof(why))) {
+		ph_err("--emit-hmat: %s; nothing written", why);
+		return -1;
+	}
+	if (x->input) {
+		o.elsewhere = "a saved document (--input)";
+	} else {
+		snprintf(table, sizeof(table), "%s%s", x->root, PH_ACPI_HMAT_PATH);
+		o.table = table;
+	}
+	derivation = xasprintf("Each figure, as Linux composes a CXL node's coordinates (the generic\n"
+			       "port's latency adds to the device CDAT's and the link's; its bandwidth\n"
+			       "is the least of the three), from the measured row it rests on:\n%s"
+			       "Only the generic ports' entries: the firmware's other latency and\n"
+			       "bandwidth entries are not in this table.\n", text);
+	{
+		const struct ph_hmat_src src = {
+			.by = "pagehop cxl",
+			.input = x->input ? x->input : "this machine's measurement",
+			.domains = "Proximity domain i is node i; targets are the generic ports' domains",
+			.derivation = derivation,
+			.targets_not_memory = true,
+		};
+
+		err = hmat_emit_acpi(&o, &src, lat, bw, !x->input && x->have_hmat ? &x->hmat : NULL,
+				     doc, &set);
+	}
+	free(derivation);
+	free(text);
+	nmatrix_free(lat);
+	nmatrix_free(bw);
+	if (!err && outset_commit(&set, &failed, why, sizeof(why))) {
+		ph_err("--emit-hmat %s: %s", failed, why);
+		err = -1;
+	}
+	outset_discard(&set);
+	return err ? -1 : 0;
+}
+
 /* The tiers and weights, now and as proposed: this machine's only (a document does not hold them). */
 static void effects(struct ph_cxl_study *x, struct ph_doc *doc, const struct ph_cxl_judged *j, int nj)
 {
@@ -292,6 +347,8 @@ static struct ph_doc *cxl_doc(void *state, struct ph_session *s, int *rc)
 	if (!*rc)
 		*rc = cxl_judge_report(doc, j, nj, x->tolerance, x->noise);
 	if (x->emit_cdat && emit_cdat(x, doc, j, nj))
+		*rc = PH_EXIT_FAIL;
+	if (x->emit_hmat && emit_hmat(x, doc))
 		*rc = PH_EXIT_FAIL;
 	effects(x, doc, j, nj);
 	free(j);

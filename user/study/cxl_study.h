@@ -22,6 +22,7 @@ struct ph_cxl_study {
 	double tolerance, noise;	/* fractions */
 	bool no_measure;	/* --no-measure: explain only */
 	const char *emit_cdat;	/* --emit-cdat: the device's CDAT with the measured figures */
+	const char *emit_hmat;	/* --emit-hmat: the generic port's HMAT entries, iasl source */
 	/* the state */
 	const char *root;	/* "" this machine; the test binary's PAGEHOP_CXL_ROOT */
 	struct ph_cxl c;

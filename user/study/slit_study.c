@@ -171,8 +171,9 @@ static int hmat_emit(const struct ph_acpi_out *o, const struct hmat_in *h,
 		     const struct ph_slit_job *job, struct ph_doc *doc, struct ph_outset *set)
 {
 	const bool lat = job->figure && strstr(job->figure, "latency");
+	const struct ph_hmat_src src = { .by = "pagehop slit", .input = job->input };
 
-	return hmat_emit_acpi(o, job->input,
+	return hmat_emit_acpi(o, &src,
 			      job->latency ? job->latency : lat ? job->m : NULL,
 			      job->read_bw ? job->read_bw : !lat ? job->m : NULL,
 			      h->path && !h->err ? &h->t : NULL, doc, set);
