@@ -93,7 +93,7 @@ static int bw_cell(const struct ph_cxl_explained *x, const struct ph_cxl_measure
 	ci = ci_words(r->bw_lo, r->bw_hi, r->bw_ci_met, "%.3f");
 	if (gp > other && r->bw_GBps * 1000 <= other) {
 		*out = gp / 1000.0;
-		*text = append(*text, xasprintf("    read bandwidth, initiator %d to domain %ld (node %d): %u MB/s, the firmware's (its best over initiators, as Linux takes it), kept: the %s's %u MB/s binds below it, so the %.3f GB/s measured from CPU node %d%s cannot show it\n",
+		*text = append(*text, xasprintf("    read bandwidth, initiator %d to domain %ld (node %d): %u MB/s, the firmware's best over initiators (the one figure Linux takes), given to every initiator, whatever its own entry says: the %s's %u MB/s binds below it, so the %.3f GB/s measured from CPU node %d%s cannot show it\n",
 						r->cpu_node, x->gp_domain, x->node, gp,
 						other == link ? "link" : "device CDAT", other,
 						r->bw_GBps, r->cpu_node, ci));
