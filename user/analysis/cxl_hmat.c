@@ -122,6 +122,7 @@ int cxl_propose_gp(const struct ph_cxl_explained *e, int ne, const struct ph_cxl
 			if (covered(&e[k]) && e[k].gp_domain == e[i].gp_domain) {
 				snprintf(whybuf, whylen, "nodes %d and %d are both behind the generic port of domain %ld: one HMAT entry per initiator cannot hold the figures of both",
 					 e[k].node, e[i].node, e[i].gp_domain);
+				free(rows);
 				free(cols);
 				return -EINVAL;
 			}

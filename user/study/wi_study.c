@@ -60,7 +60,7 @@ static int wi_plan(void *state, struct ph_session *s)
 			ph_err("--nodes: interleave needs two nodes with memory or more");
 			return PH_EXIT_USAGE;
 		}
-		ph_err("interleave: this machine has %d node%s with memory; interleaving needs two or more",
+		ph_err("this machine has %d node%s with memory; interleaving needs two or more",
 		       w->n, w->n == 1 ? "" : "s");
 		return PH_EXIT_UNSUPPORTED;
 	}
