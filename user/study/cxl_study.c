@@ -168,38 +168,40 @@ static int cxl_measure(void *state, struct ph_session *s)
 	return x->no_measure ? 0 : measure_nodes(x, s);
 }
 
+/* One measured figure's cells: its value, its CI where it has one, whether the CI was met. */
+static void figure_cells(struct ph_table *tb, int r, const char *const col[4], double v, double lo, double hi,
+			 bool met, const char *fmt)
+{
+	table_num(tb, r, col[0], v, fmt);
+	if (isfinite(lo) && isfinite(hi)) {
+		table_num(tb, r, col[1], lo, fmt);
+		table_num(tb, r, col[2], hi, fmt);
+	}
+	table_bool(tb, r, col[3], met);
+}
+
 /* The measured rows as the table --input reads back. */
 static void measured_table(struct ph_doc *doc, const struct ph_cxl_measured *m, int nm)
 {
 	struct ph_table *tb = doc_add_table(doc, "cxl_measured", "CXL nodes measured from each CPU node");
-	static const char *const cols[] = {
-		"node", "cpu_node", "lat_ns", "lat_ci_lo_ns", "lat_ci_hi_ns", "lat_ci_met",
-		"read_GBps", "read_ci_lo_GBps", "read_ci_hi_GBps", "read_ci_met",
-	};
+	static const char *const lat[4] = { "lat_ns", "lat_ci_lo_ns", "lat_ci_hi_ns", "lat_ci_met" };
+	static const char *const bw[4] = { "read_GBps", "read_ci_lo_GBps", "read_ci_hi_GBps", "read_ci_met" };
 
-	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
-		table_add_col(tb, cols[i]);
+	table_add_col(tb, "node");
+	table_add_col(tb, "cpu_node");
+	for (size_t i = 0; i < 4; i++)
+		table_add_col(tb, lat[i]);
+	for (size_t i = 0; i < 4; i++)
+		table_add_col(tb, bw[i]);
 	for (int i = 0; i < nm; i++) {
 		int r = table_add_row(tb);
 
 		table_int(tb, r, "node", m[i].node);
 		table_int(tb, r, "cpu_node", m[i].cpu_node);
-		if (m[i].have_lat) {
-			table_num(tb, r, "lat_ns", m[i].lat_ns, "%.2f");
-			if (isfinite(m[i].lat_lo) && isfinite(m[i].lat_hi)) {
-				table_num(tb, r, "lat_ci_lo_ns", m[i].lat_lo, "%.2f");
-				table_num(tb, r, "lat_ci_hi_ns", m[i].lat_hi, "%.2f");
-			}
-			table_bool(tb, r, "lat_ci_met", m[i].lat_ci_met);
-		}
-		if (m[i].have_bw) {
-			table_num(tb, r, "read_GBps", m[i].bw_GBps, "%.3f");
-			if (isfinite(m[i].bw_lo) && isfinite(m[i].bw_hi)) {
-				table_num(tb, r, "read_ci_lo_GBps", m[i].bw_lo, "%.3f");
-				table_num(tb, r, "read_ci_hi_GBps", m[i].bw_hi, "%.3f");
-			}
-			table_bool(tb, r, "read_ci_met", m[i].bw_ci_met);
-		}
+		if (m[i].have_lat)
+			figure_cells(tb, r, lat, m[i].lat_ns, m[i].lat_lo, m[i].lat_hi, m[i].lat_ci_met, "%.2f");
+		if (m[i].have_bw)
+			figure_cells(tb, r, bw, m[i].bw_GBps, m[i].bw_lo, m[i].bw_hi, m[i].bw_ci_met, "%.3f");
 	}
 }
 
