@@ -13,13 +13,9 @@
 # Example: bash bench/dist-cost.sh 10
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage() { echo "usage: $0 [PAIRS] [SIZE] [PAGEHOP]" >&2; exit 2; }
-pairs=${1:-10} size=${2:-1G} pagehop_arg=${3:-}
-case $pairs in '' | *[!0-9]* | 0) usage ;; esac
 # shellcheck source=bench/lib.sh
 PH_BENCH_NO_LIKWID=1 . "$root/bench/lib.sh"
-[ -z "$pagehop_arg" ] || pagehop=$pagehop_arg
-[ -x "$pagehop" ] || { echo "$pagehop missing: make" >&2; exit 4; }
+bench_pairs_open "$@"
 
 # answer [OPTIONS...] -> seconds from start to exit of one chase; a run
 # that fails, or whose JSON lacks what was asked, stops the script.
@@ -36,17 +32,7 @@ answer() {
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
 }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-for ((p = 0; p < pairs; p++)); do
-	if ((p % 2 == 0)); then
-		a=$(answer) b=$(answer --percentiles --histogram)
-	else
-		b=$(answer --percentiles --histogram) a=$(answer)
-	fi
-	echo "$b $a" >>"$tmp/pair"
-	printf '  pair %d of %d: plain %s s, --percentiles %s s\n' $((p + 1)) "$pairs" "$a" "$b" >&2
-done
+bench_pairs "--percentiles" "answer --percentiles --histogram" plain answer
 pair_summary "$tmp/pair" "$size" dist_s plain_s
 if [ "$pair_ci" != - ] && awk -v lo="${pair_ci%-*}" 'BEGIN { exit !(lo > 1.10) }'; then
 	echo "FAIL: a chase with --percentiles takes more than 10% longer to answer" >&2

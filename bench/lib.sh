@@ -111,3 +111,37 @@ multichase_build() {
 	# shellcheck disable=SC2034 # mc: the caller's
 	mc=$1/mc/multichase
 }
+
+# bench_pairs_open "$@": the [PAIRS] [SIZE] [PAGEHOP] arguments of the
+# pair scripts: sets pairs (default 10), size (default 1G) and pagehop
+# (the build's unless given), and tmp, a directory removed at exit.
+# Exits 2 on a PAIRS that is not a positive count, 4 without the binary.
+bench_pairs_open() {
+	pairs=${1:-10} size=${2:-1G}
+	case $pairs in '' | *[!0-9]* | 0) echo "usage: $0 [PAIRS] [SIZE] [PAGEHOP]" >&2; exit 2 ;; esac
+	[ -z "${3:-}" ] || pagehop=$3
+	[ -x "$pagehop" ] || { echo "$pagehop missing: make" >&2; exit 4; }
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2064 # tmp is fixed now
+	trap "rm -rf '$tmp'" EXIT
+}
+
+# bench_pairs NAME1 CMD1 NAME2 CMD2: $pairs pairs of the figures two
+# commands print (a function and its words, split on spaces), the order
+# alternating within pairs so that a drift of the shared host favours
+# neither; each pair "V1 V2" appended to $tmp/pair, and said on stderr.
+# One assignment a line: set -e then stops on a figure that cannot be read.
+bench_pairs() {
+	local p a b
+	for ((p = 0; p < pairs; p++)); do
+		if ((p % 2 == 0)); then
+			a=$($2)
+			b=$($4)
+		else
+			b=$($4)
+			a=$($2)
+		fi
+		echo "$a $b" >>"$tmp/pair"
+		printf '  pair %d of %d: %s %s, %s %s\n' $((p + 1)) "$pairs" "$1" "$a" "$3" "$b" >&2
+	done
+}

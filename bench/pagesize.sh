@@ -16,13 +16,9 @@
 # Example: bash bench/pagesize.sh 10
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage() { echo "usage: $0 [PAIRS] [SIZE] [PAGEHOP]" >&2; exit 2; }
-pairs=${1:-10} size=${2:-1G} pagehop_arg=${3:-}
-case $pairs in '' | *[!0-9]* | 0) usage ;; esac
 # shellcheck source=bench/lib.sh
 PH_BENCH_NO_LIKWID=1 . "$root/bench/lib.sh"
-[ -z "$pagehop_arg" ] || pagehop=$pagehop_arg
-[ -x "$pagehop" ] || { echo "$pagehop missing: make" >&2; exit 4; }
+bench_pairs_open "$@"
 
 # lat PAGE -> ns per hop (the run's median); a figure that cannot be read
 # stops the script.  2M pages are reserved for the run and given back.
@@ -36,17 +32,7 @@ lat() {
 	echo "$v"
 }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-for ((p = 0; p < pairs; p++)); do
-	if ((p % 2 == 0)); then
-		a=$(lat 4k) b=$(lat 2m)
-	else
-		b=$(lat 2m) a=$(lat 4k)
-	fi
-	echo "$a $b" >>"$tmp/pair"
-	printf '  pair %d of %d: 4K %s ns, 2M %s ns\n' $((p + 1)) "$pairs" "$a" "$b" >&2
-done
+bench_pairs 4K "lat 4k" 2M "lat 2m"
 pair_summary "$tmp/pair" "$size" 4k_ns 2m_ns
 if [ "$pair_ci" != - ] && awk -v hi="${pair_ci#*-}" 'BEGIN { exit !(hi < 1) }'; then
 	echo "FAIL: 4K pages faster than 2M pages over $size: the page size did not take effect" >&2
