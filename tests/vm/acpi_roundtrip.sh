@@ -11,17 +11,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/vm/lib.sh
 . "$here/lib.sh"
 
-series=$1
-vm_find_kernel "$series" || vm_die "no kernel $series"
-src=$VM_BUILD/vm-results/$VM_KVER/slit4/tap.log
-out=$VM_BUILD/vm-results/$VM_KVER/acpi
-rm -rf "$out"
+vm_roundtrip_open "$1" slit4 acpi
 mkdir -p "$out/cpio/kernel/firmware/acpi"
 if ! grep -q '^### file slit.asl' "$src" 2>/dev/null; then
 	echo "not ok - acpi round trip: no slit.asl from the slit4 guest in $src"
 	exit 1
 fi
-tr -d '\r' <"$src" | sed -n '/^### file slit.asl$/,/^### end file$/p' | sed '1d;$d' >"$out/slit.asl"
+vm_tap_file slit.asl >"$out/slit.asl"
 command -v iasl >/dev/null || vm_die "iasl missing: scripts/install-deps.sh check installs acpica-tools"
 if ! (cd "$out" && iasl slit.asl >iasl.log 2>&1) || [ ! -s "$out/slit.aml" ]; then
 	echo "not ok - acpi round trip: iasl did not compile the proposed SLIT:"
@@ -35,7 +31,7 @@ expect=$(sed -n 's/^ \*  *[0-9][0-9]*: *//p' "$out/slit.asl" | tr -s ' \n' ' ' |
 # The proposed HMAT too, when the guest printed one (hmat_entries.sh: 90 ns local).
 hmat_lat=
 if grep -q '^### file hmat.asl' "$src"; then
-	tr -d '\r' <"$src" | sed -n '/^### file hmat.asl$/,/^### end file$/p' | sed '1d;$d' >"$out/hmat.asl"
+	vm_tap_file hmat.asl >"$out/hmat.asl"
 	if (cd "$out" && iasl hmat.asl >iasl-hmat.log 2>&1) && [ -s "$out/hmat.aml" ]; then
 		echo "ok - iasl compiled the proposed HMAT ($(stat -c %s "$out/hmat.aml") bytes)"
 		cp "$out/hmat.aml" "$out/cpio/kernel/firmware/acpi/hmat.aml"

@@ -22,16 +22,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/vm/lib.sh
 . "$here/lib.sh"
 
-series=$1
-vm_find_kernel "$series" || vm_die "no kernel $series"
-src=$VM_BUILD/vm-results/$VM_KVER/cxl/tap.log
-out=$VM_BUILD/vm-results/$VM_KVER/cxlrt
-rm -rf "$out"
-mkdir -p "$out"
-# block NAME: the lines between "### file NAME" and "### end file".
-block() { tr -d '\r' <"$src" | sed -n "/^### file $1\$/,/^### end file\$/p" | sed '1d;$d'; }
-block new.cdat.hex | xxd -r -p >"$out/new.cdat"
-block cxlm.json >"$out/cxlm.json"
+vm_roundtrip_open "$1" cxl cxlrt
+vm_tap_file new.cdat.hex | xxd -r -p >"$out/new.cdat"
+vm_tap_file cxlm.json >"$out/cxlm.json"
 if [ ! -s "$out/new.cdat" ] || ! jq -e .cxl_explain "$out/cxlm.json" >/dev/null 2>&1; then
 	echo "not ok - cxl round trip: no emitted CDAT or document from the cxl guest in $src"
 	exit 1

@@ -36,6 +36,24 @@ vm_find_kernel() {
 	VM_KDIR=/lib/modules/$best/build
 }
 
+# vm_roundtrip_open SERIES BOOT NAME: a round trip's opening, for the
+# kernel of SERIES (vm_find_kernel): src, the TAP log of the BOOT guest
+# whose output it gives back, and out, an empty
+# $VM_BUILD/vm-results/$VM_KVER/NAME for its files.
+vm_roundtrip_open() {
+	vm_find_kernel "$1" || vm_die "no kernel $1"
+	src=$VM_BUILD/vm-results/$VM_KVER/$2/tap.log
+	out=$VM_BUILD/vm-results/$VM_KVER/$3
+	rm -rf "$out"
+	mkdir -p "$out"
+}
+
+# vm_tap_file NAME: the lines a guest printed between "### file NAME" and
+# "### end file" in $src, its TAP log's carriage returns taken out.
+vm_tap_file() {
+	tr -d '\r' <"$src" | sed -n "/^### file $1\$/,/^### end file\$/p" | sed '1d;$d'
+}
+
 # Copy a binary and the shared libraries it needs into root $1.
 vm_copy_binary() {
 	local root=$1 bin=$2 dest=${3:-$2} lib
