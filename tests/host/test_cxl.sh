@@ -189,6 +189,10 @@ expect "--emit-hmat: the comment derives 50 ns from the measurement from CPU nod
 expect "--emit-hmat: the comment says the port's bandwidth is the firmware's best, for every initiator" \
 	"$(grep -c "30000 MB/s, the firmware's best over initiators .*given to every initiator, whatever its own entry says: the link's 312 MB/s binds below it" "$H")" 2
 expect "--emit-hmat: no CI missed in good.json, none said" "$(grep -c MISSED "$H")" 0
+expect "--emit-hmat without a firmware HMAT: the header says the table is not complete, and why" \
+	"$(grep -c "NOT A COMPLETE HMAT: the firmware's could not be read (a saved document (--input) does not carry it; give it with --hmat-table)" "$H")" 1
+expect "--emit-hmat without a firmware HMAT: a note says so" \
+	"$(jq -r '[.notes[] | select(test("NOT a complete HMAT, the generic ports. entries only"))] | length' "$TMP/h.json")" 1
 "$PAGEHOP" cxl --input "$D/ci_missed.json" --noise 0.5 --emit-hmat "$TMP/missed.asl" >/dev/null 2>"$TMP/err"
 expect "--emit-hmat ci_missed.json: the comment says the CI was missed" \
 	"$(grep -c 'MISSED its CI target' "$TMP/missed.asl")" 1
@@ -199,6 +203,9 @@ expect "--emit-hmat cdat_read_5x.json: one line naming why" \
 	"$(grep -c '^pagehop cxl: --emit-hmat: node 2 from CPU node 0: the device CDAT.s 750 ns and the link.s 218 ns alone exceed' "$TMP/err")" 1
 expect "--emit-hmat refused: nothing written" "$(ls "$TMP"/no.asl 2>/dev/null | wc -l)" 0
 usage_error "--emit-hmat with --no-measure" cxl --no-measure --emit-hmat "$TMP/x.asl"
+usage_error "--hmat-table without --emit-hmat" cxl --input "$D/good.json" --hmat-table "$TMP/none"
+usage_error "--hmat-table that does not exist" cxl --input "$D/good.json" --emit-hmat "$TMP/x.asl" --hmat-table "$TMP/none"
+usage_error "--hmat-table that is not an HMAT" cxl --input "$D/good.json" --emit-hmat "$TMP/x.asl" --hmat-table "$PAGEHOP_ROOT/README.md"
 usage_error "--emit-hmat into a directory that does not exist" cxl --input "$D/good.json" --emit-hmat "$TMP/no/such/x.asl"
 expect "--emit-hmat refused: nothing written" "$(ls "$TMP"/x.asl 2>/dev/null | wc -l)" 0
 if ! command -v iasl >/dev/null; then
@@ -214,4 +221,50 @@ expect "parsed back: the generic port's entries equal the hand-computed ones" \
 	"access_latency 0>4=5000x10, access_latency 1>4=10000x10, access_bandwidth 0>4=30000x1, access_bandwidth 1>4=30000x1"
 expect "parsed back: no memory domain made up for the port" \
 	"$(jq -r '.hmat_table_domains | length' "$TMP/b.json")" 0
+
+# The whole HMAT: a firmware table with DRAM (domain 0) and the port
+# (domain 4) from initiators 0 and 1, carried over with the port's entries
+# replaced.  By hand: access latency under base 100 ps, the firmware's 800,
+# 400, 1300, 900 (0>0, 0>4, 1>0, 1>4); the port's 50 and 100 ns become
+# 50000 / 100 = 500 and 1000.  Write latency (flags 0x10, minimum transfer
+# 64) carried whole.  Access bandwidth under base 10 MB/s, 2048, 3000, 1024,
+# 1500: the port's 30000 MB/s for both is 3000.  A domain and a cache with
+# SMBIOS handles 0x11, 0x22 carried.  The .aml after its 36-byte header
+# differs from the firmware's in the replaced entries only: 0>4 latency at
+# byte 80 + 48 + 2 = 130 (400 = 0x190 to 500 = 0x1F4: the low byte), 1>4
+# at 134 (900 = 0x384 to 1000 = 0x3E8), 1>4 bandwidth at 192 + 48 + 6 =
+# 246 and 247 (1500 = 0x5DC to 3000 = 0xBB8); 0>4 bandwidth stays 3000.
+python3 - "$TMP/fw.hmat" <<'PY'
+import struct, sys
+def lb(data_type, base, entries, flags=0, mts=0):
+    body = struct.pack('<2I', 0, 1) + struct.pack('<2I', 0, 4) + struct.pack('<4H', *entries)
+    return struct.pack('<HHIBBBBIIIQ', 1, 0, 32 + len(body), flags, data_type, mts, 0, 2, 2, 0, base) + body
+body = bytes(4) + struct.pack('<HHIHHIIIQQ', 0, 0, 40, 1, 0, 0, 0, 0, 0, 0)
+body += lb(0, 100, (800, 400, 1300, 900)) + lb(2, 1000, (80, 60, 130, 110), 0x10, 64)
+body += lb(3, 10, (2048, 3000, 1024, 1500))
+body += struct.pack('<HHIIIQIHH2H', 2, 0, 36, 0, 0, 1 << 30, 0x00401111, 0, 2, 0x11, 0x22)
+t = bytearray(struct.pack('<4sIBB6s8sI4sI', b'HMAT', 36 + len(body), 2, 0, b'PAGEHP', b'TEST', 1, b'PH  ', 1) + body)
+t[9] = (-sum(t)) & 0xff
+open(sys.argv[1], 'wb').write(t)
+PY
+W=$TMP/whole.asl
+"$PAGEHOP" cxl --input "$D/good.json" --noise 0.5 --emit-hmat "$W" --hmat-table "$TMP/fw.hmat" \
+	--format json >"$TMP/w.json" 2>"$TMP/err"
+expect "--emit-hmat --hmat-table: exit 0 ($(cat "$TMP/err"))" "$?" 0
+expect "--emit-hmat --hmat-table: 4 entries replaced, 8 carried, none added" \
+	"$(jq -r '.acpi_hmat | "\(.entries_replaced) \(.entries_carried) \(.entries_added)"' "$TMP/w.json")" "4 8 0"
+expect "--emit-hmat --hmat-table: each replaced entry says what it stands for" \
+	"$(grep -c 'Entry : 01F4    /\* replaced: 50.00 ns from initiator 0 to domain 4, derived above \*/' "$W") $(grep -c 'Entry : 0BB8    /\* replaced: 30000 MB/s from initiator 1 to domain 4' "$W")" "1 1"
+expect "--emit-hmat --hmat-table: each carried entry and structure says so" \
+	"$(grep -c 'Entry : .*/\* as the firmware had it \*/' "$W") $(grep -c 'Structure Type : 000[02] .*/\* as the firmware had it \*/' "$W")" "8 2"
+(cd "$TMP" && iasl whole.asl) >"$TMP/iasl.log" 2>&1 && [ -s "$TMP/whole.aml" ] &&
+	pass "iasl compiles the whole HMAT" || fail "iasl: $(tail -n 5 "$TMP/iasl.log")"
+expect "the whole HMAT: byte for byte the firmware's after the header but for the replaced entries" \
+	"$(python3 -c 'import sys; a, b = (open(p, "rb").read() for p in sys.argv[1:]); print(len(a) == len(b), *[i for i in range(36, min(len(a), len(b))) if a[i] != b[i]])' "$TMP/fw.hmat" "$TMP/whole.aml")" \
+	"True 130 134 246 247"
+"$PAGEHOP" slit --input "$PAGEHOP_ROOT/tests/data/slit/matrix-4node-cxl.json" --hmat-table "$TMP/whole.aml" \
+	--format json >"$TMP/b.json" 2>"$TMP/b.err"
+expect "the whole HMAT parsed back: every entry, the port's as computed by hand" \
+	"$(jq -r '[.hmat_table_entries[] | "\(.data_type) \(.initiator)>\(.target)=\(.entry)x\(.base_unit)"] | join(", ")' "$TMP/b.json")" \
+	"access_latency 0>0=800x100, access_latency 0>4=500x100, access_latency 1>0=1300x100, access_latency 1>4=1000x100, write_latency 0>0=80x1000, write_latency 0>4=60x1000, write_latency 1>0=130x1000, write_latency 1>4=110x1000, access_bandwidth 0>0=2048x10, access_bandwidth 0>4=3000x10, access_bandwidth 1>0=1024x10, access_bandwidth 1>4=3000x10"
 finish

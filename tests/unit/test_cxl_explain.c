@@ -3,9 +3,17 @@
  * test_cxl_explain.c - the composition of a CXL node's coordinates
  * (cxl_explain.h), every expected value computed by hand below:
  *
- *   link latency  68 bytes x 10^6 / (2500 / 8 = 312) = 217948 ps (218 ns);
- *                 at 32 GT/s 68 x 10^6 / 4000 = 17000; at 64 GT/s 256-byte
- *                 flits, 256 x 10^6 / 8000 = 32000.
+ *   link latency  flit bytes x 10^6 / (Mb/s / 8, an integer), an integer,
+ *                 in ps, then ns rounded up:
+ *                   2.5 GT/s  2500 / 8 = 312 (312.5 cut), 68000000 / 312
+ *                             = 217948.7, 217948 ps, 218 ns;
+ *                   5 GT/s    5000 / 8 = 625, 68000000 / 625 = 108800 ps,
+ *                             108.8: 109 ns;
+ *                   8 GT/s    8000 / 8 = 1000, 68000 ps, 68 ns;
+ *                   16 GT/s   2000, 34000 ps, 34 ns;
+ *                   32 GT/s   4000, 17000 ps, 17 ns;
+ *                   64 GT/s   256-byte flits, 8000, 256000000 / 8000 =
+ *                             32000 ps, 32 ns.
  *   link bw       2500 / 8 x 1 = 312 MB/s; 16000 / 8 x 8 = 16000;
  *                 encoded: 2500 x 8 / 10 / 8 = 250; 16 GT/s x16:
  *                 16000 x 128 / 130 = 15753, x 16 / 8 = 31506.
@@ -27,11 +35,21 @@
 
 static void test_link(void **state)
 {
+	static const struct { int mbps; uint32_t ps, ns; } rate[] = {
+		{ 2500, 217948, 218 }, { 5000, 108800, 109 }, { 8000, 68000, 68 },
+		{ 16000, 34000, 34 }, { 32000, 17000, 17 }, { 64000, 32000, 32 },
+	};
+
 	(void)state;
-	assert_int_equal(cxl_link_latency_ps(2500), 217948);
-	assert_int_equal(cxl_link_latency_ps(32000), 17000);
-	assert_int_equal(cxl_link_latency_ps(64000), 32000);
+	for (size_t i = 0; i < sizeof(rate) / sizeof(rate[0]); i++) {
+		assert_int_equal(cxl_link_latency_ps(rate[i].mbps), rate[i].ps);
+		assert_int_equal(cxl_link_latency_ns(cxl_link_latency_ps(rate[i].mbps)), rate[i].ns);
+	}
 	assert_int_equal(cxl_link_latency_ps(0), 0);
+	assert_int_equal(cxl_link_latency_ns(0), 0);
+	/* 1 ps is already a part of a ns: 1 ns; 1000 ps exactly 1. */
+	assert_int_equal(cxl_link_latency_ns(1), 1);
+	assert_int_equal(cxl_link_latency_ns(1000), 1);
 	assert_int_equal(cxl_link_bandwidth(2500, 1), 312);
 	assert_int_equal(cxl_link_bandwidth(16000, 8), 16000);
 	assert_int_equal(cxl_link_bandwidth(2500, 0), 0);

@@ -79,6 +79,11 @@ uint32_t cxl_link_latency_ps(int speed_mbps)
 	return bw ? (uint32_t)(flit * 1000000ull / bw) : 0;
 }
 
+uint32_t cxl_link_latency_ns(uint32_t ps)
+{
+	return (uint32_t)(((uint64_t)ps + 999) / 1000);
+}
+
 uint32_t cxl_link_bandwidth(int speed_mbps, int width)
 {
 	return speed_mbps > 0 && width > 0 ? (uint32_t)(speed_mbps / 8) * (uint32_t)width : 0;
@@ -216,7 +221,7 @@ void cxl_explain_region(const struct ph_cxl *c, int k, const struct ph_acpi_srat
 	}
 	e->link_lat_ps = cxl_link_latency_ps(m->port_link_mbps);
 	e->link_bw_encoded = cxl_link_bandwidth_encoded(m->link_mbps, m->link_width);
-	e->parts.link_lat_ns = (e->link_lat_ps + 999) / 1000;
+	e->parts.link_lat_ns = cxl_link_latency_ns(e->link_lat_ps);
 	e->parts.link_bw = cxl_link_bandwidth(m->link_mbps, m->link_width);
 	/* The device's partitions: ram from DPA 0, pmem after it (cxl_mem_dpa_fetch()). */
 	if (!strcmp(r->mode, "ram")) {

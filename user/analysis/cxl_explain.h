@@ -30,9 +30,17 @@
  * MB/s there): the qos_class is chosen from that first figure.  The node
  * takes the region's coordinates (node_set_perf_attrs()).
  *
- * The link's latency shows in sysfs in ns: 217948 ps at 2.5 GT/s appear
- * as 218 (seen on pagehop's CXL guest); it is rounded up here, as the
- * kernel's other conversions from ps are.
+ * The link's latency (cxl_pci_get_latency(): bw = pcie_link_speed_mbps()
+ * / BITS_PER_BYTE, then cxl_flit_size() x MEGA / bw, both integer
+ * divisions) is in ps; the node's figures are in ns.  It is taken here as
+ * ns rounded up (cxl_link_latency_ns()).  Why that is the kernel's figure
+ * at every PCIe rate: cxl_endpoint_get_perf_coordinates() adds each hop's
+ * link_latency (add_latency()), and pagehop composes one hop only (a
+ * device on a root port), so summing before or after rounding is the
+ * same; 6.12 on pagehop's CXL guest shows 217948 ps as 218 ns at 2.5
+ * GT/s, which excludes truncation (217); and at 2.5, 5, 8, 16, 32 and 64
+ * GT/s (217948, 108800, 68000, 34000, 17000, 32000 ps) rounding up and
+ * rounding to the nearest give the same ns (218, 109, 68, 34, 17, 32).
  *
  * Pure arithmetic: the figures in, the composition out.
  */
@@ -75,6 +83,8 @@ int cxl_cdat_figures(const struct ph_cdat *t, uint64_t start, uint64_t size,
 
 /* The flit latency in ps (cxl_pci_get_latency()); 0 for an unknown speed. */
 uint32_t cxl_link_latency_ps(int speed_mbps);
+/* That latency in ns as the node's coordinates take it: rounded up (see above). */
+uint32_t cxl_link_latency_ns(uint32_t ps);
 /* cxl_pci_get_bandwidth(): speed / 8 x width in MB/s; 0 unknown. */
 uint32_t cxl_link_bandwidth(int speed_mbps, int width);
 /* pcie_bandwidth_available() / 8 for one link, after encoding (8b/10b, 128b/130b); 0 unknown. */

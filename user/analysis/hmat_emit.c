@@ -4,6 +4,7 @@
  * iasl source, its OEM IDs and revision resolved as the SLIT's are.
  */
 #include "hmat_emit.h"
+#include "hmat_carry.h"
 #include "hmat_propose.h"
 #include "util.h"
 
@@ -14,9 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every proposed entry, with the measured figure and the kernel's reading of it. */
+static const char *origin_name(int o)
+{
+	return o == PH_HMAT_REPLACED ? "replaced" : o == PH_HMAT_ADDED ? "added" : "carried";
+}
+
+/*
+ * Every proposed entry, with the measured figure and the kernel's reading
+ * of it; origin (NULL: all proposed) per structure and entry, as
+ * hmat_carry.h says, and a carried entry has no measured figure.
+ */
 static void report_entries(struct ph_doc *doc, const struct ph_acpi_hmat *t,
-			   const struct ph_nmatrix *lat, const struct ph_nmatrix *bw)
+			   const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,
+			   uint8_t *const *origin)
 {
 	struct ph_table *tb = doc_add_table(doc, "proposed_hmat",
 					    "proposed HMAT entries (memory hierarchy)");
@@ -29,6 +40,8 @@ static void report_entries(struct ph_doc *doc, const struct ph_acpi_hmat *t,
 	table_add_col(tb, "base_unit");
 	table_add_col(tb, "value");
 	table_add_col(tb, "unit");
+	if (origin)
+		table_add_col(tb, "origin");
 	for (int k = 0; k < t->nlb; k++) {
 		const struct ph_hmat_lb *l = &t->lb[k];
 		const bool is_lat = acpi_hmat_is_latency(l->data_type);
@@ -37,13 +50,17 @@ static void report_entries(struct ph_doc *doc, const struct ph_acpi_hmat *t,
 		for (uint32_t i = 0; i < l->ni; i++)
 			for (uint32_t c = 0; c < l->nt; c++) {
 				uint16_t e = l->entry[i * l->nt + c];
+				int o = origin ? origin[k][i * l->nt + c] : PH_HMAT_ADDED;
 				int r = table_add_row(tb);
 
 				table_str(tb, r, "data_type", acpi_hmat_data_name(l->data_type));
 				table_int(tb, r, "initiator", l->init[i]);
 				table_int(tb, r, "target", l->targ[c]);
-				table_num(tb, r, "measured",
-					  hmat_measured(m, l->init[i], l->targ[c]) / (is_lat ? 1000 : 1), "%.1f");
+				if (o != PH_HMAT_CARRIED && m)
+					table_num(tb, r, "measured",
+						  hmat_measured(m, l->init[i], l->targ[c]) / (is_lat ? 1000 : 1), "%.1f");
+				if (origin)
+					table_str(tb, r, "origin", origin_name(o));
 				table_int(tb, r, "entry", e);
 				table_int(tb, r, "base_unit", (long long)l->base_unit);
 				table_int(tb, r, "value", acpi_hmat_value(e, l->base_unit, l->data_type, 2));
@@ -176,6 +193,140 @@ static char *structures_text(const struct ph_acpi_hmat *t, const struct ph_nmatr
 	return s;
 }
 
+/* Beside an entry: as the firmware had it, or the figure it now stands for. */
+static char *entry_note(int o, const struct ph_hmat_lb *l, uint32_t i, uint32_t t,
+			const struct ph_nmatrix *lat, const struct ph_nmatrix *bw)
+{
+	const bool is_lat = acpi_hmat_is_latency(l->data_type);
+	double v;
+
+	if (o == PH_HMAT_CARRIED)
+		return xstrdup("as the firmware had it");
+	v = hmat_measured(is_lat ? lat : bw, l->init[i], l->targ[t]);
+	return xasprintf("%s: %.*f %s from initiator %u to domain %u, derived above",
+			 o == PH_HMAT_REPLACED ? "replaced" : "added", is_lat ? 2 : 0,
+			 is_lat ? v / 1000 : v, is_lat ? "ns" : "MB/s", l->init[i], l->targ[t]);
+}
+
+/* The notes of c's source, every structure and entry; free them with free_notes(). */
+static void make_notes(const struct ph_hmat_carried *c, const struct ph_nmatrix *lat,
+		       const struct ph_nmatrix *bw, struct ph_hmat_notes *n)
+{
+	const char ***entry = xcalloc((size_t)(c->t.nlb ? c->t.nlb : 1), sizeof(*entry));
+	const char **lb = xcalloc((size_t)(c->t.nlb ? c->t.nlb : 1), sizeof(*lb));
+
+	n->mpda = n->cache = "as the firmware had it";
+	for (int k = 0; k < c->t.nlb; k++) {
+		const struct ph_hmat_lb *l = &c->t.lb[k];
+		int nrep = 0;
+
+		entry[k] = xcalloc((size_t)l->ni * l->nt + 1, sizeof(**entry));
+		for (uint32_t i = 0; i < l->ni; i++)
+			for (uint32_t t = 0; t < l->nt; t++) {
+				int o = c->origin[k][i * l->nt + t];
+
+				nrep += o == PH_HMAT_REPLACED;
+				entry[k][i * l->nt + t] = entry_note(o, l, i, t, lat, bw);
+			}
+		lb[k] = k >= c->nfirmware_lb
+			? xasprintf("added: the firmware has no %s structure for these domains",
+				    acpi_hmat_is_latency(l->data_type) ? "latency" : "bandwidth")
+			: nrep ? xasprintf("the firmware's, %d entr%s replaced", nrep, nrep == 1 ? "y" : "ies")
+			: xstrdup("as the firmware had it");
+	}
+	n->lb = lb;
+	n->entry = (const char *const *const *)entry;
+}
+
+static void free_notes(const struct ph_hmat_carried *c, struct ph_hmat_notes *n)
+{
+	for (int k = 0; k < c->t.nlb; k++) {
+		const struct ph_hmat_lb *l = &c->t.lb[k];
+
+		for (size_t e = 0; e < (size_t)l->ni * l->nt; e++)
+			free((char *)n->entry[k][e]);
+		free((void *)n->entry[k]);
+		free((char *)n->lb[k]);
+	}
+	free((void *)n->entry);
+	free((void *)n->lb);
+}
+
+/*
+ * --emit-hmat carrying the firmware's whole table (src->carry_firmware):
+ * fw with the figures in place of its entries, staged as hmat_emit_acpi().
+ */
+static int emit_carried(const struct ph_acpi_out *o, const struct ph_hmat_src *src,
+			const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,
+			const struct ph_acpi_hmat *fw, struct ph_doc *doc, struct ph_outset *set)
+{
+	struct ph_hmat_carried c;
+	struct ph_hmat_notes notes;
+	struct ph_acpi_ids ids;
+	char from[PATH_MAX + 32], why[512], *comment, *text;
+	const char *fw_path = o->table ? o->table : "as read";
+	uint32_t table_rev = 0;
+	bool have_table;
+	struct ph_section *s;
+	int err, ncarried = 0;
+
+	if (acpi_emit_ids(o, "HMAT", "--hmat-table", &ids, from, sizeof(from), &table_rev, &have_table))
+		return -EINVAL;
+	if (hmat_carry(fw, lat, bw, &c, why, sizeof(why))) {
+		ph_err("--emit-hmat: %s; nothing written", why);
+		return -EINVAL;
+	}
+	for (int k = 0; k < c.t.nlb; k++)
+		for (size_t e = 0; e < (size_t)c.t.lb[k].ni * c.t.lb[k].nt; e++)
+			ncarried += c.origin[k][e] == PH_HMAT_CARRIED;
+	make_notes(&c, lat, bw, &notes);
+	comment = xasprintf("HMAT: the firmware's (%s), with the entries the measurement implies\n"
+			    "put in its place by %s from %s.\n"
+			    "OEM ID and OEM table ID from %s%s.\n"
+			    "%s.\n%s"
+			    "Every other structure and entry is as the firmware had it: %d memory\n"
+			    "proximity domain structure(s), %d memory-side cache(s), %d locality\n"
+			    "structure(s) of the firmware's; %d entr%s carried, %d replaced (each\n"
+			    "under its structure's base unit, within %g%% or half a unit), %d added.\n"
+			    "Each structure's and entry's comment says which.\n\n"
+			    "Compile with iasl (acpica-tools): iasl %s writes the .aml beside it.\n"
+			    "Try it without reflashing (CONFIG_ACPI_TABLE_UPGRADE): put the .aml as\n"
+			    "kernel/firmware/acpi/hmat.aml in an uncompressed cpio in front of the\n"
+			    "initrd; see docs/slit.md.",
+			    fw_path, src->by, src->input, from,
+			    have_table && !o->have_rev ? ", OEM revision raised by one" : "",
+			    src->domains ? src->domains : "Proximity domain i is node i",
+			    src->derivation ? src->derivation : "", c.t.nmpda, c.t.ncache,
+			    c.nfirmware_lb, ncarried, ncarried == 1 ? "y" : "ies", c.nreplaced,
+			    PH_HMAT_ROUND_REL * 100, c.nadded, o->path);
+	text = acpi_hmat_source_noted(&ids, &c.t, comment, &notes);
+	err = outset_stage(set, o->path, text, strlen(text), why, sizeof(why));
+	free_notes(&c, &notes);
+	free(comment);
+	free(text);
+	if (err) {
+		ph_err("--emit-hmat %s: %s", o->path, why);
+		hmat_carried_free(&c);
+		return -EINVAL;
+	}
+	s = acpi_ids_section(doc, "acpi_hmat", "ACPI HMAT source written", o->path, &ids, from,
+			     have_table, table_rev);
+	section_str(s, "firmware_hmat", fw_path);
+	section_int(s, "domains", c.t.nmpda);
+	section_int(s, "structures", c.t.nlb);
+	section_int(s, "caches", c.t.ncache);
+	section_int(s, "entries_carried", ncarried);
+	section_int(s, "entries_replaced", c.nreplaced);
+	section_int(s, "entries_added", c.nadded);
+	section_str(s, "rounding", "each replaced or added entry x its structure's base unit within 1% of the figure, or within half a unit");
+	report_entries(doc, &c.t, lat, bw, c.origin);
+	if (have_table && ids.oem_revision <= table_rev)
+		doc_note(doc, "--oem-revision %u is not above the firmware's HMAT %u: the kernel's table upgrade will ignore the table",
+			 ids.oem_revision, table_rev);
+	hmat_carried_free(&c);
+	return 0;
+}
+
 int hmat_emit_acpi(const struct ph_acpi_out *o, const struct ph_hmat_src *src,
 		   const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,
 		   const struct ph_acpi_hmat *fw, struct ph_doc *doc, struct ph_outset *set)
@@ -192,6 +343,8 @@ int hmat_emit_acpi(const struct ph_acpi_out *o, const struct ph_hmat_src *src,
 		ph_err("--emit-hmat: the input has neither a latency nor a read bandwidth matrix; nothing to propose");
 		return -EINVAL;
 	}
+	if (src->carry_firmware && fw)
+		return emit_carried(o, src, lat, bw, fw, doc, set);
 	if (acpi_emit_ids(o, "HMAT", "--hmat-table", &ids, from, sizeof(from), &table_rev, &have_table))
 		return -EINVAL;
 	hmat_propose(lat, bw, fw, &prop);
@@ -208,7 +361,8 @@ int hmat_emit_acpi(const struct ph_acpi_out *o, const struct ph_hmat_src *src,
 	caches = prop.ncache
 		 ? xasprintf("the firmware's %d, without their SMBIOS handles", prop.ncache)
 		 : xstrdup("none (pagehop measures none; a firmware HMAT's would be kept)");
-	comment = xasprintf("HMAT proposed by %s from %s.\n"
+	comment = xasprintf("%s%s%s"
+			    "HMAT proposed by %s from %s.\n"
 			    "OEM ID and OEM table ID from %s%s.\n"
 			    "%s.  Entries of the memory hierarchy, each\n"
 			    "entry x base unit within %g%% of the figure below or within half a unit:\n"
@@ -220,6 +374,12 @@ int hmat_emit_acpi(const struct ph_acpi_out *o, const struct ph_hmat_src *src,
 			    "Try it without reflashing (CONFIG_ACPI_TABLE_UPGRADE): put the .aml as\n"
 			    "kernel/firmware/acpi/hmat.aml in an uncompressed cpio in front of the\n"
 			    "initrd; see docs/slit.md.",
+			    src->carry_firmware ? "NOT A COMPLETE HMAT: the firmware's could not be read ("
+			    : "", src->carry_firmware ? (src->fw_missing ? src->fw_missing : "none given") : "",
+			    src->carry_firmware ? "), so only the figures below are in\n"
+			    "this table.  It cannot replace the machine's HMAT: the firmware's other\n"
+			    "structures and entries (its memory's initiators and targets) are not in it.\n\n"
+			    : "",
 			    src->by, src->input, from,
 			    have_table && !o->have_rev ? ", OEM revision raised by one" : "",
 			    src->domains ? src->domains : "Proximity domain i is node i",
@@ -247,7 +407,7 @@ int hmat_emit_acpi(const struct ph_acpi_out *o, const struct ph_hmat_src *src,
 	section_int(s, "structures", prop.nlb);
 	section_int(s, "caches", prop.ncache);
 	section_str(s, "rounding", "each entry x base unit within 1% of the measured figure, or within half a unit (0.5 ps, 0.5 MB/s)");
-	report_entries(doc, &prop, lat, bw);
+	report_entries(doc, &prop, lat, bw, NULL);
 	for (int k = 0; k < prop.nlb; k++) {
 		const struct ph_hmat_lb *l = &prop.lb[k];
 		const struct ph_nmatrix *m = acpi_hmat_is_latency(l->data_type) ? lat : bw;

@@ -25,6 +25,15 @@ struct ph_hmat_src {
 	 * firmware's memory proximity domain attributes none is made up.
 	 */
 	bool targets_not_memory;
+	/*
+	 * fw is the firmware's whole table, to be written with the figures in
+	 * place of its entries (hmat_carry.h) and every other structure and
+	 * entry as it was, each entry's comment saying which.  Without fw the
+	 * figures alone are written, under a header saying the table is not
+	 * complete and why (fw_missing: why the firmware's was not read).
+	 */
+	bool carry_firmware;
+	const char *fw_missing;
 };
 
 /*
@@ -37,6 +46,10 @@ struct ph_hmat_src {
  * no entry holds within the bound of hmat_propose.h, or a cell not
  * measured in a row and column that are (an entry cannot say "not
  * measured"; rows and columns measured nowhere are left out).
+ */
+/*
+ * With src->carry_firmware and fw, the report also says each entry's
+ * origin (carried, replaced, added) in "proposed_hmat".
  */
 int hmat_emit_acpi(const struct ph_acpi_out *o, const struct ph_hmat_src *src,
 		   const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,

@@ -180,8 +180,10 @@ int hmat_propose(const struct ph_nmatrix *lat, const struct ph_nmatrix *bw,
 		out->ncache = fw->ncache;
 		out->cache = xcalloc((size_t)fw->ncache, sizeof(*out->cache));
 		memcpy(out->cache, fw->cache, (size_t)fw->ncache * sizeof(*out->cache));
-		for (int k = 0; k < out->ncache; k++)
+		for (int k = 0; k < out->ncache; k++) {
 			out->cache[k].nhandles = 0;
+			out->cache[k].handles = NULL;
+		}
 	}
 	if (lat) {
 		add_domains(out, lat);

@@ -13,7 +13,8 @@
 
 #include <errno.h>
 
-enum { OPT_INPUT = 1, OPT_TOLERANCE, OPT_NOISE, OPT_NO_MEASURE, OPT_EMIT_CDAT, OPT_EMIT_HMAT };
+enum { OPT_INPUT = 1, OPT_TOLERANCE, OPT_NOISE, OPT_NO_MEASURE, OPT_EMIT_CDAT, OPT_EMIT_HMAT,
+       OPT_HMAT_TABLE };
 
 static const struct ph_opt cxl_opts[] = {
 	{ "input", 'i', "FILE", OPT_INPUT,
@@ -31,9 +32,12 @@ static const struct ph_opt cxl_opts[] = {
 	  "the measurement (QEMU's cdat= takes it); this machine's\n"
 	  "one CXL node, measured", NULL, NULL },
 	{ "emit-hmat", 0, "FILE", OPT_EMIT_HMAT,
-	  "write the generic port's HMAT entries (iasl source)\n"
-	  "from the measurement less the device CDAT and link;\n"
-	  "this machine's or --input's", NULL, NULL },
+	  "write the firmware's HMAT (iasl source) with the\n"
+	  "generic port's entries from the measurement less the\n"
+	  "device CDAT and link; this machine's or --input's", NULL, NULL },
+	{ "hmat-table", 0, "FILE", OPT_HMAT_TABLE,
+	  "the firmware HMAT (binary) --emit-hmat carries over\n"
+	  "and takes its IDs from", NULL, "this machine's; none with --input" },
 	{ "no-measure", 0, NULL, OPT_NO_MEASURE,
 	  "explain the coordinates only: nothing is measured or\n"
 	  "judged", NULL, NULL },
@@ -109,6 +113,9 @@ static int cxl_option(void *args, struct ph_options *opt, const struct ph_opt *o
 	case OPT_EMIT_HMAT:
 		x->emit_hmat = arg;
 		return 0;
+	case OPT_HMAT_TABLE:
+		x->hmat_table = arg;
+		return 0;
 	case OPT_NO_MEASURE:
 		x->no_measure = true;
 		return 0;
@@ -123,8 +130,8 @@ static int cxl_option(void *args, struct ph_options *opt, const struct ph_opt *o
 
 /*
  * --emit-cdat needs the device's CDAT and a measurement: this machine's,
- * measured; --emit-hmat a measurement.  Output files are checked before
- * measuring.
+ * measured; --emit-hmat a measurement, --hmat-table --emit-hmat.  Output
+ * files are checked before measuring.
  */
 static int cxl_check(void *args, struct ph_session *s)
 {
@@ -144,6 +151,10 @@ static int cxl_check(void *args, struct ph_session *s)
 	}
 	if (x->emit_hmat && cli_check_output("--emit-hmat", x->emit_hmat))
 		return PH_EXIT_USAGE;
+	if (x->hmat_table && !x->emit_hmat) {
+		ph_err("--hmat-table: only --emit-hmat reads it; give --emit-hmat FILE too");
+		return PH_EXIT_USAGE;
+	}
 	return 0;
 }
 

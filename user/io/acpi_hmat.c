@@ -149,6 +149,12 @@ static int parse_cache(const uint8_t *p, uint32_t len, struct ph_acpi_hmat *t,
 	c->write_policy = c->attributes >> 12 & 0xf;
 	c->line_size = c->attributes >> 16;
 	c->nhandles = nh;
+	c->handles = NULL;
+	if (nh) {
+		c->handles = xcalloc(nh, sizeof(*c->handles));
+		for (uint16_t i = 0; i < nh; i++)
+			c->handles[i] = le16(p + CACHE_HEAD + 2u * i);
+	}
 	return 0;
 }
 
@@ -245,6 +251,37 @@ void acpi_hmat_free(struct ph_acpi_hmat *t)
 	}
 	free(t->lb);
 	free(t->mpda);
+	for (int i = 0; i < t->ncache; i++)
+		free(t->cache[i].handles);
 	free(t->cache);
 	memset(t, 0, sizeof(*t));
+}
+
+static void *dup_of(const void *p, size_t n, size_t size)
+{
+	void *d = xcalloc(n ? n : 1, size);
+
+	if (n)
+		memcpy(d, p, n * size);
+	return d;
+}
+
+void acpi_hmat_copy(struct ph_acpi_hmat *dst, const struct ph_acpi_hmat *src)
+{
+	*dst = *src;
+	dst->mpda = dup_of(src->mpda, (size_t)src->nmpda, sizeof(*src->mpda));
+	dst->lb = dup_of(src->lb, (size_t)src->nlb, sizeof(*src->lb));
+	for (int k = 0; k < src->nlb; k++) {
+		const struct ph_hmat_lb *l = &src->lb[k];
+
+		dst->lb[k].init = dup_of(l->init, l->ni, sizeof(*l->init));
+		dst->lb[k].targ = dup_of(l->targ, l->nt, sizeof(*l->targ));
+		dst->lb[k].entry = dup_of(l->entry, (size_t)l->ni * l->nt, sizeof(*l->entry));
+	}
+	dst->cache = dup_of(src->cache, (size_t)src->ncache, sizeof(*src->cache));
+	for (int k = 0; k < src->ncache; k++)
+		dst->cache[k].handles = src->cache[k].nhandles
+					? dup_of(src->cache[k].handles, src->cache[k].nhandles,
+						 sizeof(*src->cache[k].handles))
+					: NULL;
 }

@@ -74,6 +74,7 @@ struct ph_hmat_cache {		/* type 2 */
 	uint32_t attributes;
 	int total_levels, level, associativity, write_policy, line_size;
 	uint16_t nhandles;
+	uint16_t *handles;	/* nhandles SMBIOS handles; NULL when there are none */
 };
 
 struct ph_acpi_hmat {
@@ -101,6 +102,8 @@ int acpi_hmat_parse(const uint8_t *buf, size_t len, struct ph_acpi_hmat *t,
 int acpi_hmat_read(const char *path, struct ph_acpi_hmat *t, char *why,
 		   size_t whylen);
 void acpi_hmat_free(struct ph_acpi_hmat *t);
+/* *dst as a copy of src that owns all it points to (acpi_hmat_free() it). */
+void acpi_hmat_copy(struct ph_acpi_hmat *dst, const struct ph_acpi_hmat *src);
 
 /* "access_latency", ..., "write_bandwidth"; "?" outside the enum. */
 const char *acpi_hmat_data_name(int data_type);
@@ -119,10 +122,24 @@ uint32_t acpi_hmat_value(uint16_t entry, uint64_t base_unit, int data_type,
  * t as the source of a revision 2 HMAT in iasl's data-table syntax, with
  * ids in its header and comment (as acpi_slit_source()) on top: every
  * memory proximity domain structure, locality structure and memory-side
- * cache of t, in that order; a cache's SMBIOS handles are not written
- * (t does not hold them).  Returns a malloc'd string.
+ * cache of t, in that order, each field as t holds it (the flags whole,
+ * a locality structure's minimum transfer size, a cache's SMBIOS
+ * handles), so that iasl writes back the bytes it was parsed from but for
+ * reserved fields, which are 0.  Returns a malloc'd string.
  */
 char *acpi_hmat_source(const struct ph_acpi_ids *ids, const struct ph_acpi_hmat *t,
 		       const char *comment);
+
+/* A comment beside each structure and entry of acpi_hmat_source_noted(). */
+struct ph_hmat_notes {
+	const char *mpda, *cache;	/* beside every such structure; NULL: none */
+	const char **lb;		/* per locality structure, beside its type; NULL: none */
+	/* per locality structure k, entry[k][i * nt + t] beside that entry; NULL: none */
+	const char *const *const *entry;
+};
+
+/* As acpi_hmat_source(), with n's comments (n NULL: none, the same text). */
+char *acpi_hmat_source_noted(const struct ph_acpi_ids *ids, const struct ph_acpi_hmat *t,
+			     const char *comment, const struct ph_hmat_notes *n);
 
 #endif

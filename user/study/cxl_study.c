@@ -122,6 +122,16 @@ static int cxl_measure(void *state, struct ph_session *s)
 	int err;
 
 	(void)s;
+	if (x->hmat_table) {
+		char why[256] = "";
+
+		err = acpi_hmat_read(x->hmat_table, &x->given_hmat, why, sizeof(why));
+		if (err) {
+			ph_err("--hmat-table %s: %s", x->hmat_table, why[0] ? why : strerror(-err));
+			return PH_EXIT_USAGE;
+		}
+		x->have_given_hmat = true;
+	}
 	if (x->input) {
 		char why[512];
 
@@ -251,16 +261,19 @@ static int emit_cdat(struct ph_cxl_study *x, struct ph_doc *doc, const struct ph
 }
 
 /*
- * --emit-hmat: the generic port's entries (cxl_hmat.h) as iasl source,
- * written by the slit's HMAT writer with this machine's HMAT's IDs,
- * domains and caches, or a document's neutral IDs; 0 or -1 after saying why.
+ * --emit-hmat: the firmware's HMAT (--hmat-table's, else this machine's;
+ * a document carries none) with the generic ports' entries (cxl_hmat.h)
+ * in place, as iasl source, through the slit's HMAT writer; where no
+ * firmware HMAT can be read, the generic ports' entries alone under a
+ * header saying the table is not complete.  0 or -1 after saying why.
  */
 static int emit_hmat(struct ph_cxl_study *x, struct ph_doc *doc)
 {
 	struct ph_nmatrix *lat, *bw;
 	struct ph_outset set = { 0 };
 	struct ph_acpi_out o = { .path = x->emit_hmat };
-	char why[512], table[PATH_MAX], *text, *derivation;
+	const struct ph_acpi_hmat *fw = NULL;
+	char why[512], table[PATH_MAX], missing[PATH_MAX + 300], *text, *derivation;
 	const char *failed;
 	int err;
 
@@ -268,29 +281,38 @@ static int emit_hmat(struct ph_cxl_study *x, struct ph_doc *doc)
 		ph_err("--emit-hmat: %s; nothing written", why);
 		return -1;
 	}
-	if (x->input) {
+	if (x->have_given_hmat) {
+		o.table = x->hmat_table;
+		o.table_given = true;
+		fw = &x->given_hmat;
+	} else if (x->input) {
 		o.elsewhere = "a saved document (--input)";
+		snprintf(missing, sizeof(missing), "a saved document (--input) does not carry it; give it with --hmat-table");
 	} else {
 		snprintf(table, sizeof(table), "%s%s", x->root, PH_ACPI_HMAT_PATH);
 		o.table = table;
+		fw = x->have_hmat ? &x->hmat : NULL;
+		snprintf(missing, sizeof(missing), "%s: %s", table, x->hmat_why);
 	}
 	derivation = xasprintf("Each figure, as Linux composes a CXL node's coordinates (the generic\n"
 			       "port's latency adds to the device CDAT's and the link's; its bandwidth\n"
-			       "is the least of the three), from the measured row it rests on:\n%s"
-			       "Only the generic ports' entries: the firmware's other latency and\n"
-			       "bandwidth entries are not in this table.\n", text);
+			       "is the least of the three), from the measured row it rests on:\n%s", text);
 	{
 		const struct ph_hmat_src src = {
 			.by = "pagehop cxl",
 			.input = x->input ? x->input : "this machine's measurement",
-			.domains = "Proximity domain i is node i; targets are the generic ports' domains",
+			.domains = "Proximity domain i is node i; the generic ports' domains are targets",
 			.derivation = derivation,
 			.targets_not_memory = true,
+			.carry_firmware = true,
+			.fw_missing = fw ? NULL : missing,
 		};
 
-		err = hmat_emit_acpi(&o, &src, lat, bw, !x->input && x->have_hmat ? &x->hmat : NULL,
-				     doc, &set);
+		err = hmat_emit_acpi(&o, &src, lat, bw, fw, doc, &set);
 	}
+	if (!err && !fw)
+		doc_note(doc, "--emit-hmat %s: NOT a complete HMAT, the generic ports' entries only (%s): it cannot replace the machine's",
+			 x->emit_hmat, missing);
 	free(derivation);
 	free(text);
 	nmatrix_free(lat);
@@ -371,6 +393,8 @@ static void cxl_study_free(void *state, struct ph_session *s)
 		acpi_srat_free(&x->srat);
 	if (x->have_hmat)
 		acpi_hmat_free(&x->hmat);
+	if (x->have_given_hmat)
+		acpi_hmat_free(&x->given_hmat);
 	cxl_free(&x->c);
 	cxl_tiering_free(&x->tiering);
 	free(x->e);

@@ -22,13 +22,16 @@ struct ph_cxl_study {
 	double tolerance, noise;	/* fractions */
 	bool no_measure;	/* --no-measure: explain only */
 	const char *emit_cdat;	/* --emit-cdat: the device's CDAT with the measured figures */
-	const char *emit_hmat;	/* --emit-hmat: the generic port's HMAT entries, iasl source */
+	const char *emit_hmat;	/* --emit-hmat: the HMAT with the generic port's entries, iasl source */
+	const char *hmat_table;	/* --hmat-table: the firmware HMAT --emit-hmat carries, NULL this machine's */
 	/* the state */
 	const char *root;	/* "" this machine; the test binary's PAGEHOP_CXL_ROOT */
 	struct ph_cxl c;
 	struct ph_acpi_srat srat;
 	struct ph_acpi_hmat hmat;
 	bool have_srat, have_hmat;
+	struct ph_acpi_hmat given_hmat;	/* read from hmat_table */
+	bool have_given_hmat;
 	char srat_why[256], hmat_why[256];
 	struct ph_cxl_explained *e;
 	int ne;
@@ -45,7 +48,8 @@ struct ph_cxl_study {
  * SRAT and HMAT, where no CXL memory node is exit 4 with the reason on
  * stderr; then (unless no_measure) read latency and read bandwidth from
  * every CPU node to each CXL node, as pagehop matrix measures a cell, on
- * verified memory.  document: the explanation; with measured rows the judgement
+ * verified memory; a --hmat-table that cannot be read or parsed is exit 2.
+ * document: the explanation; with measured rows the judgement
  * of every entry (cxl_judge.h), whose verdict is *rc.
  */
 extern const struct ph_steps cxl_steps;
