@@ -6,6 +6,7 @@
 #include "unit.h"
 #include "dist.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,35 @@ static void test_percentile(void **state)
 	assert_true(fabs(dist_percentile(four, 4, 50) - 30) < 1e-12);
 	assert_true(dist_percentile(one, 1, 99.9) == 7);
 	assert_true(isnan(dist_percentile(NULL, 0, 50)));
+}
+
+static void test_percentile_ci(void **state)
+{
+	static double x[2000];
+	double lo, hi;
+
+	(void)state;
+	for (size_t i = 0; i < 2000; i++)
+		x[i] = (double)i;
+	/* 10 runs beyond: 1000 for p99, 10000 for p99.9, 100 for p90 */
+	assert_int_equal(dist_tail_runs(99), 1000);
+	assert_int_equal(dist_tail_runs(99.9), 10000);
+	assert_int_equal(dist_tail_runs(90), 100);
+	/* n 1000, q 0.99: c 990, s = 1.96 sqrt(990 x 0.01) = 1.96 x 3.14643 =
+	 * 6.1670; ranks floor(983.833) = 983 and ceil(996.167) = 997 */
+	assert_int_equal(dist_percentile_ci(x, 1000, 99, &lo, &hi), 0);
+	assert_true(lo == 983 && hi == 997);
+	/* n 2000: c 1980, s = 1.96 sqrt(19.8) = 8.7215: 1971 and 1989 */
+	assert_int_equal(dist_percentile_ci(x, 2000, 99, &lo, &hi), 0);
+	assert_true(lo == 1971 && hi == 1989);
+	/* n 100, q 0.9: c 90, s = 1.96 x 3 = 5.88: 84 and 96 */
+	assert_int_equal(dist_percentile_ci(x, 100, 90, &lo, &hi), 0);
+	assert_true(lo == 84 && hi == 96);
+	/* 999 runs: one short of 10 beyond p99 */
+	assert_int_equal(dist_percentile_ci(x, 999, 99, &lo, &hi), -ERANGE);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(dist_percentile_ci(x, 2000, 100, &lo, &hi), -ERANGE);
+	assert_int_equal(dist_percentile_ci(x, 2000, 0, &lo, &hi), -ERANGE);
 }
 
 static void test_histogram(void **state)
@@ -105,6 +135,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_percentile),
+		cmocka_unit_test(test_percentile_ci),
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_parse),
 	};

@@ -52,6 +52,30 @@ static void test_judge_bandwidth(void **state)
 	assert_int_equal(health_judge(&f, 54.3, 54.0, 54.6, t), PH_H_WARNING);
 }
 
+static void test_judge_tail(void **state)
+{
+	struct ph_htol tt = health_default_tol(PH_HK_TAIL);	/* open, +0.50 */
+	struct ph_hfinding f;
+
+	(void)state;
+	assert_int_equal(health_kind_of("tail_p99_latency_4k"), PH_HK_TAIL);
+	assert_true(isnan(tt.lower) && fabs(tt.upper - 0.50) < 1e-12);
+	/* ref 180 [150, 210]: warn over 210 x 1.5 = 315; twice the tolerance
+	 * (420) would be CRITICAL for a latency, a tail stays a WARNING */
+	f = fig("tail_p99_latency_4k", 0, 900, 850, 950, "ns");
+	assert_int_equal(health_judge(&f, 180, 150, 210, tt), PH_H_WARNING);
+	assert_true(fabs(f.limit_hi - 315) < 1e-9);
+	assert_true(isnan(f.crit_hi));
+	f = fig("tail_p99_latency_4k", 0, 400, 330, 470, "ns");
+	assert_int_equal(health_judge(&f, 180, 150, 210, tt), PH_H_WARNING);
+	/* its CI reaches the band (300 <= 315): not proven */
+	f = fig("tail_p99_latency_4k", 0, 360, 300, 420, "ns");
+	assert_int_equal(health_judge(&f, 180, 150, 210, tt), PH_H_OK);
+	/* a tail ten times shorter: the lower side is open */
+	f = fig("tail_p99_latency_4k", 0, 18, 15, 21, "ns");
+	assert_int_equal(health_judge(&f, 180, 150, 210, tt), PH_H_OK);
+}
+
 static void test_judge_latency_memory_pages(void **state)
 {
 	struct ph_htol lt = health_default_tol(PH_HK_LATENCY);	/* -0.20, +0.10 */
@@ -234,7 +258,7 @@ static void test_model_rules_tolerance(void **state)
 	assert_true(isnan(over[PH_HK_MEMORY].lower) && over[PH_HK_MEMORY].upper == 0);
 	assert_int_equal(health_parse_tolerance("bandwidth=0.1:0.2", over, set, why, sizeof(why)), -EINVAL);
 	assert_int_equal(health_parse_tolerance("disk=-0.1:0.1", over, set, why, sizeof(why)), -EINVAL);
-	assert_string_equal(why, "unknown kind 'disk'; expected latency, bandwidth, memory or pages");
+	assert_string_equal(why, "unknown kind 'disk'; expected latency, bandwidth, memory, pages or tail");
 	assert_int_equal(health_parse_tolerance("latency=-0.1", over, set, why, sizeof(why)), -EINVAL);
 	assert_int_equal(health_parse_tolerance(",", over, set, why, sizeof(why)), -EINVAL);
 	assert_int_equal(health_kind_of("bandwidth_triad"), PH_HK_BANDWIDTH);
@@ -457,6 +481,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_judge_bandwidth),
 		cmocka_unit_test(test_judge_latency_memory_pages),
+		cmocka_unit_test(test_judge_tail),
 		cmocka_unit_test(test_against_and_fold),
 		cmocka_unit_test(test_siblings),
 		cmocka_unit_test(test_model_rules_tolerance),

@@ -87,9 +87,26 @@ static void test_parse_refused(void **state)
 		  "b.json: provenance.version: not a string; expected this pagehop's release, 0.1.0, or an earlier one" },
 		/* Figures pagehop measures, with their units and kinds. */
 		{ DOC("{\"figure\": \"latency_9k\", \"node\": 0, \"value\": 90, \"unit\": \"ns\", \"ci_lo\": 89, \"ci_hi\": 91}"),
-		  "b.json: figures[0].figure: 'latency_9k'; expected a figure pagehop measures (latency_4k, latency_2m, latency_hopN, bandwidth_triad, bandwidth_read, bandwidth_read_hopN, mem_total, hugepages_2m, hugepages_1g)" },
+		  "b.json: figures[0].figure: 'latency_9k'; expected a figure pagehop measures (latency_4k, latency_2m, latency_hopN, bandwidth_triad, bandwidth_read, bandwidth_read_hopN, mem_total, hugepages_2m, hugepages_1g, tail_pP_ of a latency figure)" },
 		{ DOC("{\"figure\": \"latency_hop0\", \"node\": 0, \"value\": 90, \"unit\": \"ns\", \"ci_lo\": 89, \"ci_hi\": 91}"),
-		  "b.json: figures[0].figure: 'latency_hop0'; expected a figure pagehop measures (latency_4k, latency_2m, latency_hopN, bandwidth_triad, bandwidth_read, bandwidth_read_hopN, mem_total, hugepages_2m, hugepages_1g)" },
+		  "b.json: figures[0].figure: 'latency_hop0'; expected a figure pagehop measures (latency_4k, latency_2m, latency_hopN, bandwidth_triad, bandwidth_read, bandwidth_read_hopN, mem_total, hugepages_2m, hugepages_1g, tail_pP_ of a latency figure)" },
+		/* a tail: above 50, as %g writes it, of a latency figure */
+		{ DOC("{\"figure\": \"tail_p50_latency_4k\", \"node\": 0, \"value\": 90, \"unit\": \"ns\", \"ci_lo\": 89, \"ci_hi\": 91}"),
+		  "b.json: figures[0].figure: 'tail_p50_latency_4k'; expected a figure pagehop measures (latency_4k, latency_2m, latency_hopN, bandwidth_triad, bandwidth_read, bandwidth_read_hopN, mem_total, hugepages_2m, hugepages_1g, tail_pP_ of a latency figure)" },
+		/* a tail: above 50, as %g writes it, of a latency figure */
+		{ DOC("{\"figure\": \"tail_p99_bandwidth_read\", \"node\": 0, \"value\": 90, \"unit\": \"ns\", \"ci_lo\": 89, \"ci_hi\": 91}"),
+		  "b.json: figures[0].figure: 'tail_p99_bandwidth_read'; expected a figure pagehop measures (latency_4k, latency_2m, latency_hopN, bandwidth_triad, bandwidth_read, bandwidth_read_hopN, mem_total, hugepages_2m, hugepages_1g, tail_pP_ of a latency figure)" },
+		/* a tail: above 50, as %g writes it, of a latency figure */
+		{ DOC("{\"figure\": \"tail_p099_latency_4k\", \"node\": 0, \"value\": 90, \"unit\": \"ns\", \"ci_lo\": 89, \"ci_hi\": 91}"),
+		  "b.json: figures[0].figure: 'tail_p099_latency_4k'; expected a figure pagehop measures (latency_4k, latency_2m, latency_hopN, bandwidth_triad, bandwidth_read, bandwidth_read_hopN, mem_total, hugepages_2m, hugepages_1g, tail_pP_ of a latency figure)" },
+		/* a tail: above 50, as %g writes it, of a latency figure */
+		{ DOC("{\"figure\": \"tail_p99_latency_9k\", \"node\": 0, \"value\": 90, \"unit\": \"ns\", \"ci_lo\": 89, \"ci_hi\": 91}"),
+		  "b.json: figures[0].figure: 'tail_p99_latency_9k'; expected a figure pagehop measures (latency_4k, latency_2m, latency_hopN, bandwidth_triad, bandwidth_read, bandwidth_read_hopN, mem_total, hugepages_2m, hugepages_1g, tail_pP_ of a latency figure)" },
+		/* a tail: above 50, as %g writes it, of a latency figure */
+		{ DOC("{\"figure\": \"tail_p99latency_4k\", \"node\": 0, \"value\": 90, \"unit\": \"ns\", \"ci_lo\": 89, \"ci_hi\": 91}"),
+		  "b.json: figures[0].figure: 'tail_p99latency_4k'; expected a figure pagehop measures (latency_4k, latency_2m, latency_hopN, bandwidth_triad, bandwidth_read, bandwidth_read_hopN, mem_total, hugepages_2m, hugepages_1g, tail_pP_ of a latency figure)" },
+		{ DOC("{\"figure\": \"tail_p99.9_latency_hop2\", \"kind\": \"latency\", \"node\": 0, \"value\": 90, \"unit\": \"ns\", \"ci_lo\": 89, \"ci_hi\": 91}"),
+		  "b.json: figures[0].kind: 'latency'; expected \"tail\" for tail_p99.9_latency_hop2" },
 		{ DOC("{\"figure\": \"latency_4k\", \"node\": 0, \"value\": 90, \"unit\": \"us\", \"ci_lo\": 89, \"ci_hi\": 91}"),
 		  "b.json: figures[0].unit: 'us'; expected \"ns\" for latency_4k" },
 		{ DOC("{\"figure\": \"mem_total\", \"node\": 0, \"value\": 16, \"ci_lo\": 16, \"ci_hi\": 16}"),

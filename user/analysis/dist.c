@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,32 @@ double dist_percentile(const double *sorted, size_t n, double p)
 		return sorted[n - 1];
 	f = h - (double)lo;
 	return sorted[lo] + f * (sorted[lo + 1] - sorted[lo]);
+}
+
+size_t dist_tail_runs(double p)
+{
+	double q = (100 - p) / 100;
+
+	/* A hair below: 10 / (1 - 0.999) is 10000.0000000006 in binary. */
+	return q > 0 ? (size_t)ceil(DIST_TAIL_BEYOND / q * (1 - 1e-9)) : SIZE_MAX;
+}
+
+int dist_percentile_ci(const double *sorted, size_t n, double p, double *lo, double *hi)
+{
+	double q = p / 100, c, s, a, b;
+
+	*lo = *hi = NAN;
+	if (!(p > 0 && p < 100) || n < dist_tail_runs(p) || n < 2)
+		return -ERANGE;
+	c = (double)n * q;
+	s = 1.96 * sqrt(c * (1 - q));
+	a = floor(c - s);
+	b = ceil(c + s);
+	if (a < 0 || b > (double)(n - 1))
+		return -ERANGE;
+	*lo = sorted[(size_t)a];
+	*hi = sorted[(size_t)b];
+	return 0;
 }
 
 const char *dist_pct_name(double p, const char *unit, char *buf, size_t size)

@@ -36,6 +36,21 @@ int dist_parse_percentiles(const char *s, double *out, int max, char *why, size_
  */
 double dist_percentile(const double *sorted, size_t n, double p);
 
+/*
+ * A distribution-free 95% CI for the p-th percentile (0 < p < 100) of
+ * sorted[0..n): the count of samples below the true percentile is
+ * binomial (n, p/100), so its interval n q -+ 1.96 sqrt(n q (1 - q))
+ * (q = p/100), widened outward to whole ranks, gives the samples at the
+ * CI's ends: *lo = sorted[floor(n q - z s)], *hi = sorted[ceil(n q + z s)].
+ * A tail is only claimed with at least DIST_TAIL_BEYOND runs beyond it
+ * (n (1 - q) >= 10: 1000 runs for p99) and both ends inside the samples;
+ * otherwise -ERANGE, *lo and *hi NAN.  0 on success.
+ */
+#define DIST_TAIL_BEYOND 10
+int dist_percentile_ci(const double *sorted, size_t n, double p, double *lo, double *hi);
+/* The runs a tail needs: the smallest n with n (1 - p/100) >= DIST_TAIL_BEYOND. */
+size_t dist_tail_runs(double p);
+
 /* The column name of percentile p with unit: "p50_ns", "p99.9_ns". */
 const char *dist_pct_name(double p, const char *unit, char *buf, size_t size);
 

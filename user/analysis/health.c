@@ -17,6 +17,7 @@ static const char *const kind_names[PH_HK_NKINDS] = {
 	[PH_HK_BANDWIDTH] = "bandwidth",
 	[PH_HK_MEMORY] = "memory",
 	[PH_HK_PAGES] = "pages",
+	[PH_HK_TAIL] = "tail",
 };
 
 /*
@@ -32,6 +33,13 @@ static const char *const kind_names[PH_HK_NKINDS] = {
  *   was measured under load.
  * - memory: MemTotal of a node moves by less than 0.1% between boots of
  *   one kernel; 0.5% is one 128 MiB block of 24 GiB.  Either way.
+ * - tail: a latency figure's percentile above the median (p99) over runs
+ *   of N hops is what preemptions, interrupts and a DIMM's retries reach:
+ *   it moves between runs on a quiet node by far more than the median
+ *   (docs/diagnostics.md has the spread seen).  +50% is beyond that, and
+ *   a tail is judged only on a quiet host.  Lower is open (a shorter tail
+ *   is no fault), and a tail out of band is a WARNING at most: it says
+ *   where to look, it does not drain a node by itself.
  * - pages: a size that could be had and no longer can (1 -> 0): below by
  *   -50% of 1.  It is a WARNING (2 x -50% would be -100%, which 0 is not
  *   below): the node still runs jobs, slower ones.
@@ -41,6 +49,7 @@ static const struct ph_htol default_tol[PH_HK_NKINDS] = {
 	[PH_HK_BANDWIDTH] = { -0.10, 0.25 },
 	[PH_HK_MEMORY] = { -0.005, 0.005 },
 	[PH_HK_PAGES] = { -0.5, NAN },
+	[PH_HK_TAIL] = { NAN, 0.50 },
 };
 
 int health_kind_of(const char *figure)
@@ -53,6 +62,8 @@ int health_kind_of(const char *figure)
 		return PH_HK_MEMORY;
 	if (!strncmp(figure, "hugepages_", 10))
 		return PH_HK_PAGES;
+	if (!strncmp(figure, "tail_", 5))
+		return PH_HK_TAIL;
 	return -1;
 }
 
@@ -74,6 +85,14 @@ struct ph_htol health_default_tol(enum ph_hkind k)
 	struct ph_htol none = { NAN, NAN };
 
 	return k < PH_HK_NKINDS ? default_tol[k] : none;
+}
+
+/* Whether a larger value of the figure is the worse one (a time). */
+static bool higher_worse(const char *figure)
+{
+	int k = health_kind_of(figure);
+
+	return k == PH_HK_LATENCY || k == PH_HK_TAIL;
 }
 
 /* A fraction, or "none" (NAN); the whole string.  0 or -EINVAL. */
@@ -118,7 +137,7 @@ int health_parse_tolerance(const char *arg, struct ph_htol over[PH_HK_NKINDS],
 		*eq = *colon = '\0';
 		k = health_kind_parse(tok);
 		if (k < 0) {
-			snprintf(why, whylen, "unknown kind '%s'; expected latency, bandwidth, memory or pages", tok);
+			snprintf(why, whylen, "unknown kind '%s'; expected latency, bandwidth, memory, pages or tail", tok);
 			rc = -EINVAL;
 		} else if (parse_frac(eq + 1, &t.lower) || parse_frac(colon + 1, &t.upper) ||
 			   (!isnan(t.lower) && t.lower > 0) || (!isnan(t.upper) && t.upper < 0)) {
@@ -165,9 +184,12 @@ enum ph_hstatus health_judge(struct ph_hfinding *f, double ref, double ref_lo, d
 	crit_hi = isnan(tol.upper) ? INFINITY : ref_hi * (1 + 2 * tol.upper);
 	f->limit_lo = isnan(tol.lower) ? NAN : warn_lo;
 	f->limit_hi = isnan(tol.upper) ? NAN : warn_hi;
-	/* The better side is never CRITICAL (below): its limit is open. */
-	if (health_kind_of(g->name) == PH_HK_LATENCY)
-		f->crit_hi = isnan(tol.upper) ? NAN : crit_hi;
+	/* The better side is never CRITICAL (below): its limit is open.  A
+	 * tail is never CRITICAL: a WARNING at most (default_tol). */
+	if (health_kind_of(g->name) == PH_HK_TAIL)
+		crit_hi = INFINITY;
+	if (higher_worse(g->name))
+		f->crit_hi = isnan(tol.upper) || isinf(crit_hi) ? NAN : crit_hi;
 	else
 		f->crit_lo = isnan(tol.lower) ? NAN : crit_lo;
 	if (g->ci_hi < warn_lo) {
@@ -182,7 +204,7 @@ enum ph_hstatus health_judge(struct ph_hfinding *f, double ref, double ref_lo, d
 	/* Better than the reference (faster, more bandwidth or memory) says
 	 * the reference is stale, not that the node is broken: never more
 	 * than a WARNING, so that no node is drained for it. */
-	if ((health_kind_of(g->name) == PH_HK_LATENCY) == (g->ci_hi < warn_lo))
+	if (higher_worse(g->name) == (g->ci_hi < warn_lo))
 		f->st = PH_H_WARNING;
 	return f->st;
 }
@@ -379,7 +401,10 @@ void health_siblings(const struct ph_hset *now, const struct ph_htol over[PH_HK_
 		double med;
 
 		/* Local figures only: a remote one's reference is its hop level's. */
-		if (g->mem_node != g->node || health_kind_of(g->name) < 0 || ncpus < 0)
+		/* A tail is judged against the node's own baseline only:
+		 * alike nodes' tails differ by what else ran on each. */
+		if (g->mem_node != g->node || health_kind_of(g->name) < 0 ||
+		    health_kind_of(g->name) == PH_HK_TAIL || ncpus < 0)
 			continue;
 		for (int j = 0; j < now->nfigs; j++) {
 			const struct ph_hfig *h = &now->figs[j];
@@ -646,7 +671,7 @@ int health_perfdata(const struct ph_hfindings *f, char *buf, size_t len)
 			snprintf(label, sizeof(label), "node%dto%d_%s", x->fig.node, x->fig.mem_node, x->fig.name);
 		else
 			snprintf(label, sizeof(label), "node%d_%s", x->fig.node, x->fig.name);
-		if (k == PH_HK_LATENCY)
+		if (k == PH_HK_LATENCY || k == PH_HK_TAIL)
 			append(label, sizeof(label), "_ns");
 		else if (k == PH_HK_BANDWIDTH)
 			append(label, sizeof(label), "_GBps");

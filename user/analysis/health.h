@@ -17,6 +17,8 @@ enum ph_hkind {
 	PH_HK_BANDWIDTH,	/* bandwidth_* (GB/s) */
 	PH_HK_MEMORY,		/* mem_total (GiB) */
 	PH_HK_PAGES,		/* hugepages_* (1: can be had, 0: cannot) */
+	PH_HK_TAIL,		/* tail_pP_latency_* (ns): a latency figure's P-th
+				 * percentile of N-hop run means; a WARNING at most */
 	PH_HK_NKINDS,
 };
 

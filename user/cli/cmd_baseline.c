@@ -27,10 +27,12 @@ static const struct ph_opt baseline_opts[] = {
 	{ 0 },
 };
 static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PROGRESS_UNATTENDED, { 0 } };
+static const struct ph_opt tail_opts[] = { PH_OPT_TAILS, { 0 } };
 
 static const struct ph_optgroup baseline_groups[] = {
 	{ "baseline", baseline_opts },
 	PH_GROUP_STATISTICS("2", "1"),
+	{ "tails", tail_opts },
 	{ "output", out_opts },
 	{ 0 },
 };
@@ -73,6 +75,8 @@ static int baseline_option(void *args, struct ph_options *opt, const struct ph_o
 	(void)opt;
 	if (o->id == OPT_REPEATS)
 		return cli_parse_uint("--repeats", arg, 1, 20, &((struct ph_baseline *)args)->repeats);
+	if (o->id == OPT_PERCENTILES)
+		return common_tail_option(&((struct ph_baseline *)args)->dist, arg);
 	return -EINVAL;
 }
 

@@ -39,13 +39,14 @@ static const struct ph_opt check_opts[] = {
 	  "(else the file's mtime), named in the line", NULL, "against alike nodes only" },
 	{ "tolerance", 0, "KIND=LO:UP[,...]", OPT_TOLERANCE,
 	  "override a kind's tolerance (latency, bandwidth,\n"
-	  "memory, pages): fractions of the reference, none for\n"
-	  "an open side, e.g. bandwidth=-0.05:none", NULL,
+	  "memory, pages, tail): fractions of the reference,\n"
+	  "none for an open side, e.g. bandwidth=-0.05:none", NULL,
 	  "the baseline file's, else the kind's, below" },
 	{ "busy", 0, "unknown|judge", OPT_BUSY,
 	  "a timed figure out of its band while other work\n"
 	  "loaded the host (docs/diagnostics.md, \"A busy host\"):\n"
 	  "UNKNOWN naming the load, or judged all the same", "unknown", NULL },
+	PH_OPT_TAILS,
 	{ 0 },
 };
 static const struct ph_opt out_opts[] = {
@@ -94,7 +95,7 @@ const struct ph_cmdspec cmd_check_spec = {
 	.groups = check_groups,
 	.epilog =
 	"Default tolerances: latency=-0.2:0.1, bandwidth=-0.1:0.25,\n"
-	"memory=-0.005:0.005, pages=-0.5:none.\n"
+	"memory=-0.005:0.005, pages=-0.5:none, tail=none:0.5.\n"
 	"See docs/diagnostics.md for Slurm, NHC and Prometheus.\n",
 	.refused = check_refused,
 };
@@ -127,6 +128,8 @@ static int check_option(void *args, struct ph_options *opt, const struct ph_opt 
 	case OPT_PROM_FILE:
 		a->out.prom_file = arg;
 		return 0;
+	case OPT_PERCENTILES:
+		return common_tail_option(&a->c.dist, arg);
 	case OPT_BUSY:
 		if (strcmp(arg, "unknown") && strcmp(arg, "judge")) {
 			ph_err("--busy: unknown value '%s'; expected unknown or judge", arg);

@@ -142,6 +142,23 @@ int common_dist_option(struct ph_distreq *req, int id, const char *arg)
 	return 0;
 }
 
+int common_tail_option(struct ph_distreq *req, const char *arg)
+{
+	int rc = common_dist_option(req, OPT_PERCENTILES, arg ? arg : "99");
+
+	if (rc)
+		return rc;
+	if (req->pcts[req->npcts - 1] <= 50) {
+		ph_err("--percentiles: %s: a tail is a percentile above 50 (the median is the figure itself)", arg);
+		return -EINVAL;
+	}
+	if (req->pcts[req->npcts - 1] >= 100) {
+		ph_err("--percentiles: %s: 100 is the largest run, which has no CI: a tail is below 100", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 void common_dist_finish(struct ph_distreq *req)
 {
 	if (req->want && !req->npcts)

@@ -78,6 +78,12 @@ enum {
 	"also the distribution of means over runs of N hops\n" \
 	"(N >= 64), timer cost subtracted: these percentiles\n" \
 	"(bare: 50,90,99,99.9)", NULL, NULL }
+/* baseline's and check's: latency figures' tails, judged by check. */
+#define PH_OPT_TAILS	{ "percentiles", 0, "[=LIST]", OPT_PERCENTILES, \
+	"each latency figure's percentiles above 50 as tail\n" \
+	"figures (tail_pP_...), of means over runs of N hops\n" \
+	"(N >= 64), timer cost subtracted; check judges each\n" \
+	"against the baseline's, a WARNING at most (bare: 99)", NULL, NULL }
 #define PH_OPT_HISTOGRAM	{ "histogram", 0, NULL, OPT_HISTOGRAM, \
 	"also the distribution's histogram, log-spaced buckets", NULL, NULL }
 #define PH_OPT_CPUNODEBIND	{ "cpunodebind", 0, "NODES", OPT_CPUNODEBIND, \
@@ -174,6 +180,8 @@ int common_option(struct ph_options *opt, const struct ph_opt *o, const char *ar
  */
 int common_dist_option(struct ph_distreq *req, int id, const char *arg);
 void common_dist_finish(struct ph_distreq *req);
+/* baseline's and check's --percentiles (PH_OPT_TAILS): bare is 99; one above 50 at least. */
+int common_tail_option(struct ph_distreq *req, const char *arg);
 
 /*
  * --format or --verbose into *fmt: 0, -EINVAL after the one-line error, or

@@ -107,8 +107,35 @@ static const struct known_fig {
 	{ "hugepages_1g", false, "bool", "pages", false },
 };
 
+/* A latency figure's tail (--percentiles): "tail_p99_latency_4k", "tail_p99.9_latency_hop2". */
+static const struct known_fig tail_fig = { "tail_p", false, "ns", "tail", true };
+
+static const struct known_fig *known_fig(const char *name);
+
+/* tail_pP_<latency figure>, P a percentile in (50, 100) written as %g writes it. */
+static bool tail_name(const char *name)
+{
+	const struct known_fig *k;
+	char *end, again[32];
+	double p;
+
+	if (strncmp(name, "tail_p", 6) || !isdigit((unsigned char)name[6]))
+		return false;
+	errno = 0;
+	p = strtod(name + 6, &end);
+	if (errno || *end != '_' || !(p > 50 && p < 100))
+		return false;
+	snprintf(again, sizeof(again), "%g", p);
+	if (strlen(again) != (size_t)(end - (name + 6)) || strncmp(again, name + 6, strlen(again)))
+		return false;
+	k = known_fig(end + 1);
+	return k && !strcmp(k->kind, "latency");
+}
+
 static const struct known_fig *known_fig(const char *name)
 {
+	if (tail_name(name))
+		return &tail_fig;
 	for (size_t i = 0; i < ARRAY_SIZE(known_figs); i++) {
 		const struct known_fig *k = &known_figs[i];
 		size_t l = strlen(k->name);
@@ -164,7 +191,7 @@ static int parse_figure(const char *path, struct json_object *row, int i, struct
 	fname = json_object_get_string(name);
 	k = known_fig(fname);
 	if (!k)
-		return fail(err, errlen, path, "figures[%d].figure: '%s'; expected a figure pagehop measures (latency_4k, latency_2m, latency_hopN, bandwidth_triad, bandwidth_read, bandwidth_read_hopN, mem_total, hugepages_2m, hugepages_1g)",
+		return fail(err, errlen, path, "figures[%d].figure: '%s'; expected a figure pagehop measures (latency_4k, latency_2m, latency_hopN, bandwidth_triad, bandwidth_read, bandwidth_read_hopN, mem_total, hugepages_2m, hugepages_1g, tail_pP_ of a latency figure)",
 			    i, ph_shown(fname, 60, show, sizeof(show)));
 	if (!unit || strcmp(json_object_get_string(unit), k->unit))
 		return fail(err, errlen, path, "figures[%d].unit: %s%s%s; expected \"%s\" for %s", i,

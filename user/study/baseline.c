@@ -12,6 +12,7 @@ static int baseline_plan(void *state, struct ph_session *s)
 
 	diag_plan(&b->d, s, false, 0, now_mono_raw());
 	diag_set_repeats(&b->d, (int)b->repeats);
+	diag_set_dist(&b->d, &b->dist);
 	return 0;
 }
 

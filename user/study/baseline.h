@@ -11,6 +11,7 @@
 
 struct ph_baseline {
 	unsigned repeats;	/* of each figure, 1..20 (the command's --repeats) */
+	struct ph_distreq dist;	/* --percentiles: the latency figures' tails */
 	struct ph_diag d;
 };
 

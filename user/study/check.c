@@ -75,6 +75,7 @@ int check_plan(struct ph_check *c, struct ph_session *s)
 	/* Reading the baseline counted against the budget: diag_plan() shares
 	 * out what is left of it since t0. */
 	diag_plan(&c->d, s, true, c->budget_s, c->t0);
+	diag_set_dist(&c->d, &c->dist);
 	if (c->nsets && !(c->base = pick(c->sets, c->nsets, c->d.set.model, c->note, sizeof(c->note), c->why,
 					 sizeof(c->why))))
 		return PH_H_UNKNOWN;
@@ -137,6 +138,37 @@ static void account(const struct ph_diag *d, const struct ph_hset *base, double 
 			 left, budget);
 }
 
+/*
+ * The tails (--percentiles) not judged, each named in the left-out list,
+ * its reason in a note: not claimed (too few runs, a busy host), or
+ * claimed with nothing to judge it against (no baseline, or one made
+ * without that percentile).
+ */
+static void account_tails(struct ph_check *c, struct ph_hfindings *f)
+{
+	for (int i = 0; i < c->d.nitems; i++) {
+		const struct ph_diag_item *it = &c->d.items[i];
+
+		for (int k = 0; it->measured && k < it->ntails; k++) {
+			const struct ph_diag_tail *t = &it->tails[k];
+			char why[256];
+
+			if (!t->ok)
+				snprintf(why, sizeof(why), "%s", t->why);
+			else if (!c->base)
+				snprintf(why, sizeof(why), "no baseline to judge it against (alike nodes' tails are not compared)");
+			else if (!hset_find(c->base, t->name, it->node, it->mem_node))
+				snprintf(why, sizeof(why), "the baseline holds none (made without --percentiles=%g, or it could not claim it: its tails table says why)", t->pct);
+			else
+				continue;
+			health_left_out(f, t->name, it->node, it->mem_node);
+			c->tail_notes = xrealloc(c->tail_notes, (size_t)(c->ntail_notes + 1) * sizeof(*c->tail_notes));
+			c->tail_notes[c->ntail_notes++] = xasprintf("node %d->%d %s not judged: %s", it->node, it->mem_node,
+								   t->name, why);
+		}
+	}
+}
+
 int check_measure(struct ph_check *c, struct ph_session *s)
 {
 	struct ph_hfindings *f = &c->f;
@@ -151,6 +183,7 @@ int check_measure(struct ph_check *c, struct ph_session *s)
 	health_rules(&c->d.set, c->base != NULL, f);
 	f->nnodes = s->m.topo.nnodes;
 	account(&c->d, c->base, c->budget_s, c->read_s, f);
+	account_tails(c, f);
 	if (c->base)
 		snprintf(f->against, sizeof(f->against), "%s", c->base->source);
 	/* A signal after the last figure is still a run cut short. */
@@ -176,6 +209,8 @@ struct ph_doc *check_document(struct ph_check *c, struct ph_session *s)
 			doc_note(doc, "%s", c->bnotes[i]);
 		if (c->note[0])
 			doc_note(doc, "%s", c->note);
+		for (int i = 0; i < c->ntail_notes; i++)
+			doc_note(doc, "%s", c->tail_notes[i]);
 		diag_load_doc(&c->d, doc);
 		return doc;
 	}
@@ -196,6 +231,9 @@ void check_free(struct ph_check *c)
 	for (int i = 0; i < c->nbnotes; i++)
 		free(c->bnotes[i]);
 	free(c->bnotes);
+	for (int i = 0; i < c->ntail_notes; i++)
+		free(c->tail_notes[i]);
+	free(c->tail_notes);
 	hfindings_free(&c->f);
 	baseline_free(c->sets, c->nsets);
 	diag_free(&c->d);

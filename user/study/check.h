@@ -21,12 +21,15 @@ struct ph_check {
 	struct ph_htol over[PH_HK_NKINDS];	/* --tolerance, where set[] */
 	bool set[PH_HK_NKINDS];
 	bool busy_judge;		/* judge a timed figure a load explains */
+	struct ph_distreq dist;		/* --percentiles: latency figures' tails */
 	/* out */
 	struct ph_diag d;
 	struct ph_hset *sets;		/* the baselines read */
 	int nsets;
 	char **bnotes;			/* the files of a directory not read, why */
 	int nbnotes;
+	char **tail_notes;		/* the tails not judged, why */
+	int ntail_notes;
 	const struct ph_hset *base;	/* the one judged against, or NULL */
 	bool judged;			/* measured and judged: d.set and f hold it */
 	struct ph_hfindings f;

@@ -42,6 +42,8 @@
 #define DIAG_BW_MAX (4 * GiB)
 /* Enough blocks for the median's CI to exist (stats.h needs 6). */
 #define DIAG_MIN_SAMPLES 10
+/* Blocks a latency figure takes at least when its tails are asked (measure_item). */
+#define DIAG_TAIL_BLOCKS 40
 /* A check's per-figure time: long enough for a CI, short enough for the budget. */
 #define CHECK_TIME_MIN 0.1
 #define CHECK_TIME_MAX 1.0
@@ -190,6 +192,58 @@ void diag_set_repeats(struct ph_diag *d, int n)
 	d->repeats = n < 1 ? 1 : n > 20 ? 20 : n;
 }
 
+void diag_set_dist(struct ph_diag *d, const struct ph_distreq *req)
+{
+	d->dist = *req;
+}
+
+/*
+ * The tail figures of a latency item from its distribution: each
+ * percentile above 50 that was asked, with its CI, claimed only on a quiet
+ * host with enough runs beyond it.
+ */
+static void item_tails(const struct ph_diag *d, struct ph_diag_item *it, const struct ph_latdist *ld)
+{
+	it->ntails = 0;
+	if (!d->dist.want)
+		return;
+	it->runs = ld->measured ? ld->n : 0;
+	it->hops = ld->hops;
+	it->timer_ns = ld->timer_ns;
+	it->other_cpus = ld->other_cpus;
+	it->quiet = ld->measured && ld->host_quiet;
+	for (int k = 0; k < d->dist.npcts; k++) {
+		struct ph_diag_tail *t = &it->tails[it->ntails];
+		double p = d->dist.pcts[k];
+		char name[sizeof(t->name)];
+
+		if (p <= 50)
+			continue;
+		it->ntails++;
+		memset(t, 0, sizeof(*t));
+		/* Latency items' names are short ("latency_hop12"): 16 is enough. */
+		snprintf(name, sizeof(name), "tail_p%.5g_%.16s", p, it->name);
+		memcpy(t->name, name, sizeof(t->name));
+		t->pct = p;
+		t->value = t->ci_lo = t->ci_hi = t->rep_lo = t->rep_hi = NAN;
+		if (!ld->measured) {
+			snprintf(t->why, sizeof(t->why), "no distribution: %.120s", ld->why);
+			continue;
+		}
+		t->value = dist_percentile(ld->samples, ld->n, p);
+		if (dist_percentile_ci(ld->samples, ld->n, p, &t->ci_lo, &t->ci_hi)) {
+			snprintf(t->why, sizeof(t->why), "%zu runs, p%g needs %zu (%d beyond it) for a CI",
+				 ld->n, p, dist_tail_runs(p), DIST_TAIL_BEYOND);
+			continue;
+		}
+		if (!ld->host_quiet) {
+			snprintf(t->why, sizeof(t->why), "the host was not quiet (%.120s)", ld->busy_why);
+			continue;
+		}
+		t->ok = true;
+	}
+}
+
 /* One thread (latency) or one per core (bandwidth) on cpu_node, memory on mem_node. */
 static void bind_to(struct ph_bindopts *b, int cpu_node, int mem_node, bool latency)
 {
@@ -217,6 +271,13 @@ static int measure_item(struct ph_diag *d, struct ph_session *s, struct ph_diag_
 	lay.bufreq.psize = it->psize;
 	lay.size = it->size;
 	s->meas.time_s = it->latency ? d->time_s : 2 * d->time_s;
+	/*
+	 * A tail needs runs: the distribution takes a tenth of each block,
+	 * about 70 runs of 64 hops at this working set (0.5 ms of a 5 ms
+	 * block at ~100 ns a hop), so 40 blocks give the 1000 runs of p99
+	 * with room, where the median alone would stop at its CI.
+	 */
+	s->meas.min_samples = it->latency && d->dist.want ? DIAG_TAIL_BLOCKS : DIAG_MIN_SAMPLES;
 	ph_clear_last_err();
 	rc = session_start_bind(s, &bind, &lay, it->latency ? 1 : 0);
 	bindopts_free(&bind);
@@ -229,8 +290,10 @@ static int measure_item(struct ph_diag *d, struct ph_session *s, struct ph_diag_
 
 			snprintf(it->method, sizeof(it->method), "chase %s",
 				 chase_spec_name(&spec, pat, sizeof(pat)));
-			rc = latency_figure(s, &spec, 1, false, &lat);
+			rc = latency_figure_dist(s, &spec, 1, false, &d->dist, &lat);
 			res = &lat.user;
+			if (!rc)
+				item_tails(d, it, &lat.dist);
 		} else {
 			/* The ISA --isa auto runs, as stream's figures use (isa.c). */
 			const struct stream_kernel *k = stream_auto(it->kernel, false, NULL);
@@ -317,6 +380,18 @@ static int measure_repeats(struct ph_diag *d, struct ph_session *s, struct ph_di
 			if (vals[r] == v[(n - 1) / 2])
 				pick = r;
 		*it = runs[pick];
+		for (int k = 0; k < it->ntails; k++) {
+			struct ph_diag_tail *t = &it->tails[k];
+
+			if (!t->ok)
+				continue;
+			t->rep_lo = t->rep_hi = t->value;
+			for (int r = 0; r < n; r++)
+				if (runs[r].ntails > k && runs[r].tails[k].ok) {
+					t->rep_lo = fmin(t->rep_lo, runs[r].tails[k].value);
+					t->rep_hi = fmax(t->rep_hi, runs[r].tails[k].value);
+				}
+		}
 		it->ci_met = met;
 		it->repeats = n;
 		it->rep_lo = v[0];
@@ -452,6 +527,18 @@ int diag_measure(struct ph_diag *d, struct ph_session *s)
 			fig->rep_hi = it->rep_hi;
 			fig->repeats = it->repeats;
 		}
+		for (int k = 0; k < it->ntails; k++) {
+			const struct ph_diag_tail *t = &it->tails[k];
+
+			if (!t->ok)
+				continue;
+			fig = hset_add_fig(&d->set, t->name, it->node, it->mem_node, "ns", t->value, t->ci_lo, t->ci_hi);
+			if (it->repeats > 1) {
+				fig->rep_lo = t->rep_lo;
+				fig->rep_hi = t->rep_hi;
+				fig->repeats = it->repeats;
+			}
+		}
 	}
 	hostload_snap(&snap1);
 	hostload_procs(&procs1);
@@ -481,6 +568,75 @@ static void num_or_null(struct ph_table *t, int r, const char *col, double v, co
 {
 	if (isfinite(v))
 		table_num(t, r, col, v, fmt);
+}
+
+/* The tail behind a figure of d->set, and its item, or NULL. */
+static const struct ph_diag_tail *tail_of(const struct ph_diag *d, const struct ph_hfig *f,
+					  const struct ph_diag_item **item)
+{
+	for (int i = 0; i < d->nitems; i++)
+		for (int k = 0; k < d->items[i].ntails; k++)
+			if (d->items[i].node == f->node && d->items[i].mem_node == f->mem_node &&
+			    !strcmp(d->items[i].tails[k].name, f->name)) {
+				*item = &d->items[i];
+				return &d->items[i].tails[k];
+			}
+	return NULL;
+}
+
+/*
+ * --percentiles: every latency figure's tails, claimed or not, with how
+ * they were obtained: the runs, hops a run, the timer's cost taken off,
+ * the host's other tasks, and why one was not claimed.
+ */
+static void tails_table(const struct ph_diag *d, struct ph_doc *doc)
+{
+	struct ph_table *t;
+
+	if (!d->dist.want)
+		return;
+	t = doc_add_table(doc, "tails", "latency tails");
+	table_add_col(t, "figure");
+	table_add_col(t, "node");
+	table_add_col(t, "mem_node");
+	table_add_col(t, "pct");
+	table_add_col(t, "value_ns");
+	table_add_col(t, "ci_lo_ns");
+	table_add_col(t, "ci_hi_ns");
+	table_add_col(t, "runs");
+	table_add_col(t, "hops");
+	table_add_col(t, "timer_ns");
+	table_add_col(t, "other_cpus");
+	table_add_col(t, "host_quiet");
+	table_add_col(t, "claimed");
+	table_add_col(t, "why_not");
+	table_detail(t, "timer_ns other_cpus");
+	for (int i = 0; i < d->nitems; i++) {
+		const struct ph_diag_item *it = &d->items[i];
+
+		for (int k = 0; k < it->ntails; k++) {
+			const struct ph_diag_tail *x = &it->tails[k];
+			int r = table_add_row(t);
+
+			table_str(t, r, "figure", x->name);
+			table_int(t, r, "node", it->node);
+			table_int(t, r, "mem_node", it->mem_node);
+			table_num(t, r, "pct", x->pct, "%g");
+			num_or_null(t, r, "value_ns", x->value, "%.2f");
+			num_or_null(t, r, "ci_lo_ns", x->ci_lo, "%.2f");
+			num_or_null(t, r, "ci_hi_ns", x->ci_hi, "%.2f");
+			table_int(t, r, "runs", (long long)it->runs);
+			table_int(t, r, "hops", it->hops);
+			num_or_null(t, r, "timer_ns", it->runs ? it->timer_ns : NAN, "%.2f");
+			num_or_null(t, r, "other_cpus", it->runs ? it->other_cpus : NAN, "%.3f");
+			table_bool(t, r, "host_quiet", it->quiet);
+			table_bool(t, r, "claimed", x->ok);
+			if (!x->ok)
+				table_str(t, r, "why_not", x->why);
+		}
+	}
+	doc_note(doc, "tails: the percentile of a latency figure's distribution, means over runs of N dependent loads (hops) with the timer's cost (timer_ns) taken off each run, never single loads; its 95%% CI from the binomial ranks around it; claimed with at least %d runs beyond it and while other tasks used under %.2f CPU (host_quiet); check judges a claimed tail against the baseline's, a WARNING at most",
+		 DIST_TAIL_BEYOND, LATDIST_QUIET_CPUS);
 }
 
 const struct ph_diag_item *diag_item_of(const struct ph_diag *d, const struct ph_hfig *f)
@@ -513,7 +669,8 @@ static void figures_table(const struct ph_diag *d, struct ph_doc *doc)
 		     "rep_hi other_cpus steal_pct psi_cpu_pct psi_mem_pct");
 	for (int i = 0; i < d->set.nfigs; i++) {
 		const struct ph_hfig *f = &d->set.figs[i];
-		const struct ph_diag_item *it = item_of(d, f);
+		const struct ph_diag_item *it = item_of(d, f), *ti = NULL;
+		const struct ph_diag_tail *tl = tail_of(d, f, &ti);
 		int k = health_kind_of(f->name), r = table_add_row(t);
 		struct ph_htol tol = health_default_tol(k < 0 ? PH_HK_NKINDS : (enum ph_hkind)k);
 		const char *fmt = !strcmp(f->unit, "bool") ? "%.0f" : !strcmp(f->unit, "GiB") ? "%.4f" : "%.2f";
@@ -528,6 +685,24 @@ static void figures_table(const struct ph_diag *d, struct ph_doc *doc)
 		num_or_null(t, r, "ci_hi", f->ci_hi, fmt);
 		num_or_null(t, r, "lower", tol.lower, "%g");
 		num_or_null(t, r, "upper", tol.upper, "%g");
+		if (tl) {
+			/* A tail: its runs, and the figure's memory and CPUs. */
+			char m[48];
+
+			snprintf(m, sizeof(m), "p%g of %u-hop runs", tl->pct, ti->hops);
+			table_int(t, r, "samples", (long long)ti->runs);
+			table_str(t, r, "page_size", ti->page_size);
+			table_int(t, r, "threads", ti->threads);
+			table_str(t, r, "cpus", ti->cpus);
+			table_int(t, r, "size_KiB", (long long)(ti->size / KiB));
+			table_str(t, r, "method", m);
+			table_bool(t, r, "verified", ti->verified);
+			table_bool(t, r, "ci_met", true);
+			table_int(t, r, "repeats", ti->repeats > 1 ? ti->repeats : 1);
+			num_or_null(t, r, "rep_lo", ti->repeats > 1 ? tl->rep_lo : tl->value, fmt);
+			num_or_null(t, r, "rep_hi", ti->repeats > 1 ? tl->rep_hi : tl->value, fmt);
+			continue;
+		}
 		if (!it) {
 			/* An exact figure (a count, a size): nothing to miss. */
 			table_bool(t, r, "ci_met", true);
@@ -648,6 +823,7 @@ struct ph_doc *diag_doc(const struct ph_diag *d, struct ph_session *s, const cha
 		table_int(t, r, "hugepages_1g_free", n->hp_1g.free);
 	}
 	figures_table(d, doc);
+	tails_table(d, doc);
 	if (findings)
 		findings_table(findings, doc);
 	for (int i = 0; i < d->nitems; i++)

@@ -13,8 +13,24 @@
 
 #include "hmodel.h"
 #include "hostload.h"
+#include "latdist.h"
 #include "output.h"
 #include "session.h"
+
+/*
+ * A latency figure's percentile above the median (--percentiles), a figure
+ * of its own: "tail_p99_latency_4k".  Claimed (ok) only with its CI
+ * (dist_percentile_ci: enough runs beyond it) on a quiet host (latdist's
+ * host_quiet); else why says what kept it, and it is not judged.
+ */
+struct ph_diag_tail {
+	char name[40];
+	double pct;
+	bool ok;
+	double value, ci_lo, ci_hi;	/* ns */
+	double rep_lo, rep_hi;		/* a baseline's repeats' lowest and highest; NAN: one */
+	char why[160];
+};
 
 /* One figure to measure. */
 struct ph_diag_item {
@@ -40,6 +56,13 @@ struct ph_diag_item {
 	int repeats;		/* independent repeats measured */
 	double rep_lo, rep_hi;	/* the lowest and highest of their medians */
 	struct ph_load load;	/* what else ran while it was timed (the last repeat) */
+	/* --percentiles: the distribution's runs, hops a run, its percentiles above 50 */
+	size_t runs;
+	unsigned hops;
+	double timer_ns, other_cpus;
+	bool quiet;
+	struct ph_diag_tail tails[DIST_MAX_PCTS];
+	int ntails;
 };
 
 struct ph_diag {
@@ -57,6 +80,7 @@ struct ph_diag {
 	char unmeasurable[256];	/* check: why no timed figure could be measured
 				 * at all (placement cannot be read back), or "" */
 	int repeats;		/* each figure's independent repeats (a baseline's) */
+	struct ph_distreq dist;	/* --percentiles: latency figures' tails */
 	/* What else ran over the whole measuring phase, and its busiest
 	 * processes by CPU time (the document lists them, a reason names
 	 * the first three). */
@@ -73,6 +97,8 @@ struct ph_diag {
 void diag_plan(struct ph_diag *d, struct ph_session *s, bool check, double budget_s, double t0);
 /* A baseline: measure each figure n times (1-20), each on fresh memory and threads. */
 void diag_set_repeats(struct ph_diag *d, int n);
+/* --percentiles: each latency figure's distribution, its percentiles above 50 as tail figures. */
+void diag_set_dist(struct ph_diag *d, const struct ph_distreq *req);
 /*
  * Measure the planned figures, each on memory and threads of its own, the
  * check's in the order of priority and only while the budget lasts.  A
