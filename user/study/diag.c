@@ -591,25 +591,16 @@ static const struct ph_diag_tail *tail_of(const struct ph_diag *d, const struct 
  */
 static void tails_table(const struct ph_diag *d, struct ph_doc *doc)
 {
+	static const char *const cols[] = { "figure", "node", "mem_node", "pct", "value_ns", "ci_lo_ns",
+					    "ci_hi_ns", "runs", "hops", "timer_ns", "other_cpus",
+					    "host_quiet", "claimed", "why_not" };
 	struct ph_table *t;
 
 	if (!d->dist.want)
 		return;
 	t = doc_add_table(doc, "tails", "latency tails");
-	table_add_col(t, "figure");
-	table_add_col(t, "node");
-	table_add_col(t, "mem_node");
-	table_add_col(t, "pct");
-	table_add_col(t, "value_ns");
-	table_add_col(t, "ci_lo_ns");
-	table_add_col(t, "ci_hi_ns");
-	table_add_col(t, "runs");
-	table_add_col(t, "hops");
-	table_add_col(t, "timer_ns");
-	table_add_col(t, "other_cpus");
-	table_add_col(t, "host_quiet");
-	table_add_col(t, "claimed");
-	table_add_col(t, "why_not");
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		table_add_col(t, cols[i]);
 	table_detail(t, "timer_ns other_cpus");
 	for (int i = 0; i < d->nitems; i++) {
 		const struct ph_diag_item *it = &d->items[i];

@@ -37,22 +37,10 @@ c=$(counted node$node)
 c=$(counted interleave)
 [ "$c" = "0:256,$node:256" ] && ok "interleave: 256 pages on each node" || not_ok "interleave" "counted $c"
 
-# pagehop's round robin from the segment's first page (as in wi.sh):
-# node k holds floor(N / W) * w_k + min(max(N mod W - a_k, 0), w_k).
-robin() {
-	echo "$1" | awk -v N=$N -F, '{
-		W = 0; for (i = 1; i <= NF; i++) { split($i, p, ":"); w[i] = p[2]; nd[i] = p[1]; W += p[2] }
-		a = 0; r = N % W; s = ""
-		for (i = 1; i <= NF; i++) {
-			x = r - a; if (x < 0) x = 0; if (x > w[i]) x = w[i]
-			s = s (i > 1 ? "," : "") nd[i] ":" int(N / W) * w[i] + x; a += w[i]
-		}
-		print s }'
-}
 for l in proposed search1; do
 	w=$(weights $l)
 	c=$(counted $l)
-	want=$(robin "$w")
+	want=$(wi_robin $N "$w")
 	[ -n "$w" ] && [ "$c" = "$want" ] && ok "$l (weights $w): pages per node $c" || not_ok "$l (weights $w)" "counted $c, want $want; $(jq -c '.layouts[] | select(.layout == "'$l'") | .skipped' $j)"
 done
 

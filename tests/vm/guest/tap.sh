@@ -11,6 +11,9 @@
 #   skip DESC REASON        a pass marked "# SKIP REASON"
 #   diag TEXT               a "# TEXT" line
 #   gib_nodes               the nodes, in order, to ask for a free aligned GiB
+#   wi_robin N W            the pages per node ("0:3,1:1") of N pages laid
+#                           out by pagehop's weighted round robin from the
+#                           segment's first page, weights W ("0:3,1:1")
 . /etc/pagehop-vm.env
 _tap_n=0
 plan() { echo "1..$1"; }
@@ -85,4 +88,18 @@ wi_check() {
 		*) not_ok "weighted_interleave absent" "no $_d but pagehop says: $_w" ;;
 		esac
 	fi
+}
+
+# wi_robin N W: weights w over W pages a cycle; node k holds
+# floor(N / W) * w_k plus its part of the last partial cycle,
+# min(max(N mod W - a_k, 0), w_k), a_k the weights before it.
+wi_robin() {
+	echo "$2" | awk -v N="$1" -F, '{
+		W = 0; for (i = 1; i <= NF; i++) { split($i, p, ":"); w[i] = p[2]; nd[i] = p[1]; W += p[2] }
+		a = 0; r = N % W; s = ""
+		for (i = 1; i <= NF; i++) {
+			x = r - a; if (x < 0) x = 0; if (x > w[i]) x = w[i]
+			s = s (i > 1 ? "," : "") nd[i] ":" int(N / W) * w[i] + x; a += w[i]
+		}
+		print s }'
 }

@@ -41,25 +41,11 @@ c=$(counted interleave)
 [ "$c" = "0:1024,1:1024,2:1024,3:1024" ] && ok "interleave: 1024 pages on each node" ||
 	not_ok "interleave: 1024 pages on each node" "counted $c"
 
-# pagehop's round robin from the segment's first page, weights w over W
-# pages a cycle: node k holds floor(N / W) * w_k plus its part of the
-# last partial cycle, min(max(N mod W - a_k, 0), w_k), a_k the weights
-# before it.
-robin() {
-	echo "$1" | awk -v N=$N -F, '{
-		W = 0; for (i = 1; i <= NF; i++) { split($i, p, ":"); w[i] = p[2]; nd[i] = p[1]; W += p[2] }
-		a = 0; r = N % W; s = ""
-		for (i = 1; i <= NF; i++) {
-			x = r - a; if (x < 0) x = 0; if (x > w[i]) x = w[i]
-			s = s (i > 1 ? "," : "") nd[i] ":" int(N / W) * w[i] + x; a += w[i]
-		}
-		print s }'
-}
 for l in proposed search1 search2; do
 	w=$(weights $l)
 	if [ -z "$w" ]; then not_ok "$l: a row" "$(jq -c .layouts $j)"; continue; fi
 	c=$(counted $l)
-	want=$(robin "$w")
+	want=$(wi_robin $N "$w")
 	[ "$c" = "$want" ] && ok "$l (weights $w): pages per node $c" || not_ok "$l (weights $w)" "counted $c, want $want"
 done
 
