@@ -50,6 +50,7 @@ struct curve_spec {
 	bool wide;		/* a row per series, a point per column p<N>_ns (x "p<N>"), in order; x unused */
 	const char *ci_at;	/* wide: the column whose CI lo and hi are */
 	const char *dist;	/* the distribution table this chart draws: its caption says what a sample is */
+	const char *name_as;	/* a series named this word and its group's values: "cell 0,1" */
 };
 
 /*
@@ -62,17 +63,17 @@ struct curve_spec {
  * where the share below is exact.  Its linear y axis squeezes the tail
  * near 1: the percentiles beside it, on a log2 axis, show the tail.
  */
-#define DIST_CURVES(k, key, per)						\
+#define DIST_CURVES(k, key, per, name)						\
 	{ .kind = k, .table = k "_histogram", .group = key, .x = "hi_ns", .y = "count",	\
 	  .title = "latency distribution (cumulative), one curve per " per,	\
-	  .xlabel = "latency, ns (log2 scale): each point at its bucket's upper edge hi_ns", \
+	  .xlabel = "latency, ns (log2 scale): each point at the upper edge of its bucket, hi_ns", \
 	  .ylabel = "share of the samples below x", .xscale = 1, .x_log2 = true,	\
-	  .cdf = true, .dist = k "_dist" },					\
+	  .cdf = true, .dist = k "_dist", .name_as = name },			\
 	{ .kind = k, .table = k "_dist", .group = key, .lo = "dist_ci_lo_ns", .hi = "dist_ci_hi_ns", \
 	  .title = "latency percentiles, one curve per " per,			\
 	  .xlabel = "percentile of the samples", .ylabel = "latency, ns (log2 scale)",	\
 	  .xscale = 1, .x_cat = true, .y_log2 = true, .wide = true, .ci_at = "p50_ns", \
-	  .dist = k "_dist" }
+	  .dist = k "_dist", .name_as = name }
 
 /* A row of the plain kind: y against x, one series per value of group. */
 #define CURVE(k, t, g, xc, yc, l, h, ti, xl, yl, xs, bytes, cat, o, ov)			\
@@ -132,9 +133,9 @@ static const struct curve_spec curve_specs[] = {
 	CURVE("scan", "scan", "stray", "range_lo", "lat_ns", "lat_ci_lo", "lat_ci_hi",
 	  "chase latency per physical range, one series per stray mark (no, bw, lat, bw,lat)",
 	  "physical range (its start)", "latency per load, ns (median)", 1, false, true, "measured", "true"),
-	DIST_CURVES("chase", "pattern", "pattern"),
-	DIST_CURVES("loaded", "mix delay", "traffic mix and delay"),
-	DIST_CURVES("matrix", "cpu_node mem_node", "cell"),
+	DIST_CURVES("chase", "pattern", "pattern", NULL),
+	DIST_CURVES("loaded", "mix delay", "traffic mix and delay", NULL),
+	DIST_CURVES("matrix", "cpu_node mem_node", "cell (CPU node, memory node)", "cell"),
 };
 
 /* The place of category name on ch's x axis, added when new. */
@@ -378,27 +379,30 @@ static bool only_row(json_object *row, const struct curve_spec *cs)
 
 /*
  * The name of row's series: each column of group it has, a string as it
- * is, a number named with its column ("level 1", "cpu_node 0 mem_node 1").
+ * is, a number named with its column ("level 1", "read delay 100"); with
+ * cs->name_as, that word and the values, "cell 0,1".
  */
-static void series_name(json_object *row, const char *group, char *out, size_t size)
+static void series_name(json_object *row, const struct curve_spec *cs, char *out, size_t size)
 {
-	char *copy = xstrdup(group), *save = NULL;
-	size_t at = 0;
+	char *copy = xstrdup(cs->group), *save = NULL;
+	size_t at = cs->name_as ? (size_t)snprintf(out, size, "%s ", cs->name_as) : 0;
+	bool first = true;
 
-	out[0] = 0;
+	if (!cs->name_as)
+		out[0] = 0;
 	for (char *k = strtok_r(copy, " ", &save); k && at < size; k = strtok_r(NULL, " ", &save)) {
 		json_object *v = get(row, k);
 		const char *str = get_str(row, k);
 
 		if (!v)
 			continue;
-		at += (size_t)snprintf(out + at, size - at, at ? " " : "");
-		if (at >= size)
-			break;
-		if (str)
-			at += (size_t)snprintf(out + at, size - at, "%s", str);
+		if (cs->name_as)
+			at += (size_t)snprintf(out + at, size - at, "%s%s", first ? "" : ",", json_object_get_string(v));
+		else if (str)
+			at += (size_t)snprintf(out + at, size - at, "%s%s", first ? "" : " ", str);
 		else
-			at += (size_t)snprintf(out + at, size - at, "%s %s", k, json_object_get_string(v));
+			at += (size_t)snprintf(out + at, size - at, "%s%s %s", first ? "" : " ", k, json_object_get_string(v));
+		first = false;
 	}
 	free(copy);
 }
@@ -409,7 +413,7 @@ static struct rep_series *series_of(struct rep_chart *ch, json_object *row, cons
 	struct rep_series *s;
 	char g[96];
 
-	series_name(row, cs->group, g, sizeof(g));
+	series_name(row, cs, g, sizeof(g));
 	for (int k = 0; k < ch->ns; k++)
 		if (!strcmp(ch->s[k].name, g))
 			return &ch->s[k];
@@ -509,7 +513,7 @@ static char *dist_caption(json_object *root, const struct curve_spec *cs)
 			json_object *hops = get(row, "hops_per_sample");
 			char name[96];
 
-			series_name(row, cs->group, name, sizeof(name));
+			series_name(row, cs, name, sizeof(name));
 			if (pass && why) {
 				fprintf(f, " %s: no distribution: %s.", name, why);
 			} else if (!pass && !why && hops) {
