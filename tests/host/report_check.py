@@ -101,12 +101,16 @@ PCT = re.compile(r"^p[0-9.]+_ns$")
 
 def dist_expect(d, kind):
     """{name: [(x, y)]} of the cumulative share below each bucket's upper
-    edge (edges <= 0 cannot be drawn on a log axis, their samples count),
+    edge, 0 at the first one's lower edge (edges <= 0 cannot be drawn on a
+    log axis, their samples count),
     and {name: [(category, y, lo, hi)]} of the percentiles, the median's CI
     at p50; figures without a point left out."""
     cdf, counts = {}, {}
     for r in d.get(kind + "_histogram") or []:
-        counts.setdefault(DIST_KEY[kind](r), []).append((r["hi_ns"], r["count"]))
+        rows = counts.setdefault(DIST_KEY[kind](r), [])
+        if not rows:  # nothing below the first bucket: 0 at its lower edge
+            rows.append((r["lo_ns"], 0))
+        rows.append((r["hi_ns"], r["count"]))
     for name, rows in counts.items():
         total, below, pts = sum(c for _, c in rows), 0, []
         for hi, c in rows:
@@ -149,7 +153,8 @@ def read_chart(svg):
             continue
         prev = kids[i - 1] if i else None
         grid = prev is not None and prev.tag == SVG + "line"
-        if k.get("text-anchor") == "middle" and float(k.get("y")) == bottom + 18:
+        # the labels under the frame, on one row or two; the axis's name below them
+        if k.get("text-anchor") == "middle" and bottom < float(k.get("y")) <= bottom + 32:
             xt.append((float(k.get("x")), k.text))
         elif k.get("text-anchor") == "end" and grid:
             yt.append((float(prev.get("y1")), k.text))

@@ -47,6 +47,7 @@ struct curve_spec {
 	/* The rows below that need them set these by name. */
 	bool x_log2, y_log2;	/* x, y numbers on a log2 scale */
 	bool cdf;		/* y a count per row: drawn as the running share of its series' total */
+	const char *x0;		/* cdf: the column of a series' first row where its share is 0 (its lower edge) */
 	bool wide;		/* a row per series, a point per column p<N>_ns (x "p<N>"), in order; x unused */
 	const char *ci_at;	/* wide: the column whose CI lo and hi are */
 	const char *dist;	/* the distribution table this chart draws: its caption says what a sample is */
@@ -60,15 +61,15 @@ struct curve_spec {
  * share rather than each bucket's: a CDF needs no bucket width to read, a
  * percentile is read straight off its y axis, and curves of different
  * sample counts compare directly; each point at its bucket's upper edge,
- * where the share below is exact.  Its linear y axis squeezes the tail
+ * where the share below is exact (and the first bucket's lower edge at 0).  Its linear y axis squeezes the tail
  * near 1: the percentiles beside it, on a log2 axis, show the tail.
  */
 #define DIST_CURVES(k, key, per, name)						\
 	{ .kind = k, .table = k "_histogram", .group = key, .x = "hi_ns", .y = "count",	\
 	  .title = "latency distribution (cumulative), one curve per " per,	\
-	  .xlabel = "latency, ns (log2 scale): each point at the upper edge of its bucket, hi_ns", \
+	  .xlabel = "latency, ns (log2 scale), at bucket edges: the first lo_ns, then each hi_ns", \
 	  .ylabel = "share of the samples below x", .xscale = 1, .x_log2 = true,	\
-	  .cdf = true, .dist = k "_dist", .name_as = name },			\
+	  .cdf = true, .x0 = "lo_ns", .dist = k "_dist", .name_as = name },	\
 	{ .kind = k, .table = k "_dist", .group = key, .lo = "dist_ci_lo_ns", .hi = "dist_ci_hi_ns", \
 	  .title = "latency percentiles, one curve per " per,			\
 	  .xlabel = "percentile of the samples", .ylabel = "latency, ns (log2 scale)",	\
@@ -553,6 +554,7 @@ static void read_curves(json_object *root, const struct curve_spec *cs, struct r
 				  .x_bytes = cs->x_bytes, .x_log2 = cs->x_log2, .y_log2 = cs->y_log2 };
 	for (size_t i = 0; i < json_object_array_length(t); i++) {
 		json_object *row = json_object_array_get_idx(t, i);
+		struct rep_series *s;
 
 		if (cs->only && !only_row(row, cs))
 			continue;
@@ -560,8 +562,11 @@ static void read_curves(json_object *root, const struct curve_spec *cs, struct r
 			wide_points(ch, row, cs);
 			continue;
 		}
-		add_point(series_of(ch, row, cs),
-			  cs->x_cat ? category(ch, get_str(row, cs->x) ?: "?") : get_num(row, cs->x) * cs->xscale,
+		s = series_of(ch, row, cs);
+		/* No sample lies below the first bucket: the curve starts from 0 at its lower edge. */
+		if (cs->x0 && !s->n)
+			add_point(s, get_num(row, cs->x0) * cs->xscale, 0, NAN, NAN);
+		add_point(s, cs->x_cat ? category(ch, get_str(row, cs->x) ?: "?") : get_num(row, cs->x) * cs->xscale,
 			  get_num(row, cs->y), cs->lo ? get_num(row, cs->lo) : NAN,
 			  cs->hi ? get_num(row, cs->hi) : NAN);
 	}
@@ -853,6 +858,7 @@ static int check_fields(const char *path, json_object *root, const char *kind, c
 			continue;
 		if (check_group(path, root, cs, err, errlen) ||
 		    (cs->x && check_field(path, root, cs->table, cs->x, cs->x_cat ? F_NAME : F_NUM, false, err, errlen)) ||
+		    (cs->x0 && check_field(path, root, cs->table, cs->x0, F_NUM, false, err, errlen)) ||
 		    (cs->only && check_field(path, root, cs->table, cs->only, F_FLAG, false, err, errlen)) ||
 		    (cs->wide && check_pcts(path, root, cs->table, err, errlen)))
 			return -EINVAL;

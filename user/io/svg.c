@@ -253,14 +253,39 @@ static void log2_widen(struct axis *a)
 		a->hi = a->lo * 2;
 }
 
+/*
+ * Category labels too wide for their place (8 px a character at 13 px is
+ * above sans-serif's widest digits) take turns on two rows; too wide even
+ * for two places, they are set smaller too.  Whether they took two rows.
+ */
+static bool category_ticks(FILE *f, const struct svg_chart *c, const struct axis *x)
+{
+	double place = c->ncat > 1 ? to_px(x, 1) - to_px(x, 0) : CW - PL - PR, wide = 0, font = 13;
+	bool two;
+
+	for (int i = 0; i < c->ncat; i++)
+		wide = fmax(wide, 8.0 * (double)strlen(c->xcat[i]) + 6);
+	two = wide > place;
+	if (wide > 2 * place)
+		font = fmax(7, 13 * 2 * place / wide);
+	for (int i = 0; i < c->ncat; i++) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\"", to_px(x, i),
+			CH - PB + 18 + (two && i % 2 ? 14 : 0));
+		if (font < 13)
+			fprintf(f, " font-size=\"%.1f\"", font);
+		fputc('>', f);
+		xml_text(f, c->xcat[i]);
+		fputs("</text>\n", f);
+	}
+	return two;
+}
+
 static void ticks(FILE *f, const struct svg_chart *c, const struct axis *x, const struct axis *y)
 {
+	bool two_rows = false;
+
 	if (c->xcat) {
-		for (int i = 0; i < c->ncat; i++) {
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", to_px(x, i), CH - PB + 18);
-			xml_text(f, c->xcat[i]);
-			fputs("</text>\n", f);
-		}
+		two_rows = category_ticks(f, c, x);
 	} else if (x->log2) {
 		log2_ticks(f, x, true, c->x_log2_bytes);
 	} else {
@@ -283,7 +308,8 @@ static void ticks(FILE *f, const struct svg_chart *c, const struct axis *x, cons
 	}
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444444\"/>\n",
 		PL, PT, CW - PL - PR, CH - PT - PB);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (PL + CW - PR) / 2, CH - 14);
+	/* Under the second row of labels, when there is one. */
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (PL + CW - PR) / 2, CH - (two_rows ? 4 : 14));
 	xml_text(f, c->xlabel);
 	fprintf(f, "</text>\n<text x=\"18\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 18 %d)\">",
 		(PT + CH - PB) / 2, (PT + CH - PB) / 2);
