@@ -256,11 +256,14 @@ def caption(p, title, d, kind, sec, svg):
         return 1
     text = html.unescape(m.group(1))
     want = [v["dist_sample"] for v in d.values() if isinstance(v, dict) and "dist_sample" in v]
-    for r in d.get(kind + "_dist") or []:
-        if r.get("why_not"):
-            want.append("%s: no distribution: %s." % (DIST_KEY[kind](r), r["why_not"]))
-        else:
-            want.append(" %s %d" % (DIST_KEY[kind](r), r["hops_per_sample"]))
+    rows = d.get(kind + "_dist") or []
+    hops = {r["hops_per_sample"] for r in rows if not r.get("why_not")}
+    measured = [r for r in rows if not r.get("why_not")]
+    if len(measured) > 1 and len(hops) == 1:
+        want.append("Hops per sample: %d, every figure." % hops.pop())
+    else:
+        want += [" %s %d" % (DIST_KEY[kind](r), r["hops_per_sample"]) for r in measured]
+    want += ["%s: no distribution: %s." % (DIST_KEY[kind](r), r["why_not"]) for r in rows if r.get("why_not")]
     missing = [w for w in want if w not in text]
     for w in missing:
         print("BAD %s: %s: the caption lacks %r: %r" % (p, title, w, text))

@@ -494,7 +494,9 @@ static char *dist_caption(json_object *root, const struct curve_spec *cs)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	bool first = true;
+	const char *common = NULL;
+	bool first = true, differ = false;
+	size_t n, measured = 0;
 
 	if (!f)
 		return NULL;
@@ -507,24 +509,42 @@ static char *dist_caption(json_object *root, const struct curve_spec *cs)
 		fprintf(f, "A sample, as the document's method says: %s.", sample);
 	else
 		fputs("The document does not say what a sample is.", f);
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; t && json_object_is_type(t, json_type_array) && i < json_object_array_length(t); i++) {
-			json_object *row = json_object_array_get_idx(t, i);
-			const char *why = get_str(row, "why_not");
-			json_object *hops = get(row, "hops_per_sample");
-			char name[96];
+	n = t && json_object_is_type(t, json_type_array) ? json_object_array_length(t) : 0;
+	/* One number when every figure has it (a matrix's cells), else each figure's. */
+	for (size_t i = 0; i < n; i++) {
+		json_object *row = json_object_array_get_idx(t, i), *hops = get(row, "hops_per_sample");
 
-			series_name(row, cs, name, sizeof(name));
-			if (pass && why) {
-				fprintf(f, " %s: no distribution: %s.", name, why);
-			} else if (!pass && !why && hops) {
-				fprintf(f, "%s %s %s", first ? " Hops per sample:" : ",", name,
-					json_object_get_string(hops));
-				first = false;
-			}
-			if (!pass && i + 1 == json_object_array_length(t) && !first)
-				fputs(".", f);
-		}
+		if (get_str(row, "why_not") || !hops)
+			continue;
+		if (!common)
+			common = json_object_get_string(hops);
+		else if (strcmp(common, json_object_get_string(hops)))
+			differ = true;
+		measured++;
+	}
+	if (measured > 1 && !differ)
+		fprintf(f, " Hops per sample: %s, every figure.", common);
+	for (size_t i = 0; i < n && (measured < 2 || differ); i++) {
+		json_object *row = json_object_array_get_idx(t, i), *hops = get(row, "hops_per_sample");
+		char name[96];
+
+		if (get_str(row, "why_not") || !hops)
+			continue;
+		series_name(row, cs, name, sizeof(name));
+		fprintf(f, "%s %s %s", first ? " Hops per sample:" : ",", name, json_object_get_string(hops));
+		first = false;
+	}
+	if (!first)
+		fputs(".", f);
+	for (size_t i = 0; i < n; i++) {
+		json_object *row = json_object_array_get_idx(t, i);
+		const char *why = get_str(row, "why_not");
+		char name[96];
+
+		series_name(row, cs, name, sizeof(name));
+		if (why)
+			fprintf(f, " %s: no distribution: %s.", name, why);
+	}
 	if (cs->wide && cs->ci_at)
 		fprintf(f, " Bars: the 95%% CI of %.*s alone (%s to %s); the document gives the other percentiles none.",
 			(int)(strlen(cs->ci_at) - 3), cs->ci_at, cs->lo, cs->hi);

@@ -164,12 +164,15 @@ static void document(FILE *f, const struct rep_doc *d, int idx)
 			for (int k = 0; k < ns; k++)
 				s[k] = (struct svg_series){ c->s[k].name, c->s[k].n, c->s[k].x, c->s[k].y,
 							    c->s[k].lo, c->s[k].hi };
-			if (c->caption)
+			if (c->caption || ns < c->ns)
 				fputs("<figure>\n", f);
 			svg_curves(f, &ch, s, ns);
-			if (c->caption) {
+			if (c->caption || ns < c->ns) {
 				fputs("<figcaption>", f);
 				text(f, c->caption);
+				if (ns < c->ns)
+					fprintf(f, "%sOnly the first %d of %d curves are drawn; the others are in the JSON.",
+						c->caption ? " " : "", ns, c->ns);
 				fputs("</figcaption>\n</figure>\n", f);
 			}
 		}

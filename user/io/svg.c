@@ -321,7 +321,8 @@ void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, 
 {
 	struct axis x = { INFINITY, -INFINITY, c->x_log2_bytes || c->x_log2, PL, CW - PR };
 	struct axis y = { INFINITY, -INFINITY, c->y_log2, CH - PB, PT };
-	int shown = 0, bars = 0;
+	int shown = 0, bars = 0, named = 0;
+	double step, font;
 
 	for (int k = 0; k < ns; k++)
 		for (int i = 0; i < s[k].n; i++) {
@@ -359,10 +360,15 @@ void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, 
 		y.hi += (y.hi - y.lo) * 0.05;
 	svg_open(f, CW, CH, "chart curves", c->title);
 	ticks(f, c, &x, &y);
+	/* The legend's names 22 px apart, closer and smaller when that would run off the chart (a matrix's cells). */
+	for (int k = 0; k < ns; k++)
+		named += s[k].n > 0;
+	step = fmin(22, (CH - PT - 40) / (named + 1.0));
+	font = fmin(13, step - 1);
 	for (int k = 0; k < ns; k++) {
 		const char *col = palette[k % (int)(sizeof(palette) / sizeof(palette[0]))];
 		bool first = true;
-		int ly = PT + 12 + shown * 22;
+		double ly = PT + 12 + shown * step;
 
 		if (!s[k].n)
 			continue;
@@ -393,15 +399,19 @@ void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, 
 			if (usable(&s[k], i, &x, &y))
 				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
 					to_px(&x, s[k].x[i]), to_px(&y, s[k].y[i]), col);
-		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>"
-			"<text class=\"name\" x=\"%d\" y=\"%d\">", CW - PR + 14, ly, CW - PR + 40, ly, col, CW - PR + 46, ly + 5);
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>"
+			"<text class=\"name\" x=\"%d\" y=\"%.1f\"", CW - PR + 14, ly, CW - PR + 40, ly, col,
+			CW - PR + 46, ly + font * 0.4);
+		if (font < 13)
+			fprintf(f, " font-size=\"%.1f\"", font);
+		fputc('>', f);
 		xml_text(f, s[k].name);
 		fputs("</text>\n</g>\n", f);
 		shown++;
 	}
 	/* Said only where a bar is drawn: a chart without CIs claims none. */
 	if (bars)
-		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#555555\">bars: 95%% CI</text>\n",
-			CW - PR + 14, PT + 12 + shown * 22 + 6);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"%.1f\" fill=\"#555555\">bars: 95%% CI</text>\n",
+			CW - PR + 14, PT + 12 + shown * step + 6, fmin(12, font));
 	fputs("</svg>\n", f);
 }
