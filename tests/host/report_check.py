@@ -264,6 +264,9 @@ def caption(p, title, d, kind, sec, svg):
     else:
         want += [" %s %d" % (DIST_KEY[kind](r), r["hops_per_sample"]) for r in measured]
     want += ["%s: no distribution: %s." % (DIST_KEY[kind](r), r["why_not"]) for r in rows if r.get("why_not")]
+    if title.startswith("latency distribution"):
+        want += ["%s: %d samples at or below 0 ns" % (DIST_KEY[kind](r), r["count"])
+                 for r in d.get(kind + "_histogram") or [] if r["hi_ns"] <= 0]
     missing = [w for w in want if w not in text]
     for w in missing:
         print("BAD %s: %s: the caption lacks %r: %r" % (p, title, w, text))

@@ -484,12 +484,13 @@ static void to_cdf(struct rep_chart *ch)
 /*
  * What a distribution chart draws, in words taken from the document: what
  * a sample is (its method's dist_sample, in whichever section has it),
- * each figure's hops per sample, why one has no distribution, and, for
- * the percentiles, which of them has a CI.
+ * each figure's hops per sample, why one has no distribution, how many
+ * samples at or below 0 the CDF cannot place, and, for the percentiles,
+ * which of them has a CI.
  */
 static char *dist_caption(json_object *root, const struct curve_spec *cs)
 {
-	json_object *t = get(root, cs->dist);
+	json_object *t = get(root, cs->dist), *h = get(root, cs->table);
 	const char *sample = NULL;
 	char *text = NULL;
 	size_t len = 0;
@@ -544,6 +545,17 @@ static char *dist_caption(json_object *root, const struct curve_spec *cs)
 		series_name(row, cs, name, sizeof(name));
 		if (why)
 			fprintf(f, " %s: no distribution: %s.", name, why);
+	}
+	/* The bucket of samples <= 0 (a run shorter than the timer's cost): on no log axis, in every share. */
+	for (size_t i = 0; cs->cdf && h && json_object_is_type(h, json_type_array) && i < json_object_array_length(h); i++) {
+		json_object *row = json_object_array_get_idx(h, i);
+		char name[96];
+
+		if (!(get_num(row, cs->x) <= 0))
+			continue;
+		series_name(row, cs, name, sizeof(name));
+		fprintf(f, " %s: %s samples at or below 0 ns (the timer's cost exceeded their run) are not on the log axis but counted in every share.",
+			name, json_object_get_string(get(row, cs->y)));
 	}
 	if (cs->wide && cs->ci_at)
 		fprintf(f, " Bars: the 95%% CI of %.*s alone (%s to %s); the document gives the other percentiles none.",
