@@ -11,13 +11,22 @@ pagehop's own code:
   svgs PAGE.html DIR       every <svg>...</svg> of the page into DIR/N.svg
   html5 PAGE.html          parse as HTML5, strictly; exit 1 on any error
   png SHOT.png             distinct colours and the share of non-white pixels
+  points PAGE.html FILE.json...
+                           every point of each document's distribution
+                           charts read back from the page's SVG (through
+                           the axes' tick labels, as a reader would) against
+                           the document's histogram and percentiles; one
+                           line per chart, "BAD ..." for each difference
 """
+import html
 import json
+import math
 import os
 import re
 import struct
 import sys
 import zlib
+import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 
@@ -66,6 +75,12 @@ def expect(paths):
             if marks:
                 for _ in range(2):
                     print("curves %d" % len(marks))
+        if kind in DIST_KEY:  # the histogram's CDF, then the percentiles: a curve per figure
+            cdf, pct = dist_expect(d, kind)
+            if cdf:
+                print("curves %d" % len(cdf))
+            if pct:
+                print("curves %d" % len(pct))
         if prov.get("subcommand") == "pages":
             sizes = []
             for r in d.get("pages", []):
@@ -73,6 +88,189 @@ def expect(paths):
                     sizes.append(r["page_size"])
             for _ in range(3):  # random, TLB-local, read bandwidth
                 print("curves %d" % len(sizes))
+
+
+# A figure's name in a distribution chart's legend, from its key columns.
+DIST_KEY = {
+    "chase": lambda r: r["pattern"],
+    "loaded": lambda r: r["mix"] + ("" if r.get("delay") is None else " delay %d" % r["delay"]),
+    "matrix": lambda r: "cell %d,%d" % (r["cpu_node"], r["mem_node"]),
+}
+PCT = re.compile(r"^p[0-9.]+_ns$")
+
+
+def dist_expect(d, kind):
+    """{name: [(x, y)]} of the cumulative share below each bucket's upper
+    edge, 0 at the first one's lower edge (edges <= 0 cannot be drawn on a
+    log axis, their samples count),
+    and {name: [(category, y, lo, hi)]} of the percentiles, the median's CI
+    at p50; figures without a point left out."""
+    cdf, counts = {}, {}
+    for r in d.get(kind + "_histogram") or []:
+        rows = counts.setdefault(DIST_KEY[kind](r), [])
+        if not rows:  # nothing below the first bucket: 0 at its lower edge
+            rows.append((r["lo_ns"], 0))
+        rows.append((r["hi_ns"], r["count"]))
+    for name, rows in counts.items():
+        total, below, pts = sum(c for _, c in rows), 0, []
+        for hi, c in rows:
+            below += c
+            if hi > 0:
+                pts.append((hi, below / total))
+        if pts:
+            cdf[name] = pts
+    pct = {}
+    for r in d.get(kind + "_dist") or []:
+        pts = [(k[:-3], v, r.get("dist_ci_lo_ns") if k == "p50_ns" else None,
+                r.get("dist_ci_hi_ns") if k == "p50_ns" else None)
+               for k, v in r.items() if PCT.match(k) and v is not None]
+        if pts:
+            pct[DIST_KEY[kind](r)] = pts
+    return cdf, pct
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def axis_map(pairs, log):
+    """pixel = a + b * f(value) through the first and last tick, f log2 or not."""
+    f = math.log2 if log else (lambda v: v)
+    (p0, v0), (p1, v1) = pairs[0], pairs[-1]
+    b = (p1 - p0) / (f(v1) - f(v0))
+    return lambda v: p0 + b * (f(v) - f(v0))
+
+
+def read_chart(svg):
+    """The chart's x ticks [(px, label)], y ticks [(py, label)] and series
+    [(name, [(cx, cy)], [(px, py_lo, py_hi)])], as drawn."""
+    root = ET.fromstring(svg)
+    kids = list(root)
+    frame = next(k for k in kids if k.tag == SVG + "rect" and k.get("fill") == "none")
+    bottom = float(frame.get("y")) + float(frame.get("height"))
+    xt, yt = [], []
+    for i, k in enumerate(kids):
+        if k.tag != SVG + "text" or k.get("transform"):
+            continue
+        prev = kids[i - 1] if i else None
+        grid = prev is not None and prev.tag == SVG + "line"
+        # the labels under the frame, on one row or two; the axis's name below them
+        if k.get("text-anchor") == "middle" and bottom < float(k.get("y")) <= bottom + 32:
+            xt.append((float(k.get("x")), k.text))
+        elif k.get("text-anchor") == "end" and grid:
+            yt.append((float(prev.get("y1")), k.text))
+    series = []
+    for g in root.iter(SVG + "g"):
+        if g.get("class") != "series":
+            continue
+        name = next(t.text for t in g if t.get("class") == "name")
+        pts = [(float(c.get("cx")), float(c.get("cy"))) for c in g if c.tag == SVG + "circle"]
+        bars = []
+        for e in g:
+            if e.get("class") == "err":
+                m = re.match(r"M([-0-9.]+) ([-0-9.]+)V([-0-9.]+)", e.get("d"))
+                bars.append(tuple(float(v) for v in m.groups()))
+        series.append((name, pts, bars))
+    return xt, yt, series
+
+
+def sections(page):
+    """{document path: its section's text} of the page."""
+    out = {}
+    for m in re.finditer(r'<section class="doc".*?</section>', page, re.S):
+        h = re.search(r"<h2>(?:pagehop [a-z0-9]+: )?(.*?)</h2>", m.group(0))
+        out[h.group(1).replace("&amp;", "&")] = m.group(0)
+    return out
+
+
+def points(page, paths):
+    tol = 0.6  # px: a point is printed to 0.1 px, a tick's pixel too
+    secs = sections(open(page, encoding="utf-8").read())
+    for p in paths:
+        d = json.load(open(p))
+        kind = d.get("provenance", {}).get("subcommand")
+        sec = secs.get(p)
+        if sec is None:
+            print("BAD %s: no section in the page" % p)
+            continue
+        charts = {}
+        for svg in re.findall(r"<svg\b.*?</svg>", sec, re.S):
+            t = re.search(r"<title>(.*?)</title>", svg).group(1)
+            if t.startswith("latency distribution") or t.startswith("latency percentiles"):
+                charts.setdefault(t.split(",")[0], []).append(svg)
+        cdf, pct = dist_expect(d, kind) if kind in DIST_KEY else ({}, {})
+        want = {"latency distribution (cumulative)": cdf, "latency percentiles": pct}
+        for title, exp in want.items():
+            got = charts.get(title, [])
+            if len(got) != (1 if exp else 0):
+                print("BAD %s: %d charts '%s', expected %d" % (p, len(got), title, 1 if exp else 0))
+                continue
+            if not exp:
+                print("%s: no chart '%s' (the document has no such table)" % (p, title))
+                continue
+            xt, yt, series = read_chart(got[0])
+            names = [s[0] for s in series]
+            if names != list(exp):
+                print("BAD %s: %s: curves %s, expected %s" % (p, title, names, list(exp)))
+                continue
+            cdf_chart = exp is cdf
+            if cdf_chart:  # x log2 ns, y a linear share
+                fx = axis_map([(px, float(v)) for px, v in xt], True)
+                cat = None
+            else:  # x the percentiles' names, y log2 ns
+                cat = dict((v, px) for px, v in xt)
+            fy = axis_map([(py, float(v)) for py, v in yt], not cdf_chart)
+            n = nbars = bad = 0
+            for (name, pts, bars), (_, epts) in zip(series, exp.items()):
+                if len(pts) != len(epts):
+                    print("BAD %s: %s: %s has %d points, expected %d" % (p, title, name, len(pts), len(epts)))
+                    bad += 1
+                    continue
+                ebars = []
+                for (cx, cy), e in zip(pts, epts):
+                    wx = fx(e[0]) if cdf_chart else cat.get(e[0], float("nan"))
+                    if not (abs(cx - wx) <= tol and abs(cy - fy(e[1])) <= tol):
+                        print("BAD %s: %s: %s at (%.1f, %.1f), expected %s at (%.1f, %.1f)"
+                              % (p, title, name, cx, cy, e[:2], wx, fy(e[1])))
+                        bad += 1
+                    n += 1
+                    if not cdf_chart and e[2] is not None and e[3] is not None and e[2] > 0:
+                        ebars.append((wx, fy(e[2]), fy(e[3])))
+                if len(bars) != len(ebars) or any(abs(a - b) > tol for g, w in zip(bars, ebars)
+                                                    for a, b in zip(g, w)):
+                    print("BAD %s: %s: %s's CI bars %s, expected %s" % (p, title, name, bars, ebars))
+                    bad += 1
+                nbars += len(bars)
+            bad += caption(p, title, d, kind, sec, got[0])
+            if not bad:
+                print("%s: %s: %d curves, %d points%s as the document's, its caption the document's words" %
+                      (p, title, len(series), n, ", %d CI bars" % nbars if not cdf_chart else ""))
+
+
+def caption(p, title, d, kind, sec, svg):
+    """The words under a chart: the document's own dist_sample, each
+    figure's hops per sample and each one's why_not; the number of faults."""
+    at = sec.find(svg)
+    m = re.match(r"\s*<figcaption>(.*?)</figcaption>", sec[at + len(svg):], re.S)
+    if not m:
+        print("BAD %s: %s: no caption" % (p, title))
+        return 1
+    text = html.unescape(m.group(1))
+    want = [v["dist_sample"] for v in d.values() if isinstance(v, dict) and "dist_sample" in v]
+    rows = d.get(kind + "_dist") or []
+    hops = {r["hops_per_sample"] for r in rows if not r.get("why_not")}
+    measured = [r for r in rows if not r.get("why_not")]
+    if len(measured) > 1 and len(hops) == 1:
+        want.append("Hops per sample: %d, every figure." % hops.pop())
+    else:
+        want += [" %s %d" % (DIST_KEY[kind](r), r["hops_per_sample"]) for r in measured]
+    want += ["%s: no distribution: %s." % (DIST_KEY[kind](r), r["why_not"]) for r in rows if r.get("why_not")]
+    if title.startswith("latency distribution"):
+        want += ["%s: %d samples at or below 0 ns" % (DIST_KEY[kind](r), r["count"])
+                 for r in d.get(kind + "_histogram") or [] if r["hi_ns"] <= 0]
+    missing = [w for w in want if w not in text]
+    for w in missing:
+        print("BAD %s: %s: the caption lacks %r: %r" % (p, title, w, text))
+    return len(missing)
 
 
 class Dom(HTMLParser):
@@ -168,4 +366,4 @@ if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"expect": lambda: expect(args), "dom": lambda: dom(args[0]),
      "svgs": lambda: svgs(args[0], args[1]), "html5": lambda: html5(args[0]),
-     "png": lambda: png(args[0])}[cmd]()
+     "png": lambda: png(args[0]), "points": lambda: points(args[0], args[1:])}[cmd]()

@@ -33,6 +33,8 @@ struct rep_series {
 struct rep_chart {
 	const char *title, *xlabel, *ylabel;
 	bool x_bytes;
+	bool x_log2, y_log2;	/* numbers on a log2 scale */
+	char *caption;		/* what the chart draws, in words under it; or NULL */
 	struct rep_series *s;
 	int ns;
 	char **xcat;		/* x is a category: x = i stands for xcat[i]; or NULL */

@@ -8,7 +8,9 @@
  * fixed width in pixels, axes with units, and a legend; what a chart holds
  * carries a class a test can count: a heatmap's cells are
  * <rect class="cell">, the cells it marks also have class "out"; each
- * curve is one <path class="curve">, each error bar a <path class="err">.
+ * curve is one <path class="curve">, each error bar a <path class="err">,
+ * a curve's bars, path, points (<circle>) and name (<text class="name">)
+ * in one <g class="series">.
  */
 #ifndef PAGEHOP_SVG_H
 #define PAGEHOP_SVG_H
@@ -44,7 +46,9 @@ struct svg_series {
 struct svg_chart {
 	const char *title, *xlabel, *ylabel;	/* the labels say the units */
 	bool x_log2_bytes;	/* x in bytes, log2 scale, 4K 1M 1G labels */
-	bool y_from_zero;	/* the y axis starts at 0 */
+	bool x_log2;		/* x a number on a log2 scale, its powers of two labelled */
+	bool y_log2;		/* y the same */
+	bool y_from_zero;	/* the y axis starts at 0 (not with y_log2) */
 	const char *const *xcat;	/* x is a category: x = i is labelled xcat[i]; or NULL */
 	int ncat;
 };
