@@ -612,8 +612,15 @@ static void add_key_cols(struct ph_table *t, const char *keys)
 struct ph_table *latency_dist_table(struct ph_doc *doc, const char *name, const char *keys,
 				    const struct ph_distreq *req)
 {
-	struct ph_table *t = doc_add_table(doc, name,
-		"distribution of runs' means: ns per load over runs of hops_per_sample hops, timer cost subtracted (not per-load latency)");
+	return latency_dist_table_of(doc, name,
+		"distribution of runs' means: ns per load over runs of hops_per_sample hops, timer cost subtracted (not per-load latency)",
+		keys, req);
+}
+
+struct ph_table *latency_dist_table_of(struct ph_doc *doc, const char *name, const char *title,
+				       const char *keys, const struct ph_distreq *req)
+{
+	struct ph_table *t = doc_add_table(doc, name, title);
 	char col[32];
 
 	add_key_cols(t, keys);
@@ -759,7 +766,13 @@ void latency_dist_method(struct ph_section *sec, const struct ph_distreq *req)
 	snprintf(what, sizeof(what),
 		 "runs of hops_per_sample dependent hops per chain (the smallest power of two from %u whose run lasts %u clock resolutions), each timed alone (lfence; rdtsc; lfence before, rdtscp; lfence after); a sample is one run's time less the timer's cost, over hops x chains: a mean over the run, not one load's latency",
 		 LATDIST_MIN_HOPS, LATDIST_RESOLUTIONS);
-	section_str(sec, "dist_sample", what);
+	latency_dist_method_of(sec, req, what);
+}
+
+void latency_dist_method_of(struct ph_section *sec, const struct ph_distreq *req,
+			    const char *sample)
+{
+	section_str(sec, "dist_sample", sample);
 	section_str(sec, "dist_timer",
 		    "the same loop with no hops, a batch before every batch of runs: timer_ns their mean between their 5th and 95th percentiles (subtracted), timer_p5_ns and timer_p95_ns their spread");
 	section_str(sec, "dist_time",

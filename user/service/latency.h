@@ -55,11 +55,17 @@ void latency_fill(struct ph_table *t, int row, const char *prefix,
  */
 struct ph_table *latency_dist_table(struct ph_doc *doc, const char *name, const char *keys,
 				    const struct ph_distreq *req);
+/* The same under a title of the caller's: what a sample is, with its unit (c2c's hand-offs). */
+struct ph_table *latency_dist_table_of(struct ph_doc *doc, const char *name, const char *title,
+				       const char *keys, const struct ph_distreq *req);
 int latency_dist_row(struct ph_doc *doc, struct ph_table *t, const struct ph_distreq *req,
 		     const struct ph_stats *plain, const struct ph_latdist *d, const char *label);
 struct ph_table *latency_hist_table(struct ph_doc *doc, const char *name, const char *keys);
 int latency_hist_rows(struct ph_table *h, const struct ph_latdist *d, int *first);
 void latency_dist_method(struct ph_section *sec, const struct ph_distreq *req);
+/* The same with the caller's sentence for what a sample is (dist_sample): c2c's runs of hand-offs. */
+void latency_dist_method_of(struct ph_section *sec, const struct ph_distreq *req,
+			    const char *sample);
 
 /*
  * A comma-separated list of chase patterns for option opt; the specs get
