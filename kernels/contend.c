@@ -36,14 +36,26 @@ void c2c_pingpong_timed(volatile uint64_t *line, uint64_t rounds, unsigned role,
 	 * further before role 1 answers).
 	 */
 	uint64_t v = __atomic_load_n(line, __ATOMIC_ACQUIRE) & ~(uint64_t)1;
+	/*
+	 * One round trip first, untimed: the two threads start apart (the
+	 * team wakes them one after the other), and without it the first
+	 * run would hold the other side's start, not only hand-offs.
+	 */
+	uint64_t first = rounds && nruns ? 1 : 0;
 
 	if (role) {
-		for (uint64_t i = 0; i < rounds * nruns; i++, v += 2) {
+		for (uint64_t i = 0; i < rounds * nruns + first; i++, v += 2) {
 			while (__atomic_load_n(line, __ATOMIC_ACQUIRE) != v + 1)
 				;
 			__atomic_store_n(line, v + 2, __ATOMIC_RELEASE);
 		}
 		return;
+	}
+	if (first) {
+		__atomic_store_n(line, v + 1, __ATOMIC_RELEASE);
+		while (__atomic_load_n(line, __ATOMIC_ACQUIRE) != v + 2)
+			;
+		v += 2;
 	}
 	for (size_t k = 0; k < nruns; k++) {
 		uint64_t t0 = tsc_begin();

@@ -33,8 +33,11 @@ void c2c_pingpong(volatile uint64_t *line, uint64_t rounds, unsigned role);
  * into ticks[i] (tsc.h); role 1 answers rounds x nruns times (ticks
  * unused, may be NULL).  Each run holds its round trips whole: it starts
  * before its first store and ends after its last answer, with the line
- * idle between runs.  With rounds 0, the brackets alone, measured by the
- * same loop.  The word ends 2 x rounds x nruns above where it began.
+ * idle between runs.  One round trip before the first run, untimed, so
+ * that both sides are running when it starts.  With rounds 0, the
+ * brackets alone, measured by the same loop, and no round trip at all.
+ * The word ends 2 x (rounds x nruns + 1) above where it began, or where
+ * it was with rounds or nruns 0.
  */
 void c2c_pingpong_timed(volatile uint64_t *line, uint64_t rounds, unsigned role,
 			uint64_t *ticks, size_t nruns);

@@ -521,7 +521,7 @@ static void summary_tables(const struct ph_c2c *c, struct ph_doc *doc)
 }
 
 static const char c2c_dist_sample[] =
-	"runs of hops_per_sample one-way hand-offs (hops_per_sample / 2 round trips: the smallest power of two from 64 hand-offs whose run lasts 100 clock resolutions), timed alone on the first CPU, which opens every round trip (lfence; rdtsc; lfence before its first store, rdtscp; lfence after its last answer), the line idle between runs; a sample is one run's time less the timer's cost, over hops_per_sample (halved as lat_ns is): a mean over the run, not one hand-off's latency; the median repeat's runs, as lat_ns is its figure";
+	"runs of hops_per_sample one-way hand-offs (hops_per_sample / 2 round trips: the smallest power of two from 64 hand-offs whose run lasts 100 clock resolutions), a batch's runs after one untimed round trip (both threads running), each timed alone on the first CPU, which opens every round trip (lfence; rdtsc; lfence before its first store, rdtscp; lfence after its last answer), the line idle between runs; a sample is one run's time less the timer's cost, over hops_per_sample (halved as lat_ns is): a mean over the run, not one hand-off's latency; the median repeat's runs, as lat_ns is its figure";
 
 /* Tables "c2c_dist" (a row per pair) and, with --histogram, "c2c_histogram". */
 static void dist_tables(const struct ph_c2c *c, struct ph_doc *doc)
