@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * latdist.h - a latency distribution on chains already built, checked and
- * warm: many short timed runs of N dependent hops (kernels/chase_timed.c),
- * the timer's own cost measured by the same loop with no hops, interleaved,
- * and subtracted.  A sample is the mean time per load over one run of N
- * hops: a distribution of N-hop means, never of single loads.  The runs
- * come in batches, one after each block of the plain figure, so that both
- * figures are measured over the same stretch of time.
+ * warm: many short timed runs of N dependent hops (kernels/chase_timed.c;
+ * c2c's runs of N one-way hand-offs, kernels/contend.c), the timer's own
+ * cost measured by the same loop with no hops, interleaved, and
+ * subtracted.  A sample is the mean time per hop over one run of N hops:
+ * a distribution of N-hop means, never of single loads.  The runs come in
+ * batches, one after each block of the plain figure, so that both figures
+ * are measured over the same stretch of time.
  */
 #ifndef PAGEHOP_LATDIST_H
 #define PAGEHOP_LATDIST_H
@@ -76,8 +77,8 @@ struct ph_latdist {
  * Get d ready for batches timed on nthreads threads, each a tenth of
  * block_hops hops per chain (at least one run): the plain figure's block,
  * which lasted about block_ns (for the hops per run).  A sample is a run's
- * time, less the timer's, over hops x chains.  Needs the TSC (clk->use_tsc); otherwise d says why not, and
- * latdist_batch does nothing.
+ * time, less the timer's, over hops x chains.  Needs the TSC
+ * (clk->use_tsc); otherwise d says why not, and the batches do nothing.
  */
 void latdist_begin(struct ph_latdist *d, const struct ph_clock *clk, int nthreads,
 		   unsigned chains, uint64_t block_hops, double block_ns);
