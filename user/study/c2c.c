@@ -123,10 +123,11 @@ static void calibrate(struct pp_run *r)
  * The distribution's runs, timed on the first CPU only (the second answers):
  * latdist's rule makes a run 64 one-way hand-offs (32 round trips) or more,
  * the smallest power of two lasting 100 clock resolutions.  A hand-off
- * took 150-180 ns on the 2-vCPU development host (30-50 ns in its other
- * placement), so 32 round trips last 2-12 us: 100-600 steps of its 20 ns
- * TSC, and as many times the timer's own cost (20-21 ns there, one step,
- * subtracted), so that a step either way is at most 1% of a run.  Longer
+ * took 150-180 ns on the 2-vCPU development host, so a run is 64 of them,
+ * about 10 us (128 in its other placement, 30-50 ns a hand-off): 100 steps
+ * of its 20 ns TSC or more, and as many times the timer's own cost (20-21
+ * ns there, one step, subtracted), so that a step either way is at most
+ * 1% of a run.  Longer
  * runs would only give fewer of them per batch, and the tails need runs.
  */
 static void dist_begin(struct pp_run *r, struct ph_latdist *d)
