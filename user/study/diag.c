@@ -232,8 +232,7 @@ static void item_tails(const struct ph_diag *d, struct ph_diag_item *it, const s
 		}
 		t->value = dist_percentile(ld->samples, ld->n, p);
 		if (dist_percentile_ci(ld->samples, ld->n, p, &t->ci_lo, &t->ci_hi)) {
-			snprintf(t->why, sizeof(t->why), "%zu runs, p%g needs %zu (%d beyond it) for a CI",
-				 ld->n, p, dist_tail_runs(p), DIST_TAIL_BEYOND);
+			dist_ci_why(ld->n, p, t->why, sizeof(t->why));
 			continue;
 		}
 		if (!ld->host_quiet) {
