@@ -27,7 +27,7 @@ static const struct ph_opt baseline_opts[] = {
 	{ 0 },
 };
 static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PROGRESS_UNATTENDED, { 0 } };
-static const struct ph_opt tail_opts[] = { PH_OPT_TAILS, PH_OPT_TAIL_HISTOGRAM, { 0 } };
+static const struct ph_opt tail_opts[] = { PH_OPT_TAILS, PH_OPT_TAIL_HISTOGRAM(""), { 0 } };
 
 static const struct ph_optgroup baseline_groups[] = {
 	{ "baseline", baseline_opts },

@@ -47,7 +47,8 @@ static const struct ph_opt check_opts[] = {
 	  "loaded the host (docs/diagnostics.md, \"A busy host\"):\n"
 	  "UNKNOWN naming the load, or judged all the same", "unknown", NULL },
 	PH_OPT_TAILS,
-	PH_OPT_TAIL_HISTOGRAM,
+	PH_OPT_TAIL_HISTOGRAM("\n(--format json only: the line, perfdata and metrics\n"
+			      "never carry it)"),
 	{ 0 },
 };
 static const struct ph_opt out_opts[] = {

@@ -86,11 +86,11 @@ enum {
 	"against the baseline's, a WARNING at most (bare: 99)", NULL, NULL }
 #define PH_OPT_HISTOGRAM	{ "histogram", 0, NULL, OPT_HISTOGRAM, \
 	"also the distribution's histogram, log-spaced buckets", NULL, NULL }
-/* baseline's and check's: the tails' distribution, never judged. */
-#define PH_OPT_TAIL_HISTOGRAM	{ "histogram", 0, NULL, OPT_HISTOGRAM, \
+/* baseline's and check's: the tails' distribution, never judged; more help lines in more. */
+#define PH_OPT_TAIL_HISTOGRAM(more)	{ "histogram", 0, NULL, OPT_HISTOGRAM, \
 	"also each latency figure's distribution (the one its\n" \
 	"tails come from) in log-spaced buckets, never judged;\n" \
-	"without --percentiles, as bare --percentiles", NULL, NULL }
+	"without --percentiles, as bare --percentiles" more, NULL, NULL }
 #define PH_OPT_CPUNODEBIND	{ "cpunodebind", 0, "NODES", OPT_CPUNODEBIND, \
 	"run on the CPUs of these nodes", NULL, NULL }
 #define PH_OPT_PHYSCPUBIND	{ "physcpubind", 0, "CPUS", OPT_PHYSCPUBIND, \
