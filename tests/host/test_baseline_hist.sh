@@ -20,17 +20,8 @@ usage_error "baseline --histogram=3" baseline --histogram=3
 usage_error "baseline --histogram --percentiles=50" baseline --histogram --percentiles=50
 usage_error "baseline --percentiles=99,100 --histogram" baseline --percentiles=99,100 --histogram
 # check's bad usage is UNKNOWN (3), its reason on stdout as the line.
-usage3() {
-	local desc=$1 rc
-	shift
-	"$PAGEHOP" check "$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	[ $rc -eq 3 ] && [ "$(wc -l <"$TMP/out")" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
-		[ "$(cat "$TMP/out")" = "PAGEHOP UNKNOWN - $(sed 's/^pagehop check: //' "$TMP/err")" ] &&
-		pass "check $desc: $(cat "$TMP/out")" || fail "check $desc: exit $rc: out '$(cat "$TMP/out")' err '$(cat "$TMP/err")'"
-}
-usage3 "--histogram=3" --histogram=3
-usage3 "--histogram --percentiles=50" --histogram --percentiles=50
+usage3 "check --histogram=3" --histogram=3
+usage3 "check --histogram --percentiles=50" --histogram --percentiles=50
 
 # hist_ok DOC WHAT PCTS: the histogram of DOC against its tails table, by hand.
 hist_ok() {
