@@ -741,11 +741,8 @@ int latency_dist_row(struct ph_doc *doc, struct ph_table *t, const struct ph_dis
 	return row;
 }
 
-int latency_hist_rows(struct ph_table *h, const struct ph_latdist *d, int *first)
+int latency_bucket_rows(struct ph_table *h, const struct dist_bucket *b, size_t nb, int *first)
 {
-	struct dist_bucket *b;
-	size_t nb = d->measured ? dist_histogram(d->samples, d->n, DIST_PER_DOUBLING, &b) : 0;
-
 	*first = table_nrows(h);
 	for (size_t i = 0; i < nb; i++) {
 		int hr = table_add_row(h);
@@ -754,9 +751,17 @@ int latency_hist_rows(struct ph_table *h, const struct ph_latdist *d, int *first
 		table_num(h, hr, "hi_ns", b[i].hi, "%.3f");
 		table_int(h, hr, "count", (long long)b[i].count);
 	}
-	if (nb)
-		free(b);
 	return (int)nb;
+}
+
+int latency_hist_rows(struct ph_table *h, const struct ph_latdist *d, int *first)
+{
+	struct dist_bucket *b = NULL;
+	size_t nb = d->measured ? dist_histogram(d->samples, d->n, DIST_PER_DOUBLING, &b) : 0;
+	int n = latency_bucket_rows(h, b, nb, first);
+
+	free(b);
+	return n;
 }
 
 void latency_dist_method(struct ph_section *sec, const struct ph_distreq *req)

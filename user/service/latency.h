@@ -62,6 +62,8 @@ int latency_dist_row(struct ph_doc *doc, struct ph_table *t, const struct ph_dis
 		     const struct ph_stats *plain, const struct ph_latdist *d, const char *label);
 struct ph_table *latency_hist_table(struct ph_doc *doc, const char *name, const char *keys);
 int latency_hist_rows(struct ph_table *h, const struct ph_latdist *d, int *first);
+/* The same from buckets already counted (dist_histogram's). */
+int latency_bucket_rows(struct ph_table *h, const struct dist_bucket *b, size_t nb, int *first);
 void latency_dist_method(struct ph_section *sec, const struct ph_distreq *req);
 /* The same with the caller's sentence for what a sample is (dist_sample): c2c's runs of hand-offs. */
 void latency_dist_method_of(struct ph_section *sec, const struct ph_distreq *req,
