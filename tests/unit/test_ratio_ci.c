@@ -128,6 +128,24 @@ static void test_too_few(void **state)
 	assert_true(isnan(r.value) && isnan(r.lo));
 }
 
+/*
+ * Judged as printed, to 3 decimals: 1.0004 prints as 1.000, so an interval
+ * from it holds 1; 1.0006 prints as 1.001 and does not.  By hand.
+ */
+static void test_shown_as_printed(void **state)
+{
+	struct ratio_ci r = { .value = 1.001, .lo = 1.0004, .hi = 1.002 };
+
+	(void)state;
+	assert_int_equal(ratio_ci_shown(&r), RATIO_NO_EFFECT);
+	r.lo = 1.0006;
+	assert_int_equal(ratio_ci_shown(&r), RATIO_ABOVE);
+	r = (struct ratio_ci){ .value = 0.999, .lo = 0.998, .hi = 0.9996 };
+	assert_int_equal(ratio_ci_shown(&r), RATIO_NO_EFFECT);
+	r.hi = 0.9994;
+	assert_int_equal(ratio_ci_shown(&r), RATIO_BELOW);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,6 +153,7 @@ int main(void)
 		cmocka_unit_test(test_one_slow_block),
 		cmocka_unit_test(test_slow_denominator),
 		cmocka_unit_test(test_fixed_seed),
+		cmocka_unit_test(test_shown_as_printed),
 		cmocka_unit_test(test_too_few),
 	};
 

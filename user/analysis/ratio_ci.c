@@ -133,13 +133,26 @@ void ratio_ci_medians(const double *a, size_t na, const double *b, size_t nb, ui
 	free(sb);
 }
 
+/* x as the documents print it, RATIO_CI_DIGITS decimals. */
+static double as_shown(double x)
+{
+	double scale = pow(10, RATIO_CI_DIGITS);
+
+	return round(x * scale) / scale;
+}
+
+/*
+ * Judged on the bounds as printed: a bound of 1.0004 prints as 1.000, and
+ * an interval shown as 1.000-1.002 beside "above 1" would claim more than
+ * the figures beside it show.
+ */
 enum ratio_shown ratio_ci_shown(const struct ratio_ci *r)
 {
 	if (!isfinite(r->lo) || !isfinite(r->hi))
 		return RATIO_NO_CI;
-	if (r->lo > 1)
+	if (as_shown(r->lo) > 1)
 		return RATIO_ABOVE;
-	if (r->hi < 1)
+	if (as_shown(r->hi) < 1)
 		return RATIO_BELOW;
 	return RATIO_NO_EFFECT;
 }

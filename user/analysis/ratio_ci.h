@@ -49,6 +49,9 @@ enum ratio_shown {
 	RATIO_BELOW,		/* the whole interval below 1 */
 };
 
+/* The decimals every document prints a ratio and its bounds with. */
+#define RATIO_CI_DIGITS 3
+/* Which side of 1 r's interval lies on, judged on its bounds as printed. */
 enum ratio_shown ratio_ci_shown(const struct ratio_ci *r);
 /* "no CI (too few samples)", "no effect shown", "above 1", "below 1". */
 const char *ratio_shown_name(enum ratio_shown s);
