@@ -192,9 +192,17 @@ static double nice_step(double range)
 	return p * (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10);
 }
 
-static bool usable(const struct svg_series *s, int i, bool log2x)
+/* A point the axes can place: finite, and above 0 on a log scale. */
+static bool usable(const struct svg_series *s, int i, const struct axis *x, const struct axis *y)
 {
-	return isfinite(s->x[i]) && isfinite(s->y[i]) && (!log2x || s->x[i] > 0);
+	return isfinite(s->x[i]) && isfinite(s->y[i]) && (!x->log2 || s->x[i] > 0) && (!y->log2 || s->y[i] > 0);
+}
+
+static void y_tick(FILE *f, const struct axis *y, double v)
+{
+	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
+		"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+		PL, to_px(y, v), CW - PR, to_px(y, v), PL - 6, to_px(y, v) + 4, v);
 }
 
 static void ticks(FILE *f, const struct svg_chart *c, const struct axis *x, const struct axis *y)
@@ -228,13 +236,22 @@ static void ticks(FILE *f, const struct svg_chart *c, const struct axis *x, cons
 				"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
 				to_px(x, v), PT, to_px(x, v), CH - PB, to_px(x, v), CH - PB + 18, v);
 	}
-	{
+	if (y->log2) {
+		/* 1, 2 and 5 of every decade the axis spans. */
+		static const double m[] = { 1, 2, 5 };
+
+		for (int e = (int)floor(log10(y->lo)); e <= (int)ceil(log10(y->hi)); e++)
+			for (int i = 0; i < 3; i++) {
+				double v = m[i] * pow(10, e);
+
+				if (v >= y->lo && v <= y->hi)
+					y_tick(f, y, v);
+			}
+	} else {
 		double st = nice_step(y->hi - y->lo);
 
 		for (double v = ceil(y->lo / st) * st; v <= y->hi + st * 1e-9; v += st)
-			fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
-				"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
-				PL, to_px(y, v), CW - PR, to_px(y, v), PL - 6, to_px(y, v) + 4, v);
+			y_tick(f, y, v);
 	}
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444444\"/>\n",
 		PL, PT, CW - PL - PR, CH - PT - PB);
@@ -246,21 +263,70 @@ static void ticks(FILE *f, const struct svg_chart *c, const struct axis *x, cons
 	fputs("</text>\n", f);
 }
 
+#define NOTE_CHARS 125	/* a note's line at 12 px: what a chart's width holds */
+
+/*
+ * The note's lines, each up to NOTE_CHARS, broken at spaces, as
+ * <text class="note"> from y on (when f); how many lines.
+ */
+static int note_lines(FILE *f, const char *note, int y)
+{
+	int n = 0;
+
+	while (note && *note) {
+		size_t len = strlen(note), cut = len;
+
+		if (len > NOTE_CHARS) {
+			for (cut = NOTE_CHARS; cut > 0 && note[cut] != ' '; cut--)
+				;
+			if (!cut)
+				cut = NOTE_CHARS;
+		}
+		if (f) {
+			fprintf(f, "<text class=\"note\" x=\"10\" y=\"%d\" font-size=\"12\" fill=\"#333333\">",
+				y + n * 16);
+			for (size_t i = 0; i < cut; i++) {
+				char one[2] = { note[i], 0 };
+
+				xml_text(f, one);
+			}
+			fputs("</text>\n", f);
+		}
+		n++;
+		note += cut;
+		while (*note == ' ')
+			note++;
+	}
+	return n;
+}
+
+/* One point: a dot, or a ring around another series' dot; in the legend, of class key. */
+static void marker(FILE *f, double px, double py, bool ring, const char *col, bool key)
+{
+	const char *cls = key ? " class=\"key\"" : "";
+
+	if (ring)
+		fprintf(f, "<circle%s cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"%s\" "
+			"stroke-width=\"2\"/>\n", cls, px, py, col);
+	else
+		fprintf(f, "<circle%s cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", cls, px, py, col);
+}
+
 void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, int ns)
 {
 	struct axis x = { INFINITY, -INFINITY, c->x_log2_bytes, PL, CW - PR };
-	struct axis y = { INFINITY, -INFINITY, false, CH - PB, PT };
-	int shown = 0;
+	struct axis y = { INFINITY, -INFINITY, c->y_log, CH - PB, PT };
+	int shown = 0, nl = note_lines(NULL, c->note, 0);
 
 	for (int k = 0; k < ns; k++)
 		for (int i = 0; i < s[k].n; i++) {
-			if (!usable(&s[k], i, x.log2))
+			if (!usable(&s[k], i, &x, &y))
 				continue;
 			x.lo = fmin(x.lo, s[k].x[i]);
 			x.hi = fmax(x.hi, s[k].x[i]);
 			y.lo = fmin(y.lo, s[k].y[i]);
 			y.hi = fmax(y.hi, s[k].y[i]);
-			if (s[k].lo && isfinite(s[k].lo[i]))
+			if (s[k].lo && isfinite(s[k].lo[i]) && (!y.log2 || s[k].lo[i] > 0))
 				y.lo = fmin(y.lo, s[k].lo[i]);
 			if (s[k].hi && isfinite(s[k].hi[i]))
 				y.hi = fmax(y.hi, s[k].hi[i]);
@@ -268,21 +334,28 @@ void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, 
 	if (!isfinite(x.lo)) {
 		x.lo = 1;
 		x.hi = 2;
-		y.lo = 0;
-		y.hi = 1;
+		y.lo = y.log2 ? 1 : 0;
+		y.hi = y.log2 ? 10 : 1;
 	}
 	if (c->xcat) {	/* the categories, evenly, half a step in from each side */
 		x.lo = -0.5;
 		x.hi = c->ncat - 0.5;
 	}
-	if (c->y_from_zero && y.lo > 0)
+	if (c->y_from_zero && y.lo > 0 && !y.log2)
 		y.lo = 0;
 	if (x.hi <= x.lo)
 		x.hi = x.log2 ? x.lo * 2 : x.lo + 1;
-	if (y.hi <= y.lo)
-		y.hi = y.lo + (y.lo ? fabs(y.lo) * 0.1 : 1);
-	y.hi += (y.hi - y.lo) * 0.05;
-	svg_open(f, CW, CH, "chart curves", c->title);
+	if (y.log2) {	/* a fifth of a decade to spare at each end */
+		if (y.hi <= y.lo)
+			y.hi = y.lo * 2;
+		y.lo /= pow(10, 0.2);
+		y.hi *= pow(10, 0.2);
+	} else {
+		if (y.hi <= y.lo)
+			y.hi = y.lo + (y.lo ? fabs(y.lo) * 0.1 : 1);
+		y.hi += (y.hi - y.lo) * 0.05;
+	}
+	svg_open(f, CW, nl ? CH + 10 + nl * 16 : CH, "chart curves", c->title);
 	ticks(f, c, &x, &y);
 	for (int k = 0; k < ns; k++) {
 		const char *col = palette[k % (int)(sizeof(palette) / sizeof(palette[0]))];
@@ -294,7 +367,7 @@ void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, 
 		for (int i = 0; i < s[k].n; i++) {
 			double px, lo, hi;
 
-			if (!usable(&s[k], i, x.log2) || !s[k].lo || !s[k].hi)
+			if (!usable(&s[k], i, &x, &y) || !s[k].lo || !s[k].hi)
 				continue;
 			lo = s[k].lo[i];
 			hi = s[k].hi[i];
@@ -304,20 +377,29 @@ void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, 
 			fprintf(f, "<path class=\"err\" d=\"M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8\" stroke=\"%s\" fill=\"none\"/>\n",
 				px, to_px(&y, lo), to_px(&y, hi), px - 4, to_px(&y, lo), px - 4, to_px(&y, hi), col);
 		}
-		fprintf(f, "<path class=\"curve\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" d=\"", col);
-		for (int i = 0; i < s[k].n; i++) {
-			if (!usable(&s[k], i, x.log2))
-				continue;
-			fprintf(f, "%s%.1f %.1f", first ? "M" : "L", to_px(&x, s[k].x[i]), to_px(&y, s[k].y[i]));
-			first = false;
+		if (c->points || s[k].ring) {
+			fputs("<g class=\"curve\">\n", f);
+		} else {
+			fprintf(f, "<path class=\"curve\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" d=\"", col);
+			for (int i = 0; i < s[k].n; i++) {
+				if (!usable(&s[k], i, &x, &y))
+					continue;
+				fprintf(f, "%s%.1f %.1f", first ? "M" : "L", to_px(&x, s[k].x[i]), to_px(&y, s[k].y[i]));
+				first = false;
+			}
+			fputs("\"/>\n", f);
 		}
-		fputs("\"/>\n", f);
 		for (int i = 0; i < s[k].n; i++)
-			if (usable(&s[k], i, x.log2))
-				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-					to_px(&x, s[k].x[i]), to_px(&y, s[k].y[i]), col);
-		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>"
-			"<text x=\"%d\" y=\"%d\">", CW - PR + 14, ly, CW - PR + 40, ly, col, CW - PR + 46, ly + 5);
+			if (usable(&s[k], i, &x, &y))
+				marker(f, to_px(&x, s[k].x[i]), to_px(&y, s[k].y[i]), s[k].ring, col, false);
+		if (c->points || s[k].ring) {
+			fputs("</g>\n", f);
+			marker(f, CW - PR + 27, ly, s[k].ring, col, true);
+		} else {
+			fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>",
+				CW - PR + 14, ly, CW - PR + 40, ly, col);
+		}
+		fprintf(f, "<text x=\"%d\" y=\"%d\">", CW - PR + 46, ly + 5);
 		xml_text(f, s[k].name);
 		fputs("</text>\n", f);
 		shown++;
@@ -325,5 +407,6 @@ void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, 
 	if (shown)
 		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#555555\">bars: 95%% CI</text>\n",
 			CW - PR + 14, PT + 12 + shown * 22 + 6);
+	note_lines(f, c->note, CH + 8);
 	fputs("</svg>\n", f);
 }

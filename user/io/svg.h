@@ -8,7 +8,8 @@
  * fixed width in pixels, axes with units, and a legend; what a chart holds
  * carries a class a test can count: a heatmap's cells are
  * <rect class="cell">, the cells it marks also have class "out"; each
- * curve is one <path class="curve">, each error bar a <path class="err">.
+ * curve is one <path class="curve"> (a series drawn as points only, one
+ * <g class="curve"> of them), each error bar a <path class="err">.
  */
 #ifndef PAGEHOP_SVG_H
 #define PAGEHOP_SVG_H
@@ -39,6 +40,7 @@ struct svg_series {
 	const char *name;
 	int n;
 	const double *x, *y, *lo, *hi;
+	bool ring;		/* rings around points another series draws, no line */
 };
 
 struct svg_chart {
@@ -47,6 +49,9 @@ struct svg_chart {
 	bool y_from_zero;	/* the y axis starts at 0 */
 	const char *const *xcat;	/* x is a category: x = i is labelled xcat[i]; or NULL */
 	int ncat;
+	bool points;		/* points only, no line joining them; each series a <g class="curve"> */
+	bool y_log;		/* y on a log scale, ticks at 1, 2 and 5 of each decade (y_from_zero ignored) */
+	const char *note;	/* under the chart, wrapped, each line a <text class="note">; or NULL */
 };
 
 /* The curves as an <svg> element; the ones with n == 0 are left out. */
