@@ -99,8 +99,7 @@ static const struct curve_spec curve_specs[] = {
 	  "physical range (its start)", "latency per load, ns (median)", 1, false, true, "measured", "true" },
 };
 
-/* The place of category name on ch's x axis, added when new. */
-static double category(struct rep_chart *ch, const char *name)
+double rep_category(struct rep_chart *ch, const char *name)
 {
 	int i;
 
@@ -111,8 +110,31 @@ static double category(struct rep_chart *ch, const char *name)
 	return i;
 }
 
+struct rep_series *rep_series_of(struct rep_chart *ch, const char *name)
+{
+	struct rep_series *s;
 
+	for (int k = 0; k < ch->ns; k++)
+		if (!strcmp(ch->s[k].name, name))
+			return &ch->s[k];
+	s = xappend(&ch->s, &ch->ns, sizeof(*ch->s));
+	memset(s, 0, sizeof(*s));
+	s->name = xstrdup(name);
+	return s;
+}
 
+void rep_point(struct rep_series *s, double x, double y, double lo, double hi)
+{
+	s->x = xrealloc(s->x, (size_t)(s->n + 1) * sizeof(double));
+	s->y = xrealloc(s->y, (size_t)(s->n + 1) * sizeof(double));
+	s->lo = xrealloc(s->lo, (size_t)(s->n + 1) * sizeof(double));
+	s->hi = xrealloc(s->hi, (size_t)(s->n + 1) * sizeof(double));
+	s->x[s->n] = x;
+	s->y[s->n] = y;
+	s->lo[s->n] = lo;
+	s->hi[s->n] = hi;
+	s->n++;
+}
 
 static char *dup_or_null(const char *s)
 {
@@ -363,8 +385,6 @@ static void read_curves(json_object *root, const struct curve_spec *cs, struct r
 		json_object *gv = get(row, cs->group);
 		const char *g = get_str(row, cs->group);
 		char gname[64];
-		struct rep_series *s = NULL;
-		int k;
 
 		if (cs->only && !only_row(row, cs))
 			continue;
@@ -373,24 +393,9 @@ static void read_curves(json_object *root, const struct curve_spec *cs, struct r
 			snprintf(gname, sizeof(gname), "%s %s", cs->group, json_object_get_string(gv));
 			g = gname;
 		}
-		g = g ?: "";
-
-		for (k = 0; k < ch->ns; k++)
-			if (!strcmp(ch->s[k].name, g))
-				s = &ch->s[k];
-		if (!s) {
-			s = xappend(&ch->s, &ch->ns, sizeof(*ch->s));
-			s->name = xstrdup(g);
-		}
-		s->x = xrealloc(s->x, (size_t)(s->n + 1) * sizeof(double));
-		s->y = xrealloc(s->y, (size_t)(s->n + 1) * sizeof(double));
-		s->lo = xrealloc(s->lo, (size_t)(s->n + 1) * sizeof(double));
-		s->hi = xrealloc(s->hi, (size_t)(s->n + 1) * sizeof(double));
-		s->x[s->n] = cs->x_cat ? category(ch, get_str(row, cs->x) ?: "?") : get_num(row, cs->x) * cs->xscale;
-		s->y[s->n] = get_num(row, cs->y);
-		s->lo[s->n] = cs->lo ? get_num(row, cs->lo) : NAN;
-		s->hi[s->n] = cs->hi ? get_num(row, cs->hi) : NAN;
-		s->n++;
+		rep_point(rep_series_of(ch, g ?: ""),
+			  cs->x_cat ? rep_category(ch, get_str(row, cs->x) ?: "?") : get_num(row, cs->x) * cs->xscale,
+			  get_num(row, cs->y), cs->lo ? get_num(row, cs->lo) : NAN, cs->hi ? get_num(row, cs->hi) : NAN);
 	}
 }
 
@@ -418,6 +423,8 @@ static void read_known(json_object *root, struct rep_doc *d)
 		check_margin(root, d);
 	if (!strcmp(d->kind, "c2c"))
 		c2c_heatmap(root, d);
+	if (!strcmp(d->kind, "cxl"))
+		cxl_charts(root, d);
 	for (size_t i = 0; i < ARRAY_SIZE(curve_specs); i++)
 		if (!strcmp(curve_specs[i].kind, d->kind))
 			read_curves(root, &curve_specs[i], d);
@@ -569,6 +576,30 @@ static const struct field_rule field_rules[] = {
 	{ "c2c", "c2c", "cpu_a", F_NUM, false },
 	{ "c2c", "c2c", "cpu_b", F_NUM, false },
 	{ "c2c", "c2c", "lat_ns", F_NUM, false },
+	{ "cxl", "cxl_explain", "node", F_NUM, false },
+	{ "cxl", "cxl_explain", "access", F_NUM, false },
+	{ "cxl", "cxl_explain", "figure", F_STR, false },
+	{ "cxl", "cxl_explain", "device_cdat", F_NUM, false },
+	{ "cxl", "cxl_explain", "link", F_NUM, false },
+	{ "cxl", "cxl_explain", "generic_port", F_NUM, false },
+	{ "cxl", "cxl_explain", "composed", F_NUM, false },
+	{ "cxl", "cxl_explain", "kernel_node", F_NUM, false },
+	{ "cxl", "cxl_explain", "verdict", F_STR, false },
+	{ "cxl", "cxl_measured", "node", F_NUM, false },
+	{ "cxl", "cxl_measured", "cpu_node", F_NUM, false },
+	{ "cxl", "cxl_measured", "lat_ns", F_NUM, false },
+	{ "cxl", "cxl_measured", "lat_ci_lo_ns", F_NUM, false },
+	{ "cxl", "cxl_measured", "lat_ci_hi_ns", F_NUM, false },
+	{ "cxl", "cxl_measured", "read_GBps", F_NUM, false },
+	{ "cxl", "cxl_measured", "read_ci_lo_GBps", F_NUM, false },
+	{ "cxl", "cxl_measured", "read_ci_hi_GBps", F_NUM, false },
+	{ "cxl", "cxl_judge", "node", F_NUM, false },
+	{ "cxl", "cxl_judge", "source", F_STR, false },
+	{ "cxl", "cxl_judge", "entry", F_STR, false },
+	{ "cxl", "cxl_judge", "figure", F_STR, false },
+	{ "cxl", "cxl_judge", "table", F_NUM, false },
+	{ "cxl", "cxl_judge", "verdict", F_STR, false },
+	{ "cxl", "cxl_judge", "why", F_STR, false },
 };
 
 static const char *const field_want[] = {
@@ -746,6 +777,8 @@ void report_doc_free(struct rep_doc *d)
 		for (int k = 0; k < d->c[i].ncat; k++)
 			free(d->c[i].xcat[k]);
 		free(d->c[i].xcat);
+		free(d->c[i].title_own);
+		free(d->c[i].note);
 	}
 	free(d->c);
 	memset(d, 0, sizeof(*d));

@@ -28,15 +28,20 @@ struct rep_series {
 	char *name;
 	int n;
 	double *x, *y, *lo, *hi;	/* lo, hi NAN where there is no CI */
+	bool ring;		/* rings around points another series draws (entries judged off) */
 };
 
 struct rep_chart {
 	const char *title, *xlabel, *ylabel;
+	char *title_own;	/* title's storage where it was made for the document, or NULL */
 	bool x_bytes;
+	bool points;		/* points only, no line joining them: categories of different kinds */
+	bool y_log;		/* y on a log scale: figures orders of magnitude apart */
 	struct rep_series *s;
 	int ns;
 	char **xcat;		/* x is a category: x = i stands for xcat[i]; or NULL */
 	int ncat;
+	char *note;		/* under the chart: what it does not draw, and why; or NULL */
 };
 
 /* The provenance fields a report shows, in order (REP_PROV_KEYS). */

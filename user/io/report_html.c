@@ -155,13 +155,14 @@ static void document(FILE *f, const struct rep_doc *d, int idx)
 			const struct rep_chart *c = &d->c[i];
 			struct svg_series s[32];
 			struct svg_chart ch = { .title = c->title, .xlabel = c->xlabel, .ylabel = c->ylabel,
-						.x_log2_bytes = c->x_bytes, .y_from_zero = true,
-						.xcat = (const char *const *)c->xcat, .ncat = c->ncat };
+						.x_log2_bytes = c->x_bytes, .y_from_zero = true, .y_log = c->y_log,
+						.xcat = (const char *const *)c->xcat, .ncat = c->ncat,
+						.points = c->points, .note = c->note };
 			int ns = c->ns < 32 ? c->ns : 32;
 
 			for (int k = 0; k < ns; k++)
-				s[k] = (struct svg_series){ .name = c->s[k].name, .n = c->s[k].n, .x = c->s[k].x,
-							    .y = c->s[k].y, .lo = c->s[k].lo, .hi = c->s[k].hi };
+				s[k] = (struct svg_series){ c->s[k].name, c->s[k].n, c->s[k].x, c->s[k].y,
+							    c->s[k].lo, c->s[k].hi, c->s[k].ring };
 			svg_curves(f, &ch, s, ns);
 		}
 		fputs("</div>\n", f);
