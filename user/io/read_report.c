@@ -99,43 +99,6 @@ static const struct curve_spec curve_specs[] = {
 	  "physical range (its start)", "latency per load, ns (median)", 1, false, true, "measured", "true" },
 };
 
-double rep_category(struct rep_chart *ch, const char *name)
-{
-	int i;
-
-	for (i = 0; i < ch->ncat && strcmp(ch->xcat[i], name); i++)
-		;
-	if (i == ch->ncat)
-		*(char **)xappend(&ch->xcat, &ch->ncat, sizeof(char *)) = xstrdup(name);
-	return i;
-}
-
-struct rep_series *rep_series_of(struct rep_chart *ch, const char *name)
-{
-	struct rep_series *s;
-
-	for (int k = 0; k < ch->ns; k++)
-		if (!strcmp(ch->s[k].name, name))
-			return &ch->s[k];
-	s = xappend(&ch->s, &ch->ns, sizeof(*ch->s));
-	memset(s, 0, sizeof(*s));
-	s->name = xstrdup(name);
-	return s;
-}
-
-void rep_point(struct rep_series *s, double x, double y, double lo, double hi)
-{
-	s->x = xrealloc(s->x, (size_t)(s->n + 1) * sizeof(double));
-	s->y = xrealloc(s->y, (size_t)(s->n + 1) * sizeof(double));
-	s->lo = xrealloc(s->lo, (size_t)(s->n + 1) * sizeof(double));
-	s->hi = xrealloc(s->hi, (size_t)(s->n + 1) * sizeof(double));
-	s->x[s->n] = x;
-	s->y[s->n] = y;
-	s->lo[s->n] = lo;
-	s->hi[s->n] = hi;
-	s->n++;
-}
-
 static char *dup_or_null(const char *s)
 {
 	return s ? xstrdup(s) : NULL;
