@@ -186,6 +186,26 @@ int chase_link_part(void *buf, uint64_t m, const uint32_t *order, uint32_t *next
 		    const volatile sig_atomic_t *cancel);
 
 /*
+ * A chain written and checked in one mapping moved in place to another
+ * mapping of the same frames, in parts that any number of threads run at
+ * once: buf's slot x, for x in [from, to), holds a link into the m slots
+ * at old (the bytes as they were written through old), rewritten to the
+ * same slot of buf.  Every link must be one of those slots, on its
+ * boundary: the first that is not stops the pass, its slot in *bad
+ * (-EINVAL; the slots before it are rebased already).  Why this keeps one
+ * cycle: the chain at old was one cycle through exactly its m slots, and
+ * buf's slot x is old's slot x (the same frame, the same bytes); slot
+ * x's link to old + 64 y becomes buf + 64 y, the same map x -> y on slot
+ * numbers, so the same cycle, in the same order, through exactly buf's m
+ * slots.  The range check is what guards that premise (bytes that are no
+ * longer that chain show there unless they happen to look like one): it
+ * does not prove a cycle alone, and the caller must know nothing wrote
+ * the frames since the chain at old was checked.  0, -EINVAL or -EINTR.
+ */
+int chase_rebase_part(void *buf, uint64_t m, const void *old, uint64_t from, uint64_t to,
+		      uint64_t *bad, const volatile sig_atomic_t *cancel);
+
+/*
  * out[] = the values of in[0..nin) below m, in their order: a larger
  * chain's order cut to the chain over the first m slots.  How many were
  * kept (m if in was an order over m or more slots), -EINVAL (more than m:

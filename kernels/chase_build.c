@@ -560,6 +560,30 @@ int chase_link_part(void *buf, uint64_t m, const uint32_t *order, uint32_t *next
 	return 0;
 }
 
+int chase_rebase_part(void *buf, uint64_t m, const void *old, uint64_t from, uint64_t to,
+		      uint64_t *bad, const volatile sig_atomic_t *cancel)
+{
+	char *base = buf;
+	uintptr_t lo = (uintptr_t)old, delta = (uintptr_t)buf - lo;
+
+	if (m < 2 || from > to || to > m || (uintptr_t)buf % CHASE_SLOT || lo % CHASE_SLOT)
+		return -EINVAL;
+	for (uint64_t x = from; x < to; x++) {
+		void **slot = (void **)(base + x * CHASE_SLOT);
+		uintptr_t link = (uintptr_t)*slot, off = link - lo;
+
+		if (chase_stop_asked(cancel, x - from))
+			return -EINTR;
+		/* Below old wraps off past every slot: one compare covers both ends. */
+		if (off >= m * CHASE_SLOT || off % CHASE_SLOT) {
+			*bad = x;
+			return -EINVAL;
+		}
+		*slot = (void *)(link + delta);
+	}
+	return 0;
+}
+
 int64_t chase_order_keep(const uint32_t *in, uint64_t nin, uint64_t m, uint32_t *out,
 			 const volatile sig_atomic_t *cancel)
 {

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * contend.c - the contention loops: ping-pong, delay, locks, traffic.
+ * The timed ping-pong reads the TSC itself, between runs, as the timed
+ * chase does (chase_timed.c): a distribution needs a reading per short
+ * run; it converts and judges nothing.
  */
 #include "contend.h"
+#include "tsc.h"
 
 #include <emmintrin.h>
 
@@ -20,6 +24,48 @@ void c2c_pingpong(volatile uint64_t *line, uint64_t rounds, unsigned role)
 		while (__atomic_load_n(line, __ATOMIC_ACQUIRE) != want)
 			;
 		__atomic_store_n(line, want + 1, __ATOMIC_RELEASE);
+	}
+}
+
+void c2c_pingpong_timed(volatile uint64_t *line, uint64_t rounds, unsigned role,
+			uint64_t *ticks, size_t nruns)
+{
+	/*
+	 * Role 1 may first see the word after role 0's first store: the
+	 * start is that value with its low bit cleared (role 0 cannot go
+	 * further before role 1 answers).
+	 */
+	uint64_t v = __atomic_load_n(line, __ATOMIC_ACQUIRE) & ~(uint64_t)1;
+	/*
+	 * One round trip first, untimed: the two threads start apart (the
+	 * team wakes them one after the other), and without it the first
+	 * run would hold the other side's start, not only hand-offs.
+	 */
+	uint64_t first = rounds && nruns ? 1 : 0;
+
+	if (role) {
+		for (uint64_t i = 0; i < rounds * nruns + first; i++, v += 2) {
+			while (__atomic_load_n(line, __ATOMIC_ACQUIRE) != v + 1)
+				;
+			__atomic_store_n(line, v + 2, __ATOMIC_RELEASE);
+		}
+		return;
+	}
+	if (first) {
+		__atomic_store_n(line, v + 1, __ATOMIC_RELEASE);
+		while (__atomic_load_n(line, __ATOMIC_ACQUIRE) != v + 2)
+			;
+		v += 2;
+	}
+	for (size_t k = 0; k < nruns; k++) {
+		uint64_t t0 = tsc_begin();
+
+		for (uint64_t i = 0; i < rounds; i++, v += 2) {
+			__atomic_store_n(line, v + 1, __ATOMIC_RELEASE);
+			while (__atomic_load_n(line, __ATOMIC_ACQUIRE) != v + 2)
+				;
+		}
+		ticks[k] = tsc_end() - t0;
 	}
 }
 

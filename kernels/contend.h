@@ -5,7 +5,8 @@
  * known length, and memory traffic at a set injection delay (loaded).
  *
  * The loops run on memory the caller hands them; they never allocate,
- * time or print.
+ * time or print, but for the timed ping-pong's TSC readings between its
+ * runs (the samples of c2c's distribution).
  */
 #ifndef PAGEHOP_CONTEND_H
 #define PAGEHOP_CONTEND_H
@@ -23,6 +24,23 @@
  * both returned it holds 2 * rounds (the check that every round happened).
  */
 void c2c_pingpong(volatile uint64_t *line, uint64_t rounds, unsigned role);
+
+/*
+ * nruns runs of rounds round trips on *line, one after the other, the
+ * word even and idle when both start (as c2c_pingpong or this leaves it):
+ * role 0 opens every round trip (stores the next odd value, waits for the
+ * even one after it) and brackets each run with TSC reads, run i's cycles
+ * into ticks[i] (tsc.h); role 1 answers rounds x nruns times (ticks
+ * unused, may be NULL).  Each run holds its round trips whole: it starts
+ * before its first store and ends after its last answer, with the line
+ * idle between runs.  One round trip before the first run, untimed, so
+ * that both sides are running when it starts.  With rounds 0, the
+ * brackets alone, measured by the same loop, and no round trip at all.
+ * The word ends 2 x (rounds x nruns + 1) above where it began, or where
+ * it was with rounds or nruns 0.
+ */
+void c2c_pingpong_timed(volatile uint64_t *line, uint64_t rounds, unsigned role,
+			uint64_t *ticks, size_t nruns);
 
 /* n iterations of a dependent add chain the compiler cannot remove. */
 void contend_delay(unsigned n);

@@ -23,6 +23,17 @@ usage_error() {
 		fail "$desc: exit $rc, stdout $(wc -c <"$TMP/out") bytes, stderr: $(cat "$TMP/err")"
 	fi
 }
+# usage3 DESC ARGS...: pagehop check ARGS is bad usage, which check answers
+# UNKNOWN (3): one line on stderr, the same reason on stdout as the line.
+usage3() {
+	local desc=$1 rc
+	shift
+	"$PAGEHOP" check "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 3 ] && [ "$(wc -l <"$TMP/out")" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+		[ "$(cat "$TMP/out")" = "PAGEHOP UNKNOWN - $(sed 's/^pagehop check: //' "$TMP/err")" ] &&
+		pass "$desc: $(cat "$TMP/out")" || fail "$desc: exit $rc: out '$(cat "$TMP/out")' err '$(cat "$TMP/err")'"
+}
 finish() { exit $_failed; }
 # expect_repeats DESC JSON ROW REPS VALUE UNIT N: a figure's between-run
 # columns (jq path ROW, e.g. '.stream[0]') against its repeats (jq array

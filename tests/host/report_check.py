@@ -11,17 +11,25 @@ pagehop's own code:
   svgs PAGE.html DIR       every <svg>...</svg> of the page into DIR/N.svg
   html5 PAGE.html          parse as HTML5, strictly; exit 1 on any error
   png SHOT.png             distinct colours and the share of non-white pixels
+  points PAGE.html FILE.json...
+                           every point of each document's distribution
+                           charts read back from the page's SVG (through
+                           the axes' tick labels, as a reader would) against
+                           the document's histogram and percentiles; one
+                           line per chart, "BAD ..." for each difference
   cxl PAGE.html FILE.json...
                            each cxl document's charts read back from the
-                           page's SVG: every point's value from its pixel
-                           through the axis' own tick labels, its source
-                           from the nearest category label, its series
-                           from the legend's colour; against the figures
-                           the JSON holds for that source, series and node,
-                           each drawn once, none drawn that it lacks, each
-                           it lacks named in the chart's note.  One line
-                           per chart, "BAD ..." lines for every fault
+                           page's SVG the same way: every point's value
+                           from its pixel through the axis' own tick
+                           labels, its source from the nearest category
+                           label, its series from the series' name; against
+                           the figures the JSON holds for that source,
+                           series and node, each drawn once, none drawn
+                           that it lacks, each it lacks named in the
+                           chart's caption.  One line per chart, "BAD ..."
+                           lines for every fault
 """
+import html
 import json
 import math
 import os
@@ -29,6 +37,7 @@ import re
 import struct
 import sys
 import zlib
+import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 
@@ -77,6 +86,12 @@ def expect(paths):
             if marks:
                 for _ in range(2):
                     print("curves %d" % len(marks))
+        if kind in DIST_KEY:  # the histogram's CDF, then the percentiles: a curve per figure
+            cdf, pct = dist_expect(d, kind)
+            if cdf:
+                print("curves %d" % len(cdf))
+            if pct:
+                print("curves %d" % len(pct))
         if kind == "cxl":  # per node, latency then bandwidth: a series per CPU node and access class drawn
             for node in cxl_nodes(d):
                 for fig in CXL_FIGS:
@@ -88,6 +103,198 @@ def expect(paths):
                     sizes.append(r["page_size"])
             for _ in range(3):  # random, TLB-local, read bandwidth
                 print("curves %d" % len(sizes))
+
+
+# A figure's name in a distribution chart's legend, from its key columns.
+DIST_KEY = {
+    "chase": lambda r: r["pattern"],
+    "loaded": lambda r: r["mix"] + ("" if r.get("delay") is None else " delay %d" % r["delay"]),
+    "matrix": lambda r: "cell %d,%d" % (r["cpu_node"], r["mem_node"]),
+}
+PCT = re.compile(r"^p[0-9.]+_ns$")
+
+
+def dist_expect(d, kind):
+    """{name: [(x, y)]} of the cumulative share below each bucket's upper
+    edge, 0 at the first one's lower edge (edges <= 0 cannot be drawn on a
+    log axis, their samples count),
+    and {name: [(category, y, lo, hi)]} of the percentiles, the median's CI
+    at p50; figures without a point left out."""
+    cdf, counts = {}, {}
+    for r in d.get(kind + "_histogram") or []:
+        rows = counts.setdefault(DIST_KEY[kind](r), [])
+        if not rows:  # nothing below the first bucket: 0 at its lower edge
+            rows.append((r["lo_ns"], 0))
+        rows.append((r["hi_ns"], r["count"]))
+    for name, rows in counts.items():
+        total, below, pts = sum(c for _, c in rows), 0, []
+        for hi, c in rows:
+            below += c
+            if hi > 0:
+                pts.append((hi, below / total))
+        if pts:
+            cdf[name] = pts
+    pct = {}
+    for r in d.get(kind + "_dist") or []:
+        pts = [(k[:-3], v, r.get("dist_ci_lo_ns") if k == "p50_ns" else None,
+                r.get("dist_ci_hi_ns") if k == "p50_ns" else None)
+               for k, v in r.items() if PCT.match(k) and v is not None]
+        if pts:
+            pct[DIST_KEY[kind](r)] = pts
+    return cdf, pct
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def axis_map(pairs, log, inverse=False):
+    """pixel = a + b * f(value) through the first and last tick, f log2 or
+    not; with inverse, the value at a pixel."""
+    f, g = (math.log2, math.exp2) if log else ((lambda v: v), (lambda v: v))
+    (p0, v0), (p1, v1) = pairs[0], pairs[-1]
+    b = (p1 - p0) / (f(v1) - f(v0))
+    if inverse:
+        return lambda p: g(f(v0) + (p - p0) / b)
+    return lambda v: p0 + b * (f(v) - f(v0))
+
+
+def read_chart(svg):
+    """The chart's x ticks [(px, label)], y ticks [(py, label)] and series
+    [(name, [(cx, cy)], [(px, py_lo, py_hi)])], as drawn."""
+    root = ET.fromstring(svg)
+    kids = list(root)
+    frame = next(k for k in kids if k.tag == SVG + "rect" and k.get("fill") == "none")
+    bottom = float(frame.get("y")) + float(frame.get("height"))
+    xt, yt = [], []
+    for i, k in enumerate(kids):
+        if k.tag != SVG + "text" or k.get("transform"):
+            continue
+        prev = kids[i - 1] if i else None
+        grid = prev is not None and prev.tag == SVG + "line"
+        # the labels under the frame, on one row or two; the axis's name below them
+        if k.get("text-anchor") == "middle" and bottom < float(k.get("y")) <= bottom + 32:
+            xt.append((float(k.get("x")), k.text))
+        elif k.get("text-anchor") == "end" and grid:
+            yt.append((float(prev.get("y1")), k.text))
+    series = []
+    for g in root.iter(SVG + "g"):
+        if g.get("class") != "series":
+            continue
+        name = next(t.text for t in g if t.get("class") == "name")
+        pts = [(float(c.get("cx")), float(c.get("cy"))) for c in g
+               if c.tag == SVG + "circle" and c.get("class") != "key"]
+        bars = []
+        for e in g:
+            if e.get("class") == "err":
+                m = re.match(r"M([-0-9.]+) ([-0-9.]+)V([-0-9.]+)", e.get("d"))
+                bars.append(tuple(float(v) for v in m.groups()))
+        series.append((name, pts, bars))
+    return xt, yt, series
+
+
+def sections(page):
+    """{document path: its section's text} of the page."""
+    out = {}
+    for m in re.finditer(r'<section class="doc".*?</section>', page, re.S):
+        h = re.search(r"<h2>(?:pagehop [a-z0-9]+: )?(.*?)</h2>", m.group(0))
+        out[h.group(1).replace("&amp;", "&")] = m.group(0)
+    return out
+
+
+def points(page, paths):
+    tol = 0.6  # px: a point is printed to 0.1 px, a tick's pixel too
+    secs = sections(open(page, encoding="utf-8").read())
+    for p in paths:
+        d = json.load(open(p))
+        kind = d.get("provenance", {}).get("subcommand")
+        sec = secs.get(p)
+        if sec is None:
+            print("BAD %s: no section in the page" % p)
+            continue
+        charts = {}
+        for svg in re.findall(r"<svg\b.*?</svg>", sec, re.S):
+            t = re.search(r"<title>(.*?)</title>", svg).group(1)
+            if t.startswith("latency distribution") or t.startswith("latency percentiles"):
+                charts.setdefault(t.split(",")[0], []).append(svg)
+        cdf, pct = dist_expect(d, kind) if kind in DIST_KEY else ({}, {})
+        want = {"latency distribution (cumulative)": cdf, "latency percentiles": pct}
+        for title, exp in want.items():
+            got = charts.get(title, [])
+            if len(got) != (1 if exp else 0):
+                print("BAD %s: %d charts '%s', expected %d" % (p, len(got), title, 1 if exp else 0))
+                continue
+            if not exp:
+                print("%s: no chart '%s' (the document has no such table)" % (p, title))
+                continue
+            xt, yt, series = read_chart(got[0])
+            names = [s[0] for s in series]
+            if names != list(exp):
+                print("BAD %s: %s: curves %s, expected %s" % (p, title, names, list(exp)))
+                continue
+            cdf_chart = exp is cdf
+            if cdf_chart:  # x log2 ns, y a linear share
+                fx = axis_map([(px, float(v)) for px, v in xt], True)
+                cat = None
+            else:  # x the percentiles' names, y log2 ns
+                cat = dict((v, px) for px, v in xt)
+            fy = axis_map([(py, float(v)) for py, v in yt], not cdf_chart)
+            n = nbars = bad = 0
+            for (name, pts, bars), (_, epts) in zip(series, exp.items()):
+                if len(pts) != len(epts):
+                    print("BAD %s: %s: %s has %d points, expected %d" % (p, title, name, len(pts), len(epts)))
+                    bad += 1
+                    continue
+                ebars = []
+                for (cx, cy), e in zip(pts, epts):
+                    wx = fx(e[0]) if cdf_chart else cat.get(e[0], float("nan"))
+                    if not (abs(cx - wx) <= tol and abs(cy - fy(e[1])) <= tol):
+                        print("BAD %s: %s: %s at (%.1f, %.1f), expected %s at (%.1f, %.1f)"
+                              % (p, title, name, cx, cy, e[:2], wx, fy(e[1])))
+                        bad += 1
+                    n += 1
+                    if not cdf_chart and e[2] is not None and e[3] is not None and e[2] > 0:
+                        ebars.append((wx, fy(e[2]), fy(e[3])))
+                if len(bars) != len(ebars) or any(abs(a - b) > tol for g, w in zip(bars, ebars)
+                                                    for a, b in zip(g, w)):
+                    print("BAD %s: %s: %s's CI bars %s, expected %s" % (p, title, name, bars, ebars))
+                    bad += 1
+                nbars += len(bars)
+            bad += caption(p, title, d, kind, sec, got[0])
+            if not bad:
+                print("%s: %s: %d curves, %d points%s as the document's, its caption the document's words" %
+                      (p, title, len(series), n, ", %d CI bars" % nbars if not cdf_chart else ""))
+
+
+def figcaption(sec, svg):
+    """The words under the chart svg of the section sec, or None."""
+    at = sec.find(svg)
+    m = re.match(r"\s*<figcaption>(.*?)</figcaption>", sec[at + len(svg):], re.S)
+    return html.unescape(m.group(1)) if m else None
+
+
+def caption(p, title, d, kind, sec, svg):
+    """The words under a chart: the document's own dist_sample, each
+    figure's hops per sample and each one's why_not; the number of faults."""
+    text = figcaption(sec, svg)
+    if text is None:
+        print("BAD %s: %s: no caption" % (p, title))
+        return 1
+    want = [v["dist_sample"] for v in d.values() if isinstance(v, dict) and "dist_sample" in v]
+    rows = d.get(kind + "_dist") or []
+    hops = {r["hops_per_sample"] for r in rows if not r.get("why_not")}
+    measured = [r for r in rows if not r.get("why_not")]
+    if len(measured) > 1 and len(hops) == 1:
+        want.append("Hops per sample: %d, every figure." % hops.pop())
+    else:
+        want += [" %s %d" % (DIST_KEY[kind](r), r["hops_per_sample"]) for r in measured]
+    want += ["%s: no distribution: %s." % (DIST_KEY[kind](r), r["why_not"]) for r in rows if r.get("why_not")]
+    if title.startswith("latency distribution"):
+        want += ["%s: %d samples at or below 0 ns" % (DIST_KEY[kind](r), r["count"])
+                 for r in d.get(kind + "_histogram") or [] if r["hi_ns"] <= 0]
+    missing = [w for w in want if w not in text]
+    for w in missing:
+        print("BAD %s: %s: the caption lacks %r: %r" % (p, title, w, text))
+    return len(missing)
 
 
 class Dom(HTMLParser):
@@ -111,7 +318,7 @@ class Dom(HTMLParser):
         elif self.charts and tag == "rect" and "cell" in cls:
             self.charts[-1][1] += 1
             self.charts[-1][2] += "out" in cls
-        elif self.charts and tag in ("path", "g") and "curve" in cls:
+        elif self.charts and tag == "g" and "series" in cls:
             self.charts[-1][1] += 1
 
 
@@ -219,7 +426,7 @@ def cxl_points(d, node, fig):
 
 
 def cxl_absent(d, node, fig):
-    """What the chart's note must name: (source, access class or CPU node) the JSON lacks."""
+    """What the chart's caption must name: (source, access class or CPU node) the JSON lacks."""
     ex, _, cols, _, _ = fig
     out = []
     rows = [r for r in d.get("cxl_measured") or [] if r.get("node") == node]
@@ -238,66 +445,44 @@ def cxl_absent(d, node, fig):
     return out
 
 
-def cxl_svg(svg):
-    """A chart read back: its title, note, and points as (series, source, value, lo, hi)."""
-    import xml.etree.ElementTree as ET
-    ns = "{http://www.w3.org/2000/svg}"
-    root = ET.fromstring(svg)
-    kids = list(root)
-    title = root.find(ns + "title").text
-    note = " ".join(t.text or "" for t in kids if t.tag == ns + "text" and t.get("class") == "note")
-    ticks, cats, key, pts, bars = [], {}, {}, [], {}
-    names = {"measured", "CDAT", "link", "GP", "sum", "kernel"}
-    for i, el in enumerate(kids):
-        if el.tag == ns + "text" and el.get("text-anchor") == "end" and i and kids[i - 1].tag == ns + "line":
-            ticks.append((float(el.text), float(kids[i - 1].get("y1"))))
-        elif el.tag == ns + "text" and el.get("text-anchor") == "middle" and el.text in names:
-            cats[el.text] = float(el.get("x"))
-        elif el.tag == ns + "circle" and el.get("class") == "key":
-            ring = el.get("fill") == "none"
-            key[(el.get("stroke") if ring else el.get("fill"), ring)] = kids[i + 1].text
-        elif el.tag == ns + "path" and el.get("class") == "err":
-            m = re.match(r"M([\d.]+) ([\d.]+)V([\d.]+)", el.get("d"))
-            bars[(el.get("stroke"), m.group(1))] = (float(m.group(2)), float(m.group(3)))
-        elif el.tag == ns + "g" and el.get("class") == "curve":
-            for c in el:
-                ring = c.get("fill") == "none"
-                pts.append((c.get("stroke") if ring else c.get("fill"), ring, c.get("cx"), float(c.get("cy"))))
-    log = "log scale" in "".join(t.text or "" for t in kids if t.tag == ns + "text")
-    f = (lambda v: math.log10(v)) if log else (lambda v: v)
+def cxl_chart(svg, log):
+    """A chart read back through read_chart: the y axis (value to pixel,
+    pixel to value) and its points as (series, source, cy, lo, hi), lo and
+    hi the pixels of the point's CI bar or None."""
+    xt, yt, series = read_chart(svg)
+    ticks = [(py, float(v)) for py, v in yt]
+    fy, back = axis_map(ticks, log), axis_map(ticks, log, True)
     # The axis from its two outermost ticks; every other tick must sit on that line.
-    (v0, p0), (v1, p1) = min(ticks), max(ticks)
-    a = (p1 - p0) / (f(v1) - f(v0))
-    for v, p in ticks:
-        assert abs(p0 + a * (f(v) - f(v0)) - p) < 0.15, "tick %g off the axis' line" % v
-    back = (lambda p: 10 ** (f(v0) + (p - p0) / a)) if log else (lambda p: v0 + (p - p0) / a)
+    for py, v in ticks:
+        assert abs(fy(v) - py) < 0.15, "tick %g off the axis' line" % v
+    cats = dict((v, px) for px, v in xt)
     step = min(abs(x - y) for x in cats.values() for y in cats.values() if x != y)
     out = []
-    for col, ring, cx, cy in pts:
-        src = min(cats, key=lambda n: abs(cats[n] - float(cx)))
-        assert abs(cats[src] - float(cx)) < 0.3 * step, "a point between categories at x %s" % cx
-        lo, hi = bars.get((col, cx), (None, None))
-        out.append((key[(col, ring)], src, back(cy), lo and back(lo), hi and back(hi), (a, f, v0, p0, cy)))
-    return title, note, out
+    for name, pts, bars in series:
+        for cx, cy in pts:
+            src = min(cats, key=lambda n: abs(cats[n] - cx))
+            assert abs(cats[src] - cx) < 0.3 * step, "a point between categories at x %s" % cx
+            bar = [(lo, hi) for bx, lo, hi in bars if abs(bx - cx) < 0.05]
+            out.append((name, src, cy) + (bar[0] if bar else (None, None)))
+    return fy, back, out
 
 
 def cxl(page, paths):
-    text = open(page, encoding="utf-8").read()
-    svgs = [m.group(0) for m in re.finditer(r"<svg\b.*?</svg>", text, re.S)]
-    charts = {}
-    for svg in svgs:
-        title, note, pts = cxl_svg(svg) if "CXL node" in svg else (None, None, None)
-        if title:
-            charts.setdefault(title, []).append((note, pts))
+    secs = sections(open(page, encoding="utf-8").read())
     for p in paths:
         d = json.load(open(p))
+        sec = secs.get(p) or ""
+        svgs = {re.search(r"<title>(.*?)</title>", svg).group(1): svg
+                for svg in re.findall(r"<svg\b.*?</svg>", sec, re.S)}
         for node in cxl_nodes(d):
             for fig in CXL_FIGS:
                 title = "CXL node %d: %s, measured and as the tables give it" % (node, fig[4])
-                if not charts.get(title):
+                if title not in svgs:
                     print("BAD %s: no chart '%s'" % (p, title))
                     continue
-                note, got = charts[title].pop(0)
+                # Bandwidth on a log2 axis, as the man page says: a link's MB/s beside a port's GB/s.
+                fy, back, got = cxl_chart(svgs[title], fig[0] == "read_bandwidth_MBps")
+                note = figcaption(sec, svgs[title]) or ""
                 want = cxl_points(d, node, fig)
                 bad = []
                 for s, src, v, lo, hi in want:
@@ -306,17 +491,16 @@ def cxl(page, paths):
                         bad.append("%s %s %g: drawn %d times" % (s, src, v, len(m)))
                         continue
                     g = m[0]
-                    a, f, v0, p0, cy = g[5]
-                    # Within a quarter pixel of where the document's figure belongs.
-                    if abs(p0 + a * (f(v) - f(v0)) - cy) > 0.25:
-                        bad.append("%s %s: %g in the document, %.4g drawn" % (s, src, v, g[2]))
-                    if lo is not None and (g[3] is None or abs(g[3] - lo) > abs(lo) * 0.01 + 0.5 / abs(a)):
-                        bad.append("%s %s: CI low %g in the document, %s drawn" % (s, src, lo, g[3]))
-                    if hi is not None and (g[4] is None or abs(g[4] - hi) > abs(hi) * 0.01 + 0.5 / abs(a)):
-                        bad.append("%s %s: CI high %g in the document, %s drawn" % (s, src, hi, g[4]))
+                    # Within a quarter pixel of where the document's figure belongs, its CI within half a pixel.
+                    if abs(fy(v) - g[2]) > 0.25:
+                        bad.append("%s %s: %g in the document, %.4g drawn" % (s, src, v, back(g[2])))
+                    for what, e, px in (("low", lo, g[3]), ("high", hi, g[4])):
+                        if e is not None and (px is None or abs(fy(e) - px) > 0.5):
+                            bad.append("%s %s: CI %s %g in the document, %s drawn" %
+                                       (s, src, what, e, px is not None and "%.4g" % back(px)))
                     got.remove(g)
                 for g in got:
-                    bad.append("%s %s %.4g drawn, not in the document" % (g[0], g[1], g[2]))
+                    bad.append("%s %s %.4g drawn, not in the document" % (g[0], g[1], back(g[2])))
                 for item in cxl_absent(d, node, fig):
                     if isinstance(item, str):
                         ok = item in note
@@ -326,7 +510,7 @@ def cxl(page, paths):
                             all("%s%d" % (what, a) in note for a in gone)
                         item = "%s%s" % (what, gone)
                     if not ok:
-                        bad.append("absent %s not named in the note" % item)
+                        bad.append("absent %s not named in the caption" % item)
                 for b in bad:
                     print("BAD %s: node %d %s: %s" % (os.path.basename(p), node, fig[4], b))
                 print("%s node %d %s: %d points%s" % (os.path.basename(p), node, fig[4], len(want),
@@ -337,4 +521,5 @@ if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"expect": lambda: expect(args), "dom": lambda: dom(args[0]),
      "svgs": lambda: svgs(args[0], args[1]), "html5": lambda: html5(args[0]),
-     "png": lambda: png(args[0]), "cxl": lambda: cxl(args[0], args[1:])}[cmd]()
+     "png": lambda: png(args[0]), "points": lambda: points(args[0], args[1:]),
+     "cxl": lambda: cxl(args[0], args[1:])}[cmd]()

@@ -36,6 +36,8 @@ slit --input tests/data/shared/intel-e5-2643-2node.matrix.csv --slit tests/data/
 slit --input tests/data/slit/flat-4node.matrix.csv --slit tests/data/slit/slit-10-16-22.numactl.txt --hmat-table tests/data/hmat/qemu-4node-odd.hmat --format json
 slit --input tests/data/shared/intel-e5-2643-2node.matrix.csv --slit tests/data/shared/intel-e5-2643-2node.numactl.txt
 info --slit-table tests/data/slit/linux-zeros.numactl.txt
+baseline --repeats 2 --time 0.1 --histogram --format json
+check --budget 2 --histogram --format json
 chase --pattern bogus
 stream --membind 9
 LIST

@@ -208,15 +208,6 @@ else
 fi
 
 # ---- bad usage: UNKNOWN (3) for check, one line on stderr, the same reason on stdout ----
-usage3() {
-	local desc=$1 rc
-	shift
-	"$PAGEHOP" check "$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	[ $rc -eq 3 ] && [ "$(wc -l <"$TMP/out")" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
-		[ "$(cat "$TMP/out")" = "PAGEHOP UNKNOWN - $(sed 's/^pagehop check: //' "$TMP/err")" ] &&
-		pass "$desc: $(cat "$TMP/out")" || fail "$desc: exit $rc: out '$(cat "$TMP/out")' err '$(cat "$TMP/err")'"
-}
 usage3 "--budget 0" --budget 0
 usage3 "--format csv" --format csv
 usage3 "--size (a measuring option)" --size 1G

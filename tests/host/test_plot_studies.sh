@@ -5,9 +5,10 @@
 # host and what was measured where (memory node, page size, CPUs), with
 # each chart's title and axis labels, and as many curves as the JSON of the
 # same run has groups (counted with jq, not by pagehop); a heatmap shows
-# the figure the JSON holds.  A --plot path that cannot be written is
-# refused first, with exit 2 and nothing written.  Skips when Debian's
-# gnuplot is missing.
+# the figure the JSON holds; matrix --percentiles --histogram its latency
+# distribution and percentiles after the heatmaps.  A --plot path that
+# cannot be written is refused first, with exit 2 and nothing written.
+# Skips when Debian's gnuplot is missing.
 . "$(dirname "$0")/lib.sh"
 root=${PAGEHOP_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 py=python3
@@ -95,6 +96,18 @@ if plot matrix matrix --page-size 4k "${Q[@]}"; then
 		"$(printf '%.4g' "$(jq -r '.latency_ns.values[0][0]' "$TMP/matrix.json")")"
 	expect "matrix: one heatmap per matrix of the JSON" "$(sed -n 's/^panels //p' "$TMP/matrix.txt")" \
 		"$(jq '[.[] | objects | select(has("metric") and has("values"))] | length' "$TMP/matrix.json")"
+fi
+# With --percentiles --histogram, after the heatmaps: the distribution's
+# CDF and its percentiles, a curve per cell each, named "cell R,C".
+if plot matrix-dist matrix --page-size 4k --figures latency --percentiles --histogram "${Q[@]}"; then
+	mapfile -t cells < <(jq -r '.matrix_dist[] | "cell \(.cpu_node),\(.mem_node)"' "$TMP/matrix-dist.json")
+	has matrix-dist "latency distribution (cumulative), one curve per cell" "latency percentiles, one curve per cell" \
+		"${cells[@]}"
+	nh=$(jq '[.[] | objects | select(has("metric") and has("values"))] | length' "$TMP/matrix-dist.json")
+	expect "matrix-dist: the heatmaps, then the CDF and the percentiles" "$(sed -n 's/^panels //p' "$TMP/matrix-dist.txt")" \
+		$((nh + 2))
+	letters=(a b c d e f g h i j)
+	for p in "${letters[nh]}" "${letters[nh + 1]}"; do curves matrix-dist "$p" "${#cells[@]}"; done
 fi
 if plot goaround goaround --size-per-thread 4M "${Q[@]}"; then
 	where goaround 4K

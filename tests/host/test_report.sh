@@ -4,11 +4,15 @@
 # scale, loaded, locks, c2c and prefetch runs of a 2-CPU machine, whose time blocks
 # show in their provenance, and a scan of its node whose measured ranges
 # are drawn, a point with its CI each, the one that strays in a series of
-# its own)
-# and a 4-node matrix with its SLIT (tests/data/slit), and pagehop cxl
-# documents judged from tests/data/cxl, whose charts' every point is read
-# back from its pixel against the document's figure (report_check.py cxl),
-# into a page that is valid HTML5
+# its own), chase documents measured here with --percentiles --histogram,
+# with --percentiles alone, with neither, and one whose figure has no
+# distribution (each point of their distribution charts read back from
+# the SVG against the document's histogram and percentiles, and the
+# words under each chart the document's own, by report_check.py points),
+# pagehop cxl documents judged from tests/data/cxl, whose charts' every
+# point is read back from its pixel against the document's figure
+# (report_check.py cxl), and a 4-node matrix with its SLIT
+# (tests/data/slit), into a page that is valid HTML5
 # (python3-html5lib, strict) whose every SVG parses as XML (xmllint); that
 # Debian's chromium, headless, loads without a console error; whose DOM, as
 # chromium dumps it, holds the heatmap cells, marked cells and curves the
@@ -72,6 +76,28 @@ for c in "good $cx/good.json 0" "off $cx/cdat_read_5x.json 1" "absent $TMP/cxl-a
 done
 docs+=("${cxl_docs[@]}")
 
+# Distributions measured here, small and short: the host is shared.
+dist=("$TMP/chase-dist.json" "$TMP/chase-pct.json" "$TMP/chase-plain.json" "$TMP/chase-why.json")
+for a in "--percentiles --histogram" "--percentiles" ""; do
+	o=${dist[0]}
+	[ "$a" = --percentiles ] && o=${dist[1]}
+	[ -z "$a" ] && o=${dist[2]}
+	# shellcheck disable=SC2086
+	"$PAGEHOP" chase --size 4M --pattern random,seq --time 0.3 $a --format json >"$o" 2>"$TMP/chase.err" ||
+		fail "chase --size 4M ${a:-(no distribution)}: exit $?: $(tail -n 1 "$TMP/chase.err")"
+done
+# A figure without a distribution, as a run that could not take one writes
+# it; and samples at or below 0 ns, in the bucket [min, 0] a histogram
+# starts with when a run took less than the timer's cost.
+jq '(.chase_dist[] | select(.pattern == "seq")) |= (with_entries(if (.key | test("^p[0-9.]+_ns$")) or .key == "samples"
+	then .value = null else . end) | .why_not = "not measured in this test")
+	| .chase_histogram |= [{pattern: "random", lo_ns: -1.5, hi_ns: 0, count: 3}] + map(select(.pattern != "seq"))' \
+	"${dist[0]}" >"${dist[3]}"
+expect "chase --percentiles --histogram: both tables" "$(jq -r '[(.chase_dist | length), (.chase_histogram | length > 0)] | join(" ")' "${dist[0]}")" "2 true"
+expect "chase --percentiles: no histogram" "$(jq -r '[(.chase_dist | length), has("chase_histogram")] | join(" ")' "${dist[1]}")" "2 false"
+expect "chase: no distribution" "$(jq -r '[has("chase_dist"), has("chase_histogram")] | join(" ")' "${dist[2]}")" "false false"
+docs+=("${dist[@]}")
+
 page=$TMP/report.html
 "$PAGEHOP" report -o "$page" "${docs[@]}" "${odd[@]}" >"$TMP/out" 2>"$TMP/err"
 expect "report: exit 0" "$?" 0
@@ -86,7 +112,7 @@ else
 fi
 expect "cxl: the entry cxl_judge finds off ringed" \
 	"$(grep -A400 'cxl-off.json</h2>' "$page" | grep -c 'r="7" fill="none"')" 2
-expect "cxl: no generic port figure: the note says so, from the document" \
+expect "cxl: no generic port figure: the caption says so, from the document" \
 	"$(grep -A400 'cxl-absent.json</h2>' "$page" | grep -c 'GP of access0 and access1: none in cxl_explain, whose verdict is')" 2
 [ -s "$TMP/out" ] || [ -s "$TMP/err" ] && fail "report printed: $(cat "$TMP/out" "$TMP/err")" ||
 	pass "report prints nothing"
@@ -121,6 +147,17 @@ expect "a slit without an origin: measured on unknown" "$(dd slit-amd-6220.json 
 expect "baseline: measured where it was made" "$(dd baseline-4k-thp.json 'measured on')" "vm (measured and analysed in one run)"
 expect "baseline of 4K and THP: both page sizes, CPUs a list" "$(dd baseline-4k-thp.json measured)" \
 	"memory node: 0; page size: 4K, THP; CPUs: 0"
+
+# Every point of the distribution charts, read back through the axes' labels.
+$check points "$page" "${dist[@]}" >"$TMP/points"
+if grep -q '^BAD' "$TMP/points"; then
+	fail "distribution charts differ from the documents: $(grep '^BAD' "$TMP/points" | head -5)"
+else
+	while read -r line; do pass "$line"; done <"$TMP/points"
+fi
+expect "distribution charts checked" "$(grep -c 'points' "$TMP/points")" 5
+expect "a chase without a distribution says it has no chart" \
+	"$(grep -A40 'chase-plain.json</h2>' "$page" | grep -c 'has no chart')" 1
 
 $py -c 'import html5lib' 2>/dev/null || skip_test "python3-html5lib missing (scripts/install-deps.sh check)"
 command -v xmllint >/dev/null || skip_test "xmllint missing (libxml2-utils, scripts/install-deps.sh check)"

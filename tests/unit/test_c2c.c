@@ -9,6 +9,7 @@
 #include "c2c.h"
 #include "contend.h"
 #include "cpurel.h"
+#include "latdist.h"
 
 #include <errno.h>
 #include <math.h>
@@ -116,6 +117,89 @@ static void test_pingpong_count(void **state)
 	assert_int_equal(word, 10000);
 }
 
+struct ppt {
+	volatile uint64_t *line;
+	uint64_t rounds;
+	size_t nruns;
+};
+
+static void *pong_timed(void *arg)
+{
+	struct ppt *p = arg;
+
+	c2c_pingpong_timed(p->line, p->rounds, 1, NULL, p->nruns);
+	return NULL;
+}
+
+/*
+ * The timed loop: 7 runs of 300 round trips from 10 (even: where a block
+ * or a batch leaves the word), after one untimed round trip, end at
+ * 10 + 2 x (300 x 7 + 1) = 4212, every run timed (non-zero); then from
+ * 4212, 0 rounds: brackets only, the word untouched, the answering side
+ * done at once.
+ */
+static void test_pingpong_timed(void **state)
+{
+	static volatile uint64_t word __attribute__((aligned(64)));
+	uint64_t ticks[7] = { 0 };
+	struct ppt p = { &word, 300, 7 };
+	pthread_t th;
+
+	(void)state;
+	word = 10;
+	assert_int_equal(pthread_create(&th, NULL, pong_timed, &p), 0);
+	c2c_pingpong_timed(&word, p.rounds, 0, ticks, p.nruns);
+	pthread_join(th, NULL);
+	assert_int_equal(word, 4212);
+	for (int i = 0; i < 7; i++)
+		assert_true(ticks[i] > 0);
+	p.rounds = 0;
+	assert_int_equal(pthread_create(&th, NULL, pong_timed, &p), 0);
+	c2c_pingpong_timed(&word, 0, 0, ticks, 3);
+	pthread_join(th, NULL);
+	assert_int_equal(word, 4212);
+}
+
+/*
+ * The distribution as c2c asks latdist for it (c2c.c's dist_begin): one
+ * timed thread, one "chain", a block of R = 3000 round trips = 6000
+ * one-way hops.  A 20 ns clock step makes a run last 2000 ns at least:
+ * at 160 ns a hop, 64 hops (10240 ns, 32 round trips), a batch
+ * 6000 / (10 x 64) = 9 runs; at 20 ns a hop, 64 x 20 = 1280 is short, so
+ * 128 hops (2560 ns), 6000 / 1280 = 4 runs.  Then runs of 64 hops taking
+ * 10260 and 9620 TSC cycles at 1 GHz less an empty run's 20 are
+ * (10260 - 20) / 64 = 160 and (9620 - 20) / 64 = 150 ns one way.
+ */
+static void test_dist_arith(void **state)
+{
+	struct ph_clock clk = { .use_tsc = true, .tsc_hz = 1e9, .resolution_ns = 20 };
+	struct ph_loadsnap before;
+	struct ph_latdist d;
+
+	(void)state;
+	latdist_begin(&d, &clk, 1, 1, 6000, 20.0 * 6000);
+	assert_int_equal(d.hops, 128);
+	assert_int_equal(d.per_batch, 4);
+	latdist_free(&d);
+	latdist_begin(&d, &clk, 1, 1, 6000, 160.0 * 6000);
+	assert_int_equal(d.hops, 64);
+	assert_int_equal(d.per_batch, 9);
+	for (int i = 0; i < 3; i++) {
+		d.empty[0][i] = 20;
+		d.runs[0][i] = i == 1 ? 9620 : 10260;
+	}
+	d.done = 3;
+	hostload_snap(&before);
+	latdist_end(&d, &clk, &before);
+	assert_true(d.measured);
+	assert_int_equal(d.n, 3);
+	assert_float_equal(d.timer_ns, 20, 1e-9);
+	assert_float_equal(d.samples[0], 150, 1e-9);
+	assert_float_equal(d.samples[1], 160, 1e-9);
+	assert_float_equal(d.samples[2], 160, 1e-9);
+	latdist_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -124,6 +208,8 @@ int main(void)
 		cmocka_unit_test(test_relations_no_l3),
 		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_pingpong_count),
+		cmocka_unit_test(test_pingpong_timed),
+		cmocka_unit_test(test_dist_arith),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

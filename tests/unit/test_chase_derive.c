@@ -14,6 +14,12 @@
  * set's order cut from the next larger one's (chase_order_keep), walked
  * with a visit bitmap as above and through the same chi-square test; and
  * the refusals (a slot twice, one out of range, a page mapped twice).
+ * Chains moved to another mapping of the same frames by chase_rebase_part:
+ * a cycle by hand copied to a second buffer; a derived chain through one
+ * mapping of a memfd rebased into a second mapping, walked there with a
+ * visit bitmap in the order it was written in; and the refusals (a link
+ * past the working set, below it, off a slot boundary), each naming its
+ * slot.
  */
 #include "unit.h"
 #include "chase.h"
@@ -383,6 +389,133 @@ static void test_link_refuses(void **state)
 	close(fd);
 }
 
+/* ---- a chain moved to another mapping of the same frames (chase_rebase_part) ---- */
+
+/* Rebase [0, m) of b from old in nparts parts, as so many threads would; the first error. */
+static int rebase_all(char *b, uint64_t m, const char *old, unsigned nparts, uint64_t *bad)
+{
+	for (unsigned t = 0; t < nparts; t++) {
+		int err = chase_rebase_part(b, m, old, m * t / nparts, m * (t + 1) / nparts, bad, NULL);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The cycle by hand (order 2 0 3 1) written in buf, copied byte for byte to a second buffer and rebased there. */
+static void test_rebase_by_hand(void **state)
+{
+	static const uint32_t ord[] = { 2, 0, 3, 1 };
+	static const unsigned want[4] = { 3, 2, 0, 1 };
+	char *b = aligned_alloc(4096, 4096);
+	uint64_t bad = 99;
+
+	(void)state;
+	assert_non_null(b);
+	assert_int_equal(link_all(buf, 4, ord, 1), 0);
+	memset(b, 0xa5, 4096);
+	memcpy(b, buf, 4 * CHASE_SLOT);
+	assert_int_equal(rebase_all(b, 4, buf, 2, &bad), 0);
+	assert_int_equal(bad, 99);
+	for (unsigned x = 0; x < 4; x++)
+		assert_ptr_equal(*(char **)(b + x * CHASE_SLOT), b + want[x] * CHASE_SLOT);
+	/* Nothing past the working set is touched, and the source is left as it was. */
+	assert_int_equal((unsigned char)b[4 * CHASE_SLOT], 0xa5);
+	for (unsigned x = 0; x < 4; x++)
+		assert_ptr_equal(*(char **)(buf + x * CHASE_SLOT), buf + want[x] * CHASE_SLOT);
+	free(b);
+}
+
+/*
+ * Two mappings of one memfd, the same frames at two addresses: a derived
+ * chain over half of it written and checked through the first, rebased
+ * in three parts into the second, is there one cycle through exactly the
+ * second's m slots, hop h at slot lv[h] (the order it was written from),
+ * every link inside them; the half beyond is not written.
+ */
+static void test_rebase_views(void **state)
+{
+	int fd = memfd_create("test_chase_rebase", 0);
+	uint64_t m = NSLOTS / 2, bad = 0;
+	unsigned char *seen = calloc(NSLOTS, 1);
+	char *va, *vb, *p;
+
+	(void)state;
+	assert_true(fd >= 0 && seen);
+	assert_int_equal(ftruncate(fd, BUF), 0);
+	va = mmap(NULL, BUF, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	vb = mmap(NULL, BUF, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	assert_true(va != MAP_FAILED && vb != MAP_FAILED && va != vb);
+	memset(va, 0xa5, BUF);
+	fill_order();
+	assert_int_equal(chase_order_keep(order, NSLOTS, m, lv_scratch, NULL), (int64_t)m);
+	assert_int_equal(link_all(va, m, lv_scratch, 3), 0);
+	assert_int_equal(rebase_all(vb, m, va, 3, &bad), 0);
+	p = vb + (uint64_t)lv_scratch[0] * CHASE_SLOT;
+	for (uint64_t h = 0; h < m; h++) {
+		uint64_t off = (uint64_t)(p - vb);
+
+		if (p < vb || off >= m * CHASE_SLOT || off % CHASE_SLOT)
+			fail_msg("hop %llu: %p is not one of the second view's slots",
+				 (unsigned long long)h, (void *)p);
+		if (off / CHASE_SLOT != lv_scratch[h])
+			fail_msg("hop %llu at slot %llu, the order says %u", (unsigned long long)h,
+				 (unsigned long long)(off / CHASE_SLOT), lv_scratch[h]);
+		if (seen[off / CHASE_SLOT]++)
+			fail_msg("hop %llu: slot %llu twice", (unsigned long long)h,
+				 (unsigned long long)(off / CHASE_SLOT));
+		p = *(char **)p;
+	}
+	assert_ptr_equal(p, vb + (uint64_t)lv_scratch[0] * CHASE_SLOT);
+	assert_int_equal((unsigned char)vb[m * CHASE_SLOT], 0xa5);
+	munmap(va, BUF);
+	munmap(vb, BUF);
+	close(fd);
+	free(seen);
+}
+
+/* A link past the working set, below it, or off a slot boundary stops the pass at its slot. */
+static void test_rebase_refuses(void **state)
+{
+	static const uint32_t ord[8] = { 5, 1, 7, 0, 3, 6, 2, 4 };
+	char *b = aligned_alloc(4096, 4096);
+	uint64_t bad = 0;
+
+	(void)state;
+	assert_non_null(b);
+	assert_int_equal(link_all(buf, 8, ord, 1), 0);
+	/* Slot 5's link one slot past the 8 of the working set. */
+	memcpy(b, buf, 8 * CHASE_SLOT);
+	*(char **)(b + 5 * CHASE_SLOT) = buf + 8 * CHASE_SLOT;
+	assert_int_equal(rebase_all(b, 8, buf, 1, &bad), -EINVAL);
+	assert_int_equal(bad, 5);
+	/* In parts: the part holding slot 5 says so. */
+	memcpy(b, buf, 8 * CHASE_SLOT);
+	*(char **)(b + 5 * CHASE_SLOT) = buf + 8 * CHASE_SLOT;
+	assert_int_equal(chase_rebase_part(b, 8, buf, 4, 8, &bad, NULL), -EINVAL);
+	assert_int_equal(bad, 5);
+	/* Slot 2's link below the working set. */
+	memcpy(b, buf, 8 * CHASE_SLOT);
+	*(char **)(b + 2 * CHASE_SLOT) = buf - CHASE_SLOT;
+	assert_int_equal(rebase_all(b, 8, buf, 1, &bad), -EINVAL);
+	assert_int_equal(bad, 2);
+	/* Slot 7's link inside it, 8 bytes into slot 3. */
+	memcpy(b, buf, 8 * CHASE_SLOT);
+	*(char **)(b + 7 * CHASE_SLOT) = buf + 3 * CHASE_SLOT + 8;
+	assert_int_equal(rebase_all(b, 8, buf, 1, &bad), -EINVAL);
+	assert_int_equal(bad, 7);
+	/* Already rebased: its links are b's own, not buf's. */
+	memcpy(b, buf, 8 * CHASE_SLOT);
+	assert_int_equal(rebase_all(b, 8, buf, 1, &bad), 0);
+	assert_int_equal(rebase_all(b, 8, buf, 1, &bad), -EINVAL);
+	assert_int_equal(bad, 0);
+	/* A mapping off a slot boundary, or fewer than two slots. */
+	assert_int_equal(chase_rebase_part(b + 8, 4, buf, 0, 4, &bad, NULL), -EINVAL);
+	assert_int_equal(chase_rebase_part(b, 1, buf, 0, 1, &bad, NULL), -EINVAL);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +526,9 @@ int main(void)
 		cmocka_unit_test(test_link_levels),
 		cmocka_unit_test(test_link_own),
 		cmocka_unit_test(test_link_refuses),
+		cmocka_unit_test(test_rebase_by_hand),
+		cmocka_unit_test(test_rebase_views),
+		cmocka_unit_test(test_rebase_refuses),
 	};
 
 	return cmocka_run_group_tests_name("chase_derive", tests, setup, teardown);

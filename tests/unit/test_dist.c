@@ -62,6 +62,29 @@ static void test_percentile_ci(void **state)
 	assert_int_equal(dist_percentile_ci(x, 2000, 0, &lo, &hi), -ERANGE);
 }
 
+/*
+ * Why no CI: too few runs beyond (999 for p99, which needs 1000), the
+ * largest run (p100), and too few below: 11 runs are the 10 beyond p1
+ * (10 / 0.99 = 10.1), but c = 0.11, s = 1.96 sqrt(0.11 x 0.99) = 0.647,
+ * and the low rank floor(-0.537) = -1 is outside the samples.
+ */
+static void test_ci_why(void **state)
+{
+	double x[11] = { 0 }, lo, hi;
+	char why[96];
+
+	(void)state;
+	assert_string_equal(dist_ci_why(999, 99, why, sizeof(why)),
+			    "999 runs, p99 needs 1000 (10 beyond it) for a CI");
+	assert_string_equal(dist_ci_why(5000, 99.9, why, sizeof(why)),
+			    "5000 runs, p99.9 needs 10000 (10 beyond it) for a CI");
+	assert_string_equal(dist_ci_why(2000, 100, why, sizeof(why)),
+			    "p100 is the largest run, which has no CI");
+	assert_int_equal(dist_tail_runs(1), 11);
+	assert_int_equal(dist_percentile_ci(x, 11, 1, &lo, &hi), -ERANGE);
+	assert_string_equal(dist_ci_why(11, 1, why, sizeof(why)), "11 runs, too few below p1 for a CI");
+}
+
 static void test_histogram(void **state)
 {
 	/*
@@ -136,6 +159,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_percentile),
 		cmocka_unit_test(test_percentile_ci),
+		cmocka_unit_test(test_ci_why),
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_parse),
 	};

@@ -5,7 +5,8 @@
  * chain of seed 1 over 1 MiB is the one tests/vm/guest/kmodtest/chase.c's
  * chain-order, a separate walk and hash, printed (the golden line below);
  * a chain that leaves the working set, or a cycle short of every slot, is
- * refused.
+ * refused, and so is a view whose chain over the same working set is not
+ * the order another view walked (another seed's, a cycle of every slot).
  */
 #include "unit.h"
 #include "chase.h"
@@ -83,11 +84,31 @@ static void test_order_refused(void **state)
 	free(buf);
 }
 
+/* Every view must walk the order the others walked over the same working set. */
+static void test_order_views(void **state)
+{
+	struct pages_frames f = { 0 };
+	char *one = chain(64 * KiB, 1), *two = chain(64 * KiB, 2), *big = chain(128 * KiB, 2);
+
+	(void)state;
+	assert_int_equal(pages_frames_order(&f, PH_PS_4K, one, 64 * KiB), 0);
+	/* Seed 2's chain is one cycle through every slot too, in another order. */
+	assert_int_equal(quiet_order(&f, two, 64 * KiB), PH_EXIT_FAIL);
+	assert_int_equal(quiet_order(&f, one, 64 * KiB), 0);
+	assert_int_equal(f.order[PH_PS_2M].hash, f.order[PH_PS_4K].hash);
+	/* Over another working set there is nothing to compare with. */
+	assert_int_equal(pages_frames_order(&f, PH_PS_1G, big, 128 * KiB), 0);
+	free(one);
+	free(two);
+	free(big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order_line),
 		cmocka_unit_test(test_order_refused),
+		cmocka_unit_test(test_order_views),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,7 @@
 /*
  * test_report_cxl.c - a pagehop cxl document as the report reads it: the
  * charts' series and points against values worked out by hand from a
- * small document, the figures it lacks left out and named in the note.
+ * small document, the figures it lacks left out and named in the caption.
  */
 #include "unit.h"
 #include "report.h"
@@ -86,7 +86,7 @@ static void test_latency(void **state)
 	c = &d.c[0];
 	assert_string_equal(c->title, "CXL node 2: read latency, measured and as the tables give it");
 	assert_true(c->points);
-	assert_false(c->y_log);
+	assert_false(c->y_log2);
 	assert_int_equal(c->ncat, 6);
 	for (int i = 0; i < 6; i++)
 		assert_string_equal(c->xcat[i], cats[i]);
@@ -105,13 +105,13 @@ static void test_latency(void **state)
 	points(s, 1, ox, oy);
 	assert_true(s->ring);
 	assert_false(series(c, "access0: any initiator")->ring);
-	assert_non_null(strstr(c->note, "Not drawn: measured from CPU node 1: no lat_ns in its cxl_measured row; "
+	assert_non_null(strstr(c->caption, "Not drawn: measured from CPU node 1: no lat_ns in its cxl_measured row; "
 				       "GP of access1: none in cxl_explain, whose verdict is \"cannot tell: no "
 				       "generic port figure\"; sum of access1: none in cxl_explain, whose verdict "
 				       "is \"cannot tell: no generic port figure\". "));
-	assert_non_null(strstr(c->note, "Ringed, off by cxl_judge: device CDAT DSLBIS read_latency_ns "
+	assert_non_null(strstr(c->caption, "Ringed, off by cxl_judge: device CDAT DSLBIS read_latency_ns "
 				       "(DSMAS 0), the measurement implies 99."));
-	assert_null(strstr(c->note, "MiB/s"));
+	assert_null(strstr(c->caption, "MiB/s"));
 	report_doc_free(&d);
 }
 
@@ -128,7 +128,7 @@ static void test_bandwidth(void **state)
 	read_doc(&d);
 	c = &d.c[1];
 	assert_string_equal(c->title, "CXL node 2: read bandwidth, measured and as the tables give it");
-	assert_true(c->y_log);
+	assert_true(c->y_log2);
 	assert_int_equal(c->ns, 3);
 	points(series(c, "CPU node 0"), 1, m0x, m0y);
 	assert_true(series(c, "CPU node 0")->lo[0] == 0.299);
@@ -137,15 +137,15 @@ static void test_bandwidth(void **state)
 	points(series(c, "access0: any initiator"), 5, ax, ay);
 	assert_null(series(c, "access1: CPU initiator"));
 	assert_null(series(c, "off (cxl_judge)"));
-	assert_non_null(strstr(c->note, "the tables' MB/s read as MiB/s"));
-	assert_non_null(strstr(c->note, "Not drawn: CDAT of access1: no cxl_explain row for node 2; link of "
+	assert_non_null(strstr(c->caption, "the tables' MB/s read as MiB/s"));
+	assert_non_null(strstr(c->caption, "Not drawn: CDAT of access1: no cxl_explain row for node 2; link of "
 				       "access1: no cxl_explain row for node 2; GP of access1: no cxl_explain row "
 				       "for node 2; sum of access1: no cxl_explain row for node 2; kernel of "
 				       "access1: no cxl_explain row for node 2. Ringed, off by cxl_judge: none."));
 	report_doc_free(&d);
 }
 
-/* A document without measurement: the note quotes the document's own. */
+/* A document without measurement: the caption quotes the document's own. */
 static void test_unmeasured(void **state)
 {
 	char text[1024], err[256] = "";
@@ -163,10 +163,10 @@ static void test_unmeasured(void **state)
 	assert_string_equal(d.c[0].title, "CXL node 3: read latency, measured and as the tables give it");
 	assert_int_equal(d.c[0].ns, 1);
 	assert_int_equal(d.c[0].s[0].n, 1);
-	assert_non_null(strstr(d.c[0].note, "Not drawn: measured: nothing measured, so no entry is judged; "
+	assert_non_null(strstr(d.c[0].caption, "Not drawn: measured: nothing measured, so no entry is judged; "
 					  "CDAT of access1: no cxl_explain row for node 3; "
 					  "link of access0: none in cxl_explain; "));
-	/* No bandwidth row at all: an empty chart, its note saying why. */
+	/* No bandwidth row at all: an empty chart, its caption saying why. */
 	assert_int_equal(d.c[1].ns, 0);
 	report_doc_free(&d);
 }

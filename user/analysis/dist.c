@@ -15,6 +15,8 @@
 const char dist_default_percentiles[] = "50,90,99,99.9";
 const char dist_percentile_method[] =
 	"linear interpolation between the closest ranks (Hyndman-Fan type 7, as R and numpy): h = (n-1) p/100, x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h])";
+const char dist_percentile_ci_method[] =
+	"pP_ci_lo_ns and pP_ci_hi_ns: a distribution-free 95% CI, the samples at ranks floor(n q - 1.96 sqrt(n q (1-q))) and ceil(n q + 1.96 sqrt(n q (1-q))), q = P/100 (the count below the true percentile is binomial); cannot tell, and why in cannot_tell, with fewer than 10 samples beyond the percentile or a rank outside the samples";
 const char dist_histogram_method[] =
 	"log-spaced buckets [lo_ns, hi_ns), 4 per doubling (edges 2^(i/4) ns), from the smallest sample's to the largest's, empty ones included; samples <= 0 in one bucket [min, 0] before them";
 
@@ -95,6 +97,18 @@ int dist_percentile_ci(const double *sorted, size_t n, double p, double *lo, dou
 	*lo = sorted[(size_t)a];
 	*hi = sorted[(size_t)b];
 	return 0;
+}
+
+const char *dist_ci_why(size_t n, double p, char *buf, size_t size)
+{
+	if (!(p > 0 && p < 100))
+		snprintf(buf, size, "p%g is the largest run, which has no CI", p);
+	else if (n < dist_tail_runs(p))
+		snprintf(buf, size, "%zu runs, p%g needs %zu (%d beyond it) for a CI", n, p,
+			 dist_tail_runs(p), DIST_TAIL_BEYOND);
+	else
+		snprintf(buf, size, "%zu runs, too few below p%g for a CI", n, p);
+	return buf;
 }
 
 const char *dist_pct_name(double p, const char *unit, char *buf, size_t size)

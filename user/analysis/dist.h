@@ -20,6 +20,7 @@ extern const char dist_default_percentiles[];
 /* How dist_percentile() computes, for the documents. */
 extern const char dist_percentile_method[];
 extern const char dist_histogram_method[];
+extern const char dist_percentile_ci_method[];
 
 /*
  * A comma-separated list of percentiles, each a decimal in (0, 100],
@@ -50,6 +51,12 @@ double dist_percentile(const double *sorted, size_t n, double p);
 int dist_percentile_ci(const double *sorted, size_t n, double p, double *lo, double *hi);
 /* The runs a tail needs: the smallest n with n (1 - p/100) >= DIST_TAIL_BEYOND. */
 size_t dist_tail_runs(double p);
+/*
+ * Why dist_percentile_ci gives no CI for p over n samples, into buf (and
+ * returned): p 100 is the largest sample, too few runs for the tail (how
+ * many it needs), or too few below p for the CI's lower end.
+ */
+const char *dist_ci_why(size_t n, double p, char *buf, size_t size);
 
 /* The column name of percentile p with unit: "p50_ns", "p99.9_ns". */
 const char *dist_pct_name(double p, const char *unit, char *buf, size_t size);

@@ -27,7 +27,7 @@ static const struct ph_opt baseline_opts[] = {
 	{ 0 },
 };
 static const struct ph_opt out_opts[] = { PH_OPT_FORMAT, PH_OPT_PROGRESS_UNATTENDED, { 0 } };
-static const struct ph_opt tail_opts[] = { PH_OPT_TAILS, { 0 } };
+static const struct ph_opt tail_opts[] = { PH_OPT_TAILS, PH_OPT_TAIL_HISTOGRAM(""), { 0 } };
 
 static const struct ph_optgroup baseline_groups[] = {
 	{ "baseline", baseline_opts },
@@ -75,8 +75,8 @@ static int baseline_option(void *args, struct ph_options *opt, const struct ph_o
 	(void)opt;
 	if (o->id == OPT_REPEATS)
 		return cli_parse_uint("--repeats", arg, 1, 20, &((struct ph_baseline *)args)->repeats);
-	if (o->id == OPT_PERCENTILES)
-		return common_tail_option(&((struct ph_baseline *)args)->dist, arg);
+	if (o->id == OPT_PERCENTILES || o->id == OPT_HISTOGRAM)
+		return common_tail_option(&((struct ph_baseline *)args)->dist, o->id, arg);
 	return -EINVAL;
 }
 

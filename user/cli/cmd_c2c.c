@@ -23,6 +23,12 @@ static const struct ph_opt c2c_opts[] = {
 	  "threads of its own, sharing the pair's --time: costs\n"
 	  "a calibration and a page per repeat, not more time;\n"
 	  "1 is a single run", "3", NULL },
+	/* PH_OPT_PERCENTILES's, with c2c's hops: one-way hand-offs, two a round trip. */
+	{ "percentiles", 0, "[=LIST]", OPT_PERCENTILES,
+	  "also each pair's distribution of one-way means over\n"
+	  "runs of N round trips (N >= 32), timer cost\n"
+	  "subtracted: these percentiles (bare: 50,90,99,99.9)", NULL, NULL },
+	PH_OPT_HISTOGRAM,
 	{ 0 },
 };
 
@@ -66,7 +72,9 @@ const struct ph_cmdspec cmd_c2c_spec = {
 	"Prints every pair's median, CI and samples, the spread between its\n"
 	"repeats and whether they differ beyond their CIs (between_runs,\n"
 	"bimodal), each repeat, the CPU x CPU matrix, and the pairs summarised by\n"
-	"relation (smt, l3, node, socket, remote, from hwloc) and by node pair.\n",
+	"relation (smt, l3, node, socket, remote, from hwloc) and by node pair.\n"
+	"--percentiles adds each pair's distribution, within the same --time:\n"
+	"runs of a few dozen round trips, each timed alone, beside the median.\n",
 	.groups = c2c_groups,
 	.epilog = PH_USAGE_LISTS,
 	.refused = c2c_refused,
@@ -91,7 +99,16 @@ static int c2c_option(void *args, struct ph_options *opt, const struct ph_opt *o
 	}
 	if (o->id == OPT_REPEATS)
 		return cli_parse_uint("--repeats", arg, 1, C2C_MAX_REPEATS, &c->repeats_given);
+	if (o->id == OPT_PERCENTILES || o->id == OPT_HISTOGRAM)
+		return common_dist_option(&c->dist, o->id, arg);
 	return -EINVAL;
+}
+
+static int c2c_check(void *args, struct ph_session *s)
+{
+	(void)s;
+	common_dist_finish(&((struct ph_c2c *)args)->dist);
+	return 0;
 }
 
 const struct ph_study cmd_c2c_study = {
@@ -99,4 +116,5 @@ const struct ph_study cmd_c2c_study = {
 	.steps = &c2c_steps,
 	.init = c2c_init,
 	.option = c2c_option,
+	.check = c2c_check,
 };

@@ -47,6 +47,8 @@ static const struct ph_opt check_opts[] = {
 	  "loaded the host (docs/diagnostics.md, \"A busy host\"):\n"
 	  "UNKNOWN naming the load, or judged all the same", "unknown", NULL },
 	PH_OPT_TAILS,
+	PH_OPT_TAIL_HISTOGRAM("\n(--format json only: the line, perfdata and metrics\n"
+			      "never carry it)"),
 	{ 0 },
 };
 static const struct ph_opt out_opts[] = {
@@ -129,7 +131,8 @@ static int check_option(void *args, struct ph_options *opt, const struct ph_opt 
 		a->out.prom_file = arg;
 		return 0;
 	case OPT_PERCENTILES:
-		return common_tail_option(&a->c.dist, arg);
+	case OPT_HISTOGRAM:
+		return common_tail_option(&a->c.dist, o->id, arg);
 	case OPT_BUSY:
 		if (strcmp(arg, "unknown") && strcmp(arg, "judge")) {
 			ph_err("--busy: unknown value '%s'; expected unknown or judge", arg);
@@ -148,8 +151,20 @@ static int check_check(void *args, struct ph_session *s)
 	int rc = check_out_check(&a->out);
 
 	(void)s;
+	if (rc)
+		return rc;
+	/*
+	 * The table (the plugin's line and long output) and the metrics are
+	 * read by monitoring: they carry the verdict, never the histogram.
+	 * The distribution is still taken, for the tails.
+	 */
+	if (a->c.dist.histogram && a->out.fmt != CF_JSON) {
+		ph_warn("--histogram: only --format json carries the histogram; the %s output leaves it out",
+			a->out.fmt == CF_PROM ? "prom" : "table");
+		a->c.dist.histogram = false;
+	}
 	a->c.t0 = now_mono_raw();
-	return rc ? rc : check_read_baseline(&a->c);
+	return check_read_baseline(&a->c);
 }
 
 static int check_plan_step(void *args, struct ph_session *s)

@@ -142,10 +142,16 @@ int common_dist_option(struct ph_distreq *req, int id, const char *arg)
 	return 0;
 }
 
-int common_tail_option(struct ph_distreq *req, const char *arg)
+int common_tail_option(struct ph_distreq *req, int id, const char *arg)
 {
-	int rc = common_dist_option(req, OPT_PERCENTILES, arg ? arg : "99");
+	int rc;
 
+	/* The list is bare --percentiles' until a --percentiles, in either order, gives one. */
+	if (id == OPT_HISTOGRAM) {
+		rc = req->npcts ? 0 : common_tail_option(req, OPT_PERCENTILES, NULL);
+		return rc ? rc : common_dist_option(req, id, NULL);
+	}
+	rc = common_dist_option(req, OPT_PERCENTILES, arg ? arg : "99");
 	if (rc)
 		return rc;
 	if (req->pcts[req->npcts - 1] <= 50) {

@@ -86,6 +86,11 @@ enum {
 	"against the baseline's, a WARNING at most (bare: 99)", NULL, NULL }
 #define PH_OPT_HISTOGRAM	{ "histogram", 0, NULL, OPT_HISTOGRAM, \
 	"also the distribution's histogram, log-spaced buckets", NULL, NULL }
+/* baseline's and check's: the tails' distribution, never judged; more help lines in more. */
+#define PH_OPT_TAIL_HISTOGRAM(more)	{ "histogram", 0, NULL, OPT_HISTOGRAM, \
+	"also each latency figure's distribution (the one its\n" \
+	"tails come from) in log-spaced buckets, never judged;\n" \
+	"without --percentiles, as bare --percentiles" more, NULL, NULL }
 #define PH_OPT_CPUNODEBIND	{ "cpunodebind", 0, "NODES", OPT_CPUNODEBIND, \
 	"run on the CPUs of these nodes", NULL, NULL }
 #define PH_OPT_PHYSCPUBIND	{ "physcpubind", 0, "CPUS", OPT_PHYSCPUBIND, \
@@ -180,8 +185,13 @@ int common_option(struct ph_options *opt, const struct ph_opt *o, const char *ar
  */
 int common_dist_option(struct ph_distreq *req, int id, const char *arg);
 void common_dist_finish(struct ph_distreq *req);
-/* baseline's and check's --percentiles (PH_OPT_TAILS): bare is 99; one above 50 at least. */
-int common_tail_option(struct ph_distreq *req, const char *arg);
+/*
+ * baseline's and check's --percentiles (PH_OPT_TAILS): bare is 99; one
+ * above 50 at least.  --histogram (PH_OPT_TAIL_HISTOGRAM, id OPT_HISTOGRAM)
+ * collects the distribution as bare --percentiles does, unless a
+ * --percentiles gives the list.
+ */
+int common_tail_option(struct ph_distreq *req, int id, const char *arg);
 
 /*
  * --format or --verbose into *fmt: 0, -EINVAL after the one-line error, or

@@ -131,6 +131,10 @@ static void script_curves(FILE *f, const struct plot *p, const struct plot_serie
 
 	if (p->x_log2_bytes)
 		fprintf(f, "set logscale x 2\nset format x '%%.0b%%B'\n");
+	if (p->x_log2)
+		fprintf(f, "set logscale x 2\n");
+	if (p->y_log2)
+		fprintf(f, "set logscale y 2\n");
 	if (p->xcat && p->ncat > 0) {
 		fprintf(f, "set xrange [-0.5:%g]\nset xtics (", p->ncat - 0.5);
 		for (int i = 0; i < p->ncat; i++) {

@@ -33,6 +33,7 @@ struct plot {
 	bool x_log2_bytes;	/* x in bytes, log2 scale, binary prefixes */
 	const char *const *xcat;	/* x is a category: x = i is labelled xcat[i]; or NULL */
 	int ncat;
+	bool x_log2, y_log2;	/* x, y numbers on a log2 scale */
 };
 
 /* A heatmap: val[r * nc + c] for row id rows[r], column id cols[c]. */

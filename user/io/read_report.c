@@ -33,8 +33,9 @@ void report_set_kinds(const char *const *kinds, size_t n)
 }
 
 /*
- * Curves from a table of the document: one series per value of group,
- * y (with its CI columns lo and hi, when present) against x times xscale.
+ * Curves from a table of the document: one series per value of group (or
+ * of its columns together, names separated by spaces), y (with its CI
+ * columns lo and hi, when present) against x times xscale.
  */
 struct curve_spec {
 	const char *kind, *table, *group, *x, *y, *lo, *hi;
@@ -43,60 +44,99 @@ struct curve_spec {
 	bool x_bytes;
 	bool x_cat;		/* x is a name (a pattern, a kernel): one place each, in the order met */
 	const char *only, *only_val;	/* when set: only the rows whose column only is only_val (as text: "true") */
+	/* The rows below that need them set these by name. */
+	bool x_log2, y_log2;	/* x, y numbers on a log2 scale */
+	bool cdf;		/* y a count per row: drawn as the running share of its series' total */
+	const char *x0;		/* cdf: the column of a series' first row where its share is 0 (its lower edge) */
+	bool wide;		/* a row per series, a point per column p<N>_ns (x "p<N>"), in order; x unused */
+	const char *ci_at;	/* wide: the column whose CI lo and hi are */
+	const char *dist;	/* the distribution table this chart draws: its caption says what a sample is */
+	const char *name_as;	/* a series named this word and its group's values: "cell 0,1" */
 };
 
+/*
+ * A figure's distribution (--percentiles, --histogram), for kind k whose
+ * tables k_dist and k_histogram have a row per figure keyed by key (what
+ * names one figure: a pattern, a mix).  The histogram as its cumulative
+ * share rather than each bucket's: a CDF needs no bucket width to read, a
+ * percentile is read straight off its y axis, and curves of different
+ * sample counts compare directly; each point at its bucket's upper edge,
+ * where the share below is exact (and the first bucket's lower edge at 0).  Its linear y axis squeezes the tail
+ * near 1: the percentiles beside it, on a log2 axis, show the tail.
+ */
+#define DIST_CURVES(k, key, per, name)						\
+	{ .kind = k, .table = k "_histogram", .group = key, .x = "hi_ns", .y = "count",	\
+	  .title = "latency distribution (cumulative), one curve per " per,	\
+	  .xlabel = "latency, ns (log2 scale), at bucket edges: the first lo_ns, then each hi_ns", \
+	  .ylabel = "share of the samples below x", .xscale = 1, .x_log2 = true,	\
+	  .cdf = true, .x0 = "lo_ns", .dist = k "_dist", .name_as = name },	\
+	{ .kind = k, .table = k "_dist", .group = key, .lo = "dist_ci_lo_ns", .hi = "dist_ci_hi_ns", \
+	  .title = "latency percentiles, one curve per " per,			\
+	  .xlabel = "percentile of the samples", .ylabel = "latency, ns (log2 scale)",	\
+	  .xscale = 1, .x_cat = true, .y_log2 = true, .wide = true, .ci_at = "p50_ns", \
+	  .dist = k "_dist", .name_as = name }
+
+/* A row of the plain kind: y against x, one series per value of group. */
+#define CURVE(k, t, g, xc, yc, l, h, ti, xl, yl, xs, bytes, cat, o, ov)			\
+	{ .kind = k, .table = t, .group = g, .x = xc, .y = yc, .lo = l, .hi = h, .title = ti,	\
+	  .xlabel = xl, .ylabel = yl, .xscale = xs, .x_bytes = bytes, .x_cat = cat, .only = o,	\
+	  .only_val = ov }
+
 static const struct curve_spec curve_specs[] = {
-	{ "pages", "pages", "page_size", "ws_KiB", "rnd_lat_ns", "rnd_ci_lo_ns", "rnd_ci_hi_ns",
+	CURVE("pages", "pages", "page_size", "ws_KiB", "rnd_lat_ns", "rnd_ci_lo_ns", "rnd_ci_hi_ns",
 	  "random chase latency against working set, one curve per page size",
-	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true, false, NULL, NULL },
-	{ "pages", "pages", "page_size", "ws_KiB", "tlb_lat_ns", "tlb_ci_lo_ns", "tlb_ci_hi_ns",
+	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true, false, NULL, NULL),
+	CURVE("pages", "pages", "page_size", "ws_KiB", "tlb_lat_ns", "tlb_ci_lo_ns", "tlb_ci_hi_ns",
 	  "TLB-local chase latency against working set, one curve per page size",
-	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true, false, NULL, NULL },
-	{ "pages", "pages", "page_size", "ws_KiB", "read_bw_GBps", "read_ci_lo_GBps", "read_ci_hi_GBps",
+	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true, false, NULL, NULL),
+	CURVE("pages", "pages", "page_size", "ws_KiB", "read_bw_GBps", "read_ci_lo_GBps", "read_ci_hi_GBps",
 	  "read bandwidth against working set, one curve per page size",
-	  "working set (bytes, log2 scale)", "read bandwidth, GB/s (median)", 1024, true, false, NULL, NULL },
-	{ "scale", "scale", "placement", "threads", "bw_GBps", "ci_lo_GBps", "ci_hi_GBps",
+	  "working set (bytes, log2 scale)", "read bandwidth, GB/s (median)", 1024, true, false, NULL, NULL),
+	CURVE("scale", "scale", "placement", "threads", "bw_GBps", "ci_lo_GBps", "ci_hi_GBps",
 	  "aggregate bandwidth against threads, one curve per placement",
-	  "threads", "bandwidth, GB/s (median)", 1, false, false, NULL, NULL },
-	{ "loaded", "loaded", "mix", "bw_GBps", "lat_ns", "ci_lo_ns", "ci_hi_ns",
+	  "threads", "bandwidth, GB/s (median)", 1, false, false, NULL, NULL),
+	CURVE("loaded", "loaded", "mix", "bw_GBps", "lat_ns", "ci_lo_ns", "ci_hi_ns",
 	  "loaded latency against the loaders' achieved bandwidth, one curve per traffic mix",
-	  "achieved bandwidth of the loaders, GB/s", "chase latency, ns (median)", 1, false, false, NULL, NULL },
-	{ "locks", "locks", "kind", "threads", "overhead_ns", "ci_lo_ns", "ci_hi_ns",
+	  "achieved bandwidth of the loaders, GB/s", "chase latency, ns (median)", 1, false, false, NULL, NULL),
+	CURVE("locks", "locks", "kind", "threads", "overhead_ns", "ci_lo_ns", "ci_hi_ns",
 	  "lock overhead against threads, one curve per lock kind",
-	  "threads", "overhead per acquisition, ns (median)", 1, false, false, NULL, NULL },
-	{ "prefetch", "latency", "prefetchers_off", "pattern", "lat_ns", "ci_lo_ns", "ci_hi_ns",
+	  "threads", "overhead per acquisition, ns (median)", 1, false, false, NULL, NULL),
+	CURVE("prefetch", "latency", "prefetchers_off", "pattern", "lat_ns", "ci_lo_ns", "ci_hi_ns",
 	  "load latency per access pattern, one curve per prefetcher setting",
-	  "access pattern", "latency per load, ns (median)", 1, false, true, NULL, NULL },
-	{ "prefetch", "bandwidth", "prefetchers_off", "kernel", "bw_GBps", "ci_lo_GBps", "ci_hi_GBps",
+	  "access pattern", "latency per load, ns (median)", 1, false, true, NULL, NULL),
+	CURVE("prefetch", "bandwidth", "prefetchers_off", "kernel", "bw_GBps", "ci_lo_GBps", "ci_hi_GBps",
 	  "bandwidth per kernel, one curve per prefetcher setting",
-	  "kernel", "bandwidth, GB/s (median)", 1, false, true, NULL, NULL },
-	{ "goaround", "goaround", "kernel", "turn", "bw_GBps", "ci_lo_GBps", "ci_hi_GBps",
+	  "kernel", "bandwidth, GB/s (median)", 1, false, true, NULL, NULL),
+	CURVE("goaround", "goaround", "kernel", "turn", "bw_GBps", "ci_lo_GBps", "ci_hi_GBps",
 	  "aggregate bandwidth per turn, thread t streaming the block of thread t + turn",
 	  "turn", "bandwidth, GB/s (median)", 1,
-	  false, false, NULL, NULL },
-	{ "hops", "hops", "level", "size_KiB", "lat_ns", "ci_lo", "ci_hi",
+	  false, false, NULL, NULL),
+	CURVE("hops", "hops", "level", "size_KiB", "lat_ns", "ci_lo", "ci_hi",
 	  "chase latency against working set, one curve per hop level",
 	  "working set (bytes, log2 scale)", "latency per load, ns (median)", 1024, true, false,
-	  "figure", "latency" },
-	{ "hops", "hops", "level", "size_KiB", "bw_GBps", "ci_lo", "ci_hi",
+	  "figure", "latency"),
+	CURVE("hops", "hops", "level", "size_KiB", "bw_GBps", "ci_lo", "ci_hi",
 	  "read bandwidth against working set, one curve per hop level",
 	  "working set (bytes, log2 scale)", "bandwidth, GB/s (median)", 1024, true, false,
-	  "figure", "read" },
-	{ "hops", "hops", "level", "size_KiB", "bw_GBps", "ci_lo", "ci_hi",
+	  "figure", "read"),
+	CURVE("hops", "hops", "level", "size_KiB", "bw_GBps", "ci_lo", "ci_hi",
 	  "write bandwidth against working set, one curve per hop level",
 	  "working set (bytes, log2 scale)", "bandwidth, GB/s (median)", 1024, true, false,
-	  "figure", "write" },
-	{ "hops", "hops", "level", "size_KiB", "bw_GBps", "ci_lo", "ci_hi",
+	  "figure", "write"),
+	CURVE("hops", "hops", "level", "size_KiB", "bw_GBps", "ci_lo", "ci_hi",
 	  "triad bandwidth against working set, one curve per hop level",
 	  "working set (bytes, log2 scale)", "bandwidth, GB/s (median)", 1024, true, false,
-	  "figure", "triad" },
+	  "figure", "triad"),
 	/* A point per measured range; the ranges that stray (stray: bw, lat or bw,lat) in series of their own. */
-	{ "scan", "scan", "stray", "range_lo", "bw_GBps", "bw_ci_lo", "bw_ci_hi",
+	CURVE("scan", "scan", "stray", "range_lo", "bw_GBps", "bw_ci_lo", "bw_ci_hi",
 	  "read bandwidth per physical range, one series per stray mark (no, bw, lat, bw,lat)",
-	  "physical range (its start)", "read bandwidth, GB/s (median)", 1, false, true, "measured", "true" },
-	{ "scan", "scan", "stray", "range_lo", "lat_ns", "lat_ci_lo", "lat_ci_hi",
+	  "physical range (its start)", "read bandwidth, GB/s (median)", 1, false, true, "measured", "true"),
+	CURVE("scan", "scan", "stray", "range_lo", "lat_ns", "lat_ci_lo", "lat_ci_hi",
 	  "chase latency per physical range, one series per stray mark (no, bw, lat, bw,lat)",
-	  "physical range (its start)", "latency per load, ns (median)", 1, false, true, "measured", "true" },
+	  "physical range (its start)", "latency per load, ns (median)", 1, false, true, "measured", "true"),
+	DIST_CURVES("chase", "pattern", "pattern", NULL),
+	DIST_CURVES("loaded", "mix delay", "traffic mix and delay", NULL),
+	DIST_CURVES("matrix", "cpu_node mem_node", "cell (CPU node, memory node)", "cell"),
 };
 
 static char *dup_or_null(const char *s)
@@ -313,7 +353,6 @@ static void read_verdict(json_object *root, struct rep_doc *d)
 	}
 }
 
-/* The series of one curve spec, one per value of its group column, in the order met. */
 /* Whether row's column cs->only reads cs->only_val: a string as it is, a boolean or number as JSON writes it. */
 static bool only_row(json_object *row, const struct curve_spec *cs)
 {
@@ -324,6 +363,174 @@ static bool only_row(json_object *row, const struct curve_spec *cs)
 	return yes;
 }
 
+/*
+ * The name of row's series: each column of group it has, a string as it
+ * is, a number named with its column ("level 1", "read delay 100"); with
+ * cs->name_as, that word and the values, "cell 0,1".
+ */
+static void series_name(json_object *row, const struct curve_spec *cs, char *out, size_t size)
+{
+	char *copy = xstrdup(cs->group), *save = NULL;
+	size_t at = cs->name_as ? (size_t)snprintf(out, size, "%s ", cs->name_as) : 0;
+	bool first = true;
+
+	if (!cs->name_as)
+		out[0] = 0;
+	for (char *k = strtok_r(copy, " ", &save); k && at < size; k = strtok_r(NULL, " ", &save)) {
+		json_object *v = get(row, k);
+		const char *str = get_str(row, k);
+
+		if (!v)
+			continue;
+		if (cs->name_as)
+			at += (size_t)snprintf(out + at, size - at, "%s%s", first ? "" : ",", json_object_get_string(v));
+		else if (str)
+			at += (size_t)snprintf(out + at, size - at, "%s%s", first ? "" : " ", str);
+		else
+			at += (size_t)snprintf(out + at, size - at, "%s%s %s", first ? "" : " ", k, json_object_get_string(v));
+		first = false;
+	}
+	free(copy);
+}
+
+/* The series of ch that row belongs to, added when new. */
+static struct rep_series *series_of(struct rep_chart *ch, json_object *row, const struct curve_spec *cs)
+{
+	char g[96];
+
+	series_name(row, cs, g, sizeof(g));
+	return rep_series_of(ch, g);
+}
+
+/* A percentile's column, "p99.9_ns": the name it is drawn under ("p99.9") into out. */
+static bool pct_column(const char *col, char *out, size_t size)
+{
+	size_t n = strlen(col);
+
+	if (n < 5 || col[0] != 'p' || strcmp(col + n - 3, "_ns") || n - 3 >= size ||
+	    strspn(col + 1, "0123456789.") != n - 4)
+		return false;
+	snprintf(out, size, "%.*s", (int)(n - 3), col);
+	return true;
+}
+
+/* A wide row: a point per percentile column it has a number in; lo and hi at column ci_at. */
+static void wide_points(struct rep_chart *ch, json_object *row, const struct curve_spec *cs)
+{
+	struct rep_series *s = series_of(ch, row, cs);
+
+	json_object_object_foreach(row, col, v) {
+		char name[32];
+		double y;
+
+		if (!pct_column(col, name, sizeof(name)) || !json_number(v, &y))
+			continue;
+		rep_point(s, rep_category(ch, name), y,
+			  cs->lo && !strcmp(col, cs->ci_at) ? get_num(row, cs->lo) : NAN,
+			  cs->hi && !strcmp(col, cs->ci_at) ? get_num(row, cs->hi) : NAN);
+	}
+}
+
+/* Each series' counts as the running share of its total: its empirical CDF at each x. */
+static void to_cdf(struct rep_chart *ch)
+{
+	for (int k = 0; k < ch->ns; k++) {
+		struct rep_series *s = &ch->s[k];
+		double total = 0, below = 0;
+
+		for (int i = 0; i < s->n; i++)
+			total += isfinite(s->y[i]) ? s->y[i] : 0;
+		for (int i = 0; i < s->n; i++) {
+			below += isfinite(s->y[i]) ? s->y[i] : 0;
+			s->y[i] = total > 0 ? below / total : NAN;
+		}
+	}
+}
+
+/*
+ * What a distribution chart draws, in words taken from the document: what
+ * a sample is (its method's dist_sample, in whichever section has it),
+ * each figure's hops per sample, why one has no distribution, how many
+ * samples at or below 0 the CDF cannot place, and, for the percentiles,
+ * which of them has a CI.
+ */
+static char *dist_caption(json_object *root, const struct curve_spec *cs)
+{
+	json_object *t = get(root, cs->dist), *h = get(root, cs->table);
+	const char *sample = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	const char *common = NULL;
+	bool first = true, differ = false;
+	size_t n, measured = 0;
+
+	if (!f)
+		return NULL;
+	json_object_object_foreach(root, key, sec) {
+		(void)key;
+		if (!sample && sec && json_object_is_type(sec, json_type_object))
+			sample = get_str(sec, "dist_sample");
+	}
+	if (sample)
+		fprintf(f, "A sample, as the document's method says: %s.", sample);
+	else
+		fputs("The document does not say what a sample is.", f);
+	n = t && json_object_is_type(t, json_type_array) ? json_object_array_length(t) : 0;
+	/* One number when every figure has it (a matrix's cells), else each figure's. */
+	for (size_t i = 0; i < n; i++) {
+		json_object *row = json_object_array_get_idx(t, i), *hops = get(row, "hops_per_sample");
+
+		if (get_str(row, "why_not") || !hops)
+			continue;
+		if (!common)
+			common = json_object_get_string(hops);
+		else if (strcmp(common, json_object_get_string(hops)))
+			differ = true;
+		measured++;
+	}
+	if (measured > 1 && !differ)
+		fprintf(f, " Hops per sample: %s, every figure.", common);
+	for (size_t i = 0; i < n && (measured < 2 || differ); i++) {
+		json_object *row = json_object_array_get_idx(t, i), *hops = get(row, "hops_per_sample");
+		char name[96];
+
+		if (get_str(row, "why_not") || !hops)
+			continue;
+		series_name(row, cs, name, sizeof(name));
+		fprintf(f, "%s %s %s", first ? " Hops per sample:" : ",", name, json_object_get_string(hops));
+		first = false;
+	}
+	if (!first)
+		fputs(".", f);
+	for (size_t i = 0; i < n; i++) {
+		json_object *row = json_object_array_get_idx(t, i);
+		const char *why = get_str(row, "why_not");
+		char name[96];
+
+		series_name(row, cs, name, sizeof(name));
+		if (why)
+			fprintf(f, " %s: no distribution: %s.", name, why);
+	}
+	/* The bucket of samples <= 0 (a run shorter than the timer's cost): on no log axis, in every share. */
+	for (size_t i = 0; cs->cdf && h && json_object_is_type(h, json_type_array) && i < json_object_array_length(h); i++) {
+		json_object *row = json_object_array_get_idx(h, i);
+		char name[96];
+
+		if (!(get_num(row, cs->x) <= 0))
+			continue;
+		series_name(row, cs, name, sizeof(name));
+		fprintf(f, " %s: %s samples at or below 0 ns (the timer's cost exceeded their run) are not on the log axis but counted in every share.",
+			name, json_object_get_string(get(row, cs->y)));
+	}
+	if (cs->wide && cs->ci_at)
+		fprintf(f, " Bars: the 95%% CI of %.*s alone (%s to %s); the document gives the other percentiles none.",
+			(int)(strlen(cs->ci_at) - 3), cs->ci_at, cs->lo, cs->hi);
+	fclose(f);
+	return text;
+}
+
+/* The series of one curve spec, one per value of its group column(s), in the order met. */
 static void read_curves(json_object *root, const struct curve_spec *cs, struct rep_doc *d)
 {
 	json_object *t = get(root, cs->table);
@@ -342,24 +549,29 @@ static void read_curves(json_object *root, const struct curve_spec *cs, struct r
 	}
 	ch = xappend(&d->c, &d->nc, sizeof(*d->c));
 	*ch = (struct rep_chart){ .title = cs->title, .xlabel = cs->xlabel, .ylabel = cs->ylabel,
-				  .x_bytes = cs->x_bytes };
+				  .x_bytes = cs->x_bytes, .x_log2 = cs->x_log2, .y_log2 = cs->y_log2 };
 	for (size_t i = 0; i < json_object_array_length(t); i++) {
 		json_object *row = json_object_array_get_idx(t, i);
-		json_object *gv = get(row, cs->group);
-		const char *g = get_str(row, cs->group);
-		char gname[64];
+		struct rep_series *s;
 
 		if (cs->only && !only_row(row, cs))
 			continue;
-		if (!g && gv) {
-			/* A number (a hop level): named with its column, "level 1". */
-			snprintf(gname, sizeof(gname), "%s %s", cs->group, json_object_get_string(gv));
-			g = gname;
+		if (cs->wide) {
+			wide_points(ch, row, cs);
+			continue;
 		}
-		rep_point(rep_series_of(ch, g ?: ""),
-			  cs->x_cat ? rep_category(ch, get_str(row, cs->x) ?: "?") : get_num(row, cs->x) * cs->xscale,
-			  get_num(row, cs->y), cs->lo ? get_num(row, cs->lo) : NAN, cs->hi ? get_num(row, cs->hi) : NAN);
+		s = series_of(ch, row, cs);
+		/* No sample lies below the first bucket: the curve starts from 0 at its lower edge. */
+		if (cs->x0 && !s->n)
+			rep_point(s, get_num(row, cs->x0) * cs->xscale, 0, NAN, NAN);
+		rep_point(s, cs->x_cat ? rep_category(ch, get_str(row, cs->x) ?: "?") : get_num(row, cs->x) * cs->xscale,
+			  get_num(row, cs->y), cs->lo ? get_num(row, cs->lo) : NAN,
+			  cs->hi ? get_num(row, cs->hi) : NAN);
 	}
+	if (cs->cdf)
+		to_cdf(ch);
+	if (cs->dist)
+		ch->caption = dist_caption(root, cs);
 }
 
 /* "0.1.0" and "0.1" are one version: major and minor. */
@@ -618,6 +830,36 @@ static int check_field(const char *path, json_object *root, const char *table, c
 	return 0;
 }
 
+/* Each column of a curve spec's group: a name. */
+static int check_group(const char *path, json_object *root, const struct curve_spec *cs, char *err, size_t errlen)
+{
+	char *copy = xstrdup(cs->group), *save = NULL;
+	int rc = 0;
+
+	for (char *k = strtok_r(copy, " ", &save); k && !rc; k = strtok_r(NULL, " ", &save))
+		rc = check_field(path, root, cs->table, k, F_NAME, false, err, errlen);
+	free(copy);
+	return rc;
+}
+
+/* A wide table's percentile columns (p<N>_ns, wherever a row has them): numbers. */
+static int check_pcts(const char *path, json_object *root, const char *table, char *err, size_t errlen)
+{
+	json_object *t = get(root, table);
+
+	for (size_t i = 0; t && json_object_is_type(t, json_type_array) && i < json_object_array_length(t); i++) {
+		json_object *row = json_object_array_get_idx(t, i);
+		char name[32];
+
+		if (!row || !json_object_is_type(row, json_type_object))
+			continue;	/* check_group has said so */
+		json_object_object_foreach(row, col, v)
+			if (pct_column(col, name, sizeof(name)) && !field_ok(v, F_NUM))
+				return check_field(path, root, table, col, F_NUM, false, err, errlen);
+	}
+	return 0;
+}
+
 /* The fields the reader takes for a document of kind: field_rules[] and its curves'. */
 static int check_fields(const char *path, json_object *root, const char *kind, char *err, size_t errlen)
 {
@@ -638,9 +880,11 @@ static int check_fields(const char *path, json_object *root, const char *kind, c
 
 		if (strcmp(cs->kind, kind))
 			continue;
-		if (check_field(path, root, cs->table, cs->group, F_NAME, false, err, errlen) ||
-		    check_field(path, root, cs->table, cs->x, cs->x_cat ? F_NAME : F_NUM, false, err, errlen) ||
-		    (cs->only && check_field(path, root, cs->table, cs->only, F_FLAG, false, err, errlen)))
+		if (check_group(path, root, cs, err, errlen) ||
+		    (cs->x && check_field(path, root, cs->table, cs->x, cs->x_cat ? F_NAME : F_NUM, false, err, errlen)) ||
+		    (cs->x0 && check_field(path, root, cs->table, cs->x0, F_NUM, false, err, errlen)) ||
+		    (cs->only && check_field(path, root, cs->table, cs->only, F_FLAG, false, err, errlen)) ||
+		    (cs->wide && check_pcts(path, root, cs->table, err, errlen)))
 			return -EINVAL;
 		for (int k = 0; k < 3; k++)
 			if (num[k] && check_field(path, root, cs->table, num[k], F_NUM, false, err, errlen))
@@ -741,7 +985,7 @@ void report_doc_free(struct rep_doc *d)
 			free(d->c[i].xcat[k]);
 		free(d->c[i].xcat);
 		free(d->c[i].title_own);
-		free(d->c[i].note);
+		free(d->c[i].caption);
 	}
 	free(d->c);
 	memset(d, 0, sizeof(*d));

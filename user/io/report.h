@@ -35,13 +35,13 @@ struct rep_chart {
 	const char *title, *xlabel, *ylabel;
 	char *title_own;	/* title's storage where it was made for the document, or NULL */
 	bool x_bytes;
+	bool x_log2, y_log2;	/* numbers on a log2 scale */
 	bool points;		/* points only, no line joining them: categories of different kinds */
-	bool y_log;		/* y on a log scale: figures orders of magnitude apart */
+	char *caption;		/* what the chart draws, and what it does not, in words under it; or NULL */
 	struct rep_series *s;
 	int ns;
 	char **xcat;		/* x is a category: x = i stands for xcat[i]; or NULL */
 	int ncat;
-	char *note;		/* under the chart: what it does not draw, and why; or NULL */
 };
 
 /* The provenance fields a report shows, in order (REP_PROV_KEYS). */

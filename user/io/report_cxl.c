@@ -8,7 +8,7 @@
  * the link, the generic port; their sum, for bandwidth the least) and
  * the kernel's coordinate, a point per access class.  The entries
  * cxl_judge finds off are ringed.  A figure the document does not hold is
- * not drawn; the chart's note names it and what the document says of it.
+ * not drawn; the chart's caption names it and what the document says of it.
  */
 #include "read_text.h"
 #include "report_json.h"
@@ -35,7 +35,7 @@ struct cxl_figure {
 	const char *y, *lo, *hi;	/* cxl_measured's columns */
 	double scale;			/* cxl_explain's unit to the chart's */
 	const char *ylabel;
-	bool y_log;			/* a link's MB/s beside a port's tens of GB/s */
+	bool y_log2;			/* a link's MB/s beside a port's tens of GB/s */
 };
 
 static const struct cxl_figure cxl_figures[] = {
@@ -43,7 +43,7 @@ static const struct cxl_figure cxl_figures[] = {
 	  1, "read latency, ns", false },
 	/* The tables' MB/s are MiB/s, as cxl_judge reads them (its table column is in GB/s). */
 	{ "read bandwidth", "read_bandwidth_MBps", "read_bandwidth_GBps", "read_GBps", "read_ci_lo_GBps",
-	  "read_ci_hi_GBps", 1048576.0 / 1e9, "read bandwidth, GB/s (log scale)", true },
+	  "read_ci_hi_GBps", 1048576.0 / 1e9, "read bandwidth, GB/s (log2 scale)", true },
 };
 
 static const char *const access_name[2] = { "access0: any initiator", "access1: CPU initiator" };
@@ -214,13 +214,13 @@ static void node_chart(json_object *root, struct rep_doc *d, int node, const str
 	ch->xlabel = "source: measured; CDAT + link + GP = sum (for bandwidth, the least); kernel's coordinate";
 	ch->ylabel = fg->ylabel;
 	ch->points = true;
-	ch->y_log = fg->y_log;
+	ch->y_log2 = fg->y_log2;
 	for (int k = 0; k < NSRC; k++)
 		rep_category(ch, src_name[k]);
 	measured(root, node, fg, ch, &missing);
 	composed(root, node, fg, ch, &missing);
 	judged_off(root, node, fg, ch, &off);
-	ch->note = xasprintf("measured: from each CPU node, with its CI (cxl_measured); CDAT, link, GP, sum, "
+	ch->caption = xasprintf("measured: from each CPU node, with its CI (cxl_measured); CDAT, link, GP, sum, "
 			     "kernel: as Linux composes the node's coordinates and as its sysfs gives them, "
 			     "per access class (cxl_explain)%s. Not drawn: %s. Ringed, off by cxl_judge: %s.",
 			     fg->scale != 1 ? "; the tables' MB/s read as MiB/s, as cxl_judge reads them" : "",

@@ -21,6 +21,7 @@ static const char style[] =
 	".ok{background:#dff0d8}.bad{background:#f8d7da}.warn{background:#fff3cd}"
 	".charts{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}"
 	".charts svg{border:1px solid #ddd;background:#fff}"
+	".charts figure{margin:0;max-width:902px}figcaption{font-size:13px;color:#444;margin-top:4px}"
 	".notshown{background:#f3f3f3;padding:8px 12px;border-left:4px solid #888}"
 	"dl.prov{display:grid;grid-template-columns:max-content auto;gap:2px 16px;font-size:14px}"
 	"dl.prov dt{font-weight:bold}dl.prov dd{margin:0;font-family:monospace;word-break:break-all}";
@@ -155,15 +156,26 @@ static void document(FILE *f, const struct rep_doc *d, int idx)
 			const struct rep_chart *c = &d->c[i];
 			struct svg_series s[32];
 			struct svg_chart ch = { .title = c->title, .xlabel = c->xlabel, .ylabel = c->ylabel,
-						.x_log2_bytes = c->x_bytes, .y_from_zero = true, .y_log = c->y_log,
+						.x_log2_bytes = c->x_bytes, .x_log2 = c->x_log2,
+						.y_log2 = c->y_log2, .y_from_zero = true,
 						.xcat = (const char *const *)c->xcat, .ncat = c->ncat,
-						.points = c->points, .note = c->note };
+						.points = c->points };
 			int ns = c->ns < 32 ? c->ns : 32;
 
 			for (int k = 0; k < ns; k++)
 				s[k] = (struct svg_series){ c->s[k].name, c->s[k].n, c->s[k].x, c->s[k].y,
 							    c->s[k].lo, c->s[k].hi, c->s[k].ring };
+			if (c->caption || ns < c->ns)
+				fputs("<figure>\n", f);
 			svg_curves(f, &ch, s, ns);
+			if (c->caption || ns < c->ns) {
+				fputs("<figcaption>", f);
+				text(f, c->caption);
+				if (ns < c->ns)
+					fprintf(f, "%sOnly the first %d of %d curves are drawn; the others are in the JSON.",
+						c->caption ? " " : "", ns, c->ns);
+				fputs("</figcaption>\n</figure>\n", f);
+			}
 		}
 		fputs("</div>\n", f);
 	}

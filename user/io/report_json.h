@@ -30,7 +30,7 @@ void rep_point(struct rep_series *s, double x, double y, double lo, double hi);
 /*
  * pagehop cxl: per CXL node a chart of read latency and one of read
  * bandwidth, each figure at its source (measured, CDAT, link, GP, sum,
- * kernel); what is not drawn named in the chart's note (report_cxl.c).
+ * kernel); what is not drawn named in the chart's caption (report_cxl.c).
  */
 void cxl_charts(json_object *root, struct rep_doc *d);
 

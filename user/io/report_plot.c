@@ -49,7 +49,7 @@ int report_plot(const struct rep_doc *d, const char *gnuplot, const char *path, 
 		const struct rep_chart *c = &d->c[i];
 
 		chart[i] = (struct plot){ c->title, c->xlabel, c->ylabel, c->x_bytes,
-					  (const char *const *)c->xcat, c->ncat };
+					  (const char *const *)c->xcat, c->ncat, c->x_log2, c->y_log2 };
 		panel[np] = (struct plot_panel){ .p = &chart[i], .s = &s[ns], .ns = c->ns };
 		for (int k = 0; k < c->ns; k++)
 			s[ns++] = (struct plot_series){ .title = c->s[k].name, .n = c->s[k].n, .x = c->s[k].x,

@@ -192,42 +192,103 @@ static double nice_step(double range)
 	return p * (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10);
 }
 
-/* A point the axes can place: finite, and above 0 on a log scale. */
 static bool usable(const struct svg_series *s, int i, const struct axis *x, const struct axis *y)
 {
 	return isfinite(s->x[i]) && isfinite(s->y[i]) && (!x->log2 || s->x[i] > 0) && (!y->log2 || s->y[i] > 0);
 }
 
-static void y_tick(FILE *f, const struct axis *y, double v)
+/* A CI's end that the y axis can show: finite, and above 0 on a log scale. */
+static bool usable_ci(double v, const struct axis *y)
 {
-	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
-		"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
-		PL, to_px(y, v), CW - PR, to_px(y, v), PL - 6, to_px(y, v) + 4, v);
+	return isfinite(v) && (!y->log2 || v > 0);
+}
+
+/* 1024 -> "1024", 0.5 -> "0.5": a power of two in full, not as 1.024e+03. */
+static void num_label(double v, char *out, size_t size)
+{
+	snprintf(out, size, v >= 1 ? "%.0f" : "%g", v);
+}
+
+/*
+ * The grid line and label of every power of two on a log axis, or of every
+ * second, third... one: at most 13 labels, so that the longest ("1048576",
+ * "512K") do not run into each other over the plot's 620 px.
+ */
+static void log2_ticks(FILE *f, const struct axis *a, bool is_x, bool bytes)
+{
+	int e0 = (int)ceil(log2(a->lo)), e1 = (int)floor(log2(a->hi));
+	int step = 1 + (e1 - e0) / 12;
+	char lab[32];
+
+	for (int e = e0; e <= e1; e += step) {
+		double px = to_px(a, ldexp(1, e));
+
+		if (bytes)
+			bytes_label(ldexp(1, e), lab, sizeof(lab));
+		else
+			num_label(ldexp(1, e), lab, sizeof(lab));
+		if (is_x)
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#dddddd\"/>"
+				"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+				px, PT, px, CH - PB, px, CH - PB + 18, lab);
+		else
+			fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
+				"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+				PL, px, CW - PR, px, PL - 6, px + 4, lab);
+	}
+}
+
+/*
+ * A log axis of numbers from a power of two below its least value to one
+ * above its greatest, each at least a sixteenth of a doubling away (a
+ * figure of exactly 32 GB/s gets 64 above it): labelled at both ends, no
+ * point on the frame.
+ */
+static void log2_widen(struct axis *a)
+{
+	if (!a->log2)
+		return;
+	a->lo = exp2(floor(log2(a->lo) - 1.0 / 16));
+	a->hi = exp2(ceil(log2(a->hi) + 1.0 / 16));
+	if (a->hi <= a->lo)
+		a->hi = a->lo * 2;
+}
+
+/*
+ * Category labels too wide for their place (8 px a character at 13 px is
+ * above sans-serif's widest digits) take turns on two rows; too wide even
+ * for two places, they are set smaller too.  Whether they took two rows.
+ */
+static bool category_ticks(FILE *f, const struct svg_chart *c, const struct axis *x)
+{
+	double place = c->ncat > 1 ? to_px(x, 1) - to_px(x, 0) : CW - PL - PR, wide = 0, font = 13;
+	bool two;
+
+	for (int i = 0; i < c->ncat; i++)
+		wide = fmax(wide, 8.0 * (double)strlen(c->xcat[i]) + 6);
+	two = wide > place;
+	if (wide > 2 * place)
+		font = fmax(7, 13 * 2 * place / wide);
+	for (int i = 0; i < c->ncat; i++) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\"", to_px(x, i),
+			CH - PB + 18 + (two && i % 2 ? 14 : 0));
+		if (font < 13)
+			fprintf(f, " font-size=\"%.1f\"", font);
+		fputc('>', f);
+		xml_text(f, c->xcat[i]);
+		fputs("</text>\n", f);
+	}
+	return two;
 }
 
 static void ticks(FILE *f, const struct svg_chart *c, const struct axis *x, const struct axis *y)
 {
-	char lab[32];
+	bool two_rows = false;
 
 	if (c->xcat) {
-		for (int i = 0; i < c->ncat; i++) {
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", to_px(x, i), CH - PB + 18);
-			xml_text(f, c->xcat[i]);
-			fputs("</text>\n", f);
-		}
+		two_rows = category_ticks(f, c, x);
 	} else if (x->log2) {
-		/* Every power of two, or of four when there are more than 12. */
-		int e0 = (int)ceil(log2(x->lo)), e1 = (int)floor(log2(x->hi));
-		int step = e1 - e0 > 12 ? 2 : 1;
-
-		for (int e = e0; e <= e1; e += step) {
-			double px = to_px(x, ldexp(1, e));
-
-			bytes_label(ldexp(1, e), lab, sizeof(lab));
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#dddddd\"/>"
-				"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-				px, PT, px, CH - PB, px, CH - PB + 18, lab);
-		}
+		log2_ticks(f, x, true, c->x_log2_bytes);
 	} else {
 		double st = nice_step(x->hi - x->lo);
 
@@ -237,25 +298,19 @@ static void ticks(FILE *f, const struct svg_chart *c, const struct axis *x, cons
 				to_px(x, v), PT, to_px(x, v), CH - PB, to_px(x, v), CH - PB + 18, v);
 	}
 	if (y->log2) {
-		/* 1, 2 and 5 of every decade the axis spans. */
-		static const double m[] = { 1, 2, 5 };
-
-		for (int e = (int)floor(log10(y->lo)); e <= (int)ceil(log10(y->hi)); e++)
-			for (int i = 0; i < 3; i++) {
-				double v = m[i] * pow(10, e);
-
-				if (v >= y->lo && v <= y->hi)
-					y_tick(f, y, v);
-			}
+		log2_ticks(f, y, false, false);
 	} else {
 		double st = nice_step(y->hi - y->lo);
 
 		for (double v = ceil(y->lo / st) * st; v <= y->hi + st * 1e-9; v += st)
-			y_tick(f, y, v);
+			fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
+				"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+				PL, to_px(y, v), CW - PR, to_px(y, v), PL - 6, to_px(y, v) + 4, v);
 	}
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444444\"/>\n",
 		PL, PT, CW - PL - PR, CH - PT - PB);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (PL + CW - PR) / 2, CH - 14);
+	/* Under the second row of labels, when there is one. */
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (PL + CW - PR) / 2, CH - (two_rows ? 4 : 14));
 	xml_text(f, c->xlabel);
 	fprintf(f, "</text>\n<text x=\"18\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 18 %d)\">",
 		(PT + CH - PB) / 2, (PT + CH - PB) / 2);
@@ -263,44 +318,10 @@ static void ticks(FILE *f, const struct svg_chart *c, const struct axis *x, cons
 	fputs("</text>\n", f);
 }
 
-#define NOTE_CHARS 125	/* a note's line at 12 px: what a chart's width holds */
-
 /*
- * The note's lines, each up to NOTE_CHARS, broken at spaces, as
- * <text class="note"> from y on (when f); how many lines.
+ * One point: a dot, or a ring around another series' dot (a point judged
+ * off); the legend's key of a series drawn as points only, of class "key".
  */
-static int note_lines(FILE *f, const char *note, int y)
-{
-	int n = 0;
-
-	while (note && *note) {
-		size_t len = strlen(note), cut = len;
-
-		if (len > NOTE_CHARS) {
-			for (cut = NOTE_CHARS; cut > 0 && note[cut] != ' '; cut--)
-				;
-			if (!cut)
-				cut = NOTE_CHARS;
-		}
-		if (f) {
-			fprintf(f, "<text class=\"note\" x=\"10\" y=\"%d\" font-size=\"12\" fill=\"#333333\">",
-				y + n * 16);
-			for (size_t i = 0; i < cut; i++) {
-				char one[2] = { note[i], 0 };
-
-				xml_text(f, one);
-			}
-			fputs("</text>\n", f);
-		}
-		n++;
-		note += cut;
-		while (*note == ' ')
-			note++;
-	}
-	return n;
-}
-
-/* One point: a dot, or a ring around another series' dot; in the legend, of class key. */
 static void marker(FILE *f, double px, double py, bool ring, const char *col, bool key)
 {
 	const char *cls = key ? " class=\"key\"" : "";
@@ -314,9 +335,10 @@ static void marker(FILE *f, double px, double py, bool ring, const char *col, bo
 
 void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, int ns)
 {
-	struct axis x = { INFINITY, -INFINITY, c->x_log2_bytes, PL, CW - PR };
-	struct axis y = { INFINITY, -INFINITY, c->y_log, CH - PB, PT };
-	int shown = 0, nl = note_lines(NULL, c->note, 0);
+	struct axis x = { INFINITY, -INFINITY, c->x_log2_bytes || c->x_log2, PL, CW - PR };
+	struct axis y = { INFINITY, -INFINITY, c->y_log2, CH - PB, PT };
+	int shown = 0, bars = 0, named = 0;
+	double step, font;
 
 	for (int k = 0; k < ns; k++)
 		for (int i = 0; i < s[k].n; i++) {
@@ -326,44 +348,47 @@ void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, 
 			x.hi = fmax(x.hi, s[k].x[i]);
 			y.lo = fmin(y.lo, s[k].y[i]);
 			y.hi = fmax(y.hi, s[k].y[i]);
-			if (s[k].lo && isfinite(s[k].lo[i]) && (!y.log2 || s[k].lo[i] > 0))
+			if (s[k].lo && usable_ci(s[k].lo[i], &y))
 				y.lo = fmin(y.lo, s[k].lo[i]);
-			if (s[k].hi && isfinite(s[k].hi[i]))
+			if (s[k].hi && usable_ci(s[k].hi[i], &y))
 				y.hi = fmax(y.hi, s[k].hi[i]);
 		}
 	if (!isfinite(x.lo)) {
 		x.lo = 1;
 		x.hi = 2;
 		y.lo = y.log2 ? 1 : 0;
-		y.hi = y.log2 ? 10 : 1;
+		y.hi = y.log2 ? 2 : 1;
 	}
 	if (c->xcat) {	/* the categories, evenly, half a step in from each side */
 		x.lo = -0.5;
 		x.hi = c->ncat - 0.5;
 	}
-	if (c->y_from_zero && y.lo > 0 && !y.log2)
+	if (c->y_from_zero && !y.log2 && y.lo > 0)
 		y.lo = 0;
 	if (x.hi <= x.lo)
 		x.hi = x.log2 ? x.lo * 2 : x.lo + 1;
-	if (y.log2) {	/* a fifth of a decade to spare at each end */
-		if (y.hi <= y.lo)
-			y.hi = y.lo * 2;
-		y.lo /= pow(10, 0.2);
-		y.hi *= pow(10, 0.2);
-	} else {
-		if (y.hi <= y.lo)
-			y.hi = y.lo + (y.lo ? fabs(y.lo) * 0.1 : 1);
+	if (y.hi <= y.lo)
+		y.hi = y.log2 ? y.lo * 2 : y.lo + (y.lo ? fabs(y.lo) * 0.1 : 1);
+	if (c->x_log2)		/* not the working sets' bytes: they start and end at their sizes */
+		log2_widen(&x);
+	log2_widen(&y);
+	if (!y.log2)
 		y.hi += (y.hi - y.lo) * 0.05;
-	}
-	svg_open(f, CW, nl ? CH + 10 + nl * 16 : CH, "chart curves", c->title);
+	svg_open(f, CW, CH, "chart curves", c->title);
 	ticks(f, c, &x, &y);
+	/* The legend's names 22 px apart, closer and smaller when that would run off the chart (a matrix's cells). */
+	for (int k = 0; k < ns; k++)
+		named += s[k].n > 0;
+	step = fmin(22, (CH - PT - 40) / (named + 1.0));
+	font = fmin(13, step - 1);
 	for (int k = 0; k < ns; k++) {
 		const char *col = palette[k % (int)(sizeof(palette) / sizeof(palette[0]))];
 		bool first = true;
-		int ly = PT + 12 + shown * 22;
+		double ly = PT + 12 + shown * step;
 
 		if (!s[k].n)
 			continue;
+		fputs("<g class=\"series\">\n", f);
 		for (int i = 0; i < s[k].n; i++) {
 			double px, lo, hi;
 
@@ -371,15 +396,14 @@ void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, 
 				continue;
 			lo = s[k].lo[i];
 			hi = s[k].hi[i];
-			if (!isfinite(lo) || !isfinite(hi))
+			if (!usable_ci(lo, &y) || !usable_ci(hi, &y))
 				continue;
 			px = to_px(&x, s[k].x[i]);
 			fprintf(f, "<path class=\"err\" d=\"M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8\" stroke=\"%s\" fill=\"none\"/>\n",
 				px, to_px(&y, lo), to_px(&y, hi), px - 4, to_px(&y, lo), px - 4, to_px(&y, hi), col);
+			bars++;
 		}
-		if (c->points || s[k].ring) {
-			fputs("<g class=\"curve\">\n", f);
-		} else {
+		if (!c->points && !s[k].ring) {
 			fprintf(f, "<path class=\"curve\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" d=\"", col);
 			for (int i = 0; i < s[k].n; i++) {
 				if (!usable(&s[k], i, &x, &y))
@@ -392,21 +416,23 @@ void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, 
 		for (int i = 0; i < s[k].n; i++)
 			if (usable(&s[k], i, &x, &y))
 				marker(f, to_px(&x, s[k].x[i]), to_px(&y, s[k].y[i]), s[k].ring, col, false);
-		if (c->points || s[k].ring) {
-			fputs("</g>\n", f);
+		/* The legend's key: a point where the series has no line, else a stretch of its line. */
+		if (c->points || s[k].ring)
 			marker(f, CW - PR + 27, ly, s[k].ring, col, true);
-		} else {
-			fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"/>",
+		else
+			fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>",
 				CW - PR + 14, ly, CW - PR + 40, ly, col);
-		}
-		fprintf(f, "<text x=\"%d\" y=\"%d\">", CW - PR + 46, ly + 5);
+		fprintf(f, "<text class=\"name\" x=\"%d\" y=\"%.1f\"", CW - PR + 46, ly + font * 0.4);
+		if (font < 13)
+			fprintf(f, " font-size=\"%.1f\"", font);
+		fputc('>', f);
 		xml_text(f, s[k].name);
-		fputs("</text>\n", f);
+		fputs("</text>\n</g>\n", f);
 		shown++;
 	}
-	if (shown)
-		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"#555555\">bars: 95%% CI</text>\n",
-			CW - PR + 14, PT + 12 + shown * 22 + 6);
-	note_lines(f, c->note, CH + 8);
+	/* Said only where a bar is drawn: a chart without CIs claims none. */
+	if (bars)
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"%.1f\" fill=\"#555555\">bars: 95%% CI</text>\n",
+			CW - PR + 14, PT + 12 + shown * step + 6, fmin(12, font));
 	fputs("</svg>\n", f);
 }

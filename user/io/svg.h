@@ -8,8 +8,10 @@
  * fixed width in pixels, axes with units, and a legend; what a chart holds
  * carries a class a test can count: a heatmap's cells are
  * <rect class="cell">, the cells it marks also have class "out"; each
- * curve is one <path class="curve"> (a series drawn as points only, one
- * <g class="curve"> of them), each error bar a <path class="err">.
+ * series is one <g class="series"> of its error bars (<path class="err">),
+ * its line (<path class="curve">; none where it is drawn as points only),
+ * its points (<circle>) and its name (<text class="name">), the legend's
+ * key of a series drawn as points a <circle class="key">.
  */
 #ifndef PAGEHOP_SVG_H
 #define PAGEHOP_SVG_H
@@ -46,12 +48,12 @@ struct svg_series {
 struct svg_chart {
 	const char *title, *xlabel, *ylabel;	/* the labels say the units */
 	bool x_log2_bytes;	/* x in bytes, log2 scale, 4K 1M 1G labels */
-	bool y_from_zero;	/* the y axis starts at 0 */
+	bool x_log2;		/* x a number on a log2 scale, its powers of two labelled */
+	bool y_log2;		/* y the same */
+	bool y_from_zero;	/* the y axis starts at 0 (not with y_log2) */
 	const char *const *xcat;	/* x is a category: x = i is labelled xcat[i]; or NULL */
 	int ncat;
-	bool points;		/* points only, no line joining them; each series a <g class="curve"> */
-	bool y_log;		/* y on a log scale, ticks at 1, 2 and 5 of each decade (y_from_zero ignored) */
-	const char *note;	/* under the chart, wrapped, each line a <text class="note">; or NULL */
+	bool points;		/* points only, no line joining them: categories of different kinds */
 };
 
 /* The curves as an <svg> element; the ones with n == 0 are left out. */

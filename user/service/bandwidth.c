@@ -6,6 +6,7 @@
  * figure per kernel.
  */
 #include "bandwidth.h"
+#include "chain.h"
 #include "progress.h"
 #include "repeats_doc.h"
 #include "phases.h"
@@ -316,6 +317,8 @@ int bandwidth_figure_opt(struct ph_session *s, const struct stream_kernel *k,
 	 * overwrite whatever chain lent memory held.
 	 */
 	if (!s->segs_lent || !arrays_kept(s->mem, k, r.n, o)) {
+		/* Views of the same frames (chain.h) hold no chain either. */
+		chain_orders_forget(s->orders);
 		if (s->segs_lent) {
 			s->mem->have_chain = false;
 			s->mem->have_arrays = false;

@@ -128,6 +128,8 @@ int chain_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
 	struct crew c;
 	int err;
 
+	chain_orders_forget(s->orders);
+
 	j.nslots = chase_slots(bytes, spec);
 	if (j.nslots < 0)
 		return (int)j.nslots;
@@ -298,10 +300,123 @@ static int orders_build(struct chain_orders *o, struct crew *c, struct link_job 
 	return err;
 }
 
+/* ---- a chain laid in one view of the frames, rebased into another ---- */
+
+void chain_orders_views(struct chain_orders *o, void *const *views, int n, uint64_t bytes)
+{
+	o->nviews = n < PH_MAX_VIEWS ? n : PH_MAX_VIEWS;
+	for (int k = 0; k < o->nviews; k++)
+		o->views[k] = views[k];
+	o->view_bytes = bytes;
+	o->laid = NULL;
+}
+
+void chain_orders_forget(struct chain_orders *o)
+{
+	if (o)
+		o->laid = NULL;
+}
+
+static bool is_view(const struct chain_orders *o, const void *addr, uint64_t bytes)
+{
+	for (int k = 0; k < o->nviews; k++)
+		if (o->views[k] == addr)
+			return bytes <= o->view_bytes;
+	return false;
+}
+
+/* Record where the chain just written and checked lies: in a view, or nowhere that can be rebased. */
+static void laid_at(struct chain_orders *o, char *addr, uint64_t bytes, const struct chase_spec *spec)
+{
+	o->laid = is_view(o, addr, bytes) ? addr : NULL;
+	o->laid_bytes = bytes;
+	o->laid_spec = *spec;
+}
+
+/* Whether spec's chain over bytes is laid in another view of the frames seg's addr maps. */
+static bool laid_elsewhere(const struct chain_orders *o, const void *addr, uint64_t bytes,
+			   const struct chase_spec *spec)
+{
+	return o->laid && o->laid != addr && is_view(o, addr, bytes) && o->laid_bytes == bytes &&
+	       o->laid_spec.pattern == spec->pattern && o->laid_spec.param == spec->param &&
+	       o->laid_spec.seed == spec->seed;
+}
+
+struct rebase_job {
+	char *base;
+	const char *old;
+	uint64_t m;
+	int nthreads;
+	int *err;
+	uint64_t *bad;
+};
+
+static void work_rebase(void *ctx, int tid)
+{
+	struct rebase_job *j = ctx;
+	uint64_t a = j->m * (uint64_t)tid / (uint64_t)j->nthreads,
+		 b = j->m * (uint64_t)(tid + 1) / (uint64_t)j->nthreads;
+
+	j->err[tid] = chase_rebase_part(j->base, j->m, j->old, a, b, &j->bad[tid], &ph_interrupted);
+}
+
+/*
+ * The chain laid in o->laid moved into seg's view in place, by the crew.
+ * Why that is as good as writing and checking it there: the chain in
+ * o->laid was written and checked to be one cycle through exactly its
+ * slots (chase_link_part's passes), and nothing has written the frames
+ * since (else o->laid would be NULL: chain_make, link_make and the
+ * bandwidth arrays forget it).  seg's slot x is the same frame, the same
+ * bytes, as o->laid's slot x, so its link to o->laid's slot y becomes
+ * seg's slot y: the same map on slot numbers, a bijection between the two
+ * views' addresses, so one cycle through exactly seg's slots in the same
+ * order.  The pass refuses a link that is not a slot of o->laid's working
+ * set, which catches bytes that are not that chain; it would not alone
+ * prove a cycle, the premise above does.
+ */
+static int rebase_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
+		       struct chain_orders *o)
+{
+	struct rebase_job j = { .base = seg->addr, .old = o->laid, .m = bytes / CHASE_SLOT };
+	struct crew c;
+	int err = 0;
+
+	progress_phase("rebasing the chain over %s laid in another view",
+		       format_size(bytes, (char[32]){ 0 }, 32));
+	if (j.m < CREW_MIN_SLOTS)
+		crew_here(&c);
+	else if ((err = crew_start(seg, &c)))
+		return err;
+	j.nthreads = c.n;
+	j.err = c.err;
+	j.bad = xcalloc((size_t)c.n, sizeof(uint64_t));
+	err = crew_run(&c, work_rebase, &j, s);
+	o->laid = NULL;
+	if (err == -EINVAL) {
+		for (int t = 0; t < c.n; t++)
+			if (c.err[t] == -EINVAL) {
+				uint64_t x = j.bad[t];
+
+				ph_err("the chain over %llu bytes rebased from %p to %p: slot %llu (offset 0x%llx) links to %p, not a slot of the working set",
+				       (unsigned long long)bytes, (const void *)j.old, (void *)j.base,
+				       (unsigned long long)x, (unsigned long long)(x * CHASE_SLOT),
+				       *(void **)(j.base + x * CHASE_SLOT));
+				break;
+			}
+	} else if (!err) {
+		o->laid = seg->addr;
+		o->rebased++;
+	}
+	free(j.bad);
+	crew_stop(&c);
+	return err;
+}
+
 /*
  * The chain over the first bytes of seg from an order, written and checked
  * by chase_link_part on the crew: o's derived random order (own NULL), or
- * own's own chain's order made first into o's scratch.
+ * own's own chain's order made first into o's scratch; or, where it is
+ * laid in another view of seg's frames, rebased from there (rebase_make).
  */
 static int link_make(struct ph_session *s, struct ph_segment *seg, uint64_t bytes,
 		     struct chain_orders *o, const struct chase_spec *own, const uint32_t **ord)
@@ -310,6 +425,8 @@ static int link_make(struct ph_session *s, struct ph_segment *seg, uint64_t byte
 		CHASE_LINK_CLEAR, CHASE_LINK_SCATTER, CHASE_LINK_WRITE, CHASE_LINK_VERIFY,
 	};
 	uint64_t top = o->bytes[o->nlevels - 1] / CHASE_SLOT;
+	struct chase_spec rnd = { .pattern = CHASE_RANDOM, .seed = o->seed };
+	const struct chase_spec *spec = own ? own : &rnd;
 	struct link_job j = { .base = seg->addr };
 	double t0 = now_mono_raw();
 	int err = 0, k = level_of(o, bytes);
@@ -317,6 +434,14 @@ static int link_make(struct ph_session *s, struct ph_segment *seg, uint64_t byte
 
 	if ((!own && k < 0) || bytes / CHASE_SLOT > top || (uintptr_t)seg->addr % CHASE_SLOT)
 		return -EINVAL;
+	/* o->own still holds a laid own chain's order: the last one written was it. */
+	if (laid_elsewhere(o, seg->addr, bytes, spec)) {
+		err = rebase_make(s, seg, bytes, o);
+		phase_add(PH_PHASE_CHAIN, now_mono_raw() - t0);
+		*ord = own ? o->own : o->order[k];
+		return err;
+	}
+	o->laid = NULL;
 	if (!o->next)
 		o->next = map_slots(top, &o->next_mapped);
 	if (own && !o->own)
@@ -347,6 +472,8 @@ static int link_make(struct ph_session *s, struct ph_segment *seg, uint64_t byte
 		err = crew_run(&c, work_link, &j, s);
 	}
 	crew_stop(&c);
+	if (!err)
+		laid_at(o, seg->addr, bytes, spec);
 	phase_add(PH_PHASE_CHAIN, now_mono_raw() - t0);
 	*ord = j.order;
 	return err;

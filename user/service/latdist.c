@@ -18,8 +18,9 @@
 #define MAX_RUNS_PER_THREAD 262144
 
 struct dist_work {
-	void **heads;
-	unsigned chains;
+	latdist_run_fn fn;
+	void *ctx;
+	int nthreads;		/* timed */
 	uint64_t hops;		/* the runs', or 0 for the empty runs */
 	uint64_t **ticks;
 	size_t at, count;
@@ -28,6 +29,7 @@ struct dist_work {
 static void work_timed(void *ctx, int tid)
 {
 	struct dist_work *w = ctx;
+	bool timed = tid < w->nthreads;
 	uint64_t discard;
 
 	/*
@@ -36,9 +38,20 @@ static void work_timed(void *ctx, int tid)
 	 * the array coming back into cache and TLB (with one run a batch, the
 	 * empty runs measured 180 ns at 1 GiB instead of 27).
 	 */
-	chase_walk_timed(&w->heads[tid * CHASE_MAX_CHAINS], w->chains, 0, &discard, 1);
-	chase_walk_timed(&w->heads[tid * CHASE_MAX_CHAINS], w->chains, w->hops,
-			 w->ticks[tid] + w->at, w->count);
+	w->fn(w->ctx, tid, 0, timed ? &discard : NULL, 1);
+	w->fn(w->ctx, tid, w->hops, timed ? w->ticks[tid] + w->at : NULL, w->count);
+}
+
+struct chase_ctx {
+	void **heads;
+	unsigned chains;
+};
+
+static void chase_runs(void *ctx, int tid, uint64_t hops, uint64_t *ticks, size_t nruns)
+{
+	struct chase_ctx *c = ctx;
+
+	chase_walk_timed(&c->heads[tid * CHASE_MAX_CHAINS], c->chains, hops, ticks, nruns);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -70,20 +83,21 @@ void latdist_begin(struct ph_latdist *d, const struct ph_clock *clk, int nthread
 	d->cap = MAX_RUNS_PER_THREAD;
 	d->runs = xcalloc((size_t)nthreads, sizeof(*d->runs));
 	d->empty = xcalloc((size_t)nthreads, sizeof(*d->empty));
-	d->team_ticks = xcalloc((size_t)nthreads, sizeof(*d->team_ticks));
 	for (int i = 0; i < nthreads; i++) {
 		d->runs[i] = xcalloc(d->cap, sizeof(uint64_t));
 		d->empty[i] = xcalloc(d->cap, sizeof(uint64_t));
 	}
 }
 
-void latdist_batch(struct ph_latdist *d, struct ph_team *team, const struct ph_clock *clk,
-		   void **heads)
+void latdist_batch_of(struct ph_latdist *d, struct ph_team *team, const struct ph_clock *clk,
+		      latdist_run_fn fn, void *ctx)
 {
-	struct dist_work w = { .heads = heads, .chains = d->chains, .at = d->done };
+	struct dist_work w = { .fn = fn, .ctx = ctx, .nthreads = d->nthreads, .at = d->done };
 
 	if (!d->runs || d->done >= d->cap)
 		return;
+	if (!d->team_ticks)
+		d->team_ticks = xcalloc((size_t)team_size(team), sizeof(*d->team_ticks));
 	w.count = d->cap - d->done < d->per_batch ? d->cap - d->done : d->per_batch;
 	w.hops = 0;
 	w.ticks = d->empty;
@@ -92,6 +106,14 @@ void latdist_batch(struct ph_latdist *d, struct ph_team *team, const struct ph_c
 	w.ticks = d->runs;
 	team_run(team, work_timed, &w, clk, d->team_ticks);
 	d->done += w.count;
+}
+
+void latdist_batch(struct ph_latdist *d, struct ph_team *team, const struct ph_clock *clk,
+		   void **heads)
+{
+	struct chase_ctx c = { heads, d->chains };
+
+	latdist_batch_of(d, team, clk, chase_runs, &c);
 }
 
 static void free_raw(struct ph_latdist *d)

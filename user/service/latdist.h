@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * latdist.h - a latency distribution on chains already built, checked and
- * warm: many short timed runs of N dependent hops (kernels/chase_timed.c),
- * the timer's own cost measured by the same loop with no hops, interleaved,
- * and subtracted.  A sample is the mean time per load over one run of N
- * hops: a distribution of N-hop means, never of single loads.  The runs
- * come in batches, one after each block of the plain figure, so that both
- * figures are measured over the same stretch of time.
+ * warm: many short timed runs of N dependent hops (kernels/chase_timed.c;
+ * c2c's runs of N one-way hand-offs, kernels/contend.c), the timer's own
+ * cost measured by the same loop with no hops, interleaved, and
+ * subtracted.  A sample is the mean time per hop over one run of N hops:
+ * a distribution of N-hop means, never of single loads.  The runs come in
+ * batches, one after each block of the plain figure, so that both figures
+ * are measured over the same stretch of time.
  */
 #ifndef PAGEHOP_LATDIST_H
 #define PAGEHOP_LATDIST_H
@@ -69,22 +70,35 @@ struct ph_latdist {
 	int nthreads;
 	size_t per_batch, done, cap;	/* runs per thread */
 	uint64_t **runs, **empty;	/* per thread, TSC cycles */
-	uint64_t *team_ticks;
+	uint64_t *team_ticks;	/* per team thread, the team's size (not only the timed) */
 };
 
 /*
- * Get d ready for batches on nthreads threads, each a tenth of block_hops
- * hops per chain (at least one run): the plain figure's block, which
- * lasted about block_ns (for the hops per run).  Needs the TSC (clk->use_tsc); otherwise d says why not, and
- * latdist_batch does nothing.
+ * Get d ready for batches timed on nthreads threads, each a tenth of
+ * block_hops hops per chain (at least one run): the plain figure's block,
+ * which lasted about block_ns (for the hops per run).  A sample is a run's
+ * time, less the timer's, over hops x chains.  Needs the TSC
+ * (clk->use_tsc); otherwise d says why not, and the batches do nothing.
  */
 void latdist_begin(struct ph_latdist *d, const struct ph_clock *clk, int nthreads,
 		   unsigned chains, uint64_t block_hops, double block_ns);
 /*
- * One batch on every thread of team at once (heads: per thread,
- * CHASE_MAX_CHAINS slots, the first chains used): per_batch empty runs,
- * then as many runs of d->hops hops.  Nothing once the arrays are full.
+ * A study's timed loop on thread tid: nruns runs of hops hops each, one
+ * after the other, run i's TSC cycles into ticks[i] (read as tsc.h reads
+ * them); with hops 0, the brackets alone, measured by the same loop.
+ * Threads from d->nthreads on are not timed (ticks NULL): they take part
+ * in the hops (c2c's other side of the hand-off).
  */
+typedef void (*latdist_run_fn)(void *ctx, int tid, uint64_t hops, uint64_t *ticks,
+			       size_t nruns);
+/*
+ * One batch on every thread of team at once: per_batch empty runs of fn,
+ * then as many runs of d->hops hops, each batch after one empty run not
+ * kept.  Nothing once the arrays are full.
+ */
+void latdist_batch_of(struct ph_latdist *d, struct ph_team *team, const struct ph_clock *clk,
+		      latdist_run_fn fn, void *ctx);
+/* The same with the chase's loop (heads: per thread, CHASE_MAX_CHAINS slots, the first chains used). */
 void latdist_batch(struct ph_latdist *d, struct ph_team *team, const struct ph_clock *clk,
 		   void **heads);
 /*

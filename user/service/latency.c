@@ -612,8 +612,15 @@ static void add_key_cols(struct ph_table *t, const char *keys)
 struct ph_table *latency_dist_table(struct ph_doc *doc, const char *name, const char *keys,
 				    const struct ph_distreq *req)
 {
-	struct ph_table *t = doc_add_table(doc, name,
-		"distribution of runs' means: ns per load over runs of hops_per_sample hops, timer cost subtracted (not per-load latency)");
+	return latency_dist_table_of(doc, name,
+		"distribution of runs' means: ns per load over runs of hops_per_sample hops, timer cost subtracted (not per-load latency)",
+		keys, req);
+}
+
+struct ph_table *latency_dist_table_of(struct ph_doc *doc, const char *name, const char *title,
+				       const char *keys, const struct ph_distreq *req)
+{
+	struct ph_table *t = doc_add_table(doc, name, title);
 	char col[32];
 
 	add_key_cols(t, keys);
@@ -622,6 +629,13 @@ struct ph_table *latency_dist_table(struct ph_doc *doc, const char *name, const 
 	for (int i = 0; i < req->npcts; i++)
 		table_add_col(t, dist_pct_name(req->pcts[i], "ns", col, sizeof(col)));
 	table_add_col(t, "max_ns");
+	for (int i = 0; i < req->npcts; i++) {
+		table_add_col(t, dist_pct_name(req->pcts[i], "ci_lo_ns", col, sizeof(col)));
+		table_col_detail(t, col);
+		table_add_col(t, dist_pct_name(req->pcts[i], "ci_hi_ns", col, sizeof(col)));
+		table_col_detail(t, col);
+	}
+	table_add_col(t, "cannot_tell");
 	table_add_col(t, "mean_ns");
 	table_add_col(t, "dist_ci_lo_ns");
 	table_add_col(t, "dist_ci_hi_ns");
@@ -652,11 +666,37 @@ struct ph_table *latency_hist_table(struct ph_doc *doc, const char *name, const 
 	return h;
 }
 
-int latency_dist_row(struct ph_doc *doc, struct ph_table *t, const struct ph_distreq *req,
-		     const struct ph_latency *lat, const char *label)
+/*
+ * Each percentile's distribution-free CI (dist.h), or "cannot tell" in
+ * both bounds with why in the row's cannot_tell: too few runs beyond it.
+ */
+static void pct_cis(struct ph_table *t, int row, const struct ph_distreq *req,
+		    const struct ph_latdist *d)
 {
-	const struct ph_latdist *d = &lat->dist;
-	const struct ph_stats *plain = &lat->user.st;
+	char col[32], why[96], all[DIST_MAX_PCTS * 100] = "";
+	size_t len = 0;
+
+	for (int i = 0; i < req->npcts; i++) {
+		double p = req->pcts[i], lo, hi;
+
+		if (!dist_percentile_ci(d->samples, d->n, p, &lo, &hi)) {
+			table_num(t, row, dist_pct_name(p, "ci_lo_ns", col, sizeof(col)), lo, "%.2f");
+			table_num(t, row, dist_pct_name(p, "ci_hi_ns", col, sizeof(col)), hi, "%.2f");
+			continue;
+		}
+		table_str(t, row, dist_pct_name(p, "ci_lo_ns", col, sizeof(col)), "cannot tell");
+		table_str(t, row, dist_pct_name(p, "ci_hi_ns", col, sizeof(col)), "cannot tell");
+		if (len < sizeof(all))
+			len += (size_t)snprintf(all + len, sizeof(all) - len, "%s%s", len ? "; " : "",
+						dist_ci_why(d->n, p, why, sizeof(why)));
+	}
+	if (len)
+		table_str(t, row, "cannot_tell", all);
+}
+
+int latency_dist_row(struct ph_doc *doc, struct ph_table *t, const struct ph_distreq *req,
+		     const struct ph_stats *plain, const struct ph_latdist *d, const char *label)
+{
 	int row = table_add_row(t);
 	char col[32];
 
@@ -674,6 +714,7 @@ int latency_dist_row(struct ph_doc *doc, struct ph_table *t, const struct ph_dis
 		table_num(t, row, dist_pct_name(req->pcts[i], "ns", col, sizeof(col)),
 			  dist_percentile(d->samples, d->n, req->pcts[i]), "%.2f");
 	table_num(t, row, "max_ns", d->st.max, "%.2f");
+	pct_cis(t, row, req, d);
 	table_num(t, row, "mean_ns", d->st.mean, "%.2f");
 	table_num(t, row, "min_ns", d->st.min, "%.2f");
 	table_num(t, row, "dist_ci_lo_ns", d->st.ci_lo, "%.2f");
@@ -700,11 +741,8 @@ int latency_dist_row(struct ph_doc *doc, struct ph_table *t, const struct ph_dis
 	return row;
 }
 
-int latency_hist_rows(struct ph_table *h, const struct ph_latdist *d, int *first)
+int latency_bucket_rows(struct ph_table *h, const struct dist_bucket *b, size_t nb, int *first)
 {
-	struct dist_bucket *b;
-	size_t nb = d->measured ? dist_histogram(d->samples, d->n, DIST_PER_DOUBLING, &b) : 0;
-
 	*first = table_nrows(h);
 	for (size_t i = 0; i < nb; i++) {
 		int hr = table_add_row(h);
@@ -713,9 +751,17 @@ int latency_hist_rows(struct ph_table *h, const struct ph_latdist *d, int *first
 		table_num(h, hr, "hi_ns", b[i].hi, "%.3f");
 		table_int(h, hr, "count", (long long)b[i].count);
 	}
-	if (nb)
-		free(b);
 	return (int)nb;
+}
+
+int latency_hist_rows(struct ph_table *h, const struct ph_latdist *d, int *first)
+{
+	struct dist_bucket *b = NULL;
+	size_t nb = d->measured ? dist_histogram(d->samples, d->n, DIST_PER_DOUBLING, &b) : 0;
+	int n = latency_bucket_rows(h, b, nb, first);
+
+	free(b);
+	return n;
 }
 
 void latency_dist_method(struct ph_section *sec, const struct ph_distreq *req)
@@ -725,12 +771,19 @@ void latency_dist_method(struct ph_section *sec, const struct ph_distreq *req)
 	snprintf(what, sizeof(what),
 		 "runs of hops_per_sample dependent hops per chain (the smallest power of two from %u whose run lasts %u clock resolutions), each timed alone (lfence; rdtsc; lfence before, rdtscp; lfence after); a sample is one run's time less the timer's cost, over hops x chains: a mean over the run, not one load's latency",
 		 LATDIST_MIN_HOPS, LATDIST_RESOLUTIONS);
-	section_str(sec, "dist_sample", what);
+	latency_dist_method_of(sec, req, what);
+}
+
+void latency_dist_method_of(struct ph_section *sec, const struct ph_distreq *req,
+			    const char *sample)
+{
+	section_str(sec, "dist_sample", sample);
 	section_str(sec, "dist_timer",
 		    "the same loop with no hops, a batch before every batch of runs: timer_ns their mean between their 5th and 95th percentiles (subtracted), timer_p5_ns and timer_p95_ns their spread");
 	section_str(sec, "dist_time",
 		    "a batch of runs after each block of the figure, a tenth of its hops: both over the same stretch of time, within --time");
 	section_str(sec, "percentiles", dist_percentile_method);
+	section_str(sec, "percentile_ci", dist_percentile_ci_method);
 	section_str(sec, "agrees",
 		    "yes when the distribution median's 95% CI overlaps the plain figure's, no when not, unknown without both");
 	if (req->histogram)
@@ -748,7 +801,8 @@ static void latency_dist_tables(const struct ph_latstudy *st, struct ph_doc *doc
 		int first, n;
 
 		chase_spec_name(&st->specs[p], name, sizeof(name));
-		table_str(t, latency_dist_row(doc, t, &st->dist, &st->lat[p], name), "pattern", name);
+		table_str(t, latency_dist_row(doc, t, &st->dist, &st->lat[p].user.st,
+							&st->lat[p].dist, name), "pattern", name);
 		if (!h)
 			continue;
 		n = latency_hist_rows(h, &st->lat[p].dist, &first);

@@ -45,20 +45,29 @@ void latency_fill(struct ph_table *t, int row, const char *prefix,
 /*
  * A figure's distribution in a document.  latency_dist_table: a table of
  * a row per figure, its key columns first (names separated by spaces, the
- * caller fills them), then the runs, the percentiles req asks, the timer,
- * the plain figure beside and whether they agree; latency_dist_row adds a
- * figure's row (and a note where they disagree, label naming it) and
- * returns it.  latency_hist_table and latency_hist_rows: its histogram,
+ * caller fills them), then the runs, the percentiles req asks and their
+ * CIs (or "cannot tell" and why), the timer, the plain figure beside and
+ * whether they agree; latency_dist_row adds a figure's row from its plain
+ * figure's statistics and its distribution (and a note where they
+ * disagree, label naming it) and returns it.  latency_hist_table and latency_hist_rows: its histogram,
  * the rows from *first, as many as returned.  latency_dist_method: what
  * the columns mean, into the command's method section.
  */
 struct ph_table *latency_dist_table(struct ph_doc *doc, const char *name, const char *keys,
 				    const struct ph_distreq *req);
+/* The same under a title of the caller's: what a sample is, with its unit (c2c's hand-offs). */
+struct ph_table *latency_dist_table_of(struct ph_doc *doc, const char *name, const char *title,
+				       const char *keys, const struct ph_distreq *req);
 int latency_dist_row(struct ph_doc *doc, struct ph_table *t, const struct ph_distreq *req,
-		     const struct ph_latency *lat, const char *label);
+		     const struct ph_stats *plain, const struct ph_latdist *d, const char *label);
 struct ph_table *latency_hist_table(struct ph_doc *doc, const char *name, const char *keys);
 int latency_hist_rows(struct ph_table *h, const struct ph_latdist *d, int *first);
+/* The same from buckets already counted (dist_histogram's). */
+int latency_bucket_rows(struct ph_table *h, const struct dist_bucket *b, size_t nb, int *first);
 void latency_dist_method(struct ph_section *sec, const struct ph_distreq *req);
+/* The same with the caller's sentence for what a sample is (dist_sample): c2c's runs of hand-offs. */
+void latency_dist_method_of(struct ph_section *sec, const struct ph_distreq *req,
+			    const char *sample);
 
 /*
  * A comma-separated list of chase patterns for option opt; the specs get

@@ -61,6 +61,9 @@ struct pp_run {
 	uint64_t rounds;
 	uint64_t ticks[2];
 	bool lost;		/* a block ended with the word not at 2 x rounds */
+	uint64_t calib_rounds;	/* the last sizing block's */
+	double calib_ns;
+	struct ph_latdist *dist;	/* NULL, or a batch of its runs after each block */
 };
 
 static void work_pingpong(void *ctx, int tid)
@@ -80,11 +83,21 @@ static double block_ns(struct pp_run *r)
 	return clock_ticks_to_ns(&r->s->m.clk, r->ticks[0]);
 }
 
+/* The distribution's runs: hops one-way hand-offs are hops / 2 round trips. */
+static void timed_runs(void *ctx, int tid, uint64_t hops, uint64_t *ticks, size_t nruns)
+{
+	struct pp_run *r = ctx;
+
+	c2c_pingpong_timed(r->line, hops / 2, (unsigned)tid, ticks, nruns);
+}
+
 static int sample_pingpong(void *ctx, double *sample)
 {
 	struct pp_run *r = ctx;
 
 	*sample = block_ns(r) / (2.0 * (double)r->rounds);
+	if (r->dist && !r->lost)
+		latdist_batch_of(r->dist, r->team, &r->s->m.clk, timed_runs, r);
 	return r->lost ? -EIO : 0;
 }
 
@@ -92,8 +105,9 @@ static double calib_block(void *ctx, uint64_t rounds)
 {
 	struct pp_run *r = ctx;
 
-	r->rounds = rounds;
-	return block_ns(r);
+	r->rounds = r->calib_rounds = rounds;
+	r->calib_ns = block_ns(r);
+	return r->calib_ns;
 }
 
 /* Size the block to last about BLOCK_SECONDS (these runs are discarded). */
@@ -105,6 +119,25 @@ static void calibrate(struct pp_run *r)
 	phase_add(PH_PHASE_WARMUP, now_mono_raw() - t0);
 }
 
+/*
+ * The distribution's runs, timed on the first CPU only (the second answers):
+ * latdist's rule makes a run 64 one-way hand-offs (32 round trips) or more,
+ * the smallest power of two lasting 100 clock resolutions.  A hand-off
+ * took 150-180 ns on the 2-vCPU development host, so a run is 64 of them,
+ * about 10 us (128 in its other placement, 30-50 ns a hand-off): 100 steps
+ * of its 20 ns TSC or more, and as many times the timer's own cost (20-21
+ * ns there, one step, subtracted), so that a step either way is at most
+ * 1% of a run.  Longer
+ * runs would only give fewer of them per batch, and the tails need runs.
+ */
+static void dist_begin(struct pp_run *r, struct ph_latdist *d)
+{
+	double hop_ns = r->calib_rounds ? r->calib_ns / (2.0 * (double)r->calib_rounds) : 0;
+
+	latdist_begin(d, &r->s->m.clk, 1, 1, 2 * r->rounds, hop_ns * 2.0 * (double)r->rounds);
+	r->dist = d;
+}
+
 /* One repeat of one pair: new threads on the pair's CPUs, calibrated anew. */
 static int measure_pair(struct ph_c2c *c, struct ph_session *s, struct ph_c2c_pair *p, int rep)
 {
@@ -112,6 +145,7 @@ static int measure_pair(struct ph_c2c *c, struct ph_session *s, struct ph_c2c_pa
 	struct pp_run r = { .s = s, .line = c->seg.addr };
 	struct ph_mcfg cfg = s->meas;
 	struct ph_result *res = &p->runs[rep];
+	struct ph_loadsnap before;
 	char why[256], label[64];
 
 	r.team = team_start(cpus, 2, why, sizeof(why));
@@ -127,13 +161,23 @@ static int measure_pair(struct ph_c2c *c, struct ph_session *s, struct ph_c2c_pa
 	cfg.label = label;
 	/* The repeats share the pair's budget: --repeats costs no more time. */
 	cfg.time_s /= c->repeats;
+	if (c->dist.want) {
+		/* After each block, a batch of runs of a tenth of its round trips (latdist.h). */
+		dist_begin(&r, &p->run_dists[rep]);
+		hostload_snap(&before);
+	}
 	measure_figure(&cfg, sample_pingpong, &r, res);
+	if (r.dist)
+		latdist_end(r.dist, &s->m.clk, &before);
 	team_stop(r.team);
 	p->run_rounds[rep] = r.rounds;
-	if (res->n)
+	if (res->n) {
 		p->nruns = rep + 1;
-	else
+	} else {
 		result_free(res);
+		if (p->run_dists)
+			latdist_free(&p->run_dists[rep]);
+	}
 	if (r.lost) {
 		ph_err("CPUs %d and %d: the hand-off lost a round (the word is not 2 x rounds)",
 		       p->a, p->b);
@@ -179,12 +223,23 @@ static void judge_pair(struct ph_c2c_pair *p)
 		p->res = p->runs[p->between.pick];
 		p->rounds = p->run_rounds[p->between.pick];
 	}
+	/* The distribution shown is the figure's repeat's: the others' freed. */
+	if (p->run_dists && p->between.pick >= 0) {
+		p->dist = p->run_dists[p->between.pick];
+		memset(&p->run_dists[p->between.pick], 0, sizeof(p->dist));
+	}
+	for (int r = 0; p->run_dists && r < p->nruns; r++)
+		latdist_free(&p->run_dists[r]);
 }
 
 static void pair_free(struct ph_c2c_pair *p)
 {
 	for (int r = 0; r < p->nruns; r++)
 		result_free(&p->runs[r]);
+	for (int r = 0; p->run_dists && r < p->nruns; r++)
+		latdist_free(&p->run_dists[r]);
+	free(p->run_dists);
+	latdist_free(&p->dist);
 	free(p->runs);
 	free(p->run_rounds);
 	memset(p, 0, sizeof(*p));
@@ -209,6 +264,8 @@ static int c2c_measure(void *state, struct ph_session *s)
 			p->rel = cpurel_classify(&c->places[i], &c->places[j]);
 			p->runs = xcalloc((size_t)c->repeats, sizeof(*p->runs));
 			p->run_rounds = xcalloc((size_t)c->repeats, sizeof(*p->run_rounds));
+			if (c->dist.want)
+				p->run_dists = xcalloc((size_t)c->repeats, sizeof(*p->run_dists));
 		}
 	progress_begin(c->repeats * np, "c2c");
 	for (int r = 0; r < c->repeats && !rc && !ph_interrupted; r++) {
@@ -464,6 +521,36 @@ static void summary_tables(const struct ph_c2c *c, struct ph_doc *doc)
 	free(v);
 }
 
+static const char c2c_dist_sample[] =
+	"runs of hops_per_sample one-way hand-offs (hops_per_sample / 2 round trips: the smallest power of two from 64 hand-offs whose run lasts 100 clock resolutions), a batch's runs after one untimed round trip (both threads running), each timed alone on the first CPU, which opens every round trip (lfence; rdtsc; lfence before its first store, rdtscp; lfence after its last answer), the line idle between runs; a sample is one run's time less the timer's cost, over hops_per_sample (halved as lat_ns is): a mean over the run, not one hand-off's latency; the median repeat's runs, as lat_ns is its figure";
+
+/* Tables "c2c_dist" (a row per pair) and, with --histogram, "c2c_histogram". */
+static void dist_tables(const struct ph_c2c *c, struct ph_doc *doc)
+{
+	struct ph_table *t = latency_dist_table_of(doc, "c2c_dist",
+		"distribution of runs' means: one-way ns over runs of hops_per_sample hand-offs, timer cost subtracted (not one hand-off's latency)",
+		"cpu_a cpu_b", &c->dist);
+	struct ph_table *h = c->dist.histogram ? latency_hist_table(doc, "c2c_histogram", "cpu_a cpu_b") : NULL;
+
+	for (int p = 0; p < c->npairs; p++) {
+		const struct ph_c2c_pair *pr = &c->pairs[p];
+		char label[48];
+		int first, n, row;
+
+		snprintf(label, sizeof(label), "CPUs %d-%d", pr->a, pr->b);
+		row = latency_dist_row(doc, t, &c->dist, &pr->res.st, &pr->dist, label);
+		table_int(t, row, "cpu_a", pr->a);
+		table_int(t, row, "cpu_b", pr->b);
+		if (!h)
+			continue;
+		n = latency_hist_rows(h, &pr->dist, &first);
+		for (int r = first; r < first + n; r++) {
+			table_int(h, r, "cpu_a", pr->a);
+			table_int(h, r, "cpu_b", pr->b);
+		}
+	}
+}
+
 static bool c2c_measured(const void *state)
 {
 	return ((const struct ph_c2c *)state)->npairs > 0;
@@ -478,6 +565,8 @@ static struct ph_doc *c2c_doc(void *state, struct ph_session *s, int *rc)
 	repeats_table(c, doc);
 	matrix_table(c, doc);
 	summary_tables(c, doc);
+	if (c->dist.want)
+		dist_tables(c, doc);
 	differ_notes(c, doc);
 	session_describe(s, doc);
 	sec = doc_add_section(doc, "c2c_method", "c2c");
@@ -486,6 +575,8 @@ static struct ph_doc *c2c_doc(void *state, struct ph_session *s, int *rc)
 		    "the first level both CPUs share, from hwloc: smt (one core), l3 (one L3 or CCX), node, socket, remote (two packages)");
 	section_int(sec, "repeats", c->repeats);
 	section_str(sec, "between_runs", repeats_method);
+	if (c->dist.want)
+		latency_dist_method_of(sec, &c->dist, c2c_dist_sample);
 	homed_section(doc, "line", c->repeats > 1 ? "the last repeat's cache line, as read back" :
 		      "the cache line, as read back", &c->seg, c->have_seg, c->node);
 	(void)rc;

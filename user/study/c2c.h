@@ -9,6 +9,7 @@
 #define PAGEHOP_C2C_H
 
 #include "cpurel.h"
+#include "latdist.h"
 #include "repeats.h"
 #include "session.h"
 #include "steps.h"
@@ -29,6 +30,13 @@ struct ph_c2c_pair {
 	uint64_t *run_rounds;
 	int nruns;
 	struct ph_repeats between;	/* what the repeats say between them */
+	/*
+	 * With dist.want: the distribution of the median repeat's runs
+	 * (one-way ns per run of dist.hops hand-offs), as res is its plain
+	 * figure; run_dists the repeats', freed but for that one once judged.
+	 */
+	struct ph_latdist dist;
+	struct ph_latdist *run_dists;
 };
 
 /* The pairs of one relation, or of one node pair: their medians summarised. */
@@ -41,6 +49,7 @@ struct ph_c2c {
 	/* the options (in): what c2c_plan reads; c2c_free frees cpus_given */
 	struct bitmask *cpus_given;	/* --cpus; NULL: every CPU this process may run on */
 	unsigned repeats_given;		/* --repeats, 1..C2C_MAX_REPEATS */
+	struct ph_distreq dist;		/* --percentiles, --histogram */
 	/* the plan */
 	int repeats;			/* of every pair, 1..C2C_MAX_REPEATS */
 	int *cpus;
@@ -64,9 +73,12 @@ struct ph_c2c {
  * run), the --time budget shared among them; between two repeats the line
  * moves to a new page (the old one is freed only after the new one is
  * verified, so that it is another page) and every pair gets new threads;
- * then the page read back again.  document: tables c2c (a row per pair),
+ * then the page read back again.  With dist.want, after each block a
+ * batch of timed runs of the same hand-off (latdist.h), each repeat's
+ * distribution beside its figure.  document: tables c2c (a row per pair),
  * c2c_repeats (a row per pair and repeat), c2c_matrix, by_relation,
- * by_node_pair.  Each step returns 0 or an exit code after the one-line
+ * by_node_pair, and with dist.want c2c_dist (a row per pair: the median
+ * repeat's distribution) and with dist.histogram c2c_histogram.  Each step returns 0 or an exit code after the one-line
  * error.
  */
 #define C2C_MAX_REPEATS 20

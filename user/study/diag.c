@@ -200,7 +200,8 @@ void diag_set_dist(struct ph_diag *d, const struct ph_distreq *req)
 /*
  * The tail figures of a latency item from its distribution: each
  * percentile above 50 that was asked, with its CI, claimed only on a quiet
- * host with enough runs beyond it.
+ * host with enough runs beyond it; with --histogram, the same runs'
+ * histogram.
  */
 static void item_tails(const struct ph_diag *d, struct ph_diag_item *it, const struct ph_latdist *ld)
 {
@@ -212,6 +213,9 @@ static void item_tails(const struct ph_diag *d, struct ph_diag_item *it, const s
 	it->timer_ns = ld->timer_ns;
 	it->other_cpus = ld->other_cpus;
 	it->quiet = ld->measured && ld->host_quiet;
+	snprintf(it->busy, sizeof(it->busy), "the host was not quiet (%.120s)", ld->busy_why);
+	if (d->dist.histogram && ld->measured)
+		it->nhist = dist_histogram(ld->samples, ld->n, DIST_PER_DOUBLING, &it->hist);
 	for (int k = 0; k < d->dist.npcts; k++) {
 		struct ph_diag_tail *t = &it->tails[it->ntails];
 		double p = d->dist.pcts[k];
@@ -232,12 +236,11 @@ static void item_tails(const struct ph_diag *d, struct ph_diag_item *it, const s
 		}
 		t->value = dist_percentile(ld->samples, ld->n, p);
 		if (dist_percentile_ci(ld->samples, ld->n, p, &t->ci_lo, &t->ci_hi)) {
-			snprintf(t->why, sizeof(t->why), "%zu runs, p%g needs %zu (%d beyond it) for a CI",
-				 ld->n, p, dist_tail_runs(p), DIST_TAIL_BEYOND);
+			dist_ci_why(ld->n, p, t->why, sizeof(t->why));
 			continue;
 		}
 		if (!ld->host_quiet) {
-			snprintf(t->why, sizeof(t->why), "the host was not quiet (%.120s)", ld->busy_why);
+			snprintf(t->why, sizeof(t->why), "%s", it->busy);
 			continue;
 		}
 		t->ok = true;
@@ -400,6 +403,10 @@ static int measure_repeats(struct ph_diag *d, struct ph_session *s, struct ph_di
 	} else {
 		*it = runs[0];
 	}
+	/* The figure keeps its repeat's histogram, the runs its tails came from. */
+	for (int r = 0; r < d->repeats; r++)
+		if (runs[r].hist != it->hist)
+			free(runs[r].hist);
 	free(runs);
 	return rc;
 }
@@ -630,6 +637,35 @@ static void tails_table(const struct ph_diag *d, struct ph_doc *doc)
 		 DIST_TAIL_BEYOND, LATDIST_QUIET_CPUS);
 }
 
+/*
+ * --histogram: each latency figure's distribution, the runs its tails come
+ * from, in log-spaced buckets (latency.c's table), one taken on a busy host
+ * saying so; descriptive, and never judged.
+ */
+static void hist_table(const struct ph_diag *d, struct ph_doc *doc)
+{
+	struct ph_table *h;
+
+	if (!d->dist.histogram)
+		return;
+	h = latency_hist_table(doc, "histogram", "figure node mem_node");
+	for (int i = 0; i < d->nitems; i++) {
+		const struct ph_diag_item *it = &d->items[i];
+		int first, n = latency_bucket_rows(h, it->hist, it->nhist, &first);
+
+		for (int r = first; r < first + n; r++) {
+			table_str(h, r, "figure", it->name);
+			table_int(h, r, "node", it->node);
+			table_int(h, r, "mem_node", it->mem_node);
+		}
+		if (n && !it->quiet)
+			doc_note(doc, "histogram of node %d->%d %s: its distribution was taken on a busy host, its tails not claimed: %s",
+				 it->node, it->mem_node, it->name, it->busy);
+	}
+	doc_note(doc, "histogram: the runs the tails come from%s, each a mean in ns per load over a run of hops dependent loads (tails table) with the timer's cost (timer_ns) taken off, never single loads; %s; descriptive: check never judges it",
+		 d->repeats > 1 ? " (of the repeat whose median is the figure's)" : "", dist_histogram_method);
+}
+
 const struct ph_diag_item *diag_item_of(const struct ph_diag *d, const struct ph_hfig *f)
 {
 	return item_of(d, f);
@@ -815,6 +851,7 @@ struct ph_doc *diag_doc(const struct ph_diag *d, struct ph_session *s, const cha
 	}
 	figures_table(d, doc);
 	tails_table(d, doc);
+	hist_table(d, doc);
 	if (findings)
 		findings_table(findings, doc);
 	for (int i = 0; i < d->nitems; i++)
@@ -839,6 +876,8 @@ struct ph_doc *diag_doc(const struct ph_diag *d, struct ph_session *s, const cha
 
 void diag_free(struct ph_diag *d)
 {
+	for (int i = 0; i < d->nitems; i++)
+		free(d->items[i].hist);
 	free(d->items);
 	hset_free(&d->set);
 	d->items = NULL;

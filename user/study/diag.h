@@ -61,8 +61,12 @@ struct ph_diag_item {
 	unsigned hops;
 	double timer_ns, other_cpus;
 	bool quiet;
+	char busy[160];		/* not quiet: "the host was not quiet (<what>)" */
 	struct ph_diag_tail tails[DIST_MAX_PCTS];
 	int ntails;
+	/* --histogram: the same runs in dist_histogram's buckets (owned) */
+	struct dist_bucket *hist;
+	size_t nhist;
 };
 
 struct ph_diag {
@@ -80,7 +84,7 @@ struct ph_diag {
 	char unmeasurable[256];	/* check: why no timed figure could be measured
 				 * at all (placement cannot be read back), or "" */
 	int repeats;		/* each figure's independent repeats (a baseline's) */
-	struct ph_distreq dist;	/* --percentiles: latency figures' tails */
+	struct ph_distreq dist;	/* --percentiles: latency figures' tails; --histogram */
 	/* What else ran over the whole measuring phase, and its busiest
 	 * processes by CPU time (the document lists them, a reason names
 	 * the first three). */
@@ -97,7 +101,10 @@ struct ph_diag {
 void diag_plan(struct ph_diag *d, struct ph_session *s, bool check, double budget_s, double t0);
 /* A baseline: measure each figure n times (1-20), each on fresh memory and threads. */
 void diag_set_repeats(struct ph_diag *d, int n);
-/* --percentiles: each latency figure's distribution, its percentiles above 50 as tail figures. */
+/*
+ * --percentiles: each latency figure's distribution, its percentiles above
+ * 50 as tail figures; with req->histogram, its histogram in the document.
+ */
 void diag_set_dist(struct ph_diag *d, const struct ph_distreq *req);
 /*
  * Measure the planned figures, each on memory and threads of its own, the

@@ -312,7 +312,8 @@ static void loaded_dist_tables(const struct ph_loaded *ld, struct ph_doc *doc)
 
 		snprintf(label, sizeof(label), "%s, delay %u", pt->mix ? pt->mix->name : "idle",
 			 pt->mix ? pt->delay : 0);
-		point_keys(t, latency_dist_row(doc, t, &ld->dist, &pt->lat, pt->mix ? label : "idle"), pt);
+		point_keys(t, latency_dist_row(doc, t, &ld->dist, &pt->lat.user.st, &pt->lat.dist,
+						    pt->mix ? label : "idle"), pt);
 		if (!h)
 			continue;
 		n = latency_hist_rows(h, &pt->lat.dist, &first);

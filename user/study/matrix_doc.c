@@ -129,7 +129,8 @@ static void matrix_dist_tables(const struct ph_mx *mx, struct ph_doc *doc, struc
 		int first, n;
 
 		snprintf(label, sizeof(label), "cell %d,%d", mx->dist_row[i], mx->dist_col[i]);
-		cell_keys(t, latency_dist_row(doc, t, &mx->dist, &mx->dists[i], label), mx, i);
+		cell_keys(t, latency_dist_row(doc, t, &mx->dist, &mx->dists[i].user.st,
+						   &mx->dists[i].dist, label), mx, i);
 		if (!h)
 			continue;
 		n = latency_hist_rows(h, &mx->dists[i].dist, &first);

@@ -158,29 +158,63 @@ static int counted_figure(struct ph_session *s, const struct chase_spec *spec, s
 	return rc;
 }
 
-/* One page size's sweep.  0, or an exit code. */
-static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_sweep *sw)
+/* The figures of one point, in the order a sweep measures them. */
+enum pages_fig { PAGES_RND, PAGES_TLB, PAGES_BW };
+
+/*
+ * Figure fig of sweep sw's working set i on the session's memory, its
+ * time added to the point's step_s; after the random figure of a view's
+ * largest working set, the chain it chased, read back from its memory,
+ * for the document.  0, or an exit code.
+ */
+static int point_figure(struct ph_pages *pg, struct ph_session *s, struct pages_sweep *sw, int i,
+			enum pages_fig fig)
 {
 	const uint64_t *sizes = sw->sizes;
-	int n = sw->nsizes, rc;
-	char why[256];
-	struct ph_layout lay = session_layout(s);
+	uint64_t window = pg->window < sizes[i] ? pg->window : sizes[i] / 2;
+	struct chase_spec rnd = { .pattern = CHASE_RANDOM, .seed = pg->plan.seed };
+	struct chase_spec tlb = { .pattern = CHASE_TLB, .param = window, .seed = pg->plan.seed };
+	struct pages_point *p = &sw->pt[i];
+	struct ph_latency l;
+	double t0 = now_mono_raw();
+	int rc;
 
-	lay.bufreq.psize = sw->ps;
-	lay.bufreq.backend = PH_BACKEND_AUTO;
-	lay.size = sizes[n - 1];
-	if (sw->shared)
-		pages_frames_lend(&pg->frames, s, sw->ps, pg->node, sizes[n - 1]);
-	rc = session_start_bind(s, NULL, &lay, 1);
-	if (rc) {
+	p->ws = sizes[i];
+	s->per_thread = sizes[i];
+	if (fig == PAGES_RND) {
+		rc = counted_figure(s, &rnd, &l, p->rnd_ctr, &p->counted);
+		p->rnd = l.user;
+		if (!rc && sw->shared && i == sw->nsizes - 1)
+			rc = pages_frames_order(&pg->frames, sw->ps, s->segs[0].addr, sizes[i]);
+	} else if (fig == PAGES_TLB) {
+		rc = counted_figure(s, &tlb, &l, p->tlb_ctr, &p->counted);
+		p->tlb = l.user;
+	} else {
+		rc = bandwidth_figure(s, pg->read, &p->bw);
+	}
+	p->step_s += now_mono_raw() - t0;
+	return rc;
+}
+
+/*
+ * The session of a sweep (or of the views' sweeps together: sw the first)
+ * on layout lay, the counters open on its thread.  0; or the sweep's
+ * failure, said in sw->why, and *rc what the study then returns.
+ */
+static int sweep_start(struct ph_pages *pg, struct ph_session *s, struct pages_sweep *sw,
+		       const struct ph_layout *lay, int *rc)
+{
+	int err = session_start_bind(s, NULL, lay, 1);
+
+	if (err) {
 		snprintf(sw->why, sizeof(sw->why), "could not allocate %s pages (the reason is above)",
 			 psize_name(sw->ps));
-		sw->fail_rc = rc;
+		sw->fail_rc = err;
 		session_stop(s);
 		pages_frames_unlend(&pg->frames, s);
-		return rc == PH_EXIT_USAGE ? rc : 0;
+		*rc = err == PH_EXIT_USAGE ? err : 0;
+		return err;
 	}
-	sw->ran = true;
 	if (pg->ctr.usable) {
 		uint64_t *ticks = xcalloc((size_t)s->binding.n, sizeof(uint64_t));
 
@@ -188,40 +222,101 @@ static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_swe
 		free(ticks);
 	}
 	s->counters = pg->ctr.usable ? &pg->ctr : NULL;
-	for (int i = 0; i < n && !ph_interrupted; i++) {
-		uint64_t window = pg->window < sizes[i] ? pg->window : sizes[i] / 2;
-		struct chase_spec rnd = { .pattern = CHASE_RANDOM, .seed = pg->plan.seed };
-		struct chase_spec tlb = { .pattern = CHASE_TLB, .param = window, .seed = pg->plan.seed };
-		struct ph_latency lr, lt;
-		struct pages_point *p = &sw->pt[i];
+	return 0;
+}
 
-		progress_step("%s, working set %s", psize_name(sw->ps), format_size(sizes[i], why, sizeof(why)));
-		p->ws = sizes[i];
-		s->per_thread = sizes[i];
-		rc = counted_figure(s, &rnd, &lr, p->rnd_ctr, &p->counted);
-		p->rnd = lr.user;
-		/* The chain each view chased, read back from its memory, for the document. */
-		if (!rc && sw->shared && i == n - 1)
-			rc = pages_frames_order(&pg->frames, sw->ps, s->segs[0].addr, sizes[i]);
-		if (rc)
-			break;
-		rc = counted_figure(s, &tlb, &lt, p->tlb_ctr, &p->counted);
-		p->tlb = lt.user;
-		if (rc)
-			break;
-		rc = bandwidth_figure(s, pg->read, &p->bw);
-		if (rc)
-			break;
-		p->step_s = progress_step_seconds();
-		sw->n = i + 1;
-	}
-	/* The counters belong to the team's thread, which session_stop ends. */
+/* The counters belong to the team's thread, which session_stop ends. */
+static void sweep_stop(struct ph_pages *pg, struct ph_session *s)
+{
 	s->counters = NULL;
 	counters_close(&pg->ctr);
-	if (!session_still_verified(s) && !rc)
-		rc = PH_EXIT_FAIL;
 	session_stop(s);
 	pages_frames_unlend(&pg->frames, s);
+}
+
+/* The layout of sw's largest working set. */
+static struct ph_layout sweep_layout(struct ph_session *s, const struct pages_sweep *sw)
+{
+	struct ph_layout lay = session_layout(s);
+
+	lay.bufreq.psize = sw->ps;
+	lay.bufreq.backend = PH_BACKEND_AUTO;
+	lay.size = sw->sizes[sw->nsizes - 1];
+	return lay;
+}
+
+/* One page size's sweep, in a session of its own (a view alone, when it is one).  0, or an exit code. */
+static int run_sweep(struct ph_pages *pg, struct ph_session *s, struct pages_sweep *sw)
+{
+	struct ph_layout lay = sweep_layout(s, sw);
+	char w[32];
+	int rc = 0;
+
+	if (sw->shared)
+		pages_frames_lend(&pg->frames, s, sw->ps, pg->node, lay.size);
+	if (sweep_start(pg, s, sw, &lay, &rc))
+		return rc;
+	sw->ran = true;
+	for (int i = 0; i < sw->nsizes && !ph_interrupted && !rc; i++) {
+		progress_step("%s, working set %s", psize_name(sw->ps), format_size(sw->sizes[i], w, sizeof(w)));
+		for (int fig = PAGES_RND; fig <= PAGES_BW && !rc; fig++)
+			rc = point_figure(pg, s, sw, i, (enum pages_fig)fig);
+		if (!rc)
+			sw->n = i + 1;
+	}
+	if (!session_still_verified(s) && !rc)
+		rc = PH_EXIT_FAIL;
+	sweep_stop(pg, s);
+	return rc;
+}
+
+/*
+ * The sweeps of the views of one allocation (--same-frames: sws[0..nv),
+ * the same working sets each), in one session whose memory is switched
+ * from view to view, working set by working set: the random figure in
+ * every view, then the tlb figure in every view, then the bandwidth.  So
+ * each chain is written and checked once a working set, in the first view,
+ * and rebased into each other one (chain.h: the same bytes, already in
+ * their memory), until the bandwidth arrays overwrite it; one order per
+ * view would write every chain again in each.  Each point's step_s is its
+ * three figures' time, its chains' included.  0, or an exit code.
+ */
+static int run_frames(struct ph_pages *pg, struct ph_session *s, struct pages_sweep **sws, int nv)
+{
+	struct ph_layout lay = sweep_layout(s, sws[0]);
+	uint64_t top = sws[0]->sizes[sws[0]->nsizes - 1];
+	char w[32];
+	int rc = 0;
+
+	for (int v = nv - 1; v >= 0; v--)
+		pages_frames_lend(&pg->frames, s, sws[v]->ps, pg->node, top);
+	if (sweep_start(pg, s, sws[0], &lay, &rc)) {
+		for (int v = 1; v < nv; v++) {
+			snprintf(sws[v]->why, sizeof(sws[v]->why), "%s", sws[0]->why);
+			sws[v]->fail_rc = sws[0]->fail_rc;
+		}
+		return rc;
+	}
+	for (int v = 0; v < nv; v++)
+		sws[v]->ran = true;
+	for (int i = 0; i < sws[0]->nsizes && !ph_interrupted && !rc; i++) {
+		for (int fig = PAGES_RND; fig <= PAGES_BW && !rc; fig++)
+			for (int v = 0; v < nv && !rc; v++) {
+				pages_frames_switch(&pg->frames, s, sws[v]->ps);
+				if (fig == PAGES_RND)
+					progress_step("%s, working set %s", psize_name(sws[v]->ps),
+						      format_size(sws[v]->sizes[i], w, sizeof(w)));
+				rc = point_figure(pg, s, sws[v], i, (enum pages_fig)fig);
+			}
+		for (int v = 0; v < nv && !rc; v++)
+			sws[v]->n = i + 1;
+	}
+	for (int v = 0; v < nv; v++) {
+		pages_frames_switch(&pg->frames, s, sws[v]->ps);
+		if (!session_still_verified(s) && !rc)
+			rc = PH_EXIT_FAIL;
+	}
+	sweep_stop(pg, s);
 	return rc;
 }
 
@@ -271,10 +366,39 @@ static bool all_fit(const struct ph_pages *pg, uint64_t extra)
 	return extra <= usable;
 }
 
+/*
+ * Whether sweep ps is a view whose working sets are those of the first
+ * view's (they are: every view's cap is the 1 GiB allocation's).
+ */
+static bool same_sizes(const struct ph_pages *pg, enum ph_psize ps)
+{
+	const struct pages_sweep *first = NULL, *sw = NULL;
+
+	for (int k = 0; k < pg->nsw; k++) {
+		if (!pg->sw[k].shared || !pg->sw[k].nsizes)
+			continue;
+		if (!first)
+			first = &pg->sw[k];
+		if (pg->sw[k].ps == ps)
+			sw = &pg->sw[k];
+	}
+	return sw && sw->nsizes == first->nsizes &&
+	       !memcmp(sw->sizes, first->sizes, (size_t)sw->nsizes * sizeof(sw->sizes[0]));
+}
+
+static bool in_together(struct pages_sweep *const *together, int nv, const struct pages_sweep *sw)
+{
+	for (int v = 0; v < nv; v++)
+		if (together[v] == sw)
+			return true;
+	return false;
+}
+
 int pages_measure(void *state, struct ph_session *s)
 {
 	struct ph_pages *pg = state;
-	int rc = 0;
+	struct pages_sweep *together[PH_MAX_VIEWS];
+	int rc = 0, nv = 0;
 
 	if (pg->same) {
 		enum ph_psize ps[PH_PS_COUNT];
@@ -322,6 +446,17 @@ int pages_measure(void *state, struct ph_session *s)
 		if (nall && all_fit(pg, chain_orders_bytes(&pg->orders)))
 			s->orders = &pg->orders;
 	}
+	/* The views' sweeps that share working sets run together (run_frames). */
+	if (pg->same) {
+		void *views[PH_MAX_VIEWS];
+
+		for (int k = 0; k < pg->nsw; k++)
+			if (same_sizes(pg, pg->sw[k].ps) && nv < PH_MAX_VIEWS) {
+				together[nv] = &pg->sw[k];
+				views[nv++] = pg->frames.view[pg->sw[k].ps];
+			}
+		chain_orders_views(&pg->orders, views, nv, pg->frames.bytes);
+	}
 	progress_begin(sweep_steps(pg), "pages");
 	for (int k = 0; k < pg->nsw && !ph_interrupted; k++) {
 		struct pages_sweep *sw = &pg->sw[k];
@@ -335,11 +470,23 @@ int pages_measure(void *state, struct ph_session *s)
 		if (sw->capped)
 			progress_phase("%s capped at %s: %s", psize_name(sw->ps),
 				       format_size(sw->sizes[sw->nsizes - 1], (char[32]){ 0 }, 32), sw->avail.why);
-		rc = run_sweep(pg, s, sw);
-		pg->points += sw->n;
+		if (nv > 1 && sw == together[0]) {
+			rc = run_frames(pg, s, together, nv);
+			for (int v = 0; v < nv; v++)
+				pg->points += together[v]->n;
+			/* The last of them is reached too, and every sweep before it. */
+			if (together[nv - 1] - pg->sw + 1 > pg->reached)
+				pg->reached = (int)(together[nv - 1] - pg->sw + 1);
+		} else if (nv > 1 && in_together(together, nv, sw)) {
+			continue;
+		} else {
+			rc = run_sweep(pg, s, sw);
+			pg->points += sw->n;
+		}
 		if (rc)
 			break;
 	}
+	pg->rebased = pg->orders.rebased;
 	if (pg->same)
 		pages_frames_close(&pg->frames, s);
 	s->orders = NULL;

@@ -68,7 +68,7 @@ struct pages_point {
 	bool counted;			/* the counters below were read */
 	double rnd_ctr[PMU_NROLES];	/* per load, NAN: not counted */
 	double tlb_ctr[PMU_NROLES];
-	double step_s;			/* the step's wall time, its three figures (progress.h) */
+	double step_s;			/* its three figures' wall time, their chains' included */
 };
 
 /* One page size's sweep. */
@@ -110,6 +110,7 @@ struct ph_pages {
 	struct pages_frames frames;
 	/* Every sweep's random chains derive from one order over the largest working set. */
 	struct chain_orders orders;
+	int rebased;		/* chains rebased from one view into another, not written */
 };
 
 /*

@@ -716,6 +716,8 @@ struct ph_doc *pages_doc(void *state, struct ph_session *s, int *rc)
 			    "node, CPU, chain seed, pattern and, but for THP (anonymous memory, its own allocation), the physical frames: one pagehop.ko allocation of 1 GiB pages, mapped once per page size" :
 			    "node, CPU, chain seed, pattern and the physical frames: one pagehop.ko allocation of 1 GiB pages, mapped once per page size");
 		section_str(sec, "frames", "same");
+		section_int(sec, "chains_rebased", pg->rebased);
+		section_str(sec, "chains", "each working set's random and tlb chains written and checked once, in the first view, and rebased in place into the others (one sequential pass, every link checked to be a slot of the working set); each view's random chain over the largest working set walked through that view: chain_4K, chain_2M, chain_1G");
 		for (int p = PH_PS_4K; p < PH_PS_COUNT; p++) {
 			if (!pg->frames.leaves[p])
 				continue;

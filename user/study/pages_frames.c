@@ -141,9 +141,13 @@ int pages_frames_open(struct pages_frames *f, struct ph_session *s, int node, ui
 void pages_frames_lend(struct pages_frames *f, struct ph_session *s, enum ph_psize ps, int node,
 		       uint64_t per_thread)
 {
-	struct ph_memory *m = &f->mem;
+	struct ph_memory *m = &f->mem[ps];
 	struct ph_segment *seg;
 
+	if (m->segs) {
+		s->mem = m;
+		return;
+	}
 	memset(m, 0, sizeof(*m));
 	m->segs = seg = xcalloc(1, sizeof(*seg));
 	seg->addr = f->view[ps];
@@ -162,17 +166,26 @@ void pages_frames_lend(struct pages_frames *f, struct ph_session *s, enum ph_psi
 	s->mem = m;
 }
 
+void pages_frames_switch(struct pages_frames *f, struct ph_session *s, enum ph_psize ps)
+{
+	s->mem = &f->mem[ps];
+	s->segs = s->mem->segs;
+	s->all_verified = s->mem->all_verified;
+}
+
 void pages_frames_unlend(struct pages_frames *f, struct ph_session *s)
 {
-	struct ph_memory *m = &f->mem;
-
 	s->mem = NULL;
-	if (m->segs)
-		free(m->segs[0].found.node_bytes);
-	free(m->segs);
-	free(m->nodes);
-	free(m->nslots);
-	memset(m, 0, sizeof(*m));
+	for (int p = PH_PS_4K; p < PH_PS_COUNT; p++) {
+		struct ph_memory *m = &f->mem[p];
+
+		if (m->segs)
+			free(m->segs[0].found.node_bytes);
+		free(m->segs);
+		free(m->nodes);
+		free(m->nslots);
+		memset(m, 0, sizeof(*m));
+	}
 }
 
 int pages_frames_order(struct pages_frames *f, enum ph_psize ps, const void *base, uint64_t ws)
@@ -205,6 +218,13 @@ int pages_frames_order(struct pages_frames *f, enum ph_psize ps, const void *bas
 	}
 	o->ws = ws;
 	o->hash = h;
+	for (int q = PH_PS_4K; q < PH_PS_COUNT; q++)
+		if (q != (int)ps && f->order[q].ws == ws && f->order[q].hash != h) {
+			ph_err("--same-frames: the %s view's chain over %llu bytes is not the %s view's: fnv1a 0x%016llx, not 0x%016llx",
+			       psize_name(ps), (unsigned long long)ws, psize_name((enum ph_psize)q),
+			       (unsigned long long)h, (unsigned long long)f->order[q].hash);
+			return PH_EXIT_FAIL;
+		}
 	return 0;
 }
 

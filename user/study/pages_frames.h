@@ -41,7 +41,7 @@ struct pages_frames {
 	bool checked;			/* every view at its level on kb's frames */
 	char why[256];			/* why not: the frames differ between page sizes */
 	struct pages_order order[PH_PS_COUNT];	/* each view's chain, as walked */
-	struct ph_memory mem;		/* lent to the session for one sweep */
+	struct ph_memory mem[PH_PS_COUNT];	/* each view, lent to the session */
 };
 
 /*
@@ -63,16 +63,23 @@ int pages_frames_open(struct pages_frames *f, struct ph_session *s, int node, ui
 		      const enum ph_psize *ps, int nps);
 /*
  * Make the view of page size ps the session's memory (ph_memory) for a
- * session_start() whose thread works on per_thread bytes; unlend takes it
- * back after session_stop().
+ * session_start() whose thread works on per_thread bytes, each view's
+ * memory laid out and read back the first time; unlend takes them all back
+ * after session_stop().  switch makes view ps the memory of the running
+ * session lent one (it was lent before): the same frames, the same node,
+ * the same thread.
  */
 void pages_frames_lend(struct pages_frames *f, struct ph_session *s, enum ph_psize ps, int node,
 		       uint64_t per_thread);
+void pages_frames_switch(struct pages_frames *f, struct ph_session *s, enum ph_psize ps);
 void pages_frames_unlend(struct pages_frames *f, struct ph_session *s);
 /*
  * Read the chain over the first ws bytes of view ps (base) into
- * f->order[ps]: it must be one cycle through every slot of ws, its links
- * addresses inside it.  0, or PH_EXIT_FAIL said on stderr.
+ * f->order[ps] by walking it: it must be one cycle through every slot of
+ * ws, its links addresses inside it, and the same order as every view's
+ * read before over the same ws (the views' chains are rebased from one
+ * another's: chain.h; this walk through each view's own translation is
+ * the second path).  0, or PH_EXIT_FAIL said on stderr.
  */
 int pages_frames_order(struct pages_frames *f, enum ph_psize ps, const void *base, uint64_t ws);
 /* f->order[ps] as one line: "16384 hops from +0x0: +0x..., ...; fnv1a 0x...". */

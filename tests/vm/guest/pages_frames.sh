@@ -5,14 +5,17 @@
 # with the leaf counts a GiB must have); the chain each view chased, read
 # back from its memory, is the same slots in the same order, and the one
 # kmodtest builds over plain memory with the seed (a second path: the
-# builder's own chain, followed link by link); the default (auto) takes the
+# builder's own chain, followed link by link), each working set's two
+# chains written once and rebased into the two other views (the count the
+# document gives against the one worked out from the rows); the default
+# (auto) takes the
 # same frames where the module can, and where it cannot (6.1: no 1 GiB
 # pages from the module) falls back and says why; --same-frames=off takes
 # one allocation per page size and the document says the frames differ;
 # where the module has no 1 GiB pages (6.1) --same-frames is refused with
 # exit 4.
 . /tests/tap.sh
-plan 5
+plan 6
 # pagehop pages with a short sweep; JSON in /tmp/pf.json, stderr in /tmp/pf.err.
 pages() {
 	pagehop pages --min 16K --max 1M --time 0.05 --ci 5 --format json "$@" >/tmp/pf.json 2>/tmp/pf.err
@@ -29,6 +32,7 @@ case "$VM_KVER" in
 	fi
 	skip "--same-frames sweeps one allocation" "no 1 GiB pages from pagehop.ko on $VM_KVER"
 	skip "each view chased the same chain" "no 1 GiB pages from pagehop.ko on $VM_KVER"
+	skip "chains rebased into the other views" "no 1 GiB pages from pagehop.ko on $VM_KVER"
 	# auto, the default: one allocation per page size, nothing on stderr, the why in the document.
 	pages --max 64K
 	rc=$?
@@ -70,6 +74,16 @@ case "$VM_KVER" in
 		fi ;;
 	*) not_ok "each view chased the same chain" "kmodtest chain-order: '$ref'" ;;
 	esac
+	# Each working set's random and tlb chains are written in the first
+	# view and rebased into the two others: 2 x 2 a working set, the
+	# working sets counted from the 4K rows (16K to 1M: 7, so 28).
+	rb=$(field chains_rebased)
+	nws=$(jq '[.pages[] | select(.page_size == "4K")] | length' /tmp/pf.json 2>/dev/null)
+	if [ -n "$nws" ] && [ "$nws" -gt 0 ] && [ "$rb" = $((4 * nws)) ]; then
+		ok "chains rebased into the other views: $rb for $nws working sets"
+	else
+		not_ok "chains rebased into the other views" "chains_rebased '$rb', $nws working sets of 4K"
+	fi
 	# The same verdict must come from a different path: the module's own
 	# count of pinned bytes is back to 0 once pagehop has exited.
 	kmodtest info >/tmp/kinfo && . /tmp/kinfo
