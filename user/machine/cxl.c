@@ -379,6 +379,15 @@ void cxl_load(const char *root, struct ph_cxl *c)
 	load_regions(root, bus, c);
 }
 
+const char *cxl_sysfs_root(void)
+{
+#ifdef PAGEHOP_TEST_HOOKS
+	if (getenv("PAGEHOP_CXL_ROOT"))
+		return getenv("PAGEHOP_CXL_ROOT");
+#endif
+	return "";
+}
+
 void cxl_free(struct ph_cxl *c)
 {
 	for (int i = 0; i < c->nmem; i++)
@@ -439,12 +448,14 @@ void cxl_tiering_load(const char *root, struct ph_cxl_tiering *t)
 	n = numbered(dir, "node", ids, 1024);
 	t->ids = xcalloc((size_t)(n ? n : 1), sizeof(*t->ids));
 	t->cpus = xcalloc((size_t)(n ? n : 1), sizeof(*t->cpus));
+	t->cpus_read = xcalloc((size_t)(n ? n : 1), sizeof(*t->cpus_read));
 	t->tier = xcalloc((size_t)(n ? n : 1), sizeof(*t->tier));
 	t->access1 = xcalloc((size_t)(n ? n : 1), sizeof(*t->access1));
 	t->wi_weight = xcalloc((size_t)(n ? n : 1), sizeof(*t->wi_weight));
 	pathf(path, "%s" NODE_DIR "/has_memory", root);
 	if (read_text(path, buf, sizeof(buf)) <= 0)
 		return;
+	t->read = true;
 	for (int i = 0; i < n; i++) {
 		int k = t->n;
 		char cpus[64], name[32];
@@ -455,7 +466,8 @@ void cxl_tiering_load(const char *root, struct ph_cxl_tiering *t)
 		t->n++;
 		t->ids[k] = ids[i];
 		pathf(path, "%s" NODE_DIR "/node%d/cpulist", root, ids[i]);
-		t->cpus[k] = read_text(path, cpus, sizeof(cpus)) > 0 && cpus[0];
+		t->cpus_read[k] = read_text(path, cpus, sizeof(cpus)) >= 0;
+		t->cpus[k] = t->cpus_read[k] && cpus[0];
 		pathf(path, "%s" NODE_DIR "/node%d/access1/initiators", root, ids[i]);
 		read_coord(path, &t->access1[k]);
 		t->tier[k] = node_tier(root, ids[i]);
@@ -470,8 +482,80 @@ void cxl_tiering_free(struct ph_cxl_tiering *t)
 {
 	free(t->ids);
 	free(t->cpus);
+	free(t->cpus_read);
 	free(t->tier);
 	free(t->access1);
 	free(t->wi_weight);
 	memset(t, 0, sizeof(*t));
+}
+
+enum ph_node_kind cxl_node_kind(const struct ph_cxl *c, const struct ph_cxl_tiering *t, int node,
+				char *how, size_t len)
+{
+	char on[256] = "", lost[128] = "", word[160];
+	int k = -1, non = 0, nlost = 0;
+
+	for (int i = 0; i < c->nreg; i++) {
+		const struct ph_cxl_region *r = &c->reg[i];
+
+		if (r->node == node) {
+			snprintf(word, sizeof(word), "region%d (%s)", r->id, r->memdevs[0] ? r->memdevs : "no memdev found");
+			list_add(on, sizeof(on), word);
+			non++;
+		} else if (r->node < 0 && r->size) {
+			snprintf(word, sizeof(word), "region%d", r->id);
+			list_add(lost, sizeof(lost), word);
+			nlost++;
+		}
+	}
+	for (int i = 0; i < t->n; i++)
+		if (t->ids[i] == node)
+			k = i;
+	if (on[0]) {
+		snprintf(how, len, "%s of " PH_CXL_SYSFS " %s its memory on node %d%s", on,
+			 non > 1 ? "have" : "has", node,
+			 k >= 0 && t->cpus[k] ? "; the node has CPUs too: part of its memory may be DRAM" : "");
+		return PH_NODE_CXL;
+	}
+	if (!t->read) {
+		snprintf(how, len, "cannot tell: " NODE_DIR "/has_memory could not be read");
+		return PH_NODE_UNKNOWN;
+	}
+	if (k < 0) {
+		snprintf(how, len, "cannot tell: " NODE_DIR "/has_memory does not list node %d", node);
+		return PH_NODE_UNKNOWN;
+	}
+	if (!t->cpus_read[k]) {
+		snprintf(how, len, "cannot tell: " NODE_DIR "/node%d/cpulist could not be read", node);
+		return PH_NODE_UNKNOWN;
+	}
+	if (t->cpus[k]) {
+		snprintf(how, len, "node%d/cpulist names CPUs, and no CXL region's memory is on it%s", node,
+			 c->present ? "" : " (no " PH_CXL_SYSFS ")");
+		return PH_NODE_DRAM;
+	}
+	if (lost[0]) {
+		snprintf(how, len, "cannot tell: no CPUs, and %s %s memory on no node found (no online memory block): it may be on this one",
+			 lost, nlost > 1 ? "have" : "has");
+		return PH_NODE_UNKNOWN;
+	}
+	snprintf(how, len, "memory and no CPUs (node%d/cpulist empty), and %s", node,
+		 c->present ? "no CXL region's memory is on it" :
+		 "no " PH_CXL_SYSFS " (no CXL device, or the cxl drivers are not loaded)");
+	return PH_NODE_CPULESS;
+}
+
+const char *cxl_node_kind_name(enum ph_node_kind k)
+{
+	switch (k) {
+	case PH_NODE_CXL:
+		return "CXL";
+	case PH_NODE_DRAM:
+		return "DRAM";
+	case PH_NODE_CPULESS:
+		return "CPU-less";
+	case PH_NODE_UNKNOWN:
+		break;
+	}
+	return "unknown";
 }
