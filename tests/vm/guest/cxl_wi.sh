@@ -34,8 +34,10 @@ region=
 bs=$((0x$(cat /sys/devices/system/memory/block_size_bytes)))
 for r in /sys/bus/cxl/devices/region*; do
 	start=$(($(cat $r/resource))) size=$(($(cat $r/size)))
-	for ((b = start / bs; size && b <= (start + size - 1) / bs; b++)); do
+	b=$((start / bs))
+	while [ "$size" -gt 0 ] && [ $b -le $(((start + size - 1) / bs)) ]; do
 		[ -e /sys/devices/system/memory/memory$b/node$node ] && region=${r##*/}
+		b=$((b + 1))
 	done
 done
 k=$(jq -r --argjson n $node '.nodes[] | select(.node == $n) | "\(.kind) \(.kind_from)"' $j)
