@@ -21,28 +21,15 @@ kind_here() {
 	elif ls /sys/bus/cxl/devices/region* >/dev/null 2>&1; then echo "CXL or unknown"
 	else echo CPU-less; fi
 }
-# The fixture: region0 of mem0 (endpoint2) at 0x390000000, 256 MiB, its
-# block memory115 (0x390000000 / 0x8000000 = 114; 115 the one online) on node $1, no CPUs there.
+# The fixture: cxl_tree's region0 of mem0 onlined into node $1, no CPUs there.
 fixture() {
-	local R=$TMP/root PLAT=sys/devices/platform/ACPI0017:00/root0 BUS=sys/bus/cxl/devices
-	local PCI=sys/devices/pci0000:0c/0000:0c:00.0/0000:0d:00.0
-	put() { mkdir -p "$(dirname "$R/$1")" && printf '%s\n' "$2" >"$R/$1"; }
-	lnk() { mkdir -p "$(dirname "$R/$1")" && ln -s "$2" "$R/$1"; }
-	put $PCI/mem0/ram/size 0x10000000
-	lnk $PLAT/port1/uport ../../../../pci0000:0c
-	lnk $PLAT/port1/endpoint2/uport ../../../../../pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0
-	put $PLAT/decoder0.0/region0/mode ram
-	put $PLAT/decoder0.0/region0/resource 0x390000000
-	put $PLAT/decoder0.0/region0/size 0x10000000
-	put $PLAT/decoder0.0/region0/interleave_ways 1
-	put $PLAT/decoder0.0/region0/target0 decoder2.0
-	put sys/devices/system/memory/block_size_bytes 8000000
-	lnk sys/devices/system/memory/memory115/node$1 ../../node/node$1
-	put sys/devices/system/node/has_memory "$1"
-	put sys/devices/system/node/node$1/cpulist ""
-	lnk $BUS/mem0 ../../../devices/pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0
-	lnk $BUS/endpoint2 ../../../devices/platform/ACPI0017:00/root0/port1/endpoint2
-	lnk $BUS/region0 ../../../devices/platform/ACPI0017:00/root0/decoder0.0/region0
+	local R=$TMP/root
+	cxl_tree "$R" "$1" ram
+	mkdir -p "$R/sys/devices/pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0/ram"
+	echo 0x10000000 >"$R/sys/devices/pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0/ram/size"
+	mkdir -p "$R/sys/devices/system/node/node$1"
+	echo "$1" >"$R/sys/devices/system/node/has_memory"
+	echo >"$R/sys/devices/system/node/node$1/cpulist"
 	echo "$R"
 }
 
