@@ -114,7 +114,8 @@ expect "effects: tier now, the one above demoting, distance and tier by hand, we
 # Without the tables: the generic port's part is unknown, the figures cannot be told.
 rm "$R/sys/firmware/acpi/tables/SRAT"
 PAGEHOP_CXL_ROOT=$R "$hooked" cxl --no-measure --format json >"$TMP/c.json" 2>"$TMP/err"
-expect "no SRAT: exit 0 ($(cat "$TMP/err"))" "$?" 0
+rc=$?
+expect "no SRAT: exit 0 ($(cat "$TMP/err"))" "$rc" 0
 expect "no SRAT: cannot tell, naming the generic port" "$(row 0 read_latency_ns | cut -d' ' -f4-)" \
 	"null 418 cannot tell: no generic port figure"
 
@@ -137,7 +138,8 @@ expect "good.json: write figures are not seen" \
 # Its own output read back: the same verdicts.
 cp "$TMP/j.json" "$TMP/again.json"
 "$PAGEHOP" cxl --input "$TMP/again.json" --noise 0.5 --format json >"$TMP/j2.json" 2>"$TMP/err"
-expect "its own JSON read back: exit 0 ($(cat "$TMP/err"))" "$?" 0
+rc=$?
+expect "its own JSON read back: exit 0 ($(cat "$TMP/err"))" "$rc" 0
 expect "its own JSON read back: the same judgement" "$(jq -c .cxl_judge "$TMP/j2.json")" "$(jq -c .cxl_judge "$TMP/j.json")"
 expect "cdat_read_5x.json: exit 1" "$(judge cdat_read_5x.json --noise 0.5)" 1
 expect "cdat_read_5x.json: the CDAT's read latency is off, 750 where 150 is implied" \
@@ -170,7 +172,8 @@ expect "--emit-cdat refused: nothing written" "$(ls "$TMP"/x.cdat 2>/dev/null | 
 # cannot show, so the port's 30000 MB/s is kept for both (x 1).
 H=$TMP/gp.asl
 "$PAGEHOP" cxl --input "$D/good.json" --noise 0.5 --emit-hmat "$H" --format json >"$TMP/h.json" 2>"$TMP/err"
-expect "--emit-hmat good.json: exit 0 ($(cat "$TMP/err"))" "$?" 0
+rc=$?
+expect "--emit-hmat good.json: exit 0 ($(cat "$TMP/err"))" "$rc" 0
 expect "--emit-hmat: the comment derives 50 ns from the measurement from CPU node 0" \
 	"$(grep -c 'initiator 0 to domain 4 (node 2): 50.00 ns = the read latency measured from CPU node 0, 418.00 ns \[CI 417.50, 418.50\], less the device CDAT.s 150 ns (DSMAS 0) and the link.s 218 ns' "$H")" 1
 expect "--emit-hmat: the comment says the port's bandwidth is the firmware's best, for every initiator" \
@@ -237,7 +240,8 @@ PY
 W=$TMP/whole.asl
 "$PAGEHOP" cxl --input "$D/good.json" --noise 0.5 --emit-hmat "$W" --hmat-table "$TMP/fw.hmat" \
 	--format json >"$TMP/w.json" 2>"$TMP/err"
-expect "--emit-hmat --hmat-table: exit 0 ($(cat "$TMP/err"))" "$?" 0
+rc=$?
+expect "--emit-hmat --hmat-table: exit 0 ($(cat "$TMP/err"))" "$rc" 0
 expect "--emit-hmat --hmat-table: 4 entries replaced, 8 carried, none added" \
 	"$(jq -r '.acpi_hmat | "\(.entries_replaced) \(.entries_carried) \(.entries_added)"' "$TMP/w.json")" "4 8 0"
 expect "--emit-hmat --hmat-table: each replaced entry says what it stands for" \
