@@ -92,6 +92,6 @@ PAGEHOP_CXL_ROOT=$R "$hooked" interleave --size 16M --time 0.1 --search 0 --form
 rc=$?
 expect "fixture: exit 0 ($(head -c 300 "$TMP/err"))" "$rc" 0
 expect "fixture: node $first is CXL, region0 of mem0" \
-	"$(jq -r ".nodes[] | select(.node == $first) | \"\(.kind) \(.kind_from)\"" "$TMP/f.json")" \
-	"CXL region0 (mem0) of /sys/bus/cxl/devices has its memory on node $first"
+	"$(jq -r ".nodes[] | select(.node == $first) | \"\(.kind) \(.cxl_regions): \(.kind_from)\"" "$TMP/f.json")" \
+	"CXL region0 (mem0): region0 (mem0) of /sys/bus/cxl/devices has its memory on node $first"
 finish

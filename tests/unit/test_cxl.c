@@ -284,25 +284,35 @@ static void test_absent(void **state)
 	rmdir(empty);
 }
 
+/* cxl_node_kind's three answers for node against kind, regions and how. */
+static void kind_of(const struct ph_cxl *c, const struct ph_cxl_tiering *t, int node,
+		    enum ph_node_kind kind, const char *regions, const char *how)
+{
+	struct ph_node_kind_of k;
+
+	cxl_node_kind(c, t, node, &k);
+	assert_int_equal(k.kind, kind);
+	assert_string_equal(k.regions, regions);
+	assert_string_equal(k.how, how);
+}
+
 static void test_node_kinds(void **state)
 {
 	struct ph_cxl_tiering t;
 	struct ph_cxl c;
-	char how[384];
 
 	(void)state;
 	cxl_load(root, &c);
 	cxl_tiering_load(root, &t);
-	assert_int_equal(cxl_node_kind(&c, &t, 0, how, sizeof(how)), PH_NODE_DRAM);
-	assert_string_equal(how, "node0/cpulist names CPUs, and no CXL region's memory is on it");
-	assert_int_equal(cxl_node_kind(&c, &t, 2, how, sizeof(how)), PH_NODE_CXL);
-	assert_string_equal(how, "region0 (mem0) of /sys/bus/cxl/devices has its memory on node 2");
-	assert_int_equal(cxl_node_kind(&c, &t, 3, how, sizeof(how)), PH_NODE_CPULESS);
-	assert_string_equal(how, "memory and no CPUs (node3/cpulist empty), and no CXL region's memory is on it");
-	assert_int_equal(cxl_node_kind(&c, &t, 5, how, sizeof(how)), PH_NODE_UNKNOWN);
-	assert_string_equal(how, "cannot tell: /sys/devices/system/node/node5/cpulist could not be read");
-	assert_int_equal(cxl_node_kind(&c, &t, 7, how, sizeof(how)), PH_NODE_UNKNOWN);
-	assert_string_equal(how, "cannot tell: /sys/devices/system/node/has_memory does not list node 7");
+	kind_of(&c, &t, 0, PH_NODE_DRAM, "", "node0/cpulist names CPUs, and no CXL region's memory is on it");
+	kind_of(&c, &t, 2, PH_NODE_CXL, "region0 (mem0)",
+		"region0 (mem0) of /sys/bus/cxl/devices has its memory on node 2");
+	kind_of(&c, &t, 3, PH_NODE_CPULESS, "",
+		"memory and no CPUs (node3/cpulist empty), and no CXL region's memory is on it");
+	kind_of(&c, &t, 5, PH_NODE_UNKNOWN, "",
+		"cannot tell: /sys/devices/system/node/node5/cpulist could not be read");
+	kind_of(&c, &t, 7, PH_NODE_UNKNOWN, "",
+		"cannot tell: /sys/devices/system/node/has_memory does not list node 7");
 	assert_string_equal(cxl_node_kind_name(PH_NODE_CPULESS), "CPU-less");
 	cxl_tiering_free(&t);
 	cxl_free(&c);
@@ -320,24 +330,23 @@ static void test_node_kinds_edges(void **state)
 	struct ph_cxl c = { .present = true, .reg = reg, .nreg = 2 };
 	struct ph_cxl_tiering t = { .read = true, .n = 2, .ids = ids, .cpus = cpus, .cpus_read = read };
 	struct ph_cxl_tiering none = { .read = false };
-	char how[384];
 
 	(void)state;
-	assert_int_equal(cxl_node_kind(&c, &t, 0, how, sizeof(how)), PH_NODE_CXL);
-	assert_string_equal(how, "region1 (mem0,mem1) of /sys/bus/cxl/devices has its memory on node 0; "
-			    "the node has CPUs too: part of its memory may be DRAM");
+	kind_of(&c, &t, 0, PH_NODE_CXL, "region1 (mem0,mem1)",
+		"region1 (mem0,mem1) of /sys/bus/cxl/devices has its memory on node 0; "
+		"the node has CPUs too: part of its memory may be DRAM");
 	/* CPU-less, and region4's memory is on no node found: it could be node 3's. */
-	assert_int_equal(cxl_node_kind(&c, &t, 3, how, sizeof(how)), PH_NODE_UNKNOWN);
-	assert_string_equal(how, "cannot tell: no CPUs, and region4 has memory on no node found "
-			    "(no online memory block): it may be on this one");
-	assert_int_equal(cxl_node_kind(&c, &none, 3, how, sizeof(how)), PH_NODE_UNKNOWN);
-	assert_string_equal(how, "cannot tell: /sys/devices/system/node/has_memory could not be read");
+	kind_of(&c, &t, 3, PH_NODE_UNKNOWN, "",
+		"cannot tell: no CPUs, and region4 has memory on no node found "
+		"(no online memory block): it may be on this one");
+	kind_of(&c, &none, 3, PH_NODE_UNKNOWN, "",
+		"cannot tell: /sys/devices/system/node/has_memory could not be read");
 	/* No CXL bus at all: a CPU-less node is CPU-less, and says there is no bus. */
 	c.present = false;
 	c.nreg = 0;
-	assert_int_equal(cxl_node_kind(&c, &t, 3, how, sizeof(how)), PH_NODE_CPULESS);
-	assert_string_equal(how, "memory and no CPUs (node3/cpulist empty), and no /sys/bus/cxl/devices "
-			    "(no CXL device, or the cxl drivers are not loaded)");
+	kind_of(&c, &t, 3, PH_NODE_CPULESS, "",
+		"memory and no CPUs (node3/cpulist empty), and no /sys/bus/cxl/devices "
+		"(no CXL device, or the cxl drivers are not loaded)");
 }
 
 int main(void)

@@ -489,18 +489,31 @@ void cxl_tiering_free(struct ph_cxl_tiering *t)
 	memset(t, 0, sizeof(*t));
 }
 
-enum ph_node_kind cxl_node_kind(const struct ph_cxl *c, const struct ph_cxl_tiering *t, int node,
-				char *how, size_t len)
+/* Set k's kind and its how as printf would. */
+__attribute__((format(printf, 3, 4)))
+static void kind_is(struct ph_node_kind_of *k, enum ph_node_kind kind, const char *fmt, ...)
 {
-	char on[256] = "", lost[128] = "", word[160];
-	int k = -1, non = 0, nlost = 0;
+	va_list ap;
 
+	k->kind = kind;
+	va_start(ap, fmt);
+	vsnprintf(k->how, sizeof(k->how), fmt, ap);
+	va_end(ap);
+}
+
+void cxl_node_kind(const struct ph_cxl *c, const struct ph_cxl_tiering *t, int node,
+		   struct ph_node_kind_of *k)
+{
+	char lost[128] = "", word[160];
+	int at = -1, non = 0, nlost = 0;
+
+	k->regions[0] = '\0';
 	for (int i = 0; i < c->nreg; i++) {
 		const struct ph_cxl_region *r = &c->reg[i];
 
 		if (r->node == node) {
 			snprintf(word, sizeof(word), "region%d (%s)", r->id, r->memdevs[0] ? r->memdevs : "no memdev found");
-			list_add(on, sizeof(on), word);
+			list_add(k->regions, sizeof(k->regions), word);
 			non++;
 		} else if (r->node < 0 && r->size) {
 			snprintf(word, sizeof(word), "region%d", r->id);
@@ -510,39 +523,28 @@ enum ph_node_kind cxl_node_kind(const struct ph_cxl *c, const struct ph_cxl_tier
 	}
 	for (int i = 0; i < t->n; i++)
 		if (t->ids[i] == node)
-			k = i;
-	if (on[0]) {
-		snprintf(how, len, "%s of " PH_CXL_SYSFS " %s its memory on node %d%s", on,
-			 non > 1 ? "have" : "has", node,
-			 k >= 0 && t->cpus[k] ? "; the node has CPUs too: part of its memory may be DRAM" : "");
-		return PH_NODE_CXL;
-	}
-	if (!t->read) {
-		snprintf(how, len, "cannot tell: " NODE_DIR "/has_memory could not be read");
-		return PH_NODE_UNKNOWN;
-	}
-	if (k < 0) {
-		snprintf(how, len, "cannot tell: " NODE_DIR "/has_memory does not list node %d", node);
-		return PH_NODE_UNKNOWN;
-	}
-	if (!t->cpus_read[k]) {
-		snprintf(how, len, "cannot tell: " NODE_DIR "/node%d/cpulist could not be read", node);
-		return PH_NODE_UNKNOWN;
-	}
-	if (t->cpus[k]) {
-		snprintf(how, len, "node%d/cpulist names CPUs, and no CXL region's memory is on it%s", node,
-			 c->present ? "" : " (no " PH_CXL_SYSFS ")");
-		return PH_NODE_DRAM;
-	}
-	if (lost[0]) {
-		snprintf(how, len, "cannot tell: no CPUs, and %s %s memory on no node found (no online memory block): it may be on this one",
-			 lost, nlost > 1 ? "have" : "has");
-		return PH_NODE_UNKNOWN;
-	}
-	snprintf(how, len, "memory and no CPUs (node%d/cpulist empty), and %s", node,
-		 c->present ? "no CXL region's memory is on it" :
-		 "no " PH_CXL_SYSFS " (no CXL device, or the cxl drivers are not loaded)");
-	return PH_NODE_CPULESS;
+			at = i;
+	if (non)
+		kind_is(k, PH_NODE_CXL, "%s of " PH_CXL_SYSFS " %s its memory on node %d%s", k->regions,
+			non > 1 ? "have" : "has", node,
+			at >= 0 && t->cpus[at] ? "; the node has CPUs too: part of its memory may be DRAM" : "");
+	else if (!t->read)
+		kind_is(k, PH_NODE_UNKNOWN, "cannot tell: " NODE_DIR "/has_memory could not be read");
+	else if (at < 0)
+		kind_is(k, PH_NODE_UNKNOWN, "cannot tell: " NODE_DIR "/has_memory does not list node %d", node);
+	else if (!t->cpus_read[at])
+		kind_is(k, PH_NODE_UNKNOWN, "cannot tell: " NODE_DIR "/node%d/cpulist could not be read", node);
+	else if (t->cpus[at])
+		kind_is(k, PH_NODE_DRAM, "node%d/cpulist names CPUs, and no CXL region's memory is on it%s", node,
+			c->present ? "" : " (no " PH_CXL_SYSFS ")");
+	else if (nlost)
+		kind_is(k, PH_NODE_UNKNOWN,
+			"cannot tell: no CPUs, and %s %s memory on no node found (no online memory block): it may be on this one",
+			lost, nlost > 1 ? "have" : "has");
+	else
+		kind_is(k, PH_NODE_CPULESS, "memory and no CPUs (node%d/cpulist empty), and %s", node,
+			c->present ? "no CXL region's memory is on it" :
+			"no " PH_CXL_SYSFS " (no CXL device, or the cxl drivers are not loaded)");
 }
 
 const char *cxl_node_kind_name(enum ph_node_kind k)

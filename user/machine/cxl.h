@@ -130,16 +130,21 @@ enum ph_node_kind {
 	PH_NODE_DRAM,		/* it has CPUs, and no CXL region is on it */
 	PH_NODE_CPULESS,	/* memory, no CPUs, and no CXL region found */
 };
+struct ph_node_kind_of {
+	enum ph_node_kind kind;
+	char regions[256];	/* CXL: "region0 (mem0)", the regions on it and their memdevs; else "" */
+	char how[384];		/* what shows the kind, or what could not be read */
+};
 /*
- * node's kind from c (cxl_load) and t (cxl_tiering_load) of one root, and
- * in how what shows it: the regions and memdevs on it, its cpulist, or
- * what could not be read.  A node with CPUs that a region is on too is
+ * node's kind from c (cxl_load) and t (cxl_tiering_load) of one root: the
+ * regions on it, and in how what shows it (the regions, its cpulist, or
+ * what could not be read).  A node with CPUs that a region is on too is
  * CXL (how says it has CPUs).  A CPU-less node is unknown while a region
  * has memory on no node found (its memory blocks are not online, or
  * their node links are missing): it could be that region's.
  */
-enum ph_node_kind cxl_node_kind(const struct ph_cxl *c, const struct ph_cxl_tiering *t, int node,
-				char *how, size_t len);
+void cxl_node_kind(const struct ph_cxl *c, const struct ph_cxl_tiering *t, int node,
+		   struct ph_node_kind_of *k);
 /* "CXL", "DRAM", "CPU-less", "unknown". */
 const char *cxl_node_kind_name(enum ph_node_kind k);
 

@@ -44,7 +44,7 @@ static void node_kinds(struct ph_wi *w)
 	cxl_load(root, &c);
 	cxl_tiering_load(root, &t);
 	for (int k = 0; k < w->n; k++)
-		w->kind[k] = cxl_node_kind(&c, &t, w->nodes[k], w->kind_how[k], sizeof(w->kind_how[k]));
+		cxl_node_kind(&c, &t, w->nodes[k], &w->kind[k]);
 	cxl_tiering_free(&t);
 	cxl_free(&c);
 }
@@ -57,7 +57,7 @@ static void kinds_text(const struct ph_wi *w, char *buf, size_t len)
 	buf[0] = 0;
 	for (int k = 0; k < w->n && at < len; k++) {
 		int m = snprintf(buf + at, len - at, "%s%d: %s%s", k ? ", " : w->n > 1 ? " (nodes " : " (node ",
-				 w->nodes[k], cxl_node_kind_name(w->kind[k]), k == w->n - 1 ? ")" : "");
+				 w->nodes[k], cxl_node_kind_name(w->kind[k].kind), k == w->n - 1 ? ")" : "");
 
 		if (m < 0)
 			break;
@@ -479,10 +479,10 @@ static void over_text(const struct ph_wi *w, const struct ph_wi_row *r, char *bu
 		int m = 0;
 
 		if (r->kind == PH_WIK_NODE && w->nodes[k] == r->node)
-			m = snprintf(buf, len, "node %d (%s) alone", r->node, cxl_node_kind_name(w->kind[k]));
+			m = snprintf(buf, len, "node %d (%s) alone", r->node, cxl_node_kind_name(w->kind[k].kind));
 		else if (r->kind != PH_WIK_NODE)
 			m = snprintf(buf + at, len - at, "%s%d (%s)", k ? ", " : "", w->nodes[k],
-				     cxl_node_kind_name(w->kind[k]));
+				     cxl_node_kind_name(w->kind[k].kind));
 		if (m < 0)
 			break;
 		at += (size_t)m;
@@ -495,6 +495,7 @@ static void nodes_table(const struct ph_wi *w, struct ph_doc *doc)
 
 	table_add_col(t, "node");
 	table_add_col(t, "kind");
+	table_add_col(t, "cxl_regions");
 	table_add_col(t, "cpu_node");
 	table_add_col(t, "kind_from");
 	table_detail(t, "kind_from");
@@ -502,9 +503,11 @@ static void nodes_table(const struct ph_wi *w, struct ph_doc *doc)
 		int row = table_add_row(t);
 
 		table_int(t, row, "node", w->nodes[k]);
-		table_str(t, row, "kind", cxl_node_kind_name(w->kind[k]));
+		table_str(t, row, "kind", cxl_node_kind_name(w->kind[k].kind));
+		if (w->kind[k].regions[0])
+			table_str(t, row, "cxl_regions", w->kind[k].regions);
 		table_bool(t, row, "cpu_node", w->nodes[k] == w->cpu_node);
-		table_str(t, row, "kind_from", w->kind_how[k]);
+		table_str(t, row, "kind_from", w->kind[k].how);
 	}
 }
 

@@ -65,8 +65,7 @@ struct ph_wi {
 	int cpu_node;
 	int n;
 	int nodes[PH_WL_MAX_NODES];	/* ascending */
-	enum ph_node_kind kind[PH_WL_MAX_NODES];	/* per node of nodes[] (cxl_node_kind) */
-	char kind_how[PH_WL_MAX_NODES][384];	/* what shows it */
+	struct ph_node_kind_of kind[PH_WL_MAX_NODES];	/* per node of nodes[] (cxl_node_kind) */
 	struct ph_wi_sysfs sys;
 	int wi_err;			/* buffer_weighted_probe's, 0: the kernel has it */
 	char wi_why[256];

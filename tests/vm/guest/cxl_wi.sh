@@ -40,10 +40,10 @@ for r in /sys/bus/cxl/devices/region*; do
 		b=$((b + 1))
 	done
 done
-k=$(jq -r --argjson n $node '.nodes[] | select(.node == $n) | "\(.kind) \(.kind_from)"' $j)
+k=$(jq -r --argjson n $node '.nodes[] | select(.node == $n) | "\(.kind) \(.cxl_regions): \(.kind_from)"' $j)
 o=$(jq -r --arg l node$node '.layouts[] | select(.layout == $l) | .over' $j)
 case "$k" in
-"CXL $region "*"has its memory on node $node"*) [ -n "$region" ] && [ "$o" = "node $node (CXL) alone" ] &&
+"CXL $region ("*"): $region ("*"has its memory on node $node"*) [ -n "$region" ] && [ "$o" = "node $node (CXL) alone" ] &&
 	ok "node $node is named CXL ($k), its layout \"$o\"" || not_ok "CXL node named" "sysfs region '$region'; layout over \"$o\"" ;;
 *) not_ok "CXL node named" "nodes table: '$k', sysfs region '$region'" ;;
 esac
@@ -87,6 +87,6 @@ else
 	skip "kernel weights" "$(uname -r): no $WI"
 	skip "kernel counts" "$(uname -r): no weighted interleave"
 fi
-jq -r '.nodes[] | "node \(.node) \(.kind): \(.kind_from)"' $j | sed 's/^/# /'
+jq -r '.nodes[] | "node \(.node) \(.kind) \(.cxl_regions // "-"): \(.kind_from)"' $j | sed 's/^/# /'
 jq -r '.layouts[] | "\(.layout) \(.over) \(.weights) \(.skipped // "")"' $j | sed 's/^/# /'
 sed 's/^/# stderr: /' /tmp/cxlwi.err
