@@ -496,40 +496,34 @@ static void test_chunk(void **state)
  */
 static void test_part(void **state)
 {
+	static const struct {
+		size_t n, chunk;
+		unsigned parts, p;
+		size_t lo, len;
+	} want[] = {
+		/* 100 elements in chunks of 8: 13 chunks, the last of 4.  Four
+		 * parts take chunks 0-2, 3-5, 6-8 and 9-12: 24, 24, 24, 28. */
+		{ 100, 8, 4, 0, 0, 24 },
+		{ 100, 8, 4, 1, 24, 24 },
+		{ 100, 8, 4, 2, 48, 24 },
+		{ 100, 8, 4, 3, 72, 28 },
+		/* One part: the whole arrays. */
+		{ 100, 8, 1, 0, 0, 100 },
+		/* An 80 MiB range, one array: 10485760 doubles in 256 chunks of
+		 * 40960.  Ten parts, 25.6 chunks each: part 0 chunks 0-24, part
+		 * 1 chunks 25-50, part 9 chunks 230-255, ending at 10485760. */
+		{ 10485760, 40960, 10, 0, 0, 1024000 },
+		{ 10485760, 40960, 10, 1, 1024000, 1064960 },
+		{ 10485760, 40960, 10, 9, 9420800, 1064960 },
+	};
 	size_t lo, len, at = 0;
 
 	(void)state;
-	/* 100 elements in chunks of 8: 13 chunks, the last of 4.  Four parts
-	 * take chunks 0-2, 3-5, 6-8 and 9-12: 24, 24, 24 and 28 elements. */
-	bandwidth_part(100, 8, 4, 0, &lo, &len);
-	assert_int_equal(lo, 0);
-	assert_int_equal(len, 24);
-	bandwidth_part(100, 8, 4, 1, &lo, &len);
-	assert_int_equal(lo, 24);
-	assert_int_equal(len, 24);
-	bandwidth_part(100, 8, 4, 2, &lo, &len);
-	assert_int_equal(lo, 48);
-	assert_int_equal(len, 24);
-	bandwidth_part(100, 8, 4, 3, &lo, &len);
-	assert_int_equal(lo, 72);
-	assert_int_equal(len, 28);
-	/* One part: the whole arrays. */
-	bandwidth_part(100, 8, 1, 0, &lo, &len);
-	assert_int_equal(lo, 0);
-	assert_int_equal(len, 100);
-	/* An 80 MiB range, one array: 10485760 doubles in 256 chunks of
-	 * 40960.  Ten parts: 25.6 chunks each, so part 0 takes chunks 0-24
-	 * (1024000 elements), part 1 chunks 25-50 (1064960), part 9 chunks
-	 * 230-255 (1064960, ending at 10485760). */
-	bandwidth_part(10485760, 40960, 10, 0, &lo, &len);
-	assert_int_equal(lo, 0);
-	assert_int_equal(len, 1024000);
-	bandwidth_part(10485760, 40960, 10, 1, &lo, &len);
-	assert_int_equal(lo, 1024000);
-	assert_int_equal(len, 1064960);
-	bandwidth_part(10485760, 40960, 10, 9, &lo, &len);
-	assert_int_equal(lo, 9420800);
-	assert_int_equal(len, 1064960);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		bandwidth_part(want[i].n, want[i].chunk, want[i].parts, want[i].p, &lo, &len);
+		assert_int_equal(lo, want[i].lo);
+		assert_int_equal(len, want[i].len);
+	}
 	/* And every part follows the last, none empty: together exactly once. */
 	for (unsigned p = 0; p < 10; p++) {
 		bandwidth_part(10485760, 40960, 10, p, &lo, &len);
