@@ -110,6 +110,7 @@ DIST_KEY = {
     "chase": lambda r: r["pattern"],
     "loaded": lambda r: r["mix"] + ("" if r.get("delay") is None else " delay %d" % r["delay"]),
     "matrix": lambda r: "cell %d,%d" % (r["cpu_node"], r["mem_node"]),
+    "c2c": lambda r: "CPUs %d,%d" % (r["cpu_a"], r["cpu_b"]),
 }
 PCT = re.compile(r"^p[0-9.]+_ns$")
 
@@ -135,9 +136,14 @@ def dist_expect(d, kind):
         if pts:
             cdf[name] = pts
     pct = {}
+    def ci(r, k, side):  # the percentile's own CI; without its columns, the median's at p50
+        own = k[:-3] + "_ci_" + side + "_ns"
+        if own in r or k[:-3] + "_ci_" + ("hi" if side == "lo" else "lo") + "_ns" in r:
+            v = r.get(own)
+            return v if isinstance(v, (int, float)) else None
+        return r.get("dist_ci_" + side + "_ns") if k == "p50_ns" else None
     for r in d.get(kind + "_dist") or []:
-        pts = [(k[:-3], v, r.get("dist_ci_lo_ns") if k == "p50_ns" else None,
-                r.get("dist_ci_hi_ns") if k == "p50_ns" else None)
+        pts = [(k[:-3], v, ci(r, k, "lo"), ci(r, k, "hi"))
                for k, v in r.items() if PCT.match(k) and v is not None]
         if pts:
             pct[DIST_KEY[kind](r)] = pts

@@ -96,6 +96,12 @@ jq '(.chase_dist[] | select(.pattern == "seq")) |= (with_entries(if (.key | test
 expect "chase --percentiles --histogram: both tables" "$(jq -r '[(.chase_dist | length), (.chase_histogram | length > 0)] | join(" ")' "${dist[0]}")" "2 true"
 expect "chase --percentiles: no histogram" "$(jq -r '[(.chase_dist | length), has("chase_histogram")] | join(" ")' "${dist[1]}")" "2 false"
 expect "chase: no distribution" "$(jq -r '[has("chase_dist"), has("chase_histogram")] | join(" ")' "${dist[2]}")" "false false"
+# c2c's distribution, a curve per CPU pair, where there are two CPUs to pair.
+if [ "$(nproc)" -ge 2 ]; then
+	"$PAGEHOP" c2c --cpus 0,1 --percentiles --histogram --format json >"$TMP/c2c-dist.json" 2>"$TMP/c2c.err" ||
+		fail "c2c --percentiles --histogram: exit $?: $(tail -n 1 "$TMP/c2c.err")"
+	dist+=("$TMP/c2c-dist.json")
+fi
 docs+=("${dist[@]}")
 
 page=$TMP/report.html
@@ -155,7 +161,7 @@ if grep -q '^BAD' "$TMP/points"; then
 else
 	while read -r line; do pass "$line"; done <"$TMP/points"
 fi
-expect "distribution charts checked" "$(grep -c 'points' "$TMP/points")" 5
+expect "distribution charts checked" "$(grep -c 'points' "$TMP/points")" $((5 + 2 * ($(nproc) >= 2)))
 expect "a chase without a distribution says it has no chart" \
 	"$(grep -A40 'chase-plain.json</h2>' "$page" | grep -c 'has no chart')" 1
 

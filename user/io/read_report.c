@@ -137,6 +137,7 @@ static const struct curve_spec curve_specs[] = {
 	DIST_CURVES("chase", "pattern", "pattern", NULL),
 	DIST_CURVES("loaded", "mix delay", "traffic mix and delay", NULL),
 	DIST_CURVES("matrix", "cpu_node mem_node", "cell (CPU node, memory node)", "cell"),
+	DIST_CURVES("c2c", "cpu_a cpu_b", "CPU pair (first CPU, second CPU)", "CPUs"),
 };
 
 static char *dup_or_null(const char *s)
@@ -414,20 +415,31 @@ static bool pct_column(const char *col, char *out, size_t size)
 	return true;
 }
 
-/* A wide row: a point per percentile column it has a number in; lo and hi at column ci_at. */
+/*
+ * A wide row: a point per percentile column pP_ns it has a number in, its
+ * CI bar from pP_ci_lo_ns and pP_ci_hi_ns where they are numbers ("cannot
+ * tell" is none); a row without those columns, lo and hi at column ci_at.
+ */
 static void wide_points(struct rep_chart *ch, json_object *row, const struct curve_spec *cs)
 {
 	struct rep_series *s = series_of(ch, row, cs);
 
 	json_object_object_foreach(row, col, v) {
-		char name[32];
-		double y;
+		char name[32], clo[48], chi[48];
+		double y, lo = NAN, hi = NAN;
 
 		if (!pct_column(col, name, sizeof(name)) || !json_number(v, &y))
 			continue;
-		rep_point(s, rep_category(ch, name), y,
-			  cs->lo && !strcmp(col, cs->ci_at) ? get_num(row, cs->lo) : NAN,
-			  cs->hi && !strcmp(col, cs->ci_at) ? get_num(row, cs->hi) : NAN);
+		snprintf(clo, sizeof(clo), "%s_ci_lo_ns", name);
+		snprintf(chi, sizeof(chi), "%s_ci_hi_ns", name);
+		if (get(row, clo) || get(row, chi)) {
+			lo = get_num(row, clo);
+			hi = get_num(row, chi);
+		} else if (cs->lo && cs->hi && !strcmp(col, cs->ci_at)) {
+			lo = get_num(row, cs->lo);
+			hi = get_num(row, cs->hi);
+		}
+		rep_point(s, rep_category(ch, name), y, lo, hi);
 	}
 }
 
@@ -524,7 +536,7 @@ static char *dist_caption(json_object *root, const struct curve_spec *cs)
 			name, json_object_get_string(get(row, cs->y)));
 	}
 	if (cs->wide && cs->ci_at)
-		fprintf(f, " Bars: the 95%% CI of %.*s alone (%s to %s); the document gives the other percentiles none.",
+		fprintf(f, " Bars: each percentile's distribution-free 95%% CI (pP_ci_lo_ns to pP_ci_hi_ns), none where the document says it cannot tell; in a document without those, %.*s's alone (%s to %s).",
 			(int)(strlen(cs->ci_at) - 3), cs->ci_at, cs->lo, cs->hi);
 	fclose(f);
 	return text;
