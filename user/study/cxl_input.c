@@ -83,6 +83,11 @@ static int read_explain(json_object *rows, const char *path, struct ph_cxl_expla
 			snprintf(x->region, sizeof(x->region), "%s", json_object_get_string(o));
 		if (json_object_object_get_ex(row, "memdev", &o) && json_object_is_type(o, json_type_string))
 			snprintf(x->memdev, sizeof(x->memdev), "%s", json_object_get_string(o));
+		/* A region over several devices: its devices' rows are no one path of the node. */
+		if (strchr(x->memdev, ',')) {
+			x->ndev = 2;
+			x->why = "interleaved over several devices: one measurement cannot be split between their paths";
+		}
 		if (num(row, "device_cdat", &v, &bad))
 			x->parts.cdat[f] = (uint32_t)v;
 		if (num(row, "generic_port", &v, &bad))
