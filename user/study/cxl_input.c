@@ -214,8 +214,17 @@ int cxl_input_read(const char *path, struct ph_cxl_explained **e, int *ne,
 	for (int i = 0; !rc && i < *ne; i++) {
 		struct ph_cxl_explained *x = &(*e)[i];
 
+		/* Interleaved: what was read is its last device's, no part of the node's. */
+		if (x->ndev > 1) {
+			memset(&x->parts, 0, sizeof(x->parts));
+			x->link_lat_ps = 0;
+			x->cdat_handle = -1;
+			x->gp_domain = -1;
+			x->hb_uid = -1;
+		}
 		cxl_compose(&x->parts, &x->sum);
-		if (!x->parts.cdat[PH_CXL_READ_LAT] && !x->parts.gp[0][PH_CXL_READ_LAT] && !x->parts.link_lat_ns)
+		if (!x->why && !x->parts.cdat[PH_CXL_READ_LAT] && !x->parts.gp[0][PH_CXL_READ_LAT] &&
+		    !x->parts.link_lat_ns)
 			x->why = "not composed in the input";
 	}
 out:
