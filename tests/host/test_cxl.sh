@@ -46,15 +46,22 @@ put $PLAT/decoder0.0/region0/resource 0x390000000
 put $PLAT/decoder0.0/region0/size 0x10000000
 put $PLAT/decoder0.0/region0/interleave_ways 1
 put $PLAT/decoder0.0/region0/target0 decoder2.0
-set -- read_latency write_latency read_bandwidth write_bandwidth
-k0=(418 518 312 312) k1=(500 518 312 312)
-for i in 0 1 2 3; do
-	f=$(eval echo "\${$((i + 1))}")
-	put $PLAT/decoder0.0/region0/access0/$f "${k0[$i]}"
-	put sys/devices/system/node/node2/access0/initiators/$f "${k0[$i]}"
-	put $PLAT/decoder0.0/region0/access1/$f "${k1[$i]}"
-	put sys/devices/system/node/node2/access1/initiators/$f "${k1[$i]}"
-done
+# coords "ACCESS0" "ACCESS1": region0's and node2's access coordinates
+# (read, write latency; read, write bandwidth).
+coords() {
+	local a f i v
+	for a in 0 1; do
+		[ $a = 0 ] && read -ra v <<<"$1"
+		[ $a = 1 ] && read -ra v <<<"$2"
+		i=0
+		for f in read_latency write_latency read_bandwidth write_bandwidth; do
+			put $PLAT/decoder0.0/region0/access$a/$f "${v[$i]}"
+			put sys/devices/system/node/node2/access$a/initiators/$f "${v[$i]}"
+			i=$((i + 1))
+		done
+	done
+}
+coords "418 518 312 312" "500 518 312 312"
 put sys/devices/system/memory/block_size_bytes 8000000
 put sys/devices/system/node/has_memory 0,2
 put sys/devices/system/node/node0/cpulist 0
@@ -158,15 +165,7 @@ lnk $BUS/endpoint3 ../../../devices/platform/ACPI0017:00/root0/port1/endpoint3
 tables $PLAT/port1/endpoint3/CDAT "300 400 6000 4000" "500 400"
 put $PLAT/decoder0.0/region0/interleave_ways 2
 put $PLAT/decoder0.0/region0/target1 decoder3.0
-set -- read_latency write_latency read_bandwidth write_bandwidth
-k0=(568 668 500 500) k1=(568 668 624 624)
-for i in 0 1 2 3; do
-	f=$(eval echo "\${$((i + 1))}")
-	put $PLAT/decoder0.0/region0/access0/$f "${k0[$i]}"
-	put sys/devices/system/node/node2/access0/initiators/$f "${k0[$i]}"
-	put $PLAT/decoder0.0/region0/access1/$f "${k1[$i]}"
-	put sys/devices/system/node/node2/access1/initiators/$f "${k1[$i]}"
-done
+coords "568 668 500 500" "568 668 624 624"
 PAGEHOP_CXL_ROOT=$R "$hooked" cxl --no-measure --format json >"$TMP/c.json" 2>"$TMP/err"
 expect "interleaved: exit 0 ($(cat "$TMP/err"))" "$?" 0
 irow() { jq -r ".cxl_explain[] | select(.memdev == \"$1\" and .access == $2 and .figure == \"$3\") |
