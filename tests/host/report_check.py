@@ -17,6 +17,17 @@ pagehop's own code:
                            the axes' tick labels, as a reader would) against
                            the document's histogram and percentiles; one
                            line per chart, "BAD ..." for each difference
+  cxl PAGE.html FILE.json...
+                           each cxl document's charts read back from the
+                           page's SVG the same way: every point's value
+                           from its pixel through the axis' own tick
+                           labels, its source from the nearest category
+                           label, its series from the series' name; against
+                           the figures the JSON holds for that source,
+                           series and node, each drawn once, none drawn
+                           that it lacks, each it lacks named in the
+                           chart's caption.  One line per chart, "BAD ..."
+                           lines for every fault
 """
 import html
 import json
@@ -81,6 +92,10 @@ def expect(paths):
                 print("curves %d" % len(cdf))
             if pct:
                 print("curves %d" % len(pct))
+        if kind == "cxl":  # per node, latency then bandwidth: a series per CPU node and access class drawn
+            for node in cxl_nodes(d):
+                for fig in CXL_FIGS:
+                    print("curves %d" % len({p[0] for p in cxl_points(d, node, fig)}))
         if prov.get("subcommand") == "pages":
             sizes = []
             for r in d.get("pages", []):
@@ -132,11 +147,14 @@ def dist_expect(d, kind):
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def axis_map(pairs, log):
-    """pixel = a + b * f(value) through the first and last tick, f log2 or not."""
-    f = math.log2 if log else (lambda v: v)
+def axis_map(pairs, log, inverse=False):
+    """pixel = a + b * f(value) through the first and last tick, f log2 or
+    not; with inverse, the value at a pixel."""
+    f, g = (math.log2, math.exp2) if log else ((lambda v: v), (lambda v: v))
     (p0, v0), (p1, v1) = pairs[0], pairs[-1]
     b = (p1 - p0) / (f(v1) - f(v0))
+    if inverse:
+        return lambda p: g(f(v0) + (p - p0) / b)
     return lambda v: p0 + b * (f(v) - f(v0))
 
 
@@ -163,7 +181,8 @@ def read_chart(svg):
         if g.get("class") != "series":
             continue
         name = next(t.text for t in g if t.get("class") == "name")
-        pts = [(float(c.get("cx")), float(c.get("cy"))) for c in g if c.tag == SVG + "circle"]
+        pts = [(float(c.get("cx")), float(c.get("cy"))) for c in g
+               if c.tag == SVG + "circle" and c.get("class") != "key"]
         bars = []
         for e in g:
             if e.get("class") == "err":
@@ -246,15 +265,20 @@ def points(page, paths):
                       (p, title, len(series), n, ", %d CI bars" % nbars if not cdf_chart else ""))
 
 
+def figcaption(sec, svg):
+    """The words under the chart svg of the section sec, or None."""
+    at = sec.find(svg)
+    m = re.match(r"\s*<figcaption>(.*?)</figcaption>", sec[at + len(svg):], re.S)
+    return html.unescape(m.group(1)) if m else None
+
+
 def caption(p, title, d, kind, sec, svg):
     """The words under a chart: the document's own dist_sample, each
     figure's hops per sample and each one's why_not; the number of faults."""
-    at = sec.find(svg)
-    m = re.match(r"\s*<figcaption>(.*?)</figcaption>", sec[at + len(svg):], re.S)
-    if not m:
+    text = figcaption(sec, svg)
+    if text is None:
         print("BAD %s: %s: no caption" % (p, title))
         return 1
-    text = html.unescape(m.group(1))
     want = [v["dist_sample"] for v in d.values() if isinstance(v, dict) and "dist_sample" in v]
     rows = d.get(kind + "_dist") or []
     hops = {r["hops_per_sample"] for r in rows if not r.get("why_not")}
@@ -294,7 +318,7 @@ class Dom(HTMLParser):
         elif self.charts and tag == "rect" and "cell" in cls:
             self.charts[-1][1] += 1
             self.charts[-1][2] += "out" in cls
-        elif self.charts and tag == "path" and "curve" in cls:
+        elif self.charts and tag == "g" and "series" in cls:
             self.charts[-1][1] += 1
 
 
@@ -362,8 +386,140 @@ def png(path):
     print("%d %.3f" % (len(colours), nonwhite / (h * ((w + 1) // 2))))
 
 
+# The cxl charts: (figure in cxl_explain, in cxl_judge, cxl_measured's
+# columns, MiB/s to GB/s for the tables' bandwidth, the chart's title).
+CXL_FIGS = [
+    ("read_latency_ns", "read_latency_ns", ("lat_ns", "lat_ci_lo_ns", "lat_ci_hi_ns"), 1, "read latency"),
+    ("read_bandwidth_MBps", "read_bandwidth_GBps", ("read_GBps", "read_ci_lo_GBps", "read_ci_hi_GBps"),
+     1048576 / 1e9, "read bandwidth"),
+]
+CXL_SRC = [("CDAT", "device_cdat"), ("link", "link"), ("GP", "generic_port"), ("sum", "composed"),
+           ("kernel", "kernel_node")]
+CXL_JUDGE_SRC = {"device CDAT": "CDAT", "generic port": "GP"}
+
+
+def cxl_nodes(d):
+    nodes = []
+    for t in ("cxl_explain", "cxl_measured"):
+        for r in d.get(t) or []:
+            if r.get("node") is not None and r["node"] not in nodes:
+                nodes.append(r["node"])
+    return nodes
+
+
+def cxl_points(d, node, fig):
+    """What the JSON holds for node: (series, source, value, lo, hi)."""
+    ex, judge, cols, scale, _ = fig
+    pts = []
+    for r in d.get("cxl_measured") or []:
+        if r.get("node") == node and r.get(cols[0]) is not None:
+            pts.append(("CPU node %d" % r["cpu_node"], "measured", r[cols[0]], r.get(cols[1]), r.get(cols[2])))
+    for r in d.get("cxl_explain") or []:
+        if r.get("node") == node and r.get("figure") == ex:
+            for src, col in CXL_SRC:
+                if r.get(col) is not None:
+                    pts.append(("access%d" % r["access"], src, r[col] * scale, None, None))
+    for r in d.get("cxl_judge") or []:
+        if r.get("node") == node and r.get("figure") == judge and r.get("verdict") == "OFF":
+            pts.append(("off", CXL_JUDGE_SRC[r["source"]], r["table"], None, None))
+    return pts
+
+
+def cxl_absent(d, node, fig):
+    """What the chart's caption must name: (source, access class or CPU node) the JSON lacks."""
+    ex, _, cols, _, _ = fig
+    out = []
+    rows = [r for r in d.get("cxl_measured") or [] if r.get("node") == node]
+    said = [n[5:] for n in d.get("notes") or [] if n.startswith("CXL: nothing measured")]
+    if not rows:
+        out.append("measured: " + (said[0] if said else "no cxl_measured row for node %d" % node))
+    for r in rows:
+        if r.get(cols[0]) is None:
+            out.append("measured from CPU node %d" % r["cpu_node"])
+    for src, col in CXL_SRC:
+        gone = [a for a in (0, 1) if not any(r.get("node") == node and r.get("figure") == ex and
+                                             r.get("access") == a and r.get(col) is not None
+                                             for r in d.get("cxl_explain") or [])]
+        if gone:
+            out.append(("%s of access" % src, gone))
+    return out
+
+
+def cxl_chart(svg, log):
+    """A chart read back through read_chart: the y axis (value to pixel,
+    pixel to value) and its points as (series, source, cy, lo, hi), lo and
+    hi the pixels of the point's CI bar or None."""
+    xt, yt, series = read_chart(svg)
+    ticks = [(py, float(v)) for py, v in yt]
+    fy, back = axis_map(ticks, log), axis_map(ticks, log, True)
+    # The axis from its two outermost ticks; every other tick must sit on that line.
+    for py, v in ticks:
+        assert abs(fy(v) - py) < 0.15, "tick %g off the axis' line" % v
+    cats = dict((v, px) for px, v in xt)
+    step = min(abs(x - y) for x in cats.values() for y in cats.values() if x != y)
+    out = []
+    for name, pts, bars in series:
+        for cx, cy in pts:
+            src = min(cats, key=lambda n: abs(cats[n] - cx))
+            assert abs(cats[src] - cx) < 0.3 * step, "a point between categories at x %s" % cx
+            bar = [(lo, hi) for bx, lo, hi in bars if abs(bx - cx) < 0.05]
+            out.append((name, src, cy) + (bar[0] if bar else (None, None)))
+    return fy, back, out
+
+
+def cxl(page, paths):
+    secs = sections(open(page, encoding="utf-8").read())
+    for p in paths:
+        d = json.load(open(p))
+        sec = secs.get(p) or ""
+        svgs = {re.search(r"<title>(.*?)</title>", svg).group(1): svg
+                for svg in re.findall(r"<svg\b.*?</svg>", sec, re.S)}
+        for node in cxl_nodes(d):
+            for fig in CXL_FIGS:
+                title = "CXL node %d: %s, measured and as the tables give it" % (node, fig[4])
+                if title not in svgs:
+                    print("BAD %s: no chart '%s'" % (p, title))
+                    continue
+                # Bandwidth on a log2 axis, as the man page says: a link's MB/s beside a port's GB/s.
+                fy, back, got = cxl_chart(svgs[title], fig[0] == "read_bandwidth_MBps")
+                note = figcaption(sec, svgs[title]) or ""
+                want = cxl_points(d, node, fig)
+                bad = []
+                for s, src, v, lo, hi in want:
+                    m = [g for g in got if g[0].startswith(s) and g[1] == src]
+                    if len(m) != 1:
+                        bad.append("%s %s %g: drawn %d times" % (s, src, v, len(m)))
+                        continue
+                    g = m[0]
+                    # Within a quarter pixel of where the document's figure belongs, its CI within half a pixel.
+                    if abs(fy(v) - g[2]) > 0.25:
+                        bad.append("%s %s: %g in the document, %.4g drawn" % (s, src, v, back(g[2])))
+                    for what, e, px in (("low", lo, g[3]), ("high", hi, g[4])):
+                        if e is not None and (px is None or abs(fy(e) - px) > 0.5):
+                            bad.append("%s %s: CI %s %g in the document, %s drawn" %
+                                       (s, src, what, e, px is not None and "%.4g" % back(px)))
+                    got.remove(g)
+                for g in got:
+                    bad.append("%s %s %.4g drawn, not in the document" % (g[0], g[1], back(g[2])))
+                for item in cxl_absent(d, node, fig):
+                    if isinstance(item, str):
+                        ok = item in note
+                    else:
+                        what, gone = item
+                        ok = ("%s0 and access1" % what) in note if gone == [0, 1] else \
+                            all("%s%d" % (what, a) in note for a in gone)
+                        item = "%s%s" % (what, gone)
+                    if not ok:
+                        bad.append("absent %s not named in the caption" % item)
+                for b in bad:
+                    print("BAD %s: node %d %s: %s" % (os.path.basename(p), node, fig[4], b))
+                print("%s node %d %s: %d points%s" % (os.path.basename(p), node, fig[4], len(want),
+                                                        " BAD" if bad else ""))
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     {"expect": lambda: expect(args), "dom": lambda: dom(args[0]),
      "svgs": lambda: svgs(args[0], args[1]), "html5": lambda: html5(args[0]),
-     "png": lambda: png(args[0]), "points": lambda: points(args[0], args[1:])}[cmd]()
+     "png": lambda: png(args[0]), "points": lambda: points(args[0], args[1:]),
+     "cxl": lambda: cxl(args[0], args[1:])}[cmd]()

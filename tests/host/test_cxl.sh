@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # test_cxl.sh PAGEHOP - pagehop cxl.  On this machine (no CXL memory node
 # here, else that part skips): exit 4 with the reason, nothing on stdout.
-# Then the test build (BUILD/test/pagehop, PAGEHOP_CXL_ROOT) on a sysfs and
-# ACPI tables laid out here as Linux 6.12 lays them out for one type-3
+# Then the test build (BUILD/test/pagehop, PAGEHOP_CXL_ROOT) on a sysfs
+# (lib.sh's cxl_tree, and more) and ACPI tables laid out here as Linux 6.12 lays them out for one type-3
 # device on a root port (as on pagehop's CXL guest):
 #   CDAT     one range, read/write latency 150/250 ns, bandwidth 12000/8000;
 #   link     2.5 GT/s x1 (the port above too): 68 x 10^6 / 312 = 217948 ps,
@@ -30,22 +30,14 @@ command -v python3 >/dev/null || skip_test "python3 missing (it writes the SRAT 
 R=$TMP/root
 PCI=sys/devices/pci0000:0c/0000:0c:00.0/0000:0d:00.0
 PLAT=sys/devices/platform/ACPI0017:00/root0
-BUS=sys/bus/cxl/devices
 put() { mkdir -p "$(dirname "$R/$1")" && printf '%s\n' "$2" >"$R/$1"; }
-lnk() { mkdir -p "$(dirname "$R/$1")" && ln -s "$2" "$R/$1"; }
+cxl_tree "$R" 2 pmem
 put $PCI/mem0/pmem/size 0x20000000
 put $PCI/mem0/ram/size 0x0
 put $PCI/current_link_speed "2.5 GT/s PCIe"
 put $PCI/current_link_width 1
 put sys/devices/pci0000:0c/0000:0c:00.0/current_link_speed "2.5 GT/s PCIe"
 put sys/devices/pci0000:0c/firmware_node/uid 12
-lnk $PLAT/port1/uport ../../../../pci0000:0c
-lnk $PLAT/port1/endpoint2/uport ../../../../../pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0
-put $PLAT/decoder0.0/region0/mode pmem
-put $PLAT/decoder0.0/region0/resource 0x390000000
-put $PLAT/decoder0.0/region0/size 0x10000000
-put $PLAT/decoder0.0/region0/interleave_ways 1
-put $PLAT/decoder0.0/region0/target0 decoder2.0
 # coords "ACCESS0" "ACCESS1": region0's and node2's access coordinates
 # (read, write latency; read, write bandwidth).
 coords() {
@@ -62,7 +54,6 @@ coords() {
 	done
 }
 coords "418 518 312 312" "500 518 312 312"
-put sys/devices/system/memory/block_size_bytes 8000000
 put sys/devices/system/node/has_memory 0,2
 put sys/devices/system/node/node0/cpulist 0
 put sys/devices/system/node/node2/cpulist ""
@@ -72,10 +63,6 @@ put sys/devices/virtual/memory_tiering/memory_tier4/nodelist 0
 put sys/devices/virtual/memory_tiering/memory_tier1878/nodelist 2
 put sys/kernel/mm/mempolicy/weighted_interleave/node0 1
 put sys/kernel/mm/mempolicy/weighted_interleave/node2 1
-lnk sys/devices/system/memory/memory115/node2 ../../node/node2
-lnk $BUS/mem0 ../../../devices/pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0
-lnk $BUS/endpoint2 ../../../devices/platform/ACPI0017:00/root0/port1/endpoint2
-lnk $BUS/region0 ../../../devices/platform/ACPI0017:00/root0/decoder0.0/region0
 mkdir -p "$R/sys/firmware/acpi/tables"
 # tables CDAT_FILE "RD WR RBW WBW" "BW0 BW1": a CDAT of one range [0, 512
 # MiB) with those figures; the SRAT (generic port _UID 12, domain 4) and the
@@ -141,7 +128,8 @@ expect "effects: tier now, the one above demoting, distance and tier by hand, we
 # Without the tables: the generic port's part is unknown, the figures cannot be told.
 rm "$R/sys/firmware/acpi/tables/SRAT"
 PAGEHOP_CXL_ROOT=$R "$hooked" cxl --no-measure --format json >"$TMP/c.json" 2>"$TMP/err"
-expect "no SRAT: exit 0 ($(cat "$TMP/err"))" "$?" 0
+rc=$?
+expect "no SRAT: exit 0 ($(cat "$TMP/err"))" "$rc" 0
 expect "no SRAT: cannot tell, naming the generic port" "$(row 0 read_latency_ns | cut -d' ' -f4-)" \
 	"null 418 cannot tell: no generic port figure"
 
@@ -159,15 +147,12 @@ put $PCI1/mem1/ram/size 0x0
 put $PCI1/current_link_speed "2.5 GT/s PCIe"
 put $PCI1/current_link_width 1
 put sys/devices/pci0000:0c/0000:0c:01.0/current_link_speed "2.5 GT/s PCIe"
-lnk $PLAT/port1/endpoint3/uport ../../../../../pci0000:0c/0000:0c:01.0/0000:0e:00.0/mem1
-lnk $BUS/mem1 ../../../devices/pci0000:0c/0000:0c:01.0/0000:0e:00.0/mem1
-lnk $BUS/endpoint3 ../../../devices/platform/ACPI0017:00/root0/port1/endpoint3
+cxl_tree "$R" 2 pmem 2
 tables $PLAT/port1/endpoint3/CDAT "300 400 6000 4000" "500 400"
-put $PLAT/decoder0.0/region0/interleave_ways 2
-put $PLAT/decoder0.0/region0/target1 decoder3.0
 coords "568 668 500 500" "568 668 624 624"
 PAGEHOP_CXL_ROOT=$R "$hooked" cxl --no-measure --format json >"$TMP/c.json" 2>"$TMP/err"
-expect "interleaved: exit 0 ($(cat "$TMP/err"))" "$?" 0
+rc=$?
+expect "interleaved: exit 0 ($(cat "$TMP/err"))" "$rc" 0
 irow() { jq -r ".cxl_explain[] | select(.memdev == \"$1\" and .access == $2 and .figure == \"$3\") |
 	\"\(.device_cdat) \(.link) \(.generic_port) \(.composed) \(.kernel_node) \(.verdict)\"" "$TMP/c.json"; }
 expect "interleaved: mem0's path, read latency 150 + 218 + 50" "$(irow mem0 0 read_latency_ns)" \
@@ -189,7 +174,8 @@ expect "interleaved: the parts, one row per device (memdev, link ps, MB/s, _UID,
 	"mem0 217948 312 12 4, mem1 217948 312 12 4"
 cp "$TMP/c.json" "$TMP/il.json"
 "$PAGEHOP" cxl --input "$TMP/il.json" --format json >"$TMP/c.json" 2>"$TMP/err"
-expect "interleaved, read back with --input: exit 0 ($(cat "$TMP/err"))" "$?" 0
+rc=$?
+expect "interleaved, read back with --input: exit 0 ($(cat "$TMP/err"))" "$rc" 0
 expect "interleaved, read back: cannot tell, the devices' rows no path of the node's" \
 	"$(jq -r '[.cxl_explain[] | .verdict] | unique | join(";")' "$TMP/c.json")" \
 	"cannot tell: interleaved over several devices: one measurement cannot be split between their paths"
@@ -216,7 +202,8 @@ expect "good.json: write figures are not seen" \
 # Its own output read back: the same verdicts.
 cp "$TMP/j.json" "$TMP/again.json"
 "$PAGEHOP" cxl --input "$TMP/again.json" --noise 0.5 --format json >"$TMP/j2.json" 2>"$TMP/err"
-expect "its own JSON read back: exit 0 ($(cat "$TMP/err"))" "$?" 0
+rc=$?
+expect "its own JSON read back: exit 0 ($(cat "$TMP/err"))" "$rc" 0
 expect "its own JSON read back: the same judgement" "$(jq -c .cxl_judge "$TMP/j2.json")" "$(jq -c .cxl_judge "$TMP/j.json")"
 expect "cdat_read_5x.json: exit 1" "$(judge cdat_read_5x.json --noise 0.5)" 1
 expect "cdat_read_5x.json: the CDAT's read latency is off, 750 where 150 is implied" \
@@ -249,7 +236,8 @@ expect "--emit-cdat refused: nothing written" "$(ls "$TMP"/x.cdat 2>/dev/null | 
 # cannot show, so the port's 30000 MB/s is kept for both (x 1).
 H=$TMP/gp.asl
 "$PAGEHOP" cxl --input "$D/good.json" --noise 0.5 --emit-hmat "$H" --format json >"$TMP/h.json" 2>"$TMP/err"
-expect "--emit-hmat good.json: exit 0 ($(cat "$TMP/err"))" "$?" 0
+rc=$?
+expect "--emit-hmat good.json: exit 0 ($(cat "$TMP/err"))" "$rc" 0
 expect "--emit-hmat: the comment derives 50 ns from the measurement from CPU node 0" \
 	"$(grep -c 'initiator 0 to domain 4 (node 2): 50.00 ns = the read latency measured from CPU node 0, 418.00 ns \[CI 417.50, 418.50\], less the device CDAT.s 150 ns (DSMAS 0) and the link.s 218 ns' "$H")" 1
 expect "--emit-hmat: the comment says the port's bandwidth is the firmware's best, for every initiator" \
@@ -316,7 +304,8 @@ PY
 W=$TMP/whole.asl
 "$PAGEHOP" cxl --input "$D/good.json" --noise 0.5 --emit-hmat "$W" --hmat-table "$TMP/fw.hmat" \
 	--format json >"$TMP/w.json" 2>"$TMP/err"
-expect "--emit-hmat --hmat-table: exit 0 ($(cat "$TMP/err"))" "$?" 0
+rc=$?
+expect "--emit-hmat --hmat-table: exit 0 ($(cat "$TMP/err"))" "$rc" 0
 expect "--emit-hmat --hmat-table: 4 entries replaced, 8 carried, none added" \
 	"$(jq -r '.acpi_hmat | "\(.entries_replaced) \(.entries_carried) \(.entries_added)"' "$TMP/w.json")" "4 8 0"
 expect "--emit-hmat --hmat-table: each replaced entry says what it stands for" \

@@ -8,8 +8,11 @@
 # with --percentiles alone, with neither, and one whose figure has no
 # distribution (each point of their distribution charts read back from
 # the SVG against the document's histogram and percentiles, and the
-# words under each chart the document's own, by report_check.py points)
-# and a 4-node matrix with its SLIT (tests/data/slit) that is valid HTML5
+# words under each chart the document's own, by report_check.py points),
+# pagehop cxl documents judged from tests/data/cxl, whose charts' every
+# point is read back from its pixel against the document's figure
+# (report_check.py cxl), and a 4-node matrix with its SLIT
+# (tests/data/slit), into a page that is valid HTML5
 # (python3-html5lib, strict) whose every SVG parses as XML (xmllint); that
 # Debian's chromium, headless, loads without a console error; whose DOM, as
 # chromium dumps it, holds the heatmap cells, marked cells and curves the
@@ -56,6 +59,23 @@ echo "old" >"$TMP/keep.html"
 "$PAGEHOP" report -o "$TMP/keep.html" "${docs[0]}" "$TMP/corrupt.json" 2>/dev/null
 expect "a bad input leaves an existing page as it was" "$(cat "$TMP/keep.html")" old
 
+# pagehop cxl documents judged from tests/data/cxl: all figures (good), a
+# CDAT entry cxl_judge finds off (cdat_read_5x), no generic port figure
+# and no latency from CPU node 1 (absent), nothing measured (unmeasured).
+cx=$data/cxl
+jq 'del(.cxl_explain[].generic_port) | del(.cxl_measured[1].lat_ns)' "$cx/good.json" >"$TMP/cxl-absent-in.json"
+jq 'del(.cxl_measured)' "$cx/good.json" >"$TMP/cxl-unmeasured-in.json"
+cxl_docs=()
+for c in "good $cx/good.json 0" "off $cx/cdat_read_5x.json 1" "absent $TMP/cxl-absent-in.json 5" \
+	"unmeasured $TMP/cxl-unmeasured-in.json 0"; do
+	set -- $c
+	"$PAGEHOP" cxl --input "$2" --noise 0.5 --format json >"$TMP/cxl-$1.json" 2>"$TMP/cxl.err"
+	rc=$?
+	expect "cxl --input $(basename "$2"): exit $3 ($(cat "$TMP/cxl.err"))" "$rc" "$3"
+	cxl_docs+=("$TMP/cxl-$1.json")
+done
+docs+=("${cxl_docs[@]}")
+
 # Distributions measured here, small and short: the host is shared.
 dist=("$TMP/chase-dist.json" "$TMP/chase-pct.json" "$TMP/chase-plain.json" "$TMP/chase-why.json")
 for a in "--percentiles --histogram" "--percentiles" ""; do
@@ -81,6 +101,19 @@ docs+=("${dist[@]}")
 page=$TMP/report.html
 "$PAGEHOP" report -o "$page" "${docs[@]}" "${odd[@]}" >"$TMP/out" 2>"$TMP/err"
 expect "report: exit 0" "$?" 0
+# Every point of the cxl charts read back from its pixel against the
+# document's figure for its source, series and node; absent ones neither
+# drawn nor unnamed (report_check.py cxl, from the JSON and the SVG alone).
+$check cxl "$page" "${cxl_docs[@]}" >"$TMP/cxl.got" 2>&1
+if grep -q 'BAD\|Traceback' "$TMP/cxl.got" || [ "$(grep -c ' points$' "$TMP/cxl.got")" -ne 8 ]; then
+	fail "cxl charts against their documents: $(cat "$TMP/cxl.got")"
+else
+	pass "cxl charts: every point the documents' figure, none they lack: $(tr '\n' ',' <"$TMP/cxl.got")"
+fi
+expect "cxl: the entry cxl_judge finds off ringed" \
+	"$(grep -A400 'cxl-off.json</h2>' "$page" | grep -c 'r="7" fill="none"')" 2
+expect "cxl: no generic port figure: the caption says so, from the document" \
+	"$(grep -A400 'cxl-absent.json</h2>' "$page" | grep -c 'GP of access0 and access1: none in cxl_explain, whose verdict is')" 2
 [ -s "$TMP/out" ] || [ -s "$TMP/err" ] && fail "report printed: $(cat "$TMP/out" "$TMP/err")" ||
 	pass "report prints nothing"
 grep -qi '<script\|https\?://[^"w]\|src=' "$page" && fail "the page fetches or runs something: $(grep -oi '<script[^>]*>\|https\?://[^" ]*\|src=[^ ]*' "$page" | grep -v www.w3.org | head -3)" ||

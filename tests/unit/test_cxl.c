@@ -17,6 +17,10 @@
  *   mem1: endpoint3 behind a switch port (root0/port1/port4), ram 256 MiB
  *         without qos_class, a CDAT whose sum is broken, in no region, no
  *         link speed.
+ *   nodes: has_memory 0,2-3,5; node0's cpulist "0-1", node2's and node3's
+ *         empty, node5 without a cpulist: node 0 DRAM, node 2 CXL (region0
+ *         of mem0), node 3 CPU-less, node 5 and node 7 (not in has_memory)
+ *         unknown.
  */
 #include "unit.h"
 #include "table_bytes.h"
@@ -146,6 +150,11 @@ static int make_tree(void **state)
 				 coords[k]);
 			put_text(rel, node[a][k]);
 		}
+	put_text("sys/devices/system/node/has_memory", "0,2-3,5\n");
+	put_text("sys/devices/system/node/node0/cpulist", "0-1\n");
+	put_text("sys/devices/system/node/node2/cpulist", "\n");
+	put_text("sys/devices/system/node/node3/cpulist", "\n");
+	put_text("sys/devices/system/node/node5/meminfo", "\n");
 	put_text("sys/devices/system/memory/block_size_bytes", "8000000\n");
 	put_link("sys/devices/system/memory/memory115/node2", "../../node/node2");
 	put_link(BUS "/mem0", "../../../devices/pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0");
@@ -275,12 +284,79 @@ static void test_absent(void **state)
 	rmdir(empty);
 }
 
+/* cxl_node_kind's three answers for node against kind, regions and how. */
+static void kind_of(const struct ph_cxl *c, const struct ph_cxl_tiering *t, int node,
+		    enum ph_node_kind kind, const char *regions, const char *how)
+{
+	struct ph_node_kind_of k;
+
+	cxl_node_kind(c, t, node, &k);
+	assert_int_equal(k.kind, kind);
+	assert_string_equal(k.regions, regions);
+	assert_string_equal(k.how, how);
+}
+
+static void test_node_kinds(void **state)
+{
+	struct ph_cxl_tiering t;
+	struct ph_cxl c;
+
+	(void)state;
+	cxl_load(root, &c);
+	cxl_tiering_load(root, &t);
+	kind_of(&c, &t, 0, PH_NODE_DRAM, "", "node0/cpulist names CPUs, and no CXL region's memory is on it");
+	kind_of(&c, &t, 2, PH_NODE_CXL, "region0 (mem0)",
+		"region0 (mem0) of /sys/bus/cxl/devices has its memory on node 2");
+	kind_of(&c, &t, 3, PH_NODE_CPULESS, "",
+		"memory and no CPUs (node3/cpulist empty), and no CXL region's memory is on it");
+	kind_of(&c, &t, 5, PH_NODE_UNKNOWN, "",
+		"cannot tell: /sys/devices/system/node/node5/cpulist could not be read");
+	kind_of(&c, &t, 7, PH_NODE_UNKNOWN, "",
+		"cannot tell: /sys/devices/system/node/has_memory does not list node 7");
+	assert_string_equal(cxl_node_kind_name(PH_NODE_CPULESS), "CPU-less");
+	cxl_tiering_free(&t);
+	cxl_free(&c);
+}
+
+/* By hand: a region on a node with CPUs, a region on no node, no has_memory. */
+static void test_node_kinds_edges(void **state)
+{
+	struct ph_cxl_region reg[2] = {
+		{ .id = 1, .size = 1 << 28, .memdevs = "mem0,mem1", .node = 0 },
+		{ .id = 4, .size = 1 << 28, .memdevs = "mem2", .node = -1 },
+	};
+	int ids[] = { 0, 3 };
+	bool cpus[] = { true, false }, read[] = { true, true };
+	struct ph_cxl c = { .present = true, .reg = reg, .nreg = 2 };
+	struct ph_cxl_tiering t = { .read = true, .n = 2, .ids = ids, .cpus = cpus, .cpus_read = read };
+	struct ph_cxl_tiering none = { .read = false };
+
+	(void)state;
+	kind_of(&c, &t, 0, PH_NODE_CXL, "region1 (mem0,mem1)",
+		"region1 (mem0,mem1) of /sys/bus/cxl/devices has its memory on node 0; "
+		"the node has CPUs too: part of its memory may be DRAM");
+	/* CPU-less, and region4's memory is on no node found: it could be node 3's. */
+	kind_of(&c, &t, 3, PH_NODE_UNKNOWN, "",
+		"cannot tell: no CPUs, and region4 has memory on no node found "
+		"(no online memory block): it may be on this one");
+	kind_of(&c, &none, 3, PH_NODE_UNKNOWN, "",
+		"cannot tell: /sys/devices/system/node/has_memory could not be read");
+	/* No CXL bus at all: a CPU-less node is CPU-less, and says there is no bus. */
+	c.present = false;
+	c.nreg = 0;
+	kind_of(&c, &t, 3, PH_NODE_CPULESS, "",
+		"memory and no CPUs (node3/cpulist empty), and no /sys/bus/cxl/devices "
+		"(no CXL device, or the cxl drivers are not loaded)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_memdevs),
 		cmocka_unit_test(test_regions_nodes),
 		cmocka_unit_test(test_absent),
+		cmocka_unit_test(test_node_kinds),
+		cmocka_unit_test(test_node_kinds_edges),
 	};
 
 	return cmocka_run_group_tests(tests, make_tree, remove_tree);

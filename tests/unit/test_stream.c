@@ -490,6 +490,63 @@ static void test_chunk(void **state)
 	assert_int_equal(bandwidth_chunk(67108864, 64), 262144);
 }
 
+/*
+ * bandwidth_part(): of C = ceil(n / chunk) chunks, part p of P holds
+ * chunks floor(p C / P) to floor((p + 1) C / P); worked out by hand.
+ */
+static void test_part(void **state)
+{
+	static const struct {
+		size_t n, chunk;
+		unsigned parts, p;
+		size_t lo, len;
+	} want[] = {
+		/* 100 elements in chunks of 8: 13 chunks, the last of 4.  Four
+		 * parts take chunks 0-2, 3-5, 6-8 and 9-12: 24, 24, 24, 28. */
+		{ 100, 8, 4, 0, 0, 24 },
+		{ 100, 8, 4, 1, 24, 24 },
+		{ 100, 8, 4, 2, 48, 24 },
+		{ 100, 8, 4, 3, 72, 28 },
+		/* One part: the whole arrays. */
+		{ 100, 8, 1, 0, 0, 100 },
+		/* An 80 MiB range, one array: 10485760 doubles in 256 chunks of
+		 * 40960.  Ten parts, 25.6 chunks each: part 0 chunks 0-24, part
+		 * 1 chunks 25-50, part 9 chunks 230-255, ending at 10485760. */
+		{ 10485760, 40960, 10, 0, 0, 1024000 },
+		{ 10485760, 40960, 10, 1, 1024000, 1064960 },
+		{ 10485760, 40960, 10, 9, 9420800, 1064960 },
+	};
+	size_t lo, len, at = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		bandwidth_part(want[i].n, want[i].chunk, want[i].parts, want[i].p, &lo, &len);
+		assert_int_equal(lo, want[i].lo);
+		assert_int_equal(len, want[i].len);
+	}
+	/* And every part follows the last, none empty: together exactly once. */
+	for (unsigned p = 0; p < 10; p++) {
+		bandwidth_part(10485760, 40960, 10, p, &lo, &len);
+		assert_int_equal(lo, at);
+		assert_true(len > 0);
+		at += len;
+	}
+	assert_int_equal(at, 10485760);
+}
+
+/* bandwidth_parts(): parts of at least 1 ms of the pass, at most those asked and the chunks. */
+static void test_parts(void **state)
+{
+	(void)state;
+	assert_int_equal(bandwidth_parts(10, 256, 0.0105), 10);
+	assert_int_equal(bandwidth_parts(10, 256, 0.0047), 4);
+	assert_int_equal(bandwidth_parts(10, 256, 0.0015), 1);
+	assert_int_equal(bandwidth_parts(10, 3, 0.5), 3);
+	/* A pass shorter than a part: timed blocks. */
+	assert_int_equal(bandwidth_parts(10, 256, 0.0009), 0);
+	assert_int_equal(bandwidth_parts(10, 256, NAN), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,6 +561,8 @@ int main(void)
 		cmocka_unit_test(test_avx2),
 		cmocka_unit_test(test_avx512),
 		cmocka_unit_test(test_chunk),
+		cmocka_unit_test(test_part),
+		cmocka_unit_test(test_parts),
 	};
 
 	return cmocka_run_group_tests_name("stream", tests, NULL, NULL);

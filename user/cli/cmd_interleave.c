@@ -76,7 +76,9 @@ const struct ph_cmdspec cmd_interleave_spec = {
 	"node's bandwidth alone and a few candidates around them (pagehop's own\n"
 	"round robin, sysfs never written).  Every layout's pages are counted back\n"
 	"per node by move_pages against its weights (exit 1 when they differ);\n"
-	"the gains over interleave and dram are ratios with bootstrap CIs.\n",
+	"the gains over interleave and dram are ratios with bootstrap CIs.  Each\n"
+	"node is named by its kind: CXL (a region of /sys/bus/cxl on it), DRAM\n"
+	"(it has CPUs), CPU-less, or unknown (sysfs could not tell).\n",
 	.groups = wi_groups,
 	.epilog = PH_USAGE_LISTS,
 	.refused = wi_refused,

@@ -139,21 +139,6 @@ static const struct curve_spec curve_specs[] = {
 	DIST_CURVES("matrix", "cpu_node mem_node", "cell (CPU node, memory node)", "cell"),
 };
 
-/* The place of category name on ch's x axis, added when new. */
-static double category(struct rep_chart *ch, const char *name)
-{
-	int i;
-
-	for (i = 0; i < ch->ncat && strcmp(ch->xcat[i], name); i++)
-		;
-	if (i == ch->ncat)
-		*(char **)xappend(&ch->xcat, &ch->ncat, sizeof(char *)) = xstrdup(name);
-	return i;
-}
-
-
-
-
 static char *dup_or_null(const char *s)
 {
 	return s ? xstrdup(s) : NULL;
@@ -411,29 +396,10 @@ static void series_name(json_object *row, const struct curve_spec *cs, char *out
 /* The series of ch that row belongs to, added when new. */
 static struct rep_series *series_of(struct rep_chart *ch, json_object *row, const struct curve_spec *cs)
 {
-	struct rep_series *s;
 	char g[96];
 
 	series_name(row, cs, g, sizeof(g));
-	for (int k = 0; k < ch->ns; k++)
-		if (!strcmp(ch->s[k].name, g))
-			return &ch->s[k];
-	s = xappend(&ch->s, &ch->ns, sizeof(*ch->s));
-	*s = (struct rep_series){ .name = xstrdup(g) };
-	return s;
-}
-
-static void add_point(struct rep_series *s, double x, double y, double lo, double hi)
-{
-	s->x = xrealloc(s->x, (size_t)(s->n + 1) * sizeof(double));
-	s->y = xrealloc(s->y, (size_t)(s->n + 1) * sizeof(double));
-	s->lo = xrealloc(s->lo, (size_t)(s->n + 1) * sizeof(double));
-	s->hi = xrealloc(s->hi, (size_t)(s->n + 1) * sizeof(double));
-	s->x[s->n] = x;
-	s->y[s->n] = y;
-	s->lo[s->n] = lo;
-	s->hi[s->n] = hi;
-	s->n++;
+	return rep_series_of(ch, g);
 }
 
 /* A percentile's column, "p99.9_ns": the name it is drawn under ("p99.9") into out. */
@@ -459,7 +425,7 @@ static void wide_points(struct rep_chart *ch, json_object *row, const struct cur
 
 		if (!pct_column(col, name, sizeof(name)) || !json_number(v, &y))
 			continue;
-		add_point(s, category(ch, name), y,
+		rep_point(s, rep_category(ch, name), y,
 			  cs->lo && !strcmp(col, cs->ci_at) ? get_num(row, cs->lo) : NAN,
 			  cs->hi && !strcmp(col, cs->ci_at) ? get_num(row, cs->hi) : NAN);
 	}
@@ -597,8 +563,8 @@ static void read_curves(json_object *root, const struct curve_spec *cs, struct r
 		s = series_of(ch, row, cs);
 		/* No sample lies below the first bucket: the curve starts from 0 at its lower edge. */
 		if (cs->x0 && !s->n)
-			add_point(s, get_num(row, cs->x0) * cs->xscale, 0, NAN, NAN);
-		add_point(s, cs->x_cat ? category(ch, get_str(row, cs->x) ?: "?") : get_num(row, cs->x) * cs->xscale,
+			rep_point(s, get_num(row, cs->x0) * cs->xscale, 0, NAN, NAN);
+		rep_point(s, cs->x_cat ? rep_category(ch, get_str(row, cs->x) ?: "?") : get_num(row, cs->x) * cs->xscale,
 			  get_num(row, cs->y), cs->lo ? get_num(row, cs->lo) : NAN,
 			  cs->hi ? get_num(row, cs->hi) : NAN);
 	}
@@ -632,6 +598,8 @@ static void read_known(json_object *root, struct rep_doc *d)
 		check_margin(root, d);
 	if (!strcmp(d->kind, "c2c"))
 		c2c_heatmap(root, d);
+	if (!strcmp(d->kind, "cxl"))
+		cxl_charts(root, d);
 	for (size_t i = 0; i < ARRAY_SIZE(curve_specs); i++)
 		if (!strcmp(curve_specs[i].kind, d->kind))
 			read_curves(root, &curve_specs[i], d);
@@ -783,6 +751,30 @@ static const struct field_rule field_rules[] = {
 	{ "c2c", "c2c", "cpu_a", F_NUM, false },
 	{ "c2c", "c2c", "cpu_b", F_NUM, false },
 	{ "c2c", "c2c", "lat_ns", F_NUM, false },
+	{ "cxl", "cxl_explain", "node", F_NUM, false },
+	{ "cxl", "cxl_explain", "access", F_NUM, false },
+	{ "cxl", "cxl_explain", "figure", F_STR, false },
+	{ "cxl", "cxl_explain", "device_cdat", F_NUM, false },
+	{ "cxl", "cxl_explain", "link", F_NUM, false },
+	{ "cxl", "cxl_explain", "generic_port", F_NUM, false },
+	{ "cxl", "cxl_explain", "composed", F_NUM, false },
+	{ "cxl", "cxl_explain", "kernel_node", F_NUM, false },
+	{ "cxl", "cxl_explain", "verdict", F_STR, false },
+	{ "cxl", "cxl_measured", "node", F_NUM, false },
+	{ "cxl", "cxl_measured", "cpu_node", F_NUM, false },
+	{ "cxl", "cxl_measured", "lat_ns", F_NUM, false },
+	{ "cxl", "cxl_measured", "lat_ci_lo_ns", F_NUM, false },
+	{ "cxl", "cxl_measured", "lat_ci_hi_ns", F_NUM, false },
+	{ "cxl", "cxl_measured", "read_GBps", F_NUM, false },
+	{ "cxl", "cxl_measured", "read_ci_lo_GBps", F_NUM, false },
+	{ "cxl", "cxl_measured", "read_ci_hi_GBps", F_NUM, false },
+	{ "cxl", "cxl_judge", "node", F_NUM, false },
+	{ "cxl", "cxl_judge", "source", F_STR, false },
+	{ "cxl", "cxl_judge", "entry", F_STR, false },
+	{ "cxl", "cxl_judge", "figure", F_STR, false },
+	{ "cxl", "cxl_judge", "table", F_NUM, false },
+	{ "cxl", "cxl_judge", "verdict", F_STR, false },
+	{ "cxl", "cxl_judge", "why", F_STR, false },
 };
 
 static const char *const field_want[] = {
@@ -992,6 +984,7 @@ void report_doc_free(struct rep_doc *d)
 		for (int k = 0; k < d->c[i].ncat; k++)
 			free(d->c[i].xcat[k]);
 		free(d->c[i].xcat);
+		free(d->c[i].title_own);
 		free(d->c[i].caption);
 	}
 	free(d->c);

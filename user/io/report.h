@@ -28,13 +28,16 @@ struct rep_series {
 	char *name;
 	int n;
 	double *x, *y, *lo, *hi;	/* lo, hi NAN where there is no CI */
+	bool ring;		/* rings around points another series draws (entries judged off) */
 };
 
 struct rep_chart {
 	const char *title, *xlabel, *ylabel;
+	char *title_own;	/* title's storage where it was made for the document, or NULL */
 	bool x_bytes;
 	bool x_log2, y_log2;	/* numbers on a log2 scale */
-	char *caption;		/* what the chart draws, in words under it; or NULL */
+	bool points;		/* points only, no line joining them: categories of different kinds */
+	char *caption;		/* what the chart draws, and what it does not, in words under it; or NULL */
 	struct rep_series *s;
 	int ns;
 	char **xcat;		/* x is a category: x = i stands for xcat[i]; or NULL */

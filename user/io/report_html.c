@@ -158,12 +158,13 @@ static void document(FILE *f, const struct rep_doc *d, int idx)
 			struct svg_chart ch = { .title = c->title, .xlabel = c->xlabel, .ylabel = c->ylabel,
 						.x_log2_bytes = c->x_bytes, .x_log2 = c->x_log2,
 						.y_log2 = c->y_log2, .y_from_zero = true,
-						.xcat = (const char *const *)c->xcat, .ncat = c->ncat };
+						.xcat = (const char *const *)c->xcat, .ncat = c->ncat,
+						.points = c->points };
 			int ns = c->ns < 32 ? c->ns : 32;
 
 			for (int k = 0; k < ns; k++)
 				s[k] = (struct svg_series){ c->s[k].name, c->s[k].n, c->s[k].x, c->s[k].y,
-							    c->s[k].lo, c->s[k].hi };
+							    c->s[k].lo, c->s[k].hi, c->s[k].ring };
 			if (c->caption || ns < c->ns)
 				fputs("<figure>\n", f);
 			svg_curves(f, &ch, s, ns);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * report_kinds.c - the JSON helpers of the report's reader, and what it
- * reads beyond matrices and curve tables:
+ * report_kinds.c - the JSON helpers of the report's readers, the charts'
+ * series and categories they build, and what the reader takes beyond
+ * matrices and curve tables:
  * c2c's pairs as a CPU x CPU heatmap, where a document says it measured
  * (node, page sizes, CPUs) and whose machine it was, and its time block.
  */
@@ -43,6 +44,43 @@ struct rep_matrix *add_matrix(struct rep_doc *d, int at)
 	memmove(d->m + at + 1, d->m + at, (size_t)(d->nm - 1 - at) * sizeof(*d->m));
 	memset(&d->m[at], 0, sizeof(d->m[at]));
 	return &d->m[at];
+}
+
+double rep_category(struct rep_chart *ch, const char *name)
+{
+	int i;
+
+	for (i = 0; i < ch->ncat && strcmp(ch->xcat[i], name); i++)
+		;
+	if (i == ch->ncat)
+		*(char **)xappend(&ch->xcat, &ch->ncat, sizeof(char *)) = xstrdup(name);
+	return i;
+}
+
+struct rep_series *rep_series_of(struct rep_chart *ch, const char *name)
+{
+	struct rep_series *s;
+
+	for (int k = 0; k < ch->ns; k++)
+		if (!strcmp(ch->s[k].name, name))
+			return &ch->s[k];
+	s = xappend(&ch->s, &ch->ns, sizeof(*ch->s));
+	memset(s, 0, sizeof(*s));
+	s->name = xstrdup(name);
+	return s;
+}
+
+void rep_point(struct rep_series *s, double x, double y, double lo, double hi)
+{
+	s->x = xrealloc(s->x, (size_t)(s->n + 1) * sizeof(double));
+	s->y = xrealloc(s->y, (size_t)(s->n + 1) * sizeof(double));
+	s->lo = xrealloc(s->lo, (size_t)(s->n + 1) * sizeof(double));
+	s->hi = xrealloc(s->hi, (size_t)(s->n + 1) * sizeof(double));
+	s->x[s->n] = x;
+	s->y[s->n] = y;
+	s->lo[s->n] = lo;
+	s->hi[s->n] = hi;
+	s->n++;
 }
 
 static int cmp_int(const void *a, const void *b)

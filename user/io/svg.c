@@ -239,16 +239,17 @@ static void log2_ticks(FILE *f, const struct axis *a, bool is_x, bool bytes)
 }
 
 /*
- * A log axis of numbers from the power of two at or below its least value
- * to the one at or above its greatest: labelled at both ends, no point on
- * the frame.
+ * A log axis of numbers from a power of two below its least value to one
+ * above its greatest, each at least a sixteenth of a doubling away (a
+ * figure of exactly 32 GB/s gets 64 above it): labelled at both ends, no
+ * point on the frame.
  */
 static void log2_widen(struct axis *a)
 {
 	if (!a->log2)
 		return;
-	a->lo = exp2(floor(log2(a->lo)));
-	a->hi = exp2(ceil(log2(a->hi)));
+	a->lo = exp2(floor(log2(a->lo) - 1.0 / 16));
+	a->hi = exp2(ceil(log2(a->hi) + 1.0 / 16));
 	if (a->hi <= a->lo)
 		a->hi = a->lo * 2;
 }
@@ -315,6 +316,21 @@ static void ticks(FILE *f, const struct svg_chart *c, const struct axis *x, cons
 		(PT + CH - PB) / 2, (PT + CH - PB) / 2);
 	xml_text(f, c->ylabel);
 	fputs("</text>\n", f);
+}
+
+/*
+ * One point: a dot, or a ring around another series' dot (a point judged
+ * off); the legend's key of a series drawn as points only, of class "key".
+ */
+static void marker(FILE *f, double px, double py, bool ring, const char *col, bool key)
+{
+	const char *cls = key ? " class=\"key\"" : "";
+
+	if (ring)
+		fprintf(f, "<circle%s cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"%s\" "
+			"stroke-width=\"2\"/>\n", cls, px, py, col);
+	else
+		fprintf(f, "<circle%s cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", cls, px, py, col);
 }
 
 void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, int ns)
@@ -387,21 +403,26 @@ void svg_curves(FILE *f, const struct svg_chart *c, const struct svg_series *s, 
 				px, to_px(&y, lo), to_px(&y, hi), px - 4, to_px(&y, lo), px - 4, to_px(&y, hi), col);
 			bars++;
 		}
-		fprintf(f, "<path class=\"curve\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" d=\"", col);
-		for (int i = 0; i < s[k].n; i++) {
-			if (!usable(&s[k], i, &x, &y))
-				continue;
-			fprintf(f, "%s%.1f %.1f", first ? "M" : "L", to_px(&x, s[k].x[i]), to_px(&y, s[k].y[i]));
-			first = false;
+		if (!c->points && !s[k].ring) {
+			fprintf(f, "<path class=\"curve\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" d=\"", col);
+			for (int i = 0; i < s[k].n; i++) {
+				if (!usable(&s[k], i, &x, &y))
+					continue;
+				fprintf(f, "%s%.1f %.1f", first ? "M" : "L", to_px(&x, s[k].x[i]), to_px(&y, s[k].y[i]));
+				first = false;
+			}
+			fputs("\"/>\n", f);
 		}
-		fputs("\"/>\n", f);
 		for (int i = 0; i < s[k].n; i++)
 			if (usable(&s[k], i, &x, &y))
-				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-					to_px(&x, s[k].x[i]), to_px(&y, s[k].y[i]), col);
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>"
-			"<text class=\"name\" x=\"%d\" y=\"%.1f\"", CW - PR + 14, ly, CW - PR + 40, ly, col,
-			CW - PR + 46, ly + font * 0.4);
+				marker(f, to_px(&x, s[k].x[i]), to_px(&y, s[k].y[i]), s[k].ring, col, false);
+		/* The legend's key: a point where the series has no line, else a stretch of its line. */
+		if (c->points || s[k].ring)
+			marker(f, CW - PR + 27, ly, s[k].ring, col, true);
+		else
+			fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>",
+				CW - PR + 14, ly, CW - PR + 40, ly, col);
+		fprintf(f, "<text class=\"name\" x=\"%d\" y=\"%.1f\"", CW - PR + 46, ly + font * 0.4);
 		if (font < 13)
 			fprintf(f, " font-size=\"%.1f\"", font);
 		fputc('>', f);

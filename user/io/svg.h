@@ -8,9 +8,10 @@
  * fixed width in pixels, axes with units, and a legend; what a chart holds
  * carries a class a test can count: a heatmap's cells are
  * <rect class="cell">, the cells it marks also have class "out"; each
- * curve is one <path class="curve">, each error bar a <path class="err">,
- * a curve's bars, path, points (<circle>) and name (<text class="name">)
- * in one <g class="series">.
+ * series is one <g class="series"> of its error bars (<path class="err">),
+ * its line (<path class="curve">; none where it is drawn as points only),
+ * its points (<circle>) and its name (<text class="name">), the legend's
+ * key of a series drawn as points a <circle class="key">.
  */
 #ifndef PAGEHOP_SVG_H
 #define PAGEHOP_SVG_H
@@ -41,6 +42,7 @@ struct svg_series {
 	const char *name;
 	int n;
 	const double *x, *y, *lo, *hi;
+	bool ring;		/* rings around points another series draws, no line */
 };
 
 struct svg_chart {
@@ -51,6 +53,7 @@ struct svg_chart {
 	bool y_from_zero;	/* the y axis starts at 0 (not with y_log2) */
 	const char *const *xcat;	/* x is a category: x = i is labelled xcat[i]; or NULL */
 	int ncat;
+	bool points;		/* points only, no line joining them: categories of different kinds */
 };
 
 /* The curves as an <svg> element; the ones with n == 0 are left out. */

@@ -379,6 +379,15 @@ void cxl_load(const char *root, struct ph_cxl *c)
 	load_regions(root, bus, c);
 }
 
+const char *cxl_sysfs_root(void)
+{
+#ifdef PAGEHOP_TEST_HOOKS
+	if (getenv("PAGEHOP_CXL_ROOT"))
+		return getenv("PAGEHOP_CXL_ROOT");
+#endif
+	return "";
+}
+
 void cxl_free(struct ph_cxl *c)
 {
 	for (int i = 0; i < c->nmem; i++)
@@ -439,12 +448,14 @@ void cxl_tiering_load(const char *root, struct ph_cxl_tiering *t)
 	n = numbered(dir, "node", ids, 1024);
 	t->ids = xcalloc((size_t)(n ? n : 1), sizeof(*t->ids));
 	t->cpus = xcalloc((size_t)(n ? n : 1), sizeof(*t->cpus));
+	t->cpus_read = xcalloc((size_t)(n ? n : 1), sizeof(*t->cpus_read));
 	t->tier = xcalloc((size_t)(n ? n : 1), sizeof(*t->tier));
 	t->access1 = xcalloc((size_t)(n ? n : 1), sizeof(*t->access1));
 	t->wi_weight = xcalloc((size_t)(n ? n : 1), sizeof(*t->wi_weight));
 	pathf(path, "%s" NODE_DIR "/has_memory", root);
 	if (read_text(path, buf, sizeof(buf)) <= 0)
 		return;
+	t->read = true;
 	for (int i = 0; i < n; i++) {
 		int k = t->n;
 		char cpus[64], name[32];
@@ -455,7 +466,8 @@ void cxl_tiering_load(const char *root, struct ph_cxl_tiering *t)
 		t->n++;
 		t->ids[k] = ids[i];
 		pathf(path, "%s" NODE_DIR "/node%d/cpulist", root, ids[i]);
-		t->cpus[k] = read_text(path, cpus, sizeof(cpus)) > 0 && cpus[0];
+		t->cpus_read[k] = read_text(path, cpus, sizeof(cpus)) >= 0;
+		t->cpus[k] = t->cpus_read[k] && cpus[0];
 		pathf(path, "%s" NODE_DIR "/node%d/access1/initiators", root, ids[i]);
 		read_coord(path, &t->access1[k]);
 		t->tier[k] = node_tier(root, ids[i]);
@@ -470,8 +482,82 @@ void cxl_tiering_free(struct ph_cxl_tiering *t)
 {
 	free(t->ids);
 	free(t->cpus);
+	free(t->cpus_read);
 	free(t->tier);
 	free(t->access1);
 	free(t->wi_weight);
 	memset(t, 0, sizeof(*t));
+}
+
+/* Set k's kind and its how as printf would. */
+__attribute__((format(printf, 3, 4)))
+static void kind_is(struct ph_node_kind_of *k, enum ph_node_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	k->kind = kind;
+	va_start(ap, fmt);
+	vsnprintf(k->how, sizeof(k->how), fmt, ap);
+	va_end(ap);
+}
+
+void cxl_node_kind(const struct ph_cxl *c, const struct ph_cxl_tiering *t, int node,
+		   struct ph_node_kind_of *k)
+{
+	char lost[128] = "", word[160];
+	int at = -1, non = 0, nlost = 0;
+
+	k->regions[0] = '\0';
+	for (int i = 0; i < c->nreg; i++) {
+		const struct ph_cxl_region *r = &c->reg[i];
+
+		if (r->node == node) {
+			snprintf(word, sizeof(word), "region%d (%s)", r->id, r->memdevs[0] ? r->memdevs : "no memdev found");
+			list_add(k->regions, sizeof(k->regions), word);
+			non++;
+		} else if (r->node < 0 && r->size) {
+			snprintf(word, sizeof(word), "region%d", r->id);
+			list_add(lost, sizeof(lost), word);
+			nlost++;
+		}
+	}
+	for (int i = 0; i < t->n; i++)
+		if (t->ids[i] == node)
+			at = i;
+	if (non)
+		kind_is(k, PH_NODE_CXL, "%s of " PH_CXL_SYSFS " %s its memory on node %d%s", k->regions,
+			non > 1 ? "have" : "has", node,
+			at >= 0 && t->cpus[at] ? "; the node has CPUs too: part of its memory may be DRAM" : "");
+	else if (!t->read)
+		kind_is(k, PH_NODE_UNKNOWN, "cannot tell: " NODE_DIR "/has_memory could not be read");
+	else if (at < 0)
+		kind_is(k, PH_NODE_UNKNOWN, "cannot tell: " NODE_DIR "/has_memory does not list node %d", node);
+	else if (!t->cpus_read[at])
+		kind_is(k, PH_NODE_UNKNOWN, "cannot tell: " NODE_DIR "/node%d/cpulist could not be read", node);
+	else if (t->cpus[at])
+		kind_is(k, PH_NODE_DRAM, "node%d/cpulist names CPUs, and no CXL region's memory is on it%s", node,
+			c->present ? "" : " (no " PH_CXL_SYSFS ")");
+	else if (nlost)
+		kind_is(k, PH_NODE_UNKNOWN,
+			"cannot tell: no CPUs, and %s %s memory on no node found (no online memory block): it may be on this one",
+			lost, nlost > 1 ? "have" : "has");
+	else
+		kind_is(k, PH_NODE_CPULESS, "memory and no CPUs (node%d/cpulist empty), and %s", node,
+			c->present ? "no CXL region's memory is on it" :
+			"no " PH_CXL_SYSFS " (no CXL device, or the cxl drivers are not loaded)");
+}
+
+const char *cxl_node_kind_name(enum ph_node_kind k)
+{
+	switch (k) {
+	case PH_NODE_CXL:
+		return "CXL";
+	case PH_NODE_DRAM:
+		return "DRAM";
+	case PH_NODE_CPULESS:
+		return "CPU-less";
+	case PH_NODE_UNKNOWN:
+		break;
+	}
+	return "unknown";
 }

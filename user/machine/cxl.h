@@ -89,6 +89,12 @@ struct ph_cxl {
 
 /* Read root ("" for this machine) into c; never fails: what is absent is -1 or "". */
 void cxl_load(const char *root, struct ph_cxl *c);
+/*
+ * The root the commands read: "" (this machine); in the test build
+ * (PAGEHOP_TEST_HOOKS) the environment's PAGEHOP_CXL_ROOT when set, a
+ * sysfs and ACPI tables laid out under it by a test.
+ */
+const char *cxl_sysfs_root(void);
 void cxl_free(struct ph_cxl *c);
 /*
  * A sysfs current_link_speed ("2.5 GT/s PCIe", "16.0 GT/s PCIe") in Mb/s
@@ -99,9 +105,11 @@ int cxl_link_speed_mbps(const char *text);
 
 /* What Linux made of the memory nodes: their tiers, and the DRAM reference. */
 struct ph_cxl_tiering {
+	bool read;		/* has_memory was read */
 	int n;
 	int *ids;		/* every node with memory, ascending */
 	bool *cpus;		/* it has CPUs */
+	bool *cpus_read;	/* its cpulist was read (cpus false: it is empty) */
 	int *tier;		/* memory_tierT holding it (sysfs), -1 none */
 	struct ph_cxl_coord *access1;	/* nodeN/access1/initiators */
 	int *wi_weight;		/* weighted_interleave/nodeN, -1 none */
@@ -114,5 +122,30 @@ struct ph_cxl_tiering {
  */
 void cxl_tiering_load(const char *root, struct ph_cxl_tiering *t);
 void cxl_tiering_free(struct ph_cxl_tiering *t);
+
+/* What a node's memory is, as sysfs shows it; never a guess. */
+enum ph_node_kind {
+	PH_NODE_UNKNOWN = 1,	/* sysfs could not tell */
+	PH_NODE_CXL,		/* a CXL region's memory is on it */
+	PH_NODE_DRAM,		/* it has CPUs, and no CXL region is on it */
+	PH_NODE_CPULESS,	/* memory, no CPUs, and no CXL region found */
+};
+struct ph_node_kind_of {
+	enum ph_node_kind kind;
+	char regions[256];	/* CXL: "region0 (mem0)", the regions on it and their memdevs; else "" */
+	char how[384];		/* what shows the kind, or what could not be read */
+};
+/*
+ * node's kind from c (cxl_load) and t (cxl_tiering_load) of one root: the
+ * regions on it, and in how what shows it (the regions, its cpulist, or
+ * what could not be read).  A node with CPUs that a region is on too is
+ * CXL (how says it has CPUs).  A CPU-less node is unknown while a region
+ * has memory on no node found (its memory blocks are not online, or
+ * their node links are missing): it could be that region's.
+ */
+void cxl_node_kind(const struct ph_cxl *c, const struct ph_cxl_tiering *t, int node,
+		   struct ph_node_kind_of *k);
+/* "CXL", "DRAM", "CPU-less", "unknown". */
+const char *cxl_node_kind_name(enum ph_node_kind k);
 
 #endif

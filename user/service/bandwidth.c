@@ -66,6 +66,10 @@ const char bandwidth_method[] =
 	STR(CHUNKS_PER_PASS) " of its arrays, at least " STR(CHUNK_MIN_BYTES)
 	" bytes an array) until the block's time is up, so that all stop together; GB/s = bytes of all threads as STREAM counts them / the time from the first thread's start to the last thread's end; arrays checked afterwards";
 
+const char bandwidth_parts_method[] =
+	"one part per sample: the arrays cut at chunk boundaries (1/" STR(CHUNKS_PER_PASS)
+	" of them) into as many parts (whole chunks, equal to within one) as last 1 ms or more each in the warm-up pass, at most the parts asked for; each sample streams the next part once, so that as many samples as parts stream the arrays exactly once, and the figure takes at least that many; GB/s = bytes of all threads' parts as STREAM counts them / the time from the first thread's start to the last thread's end; arrays checked afterwards";
+
 /*
  * A chunk is 1/CHUNKS_PER_PASS of a thread's arrays (rounded up to whole
  * iterations), so that a block, at least one pass long, ends at most 1/256
@@ -87,6 +91,38 @@ size_t bandwidth_chunk(size_t n, size_t align_elems)
 	return c < CHUNK_MIN_ELEMS ? CHUNK_MIN_ELEMS : c;
 }
 
+/* Where chunk c of arrays of n elements starts (n past the last). */
+static size_t chunk_start(size_t n, size_t chunk, size_t c)
+{
+	return c * chunk < n ? c * chunk : n;
+}
+
+void bandwidth_part(size_t n, size_t chunk, unsigned parts, unsigned p, size_t *lo, size_t *len)
+{
+	size_t chunks = (n + chunk - 1) / chunk;
+	size_t first = chunks * p / parts, end = chunks * (p + 1) / parts;
+
+	*lo = chunk_start(n, chunk, first);
+	*len = chunk_start(n, chunk, end) - *lo;
+}
+
+/*
+ * Parts of at least BANDWIDTH_PART_SECONDS: a millisecond is 50,000 times
+ * the TSC's resolution, and a timer tick (a few microseconds, every 1-4
+ * ms) adds at most a few tenths of a percent to the part it lands in.
+ */
+unsigned bandwidth_parts(unsigned want, size_t chunks, double pass_s)
+{
+	double fit = floor(pass_s / BANDWIDTH_PART_SECONDS);
+	unsigned p = want;
+
+	if (!(fit >= 1))
+		return 0;
+	if (fit < p)
+		p = (unsigned)fit;
+	return chunks < p ? (unsigned)chunks : p;
+}
+
 struct bw_run {
 	struct ph_session *s;
 	const struct stream_kernel *k;
@@ -104,6 +140,8 @@ struct bw_run {
 	bool per_thread;
 	double **thr;		/* per thread: its own samples, GB/s */
 	int *nthr;
+	unsigned parts;		/* 0: timed blocks; else a sample is one part */
+	unsigned part;		/* the part the next sample streams */
 };
 
 /* Whether thread tid sits this figure out (another runs alone). */
@@ -203,6 +241,31 @@ static void work_block(void *ctx, int tid)
 	r->elems[tid] = done;
 }
 
+/*
+ * One part of the arrays, chunk by chunk, as a block streams them (a READ
+ * chunk's sum checked the same way); its elements in r->elems.
+ */
+static void work_part(void *ctx, int tid)
+{
+	struct bw_run *r = ctx;
+	const struct stream_kernel *k = r->k;
+	size_t lo, len;
+
+	r->elems[tid] = 0;
+	if (idle(r, tid))
+		return;
+	bandwidth_part(r->n, r->chunk, r->parts, r->part, &lo, &len);
+	for (size_t pos = lo, end = lo + len, l; pos < end; pos += l) {
+		double sum;
+
+		l = end - pos < r->chunk ? end - pos : r->chunk;
+		sum = k->fn(at(r->a[tid], pos), at(r->b[tid], pos), at(r->c[tid], pos), STREAM_SCALAR, l);
+		if (k->op == STREAM_READ && sum != (double)l * STREAM_INIT_A)
+			r->sum[tid] = -1;
+	}
+	r->elems[tid] = len;
+}
+
 static void work_check(void *ctx, int tid)
 {
 	struct bw_run *r = ctx;
@@ -226,7 +289,9 @@ static int sample_bw(void *ctx, double *sample)
 
 	double ns;
 
-	team_run(r->s->team, work_block, r, &r->s->m.clk, r->ticks);
+	team_run(r->s->team, r->parts ? work_part : work_block, r, &r->s->m.clk, r->ticks);
+	if (r->parts)
+		r->part = (r->part + 1) % r->parts;
 	/* Alone, the thread's own time: the idle ones' barrier exits do not count. */
 	ns = r->only >= 0 ? clock_ticks_to_ns(&r->s->m.clk, r->ticks[r->only]) : span_ns(r);
 	for (int i = 0; i < r->s->binding.n; i++) {
@@ -339,6 +404,13 @@ int bandwidth_figure_opt(struct ph_session *s, const struct stream_kernel *k,
 	if (!cut) {
 		t = fmax(span_ns(&r) * 1e-9, BLOCK_SECONDS);
 		r.block_ticks = (uint64_t)ceil(t * 1e9 / clock_ticks_to_ns(&s->m.clk, 1000000) * 1e6);
+		/* Parts: as many samples as parts before the CI is judged, so that
+		 * they stream every array at least once. */
+		r.parts = o->parts ? bandwidth_parts(o->parts, (r.n + r.chunk - 1) / r.chunk,
+						     span_ns(&r) * 1e-9) : 0;
+		out->parts = r.parts;
+		if (r.parts > cfg.min_samples)
+			cfg.min_samples = r.parts;
 		snprintf(label, sizeof(label), "stream %s %s%s", k->name, isa_name(k->isa),
 			 k->nt ? " nt" : "");
 		cfg.label = label;

@@ -17,6 +17,8 @@ struct ph_bandwidth {
 	const struct stream_kernel *k;
 	size_t elems;		/* per array per thread */
 	size_t bad;		/* wrong elements after the run (0: valid) */
+	unsigned parts;		/* with ph_bwopt.parts: the parts a sample
+				 * streamed one of (0: timed blocks) */
 	/* With ph_bwopt.per_thread: each thread's own GB/s, its bytes over
 	 * each block's span, as the aggregate counts time (nthr = the
 	 * session's threads); they add up to the aggregate. */
@@ -32,7 +34,16 @@ struct ph_bwopt {
 	int shift;		/* thread t streams the arrays in thread
 				 * (t + shift) mod T's memory (mem_go_around's
 				 * turn; 0: its own) */
+	unsigned parts;		/* 0: timed blocks; else a sample streams
+				 * exactly one part of every thread's arrays,
+				 * at most this many parts, each of at least
+				 * BANDWIDTH_PART_SECONDS of the warm-up pass,
+				 * in turn (bandwidth_part), and the figure
+				 * takes at least as many samples as parts */
 };
+
+/* The shortest part a sample streams with ph_bwopt.parts. */
+#define BANDWIDTH_PART_SECONDS 0.001
 
 /*
  * Measure kernel k on s's memory: the arrays k uses share each thread's
@@ -64,6 +75,22 @@ int bandwidth_node_found(const struct ph_session *s, int i);
  */
 size_t bandwidth_chunk(size_t n, size_t align_elems);
 
+/*
+ * Part p (0 <= p < parts) of arrays of n elements streamed in chunks of
+ * chunk elements: of the C = ceil(n / chunk) chunks, those from
+ * floor(p * C / parts) to floor((p + 1) * C / parts), as the elements
+ * [*lo, *lo + *len) (the last chunk may be short).  Parts 0 to parts - 1
+ * cover [0, n) exactly once, in order; parts is at most C.
+ */
+void bandwidth_part(size_t n, size_t chunk, unsigned parts, unsigned p, size_t *lo, size_t *len);
+/*
+ * How many parts a figure with ph_bwopt.parts = want streams, for a pass
+ * over its arrays (of `chunks` chunks) that took pass_s: as many as leave
+ * each at least BANDWIDTH_PART_SECONDS, at most want and chunks; 0 when
+ * a whole pass is shorter than that (the figure then takes timed blocks).
+ */
+unsigned bandwidth_parts(unsigned want, size_t chunks, double pass_s);
+
 /* Columns bw_GBps, bw_best_GBps, ci_lo_GBps, ci_hi_GBps, ci_pct, ci_met,
  * samples, bw_wa_GBps, valid (prefixed). */
 void bandwidth_add_cols(struct ph_table *t, const char *prefix);
@@ -79,6 +106,8 @@ void bandwidth_thread_add_cols(struct ph_table *t);
 void bandwidth_thread_fill(struct ph_table *t, int row, const struct ph_stats *st);
 
 extern const char bandwidth_method[];
+/* A sample's method with ph_bwopt.parts (when ph_bandwidth.parts > 0). */
+extern const char bandwidth_parts_method[];
 /* How the arrays are laid out, for the same description. */
 extern const char bandwidth_arrays[];
 

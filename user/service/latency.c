@@ -39,6 +39,7 @@ struct chase_run {
 	void **heads;		/* per thread, CHASE_MAX_CHAINS each */
 	uint64_t hops;		/* per chain per block */
 	double block_ns;	/* the slowest thread's, in the last sizing run */
+	double block_s;		/* how long a block is to last */
 	uint64_t *ticks;
 	struct ph_latdist *dist;	/* NULL, or a batch of its runs after each block */
 };
@@ -96,7 +97,7 @@ static int sample_user(void *ctx, double *sample)
 	return 0;
 }
 
-/* Grow the block until it lasts about BLOCK_SECONDS (these runs are discarded). */
+/* Grow the block until it lasts about r->block_s (these runs are discarded). */
 static void calibrate(struct chase_run *r)
 {
 	struct ph_session *s = r->s;
@@ -112,9 +113,9 @@ static void calibrate(struct chase_run *r)
 			slowest = sec > slowest ? sec : slowest;
 		}
 		r->block_ns = slowest * 1e9;
-		if (slowest >= BLOCK_SECONDS / 2)
+		if (slowest >= r->block_s / 2)
 			break;
-		r->hops = slowest > 0 ? (uint64_t)((double)r->hops * BLOCK_SECONDS / slowest) + 1 :
+		r->hops = slowest > 0 ? (uint64_t)((double)r->hops * r->block_s / slowest) + 1 :
 			r->hops * 16;
 	}
 }
@@ -246,7 +247,8 @@ int latency_figure_dist(struct ph_session *s, const struct chase_spec *spec,
 			unsigned chains, bool in_kernel, const struct ph_distreq *req,
 			struct ph_latency *out)
 {
-	struct chase_run r = { .s = s, .spec = *spec, .chains = chains };
+	struct chase_run r = { .s = s, .spec = *spec, .chains = chains,
+			       .block_s = s->meas.block_s > 0 ? s->meas.block_s : BLOCK_SECONDS };
 	struct ph_mcfg cfg = s->meas;
 	struct ph_loadsnap before;
 	char name[64], label[96];

@@ -74,6 +74,8 @@ struct ph_mcfg {
 	bool min_over_time;	/* take min_samples even past time_s: a
 				 * reference (baseline) must carry a CI */
 	const char *label;	/* for the progress line */
+	double block_s;		/* a latency sample's block (latency.c);
+				 * 0: its own, 5 ms */
 };
 
 struct ph_result {

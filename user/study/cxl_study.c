@@ -142,12 +142,7 @@ static int cxl_measure(void *state, struct ph_session *s)
 		}
 		return 0;
 	}
-	x->root = "";
-#ifdef PAGEHOP_TEST_HOOKS
-	/* The test binary reads a sysfs and ACPI tables laid out under this root. */
-	if (getenv("PAGEHOP_CXL_ROOT"))
-		x->root = getenv("PAGEHOP_CXL_ROOT");
-#endif
+	x->root = cxl_sysfs_root();
 	cxl_load(x->root, &x->c);
 	if (!x->c.present) {
 		ph_err("no CXL memory node: no %s (no CXL device, or the cxl drivers are not loaded)",

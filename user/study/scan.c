@@ -284,15 +284,18 @@ static int measure_range(struct ph_scan *sc, struct ph_session *s, struct ph_sca
 	s->meas.time_s = figure_time(sc, s, t0, 2 * left);
 	/* Every figure carries its CI, budget or not: the verdict rests on them. */
 	s->meas.min_over_time = true;
+	s->meas.block_s = SCAN_LAT_BLOCK_S;
 	rc = session_start_bind(s, &one, &lay, 1);
 	if (!rc) {
+		static const struct ph_bwopt parts = { .only = -1, .parts = SCAN_BW_PARTS };
 		struct ph_bandwidth bw;
 		struct ph_latency lat;
 
-		rc = bandwidth_figure(s, read, &bw);
+		rc = bandwidth_figure_opt(s, read, &parts, &bw);
 		if (!rc && bw.res.n) {
 			r->bw = bw.res.st;
 			r->bw_ci = bw.res.ci_met;
+			r->bw_parts = bw.parts;
 		}
 		bandwidth_free(&bw);
 		/* The bandwidth figure is done: what it left of the budget, over one figure fewer. */

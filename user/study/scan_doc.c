@@ -67,14 +67,14 @@ static void ranges_table(const struct ph_scan *sc, struct ph_doc *doc)
 	struct ph_table *t = doc_add_table(doc, "scan", "read bandwidth and chase latency per physical range");
 	static const char *const cols[] = {
 		"node", "range_lo", "range_hi", "node_MiB", "pinned_MiB", "measured", "bw_GBps", "bw_ci_lo",
-		"bw_ci_hi", "lat_ns", "lat_ci_lo", "lat_ci_hi", "bw_dev_pct", "lat_dev_pct", "stray", "rank",
+		"bw_ci_hi", "bw_parts", "lat_ns", "lat_ci_lo", "lat_ci_hi", "bw_dev_pct", "lat_dev_pct", "stray", "rank",
 		"dimm", "first_frame", "last_frame", "read_back_MiB", "runs", "cpu", "verified", "why",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
 	table_detail(t, "range_hi node_MiB measured bw_dev_pct lat_dev_pct first_frame last_frame read_back_MiB runs cpu "
-			"bw_ci_lo bw_ci_hi lat_ci_lo lat_ci_hi verified");
+			"bw_ci_lo bw_ci_hi bw_parts lat_ci_lo lat_ci_hi verified");
 	for (int i = 0; i < sc->nr; i++) {
 		const struct ph_scan_range *r = &sc->r[i];
 		int row = table_add_row(t), rank = 0;
@@ -92,6 +92,7 @@ static void ranges_table(const struct ph_scan *sc, struct ph_doc *doc)
 			table_num(t, row, "bw_GBps", r->bw.median, "%.2f");
 			table_num(t, row, "bw_ci_lo", r->bw.ci_lo, "%.2f");
 			table_num(t, row, "bw_ci_hi", r->bw.ci_hi, "%.2f");
+			table_int(t, row, "bw_parts", r->bw_parts);
 			table_num(t, row, "lat_ns", r->lat.median, "%.1f");
 			table_num(t, row, "lat_ci_lo", r->lat.ci_lo, "%.1f");
 			table_num(t, row, "lat_ci_hi", r->lat.ci_hi, "%.1f");
@@ -226,7 +227,15 @@ struct ph_doc *scan_document(struct ph_scan *sc, struct ph_session *s, int *rc)
 	section_str(sec, "reserve", "left free on every node: the larger of 5% of the node (pagehop.ko's floor) and 256 MiB, judged on the free memory before each chunk, which keeps 16 MiB above it; a chunk that left the node under it all the same is given back");
 	section_str(sec, "view",
 		    "each range's pages, moved (mremap) in physical order into one virtual range, read back (QUERY or pagemap) on the node and in the range before measuring, and again after");
-	section_str(sec, "bandwidth", "the read kernel, one thread on a CPU of the node (or the nearest with CPUs), over the whole range");
+	{
+		char *bw = xasprintf("the read kernel, one thread on a CPU of the node (or the nearest with CPUs), over the whole range: "
+				     "each sample reads the next of bw_parts parts of it (at most %d, each 1 ms or more of the warm-up "
+				     "pass), so that the figure's first bw_parts samples, at least, read the range exactly once; "
+				     "the median of the samples' GB/s", SCAN_BW_PARTS);
+
+		section_str(sec, "bandwidth", bw);
+		free(bw);
+	}
 	{
 		char pat[48], *lat;
 
@@ -240,7 +249,10 @@ struct ph_doc *scan_document(struct ph_scan *sc, struct ph_session *s, int *rc)
 	section_str(sec, "why",
 		    "a range not measured: none, or less than 64 MiB of it could be had (far beyond the last-level cache); the rest "
 		    "is in use (the kernel, other processes), reserved by the firmware, or left as the node's reserve");
-	section_str(sec, "sample", bandwidth_method);
+	section_str(sec, "sample", bandwidth_parts_method);
+	section_str(sec, "sample_bw_parts_0", bandwidth_method);
+	section_str(sec, "latency_sample",
+		    "one block of hops (~1 ms) per sample; ns per load = block time / hops; the median of the samples");
 	section_str(sec, "strays",
 		    "per node and figure: beyond --mads robust sigmas (1.4826 MAD) of the median of its measured ranges and beyond --tolerance, either side; ranked by how many tolerances");
 	section_num(sec, "mads", sc->k, "%g");

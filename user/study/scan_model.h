@@ -33,6 +33,19 @@
 #define SCAN_MIN_BYTES (64 * MiB)
 /* The view's runs, at most: each moved run is one mapping (vm.max_map_count). */
 #define SCAN_MAX_RUNS 32768
+/*
+ * A bandwidth sample streams one part of the range, at most this many
+ * parts of at least a millisecond each (ph_bwopt.parts): the figure's
+ * first samples, at least as many as parts, then read the whole range
+ * once, in the time one whole-range sample took.
+ */
+#define SCAN_BW_PARTS 10
+/*
+ * A latency sample's block: 1 ms of hops (tens of thousands at tens of
+ * nanoseconds, 50,000 times the TSC's resolution), so that the figure's
+ * ten samples take 10 ms rather than 50.
+ */
+#define SCAN_LAT_BLOCK_S 0.001
 
 struct ph_scan_range {
 	int node;
@@ -50,6 +63,7 @@ struct ph_scan_range {
 	int cpu;		/* the CPU that measured */
 	struct ph_stats bw, lat;	/* GB/s; ns per load */
 	bool bw_ci, lat_ci;
+	unsigned bw_parts;	/* the parts its bandwidth samples read in turn (0: timed blocks) */
 	double bw_dev, lat_dev;	/* from the node's median, a fraction */
 	bool bw_stray, lat_stray;
 	double score;		/* the largest |dev| / tol of its strays; 0 none */

@@ -34,6 +34,37 @@ static bool has_memory(int node)
 	       numa_node_size64(node, &freeb) > 0;
 }
 
+/* Each node's kind, from the CXL bus and the nodes' CPUs as sysfs shows them (cxl.h). */
+static void node_kinds(struct ph_wi *w)
+{
+	const char *root = cxl_sysfs_root();
+	struct ph_cxl_tiering t;
+	struct ph_cxl c;
+
+	cxl_load(root, &c);
+	cxl_tiering_load(root, &t);
+	for (int k = 0; k < w->n; k++)
+		cxl_node_kind(&c, &t, w->nodes[k], &w->kind[k]);
+	cxl_tiering_free(&t);
+	cxl_free(&c);
+}
+
+/* " (node 0: DRAM)", " (nodes 0: DRAM, 2: CXL)" over the study's nodes; "" for none. */
+static void kinds_text(const struct ph_wi *w, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (int k = 0; k < w->n && at < len; k++) {
+		int m = snprintf(buf + at, len - at, "%s%d: %s%s", k ? ", " : w->n > 1 ? " (nodes " : " (node ",
+				 w->nodes[k], cxl_node_kind_name(w->kind[k].kind), k == w->n - 1 ? ")" : "");
+
+		if (m < 0)
+			break;
+		at += (size_t)m;
+	}
+}
+
 static int wi_plan(void *state, struct ph_session *s)
 {
 	struct ph_wi *w = state;
@@ -55,13 +86,17 @@ static int wi_plan(void *state, struct ph_session *s)
 		}
 		w->nodes[w->n++] = nd;
 	}
+	node_kinds(w);
 	if (w->n < 2) {
+		char kinds[256];
+
 		if (w->nodes_given) {
 			ph_err("--nodes: interleave needs two nodes with memory or more");
 			return PH_EXIT_USAGE;
 		}
-		ph_err("this machine has %d node%s with memory; interleaving needs two or more",
-		       w->n, w->n == 1 ? "" : "s");
+		kinds_text(w, kinds, sizeof(kinds));
+		ph_err("this machine has %d node%s with memory%s; interleaving needs two or more",
+		       w->n, w->n == 1 ? "" : "s", kinds);
 		return PH_EXIT_UNSUPPORTED;
 	}
 	wi_sysfs_read(PH_WI_SYSFS, w->n, w->nodes, &w->sys);
@@ -434,6 +469,48 @@ static void ratio_cells(struct ph_table *t, int row, const char *p, const struct
 	table_str(t, row, col, sh == RATIO_NO_EFFECT ? "cannot tell" : ratio_shown_name(sh));
 }
 
+/* What r lays its memory over, with each node's kind: "node 2 (CXL) alone", "0 (DRAM), 2 (CXL)". */
+static void over_text(const struct ph_wi *w, const struct ph_wi_row *r, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (int k = 0; k < w->n && at < len; k++) {
+		int m = 0;
+
+		if (r->kind == PH_WIK_NODE && w->nodes[k] == r->node)
+			m = snprintf(buf, len, "node %d (%s) alone", r->node, cxl_node_kind_name(w->kind[k].kind));
+		else if (r->kind != PH_WIK_NODE)
+			m = snprintf(buf + at, len - at, "%s%d (%s)", k ? ", " : "", w->nodes[k],
+				     cxl_node_kind_name(w->kind[k].kind));
+		if (m < 0)
+			break;
+		at += (size_t)m;
+	}
+}
+
+static void nodes_table(const struct ph_wi *w, struct ph_doc *doc)
+{
+	struct ph_table *t = doc_add_table(doc, "nodes", "the nodes the layouts lay the memory over, and what each is");
+
+	table_add_col(t, "node");
+	table_add_col(t, "kind");
+	table_add_col(t, "cxl_regions");
+	table_add_col(t, "cpu_node");
+	table_add_col(t, "kind_from");
+	table_detail(t, "kind_from");
+	for (int k = 0; k < w->n; k++) {
+		int row = table_add_row(t);
+
+		table_int(t, row, "node", w->nodes[k]);
+		table_str(t, row, "kind", cxl_node_kind_name(w->kind[k].kind));
+		if (w->kind[k].regions[0])
+			table_str(t, row, "cxl_regions", w->kind[k].regions);
+		table_bool(t, row, "cpu_node", w->nodes[k] == w->cpu_node);
+		table_str(t, row, "kind_from", w->kind[k].how);
+	}
+}
+
 static void layouts_table(const struct ph_wi *w, struct ph_session *s, struct ph_doc *doc)
 {
 	struct ph_table *t = doc_add_table(doc, "layouts", "read bandwidth per layout of the memory over the nodes");
@@ -445,6 +522,7 @@ static void layouts_table(const struct ph_wi *w, struct ph_session *s, struct ph
 	char buf[512];
 
 	table_add_col(t, "layout");
+	table_add_col(t, "over");
 	table_add_col(t, "weights");
 	bandwidth_add_cols(t, "");
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
@@ -456,6 +534,8 @@ static void layouts_table(const struct ph_wi *w, struct ph_session *s, struct ph
 		int row = table_add_row(t);
 
 		table_str(t, row, "layout", r->name);
+		over_text(w, r, buf, sizeof(buf));
+		table_str(t, row, "over", buf);
 		weights_of(w, r->weights, buf, sizeof(buf));
 		table_str(t, row, "weights", buf);
 		table_str(t, row, "how", r->how);
@@ -560,6 +640,7 @@ static struct ph_doc *wi_doc(void *state, struct ph_session *s, int *rc)
 	char buf[512];
 	int sysw[PH_WL_MAX_NODES];
 
+	nodes_table(w, doc);
 	layouts_table(w, s, doc);
 	pages_table(w, doc);
 	sec = doc_add_section(doc, "interleave", "interleave");
@@ -578,6 +659,8 @@ static struct ph_doc *wi_doc(void *state, struct ph_session *s, int *rc)
 	}
 	best_layout(w, sec);
 	section_str(sec, "sysfs", "read only: pagehop never writes the weights");
+	section_str(sec, "node_kind",
+		    "CXL: a region of /sys/bus/cxl/devices has its memory on the node (its memory blocks' node link); DRAM: the node's cpulist names CPUs; CPU-less: memory, no CPUs, no CXL region found; unknown: sysfs could not tell");
 	section_str(sec, "kernel_placement",
 		    "page i of a VMA goes to the node whose share of each cycle of sum(weights) holds i mod sum, i the page's offset (mm/mempolicy.c)");
 	section_str(sec, "proposal",

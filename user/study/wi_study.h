@@ -17,6 +17,7 @@
 
 #include "bandwidth.h"
 #include "buffer.h"
+#include "cxl.h"
 #include "ratio_ci.h"
 #include "session.h"
 #include "steps.h"
@@ -64,6 +65,7 @@ struct ph_wi {
 	int cpu_node;
 	int n;
 	int nodes[PH_WL_MAX_NODES];	/* ascending */
+	struct ph_node_kind_of kind[PH_WL_MAX_NODES];	/* per node of nodes[] (cxl_node_kind) */
 	struct ph_wi_sysfs sys;
 	int wi_err;			/* buffer_weighted_probe's, 0: the kernel has it */
 	char wi_why[256];
@@ -79,11 +81,13 @@ struct ph_wi {
  * The steps (steps.h).  plan: the CPU node (--cpu-node, or the node of the
  * CPU running plan) and --nodes, at least two nodes with memory
  * (PH_EXIT_USAGE for a node without memory or fewer than two, and
- * PH_EXIT_UNSUPPORTED when the machine has fewer than two), the sysfs
- * weights, whether the kernel has MPOL_WEIGHTED_INTERLEAVE.  measure:
+ * PH_EXIT_UNSUPPORTED when the machine has fewer than two), each node's
+ * kind (CXL, DRAM, CPU-less or unknown, from /sys/bus/cxl and the node's
+ * cpulist: cxl_node_kind), the sysfs weights, whether the kernel has
+ * MPOL_WEIGHTED_INTERLEAVE.  measure:
  * each layout in turn, laid out, counted back and measured; 0, or an exit
  * code (PH_EXIT_UNSUPPORTED when nothing could be measured).  document:
- * tables layouts and pages, section interleave; PH_EXIT_CANNOT_TELL when a
+ * tables nodes, layouts and pages, section interleave; PH_EXIT_CANNOT_TELL when a
  * layout's counts do not match its weights.
  */
 extern const struct ph_steps wi_steps;
