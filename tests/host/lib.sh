@@ -60,26 +60,34 @@ expect_repeats() {
 	[ "$(jq -r "$row.bimodal" "$j")" = false ] || [ "$between" = differ ] &&
 		pass "$d: bimodal only where the repeats differ" || fail "$d: bimodal with between_runs $between"
 }
-# cxl_tree ROOT NODE MODE: under ROOT, a sysfs as Linux 6.12 lays out one
-# CXL type-3 device on a root port: mem0 (endpoint2 under root0/port1,
-# host bridge pci0000:0c) decoded by region0 (MODE, 0x390000000, 256 MiB:
-# blocks 0x390000000 / 0x8000000 = 114 and 115 of 128 MiB), of which
-# block memory115 links to node NODE; and the bus's links.  A test adds
-# the files it reads beyond these.
+# cxl_tree ROOT NODE MODE [WAYS]: under ROOT, a sysfs as Linux 6.12 lays
+# out one CXL type-3 device on a root port: mem0 (endpoint2 under
+# root0/port1, host bridge pci0000:0c) decoded by region0 (MODE,
+# 0x390000000, 256 MiB: blocks 0x390000000 / 0x8000000 = 114 and 115 of
+# 128 MiB), of which block memory115 links to node NODE; and the bus's
+# links.  With WAYS 2, region0 is interleaved over mem0 and mem1
+# (endpoint3, decoder3.0, under the bridge's second root port
+# 0000:0c:01.0).  Laid over a tree already there, it rewrites that tree in
+# place.  A test adds the files it reads beyond these.
 cxl_tree() {
-	local R=$1 PLAT=sys/devices/platform/ACPI0017:00/root0 BUS=sys/bus/cxl/devices
+	local R=$1 PLAT=sys/devices/platform/ACPI0017:00/root0 BUS=sys/bus/cxl/devices ways=${4:-1}
 	_put() { mkdir -p "$(dirname "$R/$1")" && printf '%s\n' "$2" >"$R/$1"; }
-	_lnk() { mkdir -p "$(dirname "$R/$1")" && ln -s "$2" "$R/$1"; }
+	_lnk() { mkdir -p "$(dirname "$R/$1")" && ln -sfn "$2" "$R/$1"; }
 	_lnk $PLAT/port1/uport ../../../../pci0000:0c
 	_lnk $PLAT/port1/endpoint2/uport ../../../../../pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0
 	_put $PLAT/decoder0.0/region0/mode "$3"
 	_put $PLAT/decoder0.0/region0/resource 0x390000000
 	_put $PLAT/decoder0.0/region0/size 0x10000000
-	_put $PLAT/decoder0.0/region0/interleave_ways 1
+	_put $PLAT/decoder0.0/region0/interleave_ways "$ways"
 	_put $PLAT/decoder0.0/region0/target0 decoder2.0
 	_put sys/devices/system/memory/block_size_bytes 8000000
 	_lnk sys/devices/system/memory/memory115/node$2 ../../node/node$2
 	_lnk $BUS/mem0 ../../../devices/pci0000:0c/0000:0c:00.0/0000:0d:00.0/mem0
 	_lnk $BUS/endpoint2 ../../../devices/platform/ACPI0017:00/root0/port1/endpoint2
 	_lnk $BUS/region0 ../../../devices/platform/ACPI0017:00/root0/decoder0.0/region0
+	[ "$ways" = 2 ] || return 0
+	_lnk $PLAT/port1/endpoint3/uport ../../../../../pci0000:0c/0000:0c:01.0/0000:0e:00.0/mem1
+	_put $PLAT/decoder0.0/region0/target1 decoder3.0
+	_lnk $BUS/mem1 ../../../devices/pci0000:0c/0000:0c:01.0/0000:0e:00.0/mem1
+	_lnk $BUS/endpoint3 ../../../devices/platform/ACPI0017:00/root0/port1/endpoint3
 }

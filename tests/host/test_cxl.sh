@@ -38,15 +38,22 @@ put $PCI/current_link_speed "2.5 GT/s PCIe"
 put $PCI/current_link_width 1
 put sys/devices/pci0000:0c/0000:0c:00.0/current_link_speed "2.5 GT/s PCIe"
 put sys/devices/pci0000:0c/firmware_node/uid 12
-set -- read_latency write_latency read_bandwidth write_bandwidth
-k0=(418 518 312 312) k1=(500 518 312 312)
-for i in 0 1 2 3; do
-	f=$(eval echo "\${$((i + 1))}")
-	put $PLAT/decoder0.0/region0/access0/$f "${k0[$i]}"
-	put sys/devices/system/node/node2/access0/initiators/$f "${k0[$i]}"
-	put $PLAT/decoder0.0/region0/access1/$f "${k1[$i]}"
-	put sys/devices/system/node/node2/access1/initiators/$f "${k1[$i]}"
-done
+# coords "ACCESS0" "ACCESS1": region0's and node2's access coordinates
+# (read, write latency; read, write bandwidth).
+coords() {
+	local a f i v
+	for a in 0 1; do
+		[ $a = 0 ] && read -ra v <<<"$1"
+		[ $a = 1 ] && read -ra v <<<"$2"
+		i=0
+		for f in read_latency write_latency read_bandwidth write_bandwidth; do
+			put $PLAT/decoder0.0/region0/access$a/$f "${v[$i]}"
+			put sys/devices/system/node/node2/access$a/initiators/$f "${v[$i]}"
+			i=$((i + 1))
+		done
+	done
+}
+coords "418 518 312 312" "500 518 312 312"
 put sys/devices/system/node/has_memory 0,2
 put sys/devices/system/node/node0/cpulist 0
 put sys/devices/system/node/node2/cpulist ""
@@ -57,21 +64,26 @@ put sys/devices/virtual/memory_tiering/memory_tier1878/nodelist 2
 put sys/kernel/mm/mempolicy/weighted_interleave/node0 1
 put sys/kernel/mm/mempolicy/weighted_interleave/node2 1
 mkdir -p "$R/sys/firmware/acpi/tables"
-python3 - "$R" <<'PY'
+# tables CDAT_FILE "RD WR RBW WBW" "BW0 BW1": a CDAT of one range [0, 512
+# MiB) with those figures; the SRAT (generic port _UID 12, domain 4) and the
+# HMAT (50 and 100 ns, BW0 and BW1 MB/s from initiators 0 and 1 to it).
+tables() {
+	python3 - "$R" "$1" $2 $3 <<'PY'
 import struct, sys
-root = sys.argv[1]
+root, out = sys.argv[1], sys.argv[2]
+rd, wr, rbw, wbw, bw0, bw1 = map(int, sys.argv[3:9])
 def sub(kind, body):
     return struct.pack('<BBH', kind, 0, 4 + len(body)) + body
 def summed(b, at):
     b[at] = 0
     b[at] = (-sum(b)) & 0xff
     return b
-# CDAT: DSMAS handle 0 [0, 512 MiB); DSLBIS read/write latency 150/250 x 1000 ps, bw 12000/8000.
+# CDAT: DSMAS handle 0 [0, 512 MiB); DSLBIS read/write latency x 1000 ps, bandwidth x 1.
 body = sub(0, struct.pack('<BBHQQ', 0, 0, 0, 0, 512 << 20))
-for kind, base, e in ((1, 1000, 150), (2, 1000, 250), (4, 1, 12000), (5, 1, 8000)):
+for kind, base, e in ((1, 1000, rd), (2, 1000, wr), (4, 1, rbw), (5, 1, wbw)):
     body += sub(1, struct.pack('<BBBBQHHHH', 0, 0, kind, 0, base, e, 0, 0, 0))
 cdat = summed(bytearray(struct.pack('<IBB6sI', 16 + len(body), 1, 0, bytes(6), 0)) + body, 5)
-open(root + '/sys/devices/platform/ACPI0017:00/root0/port1/endpoint2/CDAT', 'wb').write(cdat)
+open(root + '/' + out, 'wb').write(cdat)
 def header(sig, length, rev):
     return struct.pack('<4sIBB6s8sI4sI', sig, length, rev, 0, b'PAGEHP', b'TEST', 1, b'PH  ', 1)
 srat = struct.pack('<I8s', 1, bytes(8)) + struct.pack('<BBBBI8sIIII', 6, 32, 0, 0, 4, b'ACPI0016', 12, 0, 1, 0)
@@ -81,10 +93,12 @@ def lb(data_type, base, entries):
     body = struct.pack('<2I', 0, 1) + struct.pack('<I', 4) + struct.pack('<2H', *entries)
     body += bytes((-len(body)) % 4)
     return struct.pack('<HHIBBBBIIIQ', 1, 0, 32 + len(body), 0, data_type, 0, 0, 2, 1, 0, base) + body
-hmat = bytes(4) + lb(0, 1000, (50, 100)) + lb(3, 1, (30000, 15000))
+hmat = bytes(4) + lb(0, 1000, (50, 100)) + lb(3, 1, (bw0, bw1))
 hmat = summed(bytearray(header(b'HMAT', 36 + len(hmat), 2)) + hmat, 9)
 open(root + '/sys/firmware/acpi/tables/HMAT', 'wb').write(hmat)
 PY
+}
+tables $PLAT/port1/endpoint2/CDAT "150 250 12000 8000" "30000 15000"
 PAGEHOP_CXL_ROOT=$R "$hooked" cxl --no-measure --format json >"$TMP/c.json" 2>"$TMP/err"
 rc=$?
 expect "fixture: exit 0 ($(cat "$TMP/err"))" "$rc" 0
@@ -118,6 +132,56 @@ rc=$?
 expect "no SRAT: exit 0 ($(cat "$TMP/err"))" "$rc" 0
 expect "no SRAT: cannot tell, naming the generic port" "$(row 0 read_latency_ns | cut -d' ' -f4-)" \
 	"null 418 cannot tell: no generic port figure"
+
+# Interleaved over two devices: mem1 on the bridge's second root port
+# (0c:01.0), CDAT 300/400 ns, 6000/4000 MB/s, the same link; region0 2 ways;
+# the generic port's bandwidth now 500 and 400 MB/s (the best 500).  By
+# hand: mem0 150 + 218 + 50 = 418, 518, min(12000, 312, 500) = 312; mem1
+# 300 + 218 + 50 = 568, 668, 312.  The region: the worst latency, 568 and
+# 668; bandwidth min(12000, 312) + min(6000, 312) = 624, min(624, 500) =
+# 500.  The kernel's access0 adds up; its access1 bandwidth 624 is the
+# devices' own figures summed, 124 above.
+PCI1=sys/devices/pci0000:0c/0000:0c:01.0/0000:0e:00.0
+put $PCI1/mem1/pmem/size 0x20000000
+put $PCI1/mem1/ram/size 0x0
+put $PCI1/current_link_speed "2.5 GT/s PCIe"
+put $PCI1/current_link_width 1
+put sys/devices/pci0000:0c/0000:0c:01.0/current_link_speed "2.5 GT/s PCIe"
+cxl_tree "$R" 2 pmem 2
+tables $PLAT/port1/endpoint3/CDAT "300 400 6000 4000" "500 400"
+coords "568 668 500 500" "568 668 624 624"
+PAGEHOP_CXL_ROOT=$R "$hooked" cxl --no-measure --format json >"$TMP/c.json" 2>"$TMP/err"
+rc=$?
+expect "interleaved: exit 0 ($(cat "$TMP/err"))" "$rc" 0
+irow() { jq -r ".cxl_explain[] | select(.memdev == \"$1\" and .access == $2 and .figure == \"$3\") |
+	\"\(.device_cdat) \(.link) \(.generic_port) \(.composed) \(.kernel_node) \(.verdict)\"" "$TMP/c.json"; }
+expect "interleaved: mem0's path, read latency 150 + 218 + 50" "$(irow mem0 0 read_latency_ns)" \
+	"150 218 50 418 null one device's path: the region's row composes them"
+expect "interleaved: mem1's path, read latency 300 + 218 + 50" "$(irow mem1 0 read_latency_ns)" \
+	"300 218 50 568 null one device's path: the region's row composes them"
+expect "interleaved: mem1's path, read bandwidth min(6000, 312, 500)" "$(irow mem1 0 read_bandwidth_MBps)" \
+	"6000 312 500 312 null one device's path: the region's row composes them"
+expect "interleaved: the region's read latency, the worst device's" "$(irow mem0,mem1 0 read_latency_ns)" \
+	"null null null 568 568 adds up"
+expect "interleaved: the region's write latency, the worst device's" "$(irow mem0,mem1 0 write_latency_ns)" \
+	"null null null 668 668 adds up"
+expect "interleaved: the region's read bandwidth, min(312 + 312, 500)" "$(irow mem0,mem1 0 read_bandwidth_MBps)" \
+	"null null null 500 500 adds up"
+expect "interleaved: a kernel figure of the devices' own summed, said so" "$(irow mem0,mem1 1 read_bandwidth_MBps)" \
+	"null null null 500 624 differs: the kernel's is +124, the devices' own figures summed (its shared-upstream pass left out)"
+expect "interleaved: the parts, one row per device (memdev, link ps, MB/s, _UID, domain)" \
+	"$(jq -r '[.cxl_parts[] | "\(.memdev) \(.link_latency_ps) \(.link_bandwidth_MBps) \(.host_bridge_uid) \(.generic_port_domain)"] | join(", ")' "$TMP/c.json")" \
+	"mem0 217948 312 12 4, mem1 217948 312 12 4"
+cp "$TMP/c.json" "$TMP/il.json"
+"$PAGEHOP" cxl --input "$TMP/il.json" --format json >"$TMP/c.json" 2>"$TMP/err"
+rc=$?
+expect "interleaved, read back with --input: exit 0 ($(cat "$TMP/err"))" "$rc" 0
+expect "interleaved, read back: cannot tell, the devices' rows no path of the node's" \
+	"$(jq -r '[.cxl_explain[] | .verdict] | unique | join(";")' "$TMP/c.json")" \
+	"cannot tell: interleaved over several devices: one measurement cannot be split between their paths"
+jq . "$TMP/il.json" >"$TMP/c.json"
+expect "interleaved: two figures differ, said in a note" \
+	"$(jq -r '[.notes[]? | select(test("2 figure\\(s\\) of the kernel"))] | length' "$TMP/c.json")" 1
 
 # --input: saved documents (tests/data/cxl), judged offline.  Each entry
 # against what the measurement implies for it, by hand: the best latency

@@ -87,11 +87,19 @@ if [ "$(jq -r "[.layouts[] | select(.layout == \"dram\")] | length" "$TMP/j.json
 		"node $cpu ($(jq -r ".nodes[] | select(.node == $cpu) | .kind" "$TMP/j.json")) alone"
 fi
 [ -x "$hooked" ] || { fail "no test build $hooked (make all builds it)"; finish; }
+# fixtured DESC MEMDEVS: interleave on the fixture R; node $first is CXL,
+# region0 of MEMDEVS.
+fixtured() {
+	PAGEHOP_CXL_ROOT=$R "$hooked" interleave --size 16M --time 0.1 --search 0 --format json >"$TMP/f.json" 2>"$TMP/err"
+	rc=$?
+	expect "$1: exit 0 ($(head -c 300 "$TMP/err"))" "$rc" 0
+	expect "$1: node $first is CXL, region0 of $2" \
+		"$(jq -r ".nodes[] | select(.node == $first) | \"\(.kind) \(.cxl_regions): \(.kind_from)\"" "$TMP/f.json")" \
+		"CXL region0 ($2): region0 ($2) of /sys/bus/cxl/devices has its memory on node $first"
+}
 R=$(fixture "$first")
-PAGEHOP_CXL_ROOT=$R "$hooked" interleave --size 16M --time 0.1 --search 0 --format json >"$TMP/f.json" 2>"$TMP/err"
-rc=$?
-expect "fixture: exit 0 ($(head -c 300 "$TMP/err"))" "$rc" 0
-expect "fixture: node $first is CXL, region0 of mem0" \
-	"$(jq -r ".nodes[] | select(.node == $first) | \"\(.kind) \(.cxl_regions): \(.kind_from)\"" "$TMP/f.json")" \
-	"CXL region0 (mem0): region0 (mem0) of /sys/bus/cxl/devices has its memory on node $first"
+fixtured fixture mem0
+# region0 interleaved over two devices (cxl_tree's two ways): both named.
+cxl_tree "$R" "$first" ram 2
+fixtured "fixture, two ways" mem0,mem1
 finish

@@ -20,6 +20,20 @@
  *   composition   CDAT 150, 250 ns, 12000, 8000 MB/s; link 218 ns, 312
  *                 MB/s; generic port 50 ns, 30000 MB/s: 418, 518, 312,
  *                 312 (what 6.12 shows on pagehop's CXL guest).
+ *   interleaved   two devices on root ports of host bridge 12, links 218
+ *                 ns and 312 MB/s, generic port 50 ns, 30000 MB/s: mem0
+ *                 CDAT 150, 250, 12000, 8000 (composed 418, 518, 312,
+ *                 312), mem1 300, 400, 6000, 4000 (568, 668, 312, 312).
+ *                 Region: latency the worst, 568 and 668; bandwidth
+ *                 min(12000, 312) + min(6000, 312) = 624, min(624,
+ *                 30000) = 624 (what 6.12 shows on pagehop's cxl2
+ *                 guest).  With the port at 500 MB/s (access 1 read):
+ *                 min(624, 500) = 500, where the devices' own figures,
+ *                 min(CDAT, link, 500) each, would sum to 624.  Three
+ *                 devices, two bridges: mem0 and mem1 on bridge 12
+ *                 (port 400 MB/s), 312 + 312 = 624, min 400; mem2 on
+ *                 bridge 13 (port 30000), CDAT 100: min(100, 312) =
+ *                 100; 400 + 100 = 500.
  */
 #include "unit.h"
 
@@ -92,6 +106,64 @@ static void test_compose(void **state)
 	assert_string_equal(s.missing[0][PH_CXL_WRITE_BW], "device CDAT");
 	assert_false(s.known[1][PH_CXL_READ_LAT]);
 	assert_string_equal(s.missing[1][PH_CXL_READ_LAT], "generic port");
+	assert_true(s.known[0][PH_CXL_READ_LAT]);
+}
+
+/* A device path of the given parts, its own composition set by hand. */
+static void path(struct ph_cxl_devpath *d, int64_t hb, const uint32_t cdat[PH_CXL_NFIG],
+		 uint32_t gp_bw, const uint32_t sum[PH_CXL_NFIG])
+{
+	memset(d, 0, sizeof(*d));
+	d->hb_uid = hb;
+	d->parts.link_lat_ns = 218;
+	d->parts.link_bw = 312;
+	for (int a = 0; a < 2; a++)
+		for (int f = 0; f < PH_CXL_NFIG; f++) {
+			d->parts.cdat[f] = cdat[f];
+			d->parts.gp[a][f] = cxl_fig_is_latency(f) ? 50 : gp_bw;
+			d->sum.val[a][f] = sum[f];
+			d->sum.known[a][f] = true;
+		}
+}
+
+static void test_compose_region(void **state)
+{
+	static const uint32_t c0[] = { 150, 250, 12000, 8000 }, s0[] = { 418, 518, 312, 312 };
+	static const uint32_t c1[] = { 300, 400, 6000, 4000 }, s1[] = { 568, 668, 312, 312 };
+	static const uint32_t c2[] = { 150, 250, 100, 100 }, s2[] = { 418, 518, 100, 100 };
+	static const uint32_t want[] = { 568, 668, 624, 624 };
+	struct ph_cxl_devpath d[3];
+	struct ph_cxl_sum s;
+
+	(void)state;
+	path(&d[0], 12, c0, 30000, s0);
+	path(&d[1], 12, c1, 30000, s1);
+	cxl_compose_region(d, 2, &s);
+	for (int a = 0; a < 2; a++)
+		for (int f = 0; f < PH_CXL_NFIG; f++) {
+			assert_true(s.known[a][f]);
+			assert_int_equal(s.val[a][f], want[f]);
+		}
+	/* The port binds the bridge's sum, not each device. */
+	d[0].parts.gp[1][PH_CXL_READ_BW] = d[1].parts.gp[1][PH_CXL_READ_BW] = 500;
+	cxl_compose_region(d, 2, &s);
+	assert_int_equal(s.val[1][PH_CXL_READ_BW], 500);
+	assert_int_equal(s.val[0][PH_CXL_READ_BW], 624);
+	assert_int_equal(s.val[1][PH_CXL_READ_LAT], 568);
+	/* Two bridges, the second's device between the first's two. */
+	path(&d[0], 12, c0, 400, s0);
+	path(&d[1], 13, c2, 30000, s2);
+	path(&d[2], 12, c1, 400, s1);
+	cxl_compose_region(d, 3, &s);
+	assert_int_equal(s.val[0][PH_CXL_READ_BW], 500);
+	assert_int_equal(s.val[0][PH_CXL_WRITE_BW], 500);
+	assert_int_equal(s.val[0][PH_CXL_READ_LAT], 568);
+	/* A device's figure missing: the region's cannot be composed, and says which. */
+	d[1].sum.known[0][PH_CXL_WRITE_LAT] = false;
+	d[1].sum.missing[0][PH_CXL_WRITE_LAT] = "generic port";
+	cxl_compose_region(d, 3, &s);
+	assert_false(s.known[0][PH_CXL_WRITE_LAT]);
+	assert_string_equal(s.missing[0][PH_CXL_WRITE_LAT], "generic port");
 	assert_true(s.known[0][PH_CXL_READ_LAT]);
 }
 
@@ -362,6 +434,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_link),
 		cmocka_unit_test(test_compose),
+		cmocka_unit_test(test_compose_region),
 		cmocka_unit_test(test_cdat_figures),
 		cmocka_unit_test(test_generic_port),
 		cmocka_unit_test(test_verdict),

@@ -333,6 +333,7 @@ vm_config_cxl() {
 	done
 	VM_QEMU_CPU=max,hypervisor=off
 	VM_APPEND="nokaslr pcie_ports=compat"
+	VM_CXL_DEVS=1 VM_CXL_DEV_MIB=$VM_CXL_MIB VM_CXL_FMW_IG= VM_CXL_PORT_BW=$VM_CXL_GP_BW
 	VM_ENV="VM_NODES=2
 VM_CXL_MIB=$VM_CXL_MIB
 VM_CXL_CDAT_FIG='$VM_CXL_CDAT_FIG'
@@ -341,39 +342,74 @@ VM_CXL_GP_BW='$VM_CXL_GP_BW'
 VM_CXL_HOST_BRIDGE=pci0000:$(printf %02x $VM_CXL_UID)"
 }
 
-# vm_prepare_cxl OUTDIR: the CXL device, with its backing files and CDAT in
-# OUTDIR, and the ACPI upgrade for this very machine (VM_EXTRA_INITRD).
+# vm_prepare_cxl OUTDIR: the CXL devices (VM_CXL_DEVS of them, VM_CXL_DEV_MIB
+# each, each on its own root port of the one host bridge, with the CDAT figures
+# VM_CXL_CDAT_FIG, then VM_CXL_CDAT_FIG1), with their backing files and
+# CDATs in OUTDIR, and the ACPI upgrade for this very machine
+# (VM_EXTRA_INITRD).  With two devices the window has one target, the host
+# bridge, which interleaves over its two root ports.
 vm_prepare_cxl() {
-	local out=$1
+	local out=$1 i fig cdat
 	command -v python3 >/dev/null || { echo "vm: python3 missing (cxl_tables.py)" >&2; return 1; }
 	command -v iasl >/dev/null || { echo "vm: iasl missing: scripts/install-deps.sh check" >&2; return 1; }
-	VM_CXL_CDAT=$out/cxl.cdat
-	# VM_CXL_CDAT_FILE, when set, is the CDAT to give (tests/vm/cxl_roundtrip.sh).
-	if [ -n "${VM_CXL_CDAT_FILE:-}" ]; then
-		cp "$VM_CXL_CDAT_FILE" "$VM_CXL_CDAT" || return 1
-	else
-		# shellcheck disable=SC2086 # the four figures
-		python3 "$VM_ROOT/tests/vm/cxl_tables.py" cdat "$VM_CXL_CDAT" $VM_CXL_MIB $VM_CXL_CDAT_FIG || return 1
-	fi
-	rm -f "$out/cxl-mem0" "$out/cxl-lsa0"
-	VM_QEMU_NUMA+=(-object "memory-backend-file,id=cxl-mem0,share=on,mem-path=$out/cxl-mem0,size=${VM_CXL_MIB}M"
-		-object "memory-backend-file,id=cxl-lsa0,share=on,mem-path=$out/cxl-lsa0,size=256M"
-		-device "pxb-cxl,bus_nr=$VM_CXL_UID,bus=pcie.0,id=cxl.1"
-		-device cxl-rp,port=0,bus=cxl.1,id=root_port13,chassis=0,slot=2
-		-device "cxl-type3,bus=root_port13,memdev=cxl-mem0,lsa=cxl-lsa0,id=cxl-pmem0,cdat=$VM_CXL_CDAT"
-		-M cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G)
-	VM_SCRATCH="$out/cxl-mem0 $out/cxl-lsa0"
+	VM_CXL_CDAT= VM_SCRATCH=
+	VM_QEMU_NUMA+=(-device "pxb-cxl,bus_nr=$VM_CXL_UID,bus=pcie.0,id=cxl.1")
+	for ((i = 0; i < ${VM_CXL_DEVS:-1}; i++)); do
+		cdat=$out/cxl$i.cdat fig=$VM_CXL_CDAT_FIG
+		[ "$i" = 0 ] && cdat=$out/cxl.cdat
+		[ "$i" = 1 ] && fig=$VM_CXL_CDAT_FIG1
+		VM_CXL_CDAT="$VM_CXL_CDAT $cdat"
+		# VM_CXL_CDAT_FILE, when set, is device 0's CDAT (tests/vm/cxl_roundtrip.sh).
+		if [ "$i" = 0 ] && [ -n "${VM_CXL_CDAT_FILE:-}" ]; then
+			cp "$VM_CXL_CDAT_FILE" "$cdat" || return 1
+		else
+			# shellcheck disable=SC2086 # the four figures
+			python3 "$VM_ROOT/tests/vm/cxl_tables.py" cdat "$cdat" $VM_CXL_DEV_MIB $fig || return 1
+		fi
+		rm -f "$out/cxl-mem$i" "$out/cxl-lsa$i"
+		VM_QEMU_NUMA+=(-object "memory-backend-file,id=cxl-mem$i,share=on,mem-path=$out/cxl-mem$i,size=${VM_CXL_DEV_MIB}M"
+			-object "memory-backend-file,id=cxl-lsa$i,share=on,mem-path=$out/cxl-lsa$i,size=256M"
+			-device "cxl-rp,port=$i,bus=cxl.1,id=root_port$((13 + i)),chassis=0,slot=$((2 + i))"
+			-device "cxl-type3,bus=root_port$((13 + i)),memdev=cxl-mem$i,lsa=cxl-lsa$i,id=cxl-pmem$i,cdat=$cdat")
+		VM_SCRATCH="$VM_SCRATCH $out/cxl-mem$i $out/cxl-lsa$i"
+	done
+	VM_CXL_CDAT=${VM_CXL_CDAT# }
+	VM_QEMU_NUMA+=(-M "cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=4G${VM_CXL_FMW_IG:+,cxl-fmw.0.interleave-granularity=$VM_CXL_FMW_IG}")
 	rm -rf "$out/acpi"
 	python3 "$VM_ROOT/tests/vm/cxl_tables.py" acpi "$out/acpi" $VM_CXL_UID $VM_CXL_GP_PXM \
-		"$VM_CXL_GP_LAT" "$VM_CXL_GP_BW" -cpu "$VM_QEMU_CPU" "${VM_QEMU_NUMA[@]}" || return 1
+		"$VM_CXL_GP_LAT" "$VM_CXL_PORT_BW" -cpu "$VM_QEMU_CPU" "${VM_QEMU_NUMA[@]}" || return 1
 	VM_EXTRA_INITRD=$out/acpi/acpi.cpio
+}
+
+# cxl2: the cxl machine with two expanders of 256 MiB, one per root port of
+# the host bridge, each with its own CDAT (device 1 slower, so that the
+# composition of the 2-way interleaved region shows), in a window
+# interleaved at 4 KiB; cxl2.sh makes the region over both.  The generic
+# port's bandwidth (500, 400 MB/s) lies between one device's path (312,
+# the link's) and the two together (624): the region's figure shows
+# whether the port bounds each device or the bridge's sum.
+VM_CXL2_CDAT_FIG1="300 400 6000 4000"
+VM_CXL2_GP_BW="500 400"
+vm_config_cxl2() {
+	vm_config_cxl
+	VM_CXL_DEVS=2 VM_CXL_DEV_MIB=256 VM_CXL_CDAT_FIG1=$VM_CXL2_CDAT_FIG1 VM_CXL_FMW_IG=4k
+	VM_CXL_PORT_BW=$VM_CXL2_GP_BW
+	VM_ENV="$VM_ENV
+VM_CXL_DEVS=2
+VM_CXL_MIB=256
+VM_CXL_CDAT_FIG1='$VM_CXL2_CDAT_FIG1'
+VM_CXL_GP_BW='$VM_CXL2_GP_BW'"
+}
+vm_prepare_cxl2() {
+	vm_prepare_cxl "$@"
 }
 
 # The CXL guest's extras in initramfs root $1: cxl, ndctl and daxctl (Debian's
 # ndctl and daxctl) with their libraries, when installed (cxl.sh skips
 # without them); the CXL, DAX and NVDIMM modules of the guest's kernel,
 # uncompressed (/lib/modules/cxl), and the module index libkmod reads; the
-# CDAT given to QEMU (/etc/pagehop-cxl.cdat).
+# guests' setup (cxl_lib.sh); the CDATs given to QEMU (/etc/pagehop-cxl.cdat,
+# a second device's /etc/pagehop-cxl1.cdat).
 vm_add_cxl() {
 	local root=$1 b m mods=/lib/modules/$VM_KVER
 	for b in cxl ndctl daxctl; do
@@ -389,7 +425,12 @@ vm_add_cxl() {
 		fi
 	done
 	cp "$mods"/modules.* "$root$mods/" 2>/dev/null
-	install -m 0644 "$VM_CXL_CDAT" "$root/etc/pagehop-cxl.cdat"
+	install -m 0644 "$VM_ROOT/tests/vm/guest/cxl_lib.sh" "$root/tests/cxl_lib.sh"
+	# shellcheck disable=SC2086 # a list of paths without blanks
+	set -- $VM_CXL_CDAT
+	install -m 0644 "$1" "$root/etc/pagehop-cxl.cdat"
+	[ $# -gt 1 ] && install -m 0644 "$2" "$root/etc/pagehop-cxl1.cdat"
+	return 0
 }
 
 # vm_boot CONFIG TIMEOUT OUTDIR TESTS... -> OUTDIR/{console,tap}.log

@@ -125,6 +125,45 @@ void cxl_compose(const struct ph_cxl_parts *p, struct ph_cxl_sum *out)
 		}
 }
 
+void cxl_compose_region(const struct ph_cxl_devpath *d, int n, struct ph_cxl_sum *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int a = 0; a < 2; a++)
+		for (int f = 0; f < PH_CXL_NFIG; f++) {
+			const bool lat = cxl_fig_is_latency(f);
+			uint32_t v = 0;
+
+			for (int i = 0; i < n && !out->missing[a][f]; i++)
+				out->missing[a][f] = d[i].sum.missing[a][f];
+			if (out->missing[a][f] || !n)
+				continue;
+			for (int i = 0; i < n; i++) {
+				uint32_t hb = 0;
+				bool first = true;
+
+				if (lat) {
+					if (d[i].sum.val[a][f] > v)
+						v = d[i].sum.val[a][f];
+					continue;
+				}
+				/* Each host bridge once, at its first device. */
+				for (int k = 0; k < i; k++)
+					first &= d[k].hb_uid != d[i].hb_uid;
+				if (!first)
+					continue;
+				for (int k = i; k < n; k++) {
+					const uint32_t c = d[k].parts.cdat[f], l = d[k].parts.link_bw;
+
+					if (d[k].hb_uid == d[i].hb_uid)
+						hb += c < l ? c : l;
+				}
+				v += hb < d[i].parts.gp[a][f] ? hb : d[i].parts.gp[a][f];
+			}
+			out->val[a][f] = v;
+			out->known[a][f] = true;
+		}
+}
+
 long cxl_generic_port(const struct ph_acpi_srat *srat, const struct ph_acpi_hmat *hmat,
 		      int64_t uid, uint32_t gp[2][PH_CXL_NFIG], const char **why)
 {
@@ -176,40 +215,26 @@ static void kernel_coord(const struct ph_cxl_coord *a, int64_t out[PH_CXL_NFIG])
 	out[PH_CXL_WRITE_BW] = a->present ? a->write_bw_MBps : -1;
 }
 
-void cxl_explain_region(const struct ph_cxl *c, int k, const struct ph_acpi_srat *srat,
-			const struct ph_acpi_hmat *hmat, struct ph_cxl_explained *e)
+/* The memory device of id "memN" in c, or NULL. */
+static const struct ph_cxl_memdev *memdev_named(const struct ph_cxl *c, const char *name)
 {
-	const struct ph_cxl_region *r = &c->reg[k];
-	const struct ph_cxl_memdev *m = NULL;
-	uint64_t start = 0, size = 0;
 	int id;
 
-	memset(e, 0, sizeof(*e));
-	e->node = r->node;
-	e->cdat_handle = -1;
-	e->gp_domain = -1;
-	e->hb_uid = -1;
-	snprintf(e->region, sizeof(e->region), "region%d", r->id);
-	for (int a = 0; a < 2; a++) {
-		kernel_coord(&r->access[a], e->kernel_region[a]);
-		for (int f = 0; f < PH_CXL_NFIG; f++)
-			e->kernel_node[a][f] = -1;
-		for (int i = 0; i < c->nnode; i++)
-			if (c->node[i].node == r->node)
-				kernel_coord(&c->node[i].access[a], e->kernel_node[a]);
-	}
-	if (strchr(r->memdevs, ',')) {
-		e->why = "interleaved over several devices: pagehop composes one device's path only";
-		return;
-	}
-	if (sscanf(r->memdevs, "mem%d", &id) == 1)
-		for (int i = 0; i < c->nmem; i++)
-			if (c->mem[i].id == id)
-				m = &c->mem[i];
-	if (!m) {
-		e->why = "no memory device decodes this region";
-		return;
-	}
+	if (sscanf(name, "mem%d", &id) != 1)
+		return NULL;
+	for (int i = 0; i < c->nmem; i++)
+		if (c->mem[i].id == id)
+			return &c->mem[i];
+	return NULL;
+}
+
+/* Device m's path for a region of mode mode into e's device fields. */
+static void explain_device(const struct ph_cxl_memdev *m, const char *mode,
+			   const struct ph_acpi_srat *srat, const struct ph_acpi_hmat *hmat,
+			   struct ph_cxl_explained *e)
+{
+	uint64_t start = 0, size = 0;
+
 	snprintf(e->memdev, sizeof(e->memdev), "mem%d", m->id);
 	e->port_link_mbps = m->port_link_mbps;
 	e->link_mbps = m->link_mbps;
@@ -224,9 +249,9 @@ void cxl_explain_region(const struct ph_cxl *c, int k, const struct ph_acpi_srat
 	e->parts.link_lat_ns = cxl_link_latency_ns(e->link_lat_ps);
 	e->parts.link_bw = cxl_link_bandwidth(m->link_mbps, m->link_width);
 	/* The device's partitions: ram from DPA 0, pmem after it (cxl_mem_dpa_fetch()). */
-	if (!strcmp(r->mode, "ram")) {
+	if (!strcmp(mode, "ram")) {
 		size = m->ram_bytes > 0 ? (uint64_t)m->ram_bytes : 0;
-	} else if (!strcmp(r->mode, "pmem")) {
+	} else if (!strcmp(mode, "pmem")) {
 		start = m->ram_bytes > 0 ? (uint64_t)m->ram_bytes : 0;
 		size = m->pmem_bytes > 0 ? (uint64_t)m->pmem_bytes : 0;
 	}
@@ -234,6 +259,93 @@ void cxl_explain_region(const struct ph_cxl *c, int k, const struct ph_acpi_srat
 		e->cdat_handle = cxl_cdat_figures(&m->cdat, start, size, e->parts.cdat);
 	e->gp_domain = cxl_generic_port(srat, hmat, m->hb_uid, e->parts.gp, &e->gp_why);
 	cxl_compose(&e->parts, &e->sum);
+}
+
+void cxl_devpath_of(const struct ph_cxl_explained *e, struct ph_cxl_devpath *d)
+{
+	memset(d, 0, sizeof(*d));
+	snprintf(d->memdev, sizeof(d->memdev), "%.15s", e->memdev);
+	d->hb_uid = e->hb_uid;
+	d->gp_domain = e->gp_domain;
+	d->gp_why = e->gp_why;
+	d->cdat_handle = e->cdat_handle;
+	d->port_link_mbps = e->port_link_mbps;
+	d->link_mbps = e->link_mbps;
+	d->link_width = e->link_width;
+	d->link_lat_ps = e->link_lat_ps;
+	d->link_bw_encoded = e->link_bw_encoded;
+	d->parts = e->parts;
+	d->sum = e->sum;
+}
+
+/* Region r over several devices: each one's path, then the region's composition. */
+static void explain_interleaved(const struct ph_cxl *c, const struct ph_cxl_region *r,
+				const struct ph_acpi_srat *srat, const struct ph_acpi_hmat *hmat,
+				struct ph_cxl_explained *e)
+{
+	char names[sizeof(r->memdevs)], *save = NULL;
+	struct ph_cxl_explained one;
+
+	snprintf(e->memdev, sizeof(e->memdev), "%s", r->memdevs);
+	snprintf(names, sizeof(names), "%s", r->memdevs);
+	for (char *t = strtok_r(names, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		const struct ph_cxl_memdev *m = memdev_named(c, t);
+
+		if (!m) {
+			e->why = "no memory device decodes this region";
+			return;
+		}
+		if (e->ndev == PH_CXL_MAXWAYS) {
+			e->why = "interleaved over more devices than pagehop composes";
+			return;
+		}
+		memset(&one, 0, sizeof(one));
+		one.cdat_handle = -1;
+		one.gp_domain = -1;
+		explain_device(m, r->mode, srat, hmat, &one);
+		if (one.why) {
+			e->why = one.why;
+			return;
+		}
+		cxl_devpath_of(&one, &e->dev[e->ndev++]);
+		if (!e->gp_why)
+			e->gp_why = one.gp_why;
+	}
+	cxl_compose_region(e->dev, e->ndev, &e->sum);
+}
+
+void cxl_explain_region(const struct ph_cxl *c, int k, const struct ph_acpi_srat *srat,
+			const struct ph_acpi_hmat *hmat, struct ph_cxl_explained *e)
+{
+	const struct ph_cxl_region *r = &c->reg[k];
+	const struct ph_cxl_memdev *m;
+
+	memset(e, 0, sizeof(*e));
+	e->node = r->node;
+	e->cdat_handle = -1;
+	e->gp_domain = -1;
+	e->hb_uid = -1;
+	e->ndev = 1;
+	snprintf(e->region, sizeof(e->region), "region%d", r->id);
+	for (int a = 0; a < 2; a++) {
+		kernel_coord(&r->access[a], e->kernel_region[a]);
+		for (int f = 0; f < PH_CXL_NFIG; f++)
+			e->kernel_node[a][f] = -1;
+		for (int i = 0; i < c->nnode; i++)
+			if (c->node[i].node == r->node)
+				kernel_coord(&c->node[i].access[a], e->kernel_node[a]);
+	}
+	if (strchr(r->memdevs, ',')) {
+		e->ndev = 0;
+		explain_interleaved(c, r, srat, hmat, e);
+		return;
+	}
+	m = memdev_named(c, r->memdevs);
+	if (!m) {
+		e->why = "no memory device decodes this region";
+		return;
+	}
+	explain_device(m, r->mode, srat, hmat, e);
 }
 
 int cxl_explain_verdict(const struct ph_cxl_explained *e, int access, int f)

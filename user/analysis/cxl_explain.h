@@ -108,6 +108,17 @@ struct ph_cxl_sum {
 void cxl_compose(const struct ph_cxl_parts *p, struct ph_cxl_sum *out);
 
 /*
+ * A region interleaved over n device paths, as Linux 6.12 composes it
+ * (cxl_region_perf_data_calculate() and then
+ * cxl_region_shared_upstream_bandwidth_update(), devices on root ports):
+ * latency the worst device's composed latency; bandwidth per host bridge
+ * the sum over its devices of min(device CDAT, link), then min with that
+ * bridge's generic port, summed over the host bridges.
+ */
+struct ph_cxl_devpath;
+void cxl_compose_region(const struct ph_cxl_devpath *d, int n, struct ph_cxl_sum *out);
+
+/*
  * The generic port's figures for host bridge _UID uid: the SRAT's type 6
  * structure of that _UID (enabled) and the best HMAT figures to its
  * domain, for both access classes (without generic initiators in the
@@ -117,10 +128,33 @@ void cxl_compose(const struct ph_cxl_parts *p, struct ph_cxl_sum *out);
 long cxl_generic_port(const struct ph_acpi_srat *srat, const struct ph_acpi_hmat *hmat,
 		      int64_t uid, uint32_t gp[2][PH_CXL_NFIG], const char **why);
 
+/* The most devices a region composed over N devices takes. */
+#define PH_CXL_MAXWAYS 16
+
+/* One device's path in an interleaved region: its parts and their composition. */
+struct ph_cxl_devpath {
+	char memdev[16];
+	int64_t hb_uid;
+	long gp_domain;		/* -1 none */
+	const char *gp_why;
+	int cdat_handle;	/* -1 none */
+	int port_link_mbps, link_mbps, link_width;
+	uint32_t link_lat_ps, link_bw_encoded;
+	struct ph_cxl_parts parts;
+	struct ph_cxl_sum sum;
+};
+
 /* One CXL memory node explained: its parts, their composition, the kernel's figures. */
 struct ph_cxl_explained {
 	int node;
-	char region[16], memdev[16];
+	char region[16], memdev[128];
+	/*
+	 * Interleaved over ndev > 1 devices (memdev lists them): dev holds each
+	 * one's path, parts is empty and sum the region's composition
+	 * (cxl_compose_region()).  ndev 1: one device, parts and sum its own.
+	 */
+	int ndev;
+	struct ph_cxl_devpath dev[PH_CXL_MAXWAYS];
 	const char *why;	/* not composed at all (interleaved, a switch): why; NULL composed */
 	int port_link_mbps, link_mbps, link_width;	/* 0 unknown */
 	uint32_t link_lat_ps, link_bw_encoded;
@@ -133,6 +167,9 @@ struct ph_cxl_explained {
 	int64_t kernel_node[2][PH_CXL_NFIG];	/* nodeN/accessK/initiators; -1 none */
 	int64_t kernel_region[2][PH_CXL_NFIG];	/* regionN/accessK; -1 none */
 };
+
+/* e's own device path (e of one device) as a struct ph_cxl_devpath. */
+void cxl_devpath_of(const struct ph_cxl_explained *e, struct ph_cxl_devpath *d);
 
 /*
  * Explain region k of c (its node >= 0), with the SRAT and HMAT (either

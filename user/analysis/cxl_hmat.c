@@ -15,7 +15,7 @@
 /* The explained nodes the proposal covers: composed, behind a generic port. */
 static bool covered(const struct ph_cxl_explained *x)
 {
-	return !x->why && x->gp_domain >= 0;
+	return !x->why && x->ndev <= 1 && x->gp_domain >= 0;
 }
 
 static void add_id(int **ids, int *n, int id)

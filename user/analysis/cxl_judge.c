@@ -157,7 +157,8 @@ int cxl_judge(const struct ph_cxl_explained *e, int ne, const struct ph_cxl_meas
 		const struct ph_cxl_measured *bb = best(m, nm, x->node, false);
 		static const char *const sources[] = { "device CDAT", "generic port" };
 
-		if (x->why)
+		/* Interleaved: one measurement cannot be split between the devices' tables. */
+		if (x->why || x->ndev > 1)
 			continue;
 		for (int s = 0; s < 2; s++)
 			for (int f = 0; f < PH_CXL_NFIG; f++) {

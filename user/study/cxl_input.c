@@ -83,6 +83,11 @@ static int read_explain(json_object *rows, const char *path, struct ph_cxl_expla
 			snprintf(x->region, sizeof(x->region), "%s", json_object_get_string(o));
 		if (json_object_object_get_ex(row, "memdev", &o) && json_object_is_type(o, json_type_string))
 			snprintf(x->memdev, sizeof(x->memdev), "%s", json_object_get_string(o));
+		/* A region over several devices: its devices' rows are no one path of the node. */
+		if (strchr(x->memdev, ',')) {
+			x->ndev = 2;
+			x->why = "interleaved over several devices: one measurement cannot be split between their paths";
+		}
 		if (num(row, "device_cdat", &v, &bad))
 			x->parts.cdat[f] = (uint32_t)v;
 		if (num(row, "generic_port", &v, &bad))
@@ -209,8 +214,17 @@ int cxl_input_read(const char *path, struct ph_cxl_explained **e, int *ne,
 	for (int i = 0; !rc && i < *ne; i++) {
 		struct ph_cxl_explained *x = &(*e)[i];
 
+		/* Interleaved: what was read is its last device's, no part of the node's. */
+		if (x->ndev > 1) {
+			memset(&x->parts, 0, sizeof(x->parts));
+			x->link_lat_ps = 0;
+			x->cdat_handle = -1;
+			x->gp_domain = -1;
+			x->hb_uid = -1;
+		}
 		cxl_compose(&x->parts, &x->sum);
-		if (!x->parts.cdat[PH_CXL_READ_LAT] && !x->parts.gp[0][PH_CXL_READ_LAT] && !x->parts.link_lat_ns)
+		if (!x->why && !x->parts.cdat[PH_CXL_READ_LAT] && !x->parts.gp[0][PH_CXL_READ_LAT] &&
+		    !x->parts.link_lat_ns)
 			x->why = "not composed in the input";
 	}
 out:

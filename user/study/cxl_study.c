@@ -222,9 +222,10 @@ static int emit_cdat(struct ph_cxl_study *x, struct ph_doc *doc, const struct ph
 	size_t len;
 	int n, err, id = -1;
 
-	if (x->ne != 1 || e->why) {
+	if (x->ne != 1 || e->why || e->ndev > 1) {
 		ph_err("--emit-cdat: %s", x->ne != 1 ? "more than one CXL node: one device's CDAT at a time"
-						   : e->why);
+			   : e->why ? e->why
+			   : "the node is interleaved over several devices: one measurement cannot be split between their CDATs");
 		return -1;
 	}
 	if (sscanf(e->memdev, "mem%d", &id) != 1)

@@ -9,20 +9,16 @@
 # file holds it and the kernel's access coordinates as sysfs shows them.
 # Timings under TCG mean nothing: tables and placement only.
 . /tests/tap.sh
+. /tests/cxl_lib.sh
 plan 11
 cxlbus=/sys/bus/cxl/devices
-log=/tmp/cxl.log
 # shellcheck disable=SC2086 # four figures
 set -- $VM_CXL_CDAT_FIG
 rd_lat=$1 wr_lat=$2 rd_bw=$3 wr_bw=$4
 set -- $VM_CXL_GP_LAT
 gp_lat=$1
 
-missing=
-for b in cxl ndctl daxctl; do command -v $b >/dev/null || missing="$missing $b"; done
-for m in libnvdimm nd_btt nd_pmem device_dax dax_pmem kmem cxl_acpi cxl_pci cxl_mem cxl_pmem dax_cxl; do
-	[ -f /lib/modules/cxl/$m.ko ] || missing="$missing $m.ko"
-done
+missing=$(cxl_missing)
 if [ -n "$missing" ]; then
 	for t in "table upgrade" memdev "CDAT bytes" "CPU-less node" "info memdev" qos_class \
 		"CDAT fields" "node coordinates" "region coordinates" "coordinates by hand" \
@@ -31,34 +27,17 @@ if [ -n "$missing" ]; then
 	done
 	exit 0
 fi
-
-# run CMD...: CMD's output into the log; its status.
-run() {
-	echo "\$ $*" >>$log
-	"$@" >/tmp/cxl.out 2>/tmp/cxl.err
-	_rc=$?
-	cat /tmp/cxl.out /tmp/cxl.err >>$log
-	echo "[rc=$_rc]" >>$log
-	return $_rc
-}
-
-mkdir -p /run
-for m in libnvdimm nd_btt nd_pmem device_dax dax_pmem kmem cxl_acpi cxl_pci cxl_mem cxl_pmem dax_cxl; do
-	run insmod /lib/modules/cxl/$m.ko
-done
+cxl_load
 
 up=$(dmesg | grep -c -E 'Table Upgrade: (override \[(SRAT|HMAT)|install \[SSDT-PAGEHP)')
 [ "$up" -eq 3 ] && ok "the kernel took the upgraded SRAT and HMAT (generic port) and the QTG SSDT" ||
 	not_ok "table upgrade" "$(dmesg | grep -i 'table upgrade')"
 
-# The memdev and its endpoint (cxl_mem probes it asynchronously).
+# The memdev and its endpoint.
 ep=
-for _ in $(seq 60); do
-	for e in $cxlbus/endpoint*; do
-		[ -e "$e/uport" ] && [ "$(basename "$(readlink "$e/uport")")" = mem0 ] && ep=$(basename "$e")
-	done
-	[ -n "$ep" ] && [ -e "$cxlbus/$ep/CDAT" ] && break
-	sleep 1
+cxl_wait_endpoints 1
+for e in $cxlbus/endpoint*; do
+	[ -e "$e/uport" ] && [ "$(basename "$(readlink "$e/uport")")" = mem0 ] && ep=$(basename "$e")
 done
 [ -n "$ep" ] && ok "mem0 and its $ep appear on the CXL bus" ||
 	not_ok "memdev" "$(ls $cxlbus 2>&1; dmesg | grep -i cxl | tail -n 20)"
@@ -69,30 +48,9 @@ else
 	not_ok "CDAT bytes" "$(cat /tmp/cmp; od -A d -t x1 $cxlbus/$ep/CDAT 2>&1 | head -n 12)"
 fi
 
-# Region, devdax namespace, system RAM; the names from each tool's JSON.
-region= dax=
-if run cxl create-region -m -t pmem -d decoder0.0 -w 1 mem0 -s 256M; then
-	region=$(jq -r '.region // empty' /tmp/cxl.out 2>/dev/null)
-fi
-[ -n "$region" ] || region=region0
-if run ndctl create-namespace -m devdax -r region0 -f; then
-	dax=$(jq -r '.daxregion.devices[0].chardev // empty' /tmp/cxl.out 2>/dev/null)
-fi
-[ -n "$dax" ] || dax=dax0.0
-# daxctl refuses memory the kernel onlined itself.
-echo offline >/sys/devices/system/memory/auto_online_blocks
-run daxctl reconfigure-device --mode=system-ram "$dax"
-for b in /sys/devices/system/memory/memory*; do
-	[ "$(cat "$b/state")" = offline ] && echo online_movable >"$b/state" 2>>$log
-done
-
-# The CPU-less node with memory, by cpulist and meminfo.
-node= kb=0
-for d in /sys/devices/system/node/node*; do
-	n=${d##*node}
-	k=$(awk '/MemTotal/ {print $4}' "$d/meminfo")
-	[ -z "$(cat "$d/cpulist")" ] && [ "$k" -gt 0 ] && node=$n kb=$k
-done
+# Region, devdax namespace, system RAM; the CPU-less node with memory.
+cxl_online -m -t pmem -d decoder0.0 -w 1 mem0 -s 256M
+cxl_cpuless_node
 # Its memory against its memory blocks: the 256 MiB region less the
 # namespace's info block, onlined in whole blocks.
 bs=$((0x$(cat /sys/devices/system/memory/block_size_bytes)))
