@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # test_plot_studies.sh - --plot for every study with a curve or a matrix:
-# pages, scale, loaded, locks, prefetch, c2c, matrix, goaround and hops each write an SVG that
+# pages, scale, loaded, locks, prefetch, c2c, matrix, goaround, hops and chase (its
+# distribution) each write an SVG that
 # python's XML parser reads (plot_check.py), titled with the command, the
 # host and what was measured where (memory node, page size, CPUs), with
 # each chart's title and axis labels, and as many curves as the JSON of the
@@ -109,6 +110,18 @@ if plot matrix-dist matrix --page-size 4k --figures latency --percentiles --hist
 	letters=(a b c d e f g h i j)
 	for p in "${letters[nh]}" "${letters[nh + 1]}"; do curves matrix-dist "$p" "${#cells[@]}"; done
 fi
+# chase's only curves are its distribution's: the CDF and the percentiles,
+# a curve per pattern; without --percentiles or --histogram, refused.
+if plot chase-dist chase --size 4M --pattern random,seq --percentiles --histogram "${Q[@]}"; then
+	has chase-dist "pagehop chase on $host" "page size: 4K" "CPUs: "
+	mapfile -t pats < <(jq -r '.chase_dist[].pattern' "$TMP/chase-dist.json")
+	has chase-dist "latency distribution (cumulative), one curve per pattern" \
+		"latency percentiles, one curve per pattern" "${pats[@]}"
+	expect "chase-dist: the CDF and the percentiles" "$(sed -n 's/^panels //p' "$TMP/chase-dist.txt")" 2
+	for p in a b; do curves chase-dist $p "${#pats[@]}"; done
+fi
+usage_error "chase --plot without a distribution" chase --size 4M --plot "$TMP/chase.svg"
+[ -e "$TMP/chase.svg" ] && fail "chase --plot without a distribution wrote a plot" || pass "nothing plotted"
 if plot goaround goaround --size-per-thread 4M "${Q[@]}"; then
 	where goaround 4K
 	has goaround "aggregate bandwidth per turn" "turn" "bandwidth, GB/s (median)"
@@ -127,7 +140,7 @@ if plot hops hops --min 64K --max 128K --kernel read "${Q[@]}"; then
 fi
 
 # A bad --plot path: refused before measuring, for a command that gained --plot.
-for c in scale locks loaded prefetch c2c matrix goaround hops; do
+for c in scale locks loaded prefetch c2c matrix goaround hops chase; do
 	usage_error "$c --plot into a missing directory" $c --plot "$TMP/none/p.svg"
 done
 usage_error "scale --plot with no .svg or .png" scale --plot "$TMP/p.pdf"

@@ -72,7 +72,7 @@ static const struct ph_optgroup chase_groups[] = {
 	{ "memory", memory_opts },
 	{ "threads", thread_opts },
 	PH_GROUP_STATISTICS("2", "1"),
-	PH_GROUP_OUTPUT,
+	PH_GROUP_OUTPUT_PLOT,
 	{ 0 },
 };
 
@@ -143,6 +143,11 @@ static int chase_check(void *args, struct ph_session *s)
 	if (latency_parse_patterns("--pattern", st->patterns_given, st->seed, &st->specs, &st->nspecs))
 		return PH_EXIT_USAGE;
 	common_dist_finish(&st->dist);
+	/* A chase's curves are its distribution's: without one there is nothing to draw. */
+	if (s->opt->plot && !st->dist.want) {
+		ph_err("--plot: chase draws its latency distribution: add --percentiles or --histogram");
+		return PH_EXIT_USAGE;
+	}
 	if (st->in_kernel && (st->chains != 1 || s->opt->bind.threads > 1)) {
 		ph_err("--in-kernel: walks one chain on one thread; drop --chains/--threads");
 		return PH_EXIT_USAGE;
