@@ -87,8 +87,8 @@ struct ph_wi {
  * MPOL_WEIGHTED_INTERLEAVE.  measure:
  * each layout in turn, laid out, counted back and measured; 0, or an exit
  * code (PH_EXIT_UNSUPPORTED when nothing could be measured).  document:
- * tables nodes, layouts and pages, section interleave; PH_EXIT_CANNOT_TELL when a
- * layout's counts do not match its weights.
+ * tables nodes, layouts and pages, section interleave.  A layout whose counts
+ * do not match its weights, or moved, makes measure return PH_EXIT_FAIL.
  */
 extern const struct ph_steps wi_steps;
 
