@@ -101,24 +101,28 @@ fi
 # With --percentiles --histogram, after the heatmaps: the distribution's
 # CDF and its percentiles, a curve per cell each, named "cell R,C".
 if plot matrix-dist matrix --page-size 4k --figures latency --percentiles --histogram "${Q[@]}"; then
-	mapfile -t cells < <(jq -r '.matrix_dist[] | "cell \(.cpu_node),\(.mem_node)"' "$TMP/matrix-dist.json")
+	# A cell whose runs were not taken (why_not) has no curve: counted from the JSON.
+	mapfile -t cells < <(jq -r '[.matrix_histogram[] | "cell \(.cpu_node),\(.mem_node)"] | unique | .[]' "$TMP/matrix-dist.json")
 	has matrix-dist "latency distribution (cumulative), one curve per cell" "latency percentiles, one curve per cell" \
 		"${cells[@]}"
 	nh=$(jq '[.[] | objects | select(has("metric") and has("values"))] | length' "$TMP/matrix-dist.json")
 	expect "matrix-dist: the heatmaps, then the CDF and the percentiles" "$(sed -n 's/^panels //p' "$TMP/matrix-dist.txt")" \
 		$((nh + 2))
 	letters=(a b c d e f g h i j)
-	for p in "${letters[nh]}" "${letters[nh + 1]}"; do curves matrix-dist "$p" "${#cells[@]}"; done
+	curves matrix-dist "${letters[nh]}" "${#cells[@]}"
+	curves matrix-dist "${letters[nh + 1]}" "$(jq '[.matrix_dist[] | select(.p50_ns != null)] | length' "$TMP/matrix-dist.json")"
 fi
 # chase's only curves are its distribution's: the CDF and the percentiles,
 # a curve per pattern; without --percentiles or --histogram, refused.
 if plot chase-dist chase --size 4M --pattern random,seq --percentiles --histogram "${Q[@]}"; then
 	has chase-dist "pagehop chase on $host" "page size: 4K" "CPUs: "
-	mapfile -t pats < <(jq -r '.chase_dist[].pattern' "$TMP/chase-dist.json")
+	# A pattern whose runs were not taken (why_not) has no curve: counted from the JSON.
+	mapfile -t pats < <(jq -r '[.chase_histogram[].pattern] | unique | .[]' "$TMP/chase-dist.json")
 	has chase-dist "latency distribution (cumulative), one curve per pattern" \
 		"latency percentiles, one curve per pattern" "${pats[@]}"
 	expect "chase-dist: the CDF and the percentiles" "$(sed -n 's/^panels //p' "$TMP/chase-dist.txt")" 2
-	for p in a b; do curves chase-dist $p "${#pats[@]}"; done
+	curves chase-dist a "${#pats[@]}"
+	curves chase-dist b "$(jq '[.chase_dist[] | select(.p50_ns != null)] | length' "$TMP/chase-dist.json")"
 fi
 usage_error "chase --plot without a distribution" chase --size 4M --plot "$TMP/chase.svg"
 [ -e "$TMP/chase.svg" ] && fail "chase --plot without a distribution wrote a plot" || pass "nothing plotted"
