@@ -22,7 +22,10 @@ for t in "${tests[@]}"; do
 	case $rc in
 	0) echo "ok - $name (${took}s)"; pass=$((pass + 1)) ;;
 	77) echo "ok - $name # SKIP $(tail -n 1 "$log")"; skip=$((skip + 1)) ;;
-	*) echo "not ok - $name (exit $rc, ${took}s)"; sed 's/^/    /' "$log" | tail -n 40
+	# Its failures first, then its last lines: a long test's FAIL
+	# would otherwise scroll out of what a CI log keeps.
+	*) echo "not ok - $name (exit $rc, ${took}s)"; grep '^FAIL' "$log" | sed 's/^/    /'
+	   echo "    --- its last lines:"; sed 's/^/    /' "$log" | tail -n 40
 	   fail=$((fail + 1)) ;;
 	esac
 	rm -f "$log"
