@@ -85,6 +85,64 @@ static void test_ci_why(void **state)
 	assert_string_equal(dist_ci_why(11, 1, why, sizeof(why)), "11 runs, too few below p1 for a CI");
 }
 
+/*
+ * The cluster bootstrap (dist_cluster_ci), on clusters whose outcome can
+ * be told by hand whatever the draws.
+ */
+static void test_cluster_ci(void **state)
+{
+	double v[1000], lo, hi, rlo, rhi;
+	unsigned c[1000];
+
+	(void)state;
+	/* Six clusters, each the runs 1..5: every resample holds each value
+	 * the same number of times, so its median is 3, and so is the CI. */
+	for (int i = 0; i < 30; i++) {
+		v[i] = 1 + i / 6;
+		c[i] = (unsigned)(i % 6);
+	}
+	assert_int_equal(dist_cluster_ci(v, c, 30, 6, 50, &lo, &hi), 0);
+	assert_true(lo == 3 && hi == 3);
+	/* Fewer than six clusters: no CI. */
+	assert_int_equal(dist_cluster_ci(v, c, 25, 5, 50, &lo, &hi), -ERANGE);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(dist_cluster_ci(v, c, 30, 6, 101, &lo, &hi), -ERANGE);
+	/*
+	 * Ten clusters of 100 alike runs, cluster k all 10 (k + 1).  The
+	 * ranks' CI over the 1000 runs (floor(500 - 1.96 x 15.8) = 469, 531)
+	 * is [50, 60], as if the runs were independent.  A resample draws 10
+	 * clusters; its median is 30 or less when 5 or more draws fall in
+	 * the three clusters 10..30 (p 0.3): P(Bin(10, 0.3) >= 5) = 0.15,
+	 * well over 2.5%, so the CI's low end is 30 or less; by symmetry its
+	 * high end is 80 or more.
+	 */
+	for (int i = 0; i < 1000; i++) {
+		v[i] = 10.0 * (1 + i / 100);
+		c[i] = (unsigned)(i / 100);
+	}
+	assert_int_equal(dist_percentile_ci(v, 1000, 50, &rlo, &rhi), 0);
+	assert_true(rlo == 50 && rhi == 60);
+	assert_int_equal(dist_cluster_ci(v, c, 1000, 10, 50, &lo, &hi), 0);
+	assert_true(lo <= 30 && lo >= 10);
+	assert_true(hi >= 80 && hi <= 100);
+	/*
+	 * A run per cluster, 1..1000: the plain bootstrap, whose CI for the
+	 * median is the ranks' to within sampling, [469, 532] by the ranks'
+	 * rule (the runs are 1-based here): within 15 of each end.
+	 */
+	for (int i = 0; i < 1000; i++) {
+		v[i] = i + 1;
+		c[i] = (unsigned)i;
+	}
+	assert_int_equal(dist_percentile_ci(v, 1000, 50, &rlo, &rhi), 0);
+	assert_true(rlo == 470 && rhi == 532);
+	assert_int_equal(dist_cluster_ci(v, c, 1000, 1000, 50, &lo, &hi), 0);
+	assert_true(fabs(lo - rlo) <= 15 && fabs(hi - rhi) <= 15);
+	/* The same samples give the same CI: the seed is fixed. */
+	assert_int_equal(dist_cluster_ci(v, c, 1000, 1000, 50, &rlo, &rhi), 0);
+	assert_true(rlo == lo && rhi == hi);
+}
+
 static void test_histogram(void **state)
 {
 	/*
@@ -160,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_percentile),
 		cmocka_unit_test(test_percentile_ci),
 		cmocka_unit_test(test_ci_why),
+		cmocka_unit_test(test_cluster_ci),
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_parse),
 	};

@@ -17,6 +17,8 @@ const char dist_percentile_method[] =
 	"linear interpolation between the closest ranks (Hyndman-Fan type 7, as R and numpy): h = (n-1) p/100, x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h])";
 const char dist_percentile_ci_method[] =
 	"pP_ci_lo_ns and pP_ci_hi_ns: a distribution-free 95% CI, the samples at ranks floor(n q - 1.96 sqrt(n q (1-q))) and ceil(n q + 1.96 sqrt(n q (1-q))), q = P/100 (the count below the true percentile is binomial); cannot tell, and why in cannot_tell, with fewer than 10 samples beyond the percentile or a rank outside the samples";
+const char dist_cluster_ci_method[] =
+	"widened to hold the cluster bootstrap's 95% interval: the runs of a batch are taken together and are alike, so whole batches are resampled (400 times, nclusters drawn with replacement, a fixed seed), the percentile of each resample's runs taken, and the 2.5th and 97.5th of those; with fewer than 6 batches, cannot tell";
 const char dist_histogram_method[] =
 	"log-spaced buckets [lo_ns, hi_ns), 4 per doubling (edges 2^(i/4) ns), from the smallest sample's to the largest's, empty ones included; samples <= 0 in one bucket [min, 0] before them";
 
@@ -96,6 +98,88 @@ int dist_percentile_ci(const double *sorted, size_t n, double p, double *lo, dou
 		return -ERANGE;
 	*lo = sorted[(size_t)a];
 	*hi = sorted[(size_t)b];
+	return 0;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* splitmix64: a fixed, portable sequence for the resampling. */
+static uint64_t next_rand(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * The sample at 0-based rank r of the multiset in which sorted[i] is
+ * counted w[cluster[i]] times.
+ */
+static double weighted_at(const double *sorted, const unsigned *cluster, size_t n,
+			  const unsigned *w, uint64_t r)
+{
+	uint64_t seen = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		seen += w[cluster[i]];
+		if (seen > r)
+			return sorted[i];
+	}
+	return sorted[n - 1];
+}
+
+int dist_cluster_ci(const double *sorted, const unsigned *cluster, size_t n, unsigned nclusters,
+		    double p, double *lo, double *hi)
+{
+	uint64_t seed = 0x70616765686f70ull, *size;	/* "pagehop" */
+	double stat[DIST_CLUSTER_RESAMPLES];
+	size_t k = 0;
+	unsigned *w;
+
+	*lo = *hi = NAN;
+	if (nclusters < DIST_MIN_CLUSTERS || !n || !(p >= 0 && p <= 100))
+		return -ERANGE;
+	w = xcalloc(nclusters, sizeof(*w));
+	size = xcalloc(nclusters, sizeof(*size));
+	for (size_t i = 0; i < n; i++)
+		size[cluster[i]]++;
+	for (int b = 0; b < DIST_CLUSTER_RESAMPLES; b++) {
+		uint64_t m = 0, r;
+		double h, f, x0, x1;
+
+		memset(w, 0, nclusters * sizeof(*w));
+		for (unsigned d = 0; d < nclusters; d++) {
+			unsigned c = (unsigned)(next_rand(&seed) % nclusters);
+
+			w[c]++;
+			m += size[c];
+		}
+		if (!m) {	/* only empty clusters drawn */
+			stat[b] = NAN;
+			continue;
+		}
+		h = (double)(m - 1) * p / 100;
+		r = (uint64_t)floor(h);
+		f = h - (double)r;
+		x0 = weighted_at(sorted, cluster, n, w, r);
+		x1 = r + 1 < m ? weighted_at(sorted, cluster, n, w, r + 1) : x0;
+		stat[b] = x0 + f * (x1 - x0);
+	}
+	free(w);
+	free(size);
+	for (int b = 0; b < DIST_CLUSTER_RESAMPLES; b++)
+		if (!isnan(stat[b]))
+			stat[k++] = stat[b];
+	qsort(stat, k, sizeof(double), cmp_dbl);
+	*lo = dist_percentile(stat, k, 2.5);
+	*hi = dist_percentile(stat, k, 97.5);
 	return 0;
 }
 

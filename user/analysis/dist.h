@@ -58,6 +58,26 @@ size_t dist_tail_runs(double p);
  */
 const char *dist_ci_why(size_t n, double p, char *buf, size_t size);
 
+/*
+ * Samples that come in clusters (runs taken together, a batch after each
+ * block) are not independent: a run is like the runs of its batch, and a
+ * CI from ranks over every run is too narrow when the batches differ (on a
+ * virtual machine the hypervisor moves the vCPUs between batches).  The
+ * cluster bootstrap resamples whole clusters: DIST_CLUSTER_RESAMPLES times,
+ * nclusters clusters drawn with replacement (a fixed seed, so the same
+ * samples give the same CI), the p-th percentile (type 7, as
+ * dist_percentile) of the runs they hold, each drawn cluster's runs
+ * counted as often as it was drawn; *lo and *hi are the 2.5th and 97.5th
+ * percentiles of those.  sorted[0..n) ascending, cluster[i] the cluster
+ * (0..nclusters-1) of sorted[i].  -ERANGE (and NAN) with fewer than
+ * DIST_MIN_CLUSTERS clusters or p outside [0, 100]; 0 on success.
+ */
+#define DIST_CLUSTER_RESAMPLES 400
+#define DIST_MIN_CLUSTERS 6
+extern const char dist_cluster_ci_method[];
+int dist_cluster_ci(const double *sorted, const unsigned *cluster, size_t n, unsigned nclusters,
+		    double p, double *lo, double *hi);
+
 /* The column name of percentile p with unit: "p50_ns", "p99.9_ns". */
 const char *dist_pct_name(double p, const char *unit, char *buf, size_t size);
 

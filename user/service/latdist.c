@@ -8,6 +8,7 @@
 #include "chase.h"
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +106,11 @@ void latdist_batch_of(struct ph_latdist *d, struct ph_team *team, const struct p
 	w.hops = d->hops;
 	w.ticks = d->runs;
 	team_run(team, work_timed, &w, clk, d->team_ticks);
+	if (d->nbatches == d->batch_cap) {
+		d->batch_cap = d->batch_cap ? 2 * d->batch_cap : 64;
+		d->batch_at = xrealloc(d->batch_at, d->batch_cap * sizeof(*d->batch_at));
+	}
+	d->batch_at[d->nbatches++] = d->done;
 	d->done += w.count;
 }
 
@@ -125,8 +131,10 @@ static void free_raw(struct ph_latdist *d)
 	free(d->runs);
 	free(d->empty);
 	free(d->team_ticks);
+	free(d->batch_at);
 	d->runs = d->empty = NULL;
 	d->team_ticks = NULL;
+	d->batch_at = NULL;
 }
 
 /*
@@ -148,11 +156,26 @@ static double trimmed_mean(const double *sorted, size_t n, double lo, double hi)
 	return k ? sum / (double)k : NAN;
 }
 
+/* A run's ns per hop and its batch, sorted together. */
+struct run_of {
+	double ns;
+	unsigned batch;
+};
+
+static int cmp_run(const void *a, const void *b)
+{
+	double x = ((const struct run_of *)a)->ns, y = ((const struct run_of *)b)->ns;
+
+	return x < y ? -1 : x > y;
+}
+
 void latdist_end(struct ph_latdist *d, const struct ph_clock *clk,
 		 const struct ph_loadsnap *before)
 {
 	size_t nt = d->done * (size_t)d->nthreads;
-	double tick_ns, per, *timer;
+	double tick_ns, per, *timer, lo, hi;
+	struct run_of *runs;
+	char why[128];
 	struct ph_loadsnap after;
 	struct ph_load load;
 
@@ -187,20 +210,62 @@ void latdist_end(struct ph_latdist *d, const struct ph_clock *clk,
 
 	per = (double)d->hops * d->chains;
 	d->n = nt;
-	d->samples = xcalloc(nt, sizeof(double));
+	runs = xcalloc(nt, sizeof(*runs));
 	for (int i = 0; i < d->nthreads; i++)
-		for (size_t j = 0; j < d->done; j++)
-			d->samples[(size_t)i * d->done + j] =
-				((double)d->runs[i][j] * tick_ns - d->timer_ns) / per;
-	qsort(d->samples, nt, sizeof(double), cmp_double);
+		for (size_t j = 0, b = 0; j < d->done; j++) {
+			while (b + 1 < d->nbatches && d->batch_at[b + 1] <= j)
+				b++;
+			runs[(size_t)i * d->done + j] = (struct run_of){
+				((double)d->runs[i][j] * tick_ns - d->timer_ns) / per, (unsigned)b };
+		}
+	qsort(runs, nt, sizeof(*runs), cmp_run);
+	d->samples = xcalloc(nt, sizeof(double));
+	d->batch_of = xcalloc(nt, sizeof(unsigned));
+	for (size_t i = 0; i < nt; i++) {
+		d->samples[i] = runs[i].ns;
+		d->batch_of[i] = runs[i].batch;
+	}
+	free(runs);
 	stats_compute(d->samples, nt, &d->st);
+	/* The median's CI as every percentile's: the batches' widening it. */
 	d->measured = true;
+	if (latdist_ci(d, 50, &lo, &hi, why, sizeof(why))) {
+		d->st.ci_lo = d->st.ci_hi = NAN;
+		d->st.ci_rel = INFINITY;
+	} else {
+		d->st.ci_lo = lo < d->st.ci_lo ? lo : d->st.ci_lo;
+		d->st.ci_hi = hi > d->st.ci_hi ? hi : d->st.ci_hi;
+		d->st.ci_rel = (d->st.ci_hi - d->st.ci_lo) / 2 / d->st.median;
+	}
 	free_raw(d);
+}
+
+int latdist_ci(const struct ph_latdist *d, double p, double *lo, double *hi, char *why,
+	       size_t whysize)
+{
+	double blo, bhi;
+
+	if (dist_percentile_ci(d->samples, d->n, p, lo, hi)) {
+		dist_ci_why(d->n, p, why, whysize);
+		return -ERANGE;
+	}
+	if (dist_cluster_ci(d->samples, d->batch_of, d->n, d->nbatches, p, &blo, &bhi)) {
+		*lo = *hi = NAN;
+		snprintf(why, whysize, "%zu runs in %u batches, p%g needs %d batches for a CI", d->n,
+			 d->nbatches, p, DIST_MIN_CLUSTERS);
+		return -ERANGE;
+	}
+	if (blo < *lo)
+		*lo = blo;
+	if (bhi > *hi)
+		*hi = bhi;
+	return 0;
 }
 
 void latdist_free(struct ph_latdist *d)
 {
 	free_raw(d);
 	free(d->samples);
+	free(d->batch_of);
 	memset(d, 0, sizeof(*d));
 }

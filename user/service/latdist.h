@@ -58,7 +58,9 @@ struct ph_latdist {
 	unsigned chains;
 	size_t n;		/* runs, every thread's */
 	double *samples;	/* ns per load of each run, timer cost subtracted; ascending */
-	struct ph_stats st;	/* of samples: median and its 95% CI */
+	unsigned *batch_of;	/* samples[i]'s batch, 0..nbatches-1 */
+	unsigned nbatches;
+	struct ph_stats st;	/* of samples: median, its 95% CI widened by the batches' (latdist_ci) */
 	size_t ntimer;		/* empty runs */
 	double timer_ns;	/* their trimmed mean: what is subtracted from every run */
 	double timer_lo_ns, timer_hi_ns;	/* their 5th and 95th percentiles */
@@ -71,6 +73,8 @@ struct ph_latdist {
 	size_t per_batch, done, cap;	/* runs per thread */
 	uint64_t **runs, **empty;	/* per thread, TSC cycles */
 	uint64_t *team_ticks;	/* per team thread, the team's size (not only the timed) */
+	size_t *batch_at;	/* each batch's first run */
+	size_t batch_cap;
 };
 
 /*
@@ -109,5 +113,15 @@ void latdist_batch(struct ph_latdist *d, struct ph_team *team, const struct ph_c
 void latdist_end(struct ph_latdist *d, const struct ph_clock *clk,
 		 const struct ph_loadsnap *before);
 void latdist_free(struct ph_latdist *d);
+/*
+ * The p-th percentile's 95% CI of a measured distribution: the ranks' CI
+ * (dist_percentile_ci: enough runs beyond it), widened to hold the cluster
+ * bootstrap's over the batches (dist_cluster_ci: a batch's runs are taken
+ * together and alike, so the batches, not the runs, are the independent
+ * draws).  0, or -ERANGE with both NAN and why (too few runs beyond it,
+ * or too few batches) into buf.
+ */
+int latdist_ci(const struct ph_latdist *d, double p, double *lo, double *hi, char *why,
+	       size_t whysize);
 
 #endif

@@ -628,6 +628,8 @@ struct ph_table *latency_dist_table_of(struct ph_doc *doc, const char *name, con
 	add_key_cols(t, keys);
 	table_add_col(t, "hops_per_sample");
 	table_add_col(t, "samples");
+	table_add_col(t, "batches");
+	table_col_detail(t, "batches");
 	for (int i = 0; i < req->npcts; i++)
 		table_add_col(t, dist_pct_name(req->pcts[i], "ns", col, sizeof(col)));
 	table_add_col(t, "max_ns");
@@ -669,8 +671,9 @@ struct ph_table *latency_hist_table(struct ph_doc *doc, const char *name, const 
 }
 
 /*
- * Each percentile's distribution-free CI (dist.h), or "cannot tell" in
- * both bounds with why in the row's cannot_tell: too few runs beyond it.
+ * Each percentile's CI (latdist_ci: the ranks' widened by the batches'),
+ * or "cannot tell" in both bounds with why in the row's cannot_tell: too
+ * few runs beyond it, or too few batches.
  */
 static void pct_cis(struct ph_table *t, int row, const struct ph_distreq *req,
 		    const struct ph_latdist *d)
@@ -681,7 +684,7 @@ static void pct_cis(struct ph_table *t, int row, const struct ph_distreq *req,
 	for (int i = 0; i < req->npcts; i++) {
 		double p = req->pcts[i], lo, hi;
 
-		if (!dist_percentile_ci(d->samples, d->n, p, &lo, &hi)) {
+		if (!latdist_ci(d, p, &lo, &hi, why, sizeof(why))) {
 			table_num(t, row, dist_pct_name(p, "ci_lo_ns", col, sizeof(col)), lo, "%.2f");
 			table_num(t, row, dist_pct_name(p, "ci_hi_ns", col, sizeof(col)), hi, "%.2f");
 			continue;
@@ -690,7 +693,7 @@ static void pct_cis(struct ph_table *t, int row, const struct ph_distreq *req,
 		table_str(t, row, dist_pct_name(p, "ci_hi_ns", col, sizeof(col)), "cannot tell");
 		if (len < sizeof(all))
 			len += (size_t)snprintf(all + len, sizeof(all) - len, "%s%s", len ? "; " : "",
-						dist_ci_why(d->n, p, why, sizeof(why)));
+						why);
 	}
 	if (len)
 		table_str(t, row, "cannot_tell", all);
@@ -712,6 +715,7 @@ int latency_dist_row(struct ph_doc *doc, struct ph_table *t, const struct ph_dis
 		return row;
 	}
 	table_int(t, row, "samples", (long long)d->n);
+	table_int(t, row, "batches", d->nbatches);
 	for (int i = 0; i < req->npcts; i++)
 		table_num(t, row, dist_pct_name(req->pcts[i], "ns", col, sizeof(col)),
 			  dist_percentile(d->samples, d->n, req->pcts[i]), "%.2f");
@@ -732,12 +736,13 @@ int latency_dist_row(struct ph_doc *doc, struct ph_table *t, const struct ph_dis
 	/*
 	 * Measured over the same stretch of time, they differ when rare
 	 * slow stretches (preemption, another task's cache traffic) raise
-	 * the blocks' means but only the runs' tail.
+	 * the blocks' means but only the runs' tail: the runs' mean, which
+	 * takes them in as a block does, is said beside.
 	 */
 	if (!strcmp(dist_agrees(plain, &d->st), "no"))
-		doc_note(doc, "%s: the distribution's median %.2f ns (CI %.2f-%.2f) and the plain figure %.2f ns (CI %.2f-%.2f) do not agree%s%s",
+		doc_note(doc, "%s: the distribution's median %.2f ns (CI %.2f-%.2f) and the plain figure %.2f ns (CI %.2f-%.2f) do not agree (the runs' mean %.2f ns)%s%s",
 			 label, d->st.median, d->st.ci_lo, d->st.ci_hi, plain->median,
-			 plain->ci_lo, plain->ci_hi,
+			 plain->ci_lo, plain->ci_hi, d->st.mean,
 			 d->host_quiet ? "" : ": the host was busy, ",
 			 d->host_quiet ? "" : d->load_read ? d->busy_why : "its load not read");
 	return row;
@@ -786,8 +791,9 @@ void latency_dist_method_of(struct ph_section *sec, const struct ph_distreq *req
 		    "a batch of runs after each block of the figure, a tenth of its hops: both over the same stretch of time, within --time");
 	section_str(sec, "percentiles", dist_percentile_method);
 	section_str(sec, "percentile_ci", dist_percentile_ci_method);
+	section_str(sec, "percentile_ci_batches", dist_cluster_ci_method);
 	section_str(sec, "agrees",
-		    "yes when the distribution median's 95% CI overlaps the plain figure's, no when not, unknown without both");
+		    "yes when the distribution median's 95% CI (dist_ci_lo_ns, dist_ci_hi_ns: the ranks' widened by the batches', as every percentile's) overlaps the plain figure's, no when not, unknown without both");
 	if (req->histogram)
 		section_str(sec, "histogram", dist_histogram_method);
 }

@@ -210,6 +210,7 @@ static void item_tails(const struct ph_diag *d, struct ph_diag_item *it, const s
 		return;
 	it->runs = ld->measured ? ld->n : 0;
 	it->hops = ld->hops;
+	it->batches = ld->nbatches;
 	it->timer_ns = ld->timer_ns;
 	it->other_cpus = ld->other_cpus;
 	it->quiet = ld->measured && ld->host_quiet;
@@ -235,10 +236,8 @@ static void item_tails(const struct ph_diag *d, struct ph_diag_item *it, const s
 			continue;
 		}
 		t->value = dist_percentile(ld->samples, ld->n, p);
-		if (dist_percentile_ci(ld->samples, ld->n, p, &t->ci_lo, &t->ci_hi)) {
-			dist_ci_why(ld->n, p, t->why, sizeof(t->why));
+		if (latdist_ci(ld, p, &t->ci_lo, &t->ci_hi, t->why, sizeof(t->why)))
 			continue;
-		}
 		if (!ld->host_quiet) {
 			snprintf(t->why, sizeof(t->why), "%s", it->busy);
 			continue;
@@ -599,7 +598,7 @@ static const struct ph_diag_tail *tail_of(const struct ph_diag *d, const struct 
 static void tails_table(const struct ph_diag *d, struct ph_doc *doc)
 {
 	static const char *const cols[] = { "figure", "node", "mem_node", "pct", "value_ns", "ci_lo_ns",
-					    "ci_hi_ns", "runs", "hops", "timer_ns", "other_cpus",
+					    "ci_hi_ns", "runs", "batches", "hops", "timer_ns", "other_cpus",
 					    "host_quiet", "claimed", "why_not" };
 	struct ph_table *t;
 
@@ -608,7 +607,7 @@ static void tails_table(const struct ph_diag *d, struct ph_doc *doc)
 	t = doc_add_table(doc, "tails", "latency tails");
 	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		table_add_col(t, cols[i]);
-	table_detail(t, "timer_ns other_cpus");
+	table_detail(t, "batches timer_ns other_cpus");
 	for (int i = 0; i < d->nitems; i++) {
 		const struct ph_diag_item *it = &d->items[i];
 
@@ -624,6 +623,7 @@ static void tails_table(const struct ph_diag *d, struct ph_doc *doc)
 			num_or_null(t, r, "ci_lo_ns", x->ci_lo, "%.2f");
 			num_or_null(t, r, "ci_hi_ns", x->ci_hi, "%.2f");
 			table_int(t, r, "runs", (long long)it->runs);
+			table_int(t, r, "batches", it->batches);
 			table_int(t, r, "hops", it->hops);
 			num_or_null(t, r, "timer_ns", it->runs ? it->timer_ns : NAN, "%.2f");
 			num_or_null(t, r, "other_cpus", it->runs ? it->other_cpus : NAN, "%.3f");
@@ -633,8 +633,8 @@ static void tails_table(const struct ph_diag *d, struct ph_doc *doc)
 				table_str(t, r, "why_not", x->why);
 		}
 	}
-	doc_note(doc, "tails: the percentile of a latency figure's distribution, means over runs of N dependent loads (hops) with the timer's cost (timer_ns) taken off each run, never single loads; its 95%% CI from the binomial ranks around it; claimed with at least %d runs beyond it and while other tasks used under %.2f CPU (host_quiet); check judges a claimed tail against the baseline's, a WARNING at most",
-		 DIST_TAIL_BEYOND, LATDIST_QUIET_CPUS);
+	doc_note(doc, "tails: the percentile of a latency figure's distribution, means over runs of N dependent loads (hops) with the timer's cost (timer_ns) taken off each run, never single loads; its 95%% CI from the binomial ranks around it, widened by the batches' (the runs of a batch are taken together: the cluster bootstrap over batches); claimed with at least %d runs beyond it, %d batches, and while other tasks used under %.2f CPU (host_quiet); check judges a claimed tail against the baseline's, a WARNING at most",
+		 DIST_TAIL_BEYOND, DIST_MIN_CLUSTERS, LATDIST_QUIET_CPUS);
 }
 
 /*

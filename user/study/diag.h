@@ -58,7 +58,7 @@ struct ph_diag_item {
 	struct ph_load load;	/* what else ran while it was timed (the last repeat) */
 	/* --percentiles: the distribution's runs, hops a run, its percentiles above 50 */
 	size_t runs;
-	unsigned hops;
+	unsigned hops, batches;
 	double timer_ns, other_cpus;
 	bool quiet;
 	char busy[160];		/* not quiet: "the host was not quiet (<what>)" */
