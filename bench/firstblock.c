@@ -10,7 +10,7 @@
  * effect shows as first - second above 0 in most samples, beyond the CI
  * of the paired differences' median.  The loops are the engines' own:
  *
- *   c2c      c2c_pingpong on CPUs 0 and 1 (pagehop c2c's block)
+ *   c2c      c2c_pingpong_timed, one run, on CPUs 0 and 1 (pagehop c2c's block)
  *   without  delay + count++ on CPU 0 (locks' loop without the lock)
  *   tas      the same under tas_acquire/release, one thread (locks x1)
  *   chase    a random cycle over 64 MiB on CPU 0 (the chaser of loaded)
@@ -35,6 +35,7 @@
 struct fb {
 	int mode;		/* 0 c2c, 1 without, 2 tas, 3 chase, 4 read */
 	volatile uint64_t *line;
+	uint64_t run_tsc;	/* c2c: the ping side's own TSC count, unused */
 	volatile uint32_t *lock;
 	void **head;
 	uint64_t *arr[2];
@@ -55,7 +56,7 @@ static void work(void *ctx, int tid)
 
 	switch (f->mode) {
 	case 0:
-		c2c_pingpong(f->line, f->units, (unsigned)tid);
+		c2c_pingpong_timed(f->line, f->units, (unsigned)tid, tid ? NULL : &f->run_tsc, 1);
 		break;
 	case 1:
 		for (uint64_t i = 0; i < f->units; i++) {

@@ -9,13 +9,15 @@
 # beside the pair's own median (the median repeat's, as lat_ns is), and
 # "agrees" recomputed from the two CIs; usage errors.
 #
-# The distribution's median against the plain median is asserted only when
-# the document says the host was quiet (host_quiet, latdist.h): a pair's
-# two threads spin on two CPUs, and on a shared host another task that
-# preempts either stalls the hand-off for a time slice, which raises the
-# 1 ms blocks' means but reaches only the runs' tail (a run of 64
-# hand-offs measured 1 ms one-way at 1 CPU of other tasks here).  Where they
-# do not agree the document must say so, in a note naming the pair.
+# The distribution's median is not asserted to agree with the plain
+# figure's within their CIs: on the 2-vCPU development host the runs'
+# median sat 2.0-4.5% below the blocks' in 11 of 11 quiet and busy runs,
+# their CIs 0.5-1.5% wide, while the runs' mean was within 3.1% of it: a
+# 1 ms block is a mean, and takes in every stall the runs' median leaves
+# out (docs/methodology.md, "Distributions").  What is asserted is that
+# pagehop says which: "agrees" recomputed from the two CIs, a note naming
+# the pair where they do not, and on a quiet host the two within 10% of
+# each other (a run's hand-offs miscounted would part them by 2).
 . "$(dirname "$0")/lib.sh"
 
 [ "$(nproc)" -ge 2 ] || skip_test "c2c needs two CPUs; this host has $(nproc)"
@@ -53,6 +55,9 @@ for d in rows:
         if n < need:
             (ok if lo == hi == "cannot tell" and ("p%g needs %d" % (p, need)) in (d["cannot_tell"] or "") else bad)(
                 "%s: %s of %d runs (needs %d): %s %s, %s" % (who, k, n, need, lo, hi, d["cannot_tell"]))
+        elif d["batches"] < 6:
+            (ok if lo == hi == "cannot tell" and ("p%g needs 6 batches" % p) in (d["cannot_tell"] or "") else bad)(
+                "%s: %s of %d batches (needs 6): %s %s, %s" % (who, k, d["batches"], lo, hi, d["cannot_tell"]))
         else:
             (ok if isinstance(lo, (int, float)) and lo <= d[k] <= hi else bad)(
                 "%s: %s %s in its CI [%s, %s] (%d runs)" % (who, k, d[k], lo, hi, n))
@@ -74,8 +79,9 @@ for d in rows:
     if d["agrees"] == "no":
         noted = any(s.startswith(who + ": the distribution's median") for s in doc.get("notes", []))
         (ok if noted else bad)("%s: they do not agree, and a note says so: %s" % (who, cmp))
+    r = d["p50_ns"] / d["lat_ns"]
     if d["host_quiet"]:
-        (ok if d["agrees"] == "yes" else bad)("%s: quiet host, the medians agree: %s" % (who, cmp))
+        (ok if 0.9 < r < 1.1 else bad)("%s: quiet host, within 10%% of each other (%.3f): %s" % (who, r, cmp))
     else:
         ok("%s: not judged, the host was busy (other tasks %s CPU): %s" % (who, d["other_cpus"], cmp))
 m = doc["c2c_method"]
@@ -105,7 +111,7 @@ python3 -c 'import json, sys; sys.exit("c2c_dist" in json.load(open(sys.argv[1])
 	pass "no c2c_dist without --percentiles" || fail "c2c_dist without --percentiles"
 "$PAGEHOP" c2c --cpus 0,1 --time 0.2 --repeats 1 --percentiles 99 --format csv >"$TMP/d.csv" 2>"$TMP/err" ||
 	fail "csv: $(cat "$TMP/err")"
-grep -q '^cpu_a,cpu_b,hops_per_sample,samples,p99_ns,max_ns,p99_ci_lo_ns,p99_ci_hi_ns,cannot_tell' "$TMP/d.csv" &&
+grep -q '^cpu_a,cpu_b,hops_per_sample,samples,batches,p99_ns,max_ns,p99_ci_lo_ns,p99_ci_hi_ns,cannot_tell' "$TMP/d.csv" &&
 	pass "CSV: c2c_dist with p99 and its CI" || fail "CSV: $(grep -A1 hops_per_sample "$TMP/d.csv")"
 "$PAGEHOP" c2c --cpus 0,1 --time 0.2 --repeats 1 --histogram >"$TMP/d.txt" 2>"$TMP/err" || fail "table: $(cat "$TMP/err")"
 tr -s ' \n' ' ' <"$TMP/d.txt" | grep -q "one-way ns over runs of hops_per_sample hand-offs, timer cost subtracted (not one hand-off's latency)" &&

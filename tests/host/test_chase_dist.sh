@@ -8,13 +8,16 @@
 # recomputed from the two CIs, usage errors; and loaded's and matrix's, a
 # distribution per point and per latency cell.
 #
-# The distribution's median against the plain figure is asserted only when
-# the document says the host was quiet over the figure (host_quiet: other
-# tasks used under 0.05 CPU, latdist.h): preemption and other tasks' cache
-# traffic raise the plain figure's 5 ms block means but reach only the
-# runs' tail, so on a shared host the two part by more than their CIs
-# (374 against 382-391 ns with other tasks under busy.h's 0.25 CPU; 441
-# against 918-1085 ns at 1.6 CPU), and the test says so instead of failing.
+# The distribution's median is not asserted to agree with the plain
+# figure within their CIs, only, on a quiet host (host_quiet: other tasks
+# under 0.05 CPU, latdist.h), to lie within 10% of it.  The plain figure
+# is a median of 5 ms block means, and each block takes in every stall in
+# it, which reaches only the runs' tail: on the 2-vCPU development host,
+# quiet, at 1 GiB the runs' median sat 2.6-4.0% below the plain figure
+# (451.6 against 464.8 ns, CIs 1-2% wide), the runs' mean 1-2% above it;
+# on another day the two agreed within their CIs (docs/methodology.md,
+# "Latency distributions").  What pagehop says is asserted instead:
+# "agrees" recomputed from the two CIs and a note where they do not.
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip_test "skip: jq not installed"
 
@@ -68,8 +71,15 @@ want=$(jq -r "$d | if .dist_ci_lo_ns == null or .ci_lo_ns == null then \"unknown
 agrees=$(jq -r "$d.agrees" "$TMP/d.json")
 expect "agrees from the two CIs" "$agrees" "$want"
 cmp=$(jq -r "$d | \"median \(.p50_ns) ns (CI \(.dist_ci_lo_ns)-\(.dist_ci_hi_ns)), plain \(.lat_ns) ns (CI \(.ci_lo_ns)-\(.ci_hi_ns))\"" "$TMP/d.json")
+if [ "$agrees" = no ]; then
+	jq -r '.notes[]?' "$TMP/d.json" | grep -q "the distribution's median .* do not agree (the runs' mean" &&
+		pass "they do not agree, and a note says so with the runs' mean: $cmp" ||
+		fail "no note for a median that does not agree: $cmp"
+fi
 if [ "$(jq -r "$d.host_quiet" "$TMP/d.json")" = true ]; then
-	expect "quiet host: the distribution's median agrees with the plain figure, $cmp" "$agrees" yes
+	jq -e "$d | .p50_ns > 0.9 * .lat_ns and .p50_ns < 1.1 * .lat_ns" "$TMP/d.json" >/dev/null &&
+		pass "quiet host: the distribution's median within 10% of the plain figure (agrees $agrees), $cmp" ||
+		fail "quiet host: the distribution's median more than 10% from the plain figure, $cmp"
 else
 	pass "not judged, the host was busy (other tasks $(jq -r "$d.other_cpus" "$TMP/d.json") CPU): $cmp"
 fi
@@ -77,7 +87,7 @@ fi
 # The other renderings carry the table and say what it is.
 "$PAGEHOP" chase --size 1M --time 0.2 --percentiles 99 --format csv >"$TMP/d.csv" 2>"$TMP/err" ||
 	fail "csv: $(cat "$TMP/err")"
-grep -q '^pattern,hops_per_sample,samples,p99_ns,max_ns' "$TMP/d.csv" && pass "CSV: chase_dist with p99_ns only" ||
+grep -q '^pattern,hops_per_sample,samples,batches,p99_ns,max_ns' "$TMP/d.csv" && pass "CSV: chase_dist with p99_ns only" ||
 	fail "CSV: $(grep -A1 chase_dist "$TMP/d.csv")"
 "$PAGEHOP" chase --size 1M --time 0.2 --histogram >"$TMP/d.txt" 2>"$TMP/err" || fail "table: $(cat "$TMP/err")"
 tr -s ' \n' ' ' <"$TMP/d.txt" | grep -q "runs of hops_per_sample hops, timer cost subtracted (not per-load latency)" && grep -q "p99.9" "$TMP/d.txt" && grep -q "^histogram of the distribution" "$TMP/d.txt" &&

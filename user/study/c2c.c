@@ -19,7 +19,7 @@
 #include <string.h>
 
 const char c2c_method[] =
-	"two threads pinned to the pair's CPUs hand one 64-bit word back and forth (each waits for the other's value with acquire loads, then stores the next with a release store); one sample is one block of ~1 ms of round trips timed on the first CPU; one-way latency = block time / (2 x round trips)";
+	"two threads pinned to the pair's CPUs hand one 64-bit word back and forth (each waits for the other's value with acquire loads, then stores the next with a release store); one sample is one block of ~1 ms of round trips timed on the first CPU (after one untimed round trip, so that both threads are running; the same loop as the distribution's runs); one-way latency = block time / (2 x round trips)";
 
 /*
  * A block lasts about 1 ms: thousands of round trips (100-1000 ns each),
@@ -60,27 +60,39 @@ struct pp_run {
 	volatile uint64_t *line;
 	uint64_t rounds;
 	uint64_t ticks[2];
-	bool lost;		/* a block ended with the word not at 2 x rounds */
+	uint64_t block_tsc;	/* the first thread's TSC cycles over the block's round trips */
+	bool lost;		/* a block ended with the word not at 2 x (rounds + 1) */
 	uint64_t calib_rounds;	/* the last sizing block's */
 	double calib_ns;
 	struct ph_latdist *dist;	/* NULL, or a batch of its runs after each block */
 };
 
+/*
+ * A block is one run of the distribution's loop (c2c_pingpong_timed), so
+ * that the figure and its distribution time the same code: on the 2-vCPU
+ * development host the loop's shape alone moved the hand-off by 5-20%
+ * (docs/methodology.md, "Distributions").
+ */
 static void work_pingpong(void *ctx, int tid)
 {
 	struct pp_run *r = ctx;
 
-	c2c_pingpong(r->line, r->rounds, (unsigned)tid);
+	c2c_pingpong_timed(r->line, r->rounds, (unsigned)tid, tid ? NULL : &r->block_tsc, 1);
 }
 
-/* One block; the first thread's time (the ping side) over 2 x rounds. */
+/*
+ * One block; the first thread's time (the ping side) over 2 x rounds: its
+ * own TSC reads around the round trips where the clock is the TSC (the
+ * untimed round trip before them takes in the second thread's start),
+ * else the team's clock around the whole.
+ */
 static double block_ns(struct pp_run *r)
 {
 	*r->line = 0;
 	team_run(r->team, work_pingpong, r, &r->s->m.clk, r->ticks);
-	if (*r->line != 2 * r->rounds)
+	if (*r->line != 2 * (r->rounds + 1))
 		r->lost = true;
-	return clock_ticks_to_ns(&r->s->m.clk, r->ticks[0]);
+	return clock_ticks_to_ns(&r->s->m.clk, r->s->m.clk.use_tsc ? r->block_tsc : r->ticks[0]);
 }
 
 /* The distribution's runs: hops one-way hand-offs are hops / 2 round trips. */
@@ -179,7 +191,7 @@ static int measure_pair(struct ph_c2c *c, struct ph_session *s, struct ph_c2c_pa
 			latdist_free(&p->run_dists[rep]);
 	}
 	if (r.lost) {
-		ph_err("CPUs %d and %d: the hand-off lost a round (the word is not 2 x rounds)",
+		ph_err("CPUs %d and %d: the hand-off lost a round (the word is not 2 x (rounds + 1))",
 		       p->a, p->b);
 		return PH_EXIT_FAIL;
 	}
