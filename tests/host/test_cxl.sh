@@ -226,10 +226,52 @@ usage_error "--input of a JSON without cxl_explain" cxl --input "$TMP/other.json
 echo '{"cxl_explain": [{"node": 2, "access": 3, "figure": "read_latency_ns"}]}' >"$TMP/bad.json"
 usage_error "--input with access 3" cxl --input "$TMP/bad.json"
 usage_error "--tolerance out of range" cxl --tolerance -1
-usage_error "--emit-cdat with --input (no device CDAT offline)" cxl --input "$D/good.json" --emit-cdat "$TMP/x.cdat"
+usage_error "--emit-cdat with --input but no --cdat (a document carries no CDAT)" cxl --input "$D/good.json" --emit-cdat "$TMP/x.cdat"
+usage_error "--cdat without --emit-cdat" cxl --input "$D/good.json" --cdat "$TMP/x.cdat"
+usage_error "--cdat without --input" cxl --emit-cdat "$TMP/x.cdat" --cdat "$TMP/x.cdat"
 usage_error "--emit-cdat with --no-measure" cxl --no-measure --emit-cdat "$TMP/x.cdat"
 usage_error "--emit-cdat into a directory that does not exist" cxl --emit-cdat "$TMP/no/such/x.cdat"
 expect "--emit-cdat refused: nothing written" "$(ls "$TMP"/x.cdat 2>/dev/null | wc -l)" 0
+# --emit-cdat from a saved document and the device's CDAT (--cdat): the
+# file made here by the guest's own writer (tests/vm/cxl_tables.py), read
+# back byte by byte with od, not by pagehop.  cdat_read_5x.json was judged
+# with a read latency of 750 ns where 150 is implied: the file comes back
+# with only that entry (u16 at offset 56, bytes 57-58: 750 is 0x02ee, 150
+# 0x0096) and the checksum (byte 6) changed, its bytes summing to 0, its
+# length field its size.  good.json, judged with 150, gives its file back
+# byte for byte.  A CDAT whose figures are not the document's is refused.
+if command -v python3 >/dev/null; then
+	python3 "$PAGEHOP_ROOT/tests/vm/cxl_tables.py" cdat "$TMP/d750.cdat" 256 750 250 12000 8000
+	python3 "$PAGEHOP_ROOT/tests/vm/cxl_tables.py" cdat "$TMP/d150.cdat" 256 150 250 12000 8000
+	"$PAGEHOP" cxl --input "$D/cdat_read_5x.json" --noise 0.5 --cdat "$TMP/d750.cdat" \
+		--emit-cdat "$TMP/p.cdat" --format json >"$TMP/e.json" 2>"$TMP/err"
+	rc=$?
+	expect "--input cdat_read_5x.json --cdat --emit-cdat: exit 1, the entry off ($(cat "$TMP/err"))" "$rc" 1
+	expect "--emit-cdat from a document: only the checksum and the read latency entry changed" \
+		"$(cmp -l "$TMP/d750.cdat" "$TMP/p.cdat" | awk '{print $1}' | tr '\n' ' ')" "6 57 58 "
+	expect "--emit-cdat from a document: the read latency entry 150 (x 1000 ps)" \
+		"$(od -A n -t u2 -j 56 -N 2 "$TMP/p.cdat" | tr -d ' ') $(od -A n -t u8 -j 48 -N 8 "$TMP/p.cdat" | tr -d ' ')" "150 1000"
+	expect "--emit-cdat from a document: its bytes sum to 0, its length field is its size" \
+		"$(od -A n -t u1 -v "$TMP/p.cdat" | awk '{ for (i = 1; i <= NF; i++) s += $i } END { print s % 256 }') $(od -A n -t u4 -N 4 "$TMP/p.cdat" | tr -d ' ')" \
+		"0 $(stat -c %s "$TMP/p.cdat")"
+	expect "--emit-cdat from a document: a note names the file it rewrote" \
+		"$(jq -r '[.notes[] | select(test("mem0.s CDAT as in .*d750.cdat with 1 DSLBIS entry from the measurement"))] | length' "$TMP/e.json")" 1
+	"$PAGEHOP" cxl --input "$D/good.json" --noise 0.5 --cdat "$TMP/d150.cdat" --emit-cdat "$TMP/g.cdat" >/dev/null 2>"$TMP/err"
+	rc=$?
+	expect "--input good.json --cdat --emit-cdat: exit 0 ($(cat "$TMP/err"))" "$rc" 0
+	cmp -s "$TMP/d150.cdat" "$TMP/g.cdat" && pass "--emit-cdat from good.json: the file given, byte for byte" ||
+		fail "--emit-cdat from good.json: bytes $(cmp -l "$TMP/d150.cdat" "$TMP/g.cdat" | awk '{print $1}' | tr '\n' ' ')changed"
+	"$PAGEHOP" cxl --input "$D/cdat_read_5x.json" --cdat "$TMP/d150.cdat" --emit-cdat "$TMP/n.cdat" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$TMP/out" ] && [ ! -e "$TMP/n.cdat" ] &&
+		grep -q "^pagehop cxl: --cdat .*d150.cdat: its read_latency_ns is 150, the document's device CDAT says 750" "$TMP/err" &&
+		pass "--cdat not the document's: exit 2, nothing written: $(cat "$TMP/err")" ||
+		fail "--cdat not the document's: exit $rc, $(cat "$TMP/err")"
+	head -c 30 "$TMP/d750.cdat" >"$TMP/short.cdat"
+	usage_error "--cdat of a truncated CDAT" cxl --input "$D/cdat_read_5x.json" --cdat "$TMP/short.cdat" --emit-cdat "$TMP/n.cdat"
+else
+	pass "--emit-cdat from a document: not checked, no python3 to write the CDAT"
+fi
 # --emit-hmat from good.json: the generic port's entries, by hand: 418 -
 # 150 - 218 = 50 ns from CPU node 0 (5000 x 10 ps), 468 - 150 - 218 = 100
 # ns from CPU node 1 (10000 x 10); bandwidth behind the link's 312 MB/s

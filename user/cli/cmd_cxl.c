@@ -14,7 +14,7 @@
 #include <errno.h>
 
 enum { OPT_INPUT = 1, OPT_TOLERANCE, OPT_NOISE, OPT_NO_MEASURE, OPT_EMIT_CDAT, OPT_EMIT_HMAT,
-       OPT_HMAT_TABLE };
+       OPT_HMAT_TABLE, OPT_CDAT };
 
 static const struct ph_opt cxl_opts[] = {
 	{ "input", 'i', "FILE", OPT_INPUT,
@@ -29,8 +29,12 @@ static const struct ph_opt cxl_opts[] = {
 	  "CI is narrower or absent", "2.5", NULL },
 	{ "emit-cdat", 0, "FILE", OPT_EMIT_CDAT,
 	  "write the device's CDAT with its read figures from\n"
-	  "the measurement (QEMU's cdat= takes it); this machine's\n"
-	  "one CXL node, measured", NULL, NULL },
+	  "the measurement (QEMU's cdat= takes it): this machine's\n"
+	  "one CXL node, measured, or --input's with --cdat", NULL, NULL },
+	{ "cdat", 0, "FILE", OPT_CDAT,
+	  "the device's CDAT (binary) --emit-cdat rewrites for a\n"
+	  "saved document (--input); its figures must be the\n"
+	  "document's device CDAT's", NULL, "the device's, read here" },
 	{ "emit-hmat", 0, "FILE", OPT_EMIT_HMAT,
 	  "write the firmware's HMAT (iasl source) with the\n"
 	  "generic port's entries from the measurement less the\n"
@@ -116,6 +120,9 @@ static int cxl_option(void *args, struct ph_options *opt, const struct ph_opt *o
 	case OPT_HMAT_TABLE:
 		x->hmat_table = arg;
 		return 0;
+	case OPT_CDAT:
+		x->cdat_file = arg;
+		return 0;
 	case OPT_NO_MEASURE:
 		x->no_measure = true;
 		return 0;
@@ -130,17 +137,24 @@ static int cxl_option(void *args, struct ph_options *opt, const struct ph_opt *o
 
 /*
  * --emit-cdat needs the device's CDAT and a measurement: this machine's,
- * measured; --emit-hmat a measurement, --hmat-table --emit-hmat.  Output
- * files are checked before measuring.
+ * measured, or a saved document's with --cdat; --emit-hmat a measurement,
+ * --hmat-table --emit-hmat.  Output files are checked before measuring.
  */
 static int cxl_check(void *args, struct ph_session *s)
 {
 	const struct ph_cxl_study *x = args;
 
 	(void)s;
-	if (x->emit_cdat && (x->input || x->no_measure)) {
-		ph_err("--emit-cdat: needs the device's CDAT and a measurement, so not with %s",
-		       x->input ? "--input" : "--no-measure");
+	if (x->emit_cdat && x->no_measure) {
+		ph_err("--emit-cdat: needs a measurement, so not with --no-measure");
+		return PH_EXIT_USAGE;
+	}
+	if (x->emit_cdat && x->input && !x->cdat_file) {
+		ph_err("--emit-cdat with --input: a saved document does not carry the device's CDAT; give it with --cdat FILE");
+		return PH_EXIT_USAGE;
+	}
+	if (x->cdat_file && !(x->emit_cdat && x->input)) {
+		ph_err("--cdat: only --emit-cdat with --input reads it (here the device's own CDAT is read)");
 		return PH_EXIT_USAGE;
 	}
 	if (x->emit_cdat && cli_check_output("--emit-cdat", x->emit_cdat))

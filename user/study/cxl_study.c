@@ -116,6 +116,42 @@ static int measure_nodes(struct ph_cxl_study *x, struct ph_session *s)
 	return 0;
 }
 
+/*
+ * --cdat with --input: the file read and parsed, and its figures for the
+ * document's range (its DSMAS handle) the document's device CDAT figures,
+ * each the document gives: else it is another device's table, or another
+ * version of it, and a CDAT proposed from it would carry figures the
+ * measurement was not judged against.  0, or exit 2 after saying why.
+ */
+static int given_cdat(struct ph_cxl_study *x)
+{
+	uint32_t fig[PH_CXL_NFIG];
+	char why[256] = "";
+	int handle, err;
+
+	err = cdat_read(x->cdat_file, &x->given_cdat, why, sizeof(why));
+	if (err) {
+		ph_err("--cdat %s: %s", x->cdat_file, why[0] ? why : strerror(-err));
+		return PH_EXIT_USAGE;
+	}
+	x->have_given_cdat = true;
+	if (x->ne != 1 || x->e[0].why || x->e[0].ndev > 1)
+		return 0;	/* emit_cdat refuses it, saying why */
+	handle = cxl_cdat_figures(&x->given_cdat, 0, UINT64_MAX, fig);
+	if (handle != x->e[0].cdat_handle) {
+		ph_err("--cdat %s: its range (DSMAS handle %d) is not the document's (%d): not this device's CDAT",
+		       x->cdat_file, handle, x->e[0].cdat_handle);
+		return PH_EXIT_USAGE;
+	}
+	for (int f = 0; f < PH_CXL_NFIG; f++)
+		if (x->e[0].parts.cdat[f] && fig[f] != x->e[0].parts.cdat[f]) {
+			ph_err("--cdat %s: its %s is %u, the document's device CDAT says %u: not the CDAT the document was judged with",
+			       x->cdat_file, cxl_fig_name(f), fig[f], x->e[0].parts.cdat[f]);
+			return PH_EXIT_USAGE;
+		}
+	return 0;
+}
+
 static int cxl_measure(void *state, struct ph_session *s)
 {
 	struct ph_cxl_study *x = state;
@@ -140,7 +176,7 @@ static int cxl_measure(void *state, struct ph_session *s)
 			ph_err("--input: %s", why);
 			return PH_EXIT_USAGE;
 		}
-		return 0;
+		return x->cdat_file ? given_cdat(x) : 0;
 	}
 	x->root = cxl_sysfs_root();
 	cxl_load(x->root, &x->c);
@@ -215,6 +251,7 @@ static int emit_cdat(struct ph_cxl_study *x, struct ph_doc *doc, const struct ph
 {
 	const struct ph_cxl_explained *e = &x->e[0];
 	const struct ph_cxl_memdev *m = NULL;
+	const struct ph_cdat *t;
 	struct ph_cdat out;
 	const char *why;
 	char werr[256];
@@ -228,16 +265,21 @@ static int emit_cdat(struct ph_cxl_study *x, struct ph_doc *doc, const struct ph
 			   : "the node is interleaved over several devices: one measurement cannot be split between their CDATs");
 		return -1;
 	}
-	if (sscanf(e->memdev, "mem%d", &id) != 1)
-		id = -1;
-	for (int i = 0; i < x->c.nmem; i++)
-		if (x->c.mem[i].id == id)
-			m = &x->c.mem[i];
-	if (!m || m->cdat_err) {
-		ph_err("--emit-cdat: %s has no CDAT pagehop could parse", e->memdev);
-		return -1;
+	if (x->have_given_cdat) {
+		t = &x->given_cdat;
+	} else {
+		if (sscanf(e->memdev, "mem%d", &id) != 1)
+			id = -1;
+		for (int i = 0; i < x->c.nmem; i++)
+			if (x->c.mem[i].id == id)
+				m = &x->c.mem[i];
+		if (!m || m->cdat_err) {
+			ph_err("--emit-cdat: %s has no CDAT pagehop could parse", e->memdev);
+			return -1;
+		}
+		t = &m->cdat;
 	}
-	n = cxl_propose_cdat(&m->cdat, e, j, nj, &out, &why);
+	n = cxl_propose_cdat(t, e, j, nj, &out, &why);
 	if (n < 0) {
 		ph_err("--emit-cdat: %s", why);
 		return -1;
@@ -250,8 +292,9 @@ static int emit_cdat(struct ph_cxl_study *x, struct ph_doc *doc, const struct ph
 		ph_err("--emit-cdat: %s", werr);
 		return -1;
 	}
-	doc_note(doc, "CXL: %s: %s's CDAT with %d DSLBIS entr%s from the measurement (%zu bytes, "
-		      "for QEMU's cdat= or the device's firmware)%s%s", x->emit_cdat, e->memdev, n,
+	doc_note(doc, "CXL: %s: %s's CDAT%s%s with %d DSLBIS entr%s from the measurement (%zu bytes, "
+		      "for QEMU's cdat= or the device's firmware)%s%s", x->emit_cdat, e->memdev,
+		 x->have_given_cdat ? " as in " : "", x->have_given_cdat ? x->cdat_file : "", n,
 		 n == 1 ? "y" : "ies", len, why ? "; " : "", why ? why : "");
 	return 0;
 }
@@ -391,6 +434,8 @@ static void cxl_study_free(void *state, struct ph_session *s)
 		acpi_hmat_free(&x->hmat);
 	if (x->have_given_hmat)
 		acpi_hmat_free(&x->given_hmat);
+	if (x->have_given_cdat)
+		cdat_free(&x->given_cdat);
 	cxl_free(&x->c);
 	cxl_tiering_free(&x->tiering);
 	free(x->e);

@@ -24,6 +24,7 @@ struct ph_cxl_study {
 	const char *emit_cdat;	/* --emit-cdat: the device's CDAT with the measured figures */
 	const char *emit_hmat;	/* --emit-hmat: the HMAT with the generic port's entries, iasl source */
 	const char *hmat_table;	/* --hmat-table: the firmware HMAT --emit-hmat carries, NULL this machine's */
+	const char *cdat_file;	/* --cdat: the device's CDAT --emit-cdat rewrites, with --input */
 	/* the state */
 	const char *root;	/* "" this machine; the test binary's PAGEHOP_CXL_ROOT */
 	struct ph_cxl c;
@@ -32,6 +33,8 @@ struct ph_cxl_study {
 	bool have_srat, have_hmat;
 	struct ph_acpi_hmat given_hmat;	/* read from hmat_table */
 	bool have_given_hmat;
+	struct ph_cdat given_cdat;	/* read from cdat_file */
+	bool have_given_cdat;
 	char srat_why[256], hmat_why[256];
 	struct ph_cxl_explained *e;
 	int ne;
@@ -48,7 +51,9 @@ struct ph_cxl_study {
  * SRAT and HMAT, where no CXL memory node is exit 4 with the reason on
  * stderr; then (unless no_measure) read latency and read bandwidth from
  * every CPU node to each CXL node, as pagehop matrix measures a cell, on
- * verified memory; a --hmat-table that cannot be read or parsed is exit 2.
+ * verified memory; a --hmat-table that cannot be read or parsed is exit 2,
+ * as is a --cdat that cannot, or whose figures are not the document's
+ * device CDAT's (another device's table).
  * document: the explanation; with measured rows the judgement
  * of every entry (cxl_judge.h), whose verdict is *rc.
  */
