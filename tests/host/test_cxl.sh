@@ -124,6 +124,23 @@ expect "one figure differs, said in a note" \
 expect "effects: tier now, the one above demoting, distance and tier by hand, weights" \
 	"$(jq -r '.cxl_effects[0] | "\(.tier_now) \(.demoted_from) \(.reference_node) \(.adistance) \(.tier) \(.wi_weight_now) \(.wi_weight_bw)"' "$TMP/c.json")" \
 	"1878 0 0 240508 1878 1 1"
+# That document read back with --input, good.json's measured rows added:
+# made in this boot (its provenance's boot_id, /proc/sys/kernel/random/
+# boot_id), so the tiers and weights are this machine's, and the effects
+# are shown as from the machine; with another boot_id they are not.
+b=$(cat /proc/sys/kernel/random/boot_id)
+jq --slurpfile g "$PAGEHOP_ROOT/tests/data/cxl/good.json" '. + {cxl_measured: $g[0].cxl_measured}' "$TMP/c.json" >"$TMP/same.json"
+expect "the document's boot_id is this boot's" "$(jq -r .provenance.boot_id "$TMP/same.json")" "$b"
+PAGEHOP_CXL_ROOT=$R "$hooked" cxl --input "$TMP/same.json" --noise 0.5 --format json >"$TMP/s.json" 2>"$TMP/err"
+expect "--input of this boot's document: the same effects as from the machine" \
+	"$(jq -r '.cxl_effects[0] | "\(.tier_now) \(.demoted_from) \(.reference_node) \(.adistance) \(.tier) \(.wi_weight_now) \(.wi_weight_bw)"' "$TMP/s.json")" \
+	"1878 0 0 240508 1878 1 1"
+expect "--input of this boot's document: a note says why the effects are shown" \
+	"$(jq -r "[.notes[] | select(test(\"made in this boot of it \\\\(boot_id $b\\\\)\"))] | length" "$TMP/s.json")" 1
+jq '.provenance.boot_id = "00000000-0000-0000-0000-000000000000"' "$TMP/same.json" >"$TMP/other.json"
+PAGEHOP_CXL_ROOT=$R "$hooked" cxl --input "$TMP/other.json" --noise 0.5 --format json >"$TMP/s.json" 2>"$TMP/err"
+expect "--input of another boot's document: no effects, and a note says why" \
+	"$(jq -r '[(.cxl_effects // [] | length), ([.notes[] | select(test("not made in this boot of it \\(another boot_id\\): not shown"))] | length)] | join(" ")' "$TMP/s.json")" "0 1"
 
 # Without the tables: the generic port's part is unknown, the figures cannot be told.
 rm "$R/sys/firmware/acpi/tables/SRAT"

@@ -25,6 +25,7 @@ static const struct ph_provenance fixed = {
 	.bios = "",
 	.version = "0.0.0",
 	.time_utc = "2026-01-02T03:04:05Z",
+	.boot_id = "6f1e2d3c-0000-4000-8000-123456789abc",
 	.packages = 2,
 	/* A SLIT header read, no HMAT: one object, one null. */
 	.acpi = { [PH_PROV_SLIT] = { .have = true, .oem_id = "BOCHS ", .oem_table_id = "BXPCSLIT",

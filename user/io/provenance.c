@@ -114,6 +114,19 @@ void provenance_acpi(const char *tables_dir, struct ph_acpi_oem acpi[PH_PROV_NAC
 	}
 }
 
+void provenance_boot_id(char *out, size_t size)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	out[0] = 0;
+	if (!f)
+		return;
+	if (!fgets(out, (int)size, f))
+		out[0] = 0;
+	out[strcspn(out, "\n")] = 0;
+	fclose(f);
+}
+
 void provenance_collect(struct ph_provenance *p)
 {
 	struct utsname u;
@@ -142,4 +155,5 @@ void provenance_collect(struct ph_provenance *p)
 	provenance_acpi("/sys/firmware/acpi/tables", p->acpi);
 	gmtime_r(&t, &tm);
 	strftime(p->time_utc, sizeof(p->time_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	provenance_boot_id(p->boot_id, sizeof(p->boot_id));
 }

@@ -26,12 +26,19 @@ struct ph_provenance {
 	char bios[256];		/* /sys/class/dmi/id, "" where unreadable */
 	char version[32];	/* pagehop's */
 	char time_utc[32];	/* ISO 8601 */
+	char boot_id[40];	/* /proc/sys/kernel/random/boot_id: this boot of this machine; "" unreadable */
 	int packages;		/* CPU packages with an online CPU; 0: unknown */
 	struct ph_acpi_oem acpi[PH_PROV_NACPI];	/* this machine's SLIT and HMAT headers */
 };
 
 /* Fill p for this run; the command line is the one given to ph_set_cmdline(). */
 void provenance_collect(struct ph_provenance *p);
+/*
+ * This boot's id (/proc/sys/kernel/random/boot_id, a UUID the kernel makes
+ * anew at every boot) into out; "" when it cannot be read.  Two documents
+ * with the same id were made on one machine without a reboot between.
+ */
+void provenance_boot_id(char *out, size_t size);
 
 /*
  * The CPU packages of the online CPUs under cpu_dir

@@ -229,6 +229,7 @@ static void json_provenance(FILE *f, const struct ph_provenance *p,
 		{ "cpu", p->cpu },
 		{ "microcode", p->microcode[0] ? p->microcode : NULL },
 		{ "bios", p->bios[0] ? p->bios : NULL },
+		{ "boot_id", p->boot_id[0] ? p->boot_id : NULL },
 	};
 
 	int n = (int)ARRAY_SIZE(kv);

@@ -173,9 +173,10 @@ static int read_measured(json_object *rows, const char *path, struct ph_cxl_meas
 }
 
 int cxl_input_read(const char *path, struct ph_cxl_explained **e, int *ne,
-		   struct ph_cxl_measured **m, int *nm, char *why, size_t whylen)
+		   struct ph_cxl_measured **m, int *nm, char *boot, size_t bootsize, char *why,
+		   size_t whylen)
 {
-	json_object *root = NULL, *rows;
+	json_object *root = NULL, *rows, *prov, *id;
 	char *text, jwhy[JSON_WHY_MAX];
 	const char *kind = NULL;
 	size_t len;
@@ -184,6 +185,7 @@ int cxl_input_read(const char *path, struct ph_cxl_explained **e, int *ne,
 	*e = NULL;
 	*m = NULL;
 	*ne = *nm = 0;
+	boot[0] = 0;
 	rc = read_whole_file(path, MAX_DOC_BYTES, &text, &len, &kind);
 	if (rc) {
 		snprintf(why, whylen, "%s: %s", path, kind ? kind : strerror(-rc));
@@ -202,6 +204,9 @@ int cxl_input_read(const char *path, struct ph_cxl_explained **e, int *ne,
 		rc = -EINVAL;
 		goto out;
 	}
+	if (json_object_object_get_ex(root, "provenance", &prov) &&
+	    json_object_object_get_ex(prov, "boot_id", &id) && json_object_is_type(id, json_type_string))
+		snprintf(boot, bootsize, "%s", json_object_get_string(id));
 	rc = read_explain(rows, path, e, ne, why, whylen);
 	if (rc)
 		goto out;

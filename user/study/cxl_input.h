@@ -15,11 +15,13 @@
 #include <stddef.h>
 
 /*
- * Read path into e[0..*ne) and m[0..*nm) (malloc'd): 0, or -errno /
- * -EINVAL with one phrase in why (the file, the table and row, what is
- * wrong).  A document with no cxl_explain row is refused.
+ * Read path into e[0..*ne) and m[0..*nm) (malloc'd), and its provenance's
+ * boot_id into boot ("" where it has none): 0, or -errno / -EINVAL with
+ * one phrase in why (the file, the table and row, what is wrong).  A
+ * document with no cxl_explain row is refused.
  */
 int cxl_input_read(const char *path, struct ph_cxl_explained **e, int *ne,
-		   struct ph_cxl_measured **m, int *nm, char *why, size_t whylen);
+		   struct ph_cxl_measured **m, int *nm, char *boot, size_t bootsize, char *why,
+		   size_t whylen);
 
 #endif

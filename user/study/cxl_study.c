@@ -4,6 +4,7 @@
  * firmware's tables, explain each CXL memory node's coordinates.
  */
 #include "cxl_study.h"
+#include "provenance.h"
 #include "cxl_effects.h"
 #include "cxl_hmat.h"
 #include "hmat_emit.h"
@@ -171,10 +172,20 @@ static int cxl_measure(void *state, struct ph_session *s)
 	if (x->input) {
 		char why[512];
 
-		err = cxl_input_read(x->input, &x->e, &x->ne, &x->m, &x->nm, why, sizeof(why));
+		char boot[40];
+
+		err = cxl_input_read(x->input, &x->e, &x->ne, &x->m, &x->nm, x->input_boot,
+				     sizeof(x->input_boot), why, sizeof(why));
 		if (err) {
 			ph_err("--input: %s", why);
 			return PH_EXIT_USAGE;
+		}
+		/* Made in this boot: this machine's tiers and weights are the input's. */
+		provenance_boot_id(boot, sizeof(boot));
+		x->same_boot = boot[0] && !strcmp(boot, x->input_boot);
+		if (x->same_boot) {
+			x->root = cxl_sysfs_root();
+			cxl_tiering_load(x->root, &x->tiering);
 		}
 		return x->cdat_file ? given_cdat(x) : 0;
 	}
@@ -369,10 +380,14 @@ static void effects(struct ph_cxl_study *x, struct ph_doc *doc, const struct ph_
 {
 	struct ph_cxl_effect *f;
 
-	if (x->input) {
-		doc_note(doc, "CXL: the tiers and weights are this machine's, not the input's: not shown");
+	if (x->input && !x->same_boot) {
+		doc_note(doc, "CXL: the tiers and weights are this machine's, and the input was not made in this boot of it (%s): not shown",
+			 x->input_boot[0] ? "another boot_id" : "it has no boot_id");
 		return;
 	}
+	if (x->input)
+		doc_note(doc, "CXL: the tiers and weights are this machine's now: the input was made in this boot of it (boot_id %s)",
+			 x->input_boot);
 	f = xcalloc((size_t)x->ne, sizeof(*f));
 	for (int i = 0; i < x->ne; i++)
 		cxl_effect(&x->e[i], &x->tiering, j, nj, &f[i]);

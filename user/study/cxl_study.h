@@ -40,7 +40,9 @@ struct ph_cxl_study {
 	int ne;
 	struct ph_cxl_measured *m;	/* the measured rows (from --input, or measured here) */
 	int nm;
-	struct ph_cxl_tiering tiering;	/* this machine's tiers and weights (not with --input) */
+	struct ph_cxl_tiering tiering;	/* this machine's tiers and weights (with --input, only when same_boot) */
+	char input_boot[40];	/* --input's provenance boot_id, "" none */
+	bool same_boot;		/* --input was made in this boot of this machine */
 	struct ph_mx mx;	/* the measurement: every CPU node to the CXL nodes */
 	bool measured_here, all_verified;
 };
