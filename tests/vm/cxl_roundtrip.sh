@@ -13,10 +13,13 @@
 # figure in place of the old one), that node access1's read latency is the
 # document's proposed_read_lat_ns, and its tier the document's
 # proposed_tier.  cxl_cmd.sh runs there too: pagehop's own explanation,
-# with the emitted figures, adds up to the kernel's again.  The emitted
-# read latency is what the measurement implied (under TCG not the 150 ns
-# given): when it equals the original the boot would show nothing new,
-# and the script says so and skips it.
+# with the emitted figures, adds up to the kernel's again.  The CDAT is
+# the one cxl_cmd.sh had pagehop propose from the guest's own document
+# with every measured latency set to 1000 ns (--input, --cdat), since
+# TCG's timing mostly implies no device latency at all: its read latency
+# is 1000 ns less the link's and the port's.  Should it equal the
+# original, a boot would show nothing new, and the script says so and
+# skips it.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/vm/lib.sh

@@ -8,7 +8,7 @@
 # width): latency CDAT + generic port + 68 x 10^6 / (Mb/s / 8) ps rounded
 # up to ns; bandwidth min(CDAT, Mb/s / 8 x width, generic port).
 . /tests/tap.sh
-plan 10
+plan 11
 cxlbus=/sys/bus/cxl/devices
 # shellcheck disable=SC2086 # four figures
 set -- $VM_CXL_CDAT_FIG
@@ -26,7 +26,7 @@ for d in /sys/devices/system/node/node*; do
 done
 if [ -z "$node" ] || [ ! -e $cxlbus/mem0 ]; then
 	for t in "cxl runs" "link by hand" "explanation by hand" "adds up to sysfs" \
-		"measured rows" "judged" "judged again" "emitted CDAT" "whole HMAT" "tier"; do
+		"measured rows" "judged" "judged again" "emitted CDAT" "whole HMAT" "tier" "round trip CDAT"; do
 		skip "$t" "no CXL memory node (cxl.sh did not make one)"
 	done
 	exit 0
@@ -175,13 +175,34 @@ got=$(jq -r '.cxl_effects[0] | "\(.tier_now) \(.adistance) \(.tier)"' /tmp/cxl.j
 	ok "node $node in memory_tier$tnow, as its access1 figures give it (distance $adist), by hand and by pagehop" ||
 	not_ok "tier" "pagehop (now, distance, tier): $got; sysfs memory_tier$tnow; by hand distance $adist, tier $((adist >> 7)); $(for t in /sys/devices/virtual/memory_tiering/*; do echo "$t: $(cat $t/nodelist 2>&1)"; done; dmesg | grep -i -E "tier|adist|kmem" | tail -5)"
 jq -r '.cxl_judge[] | "\(.source) \(.entry): \(.verdict) \(.why // "")"' /tmp/cxlm.json | sed 's/^/# /'
-# For the round trip (tests/vm/cxl_roundtrip.sh): the emitted CDAT in hex
-# and the document that proposed it, one line of JSON.
-if [ -s /tmp/new.cdat ]; then
+# The round trip's CDAT (tests/vm/cxl_roundtrip.sh).  TCG's timing means
+# nothing and mostly implies no device latency at all (the link's and the
+# port's alone exceed it), which would leave the round trip nothing to
+# show; so it takes this guest's document with every measured latency set
+# to 1000 ns, judged again with --input (made in this boot, so its
+# effects are this machine's) and the CDAT given to QEMU (--cdat).  By
+# hand, the emitted read latency entry is 1000 less the link's and the
+# port's latency (the document's own parts), in ns at a 1000 ps base.
+jq '.cxl_measured |= map(if .lat_ns != null then .lat_ns = 1000 | del(.lat_ci_lo_ns, .lat_ci_hi_ns) else . end)' \
+	/tmp/cxlm.json >/tmp/rt.json
+pagehop cxl --input /tmp/rt.json --cdat /etc/pagehop-cxl.cdat --emit-cdat /tmp/rt.cdat --format json \
+	>/tmp/cxlrt.json 2>/tmp/cxlrt.err
+rrc=$?
+want=$(jq -r '.cxl_explain[] | select(.access == 0 and .figure == "read_latency_ns") | 1000 - .link - .generic_port' /tmp/cxlm.json)
+got=$(u16 /tmp/rt.cdat 56 2>/dev/null)
+effects=$(jq -r '.cxl_effects[0].proposed_read_lat_ns // empty' /tmp/cxlrt.json 2>/dev/null)
+if [ $rrc -le 5 ] && [ $rrc != 2 ] && [ $rrc != 4 ] && [ -n "$want" ] && [ "$got" = "$want" ] && [ -n "$effects" ]; then
+	ok "--input --cdat --emit-cdat: the read latency entry $got ns (1000 less link and port), effects shown (proposed access1 read $effects ns)"
+else
+	not_ok "round trip CDAT" "exit $rrc, entry '$got', by hand '$want', proposed read latency '$effects'; $(cat /tmp/cxlrt.err)"
+fi
+# For the round trip: that CDAT in hex and the document that proposed it,
+# one line of JSON.
+if [ -s /tmp/rt.cdat ]; then
 	echo "### file new.cdat.hex"
-	od -A n -t x1 -v /tmp/new.cdat
+	od -A n -t x1 -v /tmp/rt.cdat
 	echo "### end file"
 	echo "### file cxlm.json"
-	jq -M -c . /tmp/cxlm.json
+	jq -M -c . /tmp/cxlrt.json
 	echo "### end file"
 fi
