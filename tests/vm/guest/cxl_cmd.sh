@@ -179,23 +179,31 @@ jq -r '.cxl_judge[] | "\(.source) \(.entry): \(.verdict) \(.why // "")"' /tmp/cx
 # nothing and mostly implies no device latency at all (the link's and the
 # port's alone exceed it), which would leave the round trip nothing to
 # show; so it takes this guest's document with every measured latency set
-# to 1000 ns, judged again with --input (made in this boot, so its
-# effects are this machine's) and the CDAT given to QEMU (--cdat).  By
-# hand, the emitted read latency entry is 1000 less the link's and the
-# port's latency (the document's own parts), in ns at a 1000 ps base.
-jq '.cxl_measured |= map(if .lat_ns != null then .lat_ns = 1000 | del(.lat_ci_lo_ns, .lat_ci_hi_ns) else . end)' \
+# to 1000 ns (without a CI: --noise stands for it), judged again with
+# --input (made in this boot, so its effects are this machine's) and the
+# CDAT given to QEMU (--cdat).  By hand, the emitted read latency entry is
+# 1000 less the link's and the port's latency (the document's own parts),
+# in ns at a 1000 ps base.
+jq '.cxl_measured |= map(if .lat_ns != null then .lat_ns = 1000 | del(.lat_ci_lo_ns, .lat_ci_hi_ns, .lat_ci_met) else . end)' \
 	/tmp/cxlm.json >/tmp/rt.json
-pagehop cxl --input /tmp/rt.json --cdat /etc/pagehop-cxl.cdat --emit-cdat /tmp/rt.cdat --format json \
+pagehop cxl --input /tmp/rt.json --noise 0.5 --cdat /etc/pagehop-cxl.cdat --emit-cdat /tmp/rt.cdat --format json \
 	>/tmp/cxlrt.json 2>/tmp/cxlrt.err
 rrc=$?
 want=$(jq -r '.cxl_explain[] | select(.access == 0 and .figure == "read_latency_ns") | 1000 - .link - .generic_port' /tmp/cxlm.json)
 got=$(u16 /tmp/rt.cdat 56 2>/dev/null)
 effects=$(jq -r '.cxl_effects[0].proposed_read_lat_ns // empty' /tmp/cxlrt.json 2>/dev/null)
-if [ $rrc -le 5 ] && [ $rrc != 2 ] && [ $rrc != 4 ] && [ -n "$want" ] && [ "$got" = "$want" ] && [ -n "$effects" ]; then
-	ok "--input --cdat --emit-cdat: the read latency entry $got ns (1000 less link and port), effects shown (proposed access1 read $effects ns)"
+# Against 1000 ns the CDAT's read latency given to QEMU (150) is far off:
+# exit 1, and a note names the entry and its source.  In the round trip's
+# second boot it is the emitted one, which agrees, as the port's 50 ns
+# does within 0.5% of 1000 (--noise): exit 0, no such note.
+named=$(jq -r '[.notes[] | select(test("device CDAT DSLBIS read_latency_ns \\(DSMAS 0\\) is off"))] | length' /tmp/cxlrt.json 2>/dev/null)
+if [ "${cdat%% *}" = "$want" ]; then wrc=0 wnamed=0 verdict="agrees, as emitted before"; else wrc=1 wnamed=1 verdict="named as off"; fi
+if [ $rrc = $wrc ] && [ "$named" = $wnamed ] && [ -n "$want" ] && [ "$got" = "$want" ] && [ -n "$effects" ]; then
+	ok "--input --cdat --emit-cdat: the CDAT's read latency ${cdat%% *} ns $verdict (exit $rrc); the entry $got ns (1000 less link and port), effects shown (proposed access1 read $effects ns)"
 else
-	not_ok "round trip CDAT" "exit $rrc, entry '$got', by hand '$want', proposed read latency '$effects'; $(cat /tmp/cxlrt.err)"
+	not_ok "round trip CDAT" "exit $rrc (want $wrc), $named note(s) naming the entry (want $wnamed), entry '$got', by hand '$want', proposed read latency '$effects'; $(cat /tmp/cxlrt.err)"
 fi
+jq -r '.cxl_judge[] | "round trip: \(.source) \(.entry): \(.verdict) \(.why // "")"' /tmp/cxlrt.json 2>/dev/null | sed 's/^/# /'
 # For the round trip: that CDAT in hex and the document that proposed it,
 # one line of JSON.
 if [ -s /tmp/rt.cdat ]; then
